@@ -1,0 +1,126 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Settings every Swift target shares: Swift 6 language mode comes from the tools version;
+/// `ExistentialAny` keeps protocol-typed values explicit.
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "cumulus",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "cumulus", targets: ["cumulus"]),
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "CloudStore", targets: ["CloudStore"]),
+        .library(name: "WebServices", targets: ["WebServices"]),
+        .library(name: "Console", targets: ["Console"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+    ],
+    targets: [
+        // MARK: - System libraries and the C shim
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Sources/CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            path: "Sources/CZlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(name: "CLinux", path: "Sources/CLinux"),
+
+        // MARK: - Modules
+        .target(
+            name: "HTTPServer",
+            dependencies: [
+                "CZlib",
+                "CLinux",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "CloudStore",
+            dependencies: [
+                "CSQLite",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "WebServices",
+            dependencies: [
+                "HTTPServer",
+                "CloudStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "Console",
+            dependencies: [
+                "HTTPServer",
+                "CloudStore",
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "cumulus",
+            dependencies: [
+                "HTTPServer",
+                "CloudStore",
+                "WebServices",
+                "Console",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+
+        // MARK: - Tests
+        .testTarget(
+            name: "HTTPServerTests",
+            dependencies: ["HTTPServer"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CloudStoreTests",
+            dependencies: ["CloudStore", "CSQLite"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "WebServicesTests",
+            dependencies: [
+                "WebServices",
+                "HTTPServer",
+                "CloudStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "ConsoleTests",
+            dependencies: ["Console", "HTTPServer", "CloudStore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "CumulusTests",
+            dependencies: ["cumulus"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

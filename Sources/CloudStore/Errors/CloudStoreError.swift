@@ -1,0 +1,52 @@
+/// Everything that can go wrong in CloudStore. Each case corresponds to exactly one CloudKit
+/// server error code; the API edge maps them, in one place.
+public enum CloudStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The request is malformed or breaks a rule (unknown type in production, missing index,
+    /// bad value type, too many operations…). CloudKit: `BAD_REQUEST`.
+    case badRequest(String)
+    /// A record, container or other resource does not exist. CloudKit: `NOT_FOUND`.
+    case notFound(String)
+    /// The zone does not exist. CloudKit: `ZONE_NOT_FOUND`.
+    case zoneNotFound(ZoneID)
+    /// The change tag is stale, or the record to create already exists; carries the server's
+    /// current record when there is one. CloudKit: `CONFLICT`.
+    case conflict(String, serverRecord: Record?)
+    /// A zone, container or other resource to create already exists. CloudKit: `EXISTS`.
+    case exists(String)
+    /// Another operation of an atomic batch failed, so this one was not applied. CloudKit: `ATOMIC_ERROR`.
+    case atomicFailure(String)
+    /// The caller lacks the permission. CloudKit: `ACCESS_DENIED`.
+    case accessDenied(String)
+    /// The caller must sign in first. CloudKit: `AUTHENTICATION_REQUIRED`.
+    case authenticationRequired(String)
+    /// The credentials were rejected. CloudKit: `AUTHENTICATION_FAILED`.
+    case authenticationFailed(String)
+    /// A VALIDATE reference points at a missing record, or a record still referenced that way
+    /// is being deleted. CloudKit: `VALIDATING_REFERENCE_ERROR`.
+    case validatingReference(String)
+    /// A size limit or quota was exceeded, such as a record over 1 MB. CloudKit: `QUOTA_EXCEEDED`.
+    case quotaExceeded(String)
+    /// Too many requests; retry after the given number of seconds. CloudKit: `THROTTLED`.
+    case throttled(String, retryAfter: Int)
+    /// A transient failure, such as the database staying locked; retry. CloudKit: `TRY_AGAIN_LATER`.
+    case tryAgainLater(String)
+    /// An unexpected failure of the store itself. CloudKit: `INTERNAL_ERROR`.
+    case internalError(String)
+
+    /// The human-readable reason.
+    public var reason: String {
+        switch self {
+        case .badRequest(let reason), .notFound(let reason), .exists(let reason), .atomicFailure(let reason),
+            .accessDenied(let reason), .authenticationRequired(let reason), .authenticationFailed(let reason),
+            .validatingReference(let reason), .quotaExceeded(let reason), .tryAgainLater(let reason),
+            .internalError(let reason):
+            reason
+        case .conflict(let reason, _), .throttled(let reason, _):
+            reason
+        case .zoneNotFound(let zoneID):
+            "Zone '\(zoneID.zoneName)' does not exist"
+        }
+    }
+
+    public var description: String { reason }
+}

@@ -1,0 +1,40 @@
+/// A record type of the schema: its fields (system fields included) and its grants.
+public struct RecordTypeDefinition: Hashable, Sendable {
+    /// The type's name, such as `Note`.
+    public var name: String
+    /// The system fields first, in ``SystemField`` order, then the user fields in the order
+    /// they were declared or created.
+    public private(set) var fields: [FieldDefinition]
+    /// The grants on the type, in the order they were written.
+    public var grants: [Grant]
+
+    /// Creates a record type. System fields missing from `fields` are added without indexes.
+    public init(name: String, fields: [FieldDefinition] = [], grants: [Grant] = []) {
+        self.name = name
+        self.grants = grants
+        let system = SystemField.allCases.map { systemField in
+            fields.first { $0.name == systemField.rawValue } ?? systemField.definition
+        }
+        self.fields = system + fields.filter { !$0.isSystem }
+    }
+
+    /// The user-defined fields, without the system fields.
+    public var userFields: [FieldDefinition] { fields.filter { !$0.isSystem } }
+
+    /// The field called `name`, system or user.
+    public func field(_ name: String) -> FieldDefinition? { fields.first { $0.name == name } }
+
+    /// The definition of a system field.
+    public func field(_ system: SystemField) -> FieldDefinition {
+        fields.first { $0.name == system.rawValue } ?? system.definition
+    }
+
+    /// Adds a user field, or replaces the field of the same name.
+    public mutating func upsert(_ field: FieldDefinition) {
+        if let index = fields.firstIndex(where: { $0.name == field.name }) {
+            fields[index] = field
+        } else {
+            fields.append(field)
+        }
+    }
+}

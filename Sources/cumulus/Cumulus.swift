@@ -1,0 +1,12 @@
+import ArgumentParser
+
+/// The `cumulus` command: a self-hosted CloudKit server and the tools to run it.
+@main
+struct Cumulus: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cumulus",
+        abstract: "A self-hosted CloudKit: storage and sync, CloudKit Web Services, and an admin console.",
+        version: CumulusVersion.current,
+        subcommands: []
+    )
+}
