@@ -15,3 +15,17 @@ public enum IndexKind: String, Hashable, Sendable, CaseIterable, Comparable, Cus
         allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
     }
 }
+
+extension IndexKind {
+    /// Whether a field of `type` can carry this index, as CloudKit allows:
+    /// bytes and assets carry none; lists can be QUERYABLE (for the `LIST_*` comparators) but not
+    /// SORTABLE; only strings are SEARCHABLE.
+    public func applies(to type: FieldType) -> Bool {
+        if type.scalar == .asset || type.scalar == .bytes { return false }
+        switch self {
+        case .queryable: return true
+        case .sortable: return !type.isList
+        case .searchable: return type == .string
+        }
+    }
+}
