@@ -19,9 +19,10 @@ public enum IndexKind: String, Hashable, Sendable, CaseIterable, Comparable, Cus
 extension IndexKind {
     /// Whether a field of `type` can carry this index, as CloudKit allows:
     /// bytes and assets carry none; lists can be QUERYABLE (for the `LIST_*` comparators) but not
-    /// SORTABLE; only strings are SEARCHABLE.
+    /// SORTABLE, and lists of locations carry none; only strings are SEARCHABLE.
     public func applies(to type: FieldType) -> Bool {
         if type.scalar == .asset || type.scalar == .bytes { return false }
+        if type.isList && type.scalar == .location { return false }
         switch self {
         case .queryable: return true
         case .sortable: return !type.isList

@@ -1,0 +1,200 @@
+/// One database of a container's environment as one caller sees it: the records, queries and
+/// zones operations of CloudKit Web Services, each one transaction.
+public struct CloudDatabase: Sendable {
+    let store: CloudStore
+    let storage: any EnvironmentStorage
+    /// The container.
+    public let container: ContainerIdentifier
+    /// The environment.
+    public let environment: Environment
+    /// The database.
+    public let database: DatabaseID
+    /// Who is asking.
+    public let caller: Caller
+
+    var policy: AccessPolicy { AccessPolicy(caller: caller, database: database) }
+
+    // MARK: - Records
+
+    /// Applies `request` as `records/modify` does: one result per operation, in order.
+    /// - Throws: request-level failures (too many operations, a caller who may not write).
+    public func modify(_ request: ModifyRequest) throws -> [RecordResult] {
+        let modifier = RecordModifier(
+            database: database, caller: caller, evolution: SchemaEvolution(environment: environment), now: store.now)
+        return try storage.write { try modifier.apply(request, to: $0) }
+    }
+
+    /// Fetches records by name as `records/lookup` does: one result per name, in order.
+    public func lookup(_ lookups: [RecordLookup], zoneName: String = ZoneID.defaultZoneName, desiredKeys: [String]? = nil) throws
+        -> [RecordResult]
+    {
+        guard lookups.count <= QueryRequest.maximumResults else {
+            throw CloudStoreError.badRequest(
+                "A lookup may ask for at most \(QueryRequest.maximumResults) records; this one asks for \(lookups.count)")
+        }
+        let database = database
+        return try storage.read { reader in
+            let zone = try reader.zone(named: zoneName, in: database)
+            if zone == nil, zoneName != ZoneID.defaultZoneName {
+                let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: database.owner)
+                return lookups.map { .failure(recordName: $0.recordName, error: .zoneNotFound(zoneID)) }
+            }
+            return try lookups.map { lookup in
+                guard let zone, let stored = try reader.record(named: lookup.recordName, in: zone) else {
+                    return .failure(recordName: lookup.recordName, error: .notFound("Record not found"))
+                }
+                return .record(stored.record.keeping(lookup.desiredKeys ?? desiredKeys))
+            }
+        }
+    }
+
+    /// Runs a query as `records/query` does: one page of matching records, and a marker for the next.
+    public func query(_ request: QueryRequest) throws -> QueryResult {
+        let limit = min(max(request.resultsLimit ?? QueryRequest.maximumResults, 1), QueryRequest.maximumResults)
+        if let given = request.resultsLimit, given < 1 {
+            throw CloudStoreError.badRequest("resultsLimit must be at least 1, not \(given)")
+        }
+        let database = database
+        let signer = store.signer
+        return try storage.read { reader in
+            var zones: [StoredZone]
+            if let zoneName = request.zoneName {
+                if let zone = try reader.zone(named: zoneName, in: database) {
+                    zones = [zone]
+                } else if zoneName == ZoneID.defaultZoneName {
+                    zones = []
+                } else {
+                    throw CloudStoreError.zoneNotFound(ZoneID(zoneName: zoneName, ownerRecordName: database.owner))
+                }
+            } else if request.zoneWide {
+                zones = try reader.zones(in: database)
+            } else {
+                zones = try reader.zone(named: ZoneID.defaultZoneName, in: database).map { [$0] } ?? []
+            }
+
+            var plan = try QueryPlanner(schema: try reader.schema()).plan(request.query, zones: zones, limit: limit + 1)
+            if let marker = request.continuationMarker {
+                plan.after = try ContinuationMarker.decode(marker, for: plan, with: signer)
+            }
+            let rows = try reader.query(plan)
+            let page = rows.prefix(limit)
+            var marker: String?
+            if rows.count > limit, let last = page.last {
+                marker = ContinuationMarker(
+                    fingerprint: ContinuationMarker.fingerprint(of: plan),
+                    position: QueryPlan.Position(sortValues: last.sortValues, key: last.stored.key)
+                ).encoded(with: signer)
+            }
+            return QueryResult(records: page.map { $0.stored.record.keeping(request.desiredKeys) }, continuationMarker: marker)
+        }
+    }
+
+    // MARK: - Zones
+
+    /// Every zone of the database, the default zone first, as `zones/list` returns them.
+    public func zones() throws -> [Zone] {
+        let database = database
+        let signer = store.signer
+        return try storage.read { reader in
+            let incarnation = try reader.incarnation()
+            let stored = try reader.zones(in: database)
+            var zones = [try Self.describe(stored.first { $0.zoneID.isDefaultZone }, ZoneID.defaultZone(of: database), reader, incarnation, signer)]
+            for zone in stored where !zone.zoneID.isDefaultZone {
+                zones.append(try Self.describe(zone, zone.zoneID, reader, incarnation, signer))
+            }
+            return zones
+        }
+    }
+
+    /// Looks zones up by name, as `zones/lookup` does.
+    public func lookupZones(_ names: [String]) throws -> [ZoneResult] {
+        let database = database
+        let signer = store.signer
+        return try storage.read { reader in
+            let incarnation = try reader.incarnation()
+            return try names.map { name in
+                let zoneID = ZoneID(zoneName: name, ownerRecordName: database.owner)
+                let stored = try reader.zone(named: name, in: database)
+                guard stored != nil || zoneID.isDefaultZone else { return .failure(zoneID, .zoneNotFound(zoneID)) }
+                return .zone(try Self.describe(stored, zoneID, reader, incarnation, signer))
+            }
+        }
+    }
+
+    /// Creates and deletes zones, as `zones/modify` does: one result per operation, in order.
+    /// Custom zones exist in private databases only; the default zone can be neither created nor deleted.
+    public func modifyZones(_ operations: [ZoneOperation]) throws -> [ZoneResult] {
+        guard operations.count <= ModifyRequest.maximumOperations else {
+            throw CloudStoreError.badRequest(
+                "A request may hold at most \(ModifyRequest.maximumOperations) operations; this one has \(operations.count)")
+        }
+        try policy.checkCanModifyZones()
+        var seen = Set<String>()
+        for operation in operations where !seen.insert(operation.zoneName).inserted {
+            throw CloudStoreError.badRequest("Zone '\(operation.zoneName)' appears in more than one operation")
+        }
+        let database = database
+        let signer = store.signer
+        let now = store.now
+        return try storage.write { writer in
+            let incarnation = try writer.incarnation()
+            return try operations.map { operation in
+                let zoneID = ZoneID(zoneName: operation.zoneName, ownerRecordName: database.owner)
+                do {
+                    return try writer.savepoint {
+                        try Self.apply(operation, zoneID, writer, database, now, incarnation, signer)
+                    }
+                } catch let error as CloudStoreError {
+                    return .failure(zoneID, error)
+                }
+            }
+        }
+    }
+
+    private static func apply(
+        _ operation: ZoneOperation, _ zoneID: ZoneID, _ writer: any EnvironmentWriter, _ database: DatabaseID, _ now: Int64,
+        _ incarnation: String, _ signer: OpaqueTokenSigner
+    ) throws -> ZoneResult {
+        if zoneID.isDefaultZone {
+            throw CloudStoreError.badRequest("The default zone cannot be \(operation.kind == .create ? "created" : "deleted")")
+        }
+        let existing = try writer.zone(named: zoneID.zoneName, in: database)
+        switch operation.kind {
+        case .create:
+            guard RecordModifier.isValidRecordName(zoneID.zoneName), !zoneID.zoneName.hasPrefix("_") else {
+                throw CloudStoreError.badRequest(
+                    "Invalid zone name '\(zoneID.zoneName)': 1 to 255 bytes, no control characters, not starting with '_'")
+            }
+            guard existing == nil else { throw CloudStoreError.exists("Zone '\(zoneID.zoneName)' already exists") }
+            let zone = try writer.createZone(named: zoneID.zoneName, in: database, created: now)
+            return .zone(try describe(zone, zoneID, writer, incarnation, signer))
+        case .delete:
+            guard let existing else { throw CloudStoreError.zoneNotFound(zoneID) }
+            try writer.deleteZone(existing)
+            return .deleted(zoneID)
+        }
+    }
+
+    /// A zone's description; a default zone not created yet has an empty change log.
+    private static func describe(
+        _ stored: StoredZone?, _ zoneID: ZoneID, _ reader: any EnvironmentReader, _ incarnation: String, _ signer: OpaqueTokenSigner
+    ) throws -> Zone {
+        let sequence = try stored.map { try reader.lastChangeSequence(in: $0) } ?? 0
+        let token = SyncToken(incarnation: incarnation, zoneKey: stored?.key ?? 0, sequence: sequence)
+        return Zone(zoneID: zoneID, syncToken: token.encoded(with: signer), atomic: !zoneID.isDefaultZone)
+    }
+}
+
+/// One record of a `records/lookup` request.
+public struct RecordLookup: Hashable, Sendable {
+    /// The record's name.
+    public var recordName: String
+    /// Fields to return for this record; `nil` uses the request's.
+    public var desiredKeys: [String]?
+
+    /// Creates a lookup.
+    public init(_ recordName: String, desiredKeys: [String]? = nil) {
+        self.recordName = recordName
+        self.desiredKeys = desiredKeys
+    }
+}

@@ -1,0 +1,135 @@
+import Foundation
+import Synchronization
+
+/// CloudKit's storage and sync backend: containers, their environments and databases, zones,
+/// records, schemas and change logs, in SQLite files under one data directory.
+///
+/// `CloudStore` is safe to use from any thread, and from several processes on the same data
+/// directory (the command line while the server runs): each sees the others' commits at once.
+///
+/// ```swift
+/// let store = try CloudStore(configuration: .init(dataDirectory: "./data"))
+/// let container = try ContainerIdentifier("iCloud.com.example.Notes")
+/// _ = try store.createContainer(container)
+/// let database = try store.database(container, .development, .public, as: .operator())
+/// let results = try database.modify(ModifyRequest(operations: [
+///     RecordOperation(.create, recordType: "Note", fields: ["title": .string("Hello")])
+/// ]))
+/// ```
+public final class CloudStore: Sendable {
+    /// The configuration the store was opened with.
+    public let configuration: CloudStoreConfiguration
+    let catalog: any CatalogStorage
+    let signer: OpaqueTokenSigner
+    private let environments = Mutex<[EnvironmentKey: any EnvironmentStorage]>([:])
+
+    private struct EnvironmentKey: Hashable {
+        var container: ContainerIdentifier
+        var environment: Environment
+    }
+
+    /// The catalog's file name inside the data directory.
+    public static let catalogFileName = "cumulus.sqlite"
+
+    /// Opens the store in `configuration.dataDirectory`, creating the directory and catalog if needed.
+    public init(configuration: CloudStoreConfiguration) throws {
+        self.configuration = configuration
+        do {
+            try FileManager.default.createDirectory(
+                atPath: configuration.dataDirectory + "/containers", withIntermediateDirectories: true)
+        } catch {
+            throw CloudStoreError.internalError("Cannot create the data directory \(configuration.dataDirectory): \(error)")
+        }
+        let catalog = try SQLiteCatalogStore(
+            path: configuration.dataDirectory + "/" + Self.catalogFileName, synchronous: configuration.synchronous)
+        self.catalog = catalog
+        self.signer = OpaqueTokenSigner(secret: try catalog.secret())
+    }
+
+    /// The current time, in milliseconds since 1970.
+    var now: Int64 { configuration.clock() }
+
+    // MARK: - Containers
+
+    /// Creates a container with its development and production environments.
+    /// - Throws: ``CloudStoreError/exists(_:)`` when it already exists.
+    @discardableResult
+    public func createContainer(_ identifier: ContainerIdentifier) throws -> ContainerInfo {
+        let info = try catalog.createContainer(identifier, created: now)
+        for environment in Environment.allCases {
+            _ = try self.environment(identifier, environment)
+        }
+        return info
+    }
+
+    /// Every container, sorted by identifier.
+    public func containers() throws -> [ContainerInfo] { try catalog.containers() }
+
+    /// The container with `identifier`, or `nil`.
+    public func container(_ identifier: ContainerIdentifier) throws -> ContainerInfo? { try catalog.container(identifier) }
+
+    /// The path of an environment's file.
+    func environmentPath(_ container: ContainerIdentifier, _ environment: Environment) -> String {
+        "\(configuration.dataDirectory)/containers/\(container.rawValue)/\(environment.rawValue).sqlite"
+    }
+
+    /// The storage of a container's environment, opened on first use.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` when the container does not exist.
+    func environment(_ container: ContainerIdentifier, _ environment: Environment) throws -> any EnvironmentStorage {
+        let key = EnvironmentKey(container: container, environment: environment)
+        if let open = environments.withLock({ $0[key] }) { return open }
+        guard try catalog.container(container) != nil else {
+            throw CloudStoreError.notFound("Container \(container) does not exist")
+        }
+        let directory = "\(configuration.dataDirectory)/containers/\(container.rawValue)"
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        } catch {
+            throw CloudStoreError.internalError("Cannot create \(directory): \(error)")
+        }
+        let storage = try SQLiteEnvironmentStore(path: environmentPath(container, environment), synchronous: configuration.synchronous)
+        return environments.withLock { open in
+            if let raced = open[key] { return raced }
+            open[key] = storage
+            return storage
+        }
+    }
+
+    // MARK: - Databases
+
+    /// A database of a container's environment, as `caller` sees it.
+    public func database(
+        _ container: ContainerIdentifier, _ environment: Environment, _ database: DatabaseID, as caller: Caller
+    ) throws -> CloudDatabase {
+        let policy = AccessPolicy(caller: caller, database: database)
+        try policy.checkAccess()
+        return CloudDatabase(
+            store: self, storage: try self.environment(container, environment), container: container,
+            environment: environment, database: database, caller: caller)
+    }
+
+    /// The caller's own database of `scope`: the public database, or the caller's private or
+    /// shared database.
+    /// - Throws: ``CloudStoreError/authenticationRequired(_:)`` when a private or shared database is
+    ///   asked for without a user.
+    public func database(
+        _ container: ContainerIdentifier, _ environment: Environment, _ scope: DatabaseScope, as caller: Caller
+    ) throws -> CloudDatabase {
+        switch scope {
+        case .public:
+            return try database(container, environment, DatabaseID.public, as: caller)
+        case .private, .shared:
+            guard let user = caller.userRecordName, caller.kind != .world else {
+                throw CloudStoreError.authenticationRequired("The \(scope) database needs a signed-in user")
+            }
+            return try database(container, environment, DatabaseID(scope: scope, owner: user), as: caller)
+        }
+    }
+
+    // MARK: - Schema
+
+    /// The schema of a container's environment.
+    public func schema(_ container: ContainerIdentifier, _ environment: Environment) throws -> Schema {
+        try self.environment(container, environment).read { try $0.schema() }
+    }
+}

@@ -1,0 +1,54 @@
+/// The storage of one container environment: its schema, zones, records and change logs.
+/// Every read runs on one snapshot; every write is one atomic transaction.
+protocol EnvironmentStorage: Sendable {
+    /// Runs `body` against a consistent snapshot.
+    func read<T: Sendable>(_ body: (any EnvironmentReader) throws -> T) throws -> T
+    /// Runs `body` in one transaction; nothing it wrote remains if it throws.
+    func write<T: Sendable>(_ body: (any EnvironmentWriter) throws -> T) throws -> T
+}
+
+/// What the domain reads from an environment's storage.
+protocol EnvironmentReader {
+    /// The environment's schema.
+    func schema() throws -> Schema
+    /// An opaque value that changes when the store is restored or reset, so that old tokens
+    /// can be recognised.
+    func incarnation() throws -> String
+    /// The zone called `name` in `database`, if it was created.
+    func zone(named name: String, in database: DatabaseID) throws -> StoredZone?
+    /// Every created zone of `database`.
+    func zones(in database: DatabaseID) throws -> [StoredZone]
+    /// The record called `name` in `zone`.
+    func record(named name: String, in zone: StoredZone) throws -> StoredRecord?
+    /// Runs a validated query.
+    func query(_ plan: QueryPlan) throws -> [QueryRow]
+    /// The sequence of the zone's latest change; 0 for none.
+    func lastChangeSequence(in zone: StoredZone) throws -> Int64
+    /// The zone's change log after `sequence`, oldest first.
+    func changes(in zone: StoredZone, after sequence: Int64, limit: Int) throws -> [ChangeEntry]
+    /// Names of the records of `zone` holding a reference with `action` to `recordName`.
+    func referrers(to recordName: String, in zone: StoredZone, action: Reference.Action) throws -> [String]
+}
+
+/// What the domain writes to an environment's storage, inside one transaction.
+protocol EnvironmentWriter: EnvironmentReader {
+    /// Runs `body` so that, if it throws, only what it wrote is undone.
+    func savepoint<T>(_ body: () throws -> T) throws -> T
+    /// Creates a zone.
+    func createZone(named name: String, in database: DatabaseID, created: Int64) throws -> StoredZone
+    /// Deletes a zone with its records and change log.
+    func deleteZone(_ zone: StoredZone) throws
+    /// Creates a record type or brings it to `definition`: new fields, changed indexes.
+    func saveRecordType(_ definition: RecordTypeDefinition) throws
+    /// Replaces the whole schema with `schema`: roles, types, fields, indexes and grants.
+    /// Types and fields absent from `schema` keep their data but lose their indexes.
+    func replaceSchema(_ schema: Schema) throws
+    /// Stores a new record.
+    func insert(_ record: Record, in zone: StoredZone) throws -> StoredRecord
+    /// Overwrites a stored record with `record` (same name and type).
+    func update(_ stored: StoredRecord, to record: Record, in zone: StoredZone) throws -> StoredRecord
+    /// Removes a stored record.
+    func delete(_ stored: StoredRecord, in zone: StoredZone) throws
+    /// Appends to the zone's change log. `entry.sequence` must be the last sequence plus one.
+    func appendChange(_ entry: ChangeEntry, in zone: StoredZone) throws
+}

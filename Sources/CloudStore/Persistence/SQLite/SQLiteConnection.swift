@@ -1,0 +1,132 @@
+import CSQLite
+
+/// How a connection treats durability. See the README for what each promises.
+public enum SynchronousMode: String, Sendable, CaseIterable {
+    /// Commits survive a process crash; the last ones may roll back on power loss.
+    case normal = "NORMAL"
+    /// Commits also survive power loss, at the price of a sync per commit.
+    case full = "FULL"
+}
+
+/// One SQLite connection with its cache of prepared statements.
+///
+/// A connection is not shared: the writer and the reader pool hand each connection to one thread
+/// at a time. It is `@unchecked Sendable` so that it can move between those threads; the pool's
+/// lock orders every hand-over, so no two threads ever use it at once.
+final class SQLiteConnection: @unchecked Sendable {
+    let handle: OpaquePointer
+    let path: String
+    private var statements: [String: SQLiteStatement] = [:]
+
+    /// Opens (creating if needed) the database at `path` in WAL mode.
+    init(path: String, synchronous: SynchronousMode = .normal, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &handle, flags, nil)
+        guard code == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open database"
+            if let handle { sqlite3_close_v2(handle) }
+            throw SQLiteError(code: code, extendedCode: code, message: "\(message) (\(path))", sql: nil)
+        }
+        self.handle = handle
+        self.path = path
+        sqlite3_extended_result_codes(handle, 1)
+        // The busy timeout comes first, so that even setting WAL mode waits for other processes.
+        sqlite3_busy_timeout(handle, busyTimeoutMilliseconds)
+        try execute("PRAGMA journal_mode=WAL")
+        try execute("PRAGMA synchronous=\(synchronous.rawValue)")
+        try execute("PRAGMA temp_store=MEMORY")
+        try execute("PRAGMA cache_size=-16000")
+        try execute("PRAGMA foreign_keys=OFF")
+        registerFunctions()
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// An error built from the connection's last message.
+    func error(code: Int32, sql: String?) -> SQLiteError {
+        SQLiteError(
+            code: code & 0xFF, extendedCode: sqlite3_extended_errcode(handle),
+            message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    // MARK: - Executing
+
+    /// Runs one or more SQL statements that take no parameters.
+    func execute(_ sql: String) throws(SQLiteError) {
+        var message: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &message)
+        guard code == SQLITE_OK else {
+            let text = message.map { String(cString: $0) } ?? "error"
+            sqlite3_free(message)
+            throw SQLiteError(code: code & 0xFF, extendedCode: code, message: text, sql: sql)
+        }
+    }
+
+    /// The cached prepared statement for `sql`, preparing it on first use.
+    func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
+        if let statement = statements[sql] { return statement }
+        let statement = try SQLiteStatement(connection: self, sql: sql)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Drops cached statements, for example after tables they used were dropped.
+    func clearStatementCache() { statements.removeAll() }
+
+    /// The rowid of the last inserted row.
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Rows changed by the last statement.
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    // MARK: - Transactions
+
+    /// Runs `body` in a transaction: `BEGIN IMMEDIATE` takes the write lock up front, so the
+    /// transaction never fails half-way for a lock. Rolls back if `body` throws.
+    func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
+        try statement(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED").execute()
+        do {
+            let result = try body()
+            try statement("COMMIT").execute()
+            return result
+        } catch {
+            try? statement("ROLLBACK").execute()
+            throw error
+        }
+    }
+
+    /// Runs `body` inside a savepoint: if it throws, only its own changes are undone.
+    func savepoint<T>(_ body: () throws -> T) throws -> T {
+        try statement("SAVEPOINT op").execute()
+        do {
+            let result = try body()
+            try statement("RELEASE op").execute()
+            return result
+        } catch {
+            try? statement("ROLLBACK TO op").execute()
+            try? statement("RELEASE op").execute()
+            throw error
+        }
+    }
+
+    // MARK: - Functions
+
+    /// Registers the SQL functions queries use: `cumulus_distance(lat1, lon1, lat2, lon2)` in meters.
+    private func registerFunctions() {
+        sqlite3_create_function_v2(
+            handle, "cumulus_distance", 4, SQLITE_UTF8 | SQLITE_DETERMINISTIC, nil,
+            { context, count, arguments in
+                guard let arguments, count == 4 else { return sqlite3_result_null(context) }
+                for index in 0..<4 where sqlite3_value_type(arguments[index]) == SQLITE_NULL {
+                    return sqlite3_result_null(context)
+                }
+                let from = Location(latitude: sqlite3_value_double(arguments[0]), longitude: sqlite3_value_double(arguments[1]))
+                let to = Location(latitude: sqlite3_value_double(arguments[2]), longitude: sqlite3_value_double(arguments[3]))
+                sqlite3_result_double(context, from.distance(to: to))
+            }, nil, nil, nil)
+    }
+}

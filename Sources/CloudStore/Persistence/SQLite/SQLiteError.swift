@@ -1,0 +1,35 @@
+import CSQLite
+
+/// A failure reported by SQLite, with the statement that caused it.
+struct SQLiteError: Error, CustomStringConvertible {
+    /// The primary result code (`SQLITE_BUSY`, `SQLITE_CONSTRAINT`, …).
+    var code: Int32
+    /// The extended result code.
+    var extendedCode: Int32
+    /// SQLite's message.
+    var message: String
+    /// The SQL being executed, when known.
+    var sql: String?
+
+    var description: String {
+        var text = "SQLite error \(code): \(message)"
+        if let sql { text += " - while executing `\(sql)`" }
+        return text
+    }
+
+    /// Whether the database stayed locked past the busy timeout.
+    var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+
+    /// Whether the disk or the database's page limit is full.
+    var isFull: Bool { code == SQLITE_FULL }
+}
+
+extension SQLiteError {
+    /// The error as CloudStore reports it: locks that outlast the timeout are transient, a full
+    /// disk is a quota, anything else is an internal failure.
+    var cloudStoreError: CloudStoreError {
+        if isBusy { return .tryAgainLater("The database is busy; try again") }
+        if isFull { return .quotaExceeded("The database is full") }
+        return .internalError(description)
+    }
+}

@@ -1,0 +1,25 @@
+/// Applies numbered schema migrations to one of our own database files, tracked in
+/// `PRAGMA user_version`. Migrations only ever get appended: a file at version N has run
+/// migrations 1…N exactly once each.
+struct SQLiteMigrator {
+    /// The migrations in order; migration `i` (0-based) brings the file to version `i + 1`.
+    var migrations: [String]
+
+    /// Runs the migrations the file has not run yet, all in one transaction.
+    /// - Throws: when the file is newer than this program knows.
+    func migrate(_ connection: SQLiteConnection) throws {
+        try connection.transaction {
+            let current = Int(try connection.statement("PRAGMA user_version").scalarInteger() ?? 0)
+            guard current <= migrations.count else {
+                throw CloudStoreError.internalError(
+                    "\(connection.path) has schema version \(current), newer than this program's \(migrations.count)")
+            }
+            for version in current..<migrations.count {
+                try connection.execute(migrations[version])
+            }
+            if current < migrations.count {
+                try connection.execute("PRAGMA user_version = \(migrations.count)")
+            }
+        }
+    }
+}

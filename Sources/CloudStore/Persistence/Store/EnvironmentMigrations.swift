@@ -1,0 +1,115 @@
+/// The numbered migrations of an environment file (`containers/<id>/<environment>.sqlite`).
+///
+/// Besides these fixed tables, each record type gets tables of its own, named by its id `N`:
+/// `rt_N` (one row per record: zone, key, system fields, and a column per indexed field),
+/// `rl_N` (the elements of indexed list fields) and `fts_N` (FTS5 over searchable fields).
+/// They are created and altered as the schema changes.
+enum EnvironmentMigrations {
+    static let migrator = SQLiteMigrator(migrations: [
+        """
+        CREATE TABLE meta(
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        ) WITHOUT ROWID;
+        INSERT INTO meta(key, value) VALUES ('schema_version', '1');
+        INSERT INTO meta(key, value) VALUES ('incarnation', lower(hex(randomblob(8))));
+
+        CREATE TABLE zones(
+            zone INTEGER PRIMARY KEY,
+            scope INTEGER NOT NULL,
+            owner TEXT NOT NULL,
+            name TEXT NOT NULL,
+            created INTEGER NOT NULL,
+            UNIQUE(scope, owner, name)
+        );
+
+        CREATE TABLE roles(
+            name TEXT PRIMARY KEY,
+            position INTEGER NOT NULL
+        ) WITHOUT ROWID;
+
+        CREATE TABLE record_types(
+            type INTEGER PRIMARY KEY,
+            name TEXT NOT NULL UNIQUE,
+            position INTEGER NOT NULL
+        );
+
+        CREATE TABLE grants(
+            type INTEGER NOT NULL,
+            position INTEGER NOT NULL,
+            role TEXT NOT NULL,
+            permissions TEXT NOT NULL,
+            PRIMARY KEY(type, position)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE fields(
+            field INTEGER PRIMARY KEY,
+            type INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            field_type TEXT NOT NULL,
+            encrypted INTEGER NOT NULL,
+            number_preference TEXT,
+            queryable INTEGER NOT NULL,
+            sortable INTEGER NOT NULL,
+            searchable INTEGER NOT NULL,
+            has_column INTEGER NOT NULL DEFAULT 0,
+            UNIQUE(type, name)
+        );
+
+        CREATE TABLE records(
+            rid INTEGER PRIMARY KEY AUTOINCREMENT,
+            zone INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            type INTEGER NOT NULL,
+            tag TEXT NOT NULL,
+            parent TEXT,
+            created INTEGER NOT NULL,
+            created_by TEXT NOT NULL,
+            created_device TEXT NOT NULL,
+            modified INTEGER NOT NULL,
+            modified_by TEXT NOT NULL,
+            modified_device TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            payload BLOB NOT NULL
+        );
+        CREATE UNIQUE INDEX records_by_name ON records(zone, name);
+
+        CREATE TABLE changes(
+            zone INTEGER NOT NULL,
+            seq INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            type INTEGER NOT NULL,
+            kind INTEGER NOT NULL,
+            PRIMARY KEY(zone, seq)
+        ) WITHOUT ROWID;
+
+        CREATE TABLE refs(
+            source INTEGER NOT NULL,
+            target_zone INTEGER NOT NULL,
+            target TEXT NOT NULL,
+            action INTEGER NOT NULL,
+            PRIMARY KEY(source, target_zone, target, action)
+        ) WITHOUT ROWID;
+        CREATE INDEX refs_by_target ON refs(target_zone, target, action);
+        """
+    ])
+}
+
+/// The numbered migrations of the catalog file (`cumulus.sqlite`).
+enum CatalogMigrations {
+    static let migrator = SQLiteMigrator(migrations: [
+        """
+        CREATE TABLE settings(
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        ) WITHOUT ROWID;
+        INSERT INTO settings(key, value) VALUES ('secret', lower(hex(randomblob(32))));
+
+        CREATE TABLE containers(
+            container TEXT PRIMARY KEY,
+            created INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        """
+    ])
+}

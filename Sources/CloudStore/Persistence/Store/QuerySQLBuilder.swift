@@ -1,0 +1,266 @@
+/// Turns a validated ``QueryPlan`` into one SQL statement over a record type's tables:
+/// `rt_N` (indexed columns), joined to `records` for the payload, with `rl_N` and `fts_N`
+/// subqueries for list and token filters, and keyset conditions to resume after a position.
+struct QuerySQLBuilder {
+    let plan: QueryPlan
+    let type: SchemaCatalog.RecordType
+
+    /// The statement, its parameters in order, and how many sort values each row carries after
+    /// the record columns.
+    struct Statement {
+        var sql: String
+        var parameters: [SQLiteValue]
+        var sortCount: Int
+    }
+
+    func build() throws -> Statement {
+        var selectParameters: [SQLiteValue] = []
+        var whereParameters: [SQLiteValue] = []
+        var conditions: [String] = []
+
+        let zoneKeys = plan.zones.map { SQLiteValue.integer($0.key) }
+        let zoneList = Array(repeating: "?", count: zoneKeys.count).joined(separator: ", ")
+        conditions.append("t.zone IN (\(zoneList))")
+        whereParameters += zoneKeys
+
+        for filter in plan.filters {
+            let (condition, parameters) = try sql(for: filter, zoneList: zoneList, zoneKeys: zoneKeys)
+            conditions.append(condition)
+            whereParameters += parameters
+        }
+
+        // Sort keys: each is an expression, selected as s0, s1… so rows report their values.
+        var sortExpressions: [(expression: String, parameters: [SQLiteValue], ascending: Bool)] = []
+        for sort in plan.sorts {
+            sortExpressions.append(try expression(for: sort))
+        }
+        var select = "SELECT \(SQLiteEnvironmentSession.recordColumns)"
+        for (index, sort) in sortExpressions.enumerated() {
+            select += ", \(sort.expression) AS s\(index)"
+            selectParameters += sort.parameters
+        }
+
+        if let position = plan.after {
+            guard position.sortValues.count == sortExpressions.count else {
+                throw CloudStoreError.badRequest("The continuation marker does not match the query")
+            }
+            let (condition, parameters) = keysetCondition(sortExpressions, position)
+            conditions.append(condition)
+            whereParameters += parameters
+        }
+
+        let tieBreak = plan.tieBreakAscending ? "ASC" : "DESC"
+        var order = sortExpressions.enumerated().map { "s\($0.offset) \($0.element.ascending ? "ASC" : "DESC")" }
+        order.append("t.rid \(tieBreak)")
+
+        let sql = """
+            \(select) FROM \(type.table) t JOIN records r ON r.rid = t.rid
+            WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY \(order.joined(separator: ", ")) LIMIT ?
+            """
+        return Statement(
+            sql: sql, parameters: selectParameters + whereParameters + [.integer(Int64(plan.limit))],
+            sortCount: sortExpressions.count)
+    }
+
+    // MARK: - Columns
+
+    private func catalogField(_ definition: FieldDefinition) throws -> SchemaCatalog.Field {
+        guard let field = type.fields[definition.name], field.isProjected || field.isSearchable else {
+            throw CloudStoreError.internalError("Field '\(definition.name)' is not indexed in storage")
+        }
+        return field
+    }
+
+    /// The `rt_N` expression holding a field's comparable value (for a location, its latitude).
+    private func column(_ field: PlannedField) throws -> String {
+        switch field {
+        case .system(let system): "t.\(SQLiteEnvironmentSession.column(of: system))"
+        case .user(let definition): "t.\(try catalogField(definition).column)"
+        }
+    }
+
+    // MARK: - Filters
+
+    private func sql(for filter: QueryPlan.Filter, zoneList: String, zoneKeys: [SQLiteValue]) throws -> (String, [SQLiteValue]) {
+        let column = try column(filter.field)
+        let value = SQLiteEnvironmentSession.indexValue(filter.value)
+        let values = filter.value.elements.map(SQLiteEnvironmentSession.indexValue)
+        let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
+
+        /// A subquery over the list table for this field, with an extra condition on `value`.
+        func listSubquery(_ condition: String, _ parameters: [SQLiteValue], grouped: Int? = nil) throws -> (String, [SQLiteValue]) {
+            guard case .user(let definition) = filter.field else {
+                throw CloudStoreError.badRequest("\(filter.comparator.rawValue) needs a list field")
+            }
+            let field = try catalogField(definition)
+            var sql = "SELECT rid FROM \(type.listTable) WHERE field = ? AND zone IN (\(zoneList)) AND \(condition)"
+            var all: [SQLiteValue] = [.integer(field.id)] + zoneKeys + parameters
+            if let grouped {
+                sql += " GROUP BY rid HAVING count(DISTINCT value) = ?"
+                all.append(.integer(Int64(grouped)))
+            }
+            return (sql, all)
+        }
+
+        switch filter.comparator {
+        case .equals:
+            return ("\(column) = ?", [value])
+        case .notEquals:
+            return ("\(column) <> ?", [value])
+        case .lessThan:
+            return ("\(column) < ?", [value])
+        case .lessThanOrEquals:
+            return ("\(column) <= ?", [value])
+        case .greaterThan:
+            return ("\(column) > ?", [value])
+        case .greaterThanOrEquals:
+            return ("\(column) >= ?", [value])
+        case .in:
+            return values.isEmpty ? ("0", []) : ("\(column) IN (\(placeholders))", values)
+        case .notIn:
+            return values.isEmpty ? ("\(column) IS NOT NULL", []) : ("\(column) NOT IN (\(placeholders))", values)
+        case .beginsWith, .notBeginsWith:
+            guard case .string(let prefix) = filter.value else { throw CloudStoreError.badRequest("BEGINS_WITH needs a string") }
+            let range = prefix.isEmpty ? "\(column) IS NOT NULL" : "(\(column) >= ? AND \(column) < ?)"
+            let bounds: [SQLiteValue] = prefix.isEmpty ? [] : [.text(prefix), .textBytes(Self.successor(of: prefix))]
+            if filter.comparator == .beginsWith { return (range, bounds) }
+            return prefix.isEmpty ? ("0", []) : ("\(column) IS NOT NULL AND NOT \(range)", bounds)
+        case .near:
+            guard case .location(let center) = filter.value, let distance = filter.distance,
+                case .user(let definition) = filter.field
+            else { throw CloudStoreError.badRequest("NEAR needs a location and a distance") }
+            let field = try catalogField(definition)
+            // A latitude band prunes with the index; the exact great-circle distance decides.
+            let band = distance / 110_000 + 0.000_1
+            return (
+                "t.\(field.column) BETWEEN ? AND ? AND cumulus_distance(t.\(field.column), t.\(field.longitudeColumn), ?, ?) <= ?",
+                [.real(center.latitude - band), .real(center.latitude + band), .real(center.latitude), .real(center.longitude), .real(distance)]
+            )
+        case .containsAllTokens, .containsAnyTokens:
+            guard case .user(let definition) = filter.field, case .string(let text) = filter.value else {
+                throw CloudStoreError.badRequest("\(filter.comparator.rawValue) needs a string")
+            }
+            let field = try catalogField(definition)
+            let tokens = TextTokens.tokens(of: text)
+            let joiner = filter.comparator == .containsAllTokens ? " AND " : " OR "
+            // Tokens hold only letters and digits, so quoting them needs no escaping.
+            let match = "\(field.searchColumn) : (" + tokens.map { "\"\($0)\"" }.joined(separator: joiner) + ")"
+            return ("t.rid IN (SELECT rowid FROM \(type.searchTable) WHERE \(type.searchTable) MATCH ?)", [.text(match)])
+        case .listContains:
+            let (sub, parameters) = try listSubquery("value = ?", [value])
+            return ("t.rid IN (\(sub))", parameters)
+        case .notListContains:
+            let (sub, parameters) = try listSubquery("value = ?", [value])
+            return ("\(column) IS NOT NULL AND t.rid NOT IN (\(sub))", parameters)
+        case .listContainsAny:
+            if values.isEmpty { return ("0", []) }
+            let (sub, parameters) = try listSubquery("value IN (\(placeholders))", values)
+            return ("t.rid IN (\(sub))", parameters)
+        case .notListContainsAny:
+            if values.isEmpty { return ("\(column) IS NOT NULL", []) }
+            let (sub, parameters) = try listSubquery("value IN (\(placeholders))", values)
+            return ("\(column) IS NOT NULL AND t.rid NOT IN (\(sub))", parameters)
+        case .listContainsAll:
+            let distinct = Set(values)
+            if distinct.isEmpty { return ("\(column) IS NOT NULL", []) }
+            let marks = Array(repeating: "?", count: distinct.count).joined(separator: ", ")
+            let (sub, parameters) = try listSubquery("value IN (\(marks))", Array(distinct), grouped: distinct.count)
+            return ("t.rid IN (\(sub))", parameters)
+        case .notListContainsAll:
+            let distinct = Set(values)
+            if distinct.isEmpty { return ("0", []) }
+            let marks = Array(repeating: "?", count: distinct.count).joined(separator: ", ")
+            let (sub, parameters) = try listSubquery("value IN (\(marks))", Array(distinct), grouped: distinct.count)
+            return ("\(column) IS NOT NULL AND t.rid NOT IN (\(sub))", parameters)
+        case .listMemberBeginsWith, .notListMemberBeginsWith:
+            guard case .string(let prefix) = filter.value else { throw CloudStoreError.badRequest("\(filter.comparator.rawValue) needs a string") }
+            let (condition, bounds): (String, [SQLiteValue]) =
+                prefix.isEmpty ? ("1", []) : ("value >= ? AND value < ?", [.text(prefix), .textBytes(Self.successor(of: prefix))])
+            let (sub, parameters) = try listSubquery(condition, bounds)
+            if filter.comparator == .listMemberBeginsWith { return ("t.rid IN (\(sub))", parameters) }
+            return ("\(column) IS NOT NULL AND t.rid NOT IN (\(sub))", parameters)
+        }
+    }
+
+    /// The smallest byte string greater than every string starting with `prefix`: the prefix
+    /// with its last byte incremented (UTF-8 never uses 0xFF, so the increment never carries).
+    static func successor(of prefix: String) -> [UInt8] {
+        var bytes = Array(prefix.utf8)
+        bytes[bytes.count - 1] += 1
+        return bytes
+    }
+
+    // MARK: - Sorting and resuming
+
+    private func expression(for sort: QueryPlan.Sort) throws -> (expression: String, parameters: [SQLiteValue], ascending: Bool) {
+        if let center = sort.relativeLocation, case .user(let definition) = sort.field {
+            let field = try catalogField(definition)
+            return (
+                "cumulus_distance(t.\(field.column), t.\(field.longitudeColumn), ?, ?)",
+                [.real(center.latitude), .real(center.longitude)], sort.ascending
+            )
+        }
+        return (try column(sort.field), [], sort.ascending)
+    }
+
+    /// Rows strictly after `position` in the query's order, where NULL sorts first ascending and
+    /// last descending, and ties fall to the record key.
+    private func keysetCondition(
+        _ sorts: [(expression: String, parameters: [SQLiteValue], ascending: Bool)], _ position: QueryPlan.Position
+    ) -> (String, [SQLiteValue]) {
+        var alternatives: [String] = []
+        var parameters: [SQLiteValue] = []
+        var equalPrefix: [String] = []
+        var equalParameters: [SQLiteValue] = []
+
+        for (index, sort) in sorts.enumerated() {
+            let value = Self.sqliteValue(position.sortValues[index])
+            let after: String?
+            var afterParameters: [SQLiteValue] = []
+            switch (sort.ascending, value) {
+            case (true, .null):
+                after = "\(sort.expression) IS NOT NULL"
+                afterParameters = sort.parameters
+            case (true, _):
+                after = "\(sort.expression) > ?"
+                afterParameters = sort.parameters + [value]
+            case (false, .null):
+                after = nil
+            case (false, _):
+                after = "(\(sort.expression) < ? OR \(sort.expression) IS NULL)"
+                afterParameters = sort.parameters + [value] + sort.parameters
+            }
+            if let after {
+                alternatives.append((equalPrefix + [after]).joined(separator: " AND "))
+                parameters += equalParameters + afterParameters
+            }
+            if case .null = value {
+                equalPrefix.append("\(sort.expression) IS NULL")
+                equalParameters += sort.parameters
+            } else {
+                equalPrefix.append("\(sort.expression) = ?")
+                equalParameters += sort.parameters + [value]
+            }
+        }
+        let keyAfter = plan.tieBreakAscending ? "t.rid > ?" : "t.rid < ?"
+        alternatives.append((equalPrefix + [keyAfter]).joined(separator: " AND "))
+        parameters += equalParameters + [.integer(position.key)]
+        var condition = "(" + alternatives.map { "(\($0))" }.joined(separator: " OR ") + ")"
+        // Implied by the alternatives, but a plain range lets SQLite start its index scan there.
+        if let first = sorts.first, first.ascending, position.sortValues.first != .null {
+            condition = "\(first.expression) >= ? AND " + condition
+            parameters = first.parameters + [Self.sqliteValue(position.sortValues[0])] + parameters
+        }
+        return (condition, parameters)
+    }
+
+    static func sqliteValue(_ value: SortKeyValue) -> SQLiteValue {
+        switch value {
+        case .null: .null
+        case .integer(let integer): .integer(integer)
+        case .real(let real): .real(real)
+        case .text(let text): .text(text)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+/// The catalog file, `cumulus.sqlite`: containers and server-wide settings.
+final class SQLiteCatalogStore: CatalogStorage {
+    private let database: SQLiteDatabase
+
+    /// Opens (creating and migrating as needed) the catalog at `path`.
+    init(path: String, synchronous: SynchronousMode) throws {
+        database = try SQLiteDatabase(path: path, synchronous: synchronous, migrator: CatalogMigrations.migrator)
+    }
+
+    func secret() throws -> [UInt8] {
+        let hex = try database.read { connection in
+            try connection.statement("SELECT value FROM settings WHERE key = 'secret'").firstRow { $0.text(0) }
+        }
+        guard let hex, let bytes = Self.bytes(fromHex: hex) else {
+            throw CloudStoreError.internalError("The catalog has no server secret")
+        }
+        return bytes
+    }
+
+    func containers() throws -> [ContainerInfo] {
+        try database.read { connection in
+            try connection.statement("SELECT container, created FROM containers ORDER BY container").rows { row in
+                ContainerInfo(identifier: try ContainerIdentifier(row.text(0)), created: row.integer(1))
+            }
+        }
+    }
+
+    func container(_ identifier: ContainerIdentifier) throws -> ContainerInfo? {
+        try database.read { connection in
+            try connection.statement("SELECT created FROM containers WHERE container = ?").firstRow([.text(identifier.rawValue)]) {
+                ContainerInfo(identifier: identifier, created: $0.integer(0))
+            }
+        }
+    }
+
+    func createContainer(_ identifier: ContainerIdentifier, created: Int64) throws -> ContainerInfo {
+        try database.write { connection in
+            let exists = try connection.statement("SELECT 1 FROM containers WHERE container = ?")
+                .scalarInteger([.text(identifier.rawValue)]) != nil
+            guard !exists else { throw CloudStoreError.exists("Container \(identifier) already exists") }
+            try connection.statement("INSERT INTO containers(container, created) VALUES (?, ?)")
+                .execute([.text(identifier.rawValue), .integer(created)])
+            return ContainerInfo(identifier: identifier, created: created)
+        }
+    }
+
+    private static func bytes(fromHex hex: String) -> [UInt8]? {
+        let digits = Array(hex.utf8)
+        guard digits.count % 2 == 0 else { return nil }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(digits.count / 2)
+        var index = 0
+        while index < digits.count {
+            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
+            bytes.append(high << 4 | low)
+            index += 2
+        }
+        return bytes
+    }
+
+    private static func nibble(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        default: nil
+        }
+    }
+}

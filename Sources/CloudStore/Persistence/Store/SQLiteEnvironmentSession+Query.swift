@@ -1,0 +1,20 @@
+extension SQLiteEnvironmentSession {
+    func query(_ plan: QueryPlan) throws -> [QueryRow] {
+        guard let type = catalog.types[plan.recordType], !plan.zones.isEmpty else { return [] }
+        let statement = try QuerySQLBuilder(plan: plan, type: type).build()
+        let zones = Dictionary(uniqueKeysWithValues: plan.zones.map { ($0.key, $0.zoneID) })
+        return try connection.statement(statement.sql).rows(statement.parameters) { row in
+            let stored = try storedRecord(from: row, zoneID: zones[row.integer(13)] ?? plan.zones[0].zoneID)
+            var sortValues: [SortKeyValue] = []
+            for index in 0..<statement.sortCount {
+                switch row.value(14 + Int32(index)) {
+                case .integer(let integer): sortValues.append(.integer(integer))
+                case .real(let real): sortValues.append(.real(real))
+                case .text(let text): sortValues.append(.text(text))
+                default: sortValues.append(.null)
+                }
+            }
+            return QueryRow(stored: stored, sortValues: sortValues)
+        }
+    }
+}

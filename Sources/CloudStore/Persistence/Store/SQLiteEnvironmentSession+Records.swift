@@ -1,0 +1,196 @@
+extension SQLiteEnvironmentSession {
+    // MARK: - Writing records
+
+    func insert(_ record: Record, in zone: StoredZone) throws -> StoredRecord {
+        let type = try catalog.recordType(record.recordType)
+        let size = RecordSize.of(record)
+        try connection.statement(
+            """
+            INSERT INTO records(zone, name, type, tag, parent, created, created_by, created_device,
+                modified, modified_by, modified_device, size, payload)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """
+        ).execute([
+            .integer(zone.key), .text(record.recordName), .integer(type.id), .text(record.changeTag),
+            .text(record.parent), .integer(record.created.timestamp), .text(record.created.userRecordName),
+            .text(record.created.deviceID), .integer(record.modified.timestamp), .text(record.modified.userRecordName),
+            .text(record.modified.deviceID), .integer(Int64(size)), .blob(RecordPayloadCodec.encode(record.fields)),
+        ])
+        let key = connection.lastInsertRowID
+        try insertProjections(key: key, zone: zone, record: record, type: type)
+        try insertReferences(key: key, zone: zone, record: record)
+        return StoredRecord(key: key, record: record, size: size)
+    }
+
+    func update(_ stored: StoredRecord, to record: Record, in zone: StoredZone) throws -> StoredRecord {
+        let type = try catalog.recordType(record.recordType)
+        let size = RecordSize.of(record)
+        try connection.statement(
+            """
+            UPDATE records SET tag = ?, parent = ?, modified = ?, modified_by = ?, modified_device = ?, size = ?, payload = ?
+            WHERE rid = ?
+            """
+        ).execute([
+            .text(record.changeTag), .text(record.parent), .integer(record.modified.timestamp),
+            .text(record.modified.userRecordName), .text(record.modified.deviceID), .integer(Int64(size)),
+            .blob(RecordPayloadCodec.encode(record.fields)), .integer(stored.key),
+        ])
+        try updateProjections(key: stored.key, zone: zone, from: stored.record, to: record, type: type)
+        if !stored.record.fields.values.allSatisfy({ $0.references.isEmpty }) {
+            try deleteReferences(key: stored.key)
+        }
+        try insertReferences(key: stored.key, zone: zone, record: record)
+        return StoredRecord(key: stored.key, record: record, size: size)
+    }
+
+    func delete(_ stored: StoredRecord, in zone: StoredZone) throws {
+        let type = try catalog.recordType(stored.record.recordType)
+        try connection.statement("DELETE FROM records WHERE rid = ?").execute([.integer(stored.key)])
+        try deleteProjections(key: stored.key, zone: zone, record: stored.record, type: type)
+        try deleteReferences(key: stored.key)
+    }
+
+    // MARK: - Projections
+
+    /// The `rt_N` values of `field` for `record`: one column, or latitude and longitude.
+    func projectedValues(of field: SchemaCatalog.Field, in fields: [String: FieldValue]) -> [SQLiteValue] {
+        let isLocation = field.definition.type == .location
+        guard let value = fields[field.definition.name] else { return isLocation ? [.null, .null] : [.null] }
+        switch value {
+        case .list(_, let elements): return [.integer(Int64(elements.count))]
+        case .location(let location): return [.real(location.latitude), .real(location.longitude)]
+        default: return [Self.indexValue(value)]
+        }
+    }
+
+    /// How a scalar value is compared in indexes and list tables.
+    static func indexValue(_ value: FieldValue) -> SQLiteValue {
+        switch value {
+        case .string(let string): .text(string)
+        case .int64(let integer), .timestamp(let integer): .integer(integer)
+        case .double(let double): .real(double)
+        case .bytes(let bytes): .blob(bytes)
+        case .reference(let reference): .text(reference.recordName)
+        case .location, .asset, .list: .null
+        }
+    }
+
+    /// The columns of `rt_N` holding projected fields, in order.
+    func projectedColumns(of type: SchemaCatalog.RecordType) -> [String] {
+        type.projectedFields.flatMap { field in
+            field.definition.type == .location ? [field.column, field.longitudeColumn] : [field.column]
+        }
+    }
+
+    func insertProjections(key: Int64, zone: StoredZone, record: Record, type: SchemaCatalog.RecordType) throws {
+        let columns = ["zone", "rid", "name", "ctime", "mtime", "cby", "mby", "etag"] + projectedColumns(of: type)
+        var values: [SQLiteValue] = [
+            .integer(zone.key), .integer(key), .text(record.recordName), .integer(record.created.timestamp),
+            .integer(record.modified.timestamp), .text(record.created.userRecordName),
+            .text(record.modified.userRecordName), .text(record.changeTag),
+        ]
+        for field in type.projectedFields { values += projectedValues(of: field, in: record.fields) }
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        try connection.statement("INSERT INTO \(type.table)(\(columns.joined(separator: ", "))) VALUES (\(placeholders))")
+            .execute(values)
+        for field in type.projectedFields where field.isListProjected {
+            try insertListElements(key: key, zoneKey: zone.key, field: field, fields: record.fields, type: type)
+        }
+        if !type.searchableFields.isEmpty {
+            try insertSearchRow(key: key, fields: record.fields, type: type)
+        }
+    }
+
+    private func updateProjections(
+        key: Int64, zone: StoredZone, from old: Record, to new: Record, type: SchemaCatalog.RecordType
+    ) throws {
+        let columns = ["mtime", "mby", "etag"] + projectedColumns(of: type)
+        var values: [SQLiteValue] = [.integer(new.modified.timestamp), .text(new.modified.userRecordName), .text(new.changeTag)]
+        for field in type.projectedFields { values += projectedValues(of: field, in: new.fields) }
+        values += [.integer(zone.key), .integer(key)]
+        let assignments = columns.map { "\($0) = ?" }.joined(separator: ", ")
+        try connection.statement("UPDATE \(type.table) SET \(assignments) WHERE zone = ? AND rid = ?").execute(values)
+        for field in type.projectedFields where field.isListProjected {
+            let name = field.definition.name
+            guard old.fields[name] != new.fields[name] else { continue }
+            try deleteListElements(key: key, zoneKey: zone.key, field: field, fields: old.fields, type: type)
+            try insertListElements(key: key, zoneKey: zone.key, field: field, fields: new.fields, type: type)
+        }
+        let searchable = type.searchableFields
+        if !searchable.isEmpty, searchable.contains(where: { old.fields[$0.definition.name] != new.fields[$0.definition.name] }) {
+            try connection.statement("DELETE FROM \(type.searchTable) WHERE rowid = ?").execute([.integer(key)])
+            try insertSearchRow(key: key, fields: new.fields, type: type)
+        }
+    }
+
+    func deleteProjections(key: Int64, zone: StoredZone, record: Record, type: SchemaCatalog.RecordType) throws {
+        try connection.statement("DELETE FROM \(type.table) WHERE zone = ? AND rid = ?").execute([.integer(zone.key), .integer(key)])
+        for field in type.projectedFields where field.isListProjected {
+            try deleteListElements(key: key, zoneKey: zone.key, field: field, fields: record.fields, type: type)
+        }
+        if !type.searchableFields.isEmpty {
+            try connection.statement("DELETE FROM \(type.searchTable) WHERE rowid = ?").execute([.integer(key)])
+        }
+    }
+
+    private func listElements(of field: SchemaCatalog.Field, in fields: [String: FieldValue]) -> [SQLiteValue] {
+        guard case .list(_, let elements) = fields[field.definition.name] else { return [] }
+        return elements.map(Self.indexValue)
+    }
+
+    func insertListElements(
+        key: Int64, zoneKey: Int64, field: SchemaCatalog.Field, fields: [String: FieldValue], type: SchemaCatalog.RecordType
+    ) throws {
+        let statement = try connection.statement(
+            "INSERT OR IGNORE INTO \(type.listTable)(field, zone, value, rid) VALUES (?, ?, ?, ?)")
+        for value in listElements(of: field, in: fields) {
+            try statement.execute([.integer(field.id), .integer(zoneKey), value, .integer(key)])
+        }
+    }
+
+    private func deleteListElements(
+        key: Int64, zoneKey: Int64, field: SchemaCatalog.Field, fields: [String: FieldValue], type: SchemaCatalog.RecordType
+    ) throws {
+        let statement = try connection.statement(
+            "DELETE FROM \(type.listTable) WHERE field = ? AND zone = ? AND value = ? AND rid = ?")
+        for value in listElements(of: field, in: fields) {
+            try statement.execute([.integer(field.id), .integer(zoneKey), value, .integer(key)])
+        }
+    }
+
+    func insertSearchRow(key: Int64, fields values: [String: FieldValue], type: SchemaCatalog.RecordType) throws {
+        let fields = type.searchableFields
+        let columns = ["rowid"] + fields.map(\.searchColumn)
+        var row: [SQLiteValue] = [.integer(key)]
+        for field in fields {
+            if case .string(let text) = values[field.definition.name] { row.append(.text(text)) } else { row.append(.null) }
+        }
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
+        try connection.statement(
+            "INSERT INTO \(type.searchTable)(\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
+        ).execute(row)
+    }
+
+    // MARK: - References
+
+    /// Records the DELETE_SELF and VALIDATE references `record` holds, so that deletes can find them.
+    private func insertReferences(key: Int64, zone: StoredZone, record: Record) throws {
+        var statement: SQLiteStatement?
+        for value in record.fields.values {
+            for reference in value.references where reference.action != .none {
+                if statement == nil {
+                    statement = try connection.statement(
+                        "INSERT OR IGNORE INTO refs(source, target_zone, target, action) VALUES (?, ?, ?, ?)")
+                }
+                try statement?.execute([
+                    .integer(key), .integer(zone.key), .text(reference.recordName),
+                    .integer(Self.actionCode(reference.action)),
+                ])
+            }
+        }
+    }
+
+    private func deleteReferences(key: Int64) throws {
+        try connection.statement("DELETE FROM refs WHERE source = ?").execute([.integer(key)])
+    }
+}

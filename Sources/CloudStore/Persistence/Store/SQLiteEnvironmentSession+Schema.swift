@@ -1,0 +1,230 @@
+extension SQLiteEnvironmentSession {
+    // MARK: - Record types
+
+    func saveRecordType(_ definition: RecordTypeDefinition) throws {
+        let old = catalog.types[definition.name]
+        try validate(definition, against: old)
+
+        let typeID: Int64
+        if let old {
+            typeID = old.id
+        } else {
+            try connection.statement(
+                "INSERT INTO record_types(name, position) VALUES (?, (SELECT coalesce(max(position), 0) + 1 FROM record_types))"
+            ).execute([.text(definition.name)])
+            typeID = connection.lastInsertRowID
+            try connection.execute(
+                """
+                CREATE TABLE rt_\(typeID)(
+                    zone INTEGER NOT NULL, rid INTEGER NOT NULL, name TEXT NOT NULL,
+                    ctime INTEGER NOT NULL, mtime INTEGER NOT NULL, cby TEXT NOT NULL, mby TEXT NOT NULL, etag TEXT NOT NULL,
+                    PRIMARY KEY(zone, rid)
+                ) WITHOUT ROWID
+                """)
+        }
+        if old?.definition.grants != definition.grants {
+            try connection.statement("DELETE FROM grants WHERE type = ?").execute([.integer(typeID)])
+            for (position, grant) in definition.grants.enumerated() {
+                try connection.statement("INSERT INTO grants(type, position, role, permissions) VALUES (?, ?, ?, ?)").execute([
+                    .integer(typeID), .integer(Int64(position)), .text(grant.role),
+                    .text(grant.permissions.map(\.rawValue).joined(separator: ",")),
+                ])
+            }
+        }
+        for (position, field) in definition.fields.enumerated() {
+            let values: [SQLiteValue] = [
+                .integer(Int64(position)), .bool(field.isEncrypted), .text(field.numberPreference?.rawValue),
+                .bool(field.has(.queryable)), .bool(field.has(.sortable)), .bool(field.has(.searchable)),
+            ]
+            if let existing = old?.fields[field.name] {
+                guard existing.definition != field || position != old?.definition.fields.firstIndex(of: existing.definition) else {
+                    continue
+                }
+                try connection.statement(
+                    """
+                    UPDATE fields SET position = ?, encrypted = ?, number_preference = ?, queryable = ?, sortable = ?, searchable = ?
+                    WHERE field = ?
+                    """
+                ).execute(values + [.integer(existing.id)])
+            } else {
+                try connection.statement(
+                    """
+                    INSERT INTO fields(position, encrypted, number_preference, queryable, sortable, searchable, type, name, field_type)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """
+                ).execute(values + [.integer(typeID), .text(field.name), .text(field.type.wireName)])
+            }
+        }
+        try reloadCatalog(bumpingVersion: true)
+        guard let new = catalog.types[definition.name] else {
+            throw CloudStoreError.internalError("Record type \(definition.name) vanished while being saved")
+        }
+        try applyProjections(from: old, to: new)
+    }
+
+    func replaceSchema(_ schema: Schema) throws {
+        try connection.execute("DELETE FROM roles")
+        for (position, role) in schema.roles.enumerated() {
+            try connection.statement("INSERT INTO roles(name, position) VALUES (?, ?)").execute([.text(role), .integer(Int64(position))])
+        }
+        // Types and fields the new schema leaves out keep their data; only their indexes go.
+        for existing in catalog.schema.recordTypes where schema.recordType(existing.name) == nil {
+            try saveRecordType(Self.withoutIndexes(existing))
+        }
+        for definition in schema.recordTypes {
+            var merged = definition
+            if let existing = catalog.schema.recordType(definition.name) {
+                for field in existing.userFields where definition.field(field.name) == nil {
+                    var kept = field
+                    kept.indexes = []
+                    merged.upsert(kept)
+                }
+            }
+            try saveRecordType(merged)
+        }
+        try reloadCatalog(bumpingVersion: true)
+    }
+
+    private static func withoutIndexes(_ definition: RecordTypeDefinition) -> RecordTypeDefinition {
+        RecordTypeDefinition(
+            name: definition.name,
+            fields: definition.fields.map { var field = $0; field.indexes = []; return field },
+            grants: definition.grants)
+    }
+
+    /// Refuses what storage cannot do: changing a field's type, or an index the type cannot carry.
+    private func validate(_ definition: RecordTypeDefinition, against old: SchemaCatalog.RecordType?) throws {
+        for field in definition.fields {
+            if let existing = old?.fields[field.name], existing.definition.type != field.type {
+                throw CloudStoreError.badRequest(
+                    "Cannot change the type of field '\(field.name)' of record type '\(definition.name)' from \(existing.definition.type) to \(field.type)")
+            }
+            if let system = SystemField(rawValue: field.name), system.type != field.type {
+                throw CloudStoreError.badRequest("System field '\(field.name)' has type \(system.type), not \(field.type)")
+            }
+            for index in field.indexes.sorted() where !index.applies(to: field.type) {
+                throw CloudStoreError.badRequest("Field '\(field.name)' of type \(field.type) cannot be \(index)")
+            }
+        }
+    }
+
+    private func reloadCatalog(bumpingVersion: Bool) throws {
+        if bumpingVersion {
+            try connection.statement("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'schema_version'").execute()
+        }
+        catalog = try SchemaCatalog.load(from: connection, version: try Self.schemaVersion(on: connection))
+    }
+
+    // MARK: - Projections and indexes
+
+    /// The `rt_N` column holding a system field.
+    static func column(of system: SystemField) -> String {
+        switch system {
+        case .recordID: "name"
+        case .createTime: "ctime"
+        case .modTime: "mtime"
+        case .createdBy: "cby"
+        case .modifiedBy: "mby"
+        case .etag: "etag"
+        }
+    }
+
+    /// Brings `rt_N`, `rl_N` and `fts_N` of a record type from `old`'s indexes to `new`'s:
+    /// adds columns, creates and drops indexes, and fills new projections from stored records.
+    private func applyProjections(from old: SchemaCatalog.RecordType?, to new: SchemaCatalog.RecordType) throws {
+        var new = new
+        for field in new.projectedFields where !field.hasColumn {
+            try connection.execute("ALTER TABLE \(new.table) ADD COLUMN \(field.column)")
+            if field.definition.type == .location {
+                try connection.execute("ALTER TABLE \(new.table) ADD COLUMN \(field.longitudeColumn)")
+            }
+            try connection.statement("UPDATE fields SET has_column = 1 WHERE field = ?").execute([.integer(field.id)])
+            new.fields[field.definition.name]?.hasColumn = true
+        }
+
+        for field in new.orderedFields {
+            let indexName = "\(new.table)_f\(field.id)"
+            let wanted = field.definition.has(.queryable) || field.definition.has(.sortable)
+            if let system = SystemField(rawValue: field.definition.name), wanted {
+                try connection.execute("CREATE INDEX IF NOT EXISTS \(indexName) ON \(new.table)(zone, \(Self.column(of: system)))")
+            } else if field.isProjected && !field.definition.type.isList {
+                try connection.execute("CREATE INDEX IF NOT EXISTS \(indexName) ON \(new.table)(zone, \(field.column))")
+            } else {
+                try connection.execute("DROP INDEX IF EXISTS \(indexName)")
+            }
+        }
+        if new.projectedFields.contains(where: \.isListProjected) {
+            try connection.execute(
+                """
+                CREATE TABLE IF NOT EXISTS \(new.listTable)(
+                    field INTEGER NOT NULL, zone INTEGER NOT NULL, value, rid INTEGER NOT NULL,
+                    PRIMARY KEY(field, zone, value, rid)
+                ) WITHOUT ROWID
+                """)
+        }
+
+        let oldProjected = Set(old?.projectedFields.map(\.id) ?? [])
+        let newProjected = Set(new.projectedFields.map(\.id))
+        for field in (old?.projectedFields ?? []) where !newProjected.contains(field.id) {
+            if field.isListProjected {
+                try connection.statement("DELETE FROM \(new.listTable) WHERE field = ?").execute([.integer(field.id)])
+            }
+            var clear = "\(field.column) = NULL"
+            if field.definition.type == .location { clear += ", \(field.longitudeColumn) = NULL" }
+            try connection.execute("UPDATE \(new.table) SET \(clear)")
+        }
+
+        let searchChanged = (old?.searchableFields.map(\.id) ?? []) != new.searchableFields.map(\.id)
+        if searchChanged {
+            try connection.execute("DROP TABLE IF EXISTS \(new.searchTable)")
+            if !new.searchableFields.isEmpty {
+                let columns = new.searchableFields.map(\.searchColumn).joined(separator: ", ")
+                try connection.execute(
+                    "CREATE VIRTUAL TABLE \(new.searchTable) USING fts5(\(columns), tokenize = 'unicode61 remove_diacritics 2')")
+            }
+        }
+        connection.clearStatementCache()
+
+        let added = new.projectedFields.filter { !oldProjected.contains($0.id) }
+        if !added.isEmpty || (searchChanged && !new.searchableFields.isEmpty) {
+            try backfill(added, search: searchChanged, type: new)
+        }
+        catalog.types[new.definition.name] = new
+    }
+
+    /// Fills the projections of `fields` (and the search table, when `search`) for every stored
+    /// record of `type`, reading their payloads in batches.
+    private func backfill(_ fields: [SchemaCatalog.Field], search: Bool, type: SchemaCatalog.RecordType) throws {
+        let search = search && !type.searchableFields.isEmpty
+        var columns: [String] = []
+        for field in fields {
+            columns.append(field.column)
+            if field.definition.type == .location { columns.append(field.longitudeColumn) }
+        }
+        let assignments = columns.map { "\($0) = ?" }.joined(separator: ", ")
+        var after: Int64 = 0
+        while true {
+            let batch = try connection.statement(
+                "SELECT rid, zone, payload FROM records WHERE type = ? AND rid > ? ORDER BY rid LIMIT 500"
+            ).rows([.integer(type.id), .integer(after)]) { row in
+                (key: row.integer(0), zone: row.integer(1), fields: try RecordPayloadCodec.decode(row.blob(2)))
+            }
+            guard let last = batch.last else { return }
+            after = last.key
+            for entry in batch {
+                if !columns.isEmpty {
+                    var values: [SQLiteValue] = []
+                    for field in fields { values += projectedValues(of: field, in: entry.fields) }
+                    try connection.statement("UPDATE \(type.table) SET \(assignments) WHERE zone = ? AND rid = ?")
+                        .execute(values + [.integer(entry.zone), .integer(entry.key)])
+                }
+                for field in fields where field.isListProjected {
+                    try insertListElements(key: entry.key, zoneKey: entry.zone, field: field, fields: entry.fields, type: type)
+                }
+                if search {
+                    try insertSearchRow(key: entry.key, fields: entry.fields, type: type)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,163 @@
+/// Reads and writes one environment file within one transaction, for the domain.
+/// Lives only as long as the transaction it was made for.
+final class SQLiteEnvironmentSession: EnvironmentWriter {
+    let connection: SQLiteConnection
+    /// The schema as this transaction sees it; replaced when the transaction changes the schema.
+    var catalog: SchemaCatalog
+
+    init(connection: SQLiteConnection, catalog: SchemaCatalog) {
+        self.connection = connection
+        self.catalog = catalog
+    }
+
+    /// The stored schema version.
+    static func schemaVersion(on connection: SQLiteConnection) throws -> Int64 {
+        let text = try connection.statement("SELECT value FROM meta WHERE key = 'schema_version'").firstRow { $0.text(0) }
+        guard let text, let version = Int64(text) else {
+            throw CloudStoreError.internalError("The environment file has no schema version")
+        }
+        return version
+    }
+
+    func schema() throws -> Schema { catalog.schema }
+
+    func incarnation() throws -> String {
+        try connection.statement("SELECT value FROM meta WHERE key = 'incarnation'").firstRow { $0.text(0) } ?? ""
+    }
+
+    func savepoint<T>(_ body: () throws -> T) throws -> T {
+        // Schema changes made inside the savepoint are undone with it, so the catalog must be too.
+        let saved = catalog
+        do {
+            return try connection.savepoint(body)
+        } catch {
+            catalog = saved
+            throw error
+        }
+    }
+
+    // MARK: - Zones
+
+    static func scopeCode(_ scope: DatabaseScope) -> Int64 {
+        switch scope {
+        case .public: 0
+        case .private: 1
+        case .shared: 2
+        }
+    }
+
+    func zone(named name: String, in database: DatabaseID) throws -> StoredZone? {
+        try connection.statement("SELECT zone, created FROM zones WHERE scope = ? AND owner = ? AND name = ?")
+            .firstRow([.integer(Self.scopeCode(database.scope)), .text(database.owner), .text(name)]) { row in
+                StoredZone(
+                    key: row.integer(0), zoneID: ZoneID(zoneName: name, ownerRecordName: database.owner),
+                    database: database, created: row.integer(1))
+            }
+    }
+
+    func zones(in database: DatabaseID) throws -> [StoredZone] {
+        try connection.statement("SELECT zone, name, created FROM zones WHERE scope = ? AND owner = ? ORDER BY name")
+            .rows([.integer(Self.scopeCode(database.scope)), .text(database.owner)]) { row in
+                StoredZone(
+                    key: row.integer(0), zoneID: ZoneID(zoneName: row.text(1), ownerRecordName: database.owner),
+                    database: database, created: row.integer(2))
+            }
+    }
+
+    func createZone(named name: String, in database: DatabaseID, created: Int64) throws -> StoredZone {
+        try connection.statement("INSERT INTO zones(scope, owner, name, created) VALUES (?, ?, ?, ?)")
+            .execute([.integer(Self.scopeCode(database.scope)), .text(database.owner), .text(name), .integer(created)])
+        return StoredZone(
+            key: connection.lastInsertRowID, zoneID: ZoneID(zoneName: name, ownerRecordName: database.owner),
+            database: database, created: created)
+    }
+
+    func deleteZone(_ zone: StoredZone) throws {
+        let key = SQLiteValue.integer(zone.key)
+        for type in catalog.types.values {
+            for field in type.orderedFields where field.isListProjected {
+                try connection.statement("DELETE FROM \(type.listTable) WHERE field = ? AND zone = ?")
+                    .execute([.integer(field.id), key])
+            }
+            if !type.searchableFields.isEmpty {
+                try connection.statement(
+                    "DELETE FROM \(type.searchTable) WHERE rowid IN (SELECT rid FROM \(type.table) WHERE zone = ?)"
+                ).execute([key])
+            }
+            try connection.statement("DELETE FROM \(type.table) WHERE zone = ?").execute([key])
+        }
+        try connection.statement("DELETE FROM refs WHERE source IN (SELECT rid FROM records WHERE zone = ?)").execute([key])
+        try connection.statement("DELETE FROM refs WHERE target_zone = ?").execute([key])
+        try connection.statement("DELETE FROM records WHERE zone = ?").execute([key])
+        try connection.statement("DELETE FROM changes WHERE zone = ?").execute([key])
+        try connection.statement("DELETE FROM zones WHERE zone = ?").execute([key])
+    }
+
+    // MARK: - Reading records
+
+    /// The columns of `records` that `storedRecord(from:offset:zoneID:)` reads, in order, and
+    /// the zone key last (column 13).
+    static let recordColumns =
+        "r.rid, r.name, r.type, r.tag, r.parent, r.created, r.created_by, r.created_device, r.modified, r.modified_by, r.modified_device, r.size, r.payload, r.zone"
+
+    /// Builds a stored record from `recordColumns` starting at column `offset`.
+    func storedRecord(from row: SQLiteRow, offset: Int32 = 0, zoneID: ZoneID) throws -> StoredRecord {
+        let record = Record(
+            recordName: row.text(offset + 1), recordType: try catalog.typeName(row.integer(offset + 2)), zoneID: zoneID,
+            fields: try RecordPayloadCodec.decode(row.blob(offset + 12)), parent: row.optionalText(offset + 4),
+            changeTag: row.text(offset + 3),
+            created: RecordStamp(
+                timestamp: row.integer(offset + 5), userRecordName: row.text(offset + 6), deviceID: row.text(offset + 7)),
+            modified: RecordStamp(
+                timestamp: row.integer(offset + 8), userRecordName: row.text(offset + 9), deviceID: row.text(offset + 10)))
+        return StoredRecord(key: row.integer(offset), record: record, size: Int(row.integer(offset + 11)))
+    }
+
+    func record(named name: String, in zone: StoredZone) throws -> StoredRecord? {
+        try connection.statement("SELECT \(Self.recordColumns) FROM records r WHERE r.zone = ? AND r.name = ?")
+            .firstRow([.integer(zone.key), .text(name)]) { try storedRecord(from: $0, zoneID: zone.zoneID) }
+    }
+
+    func referrers(to recordName: String, in zone: StoredZone, action: Reference.Action) throws -> [String] {
+        try connection.statement(
+            """
+            SELECT r.name FROM refs JOIN records r ON r.rid = refs.source
+            WHERE refs.target_zone = ? AND refs.target = ? AND refs.action = ? ORDER BY r.rid
+            """
+        ).rows([.integer(zone.key), .text(recordName), .integer(Self.actionCode(action))]) { $0.text(0) }
+    }
+
+    static func actionCode(_ action: Reference.Action) -> Int64 {
+        switch action {
+        case .none: 0
+        case .deleteSelf: 1
+        case .validate: 2
+        }
+    }
+
+    // MARK: - Change log
+
+    func lastChangeSequence(in zone: StoredZone) throws -> Int64 {
+        try connection.statement("SELECT max(seq) FROM changes WHERE zone = ?").scalarInteger([.integer(zone.key)]) ?? 0
+    }
+
+    func changes(in zone: StoredZone, after sequence: Int64, limit: Int) throws -> [ChangeEntry] {
+        try connection.statement("SELECT seq, name, type, kind FROM changes WHERE zone = ? AND seq > ? ORDER BY seq LIMIT ?")
+            .rows([.integer(zone.key), .integer(sequence), .integer(Int64(limit))]) { row in
+                guard let kind = ChangeEntry.Kind(rawValue: row.integer(3)) else {
+                    throw CloudStoreError.internalError("A change log entry has an unknown kind \(row.integer(3))")
+                }
+                return ChangeEntry(
+                    sequence: row.integer(0), recordName: row.text(1),
+                    recordType: catalog.typeNames[row.integer(2)] ?? "", kind: kind)
+            }
+    }
+
+    func appendChange(_ entry: ChangeEntry, in zone: StoredZone) throws {
+        let type = try catalog.recordType(entry.recordType)
+        try connection.statement("INSERT INTO changes(zone, seq, name, type, kind) VALUES (?, ?, ?, ?, ?)").execute([
+            .integer(zone.key), .integer(entry.sequence), .text(entry.recordName), .integer(type.id),
+            .integer(entry.kind.rawValue),
+        ])
+    }
+}

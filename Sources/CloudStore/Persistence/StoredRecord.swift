@@ -1,0 +1,55 @@
+/// A zone as storage knows it: the domain's identity plus storage's own key.
+struct StoredZone: Hashable, Sendable {
+    /// Storage's key for the zone.
+    var key: Int64
+    /// The zone's identity.
+    var zoneID: ZoneID
+    /// The database the zone belongs to.
+    var database: DatabaseID
+    /// When the zone was created, in milliseconds since 1970.
+    var created: Int64
+}
+
+/// A record as storage holds it: the record plus storage's key for it.
+struct StoredRecord: Hashable, Sendable {
+    /// Storage's key for the record, stable for the record's life and increasing with creation order.
+    var key: Int64
+    /// The record.
+    var record: Record
+    /// The record's stored size in bytes, as the 1 MB limit counts it.
+    var size: Int
+}
+
+/// One entry of a zone's change log.
+struct ChangeEntry: Hashable, Sendable {
+    /// What happened to the record.
+    enum Kind: Int64, Hashable, Sendable {
+        case created = 1
+        case updated = 2
+        case deleted = 3
+    }
+
+    /// Position in the zone's log: 1, 2, 3… with no gaps.
+    var sequence: Int64
+    /// The record changed.
+    var recordName: String
+    /// Its type.
+    var recordType: String
+    /// What happened.
+    var kind: Kind
+}
+
+/// A value of a sort key, as continuation markers carry it.
+enum SortKeyValue: Hashable, Sendable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+}
+
+/// A row of a query's result: the record and the values of its sort keys, from which the next
+/// page's position is built.
+struct QueryRow: Hashable, Sendable {
+    var stored: StoredRecord
+    var sortValues: [SortKeyValue]
+}

@@ -1,0 +1,249 @@
+import Foundation
+
+/// Applies a `records/modify` request with CloudKit's rules, inside one storage transaction:
+/// change tags, the force variants, atomic batches in custom zones, just-in-time schema,
+/// reference validation and cascading deletes, the 1 MB and 200-operation limits, and a change
+/// log entry for every record changed.
+struct RecordModifier {
+    let database: DatabaseID
+    let caller: Caller
+    let evolution: SchemaEvolution
+    /// The time every change of the request is stamped with, in milliseconds since 1970.
+    let now: Int64
+
+    private var policy: AccessPolicy { AccessPolicy(caller: caller, database: database) }
+
+    /// The sequence the next change gets; kept across the operations of one request.
+    private final class Sequence {
+        var next: Int64
+        init(after last: Int64) { next = last + 1 }
+        func take() -> Int64 {
+            defer { next += 1 }
+            return next
+        }
+    }
+
+    /// Thrown out of an atomic batch's savepoint to undo it.
+    private struct AtomicAbort: Error {
+        var index: Int
+        var error: CloudStoreError
+    }
+
+    /// Applies `request`; one result per operation, in order.
+    /// - Throws: request-level failures only (too many operations, a caller who may not write,
+    ///   the same record twice); per-operation failures are results.
+    func apply(_ request: ModifyRequest, to writer: any EnvironmentWriter) throws -> [RecordResult] {
+        let operations = request.operations
+        guard operations.count <= ModifyRequest.maximumOperations else {
+            throw CloudStoreError.badRequest(
+                "A request may hold at most \(ModifyRequest.maximumOperations) operations; this one has \(operations.count)")
+        }
+        try policy.checkCanModify()
+
+        let names = operations.map { operation in
+            operation.recordName ?? (operation.kind.isDelete || operation.kind == .update || operation.kind == .replace
+                ? nil : UUID().uuidString.lowercased())
+        }
+        var seen = Set<String>()
+        for name in names.compactMap({ $0 }) where !seen.insert(name).inserted {
+            throw CloudStoreError.badRequest(
+                "Record '\(name)' appears in more than one operation; a request may hold one operation per record")
+        }
+
+        let zone: StoredZone
+        if let existing = try writer.zone(named: request.zoneName, in: database) {
+            zone = existing
+        } else if request.zoneName == ZoneID.defaultZoneName {
+            zone = try writer.createZone(named: ZoneID.defaultZoneName, in: database, created: now)
+        } else {
+            let zoneID = ZoneID(zoneName: request.zoneName, ownerRecordName: database.owner)
+            return names.map { .failure(recordName: $0, error: .zoneNotFound(zoneID)) }
+        }
+
+        let sequence = Sequence(after: try writer.lastChangeSequence(in: zone))
+        let atomic = request.atomic && !zone.zoneID.isDefaultZone
+
+        if atomic {
+            var results: [RecordResult] = []
+            do {
+                try writer.savepoint {
+                    for (index, operation) in operations.enumerated() {
+                        do {
+                            results.append(try apply(operation, named: names[index], request: request, zone: zone, writer: writer, sequence: sequence))
+                        } catch let error as CloudStoreError {
+                            throw AtomicAbort(index: index, error: error)
+                        }
+                    }
+                }
+            } catch let abort as AtomicAbort {
+                let culprit = names[abort.index].map { "record '\($0)'" } ?? "operation \(abort.index + 1)"
+                return names.enumerated().map { index, name in
+                    index == abort.index
+                        ? .failure(recordName: name, error: abort.error)
+                        : .failure(recordName: name, error: .atomicFailure("Atomic batch failed because \(culprit) failed: \(abort.error.reason)"))
+                }
+            }
+            return results
+        }
+
+        return try operations.enumerated().map { index, operation in
+            let before = sequence.next
+            do {
+                return try writer.savepoint {
+                    try apply(operation, named: names[index], request: request, zone: zone, writer: writer, sequence: sequence)
+                }
+            } catch let error as CloudStoreError {
+                sequence.next = before
+                return .failure(recordName: names[index], error: error)
+            }
+        }
+    }
+
+    // MARK: - One operation
+
+    private func apply(
+        _ operation: RecordOperation, named name: String?, request: ModifyRequest, zone: StoredZone,
+        writer: any EnvironmentWriter, sequence: Sequence
+    ) throws -> RecordResult {
+        guard let name else {
+            throw CloudStoreError.badRequest("recordName is required to \(operation.kind.rawValue) a record")
+        }
+        guard Self.isValidRecordName(name) else {
+            throw CloudStoreError.badRequest(
+                "Invalid record name '\(name)': it must be 1 to 255 bytes without control characters")
+        }
+        let existing = try writer.record(named: name, in: zone)
+        let desiredKeys = operation.desiredKeys ?? request.desiredKeys
+
+        switch operation.kind {
+        case .create:
+            if let existing {
+                throw CloudStoreError.conflict("record to insert already exists", serverRecord: existing.record)
+            }
+            return try save(operation, named: name, replacing: nil, in: zone, writer: writer, sequence: sequence, desiredKeys: desiredKeys)
+        case .update, .replace, .delete:
+            guard let existing else { throw CloudStoreError.notFound("Record not found") }
+            guard let tag = operation.recordChangeTag else {
+                throw CloudStoreError.badRequest(
+                    "recordChangeTag is required to \(operation.kind.rawValue) record '\(name)'; force\(operation.kind.rawValue.capitalized) ignores it")
+            }
+            guard tag == existing.record.changeTag else {
+                throw CloudStoreError.conflict("client oplock error updating record", serverRecord: existing.record)
+            }
+            if operation.kind == .delete {
+                return try delete(existing, operation: operation, in: zone, writer: writer, sequence: sequence)
+            }
+            return try save(operation, named: name, replacing: existing, in: zone, writer: writer, sequence: sequence, desiredKeys: desiredKeys)
+        case .forceUpdate, .forceReplace:
+            return try save(operation, named: name, replacing: existing, in: zone, writer: writer, sequence: sequence, desiredKeys: desiredKeys)
+        case .forceDelete:
+            guard let existing else { throw CloudStoreError.notFound("Record not found") }
+            return try delete(existing, operation: operation, in: zone, writer: writer, sequence: sequence)
+        }
+    }
+
+    private func save(
+        _ operation: RecordOperation, named name: String, replacing existing: StoredRecord?, in zone: StoredZone,
+        writer: any EnvironmentWriter, sequence: Sequence, desiredKeys: [String]?
+    ) throws -> RecordResult {
+        let recordType: String
+        if let existing {
+            recordType = existing.record.recordType
+            if let given = operation.recordType, given != recordType {
+                throw CloudStoreError.badRequest("Record '\(name)' is of type '\(recordType)', not '\(given)'")
+            }
+            guard policy.canWrite(existing.record) else { throw CloudStoreError.accessDenied("WRITE operation not permitted") }
+        } else {
+            guard let given = operation.recordType, !given.isEmpty else {
+                throw CloudStoreError.badRequest("recordType is required to create record '\(name)'")
+            }
+            recordType = given
+            guard policy.canCreate() else { throw CloudStoreError.accessDenied("CREATE operation not permitted") }
+        }
+
+        if let evolved = try evolution.evolve(recordType, for: operation.fields, in: try writer.schema()) {
+            try writer.saveRecordType(evolved)
+        }
+        try checkReferences(in: operation.fields, of: name, zone: zone, writer: writer)
+
+        var fields: [String: FieldValue]
+        if let existing, !operation.kind.replacesFields {
+            fields = existing.record.fields.merging(operation.fields) { _, new in new }
+            for cleared in operation.clearedFields { fields[cleared] = nil }
+        } else {
+            fields = operation.fields
+        }
+        let stamp = RecordStamp(timestamp: now, userRecordName: caller.userRecordName ?? Caller.operatorRecordName, deviceID: caller.deviceID)
+        let changeSequence = sequence.take()
+        let parent: String? = operation.parent ?? existing?.record.parent
+        let record = Record(
+            recordName: name, recordType: recordType, zoneID: zone.zoneID, fields: fields, parent: parent,
+            changeTag: ChangeTag.make(changeSequence), created: existing?.record.created ?? stamp, modified: stamp)
+
+        let size = RecordSize.of(record)
+        guard size <= RecordSize.limit else {
+            throw CloudStoreError.quotaExceeded("Record '\(name)' is \(size) bytes; a record may hold at most 1 MB (\(RecordSize.limit) bytes)")
+        }
+
+        if let existing {
+            _ = try writer.update(existing, to: record, in: zone)
+        } else {
+            _ = try writer.insert(record, in: zone)
+        }
+        try writer.appendChange(
+            ChangeEntry(sequence: changeSequence, recordName: name, recordType: recordType, kind: existing == nil ? .created : .updated),
+            in: zone)
+        return .record(record.keeping(desiredKeys))
+    }
+
+    /// References stay within the record's zone, and a VALIDATE reference's target must exist.
+    private func checkReferences(in fields: [String: FieldValue], of name: String, zone: StoredZone, writer: any EnvironmentWriter) throws {
+        for fieldName in fields.keys.sorted() {
+            for reference in fields[fieldName]!.references {
+                if let target = reference.zoneID, target != zone.zoneID {
+                    throw CloudStoreError.badRequest(
+                        "Field '\(fieldName)' references a record in zone '\(target.zoneName)'; references must stay within the record's zone '\(zone.zoneID.zoneName)'")
+                }
+                if reference.action == .validate, reference.recordName != name,
+                    try writer.record(named: reference.recordName, in: zone) == nil
+                {
+                    throw CloudStoreError.validatingReference(
+                        "Field '\(fieldName)' of record '\(name)' references record '\(reference.recordName)', which does not exist")
+                }
+            }
+        }
+    }
+
+    // MARK: - Deleting
+
+    private func delete(
+        _ stored: StoredRecord, operation: RecordOperation, in zone: StoredZone, writer: any EnvironmentWriter, sequence: Sequence
+    ) throws -> RecordResult {
+        guard policy.canWrite(stored.record) else { throw CloudStoreError.accessDenied("WRITE operation not permitted") }
+        try cascadeDelete(stored, in: zone, writer: writer, sequence: sequence)
+        return .deleted(recordName: stored.record.recordName, zoneID: zone.zoneID)
+    }
+
+    /// Deletes a record and, first of all, every record that references it with DELETE_SELF;
+    /// then refuses if a record still references it with VALIDATE.
+    private func cascadeDelete(_ stored: StoredRecord, in zone: StoredZone, writer: any EnvironmentWriter, sequence: Sequence) throws {
+        let name = stored.record.recordName
+        try writer.delete(stored, in: zone)
+        try writer.appendChange(
+            ChangeEntry(sequence: sequence.take(), recordName: name, recordType: stored.record.recordType, kind: .deleted), in: zone)
+        for child in try writer.referrers(to: name, in: zone, action: .deleteSelf) {
+            if let childRecord = try writer.record(named: child, in: zone) {
+                try cascadeDelete(childRecord, in: zone, writer: writer, sequence: sequence)
+            }
+        }
+        if let holder = try writer.referrers(to: name, in: zone, action: .validate).first(where: { $0 != name }) {
+            throw CloudStoreError.validatingReference(
+                "Record '\(name)' cannot be deleted: record '\(holder)' references it with VALIDATE")
+        }
+    }
+
+    /// Record names: 1 to 255 bytes, no control characters.
+    static func isValidRecordName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 255 && !name.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+    }
+}

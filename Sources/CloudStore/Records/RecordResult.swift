@@ -1,0 +1,21 @@
+/// The outcome of one record operation or lookup.
+public enum RecordResult: Hashable, Sendable {
+    /// The record as saved or found (trimmed to the desired keys).
+    case record(Record)
+    /// The record was deleted.
+    case deleted(recordName: String, zoneID: ZoneID)
+    /// The operation failed for this record.
+    case failure(recordName: String?, error: CloudStoreError)
+
+    /// The record, when there is one.
+    public var record: Record? {
+        if case .record(let record) = self { return record }
+        return nil
+    }
+
+    /// The error, when the operation failed.
+    public var error: CloudStoreError? {
+        if case .failure(_, let error) = self { return error }
+        return nil
+    }
+}
