@@ -3,6 +3,18 @@ import Testing
 
 @Suite("Schema language: export layout")
 struct SchemaLanguageExportTests {
+    @Test("Apple's sample is written in cktool's layout")
+    func appleSample() throws {
+        let schema = try SchemaLanguage.parse(SchemaSamples.apple)
+        #expect(SchemaLanguage.export(schema) == SchemaSamples.appleExported)
+    }
+
+    @Test("A text in cktool's export layout is written back byte for byte")
+    func cktoolShaped() throws {
+        let schema = try SchemaLanguage.parse(SchemaSamples.cktoolShaped)
+        #expect(SchemaLanguage.export(schema) == SchemaSamples.cktoolShaped)
+    }
+
     @Test("An empty schema is the header alone; roles alone form one block")
     func minimal() {
         #expect(SchemaLanguage.export(Schema()) == "DEFINE SCHEMA\n")
@@ -71,7 +83,7 @@ struct SchemaLanguageExportTests {
     }
 
     @Test("Names are quoted exactly when a bare word would not read back as the same name")
-    func quoting() {
+    func quoting() throws {
         let cases: [(String, String)] = [
             ("title", "title"),
             ("Title_2", "Title_2"),
@@ -102,6 +114,7 @@ struct SchemaLanguageExportTests {
             #expect(text.contains("    RECORD TYPE \(written) (\n"), "\(name) in:\n\(text)")
             #expect(text.contains("\n        \(written) "), "\(name) in:\n\(text)")
             #expect(text.contains("        GRANT READ TO \(written)\n"), "\(name) in:\n\(text)")
+            #expect(try SchemaLanguage.parse(text) == schema, "\(name)")
         }
     }
 
