@@ -13,8 +13,10 @@ extension Comparator {
             !type.isList && Self.ordered.contains(type.scalar)
         case .near:
             type == .location
-        case .beginsWith, .notBeginsWith, .containsAllTokens, .containsAnyTokens:
+        case .beginsWith, .notBeginsWith:
             type == .string
+        case .containsAllTokens, .containsAnyTokens:
+            type.scalar == .string
         case .listContains, .notListContains, .listContainsAny, .notListContainsAny, .listContainsAll, .notListContainsAll:
             type.isList && Self.equatable.contains(type.scalar)
         case .listMemberBeginsWith, .notListMemberBeginsWith:

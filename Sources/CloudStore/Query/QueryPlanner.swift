@@ -85,6 +85,9 @@ struct QueryPlanner {
         guard definition.has(.sortable) else {
             throw CloudStoreError.badRequest(Self.notMarked(definition.name, .sortable))
         }
+        guard !definition.type.isList else {
+            throw CloudStoreError.badRequest("Field '\(definition.name)' is a list; records cannot be sorted by a list")
+        }
         if definition.type == .location {
             guard let center = sort.relativeLocation, center.isValid else {
                 throw CloudStoreError.badRequest("Sorting by location field '\(definition.name)' needs a relativeLocation")

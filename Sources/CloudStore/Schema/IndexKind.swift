@@ -3,10 +3,10 @@
 public enum IndexKind: String, Hashable, Sendable, CaseIterable, Comparable, CustomStringConvertible {
     /// Equality and range filters.
     case queryable = "QUERYABLE"
-    /// Sorting and range filters.
-    case sortable = "SORTABLE"
     /// Full-text token search on strings.
     case searchable = "SEARCHABLE"
+    /// Sorting.
+    case sortable = "SORTABLE"
 
     public var description: String { rawValue }
 
@@ -17,16 +17,15 @@ public enum IndexKind: String, Hashable, Sendable, CaseIterable, Comparable, Cus
 }
 
 extension IndexKind {
-    /// Whether a field of `type` can carry this index, as CloudKit allows:
-    /// bytes and assets carry none; lists can be QUERYABLE (for the `LIST_*` comparators) but not
-    /// SORTABLE, and lists of locations carry none; only strings are SEARCHABLE.
+    /// Whether a field of `type` can carry this index, as CloudKit allows: bytes, assets and
+    /// lists of locations carry none; only strings and string lists are SEARCHABLE. Lists may be
+    /// declared SORTABLE, as CloudKit's exports show, though a query cannot sort by a list.
     public func applies(to type: FieldType) -> Bool {
         if type.scalar == .asset || type.scalar == .bytes { return false }
         if type.isList && type.scalar == .location { return false }
         switch self {
-        case .queryable: return true
-        case .sortable: return !type.isList
-        case .searchable: return type == .string
+        case .queryable, .sortable: return true
+        case .searchable: return type.scalar == .string
         }
     }
 }

@@ -19,7 +19,7 @@
 enum SchemaExporter {
     /// The order cktool's exports list indexes in (`STRING QUERYABLE SEARCHABLE SORTABLE` in
     /// every export seen), which is not ``IndexKind``'s declaration order.
-    static let indexOrder: [IndexKind] = [.queryable, .searchable, .sortable]
+    static let indexOrder: [IndexKind] = IndexKind.allCases
 
     private static let statementIndent = "    "
     private static let memberIndent = "        "

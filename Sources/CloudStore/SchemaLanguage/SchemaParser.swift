@@ -215,9 +215,8 @@ struct SchemaParser {
             return "\(SchemaExporter.spelling(of: FieldType(field.type.scalar))) fields can't be indexed"
         }
         switch kind {
-        case .sortable where field.type.isList: return "LIST fields can't be SORTABLE"
-        case .searchable: return "only STRING fields can be SEARCHABLE"
-        default: return "CloudKit has no \(kind.rawValue) index for this type"
+        case .searchable: return "only STRING and LIST<STRING> fields can be SEARCHABLE"
+        default: return "LIST<LOCATION> fields can't be indexed"
         }
     }
 

@@ -90,7 +90,7 @@ struct SchemaLanguageErrorTests {
                 """,
             code: .indexNotApplicable, line: 3, column: 31,
             words: ["SEARCHABLE at line 3, column 31", #"field "count" of type INT64"#,
-                    "only STRING fields can be SEARCHABLE"]),
+                    "only STRING and LIST<STRING> fields can be SEARCHABLE"]),
         BadSchema(
             name: "system field with a wrong type",
             text: """
@@ -202,10 +202,10 @@ struct SchemaLanguageErrorTests {
             code: .indexNotApplicable, line: 1, column: 58,
             words: ["QUERYABLE", "ENCRYPTED STRING", "encrypted fields can't be indexed"]),
         BadSchema(
-            name: "SORTABLE on a list",
-            text: "DEFINE SCHEMA RECORD TYPE Note ( tags LIST<STRING> QUERYABLE SORTABLE );",
-            code: .indexNotApplicable, line: 1, column: 62,
-            words: ["SORTABLE", "LIST<STRING>", "LIST fields can't be SORTABLE"]),
+            name: "SEARCHABLE on a list of integers",
+            text: "DEFINE SCHEMA RECORD TYPE Note ( tags LIST<INT64> QUERYABLE SEARCHABLE );",
+            code: .indexNotApplicable, line: 1, column: 61,
+            words: ["SEARCHABLE", "LIST<INT64>", "only STRING and LIST<STRING> fields can be SEARCHABLE"]),
         BadSchema(
             name: "index on an asset",
             text: "DEFINE SCHEMA RECORD TYPE Note ( image ASSET QUERYABLE );",

@@ -63,3 +63,10 @@ struct TestFailure: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
+
+extension TemporaryStore {
+    /// Imports a schema given in the schema language into development.
+    func importSchema(_ text: String) throws {
+        try store.importSchema(text, into: container, .development)
+    }
+}

@@ -163,7 +163,15 @@ extension SQLiteEnvironmentSession {
         let columns = ["rowid"] + fields.map(\.searchColumn)
         var row: [SQLiteValue] = [.integer(key)]
         for field in fields {
-            if case .string(let text) = values[field.definition.name] { row.append(.text(text)) } else { row.append(.null) }
+            switch values[field.definition.name] {
+            case .string(let text):
+                row.append(.text(text))
+            case .list(_, let elements):
+                // A string list is searched as one text whose lines are its elements.
+                row.append(.text(elements.compactMap { if case .string(let text) = $0 { text } else { nil } }.joined(separator: "\n")))
+            default:
+                row.append(.null)
+            }
         }
         let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
         try connection.statement(

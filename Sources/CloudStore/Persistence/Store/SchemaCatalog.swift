@@ -13,7 +13,7 @@ struct SchemaCatalog: Sendable {
         /// Whether the field's elements are kept in `rl_N`.
         var isListProjected: Bool { isProjected && definition.type.isList }
         /// Whether the field is a column of `fts_N`.
-        var isSearchable: Bool { !definition.isSystem && definition.has(.searchable) && definition.type == .string }
+        var isSearchable: Bool { !definition.isSystem && definition.has(.searchable) && definition.type.scalar == .string }
         /// The column name in `rt_N` (for a location, the latitude's; the longitude's is `column + "_lon"`).
         var column: String { definition.type.scalar == .location && !definition.type.isList ? "f\(id)_lat" : "f\(id)" }
         /// The longitude column of a location field.

@@ -1,0 +1,29 @@
+extension CloudStore {
+    /// The schema of a container's environment in CloudKit's schema language.
+    public func exportSchema(_ container: ContainerIdentifier, _ environment: Environment) throws -> String {
+        SchemaLanguage.export(try schema(container, environment))
+    }
+
+    /// Parses and checks schema text without applying it.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` naming the line and column of the first error.
+    public func validateSchema(_ text: String) throws -> Schema {
+        do {
+            return try SchemaLanguage.parse(text)
+        } catch {
+            throw CloudStoreError.badRequest("Schema validation failed: \(error)")
+        }
+    }
+
+    /// Imports schema text into development: adds record types and fields, sets indexes, roles
+    /// and grants as given. It never deletes data: types and fields the text leaves out stay,
+    /// without indexes.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` for a bad schema, a changed field type, or
+    ///   a production environment (production changes only by deploying).
+    public func importSchema(_ text: String, into container: ContainerIdentifier, _ environment: Environment) throws {
+        guard environment == .development else {
+            throw CloudStoreError.badRequest("Schema can be imported into development only; production changes by deploying")
+        }
+        let schema = try validateSchema(text)
+        try self.environment(container, environment).write { try $0.replaceSchema(schema) }
+    }
+}
