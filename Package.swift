@@ -92,6 +92,12 @@ let package = Package(
         ),
 
         // MARK: - Tests
+        .executableTarget(
+            name: "CrashWriter",
+            dependencies: ["CloudStore"],
+            path: "Tests/CrashWriter",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "HTTPServerTests",
             dependencies: ["HTTPServer"],
@@ -99,7 +105,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CloudStoreTests",
-            dependencies: ["CloudStore", "CSQLite"],
+            dependencies: ["CloudStore", "CSQLite", "CrashWriter"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
