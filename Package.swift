@@ -125,7 +125,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CumulusTests",
-            dependencies: ["cumulus"],
+            dependencies: ["cumulus", "CloudStore"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -27,3 +27,27 @@ extension CloudStore {
         try self.environment(container, environment).write { try $0.replaceSchema(schema) }
     }
 }
+
+extension CloudStore {
+    /// Checks that schema text parses and could be imported into a container's environment,
+    /// without changing anything: a dry run of ``importSchema(_:into:_:)``.
+    /// - Returns: the parsed schema.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` naming what is wrong.
+    @discardableResult
+    public func validateSchema(_ text: String, for container: ContainerIdentifier, _ environment: Environment) throws -> Schema {
+        guard environment == .development else {
+            throw CloudStoreError.badRequest("Schema can be imported into development only; production changes by deploying")
+        }
+        let schema = try validateSchema(text)
+        do {
+            try self.environment(container, environment).write { writer -> Void in
+                try writer.replaceSchema(schema)
+                throw DryRun()
+            }
+        } catch is DryRun {}
+        return schema
+    }
+
+    /// Unwinds a dry run's transaction.
+    private struct DryRun: Error {}
+}

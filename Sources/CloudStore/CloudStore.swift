@@ -99,7 +99,7 @@ public final class CloudStore: Sendable {
 
     /// A database of a container's environment, as `caller` sees it.
     public func database(
-        _ container: ContainerIdentifier, _ environment: Environment, _ database: DatabaseID, as caller: Caller
+        _ container: ContainerIdentifier, _ environment: Environment, database: DatabaseID, as caller: Caller
     ) throws -> CloudDatabase {
         let policy = AccessPolicy(caller: caller, database: database)
         try policy.checkAccess()
@@ -117,12 +117,12 @@ public final class CloudStore: Sendable {
     ) throws -> CloudDatabase {
         switch scope {
         case .public:
-            return try database(container, environment, DatabaseID.public, as: caller)
+            return try self.database(container, environment, database: .public, as: caller)
         case .private, .shared:
             guard let user = caller.userRecordName, caller.kind != .world else {
                 throw CloudStoreError.authenticationRequired("The \(scope) database needs a signed-in user")
             }
-            return try database(container, environment, DatabaseID(scope: scope, owner: user), as: caller)
+            return try self.database(container, environment, database: DatabaseID(scope: scope, owner: user), as: caller)
         }
     }
 

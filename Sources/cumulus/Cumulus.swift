@@ -7,6 +7,11 @@ struct Cumulus: ParsableCommand {
         commandName: "cumulus",
         abstract: "A self-hosted CloudKit: storage and sync, CloudKit Web Services, and an admin console.",
         version: CumulusVersion.current,
-        subcommands: []
+        subcommands: [
+            ContainersCommand.self,
+            ExportSchemaCommand.self,
+            ValidateSchemaCommand.self,
+            ImportSchemaCommand.self,
+        ]
     )
 }

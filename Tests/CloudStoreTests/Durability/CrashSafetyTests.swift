@@ -47,7 +47,7 @@ import Testing
 
         // Batches present and their sizes, read through the store as a client would.
         let store = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: directory))
-        let database = try store.database(try ContainerIdentifier("iCloud.com.example.Crash"), .development, DatabaseID.private("_crash"), as: .operator())
+        let database = try store.database(try ContainerIdentifier("iCloud.com.example.Crash"), .development, database: .private("_crash"), as: .operator())
         let last: Int64
         if case .int64(let value)? = try database.lookup([RecordLookup("progress")], zoneName: "Z").first?.record?.fields["last"] {
             last = value

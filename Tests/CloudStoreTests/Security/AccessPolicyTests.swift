@@ -36,16 +36,16 @@ import Testing
         let store = try TemporaryStore()
         try store.privateDatabase(of: "_alice").create("Diary", "d", ["t": .string("secret")])
         #expect(throws: CloudStoreError.accessDenied("The private database belongs to another user")) {
-            try store.store.database(store.container, .development, DatabaseID.private("_alice"), as: .user("_bob"))
+            try store.store.database(store.container, .development, database: .private("_alice"), as: .user("_bob"))
         }
         #expect(throws: CloudStoreError.authenticationRequired("The private database needs a signed-in user")) {
             try store.database(.development, .private, as: .world)
         }
         #expect(throws: CloudStoreError.accessDenied("Server-to-server keys can use the public database only")) {
-            try store.store.database(store.container, .development, DatabaseID.private("_alice"), as: .server("_dev"))
+            try store.store.database(store.container, .development, database: .private("_alice"), as: .server("_dev"))
         }
         #expect(try store.privateDatabase(of: "_bob").lookup([RecordLookup("d")]).first?.error == .notFound("Record not found"))
-        let operatorView = try store.store.database(store.container, .development, DatabaseID.private("_alice"), as: .operator())
+        let operatorView = try store.store.database(store.container, .development, database: .private("_alice"), as: .operator())
         #expect(try operatorView.lookup([RecordLookup("d")]).first?.record != nil)
     }
 }

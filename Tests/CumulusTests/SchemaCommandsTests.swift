@@ -1,0 +1,80 @@
+import CloudStore
+import Foundation
+import Testing
+
+@Suite struct SchemaCommandsTests {
+    static let schema = """
+        DEFINE SCHEMA
+
+            RECORD TYPE Note (
+                "___recordID" REFERENCE QUERYABLE,
+                title STRING QUERYABLE SEARCHABLE SORTABLE,
+                GRANT WRITE TO "_creator",
+                GRANT READ TO "_world"
+            );
+        """
+
+    @Test func containersAndSchemaCommandsWorkWhileAStoreHasTheDirectoryOpen() throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.path + "/data"
+        // The long-running process, as `cumulus serve` would hold it.
+        let server = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: data))
+        let container = try ContainerIdentifier("iCloud.com.example.Notes")
+        #expect(try server.containers().isEmpty)
+
+        let created = try CumulusBinary.run(["containers", "create", container.rawValue, "--data-dir", data])
+        #expect(created.status == 0, "\(created.error)")
+        #expect(try server.containers().map(\.identifier) == [container])
+        let listed = try CumulusBinary.run(["containers", "list"], environment: ["CUMULUS_DATA_DIR": data])
+        #expect(listed.output.hasPrefix("iCloud.com.example.Notes\tcreated "))
+
+        // The open store caches the schema; an import by another process must show at once.
+        let database = try server.database(container, .development, .public, as: .operator())
+        try database.modify(ModifyRequest(operations: [RecordOperation(.create, recordName: "n", recordType: "Note", fields: ["title": .string("Hello world")])]))
+        #expect(throws: CloudStoreError.badRequest("Field 'title' is not marked searchable")) {
+            try database.query(QueryRequest(query: Query(recordType: "Note", filters: [QueryFilter(.field("title"), .containsAnyTokens, .string("hello"))])))
+        }
+        let file = try directory.file("schema.ckdb", Self.schema)
+        let valid = try CumulusBinary.run(["validate-schema", "--file", file, "--container", container.rawValue, "--data-dir", data])
+        #expect(valid.status == 0)
+        #expect(valid.output.contains("Schema is valid: 1 record types"))
+        let imported = try CumulusBinary.run(["import-schema", "--file", file, "--container", container.rawValue, "--environment", "development", "--data-dir", data])
+        #expect(imported.status == 0, "\(imported.error)")
+        let found = try database.query(QueryRequest(query: Query(recordType: "Note", filters: [QueryFilter(.field("title"), .containsAnyTokens, .string("hello"))])))
+        #expect(found.records.map(\.recordName) == ["n"])
+
+        let exported = try CumulusBinary.run(["export-schema", "--container", container.rawValue, "--data-dir", data])
+        #expect(exported.output == (try server.exportSchema(container, .development)))
+        #expect(exported.output.contains("title           STRING QUERYABLE SEARCHABLE SORTABLE,"))
+        let output = directory.path + "/out.ckdb"
+        #expect(try CumulusBinary.run(["export-schema", "--container", container.rawValue, "--data-dir", data, "--output-file", output]).status == 0)
+        #expect(try String(contentsOfFile: output, encoding: .utf8) == exported.output)
+    }
+
+    @Test func mistakesGiveReadableErrorsAndNonZeroExits() throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.path + "/data"
+        #expect(try CumulusBinary.run(["containers", "create", "iCloud.com.example.A", "--data-dir", data]).status == 0)
+
+        let duplicate = try CumulusBinary.run(["containers", "create", "iCloud.com.example.A", "--data-dir", data])
+        #expect(duplicate.status != 0)
+        #expect(duplicate.error.contains("Container iCloud.com.example.A already exists"))
+
+        let invalid = try CumulusBinary.run(["containers", "create", "com.example.A", "--data-dir", data])
+        #expect(invalid.status != 0)
+        #expect(invalid.error.contains("must begin with 'iCloud.'"))
+
+        let bad = try directory.file("bad.ckdb", "DEFINE SCHEMA\n  RECORD TYPE Note (\n    title STRING,\n    n BADTYPE\n  );\n")
+        let rejected = try CumulusBinary.run(["import-schema", "--file", bad, "--container", "iCloud.com.example.A", "--data-dir", data])
+        #expect(rejected.status != 0)
+        #expect(rejected.error.contains("line 4, column 7"))
+        #expect(try CumulusBinary.run(["export-schema", "--container", "iCloud.com.example.A", "--data-dir", data]).output == "DEFINE SCHEMA\n")
+
+        let production = try CumulusBinary.run(["import-schema", "--file", bad, "--container", "iCloud.com.example.A", "--environment", "production", "--data-dir", data])
+        #expect(production.status != 0)
+        let missing = try CumulusBinary.run(["export-schema", "--container", "iCloud.com.example.Nope", "--data-dir", data])
+        #expect(missing.error.contains("Container iCloud.com.example.Nope does not exist"))
+        let noFile = try CumulusBinary.run(["validate-schema", "--file", directory.path + "/none.ckdb", "--container", "iCloud.com.example.A", "--data-dir", data])
+        #expect(noFile.error.contains("Cannot read the schema file"))
+    }
+}
