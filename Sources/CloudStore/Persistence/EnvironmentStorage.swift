@@ -43,8 +43,9 @@ protocol EnvironmentWriter: EnvironmentReader {
     /// Replaces the whole schema with `schema`: roles, types, fields, indexes and grants.
     /// Types and fields absent from `schema` keep their data but lose their indexes.
     func replaceSchema(_ schema: Schema) throws
-    /// Stores a new record.
-    func insert(_ record: Record, in zone: StoredZone) throws -> StoredRecord
+    /// Stores a new record; `nil` when the zone already holds a record of that name, in which
+    /// case nothing was written.
+    func insert(_ record: Record, in zone: StoredZone) throws -> StoredRecord?
     /// Overwrites a stored record with `record` (same name and type).
     func update(_ stored: StoredRecord, to record: Record, in zone: StoredZone) throws -> StoredRecord
     /// Removes a stored record.

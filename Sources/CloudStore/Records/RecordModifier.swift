@@ -112,15 +112,16 @@ struct RecordModifier {
             throw CloudStoreError.badRequest(
                 "Invalid record name '\(name)': it must be 1 to 255 bytes without control characters")
         }
-        let existing = try writer.record(named: name, in: zone)
         let desiredKeys = operation.desiredKeys ?? request.desiredKeys
+        if operation.kind == .create {
+            // The insert itself finds out whether the name is taken.
+            return try save(operation, named: name, replacing: nil, in: zone, writer: writer, sequence: sequence, desiredKeys: desiredKeys)
+        }
+        let existing = try writer.record(named: name, in: zone)
 
         switch operation.kind {
         case .create:
-            if let existing {
-                throw CloudStoreError.conflict("record to insert already exists", serverRecord: existing.record)
-            }
-            return try save(operation, named: name, replacing: nil, in: zone, writer: writer, sequence: sequence, desiredKeys: desiredKeys)
+            preconditionFailure("creates are saved above")
         case .update, .replace, .delete:
             guard let existing else { throw CloudStoreError.notFound("Record not found") }
             guard let tag = operation.recordChangeTag else {
@@ -187,8 +188,9 @@ struct RecordModifier {
 
         if let existing {
             _ = try writer.update(existing, to: record, in: zone)
-        } else {
-            _ = try writer.insert(record, in: zone)
+        } else if try writer.insert(record, in: zone) == nil {
+            let current = try writer.record(named: name, in: zone)
+            throw CloudStoreError.conflict("record to insert already exists", serverRecord: current?.record)
         }
         try writer.appendChange(
             ChangeEntry(sequence: changeSequence, recordName: name, recordType: recordType, kind: existing == nil ? .created : .updated),

@@ -83,10 +83,13 @@ struct QuerySQLBuilder {
     // MARK: - Filters
 
     private func sql(for filter: QueryPlan.Filter, zoneList: String, zoneKeys: [SQLiteValue]) throws -> (String, [SQLiteValue]) {
-        let column = try column(filter.field)
         let value = SQLiteEnvironmentSession.indexValue(filter.value)
         let values = filter.value.elements.map(SQLiteEnvironmentSession.indexValue)
         let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
+        if case .system(.recordID) = filter.field {
+            return try recordNameCondition(filter.comparator, values, placeholders: placeholders, zoneList: zoneList, zoneKeys: zoneKeys)
+        }
+        let column = try column(filter.field)
 
         /// A subquery over the list table for this field, with an extra condition on `value`.
         func listSubquery(_ condition: String, _ parameters: [SQLiteValue], grouped: Int? = nil) throws -> (String, [SQLiteValue]) {
@@ -180,6 +183,20 @@ struct QuerySQLBuilder {
             let (sub, parameters) = try listSubquery(condition, bounds)
             if filter.comparator == .listMemberBeginsWith { return ("t.rid IN (\(sub))", parameters) }
             return ("\(column) IS NOT NULL AND t.rid NOT IN (\(sub))", parameters)
+        }
+    }
+
+    /// A filter on record names, answered by the `records(zone, name)` index.
+    private func recordNameCondition(
+        _ comparator: Comparator, _ values: [SQLiteValue], placeholders: String, zoneList: String, zoneKeys: [SQLiteValue]
+    ) throws -> (String, [SQLiteValue]) {
+        let select = "SELECT rid FROM records WHERE zone IN (\(zoneList)) AND name"
+        switch comparator {
+        case .equals: return ("t.rid IN (\(select) = ?)", zoneKeys + values)
+        case .notEquals: return ("t.rid NOT IN (\(select) = ?)", zoneKeys + values)
+        case .in: return values.isEmpty ? ("0", []) : ("t.rid IN (\(select) IN (\(placeholders)))", zoneKeys + values)
+        case .notIn: return values.isEmpty ? ("1", []) : ("t.rid NOT IN (\(select) IN (\(placeholders)))", zoneKeys + values)
+        default: throw CloudStoreError.badRequest("\(comparator.rawValue) cannot be applied to record names")
         }
     }
 

@@ -1,21 +1,26 @@
 extension SQLiteEnvironmentSession {
     // MARK: - Writing records
 
-    func insert(_ record: Record, in zone: StoredZone) throws -> StoredRecord {
+    func insert(_ record: Record, in zone: StoredZone) throws -> StoredRecord? {
         let type = try catalog.recordType(record.recordType)
         let size = RecordSize.of(record)
-        try connection.statement(
-            """
-            INSERT INTO records(zone, name, type, tag, parent, created, created_by, created_device,
-                modified, modified_by, modified_device, size, payload)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """
-        ).execute([
-            .integer(zone.key), .text(record.recordName), .integer(type.id), .text(record.changeTag),
-            .text(record.parent), .integer(record.created.timestamp), .text(record.created.userRecordName),
-            .text(record.created.deviceID), .integer(record.modified.timestamp), .text(record.modified.userRecordName),
-            .text(record.modified.deviceID), .integer(Int64(size)), .blob(RecordPayloadCodec.encode(record.fields)),
-        ])
+        do {
+            try connection.statement(
+                """
+                INSERT INTO records(zone, name, type, tag, parent, created, created_by, created_device,
+                    modified, modified_by, modified_device, size, payload)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """
+            ).execute([
+                .integer(zone.key), .text(record.recordName), .integer(type.id), .text(record.changeTag),
+                .text(record.parent), .integer(record.created.timestamp), .text(record.created.userRecordName),
+                .text(record.created.deviceID), .integer(record.modified.timestamp), .text(record.modified.userRecordName),
+                .text(record.modified.deviceID), .integer(Int64(size)), .blob(RecordPayloadCodec.encode(record.fields)),
+            ])
+        } catch where error.isUniqueViolation {
+            // The unique index on (zone, name) answers "does it exist?" as part of the insert.
+            return nil
+        }
         let key = connection.lastInsertRowID
         try insertProjections(key: key, zone: zone, record: record, type: type)
         try insertReferences(key: key, zone: zone, record: record)
@@ -75,25 +80,15 @@ extension SQLiteEnvironmentSession {
         }
     }
 
-    /// The columns of `rt_N` holding projected fields, in order.
-    func projectedColumns(of type: SchemaCatalog.RecordType) -> [String] {
-        type.projectedFields.flatMap { field in
-            field.definition.type == .location ? [field.column, field.longitudeColumn] : [field.column]
-        }
-    }
-
     func insertProjections(key: Int64, zone: StoredZone, record: Record, type: SchemaCatalog.RecordType) throws {
-        let columns = ["zone", "rid", "name", "ctime", "mtime", "cby", "mby", "etag"] + projectedColumns(of: type)
         var values: [SQLiteValue] = [
             .integer(zone.key), .integer(key), .text(record.recordName), .integer(record.created.timestamp),
             .integer(record.modified.timestamp), .text(record.created.userRecordName),
             .text(record.modified.userRecordName), .text(record.changeTag),
         ]
         for field in type.projectedFields { values += projectedValues(of: field, in: record.fields) }
-        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        try connection.statement("INSERT INTO \(type.table)(\(columns.joined(separator: ", "))) VALUES (\(placeholders))")
-            .execute(values)
-        for field in type.projectedFields where field.isListProjected {
+        try connection.statement(type.insertSQL).execute(values)
+        for field in type.listFields {
             try insertListElements(key: key, zoneKey: zone.key, field: field, fields: record.fields, type: type)
         }
         if !type.searchableFields.isEmpty {
@@ -104,13 +99,11 @@ extension SQLiteEnvironmentSession {
     private func updateProjections(
         key: Int64, zone: StoredZone, from old: Record, to new: Record, type: SchemaCatalog.RecordType
     ) throws {
-        let columns = ["mtime", "mby", "etag"] + projectedColumns(of: type)
         var values: [SQLiteValue] = [.integer(new.modified.timestamp), .text(new.modified.userRecordName), .text(new.changeTag)]
         for field in type.projectedFields { values += projectedValues(of: field, in: new.fields) }
         values += [.integer(zone.key), .integer(key)]
-        let assignments = columns.map { "\($0) = ?" }.joined(separator: ", ")
-        try connection.statement("UPDATE \(type.table) SET \(assignments) WHERE zone = ? AND rid = ?").execute(values)
-        for field in type.projectedFields where field.isListProjected {
+        try connection.statement(type.updateSQL).execute(values)
+        for field in type.listFields {
             let name = field.definition.name
             guard old.fields[name] != new.fields[name] else { continue }
             try deleteListElements(key: key, zoneKey: zone.key, field: field, fields: old.fields, type: type)
@@ -125,7 +118,7 @@ extension SQLiteEnvironmentSession {
 
     func deleteProjections(key: Int64, zone: StoredZone, record: Record, type: SchemaCatalog.RecordType) throws {
         try connection.statement("DELETE FROM \(type.table) WHERE zone = ? AND rid = ?").execute([.integer(zone.key), .integer(key)])
-        for field in type.projectedFields where field.isListProjected {
+        for field in type.listFields {
             try deleteListElements(key: key, zoneKey: zone.key, field: field, fields: record.fields, type: type)
         }
         if !type.searchableFields.isEmpty {
@@ -159,10 +152,8 @@ extension SQLiteEnvironmentSession {
     }
 
     func insertSearchRow(key: Int64, fields values: [String: FieldValue], type: SchemaCatalog.RecordType) throws {
-        let fields = type.searchableFields
-        let columns = ["rowid"] + fields.map(\.searchColumn)
         var row: [SQLiteValue] = [.integer(key)]
-        for field in fields {
+        for field in type.searchableFields {
             switch values[field.definition.name] {
             case .string(let text):
                 row.append(.text(text))
@@ -173,10 +164,7 @@ extension SQLiteEnvironmentSession {
                 row.append(.null)
             }
         }
-        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ", ")
-        try connection.statement(
-            "INSERT INTO \(type.searchTable)(\(columns.joined(separator: ", "))) VALUES (\(placeholders))"
-        ).execute(row)
+        try connection.statement(type.searchInsertSQL).execute(row)
     }
 
     // MARK: - References

@@ -138,6 +138,7 @@ extension SQLiteEnvironmentSession {
             if field.definition.type == .location {
                 try connection.execute("ALTER TABLE \(new.table) ADD COLUMN \(field.longitudeColumn)")
             }
+            // The column list feeds the cached insert and update statements, which change with it.
             try connection.statement("UPDATE fields SET has_column = 1 WHERE field = ?").execute([.integer(field.id)])
             new.fields[field.definition.name]?.hasColumn = true
         }
@@ -145,7 +146,10 @@ extension SQLiteEnvironmentSession {
         for field in new.orderedFields {
             let indexName = "\(new.table)_f\(field.id)"
             let wanted = field.definition.has(.queryable) || field.definition.has(.sortable)
-            if let system = SystemField(rawValue: field.definition.name), wanted {
+            if field.definition.name == SystemField.recordID.rawValue {
+                // `records(zone, name)` already indexes record names; filters use it directly.
+                try connection.execute("DROP INDEX IF EXISTS \(indexName)")
+            } else if let system = SystemField(rawValue: field.definition.name), wanted {
                 try connection.execute("CREATE INDEX IF NOT EXISTS \(indexName) ON \(new.table)(zone, \(Self.column(of: system)))")
             } else if field.isProjected && !field.definition.type.isList {
                 try connection.execute("CREATE INDEX IF NOT EXISTS \(indexName) ON \(new.table)(zone, \(field.column))")
@@ -169,9 +173,7 @@ extension SQLiteEnvironmentSession {
             if field.isListProjected {
                 try connection.statement("DELETE FROM \(new.listTable) WHERE field = ?").execute([.integer(field.id)])
             }
-            var clear = "\(field.column) = NULL"
-            if field.definition.type == .location { clear += ", \(field.longitudeColumn) = NULL" }
-            try connection.execute("UPDATE \(new.table) SET \(clear)")
+            try connection.execute("UPDATE \(new.table) SET \(field.columns.map { "\($0) = NULL" }.joined(separator: ", "))")
         }
 
         let searchChanged = (old?.searchableFields.map(\.id) ?? []) != new.searchableFields.map(\.id)
@@ -196,11 +198,7 @@ extension SQLiteEnvironmentSession {
     /// record of `type`, reading their payloads in batches.
     private func backfill(_ fields: [SchemaCatalog.Field], search: Bool, type: SchemaCatalog.RecordType) throws {
         let search = search && !type.searchableFields.isEmpty
-        var columns: [String] = []
-        for field in fields {
-            columns.append(field.column)
-            if field.definition.type == .location { columns.append(field.longitudeColumn) }
-        }
+        let columns = fields.flatMap(\.columns)
         let assignments = columns.map { "\($0) = ?" }.joined(separator: ", ")
         var after: Int64 = 0
         while true {

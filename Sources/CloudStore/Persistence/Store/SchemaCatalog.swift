@@ -7,37 +7,80 @@ struct SchemaCatalog: Sendable {
         var definition: FieldDefinition
         /// Whether `rt_N` has the field's column(s).
         var hasColumn: Bool
+        /// Whether this is a system field; kept so hot paths need not look the name up.
+        let isSystem: Bool
+
+        init(id: Int64, definition: FieldDefinition, hasColumn: Bool) {
+            self.id = id
+            self.definition = definition
+            self.hasColumn = hasColumn
+            isSystem = definition.isSystem
+        }
 
         /// Whether the field has a column in `rt_N` kept up to date: it is QUERYABLE or SORTABLE.
-        var isProjected: Bool { !definition.isSystem && (definition.has(.queryable) || definition.has(.sortable)) }
+        var isProjected: Bool { !isSystem && (definition.indexes.contains(.queryable) || definition.indexes.contains(.sortable)) }
         /// Whether the field's elements are kept in `rl_N`.
         var isListProjected: Bool { isProjected && definition.type.isList }
         /// Whether the field is a column of `fts_N`.
-        var isSearchable: Bool { !definition.isSystem && definition.has(.searchable) && definition.type.scalar == .string }
-        /// The column name in `rt_N` (for a location, the latitude's; the longitude's is `column + "_lon"`).
-        var column: String { definition.type.scalar == .location && !definition.type.isList ? "f\(id)_lat" : "f\(id)" }
+        var isSearchable: Bool { !isSystem && definition.indexes.contains(.searchable) && definition.type.scalar == .string }
+        /// The column name in `rt_N` (for a location, the latitude's; the longitude's is `longitudeColumn`).
+        var column: String { definition.type == .location ? "f\(id)_lat" : "f\(id)" }
         /// The longitude column of a location field.
         var longitudeColumn: String { "f\(id)_lon" }
         /// The column name in `fts_N`.
         var searchColumn: String { "f\(id)" }
+        /// The `rt_N` columns holding the field.
+        var columns: [String] { definition.type == .location ? [column, longitudeColumn] : [column] }
     }
 
-    /// A record type with its storage id and fields.
+    /// A record type with its storage id and fields, and what writes to it need, worked out
+    /// once per schema version rather than on every save.
     struct RecordType: Sendable {
         var id: Int64
         var definition: RecordTypeDefinition
-        var fields: [String: Field]
+        var fields: [String: Field] { didSet { derive() } }
 
         /// Fields in definition order.
-        var orderedFields: [Field] { definition.fields.compactMap { fields[$0.name] } }
+        private(set) var orderedFields: [Field] = []
         /// Fields projected to columns, in definition order.
-        var projectedFields: [Field] { orderedFields.filter(\.isProjected) }
+        private(set) var projectedFields: [Field] = []
+        /// Projected list fields, in definition order.
+        private(set) var listFields: [Field] = []
         /// Fields indexed for token search, in definition order.
-        var searchableFields: [Field] { orderedFields.filter(\.isSearchable) }
+        private(set) var searchableFields: [Field] = []
+        /// `INSERT INTO rt_N(...)` with a parameter per system and projected column.
+        private(set) var insertSQL = ""
+        /// `UPDATE rt_N SET ... WHERE zone = ? AND rid = ?`.
+        private(set) var updateSQL = ""
+        /// `INSERT INTO fts_N(rowid, ...)`.
+        private(set) var searchInsertSQL = ""
+
+        init(id: Int64, definition: RecordTypeDefinition, fields: [String: Field]) {
+            self.id = id
+            self.definition = definition
+            self.fields = fields
+            derive()
+        }
 
         var table: String { "rt_\(id)" }
         var listTable: String { "rl_\(id)" }
         var searchTable: String { "fts_\(id)" }
+
+        private mutating func derive() {
+            orderedFields = definition.fields.compactMap { fields[$0.name] }
+            projectedFields = orderedFields.filter(\.isProjected)
+            listFields = projectedFields.filter(\.isListProjected)
+            searchableFields = orderedFields.filter(\.isSearchable)
+            let projected = projectedFields.flatMap(\.columns)
+            let insertColumns = ["zone", "rid", "name", "ctime", "mtime", "cby", "mby", "etag"] + projected
+            insertSQL = "INSERT INTO \(table)(\(insertColumns.joined(separator: ", "))) VALUES (\(Self.placeholders(insertColumns.count)))"
+            let assignments = (["mtime", "mby", "etag"] + projected).map { "\($0) = ?" }.joined(separator: ", ")
+            updateSQL = "UPDATE \(table) SET \(assignments) WHERE zone = ? AND rid = ?"
+            let searchColumns = ["rowid"] + searchableFields.map(\.searchColumn)
+            searchInsertSQL = "INSERT INTO \(searchTable)(\(searchColumns.joined(separator: ", "))) VALUES (\(Self.placeholders(searchColumns.count)))"
+        }
+
+        private static func placeholders(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ", ") }
     }
 
     /// The schema version this catalog was loaded at.
