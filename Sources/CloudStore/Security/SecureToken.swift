@@ -1,0 +1,73 @@
+import Foundation
+
+/// Secrets and identifiers made from the system's cryptographically secure random source
+/// (`SystemRandomNumberGenerator`, which is `getrandom(2)` on Linux), in the shapes CloudKit
+/// clients expect, and a comparison that does not leak where two secrets differ.
+public enum SecureToken {
+    /// `count` random bytes.
+    /// - Parameter count: How many bytes.
+    /// - Returns: The bytes.
+    public static func randomBytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count + 8)
+        while bytes.count < count {
+            withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
+        }
+        bytes.removeLast(bytes.count - count)
+        return bytes
+    }
+
+    /// Random bytes written as lowercase hex: with the default 32 bytes, 64 characters, the
+    /// shape of CloudKit API tokens and key IDs (MistKit checks `^[a-fA-F0-9]{64}$`).
+    /// - Parameter bytes: How many random bytes; the text is twice as long.
+    /// - Returns: Lowercase hex.
+    public static func hex(bytes: Int = 32) -> String {
+        hexString(randomBytes(bytes))
+    }
+
+    /// A web auth token: the prefix `158__54__` that real CloudKit tokens carry, then base64 of
+    /// 72 random bytes, 105 characters from `[A-Za-z0-9+/=_]` in all. Clients must
+    /// percent-encode it in URLs (`+`, `/`), as they do for Apple's tokens.
+    public static func webAuthToken() -> String {
+        "158__54__" + Data(randomBytes(72)).base64EncodedString()
+    }
+
+    /// A user record name: `_` and 32 lowercase hex characters, like
+    /// `_9a065b60313a5937e75e03ed8e8f383d`.
+    public static func userRecordName() -> String {
+        "_" + hex(bytes: 16)
+    }
+
+    /// Whether two strings have the same UTF-8 bytes, taking time that depends only on their
+    /// lengths, never on where they differ. For comparing a presented secret with a stored one.
+    /// - Returns: `true` when the strings are byte-for-byte equal.
+    public static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
+        constantTimeEquals(Array(lhs.utf8), Array(rhs.utf8))
+    }
+
+    /// Whether two byte sequences are equal, in time that depends only on their lengths.
+    /// - Returns: `true` when the bytes are equal.
+    public static func constantTimeEquals(_ lhs: [UInt8], _ rhs: [UInt8]) -> Bool {
+        var difference: UInt8 = lhs.count == rhs.count ? 0 : 1
+        // Every position of the longer input is read, so a length mismatch costs the same
+        // whether the common prefix is long or short.
+        for index in 0..<max(lhs.count, rhs.count) {
+            let left = index < lhs.count ? lhs[index] : 0
+            let right = index < rhs.count ? rhs[index] : 0
+            difference |= left ^ right
+        }
+        return difference == 0
+    }
+
+    static func hexString(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0F)])
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+}

@@ -1,0 +1,79 @@
+import CloudStore
+import Testing
+
+@Suite("Secure tokens")
+struct SecureTokenTests {
+    private static let lowercaseHex = Set("0123456789abcdef")
+    private static let webAuthAlphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=_")
+
+    @Test("hex tokens are 64 lowercase hex characters by default")
+    func hex() {
+        let token = SecureToken.hex()
+        #expect(token.count == 64)
+        #expect(token.allSatisfy(Self.lowercaseHex.contains))
+        #expect(SecureToken.hex(bytes: 4).count == 8)
+        #expect(SecureToken.hex(bytes: 0) == "")
+    }
+
+    @Test("web auth tokens have CloudKit's shape")
+    func webAuthToken() {
+        let token = SecureToken.webAuthToken()
+        #expect(token.count == 105)
+        #expect(token.count >= 100)
+        #expect(token.hasPrefix("158__54__"))
+        #expect(token.allSatisfy(Self.webAuthAlphabet.contains))
+    }
+
+    @Test("user record names are an underscore and 32 lowercase hex characters")
+    func userRecordName() {
+        let name = SecureToken.userRecordName()
+        #expect(name.count == 33)
+        #expect(name.first == "_")
+        #expect(name.dropFirst().allSatisfy(Self.lowercaseHex.contains))
+    }
+
+    @Test("random bytes have the requested length")
+    func randomBytes() {
+        for count in [0, 1, 7, 8, 9, 16, 33, 1000] {
+            #expect(SecureToken.randomBytes(count).count == count)
+        }
+    }
+
+    @Test("tokens do not repeat")
+    func uniqueness() {
+        let count = 10_000
+        #expect(Set((0..<count).map { _ in SecureToken.hex() }).count == count)
+        #expect(Set((0..<count).map { _ in SecureToken.webAuthToken() }).count == count)
+        #expect(Set((0..<count).map { _ in SecureToken.userRecordName() }).count == count)
+    }
+
+    @Test("random bytes are not biased")
+    func distribution() {
+        // 256 000 bytes: each value expected 1000 times; a working generator stays far
+        // inside these bounds (the standard deviation is about 32).
+        var counts = [Int](repeating: 0, count: 256)
+        for byte in SecureToken.randomBytes(256_000) {
+            counts[Int(byte)] += 1
+        }
+        #expect(counts.min()! > 800)
+        #expect(counts.max()! < 1200)
+    }
+
+    @Test("constant-time comparison gives the ordinary answer")
+    func constantTimeEquals() {
+        #expect(SecureToken.constantTimeEquals("abc", "abc"))
+        #expect(SecureToken.constantTimeEquals("", ""))
+        #expect(!SecureToken.constantTimeEquals("abc", "abd"))
+        #expect(!SecureToken.constantTimeEquals("abc", "ab"))
+        #expect(!SecureToken.constantTimeEquals("ab", "abc"))
+        #expect(!SecureToken.constantTimeEquals("", "a"))
+        #expect(!SecureToken.constantTimeEquals("abc\u{0}", "abc"))
+        #expect(SecureToken.constantTimeEquals("café", "café"))
+        // Byte equality, not Unicode equivalence: é composed and decomposed differ.
+        #expect(!SecureToken.constantTimeEquals("caf\u{E9}", "cafe\u{301}"))
+        #expect(SecureToken.constantTimeEquals([1, 2, 3], [1, 2, 3]))
+        #expect(!SecureToken.constantTimeEquals([1, 2, 3], [1, 2, 4]))
+        let token = SecureToken.hex()
+        #expect(SecureToken.constantTimeEquals(token, String(token)))
+    }
+}
