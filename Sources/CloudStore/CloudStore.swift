@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import Synchronization
 
@@ -20,7 +21,10 @@ public final class CloudStore: Sendable {
     /// The configuration the store was opened with.
     public let configuration: CloudStoreConfiguration
     let catalog: any CatalogStorage
+    let credentials: any CredentialStorage
+    let credentialCache = CredentialCache()
     let signer: OpaqueTokenSigner
+    let webAuthTokenKey: SymmetricKey
     private let environments = Mutex<[EnvironmentKey: any EnvironmentStorage]>([:])
 
     private struct EnvironmentKey: Hashable {
@@ -43,7 +47,10 @@ public final class CloudStore: Sendable {
         let catalog = try SQLiteCatalogStore(
             path: configuration.dataDirectory + "/" + Self.catalogFileName, synchronous: configuration.synchronous)
         self.catalog = catalog
-        self.signer = OpaqueTokenSigner(secret: try catalog.secret())
+        self.credentials = catalog
+        let secret = try catalog.secret()
+        self.signer = OpaqueTokenSigner(secret: secret)
+        self.webAuthTokenKey = WebAuthToken.key(from: secret)
     }
 
     /// The current time, in milliseconds since 1970.

@@ -8,6 +8,14 @@ public struct CloudStoreConfiguration: Sendable {
     public var synchronous: SynchronousMode
     /// The current time in milliseconds since 1970; replaceable so tests can control it.
     public var clock: @Sendable () -> Int64
+    /// How long a web auth token stays valid after it is issued, in milliseconds (CloudKit: 30 minutes).
+    /// Every authenticated response issues a fresh one, so active sessions go on; an earlier
+    /// token stays valid until its own lifetime ends, which is the grace period of rotation.
+    public var webAuthTokenLifetime: Int64 = 30 * 60 * 1000
+    /// The same for users who chose "keep me signed in" (CloudKit: two weeks).
+    public var keepSignedInLifetime: Int64 = 14 * 24 * 60 * 60 * 1000
+    /// How passwords are hashed.
+    public var passwordHasher = PasswordHasher()
 
     /// Creates a configuration.
     public init(

@@ -13,8 +13,10 @@ final class TemporaryStore: Sendable {
     init(synchronous: SynchronousMode = .normal) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cumulus-test-\(UUID().uuidString)").path
         let clock = self.clock
-        store = try CloudStore(configuration: CloudStoreConfiguration(
-            dataDirectory: directory, synchronous: synchronous, clock: { clock.tick() }))
+        var configuration = CloudStoreConfiguration(dataDirectory: directory, synchronous: synchronous, clock: { clock.tick() })
+        // Debug builds run scrypt unoptimised; a small cost keeps tests fast and changes nothing they check.
+        configuration.passwordHasher = PasswordHasher(parameters: .init(logN: 10, blockSize: 8, parallelism: 1))
+        store = try CloudStore(configuration: configuration)
         container = try ContainerIdentifier("iCloud.com.example.Tests")
         try store.createContainer(container)
     }
@@ -56,6 +58,9 @@ final class TestClock: Sendable {
     private let milliseconds = Atomic<Int64>(1_700_000_000_000)
 
     func tick() -> Int64 { milliseconds.add(1, ordering: .relaxed).newValue }
+
+    /// Moves the clock forward.
+    func advance(by interval: Int64) { milliseconds.add(interval, ordering: .relaxed) }
 }
 
 /// A failure raised by a test helper.

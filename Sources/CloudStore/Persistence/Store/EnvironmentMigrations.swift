@@ -95,21 +95,3 @@ enum EnvironmentMigrations {
         """
     ])
 }
-
-/// The numbered migrations of the catalog file (`cumulus.sqlite`).
-enum CatalogMigrations {
-    static let migrator = SQLiteMigrator(migrations: [
-        """
-        CREATE TABLE settings(
-            key TEXT PRIMARY KEY,
-            value TEXT NOT NULL
-        ) WITHOUT ROWID;
-        INSERT INTO settings(key, value) VALUES ('secret', lower(hex(randomblob(32))));
-
-        CREATE TABLE containers(
-            container TEXT PRIMARY KEY,
-            created INTEGER NOT NULL
-        ) WITHOUT ROWID;
-        """
-    ])
-}

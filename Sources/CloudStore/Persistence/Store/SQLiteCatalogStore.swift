@@ -1,14 +1,28 @@
-/// The catalog file, `cumulus.sqlite`: containers and server-wide settings.
+import Synchronization
+
+/// The catalog file, `cumulus.sqlite`: containers, credentials and server-wide settings.
 final class SQLiteCatalogStore: CatalogStorage {
     private let database: SQLiteDatabase
+    /// A connection kept only to ask `PRAGMA data_version`, which reports commits made by every
+    /// other connection, in this process or another.
+    private let probe: Mutex<SQLiteConnection>
 
     /// Opens (creating and migrating as needed) the catalog at `path`.
     init(path: String, synchronous: SynchronousMode) throws {
         database = try SQLiteDatabase(path: path, synchronous: synchronous, migrator: CatalogMigrations.migrator)
+        probe = Mutex(try SQLiteConnection(path: path, synchronous: synchronous))
+    }
+
+    func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T { try database.read(body) }
+
+    func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T { try database.write(body) }
+
+    func withProbe<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try probe.withLock { connection in try body(connection) }
     }
 
     func secret() throws -> [UInt8] {
-        let hex = try database.read { connection in
+        let hex = try read { connection in
             try connection.statement("SELECT value FROM settings WHERE key = 'secret'").firstRow { $0.text(0) }
         }
         guard let hex, let bytes = Self.bytes(fromHex: hex) else {
@@ -18,7 +32,7 @@ final class SQLiteCatalogStore: CatalogStorage {
     }
 
     func containers() throws -> [ContainerInfo] {
-        try database.read { connection in
+        try read { connection in
             try connection.statement("SELECT container, created FROM containers ORDER BY container").rows { row in
                 ContainerInfo(identifier: try ContainerIdentifier(row.text(0)), created: row.integer(1))
             }
@@ -26,7 +40,7 @@ final class SQLiteCatalogStore: CatalogStorage {
     }
 
     func container(_ identifier: ContainerIdentifier) throws -> ContainerInfo? {
-        try database.read { connection in
+        try read { connection in
             try connection.statement("SELECT created FROM containers WHERE container = ?").firstRow([.text(identifier.rawValue)]) {
                 ContainerInfo(identifier: identifier, created: $0.integer(0))
             }
@@ -34,7 +48,7 @@ final class SQLiteCatalogStore: CatalogStorage {
     }
 
     func createContainer(_ identifier: ContainerIdentifier, created: Int64) throws -> ContainerInfo {
-        try database.write { connection in
+        try write { connection in
             let exists = try connection.statement("SELECT 1 FROM containers WHERE container = ?")
                 .scalarInteger([.text(identifier.rawValue)]) != nil
             guard !exists else { throw CloudStoreError.exists("Container \(identifier) already exists") }

@@ -1,0 +1,102 @@
+import Crypto
+import Foundation
+
+extension CloudStore {
+    // MARK: - API tokens
+
+    /// Creates an API token for a container's environment.
+    /// - Parameters:
+    ///   - allowedOrigins: Origins browsers may call from, such as `https://app.example.com`; `["*"]` allows any.
+    ///   - signInCallback: Where sign-in returns the user with `?ckWebAuthToken=…`; `nil` to answer the
+    ///     opener window by `postMessage`.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown container, ``CloudStoreError/badRequest(_:)``
+    ///   for a malformed origin or callback.
+    @discardableResult
+    public func createAPIToken(
+        _ container: ContainerIdentifier, _ environment: Environment, name: String = "API token", allowedOrigins: [String] = ["*"],
+        signInCallback: String? = nil
+    ) throws -> APIToken {
+        try requireContainer(container)
+        for origin in allowedOrigins where origin != "*" && !Self.isOrigin(origin) {
+            throw CloudStoreError.badRequest("Invalid allowed origin '\(origin)': use '*' or scheme://host[:port], such as https://app.example.com")
+        }
+        if let signInCallback, URL(string: signInCallback)?.scheme == nil {
+            throw CloudStoreError.badRequest("Invalid sign-in callback '\(signInCallback)': use an absolute URL")
+        }
+        let token = APIToken(
+            token: SecureToken.hex(bytes: 32), container: container, environment: environment, name: name,
+            allowedOrigins: allowedOrigins.isEmpty ? ["*"] : allowedOrigins, signInCallback: signInCallback, created: now)
+        try credentials.insertAPIToken(token)
+        return token
+    }
+
+    /// The API token with this value, or `nil` when there is none.
+    public func apiToken(_ value: String) throws -> APIToken? {
+        guard value.utf8.count == 64, value.utf8.allSatisfy(Self.isHexDigit) else { return nil }
+        let counter = try credentials.changeCounter()
+        if let cached = credentialCache.apiToken(value, at: counter) { return cached }
+        guard let token = try credentials.apiToken(value.lowercased()) else { return nil }
+        credentialCache.remember(token, at: counter)
+        return token
+    }
+
+    /// The API tokens of a container.
+    public func apiTokens(_ container: ContainerIdentifier) throws -> [APIToken] { try credentials.apiTokens(in: container) }
+
+    // MARK: - Server-to-server keys
+
+    /// Registers an EC P-256 public key (PEM) for server-to-server requests to a container's environment.
+    /// - Returns: the key, whose `keyID` clients send as `X-Apple-CloudKit-Request-KeyID`.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` when the PEM is not an EC P-256 public key.
+    @discardableResult
+    public func addServerKey(_ container: ContainerIdentifier, _ environment: Environment, publicKeyPEM: String, name: String = "Server key")
+        throws -> ServerKey
+    {
+        try requireContainer(container)
+        let key: P256.Signing.PublicKey
+        do {
+            key = try P256.Signing.PublicKey(pemRepresentation: publicKeyPEM)
+        } catch {
+            throw CloudStoreError.badRequest(
+                "The public key must be an EC P-256 (prime256v1) public key in PEM form, as `openssl ec -in eckey.pem -pubout` prints it")
+        }
+        let serverKey = ServerKey(
+            keyID: SecureToken.hex(bytes: 32), container: container, environment: environment, publicKeyPEM: key.pemRepresentation,
+            userRecordName: SecureToken.userRecordName(), name: name, created: now)
+        try credentials.insertServerKey(serverKey)
+        return serverKey
+    }
+
+    /// The server-to-server key with this ID, or `nil`.
+    public func serverKey(_ keyID: String) throws -> ServerKey? {
+        guard keyID.utf8.count == 64, keyID.utf8.allSatisfy(Self.isHexDigit) else { return nil }
+        let counter = try credentials.changeCounter()
+        if let cached = credentialCache.serverKey(keyID, at: counter) { return cached }
+        guard let key = try credentials.serverKey(keyID.lowercased()) else { return nil }
+        credentialCache.remember(key, at: counter)
+        return key
+    }
+
+    /// The server-to-server keys of a container.
+    public func serverKeys(_ container: ContainerIdentifier) throws -> [ServerKey] { try credentials.serverKeys(in: container) }
+
+    // MARK: - Helpers
+
+    func requireContainer(_ container: ContainerIdentifier) throws {
+        guard try catalog.container(container) != nil else {
+            throw CloudStoreError.notFound("Container \(container) does not exist")
+        }
+    }
+
+    static func isHexDigit(_ byte: UInt8) -> Bool {
+        (byte >= 0x30 && byte <= 0x39) || (byte >= 0x61 && byte <= 0x66) || (byte >= 0x41 && byte <= 0x46)
+    }
+
+    /// `scheme://host[:port]` with nothing after.
+    static func isOrigin(_ text: String) -> Bool {
+        guard let components = URLComponents(string: text), let scheme = components.scheme, let host = components.host,
+            !host.isEmpty, components.path.isEmpty, components.query == nil, components.fragment == nil, components.user == nil
+        else { return false }
+        return scheme == "http" || scheme == "https"
+    }
+}

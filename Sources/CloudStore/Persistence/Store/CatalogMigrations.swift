@@ -1,0 +1,69 @@
+/// The numbered migrations of the catalog file (`cumulus.sqlite`).
+enum CatalogMigrations {
+    static let migrator = SQLiteMigrator(migrations: [
+        """
+        CREATE TABLE settings(
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        ) WITHOUT ROWID;
+        INSERT INTO settings(key, value) VALUES ('secret', lower(hex(randomblob(32))));
+
+        CREATE TABLE containers(
+            container TEXT PRIMARY KEY,
+            created INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        """,
+        """
+        CREATE TABLE api_tokens(
+            token TEXT PRIMARY KEY,
+            container TEXT NOT NULL,
+            environment TEXT NOT NULL,
+            name TEXT NOT NULL,
+            allowed_origins TEXT NOT NULL,
+            sign_in_callback TEXT,
+            created INTEGER NOT NULL
+        ) WITHOUT ROWID;
+
+        CREATE TABLE server_keys(
+            key_id TEXT PRIMARY KEY,
+            container TEXT NOT NULL,
+            environment TEXT NOT NULL,
+            public_key TEXT NOT NULL,
+            user_record_name TEXT NOT NULL,
+            name TEXT NOT NULL,
+            created INTEGER NOT NULL
+        ) WITHOUT ROWID;
+
+        CREATE TABLE users(
+            container TEXT NOT NULL,
+            user_record_name TEXT NOT NULL,
+            name TEXT NOT NULL,
+            email TEXT,
+            first_name TEXT,
+            last_name TEXT,
+            password TEXT NOT NULL,
+            created INTEGER NOT NULL,
+            PRIMARY KEY(container, user_record_name)
+        ) WITHOUT ROWID;
+        CREATE UNIQUE INDEX users_by_name ON users(container, name COLLATE NOCASE);
+
+        CREATE TABLE sessions(
+            id TEXT PRIMARY KEY,
+            container TEXT NOT NULL,
+            user_record_name TEXT NOT NULL,
+            token_lifetime INTEGER NOT NULL,
+            created INTEGER NOT NULL,
+            revoked INTEGER NOT NULL DEFAULT 0
+        ) WITHOUT ROWID;
+
+        CREATE TABLE push_tokens(
+            token TEXT PRIMARY KEY,
+            container TEXT NOT NULL,
+            environment TEXT NOT NULL,
+            apns_environment TEXT NOT NULL,
+            user_record_name TEXT,
+            created INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        """,
+    ])
+}

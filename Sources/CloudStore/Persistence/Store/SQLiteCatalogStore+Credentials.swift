@@ -1,0 +1,188 @@
+extension SQLiteCatalogStore: CredentialStorage {
+    func changeCounter() throws -> Int64 {
+        try withProbe { connection in try connection.statement("PRAGMA data_version").scalarInteger() ?? 0 }
+    }
+
+    // MARK: - API tokens
+
+    private static let tokenColumns = "token, container, environment, name, allowed_origins, sign_in_callback, created"
+
+    private static func apiToken(from row: SQLiteRow) throws -> APIToken {
+        APIToken(
+            token: row.text(0), container: try ContainerIdentifier(row.text(1)),
+            environment: try environment(row.text(2)), name: row.text(3),
+            allowedOrigins: row.text(4).split(separator: "\n").map(String.init), signInCallback: row.optionalText(5),
+            created: row.integer(6))
+    }
+
+    func insertAPIToken(_ token: APIToken) throws {
+        try write { connection in
+            try connection.statement("INSERT INTO api_tokens(\(Self.tokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)").execute([
+                .text(token.token), .text(token.container.rawValue), .text(token.environment.rawValue), .text(token.name),
+                .text(token.allowedOrigins.joined(separator: "\n")), .text(token.signInCallback), .integer(token.created),
+            ])
+        }
+    }
+
+    func apiToken(_ token: String) throws -> APIToken? {
+        try read { connection in
+            try connection.statement("SELECT \(Self.tokenColumns) FROM api_tokens WHERE token = ?").firstRow([.text(token)], Self.apiToken)
+        }
+    }
+
+    func apiTokens(in container: ContainerIdentifier) throws -> [APIToken] {
+        try read { connection in
+            try connection.statement("SELECT \(Self.tokenColumns) FROM api_tokens WHERE container = ? ORDER BY created, token")
+                .rows([.text(container.rawValue)], Self.apiToken)
+        }
+    }
+
+    // MARK: - Server-to-server keys
+
+    private static let keyColumns = "key_id, container, environment, public_key, user_record_name, name, created"
+
+    private static func serverKey(from row: SQLiteRow) throws -> ServerKey {
+        ServerKey(
+            keyID: row.text(0), container: try ContainerIdentifier(row.text(1)), environment: try environment(row.text(2)),
+            publicKeyPEM: row.text(3), userRecordName: row.text(4), name: row.text(5), created: row.integer(6))
+    }
+
+    func insertServerKey(_ key: ServerKey) throws {
+        try write { connection in
+            try connection.statement("INSERT INTO server_keys(\(Self.keyColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)").execute([
+                .text(key.keyID), .text(key.container.rawValue), .text(key.environment.rawValue), .text(key.publicKeyPEM),
+                .text(key.userRecordName), .text(key.name), .integer(key.created),
+            ])
+        }
+    }
+
+    func serverKey(_ keyID: String) throws -> ServerKey? {
+        try read { connection in
+            try connection.statement("SELECT \(Self.keyColumns) FROM server_keys WHERE key_id = ?").firstRow([.text(keyID)], Self.serverKey)
+        }
+    }
+
+    func serverKeys(in container: ContainerIdentifier) throws -> [ServerKey] {
+        try read { connection in
+            try connection.statement("SELECT \(Self.keyColumns) FROM server_keys WHERE container = ? ORDER BY created, key_id")
+                .rows([.text(container.rawValue)], Self.serverKey)
+        }
+    }
+
+    // MARK: - Users
+
+    private static let userColumns = "user_record_name, container, name, email, first_name, last_name, created, password"
+
+    private static func user(from row: SQLiteRow) throws -> AppUser {
+        AppUser(
+            userRecordName: row.text(0), container: try ContainerIdentifier(row.text(1)), name: row.text(2),
+            emailAddress: row.optionalText(3), firstName: row.optionalText(4), lastName: row.optionalText(5), created: row.integer(6))
+    }
+
+    func insertUser(_ user: AppUser, passwordHash: String) throws {
+        try write { connection in
+            do {
+                try connection.statement("INSERT INTO users(\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").execute([
+                    .text(user.userRecordName), .text(user.container.rawValue), .text(user.name), .text(user.emailAddress),
+                    .text(user.firstName), .text(user.lastName), .integer(user.created), .text(passwordHash),
+                ])
+            } catch let error as SQLiteError where error.isUniqueViolation {
+                throw CloudStoreError.exists("A user named '\(user.name)' already exists in \(user.container)")
+            }
+        }
+    }
+
+    func user(_ userRecordName: String, in container: ContainerIdentifier) throws -> AppUser? {
+        try read { connection in
+            try connection.statement("SELECT \(Self.userColumns) FROM users WHERE container = ? AND user_record_name = ?")
+                .firstRow([.text(container.rawValue), .text(userRecordName)], Self.user)
+        }
+    }
+
+    func user(named name: String, in container: ContainerIdentifier) throws -> (user: AppUser, passwordHash: String)? {
+        try read { connection in
+            try connection.statement("SELECT \(Self.userColumns) FROM users WHERE container = ? AND name = ? COLLATE NOCASE")
+                .firstRow([.text(container.rawValue), .text(name)]) { row in (try Self.user(from: row), row.text(7)) }
+        }
+    }
+
+    func users(in container: ContainerIdentifier) throws -> [AppUser] {
+        try read { connection in
+            try connection.statement("SELECT \(Self.userColumns) FROM users WHERE container = ? ORDER BY name COLLATE NOCASE")
+                .rows([.text(container.rawValue)], Self.user)
+        }
+    }
+
+    func setPasswordHash(_ hash: String, of userRecordName: String, in container: ContainerIdentifier) throws {
+        try write { connection in
+            try connection.statement("UPDATE users SET password = ? WHERE container = ? AND user_record_name = ?")
+                .execute([.text(hash), .text(container.rawValue), .text(userRecordName)])
+        }
+    }
+
+    // MARK: - Sessions
+
+    func insertSession(_ session: WebSession, created: Int64) throws {
+        try write { connection in
+            try connection.statement(
+                "INSERT INTO sessions(id, container, user_record_name, token_lifetime, created) VALUES (?, ?, ?, ?, ?)"
+            ).execute([
+                .text(session.id), .text(session.container.rawValue), .text(session.userRecordName),
+                .integer(session.tokenLifetime), .integer(created),
+            ])
+        }
+    }
+
+    func session(_ id: String) throws -> WebSession? {
+        try read { connection in
+            try connection.statement("SELECT id, container, user_record_name, token_lifetime FROM sessions WHERE id = ? AND revoked = 0")
+                .firstRow([.text(id)]) { row in
+                    WebSession(
+                        id: row.text(0), container: try ContainerIdentifier(row.text(1)), userRecordName: row.text(2),
+                        tokenLifetime: row.integer(3))
+                }
+        }
+    }
+
+    func revokeSession(_ id: String) throws {
+        try write { connection in try connection.statement("UPDATE sessions SET revoked = 1 WHERE id = ?").execute([.text(id)]) }
+    }
+
+    // MARK: - Push tokens
+
+    func insertPushToken(_ token: PushToken) throws {
+        try write { connection in
+            try connection.statement(
+                "INSERT INTO push_tokens(token, container, environment, apns_environment, user_record_name, created) VALUES (?, ?, ?, ?, ?, ?)"
+            ).execute([
+                .text(token.token), .text(token.container.rawValue), .text(token.environment.rawValue),
+                .text(token.apnsEnvironment), .text(token.userRecordName), .integer(token.created),
+            ])
+        }
+    }
+
+    func pushToken(_ token: String) throws -> PushToken? {
+        try read { connection in
+            try connection.statement(
+                "SELECT token, container, environment, apns_environment, user_record_name, created FROM push_tokens WHERE token = ?"
+            ).firstRow([.text(token)]) { row in
+                PushToken(
+                    token: row.text(0), container: try ContainerIdentifier(row.text(1)), environment: try Self.environment(row.text(2)),
+                    apnsEnvironment: row.text(3), userRecordName: row.optionalText(4), created: row.integer(5))
+            }
+        }
+    }
+
+    func setPushTokenUser(_ token: String, userRecordName: String?) throws {
+        try write { connection in
+            try connection.statement("UPDATE push_tokens SET user_record_name = ? WHERE token = ?").execute([.text(userRecordName), .text(token)])
+        }
+    }
+
+    private static func environment(_ text: String) throws -> Environment {
+        guard let environment = Environment(rawValue: text) else {
+            throw CloudStoreError.internalError("The catalog holds an unknown environment '\(text)'")
+        }
+        return environment
+    }
+}

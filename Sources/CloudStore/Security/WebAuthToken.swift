@@ -1,0 +1,62 @@
+import Crypto
+import Foundation
+
+/// The web auth tokens of signed-in users, in CloudKit's shape (`1__32__<base64>`, over 100
+/// characters of `[A-Za-z0-9+/=_]`): a session id, the time the token was issued and a nonce,
+/// sealed with an HMAC under the server's secret. Nothing about a token is stored, so a new
+/// one can be issued on every response without writing; the session it names can be revoked.
+struct WebAuthToken: Hashable, Sendable {
+    /// The session the token belongs to (16 random bytes, hex).
+    var sessionID: String
+    /// When the token was issued, in milliseconds since 1970.
+    var issued: Int64
+
+    private static let prefix = "1__32__"
+    private static let format: UInt8 = 1
+
+    /// The key web auth tokens are sealed with: derived from the server secret, so that no other
+    /// sealed value can pass as a token.
+    static func key(from secret: [UInt8]) -> SymmetricKey {
+        SymmetricKey(data: Array(HMAC<SHA256>.authenticationCode(for: Array("cumulus web auth token".utf8), using: SymmetricKey(data: secret))))
+    }
+
+    /// The token's text.
+    func encoded(with key: SymmetricKey) -> String {
+        var writer = BinaryWriter()
+        writer.byte(Self.format)
+        writer.blob(Self.bytes(fromHex: sessionID) ?? [])
+        writer.signed(issued)
+        writer.bytes += SecureToken.randomBytes(16)
+        let tag = HMAC<SHA256>.authenticationCode(for: writer.bytes, using: key)
+        return Self.prefix + Data(writer.bytes + Array(tag)).base64EncodedString()
+    }
+
+    /// Opens a token; `nil` when it is malformed or was not sealed with `key`.
+    static func decode(_ text: String, with key: SymmetricKey) -> WebAuthToken? {
+        guard text.hasPrefix(prefix), let data = Data(base64Encoded: String(text.dropFirst(prefix.count))), data.count > 32 else {
+            return nil
+        }
+        let bytes = Array(data)
+        let payload = Array(bytes.dropLast(32))
+        guard SecureToken.constantTimeEquals(Array(bytes.suffix(32)), Array(HMAC<SHA256>.authenticationCode(for: payload, using: key))) else {
+            return nil
+        }
+        var reader = BinaryReader(bytes: payload, damaged: .authenticationFailed("The web auth token is not valid"))
+        guard (try? reader.byte()) == format, let session = try? reader.blob(), let issued = try? reader.signed() else { return nil }
+        return WebAuthToken(sessionID: hex(session), issued: issued)
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
+
+    static func bytes(fromHex hex: String) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var iterator = hex.utf8.makeIterator()
+        while let high = iterator.next() {
+            guard let low = iterator.next(), let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) else { return nil }
+            bytes.append(value)
+        }
+        return bytes
+    }
+}
