@@ -7,6 +7,6 @@ struct Cumulus: ParsableCommand {
         commandName: "cumulus",
         abstract: "A self-hosted CloudKit: storage and sync, CloudKit Web Services, and an admin console.",
         version: CumulusVersion.current,
-        subcommands: []
+        subcommands: [ServeCommand.self]
     )
 }
