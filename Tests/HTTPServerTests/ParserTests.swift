@@ -121,3 +121,23 @@ private func parseAll(_ text: String, step: Int? = nil) -> (heads: [HTTPRequestH
         #expect(result.heads.first?.keepAlive == false)
     }
 }
+
+@Suite struct ParserLimitTests {
+    @Test func reportsTheLimitBeforeAnErrorPastIt() {
+        // Found by fuzzing: the verdict must not depend on how the bytes arrive.
+        let text = "GET / HTTP/1.1\r\nHost: h\r\nX: " + String(repeating: "a", count: 3000) + "\nmore"
+        for step in [1, 100, 100_000] {
+            var parser = HTTPRequestParser(maxHeaderBytes: 2048)
+            var buffer: [UInt8] = []
+            var verdict: HTTPParseError?
+            let bytes = Array(text.utf8)
+            var fed = 0
+            while verdict == nil && fed < bytes.count {
+                buffer += bytes[fed..<min(bytes.count, fed + step)]
+                fed = min(bytes.count, fed + step)
+                if case .failure(let error) = parser.parse(buffer).event { verdict = error }
+            }
+            #expect(verdict == .headersTooLarge)
+        }
+    }
+}

@@ -119,6 +119,8 @@ public struct HTTPRequestParser: Sendable {
         var index = scanned
         let count = input.count
         while index < count {
+            // Checked byte by byte, so the outcome never depends on how the input was split.
+            if index - headStart >= maxHeaderBytes { return fail(.headersTooLarge) }
             if input[index] == ByteClass.lf {
                 if index == 0 || input[index - 1] != ByteClass.cr { return fail(.bareLF) }
                 if index - lineStart == 1 {
@@ -128,7 +130,6 @@ public struct HTTPRequestParser: Sendable {
                         if headStart > 2 * HTTPRequestParser.maxLeadingEmptyLines { return fail(.invalidRequestLine) }
                     } else {
                         let end = index + 1
-                        if end - headStart > maxHeaderBytes { return fail(.headersTooLarge) }
                         switch HeadDecoder.decode(input, from: headStart, to: end) {
                         case .success(let head):
                             state = HTTPRequestParser.bodyState(for: head.framing)
@@ -144,7 +145,6 @@ public struct HTTPRequestParser: Sendable {
             index += 1
         }
         scanned = index
-        if count - headStart > maxHeaderBytes { return fail(.headersTooLarge) }
         return (.needMore, 0)
     }
 
