@@ -35,13 +35,10 @@ extension Connection {
         let head = current.head
         let isHead = head.method == .head
         let status = response.status
-        var headers = response.headers
-        if let connection = headers["Connection"] {
-            if HTTPHeaders.namesEqual(connection.trimmingHTTPWhitespace(), "close") { keepAlive = false }
-            headers["Connection"] = nil
+        let headers = response.headers
+        if let connection = headers["Connection"], headers.containsToken("close", in: "Connection") || connection.isEmpty {
+            keepAlive = false
         }
-        headers["Content-Length"] = nil
-        headers["Transfer-Encoding"] = nil
         if loop.draining { keepAlive = false }
 
         var bodyBytes: [UInt8] = []
@@ -73,7 +70,7 @@ extension Connection {
         var out: [UInt8] = []
         out.reserveCapacity(192 + (bodyBytes.count <= 16 * 1024 && sendsBody ? bodyBytes.count : 0))
         out.append(contentsOf: Connection.statusLine(status))
-        for field in headers {
+        for field in headers where !Connection.isFramingField(field.name) {
             Connection.appendField(field.name, field.value, to: &out)
         }
         if let length {
@@ -304,6 +301,16 @@ extension Connection {
     static func statusLine(_ status: HTTPStatus) -> [UInt8] {
         if status.reasonPhrase == HTTPStatus.standardReason(for: status.code), let line = commonStatusLines[status.code] { return line }
         return Array("HTTP/1.1 \(status.code) \(sanitized(status.reasonPhrase))\r\n".utf8)
+    }
+
+    /// Whether the server sets this field itself (handlers' values are dropped).
+    static func isFramingField(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 10: HTTPHeaders.namesEqual(name, "Connection")
+        case 14: HTTPHeaders.namesEqual(name, "Content-Length")
+        case 17: HTTPHeaders.namesEqual(name, "Transfer-Encoding")
+        default: false
+        }
     }
 
     /// Appends `name: value` CRLF, replacing CR, LF and NUL so a handler can never split the response.
