@@ -18,6 +18,7 @@ import Logging
 /// | SSE heartbeat | `--event-stream-heartbeat` | `CUMULUS_EVENT_STREAM_HEARTBEAT` | 15s |
 /// | shutdown grace | `--shutdown-grace` | `CUMULUS_SHUTDOWN_GRACE` | 10s |
 /// | access log | `--access-log` / `--no-access-log` | `CUMULUS_ACCESS_LOG` | on |
+/// | `/healthz` on the event loop (diagnostic) | — | `CUMULUS_HEALTHZ_ON_EVENT_LOOP` | true |
 ///
 /// Sizes take `KiB`/`MiB`/`GiB` (or `K`/`M`/`G`) suffixes; durations `ms`, `s`, `m`, `h`
 /// (a bare number is seconds).
@@ -30,6 +31,9 @@ struct ServerSettings: Sendable {
     var publicDirectory = "./Public"
     /// The lowest level logged.
     var logLevel = Logger.Level.info
+    /// Whether `/healthz` runs on the event loop (the default) or, for measuring the worker
+    /// pool's cost, on a worker (`CUMULUS_HEALTHZ_ON_EVENT_LOOP=false`).
+    var healthzOnEventLoop = true
 
     /// A problem with a flag or an environment variable.
     struct InvalidSetting: Error, CustomStringConvertible {
@@ -72,6 +76,7 @@ struct ServerSettings: Sendable {
         http.shutdownGracePeriod = try reader.duration(options.shutdownGrace, "CUMULUS_SHUTDOWN_GRACE") ?? http.shutdownGracePeriod
         http.accessLog = try reader.boolean(options.accessLog, "CUMULUS_ACCESS_LOG") ?? http.accessLog
         settings.http = http
+        settings.healthzOnEventLoop = try reader.boolean(nil, "CUMULUS_HEALTHZ_ON_EVENT_LOOP") ?? true
         return settings
     }
 
