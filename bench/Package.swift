@@ -1,0 +1,22 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+/// Baselines for Cumulus's benchmarks. A package of its own so that these dependencies never
+/// enter the product's build.
+let package = Package(
+    name: "cumulus-bench",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "HummingbirdHealthz",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
+    ]
+)
