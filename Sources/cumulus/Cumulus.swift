@@ -8,6 +8,7 @@ struct Cumulus: ParsableCommand {
         abstract: "A self-hosted CloudKit: storage and sync, CloudKit Web Services, and an admin console.",
         version: CumulusVersion.current,
         subcommands: [
+            ServeCommand.self,
             ContainersCommand.self,
             ExportSchemaCommand.self,
             ValidateSchemaCommand.self,

@@ -1,4 +1,4 @@
-// What Glibc's Swift overlay does not export: epoll, eventfd and accept4 need
+// What Glibc's Swift overlay does not export: epoll, eventfd, sendfile and accept4 need
 // _GNU_SOURCE or are hidden behind macros, so they are wrapped here.
 #ifndef CUMULUS_CLINUX_H
 #define CUMULUS_CLINUX_H
@@ -7,6 +7,7 @@
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/resource.h>
+#include <sys/sendfile.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
@@ -27,5 +28,45 @@ unsigned int CLinux_epoll_event_mask(const struct epoll_event *event);
 
 /// Fills an epoll event with a mask and a 64-bit datum.
 void CLinux_epoll_event_set(struct epoll_event *event, unsigned int mask, unsigned long long data);
+
+/// Size in bytes of struct epoll_event (12 on x86_64, where it is packed).
+int CLinux_epoll_event_size(void);
+
+/// Registers, modifies or removes `fd` in the epoll set with a mask and a 64-bit datum.
+int CLinux_epoll_ctl(int epfd, int op, int fd, unsigned int mask, unsigned long long data);
+
+/// Waits on an epoll set, writing events into a buffer of `max` events.
+int CLinux_epoll_wait(int epfd, struct epoll_event *events, int max, int timeout_ms);
+
+/// Returns the address of the i-th event in an array of epoll events.
+struct epoll_event *CLinux_epoll_event_at(struct epoll_event *events, int index);
+
+/// Raises the soft RLIMIT_NOFILE to the hard limit; returns the new soft limit, or -1.
+long long CLinux_raise_nofile_limit(void);
+
+/// Returns the current soft RLIMIT_NOFILE, or -1.
+long long CLinux_nofile_limit(void);
+
+/// Installs a handler for `signo` that writes to the eventfd `fd` on the first delivery and
+/// exits the process at once (status 128 + signo) on any later delivery.
+int CLinux_notify_signal(int signo, int fd);
+
+/// sendfile(2) from `in_fd` at `*offset` into `out_fd`.
+long CLinux_sendfile(int out_fd, int in_fd, long long *offset, unsigned long count);
+
+/// A monotonic clock in nanoseconds (CLOCK_MONOTONIC).
+unsigned long long CLinux_monotonic_ns(void);
+
+/// A coarse monotonic clock in nanoseconds (CLOCK_MONOTONIC_COARSE; cheaper, ~4 ms steps).
+unsigned long long CLinux_monotonic_coarse_ns(void);
+
+/// Wall-clock seconds and nanoseconds since 1970 (CLOCK_REALTIME).
+void CLinux_realtime(long long *seconds, long *nanoseconds);
+
+/// Marks the calling thread as an event-loop thread (1) or not (0).
+void CLinux_set_event_loop_thread(int flag);
+
+/// Whether the calling thread is an event-loop thread.
+int CLinux_is_event_loop_thread(void);
 
 #endif

@@ -1,2 +1,0 @@
-/// An HTTP/1.1 server on plain POSIX sockets.
-public enum HTTPServerModule {}

@@ -1,0 +1,231 @@
+/// Decodes a complete request head (request line, header lines, final empty line) whose lines
+/// are already known to end in CRLF.
+enum HeadDecoder {
+    /// Decodes `input[start..<end]`, where `end` is just past the final empty line's LF.
+    static func decode(_ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Result<HTTPRequestHead, HTTPParseError> {
+        // MARK: Request line
+        var index = start
+        let methodStart = index
+        while index < end, ByteClass.token[Int(input[index])] { index += 1 }
+        guard index > methodStart else { return .failure(.invalidMethod) }
+        guard index < end, input[index] == ByteClass.space else {
+            return .failure(ByteClass.token[Int(input[index])] || input[index] == ByteClass.cr ? .invalidRequestLine : .invalidMethod)
+        }
+        let method = HTTPMethod(string(input, methodStart, index))
+        index += 1
+
+        let targetStart = index
+        while index < end, ByteClass.target[Int(input[index])] { index += 1 }
+        guard index > targetStart else { return .failure(.invalidRequestLine) }
+        guard input[index] == ByteClass.space else { return .failure(.invalidTarget) }
+        let targetEnd = index
+        guard isAcceptableTarget(input, targetStart, targetEnd, method: method) else { return .failure(.invalidTarget) }
+        let target = string(input, targetStart, targetEnd)
+        index += 1
+
+        // Exactly "HTTP/1.1" or "HTTP/1.0" then CRLF.
+        guard end - index >= 10 else { return .failure(.invalidVersion) }
+        let version: HTTPVersion
+        if matches(input, index, "HTTP/1.1") {
+            version = .http1_1
+        } else if matches(input, index, "HTTP/1.0") {
+            version = .http1_0
+        } else {
+            return .failure(.invalidVersion)
+        }
+        index += 8
+        guard input[index] == ByteClass.cr, input[index + 1] == ByteClass.lf else { return .failure(.invalidVersion) }
+        index += 2
+
+        // MARK: Header lines
+        var headers = HTTPHeaders()
+        var contentLength: Int?
+        var sawContentLength = false
+        var transferCodings: [Substring] = []
+        var sawTransferEncoding = false
+        var hostCount = 0
+        var connectionClose = false
+        var connectionKeepAlive = false
+        var expectation = HTTPRequestHead.Expectation.none
+
+        let headerEnd = end - 2  // the final empty line
+        while index < headerEnd {
+            var lineEnd = index
+            while input[lineEnd] != ByteClass.cr { lineEnd += 1 }
+            guard input[lineEnd + 1] == ByteClass.lf else { return .failure(.invalidHeaderValue) }
+            guard let field = decodeField(input, from: index, to: lineEnd) else {
+                return .failure(fieldError(input, from: index, to: lineEnd))
+            }
+            switch field.kind {
+            case .contentLength:
+                sawContentLength = true
+                for part in field.value.split(separator: ",", omittingEmptySubsequences: false) {
+                    guard let value = parseDecimal(part.trimmingHTTPWhitespace()) else { return .failure(.invalidContentLength) }
+                    if let existing = contentLength, existing != value { return .failure(.conflictingContentLength) }
+                    contentLength = value
+                }
+            case .transferEncoding:
+                sawTransferEncoding = true
+                for part in field.value.split(separator: ",", omittingEmptySubsequences: false) {
+                    transferCodings.append(part.trimmingHTTPWhitespace())
+                }
+            case .host:
+                hostCount += 1
+            case .connection:
+                for part in field.value.split(separator: ",") {
+                    let token = part.trimmingHTTPWhitespace()
+                    if HTTPHeaders.namesEqual(token, "close") { connectionClose = true }
+                    if HTTPHeaders.namesEqual(token, "keep-alive") { connectionKeepAlive = true }
+                }
+            case .expect:
+                let value = field.value.trimmingHTTPWhitespace()
+                if HTTPHeaders.namesEqual(value, "100-continue") {
+                    expectation = .continue100
+                } else {
+                    expectation = .unsupported
+                }
+            case .other:
+                break
+            }
+            headers.add(name: field.name, value: field.value)
+            index = lineEnd + 2
+        }
+
+        // MARK: Framing (RFC 9112 §6)
+        if version == .http1_1 ? hostCount != 1 : hostCount > 1 { return .failure(.invalidHost) }
+        let framing: HTTPRequestHead.Framing
+        if sawTransferEncoding {
+            if sawContentLength { return .failure(.contentLengthWithTransferEncoding) }
+            if version == .http1_0 { return .failure(.invalidTransferEncoding) }
+            guard let last = transferCodings.last, HTTPHeaders.namesEqual(last, "chunked") else {
+                return .failure(.invalidTransferEncoding)
+            }
+            for coding in transferCodings.dropLast() {
+                if HTTPHeaders.namesEqual(coding, "chunked") || coding.isEmpty { return .failure(.invalidTransferEncoding) }
+                return .failure(.unsupportedTransferEncoding)
+            }
+            framing = .chunked
+        } else if let contentLength {
+            framing = contentLength == 0 ? .none : .length(contentLength)
+        } else {
+            framing = .none
+        }
+
+        let keepAlive = version == .http1_1 ? !connectionClose : (connectionKeepAlive && !connectionClose)
+        return .success(HTTPRequestHead(
+            method: method, target: target, version: version, headers: headers,
+            framing: framing, keepAlive: keepAlive, expectation: expectation
+        ))
+    }
+
+    /// Checks one field line `input[start..<end]` (CR excluded); returns the error, or nil.
+    static func validateFieldLine(_ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> HTTPParseError? {
+        decodeField(input, from: start, to: end, decodeStrings: false) == nil ? fieldError(input, from: start, to: end) : nil
+    }
+
+    // MARK: - Fields
+
+    enum FieldKind {
+        case contentLength, transferEncoding, host, connection, expect, other
+    }
+
+    struct Field {
+        var name: String
+        var value: String
+        var kind: FieldKind
+    }
+
+    /// Decodes `name: value` from `input[start..<end]` (CR excluded); nil if malformed.
+    private static func decodeField(
+        _ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, decodeStrings: Bool = true
+    ) -> Field? {
+        var index = start
+        while index < end, ByteClass.token[Int(input[index])] { index += 1 }
+        guard index > start, index < end, input[index] == ByteClass.colon else { return nil }
+        let nameEnd = index
+        index += 1
+        while index < end, input[index] == ByteClass.space || input[index] == ByteClass.tab { index += 1 }
+        let valueStart = index
+        var valueEnd = valueStart
+        while index < end {
+            let byte = input[index]
+            guard ByteClass.fieldValue[Int(byte)] else { return nil }
+            index += 1
+            if byte != ByteClass.space && byte != ByteClass.tab { valueEnd = index }
+        }
+        guard decodeStrings else { return Field(name: "", value: "", kind: .other) }
+        let kind = fieldKind(input, start, nameEnd)
+        return Field(name: string(input, start, nameEnd), value: string(input, valueStart, valueEnd), kind: kind)
+    }
+
+    /// Which error a malformed field line gets.
+    private static func fieldError(_ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> HTTPParseError {
+        if start < end, input[start] == ByteClass.space || input[start] == ByteClass.tab { return .obsoleteLineFolding }
+        var index = start
+        while index < end, ByteClass.token[Int(input[index])] { index += 1 }
+        if index == start || index == end || input[index] != ByteClass.colon { return .invalidHeaderName }
+        return .invalidHeaderValue
+    }
+
+    private static func fieldKind(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> FieldKind {
+        switch end - start {
+        case 4: matchesIgnoringCase(input, start, "host") ? .host : .other
+        case 6: matchesIgnoringCase(input, start, "expect") ? .expect : .other
+        case 10: matchesIgnoringCase(input, start, "connection") ? .connection : .other
+        case 14: matchesIgnoringCase(input, start, "content-length") ? .contentLength : .other
+        case 17: matchesIgnoringCase(input, start, "transfer-encoding") ? .transferEncoding : .other
+        default: .other
+        }
+    }
+
+    // MARK: - Request target
+
+    /// origin-form (`/path?query`), absolute-form (`http://host/path`), or `*` for OPTIONS.
+    private static func isAcceptableTarget(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, method: HTTPMethod) -> Bool {
+        let first = input[start]
+        if first == UInt8(ascii: "/") { return true }
+        if first == UInt8(ascii: "*") { return end - start == 1 && method == .options }
+        if end - start > 7, matchesIgnoringCase(input, start, "http://") { return true }
+        if end - start > 8, matchesIgnoringCase(input, start, "https://") { return true }
+        return false
+    }
+
+    // MARK: - Bytes
+
+    @inline(__always)
+    private static func string(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: input[start..<end]), as: UTF8.self)
+    }
+
+    private static func matches(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard input.count - start >= count else { return false }
+        let pointer = literal.utf8Start
+        for offset in 0..<count where input[start + offset] != pointer[offset] { return false }
+        return true
+    }
+
+    /// Compares with a lowercase ASCII literal, ignoring the case of letters in `input`.
+    private static func matchesIgnoringCase(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ literal: StaticString) -> Bool {
+        let count = literal.utf8CodeUnitCount
+        guard input.count - start >= count else { return false }
+        let pointer = literal.utf8Start
+        for offset in 0..<count {
+            var byte = input[start + offset]
+            if byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") { byte |= 0x20 }
+            if byte != pointer[offset] { return false }
+        }
+        return true
+    }
+
+    /// A non-negative decimal of at most 18 digits, or nil.
+    private static func parseDecimal(_ text: Substring) -> Int? {
+        guard !text.isEmpty, text.utf8.count <= 18 else { return nil }
+        var value = 0
+        for byte in text.utf8 {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+}

@@ -1,0 +1,195 @@
+/// A router compiled into a tree of path segments, shared read-only by every event loop.
+struct RouteTable: Sendable {
+    /// What a request resolves to.
+    struct Resolution: Sendable {
+        /// The handler with its middleware applied.
+        var handler: HTTPHandler
+        /// Whether the handler may run on the event loop.
+        var runsOnEventLoop: Bool
+        /// The body limit for the route, if it overrides the server's.
+        var maxBodyBytes: Int?
+        /// The captured path parameters.
+        var parameters: PathParameters
+    }
+
+    struct CompiledRoute: Sendable {
+        var handler: HTTPHandler
+        var options: RouteOptions
+        var parameterNames: [String]
+    }
+
+    struct Endpoint: Sendable {
+        var routes: [HTTPMethod: CompiledRoute] = [:]
+        /// Wraps the server's own 405 and OPTIONS answers for this path.
+        var middleware: [any HTTPMiddleware] = []
+        var allow = ""
+    }
+
+    struct Node: Sendable {
+        var children: [String: Node] = [:]
+        /// At most one `:name` child (an array because a struct cannot hold itself).
+        var parameterChild: [Node] = []
+        var catchAll: Endpoint?
+        var endpoint: Endpoint?
+    }
+
+    private var root = Node()
+    private let notFound: Resolution
+    private let hasGlobalMiddleware: Bool
+    private let globalMiddleware: [any HTTPMiddleware]
+
+    init(_ router: Router) {
+        globalMiddleware = router.globalMiddleware
+        hasGlobalMiddleware = !router.globalMiddleware.isEmpty
+        let notFoundHandler = router.notFoundHandler ?? { _ in .error(.notFound) }
+        notFound = Resolution(
+            handler: router.globalMiddleware.wrapping(notFoundHandler),
+            runsOnEventLoop: router.notFoundHandler == nil && router.globalMiddleware.isEmpty,
+            maxBodyBytes: nil,
+            parameters: PathParameters()
+        )
+        for definition in router.definitions {
+            insert(definition, middleware: router.globalMiddleware + definition.middleware)
+        }
+        RouteTable.finish(&root)
+    }
+
+    // MARK: - Building
+
+    private mutating func insert(_ definition: RouteDefinition, middleware: [any HTTPMiddleware]) {
+        let segments = RouteTable.patternSegments(definition.pattern)
+        var names: [String] = []
+        var isCatchAll = false
+        for (index, segment) in segments.enumerated() {
+            if segment.hasPrefix(":") {
+                names.append(String(segment.dropFirst()))
+            } else if segment.hasPrefix("*") {
+                precondition(index == segments.count - 1, "a *name segment must be last in \(definition.pattern)")
+                names.append(String(segment.dropFirst()))
+                isCatchAll = true
+            }
+        }
+        let compiled = CompiledRoute(handler: middleware.wrapping(definition.handler), options: definition.options, parameterNames: names)
+        RouteTable.insert(into: &root, segments: segments[...], isCatchAll: isCatchAll) { endpoint in
+            for method in definition.methods {
+                endpoint.routes[method] = compiled
+            }
+            if endpoint.middleware.isEmpty { endpoint.middleware = middleware }
+        }
+    }
+
+    private static func insert(into node: inout Node, segments: ArraySlice<Substring>, isCatchAll: Bool, update: (inout Endpoint) -> Void) {
+        guard let segment = segments.first else {
+            var endpoint = node.endpoint ?? Endpoint()
+            update(&endpoint)
+            node.endpoint = endpoint
+            return
+        }
+        if segment.hasPrefix("*") {
+            var endpoint = node.catchAll ?? Endpoint()
+            update(&endpoint)
+            node.catchAll = endpoint
+        } else if segment.hasPrefix(":") {
+            if node.parameterChild.isEmpty { node.parameterChild.append(Node()) }
+            insert(into: &node.parameterChild[0], segments: segments.dropFirst(), isCatchAll: isCatchAll, update: update)
+        } else {
+            var child = node.children[String(segment)] ?? Node()
+            insert(into: &child, segments: segments.dropFirst(), isCatchAll: isCatchAll, update: update)
+            node.children[String(segment)] = child
+        }
+    }
+
+    /// Computes the `Allow` value of every endpoint.
+    private static func finish(_ node: inout Node) {
+        if var endpoint = node.endpoint {
+            endpoint.allow = allowValue(endpoint)
+            node.endpoint = endpoint
+        }
+        if var endpoint = node.catchAll {
+            endpoint.allow = allowValue(endpoint)
+            node.catchAll = endpoint
+        }
+        for key in node.children.keys { finish(&node.children[key]!) }
+        for index in node.parameterChild.indices { finish(&node.parameterChild[index]) }
+    }
+
+    private static func allowValue(_ endpoint: Endpoint) -> String {
+        var methods = Set(endpoint.routes.keys.map(\.rawValue))
+        if methods.contains("GET") { methods.insert("HEAD") }
+        methods.insert("OPTIONS")
+        return methods.sorted().joined(separator: ", ")
+    }
+
+    static func patternSegments(_ pattern: String) -> [Substring] {
+        let trimmed = pattern.hasPrefix("/") ? pattern.dropFirst() : Substring(pattern)
+        if trimmed.isEmpty { return [] }
+        return trimmed.split(separator: "/", omittingEmptySubsequences: false)
+    }
+
+    // MARK: - Lookup
+
+    /// Resolves a request; `nil` if a path segment has a malformed percent escape.
+    func resolve(method: HTTPMethod, rawPath: String) -> Resolution? {
+        let trimmed = rawPath.hasPrefix("/") ? rawPath.utf8.dropFirst() : rawPath.utf8[...]
+        var segments: [String] = []
+        if !trimmed.isEmpty {
+            for raw in trimmed.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
+                guard let decoded = PercentDecoding.decode(Substring(raw)) else { return nil }
+                segments.append(decoded)
+            }
+        }
+        var values: [String] = []
+        guard let endpoint = RouteTable.match(root, segments, 0, &values) else { return notFound }
+
+        if let route = endpoint.routes[method] ?? (method == .head ? endpoint.routes[.get] : nil) {
+            var parameters = PathParameters()
+            for (name, value) in zip(route.parameterNames, values) { parameters.append(name: name, value: value) }
+            return Resolution(
+                handler: route.handler, runsOnEventLoop: route.options.runsOnEventLoop,
+                maxBodyBytes: route.options.maxBodyBytes, parameters: parameters
+            )
+        }
+        let allow = endpoint.allow
+        let answer: HTTPHandler
+        if method == .options {
+            answer = { _ in HTTPResponse(status: .noContent, headers: ["Allow": allow]) }
+        } else {
+            answer = { _ in
+                var response = HTTPResponse.error(.methodNotAllowed)
+                response.headers["Allow"] = allow
+                return response
+            }
+        }
+        return Resolution(
+            handler: endpoint.middleware.wrapping(answer),
+            runsOnEventLoop: endpoint.middleware.isEmpty,
+            maxBodyBytes: nil,
+            parameters: PathParameters()
+        )
+    }
+
+    private static func match(_ node: Node, _ segments: [String], _ index: Int, _ values: inout [String]) -> Endpoint? {
+        if index == segments.count {
+            if let endpoint = node.endpoint { return endpoint }
+            if let endpoint = node.catchAll {
+                values.append("")
+                return endpoint
+            }
+            return nil
+        }
+        let segment = segments[index]
+        if let child = node.children[segment], let found = match(child, segments, index + 1, &values) {
+            return found
+        }
+        if let child = node.parameterChild.first, !segment.isEmpty {
+            values.append(segment)
+            if let found = match(child, segments, index + 1, &values) { return found }
+            values.removeLast()
+        }
+        if let endpoint = node.catchAll {
+            values.append(segments[index...].joined(separator: "/"))
+            return endpoint
+        }
+        return nil
+    }
+}

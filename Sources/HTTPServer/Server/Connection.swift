@@ -1,0 +1,362 @@
+import CLinux
+import Glibc
+import Logging
+
+/// One client connection: reads and parses requests, hands them to handlers one at a time (so
+/// pipelined requests are answered in order), and writes responses.
+///
+/// Lives on its event loop's thread only.
+final class Connection {
+    enum Phase {
+        /// Between requests, waiting for the next one (idle timeout).
+        case idle
+        /// Reading a request head (header-read timeout).
+        case head
+        /// Reading a request body (body-read timeout between reads).
+        case body
+        /// A handler is running on the worker pool.
+        case handler
+        /// Waiting for a `PendingResponse` (its own timeout).
+        case pending
+        /// Sending a streamed body.
+        case streaming
+        /// Sent a final response; discarding input until the client closes (or a short timeout),
+        /// so that unread input does not turn the close into a reset that destroys the response.
+        case lingering
+        case closed
+    }
+
+    /// The request being read or answered.
+    struct Exchange {
+        var head: HTTPRequestHead
+        var rawPath: String
+        var path: String
+        var query: String
+        var resolution: RouteTable.Resolution
+        var body: [UInt8] = []
+        var bodyLimit: Int
+        var requestID: String
+        var started: UInt64
+        var status = 0
+        var bodyBytes = 0
+    }
+
+    /// A streamed response being sent.
+    struct ActiveStream {
+        var channel: StreamChannel
+        var chunked: Bool
+        var heartbeat: [UInt8]?
+        var heartbeatInterval: UInt64
+        var nextHeartbeat: UInt64
+    }
+
+    unowned let loop: EventLoop
+    let descriptor: Int32
+    let serial: UInt32
+    let remoteAddress: String
+    var id: ConnectionID { ConnectionID(descriptor: descriptor, serial: serial) }
+
+    var phase = Phase.head
+    var parser: HTTPRequestParser
+    /// Received bytes not parsed yet (empty most of the time: reads are parsed in place).
+    var inbox: [UInt8] = []
+    var outbound = OutboundQueue()
+    var exchange: Exchange?
+    var stream: ActiveStream?
+    var pending: PendingResponse?
+    var deadline: UInt64
+    var lastWriteProgress: UInt64 = 0
+    var interest = EventLoop.readMask
+    var keepAlive = true
+    var readClosed = false
+    var closeWhenFlushed = false
+    var lingerWhenFlushed = false
+
+    /// Output queued beyond this stops the parsing of pipelined requests until it drains.
+    static let pipelineOutputLimit = 256 * 1024
+    /// Unparsed input kept beyond this stops reading until the current request is answered.
+    static let inboxLimit = 64 * 1024
+
+    var context: ServerContext { loop.context }
+    var isClosed: Bool { phase == .closed }
+
+    init(loop: EventLoop, descriptor: Int32, serial: UInt32, remoteAddress: String) {
+        self.loop = loop
+        self.descriptor = descriptor
+        self.serial = serial
+        self.remoteAddress = remoteAddress
+        parser = HTTPRequestParser(maxHeaderBytes: loop.context.configuration.maxHeaderBytes)
+        // A new connection owes us a request head: the header-read timeout runs from accept.
+        deadline = loop.now + loop.context.headerReadTimeout
+    }
+
+    // MARK: - Reading
+
+    func readable() {
+        let buffer = loop.readBuffer
+        let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
+        if count > 0 {
+            switch phase {
+            case .lingering:
+                return
+            case .body:
+                deadline = loop.now + context.bodyReadTimeout
+            default:
+                break
+            }
+            let input = UnsafeBufferPointer(start: buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
+            if inbox.isEmpty && canParse {
+                let consumed = consume(input)
+                if !isClosed && consumed < count { inbox.append(contentsOf: input[consumed...]) }
+            } else {
+                inbox.append(contentsOf: input)
+                processInbox()
+            }
+            updateInterest()
+        } else if count == 0 {
+            peerClosed()
+        } else if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
+            close()
+        }
+    }
+
+    func writable() {
+        flush()
+        if phase == .idle { processInbox() }
+        updateInterest()
+    }
+
+    /// Whether the next bytes may be parsed now.
+    var canParse: Bool {
+        switch phase {
+        case .idle, .head, .body:
+            return !closeWhenFlushed && outbound.byteCount < Connection.pipelineOutputLimit
+        default:
+            return false
+        }
+    }
+
+    /// Parses buffered input as far as the current state allows.
+    func processInbox() {
+        guard canParse, !inbox.isEmpty else { return }
+        var data = inbox
+        inbox = []
+        let consumed = data.withUnsafeBufferPointer { consume($0) }
+        guard !isClosed, consumed < data.count else { return }
+        data.removeFirst(consumed)
+        inbox = data
+    }
+
+    /// Feeds `input` to the parser and acts on its events; returns how much was consumed.
+    private func consume(_ input: UnsafeBufferPointer<UInt8>) -> Int {
+        var offset = 0
+        while canParse {
+            if phase == .idle {
+                guard offset < input.count else { return offset }
+                phase = .head
+                deadline = loop.now + context.headerReadTimeout
+            }
+            let rest = UnsafeBufferPointer(rebasing: input[offset...])
+            let (event, used) = parser.parse(rest)
+            offset += used
+            switch event {
+            case .needMore:
+                if used == 0 { return offset }
+            case .head(let head):
+                beginExchange(head)
+            case .body(let range):
+                appendBody(UnsafeBufferPointer(rebasing: rest[range]))
+            case .end:
+                dispatch()
+            case .failure(let error):
+                refuse(error.status, message: error.description)
+                return input.count
+            }
+        }
+        return offset
+    }
+
+    func peerClosed() {
+        readClosed = true
+        switch phase {
+        case .handler:
+            // Answer anyway (the client may have only shut down its sending side), then close.
+            keepAlive = false
+            updateInterest()
+        default:
+            close()
+        }
+    }
+
+    func updateInterest() {
+        guard !isClosed else { return }
+        var mask: UInt32 = 0
+        if !readClosed && (inbox.count < Connection.inboxLimit || phase == .lingering) { mask |= EventLoop.readMask }
+        if !outbound.isEmpty { mask |= EventLoop.writeMask }
+        if mask != interest {
+            interest = mask
+            loop.setInterest(self, mask)
+        }
+    }
+
+    // MARK: - Requests
+
+    private func beginExchange(_ head: HTTPRequestHead) {
+        let (rawPath, query) = HTTPRequest.splitTarget(head.target)
+        let resolution = context.routes.resolve(method: head.method, rawPath: rawPath)
+        let path = PercentDecoding.decode(rawPath)
+        let requestID = loop.requestIDs.id(reusing: head.headers[context.configuration.requestIDHeader])
+        let fallback = RouteTable.Resolution(handler: { _ in .error(.badRequest) }, runsOnEventLoop: true, maxBodyBytes: nil, parameters: PathParameters())
+        let limit = resolution?.maxBodyBytes ?? context.configuration.maxBodyBytes
+        exchange = Exchange(
+            head: head, rawPath: rawPath, path: path ?? rawPath, query: query,
+            resolution: resolution ?? fallback, bodyLimit: limit, requestID: requestID, started: CLinux_monotonic_ns()
+        )
+        keepAlive = head.keepAlive && !loop.draining
+        guard resolution != nil, path != nil else {
+            refuse(.badRequest, message: "malformed percent-encoding in path")
+            return
+        }
+        if head.expectation == .unsupported {
+            refuse(.expectationFailed, message: "only 100-continue is supported")
+            return
+        }
+        switch head.framing {
+        case .none:
+            phase = .body
+        case .length(let length):
+            if length > limit {
+                refuse(.contentTooLarge, message: "body larger than \(limit) bytes")
+                return
+            }
+            exchange?.body.reserveCapacity(min(length, 1 << 20))
+            fallthrough
+        case .chunked:
+            phase = .body
+            deadline = loop.now + context.bodyReadTimeout
+            if head.expectation == .continue100 && head.version == .http1_1 {
+                outbound.append(Connection.continueLine)
+                flush()
+            }
+        }
+    }
+
+    private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+
+    private func appendBody(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard var current = exchange else { return }
+        exchange = nil  // keeps the body array uniquely referenced while it grows
+        if current.body.count + bytes.count > current.bodyLimit {
+            exchange = current
+            refuse(.contentTooLarge, message: "body larger than \(current.bodyLimit) bytes")
+            return
+        }
+        current.body.append(contentsOf: bytes)
+        exchange = current
+    }
+
+    /// The request is complete: run its handler on the loop or the worker pool.
+    private func dispatch() {
+        guard var current = exchange else { return }
+        phase = .handler
+        let head = current.head
+        let body = current.body
+        current.body = []
+        exchange = current
+        let request = HTTPRequest(
+            method: head.method, target: head.target, rawPath: current.rawPath, path: current.path,
+            query: current.query, version: head.version, headers: head.headers, body: body,
+            pathParameters: current.resolution.parameters, requestID: current.requestID, remoteAddress: remoteAddress
+        )
+        let handler = current.resolution.handler
+        let context = self.context
+        if current.resolution.runsOnEventLoop {
+            let response = Connection.respond(to: request, with: handler, context: context)
+            send(response)
+            return
+        }
+        let mailbox = loop.mailbox
+        let id = self.id
+        let submitted = context.workers.submit {
+            let response = Connection.respond(to: request, with: handler, context: context)
+            mailbox.post(.response(id, response))
+        }
+        if !submitted {
+            keepAlive = false
+            var response = HTTPResponse.error(.serviceUnavailable, message: "server busy, try again")
+            response.headers["Retry-After"] = "1"
+            send(response)
+        }
+    }
+
+    /// Runs a handler (and compresses its answer): the part of a request that may run on a worker.
+    static func respond(to request: HTTPRequest, with handler: HTTPHandler, context: ServerContext) -> HTTPResponse {
+        var response: HTTPResponse
+        do {
+            response = try handler(request)
+        } catch let error as any HTTPResponseConvertibleError {
+            response = error.httpResponse
+        } catch {
+            context.logger.error("handler failed: \(error)", metadata: ["request-id": .string(request.requestID)])
+            response = .error(.internalServerError)
+        }
+        let configuration = context.configuration
+        ResponseCompression.apply(
+            to: &response, acceptEncoding: request.headers["Accept-Encoding"],
+            minimumBytes: configuration.gzipMinimumBytes, level: configuration.gzipLevel
+        )
+        return response
+    }
+
+    /// Answers a request that cannot be served (malformed, too large, timed out) and closes.
+    func refuse(_ status: HTTPStatus, message: String) {
+        keepAlive = false
+        lingerWhenFlushed = true
+        if exchange == nil {
+            let head = HTTPRequestHead(
+                method: HTTPMethod("-"), target: "-", version: .http1_1, headers: HTTPHeaders(),
+                framing: .none, keepAlive: false, expectation: .none
+            )
+            exchange = Exchange(
+                head: head, rawPath: "-", path: "-", query: "",
+                resolution: RouteTable.Resolution(handler: { _ in .error(status) }, runsOnEventLoop: true, maxBodyBytes: nil, parameters: PathParameters()),
+                bodyLimit: 0, requestID: loop.requestIDs.id(reusing: nil), started: CLinux_monotonic_ns()
+            )
+        }
+        phase = .handler
+        send(.error(status, message: message))
+    }
+
+    // MARK: - Closing
+
+    func close() {
+        guard !isClosed else { return }
+        phase = .closed
+        Glibc.close(descriptor)
+        loop.connectionClosed(self)
+        outbound.removeAll()
+        inbox = []
+        if let stream {
+            self.stream = nil
+            stream.channel.clientDisconnected()
+        }
+        if let pending {
+            self.pending = nil
+            pending.cancel()
+        }
+        if let exchange, exchange.status == 0, exchange.head.method.rawValue != "-" {
+            logAccess(exchange, status: "-")
+        }
+        exchange = nil
+    }
+
+    /// Half-closes and discards input for a moment before closing (see `Phase.lingering`).
+    func linger() {
+        guard !isClosed else { return }
+        shutdown(descriptor, Int32(SHUT_WR))
+        phase = .lingering
+        deadline = loop.now + 2_000_000_000
+        inbox = []
+        updateInterest()
+    }
+}

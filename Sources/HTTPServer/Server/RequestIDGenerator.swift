@@ -1,0 +1,33 @@
+/// Makes request ids: a random per-loop prefix and a counter, cheap enough for every request.
+struct RequestIDGenerator {
+    private let prefix: String
+    private var counter: UInt64 = 0
+
+    init(loopIndex: Int) {
+        let random = UInt32.random(in: 0...UInt32.max)
+        prefix = String(random, radix: 16) + String(loopIndex, radix: 16) + "-"
+    }
+
+    /// The client's id if it is 1–128 characters of `[A-Za-z0-9._:-]`, else a new one.
+    mutating func id(reusing offered: String?) -> String {
+        if let offered, RequestIDGenerator.isAcceptable(offered) { return offered }
+        counter &+= 1
+        return prefix + String(counter, radix: 16)
+    }
+
+    static func isAcceptable(_ id: String) -> Bool {
+        let utf8 = id.utf8
+        guard !utf8.isEmpty, utf8.count <= 128 else { return false }
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                 UInt8(ascii: ":"), UInt8(ascii: "-"):
+                continue
+            default:
+                return false
+            }
+        }
+        return true
+    }
+}

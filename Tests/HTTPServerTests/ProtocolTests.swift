@@ -1,0 +1,214 @@
+import Foundation
+import HTTPServer
+import Testing
+
+@Suite struct ProtocolTests {
+    @Test func keepsConnectionsAliveAndSendsRequestIDs() throws {
+        let test = try TestServer.start { router in
+            router.get("/hello") { _ in .text("hi") }
+        }
+        defer { test.stop() }
+        let client = try test.client()
+        for _ in 0..<3 {
+            try client.send(get("/hello"))
+            let response = try client.readResponse()
+            #expect(response.status == 200)
+            #expect(response.text == "hi")
+            #expect(response.header("Content-Type") == "text/plain; charset=utf-8")
+            #expect(response.header("Date") != nil)
+            #expect(response.header("X-Request-Id")?.isEmpty == false)
+            #expect(response.header("Connection") == nil)
+        }
+        try client.send(get("/hello", headers: "X-Request-Id: abc-123\r\n"))
+        #expect(try client.readResponse().header("X-Request-Id") == "abc-123")
+        try client.send(get("/hello", headers: "Connection: close\r\n"))
+        let last = try client.readResponse()
+        #expect(last.header("Connection") == "close")
+        #expect(client.waitForClose())
+    }
+
+    @Test func answersPipelinedRequestsInOrderEvenWhenTheFirstIsSlow() throws {
+        let test = try TestServer.start { router in
+            router.get("/slow") { _ in
+                usleep(300_000)
+                return .text("slow")
+            }
+            router.get("/fast/:n") { request in .text("fast \(request.pathParameters["n"]!)") }
+            router.get("/inline", options: .onEventLoop) { _ in .text("inline") }
+        }
+        defer { test.stop() }
+        let client = try test.client()
+        try client.send(get("/slow") + get("/fast/1") + get("/inline") + get("/fast/2"))
+        let bodies = try (0..<4).map { _ in try client.readResponse().text }
+        #expect(bodies == ["slow", "fast 1", "inline", "fast 2"])
+    }
+
+    @Test func decodesChunkedRequestBodies() throws {
+        let test = try TestServer.start { router in
+            router.post("/echo") { request in HTTPResponse(bytes: request.body) }
+        }
+        defer { test.stop() }
+        let client = try test.client()
+        try client.send("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n")
+        usleep(50_000)
+        try client.send("1;x=y\r\n \r\n6\r\nworld!\r\n0\r\nX-Trailer: 1\r\n\r\n")
+        let response = try client.readResponse()
+        #expect(response.status == 200)
+        #expect(response.text == "hello world!")
+    }
+
+    @Test func sendsContinueBeforeTheBody() throws {
+        let test = try TestServer.start { router in
+            router.put("/upload") { request in .text("got \(request.body.count)") }
+        }
+        defer { test.stop() }
+        let client = try test.client()
+        try client.send("PUT /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 4\r\nExpect: 100-continue\r\n\r\n")
+        let interim = try client.readHead()
+        #expect(interim.status == 100)
+        try client.send("abcd")
+        let response = try client.readResponse()
+        #expect(response.status == 200)
+        #expect(response.text == "got 4")
+    }
+
+    @Test func refusesUnknownExpectations() throws {
+        let test = try TestServer.start { router in
+            router.put("/upload") { _ in .text("no") }
+        }
+        defer { test.stop() }
+        let client = try test.client()
+        try client.send("PUT /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 4\r\nExpect: magic\r\n\r\nabcd")
+        #expect(try client.readResponse().status == 417)
+        #expect(client.waitForClose())
+    }
+
+    @Test func answersHeadWithoutABody() throws {
+        let test = try TestServer.start { router in
+            router.get("/doc") { _ in .text("twelve bytes") }
+        }
+        defer { test.stop() }
+        let client = try test.client()
+        try client.send("HEAD /doc HTTP/1.1\r\nHost: t\r\n\r\n" + get("/doc"))
+        let head = try client.readResponse(head: true)
+        #expect(head.status == 200)
+        #expect(head.header("Content-Length") == "12")
+        // The next response starts right after the head: no body bytes in between.
+        let full = try client.readResponse()
+        #expect(full.text == "twelve bytes")
+    }
+
+    @Test func answersUnknownMethodsWith405AndAllow() throws {
+        let test = try TestServer.start { router in
+            router.get("/thing") { _ in .text("get") }
+            router.post("/thing") { _ in .text("post") }
+        }
+        defer { test.stop() }
+        let response = try test.request("DELETE /thing HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(response.status == 405)
+        #expect(response.header("Allow") == "GET, HEAD, OPTIONS, POST")
+        let options = try test.request("OPTIONS /thing HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(options.status == 204)
+        #expect(options.header("Allow") == "GET, HEAD, OPTIONS, POST")
+        #expect(try test.request(get("/nothing")).status == 404)
+    }
+
+    @Test func capturesPathParametersAndQueries() throws {
+        let test = try TestServer.start { router in
+            router.post("/database/1/:container/:environment/:database/records/query") { request in
+                let p = request.pathParameters
+                return .text("\(p["container"]!)|\(p["environment"]!)|\(p["database"]!)|\(request.queryParameter("x") ?? "-")")
+            }
+            router.get("/database/1/:container/special") { _ in .text("literal wins") }
+            router.get("/files/*rest") { request in .text("rest=\(request.pathParameters["rest"]!)") }
+        }
+        defer { test.stop() }
+        let response = try test.request("POST /database/1/iCloud.com.x/development/public/records/query?x=a%20b HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n")
+        #expect(response.text == "iCloud.com.x|development|public|a b")
+        #expect(try test.request(get("/database/1/abc/special")).text == "literal wins")
+        #expect(try test.request(get("/files/a/b%20c/d.txt")).text == "rest=a/b c/d.txt")
+        #expect(try test.request(get("/files/")).text == "rest=")
+        #expect(try test.request(get("/bad%zz")).status == 400)
+    }
+
+    @Test func turnsErrorsIntoResponses() throws {
+        struct Teapot: HTTPResponseConvertibleError {
+            var httpResponse: HTTPResponse { .error(HTTPStatus(code: 418, reasonPhrase: "I'm a teapot")) }
+        }
+        struct Boom: Error {}
+        let test = try TestServer.start { router in
+            router.get("/teapot") { _ in throw Teapot() }
+            router.get("/boom") { _ in throw Boom() }
+            router.get("/conflict") { _ in throw HTTPError(.conflict, message: "already there") }
+        }
+        defer { test.stop() }
+        #expect(try test.request(get("/teapot")).status == 418)
+        let boom = try test.request(get("/boom"))
+        #expect(boom.status == 500)
+        #expect(boom.header("Content-Type") == "application/json; charset=utf-8")
+        #expect(boom.text == #"{"status":500,"error":"Internal Server Error"}"#)
+        let conflict = try test.request(get("/conflict"))
+        #expect(conflict.status == 409)
+        #expect(conflict.text == #"{"status":409,"error":"already there"}"#)
+    }
+
+    @Test func runsMiddlewareOnGroupsIncludingPreflight() throws {
+        let cors = MiddlewareFunction { request, next in
+            if request.method == .options {
+                return HTTPResponse(status: .noContent, headers: ["Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "POST"])
+            }
+            var response = try next(request)
+            response.headers["Access-Control-Allow-Origin"] = "*"
+            return response
+        }
+        enum Tag: RequestAttributeKey { typealias Value = String }
+        let tagger = MiddlewareFunction { request, next in
+            var request = request
+            request.attributes[Tag.self] = "tagged"
+            return try next(request)
+        }
+        let test = try TestServer.start { router in
+            router.group("/api", middleware: [cors, tagger]) { api in
+                api.post("/items") { request in .text(request.attributes[Tag.self] ?? "untagged") }
+            }
+            router.get("/plain") { _ in .text("plain") }
+        }
+        defer { test.stop() }
+        let post = try test.request("POST /api/items HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n")
+        #expect(post.text == "tagged")
+        #expect(post.header("Access-Control-Allow-Origin") == "*")
+        let preflight = try test.request("OPTIONS /api/items HTTP/1.1\r\nHost: t\r\nOrigin: x\r\n\r\n")
+        #expect(preflight.status == 204)
+        #expect(preflight.header("Access-Control-Allow-Methods") == "POST")
+        #expect(try test.request(get("/plain")).header("Access-Control-Allow-Origin") == nil)
+    }
+
+    @Test func keepsHTTP10ConnectionsOnlyWhenAsked() throws {
+        let test = try TestServer.start { router in
+            router.get("/x") { _ in .text("x") }
+        }
+        defer { test.stop() }
+        let client = try test.client()
+        try client.send("GET /x HTTP/1.0\r\nConnection: keep-alive\r\n\r\n")
+        let first = try client.readResponse()
+        #expect(first.header("Connection") == "keep-alive")
+        try client.send("GET /x HTTP/1.0\r\n\r\n")
+        let second = try client.readResponse()
+        #expect(second.header("Connection") == "close")
+        #expect(client.waitForClose())
+    }
+
+    @Test func writesOneAccessLogLinePerRequest() throws {
+        let test = try TestServer.start { router in
+            router.get("/logged") { _ in .text("ok") }
+        }
+        let client = try test.client()
+        for _ in 0..<5 {
+            try client.send(get("/logged"))
+            _ = try client.readResponse()
+        }
+        test.stop()
+        let lines = test.log.all.filter { $0.contains("\"GET /logged HTTP/1.1\" 200") }
+        #expect(lines.count == 5)
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Glibc
+import HTTPServer
+import Synchronization
+import Testing
+
+/// Streams registered by handlers, for the test to drive from its own thread.
+final class StreamBox: Sendable {
+    let events = Mutex<[EventStream]>([])
+    let pendings = Mutex<[PendingResponse]>([])
+    let closed = Atomic<Int>(0)
+}
+
+@Suite struct StreamingTests {
+    @Test func sendsServerSentEventsWithHeartbeats() throws {
+        let box = StreamBox()
+        let test = try TestServer.start { router in
+            router.get("/events") { _ in
+                let stream = EventStream(heartbeatInterval: .milliseconds(100))
+                stream.onClose { box.closed.add(1, ordering: .relaxed) }
+                box.events.withLock { $0.append(stream) }
+                return .eventStream(stream)
+            }
+        }
+        defer { test.stop() }
+        let client = try test.client()
+        try client.send(get("/events"))
+        let head = try client.readHead()
+        #expect(head.status == 200)
+        #expect(head.header("Content-Type") == "text/event-stream")
+        #expect(head.header("Transfer-Encoding") == "chunked")
+        // Nothing is sent for a while: a heartbeat comment arrives.
+        let heartbeat = try #require(try client.readChunk())
+        #expect(String(decoding: heartbeat, as: UTF8.self) == ": heartbeat\n\n")
+        let stream = try #require(box.events.withLock { $0.first })
+        #expect(stream.send(event: "record", id: "7", data: "line1\nline2"))
+        var received = ""
+        while !received.contains("line2") {
+            received += String(decoding: try #require(try client.readChunk()), as: UTF8.self)
+        }
+        #expect(received.contains("id: 7\nevent: record\ndata: line1\ndata: line2\n\n"))
+        // The client goes away: the stream learns it and refuses further events.
+        client.close()
+        var noticed = false
+        for _ in 0..<100 where !noticed {
+            usleep(20_000)
+            noticed = box.closed.load(ordering: .relaxed) == 1
+            _ = stream.send(data: "ping")
+        }
+        #expect(noticed)
+        #expect(!stream.isOpen)
+    }
+
+    @Test func endsAnEventStreamAndKeepsTheConnection() throws {
+        let test = try TestServer.start { router in
+            router.get("/events") { _ in
+                let stream = EventStream()
+                stream.send(data: "only")
+                stream.close()
+                return .eventStream(stream)
+            }
+            router.get("/after") { _ in .text("after") }
+        }
+        defer { test.stop() }
+        let client = try test.client()
+        try client.send(get("/events"))
+        #expect(try client.readResponse().text == "data: only\n\n")
+        try client.send(get("/after"))
+        #expect(try client.readResponse().text == "after")
+    }
+
+    @Test func streamsLargeBodiesFromAnotherThread() throws {
+        let test = try TestServer.start { router in
+            router.get("/download") { _ in
+                let stream = ResponseStream(highWaterMark: 64 * 1024)
+                let thread = Thread {
+                    let block = [UInt8](repeating: UInt8(ascii: "a"), count: 100_000)
+                    for _ in 0..<50 { stream.write(block) }
+                    stream.finish()
+                }
+                thread.start()
+                return .stream(stream, headers: ["Content-Type": "application/octet-stream"])
+            }
+        }
+        defer { test.stop() }
+        let response = try test.request(get("/download"))
+        #expect(response.status == 200)
+        #expect(response.header("Transfer-Encoding") == "chunked")
+        #expect(response.body.count == 5_000_000)
+        #expect(response.body.allSatisfy { $0 == UInt8(ascii: "a") })
+    }
+
+    @Test func completesLongPollsFromAnotherThread() throws {
+        let box = StreamBox()
+        let test = try TestServer.start { router in
+            router.get("/poll") { _ in
+                let pending = PendingResponse(timeout: .seconds(30))
+                box.pendings.withLock { $0.append(pending) }
+                return .deferred(pending)
+            }
+        }
+        defer { test.stop() }
+        let client = try test.client()
+        try client.send(get("/poll"))
+        var pending: PendingResponse?
+        for _ in 0..<100 where pending == nil {
+            usleep(10_000)
+            pending = box.pendings.withLock { $0.first }
+        }
+        let waiting = try #require(pending)
+        #expect(waiting.complete(.json(#"{"changed":true}"#)))
+        #expect(!waiting.complete(.text("twice")))
+        let response = try client.readResponse()
+        #expect(response.text == #"{"changed":true}"#)
+    }
+
+    @Test func answersLongPollsWithTheTimeoutResponse() throws {
+        let test = try TestServer.start { router in
+            router.get("/poll") { _ in
+                .deferred(PendingResponse(timeout: .milliseconds(200), timeoutResponse: .json(#"{"changes":[]}"#)))
+            }
+        }
+        defer { test.stop() }
+        let response = try test.request(get("/poll"))
+        #expect(response.status == 200)
+        #expect(response.text == #"{"changes":[]}"#)
+    }
+
+    @Test func parksManyLongPollsWithoutHoldingWorkers() throws {
+        let box = StreamBox()
+        let test = try TestServer.start(configure: { $0.workerCount = 4 }) { router in
+            router.get("/poll") { _ in
+                let pending = PendingResponse(timeout: .seconds(60))
+                box.pendings.withLock { $0.append(pending) }
+                return .deferred(pending)
+            }
+            router.get("/work") { _ in .text("worked") }
+        }
+        defer { test.stop() }
+        var clients: [RawClient] = []
+        for _ in 0..<200 {
+            let client = try test.client()
+            try client.send(get("/poll"))
+            clients.append(client)
+        }
+        var parked = 0
+        for _ in 0..<500 where parked < 200 {
+            usleep(10_000)
+            parked = box.pendings.withLock { $0.count }
+        }
+        #expect(parked == 200)
+        // Four workers, two hundred parked long-polls: ordinary requests still run.
+        for _ in 0..<10 {
+            #expect(try test.request(get("/work")).text == "worked")
+        }
+        for (index, pending) in box.pendings.withLock({ $0 }).enumerated() {
+            pending.complete(.text("done \(index)"))
+        }
+        var completed = 0
+        for client in clients where try client.readResponse().text.hasPrefix("done ") { completed += 1 }
+        #expect(completed == 200)
+    }
+
+    @Test func cancelsLongPollsWhenTheClientLeaves() throws {
+        let box = StreamBox()
+        let test = try TestServer.start { router in
+            router.get("/poll") { _ in
+                let pending = PendingResponse(timeout: .seconds(30))
+                pending.onCancel { box.closed.add(1, ordering: .relaxed) }
+                box.pendings.withLock { $0.append(pending) }
+                return .deferred(pending)
+            }
+        }
+        defer { test.stop() }
+        let client = try test.client()
+        try client.send(get("/poll"))
+        for _ in 0..<100 where box.pendings.withLock({ $0.isEmpty }) { usleep(10_000) }
+        client.close()
+        for _ in 0..<100 where box.closed.load(ordering: .relaxed) == 0 { usleep(10_000) }
+        #expect(box.closed.load(ordering: .relaxed) == 1)
+        #expect(box.pendings.withLock { $0.first?.isCompleted } == true)
+    }
+}

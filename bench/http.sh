@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# HTTP throughput on a small JSON route: `cumulus serve` /healthz (on the event loop, and on the
+# worker pool) vs a Hummingbird 2 server returning the same bytes vs nginx serving the same bytes
+# as a static file. wrk -t2 -c64 -d10s --latency against each in turn, three rounds, with
+# keep-alive and with `Connection: close`. Everything listens on 127.0.0.1 only.
+#
+# Usage: bench/http.sh            (ROUNDS, DURATION, CONNECTIONS override the defaults)
+set -euo pipefail
+cd "$(dirname "$0")"
+BENCH="$PWD"
+ROOT="$(cd .. && pwd)"
+ROUNDS="${ROUNDS:-3}"
+DURATION="${DURATION:-10s}"
+CONNECTIONS="${CONNECTIONS:-64}"
+
+install_missing() {
+    local missing=()
+    command -v wrk >/dev/null || missing+=(wrk)
+    command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
+    if [ "${#missing[@]}" -gt 0 ]; then
+        apt-get update -qq && apt-get install -y -qq "${missing[@]}" >/dev/null
+    fi
+}
+install_missing
+NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
+
+echo "building cumulus and the Hummingbird baseline (release)…"
+(cd "$ROOT" && swift build -c release --product cumulus 2>&1 | tail -1)
+(cd "$BENCH" && swift build -c release --product HummingbirdHealthz 2>&1 | tail -1)
+CUMULUS="$ROOT/.build/release/cumulus"
+HUMMINGBIRD="$BENCH/.build/release/HummingbirdHealthz"
+
+RESULTS="$BENCH/results/http-$(date -u +%Y%m%dT%H%M%SZ)"
+mkdir -p "$RESULTS"
+WORK="$(mktemp -d /tmp/cumulus-bench.XXXXXX)"
+chmod 755 "$WORK"
+mkdir -p "$WORK/public" "$WORK/data" "$WORK/nginx"
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+PORT_CUMULUS="$(free_port)"; PORT_POOL="$(free_port)"; PORT_HB="$(free_port)"; PORT_NGINX="$(free_port)"
+
+PIDS=()
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+# The access log is on (one line per request through swift-log's buffered handler); it goes to
+# /dev/null so that runs do not fill the disk.
+"$CUMULUS" serve --host 127.0.0.1 --port "$PORT_CUMULUS" --data-dir "$WORK/data" --public-dir "$WORK/public" >/dev/null &
+PIDS+=($!); PID_CUMULUS=$!
+CUMULUS_HEALTHZ_ON_EVENT_LOOP=false "$CUMULUS" serve --host 127.0.0.1 --port "$PORT_POOL" --data-dir "$WORK/data" --public-dir "$WORK/public" >/dev/null &
+PIDS+=($!); PID_POOL=$!
+"$HUMMINGBIRD" "$PORT_HB" >/dev/null 2>&1 &
+PIDS+=($!); PID_HB=$!
+
+# nginx serves the same bytes as /healthz as a file, with the same content type.
+printf '%s' '{"status":"ok","version":"0.1.0","uptimeSeconds":0}' > "$WORK/nginx/healthz"
+cat > "$WORK/nginx/nginx.conf" <<CONF
+worker_processes 2;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_requests 1000000;
+    open_file_cache max=100;
+    client_body_temp_path $WORK/nginx/body;
+    proxy_temp_path $WORK/nginx/proxy;
+    fastcgi_temp_path $WORK/nginx/fastcgi;
+    uwsgi_temp_path $WORK/nginx/uwsgi;
+    scgi_temp_path $WORK/nginx/scgi;
+    server {
+        listen 127.0.0.1:$PORT_NGINX;
+        root $WORK/nginx;
+        location = /healthz {
+            default_type application/json;
+            charset utf-8;
+            charset_types application/json;
+            add_header X-Request-Id \$request_id;
+        }
+    }
+}
+CONF
+"$NGINX" -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" -g 'daemon off;' 2>>"$RESULTS/nginx-stderr.log" &
+PIDS+=($!)
+
+for port in "$PORT_CUMULUS" "$PORT_POOL" "$PORT_HB" "$PORT_NGINX"; do
+    for _ in $(seq 1 100); do
+        curl -sf -o /dev/null "http://127.0.0.1:$port/healthz" && break
+        sleep 0.1
+    done
+done
+for target in cumulus:$PORT_CUMULUS pool:$PORT_POOL hummingbird:$PORT_HB nginx:$PORT_NGINX; do
+    echo "--- ${target%%:*}: curl -si /healthz" >> "$RESULTS/responses.txt"
+    curl -si "http://127.0.0.1:${target##*:}/healthz" >> "$RESULTS/responses.txt"
+    echo >> "$RESULTS/responses.txt"
+done
+
+# wrk prints latencies as 512.00us, 1.23ms or 1.02s: convert to milliseconds.
+to_ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) { sub(/us$/,"",v); printf "%.2f", v/1000 } else if (v ~ /ms$/) { sub(/ms$/,"",v); printf "%.2f", v } else if (v ~ /s$/) { sub(/s$/,"",v); printf "%.2f", v*1000 } else print v }'; }
+
+SUMMARY="$RESULTS/summary.tsv"
+echo -e "mode\ttarget\tround\trequests_per_s\tp99_ms\terrors" > "$SUMMARY"
+TARGETS="cumulus pool hummingbird nginx"
+port_of() { case "$1" in cumulus) echo "$PORT_CUMULUS";; pool) echo "$PORT_POOL";; hummingbird) echo "$PORT_HB";; nginx) echo "$PORT_NGINX";; esac; }
+
+for mode in keepalive close; do
+    for round in $(seq 1 "$ROUNDS"); do
+        for target in $TARGETS; do
+            extra=()
+            [ "$mode" = close ] && extra=(-H 'Connection: close')
+            out="$RESULTS/wrk-$mode-$target-$round.txt"
+            wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency "${extra[@]}" "http://127.0.0.1:$(port_of "$target")/healthz" > "$out"
+            rps="$(awk '/^Requests\/sec/ {print $2}' "$out")"
+            p99="$(to_ms "$(awk '$1 == "99%" {print $2}' "$out")")"
+            errors="$(grep -E 'Non-2xx|Socket errors' "$out" | tr -s ' ' | paste -sd';' - || true)"
+            printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$target" "$round" "$rps" "$p99" "${errors:-none}" | tee -a "$SUMMARY"
+            sleep 1
+        done
+    done
+done
+
+for name in cumulus:$PID_CUMULUS pool:$PID_POOL hummingbird:$PID_HB; do
+    echo "${name%%:*} VmRSS after the runs: $(awk '/VmRSS/ {print $2, $3}' "/proc/${name##*:}/status")" >> "$RESULTS/rss.txt"
+done
+
+python3 - "$SUMMARY" <<'PY' | tee "$RESULTS/medians.md"
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+names = {"cumulus": "Cumulus /healthz (event loop)", "pool": "Cumulus /healthz (worker pool)",
+         "hummingbird": "Hummingbird 2.28 /healthz", "nginx": "nginx static file"}
+for mode in ("keepalive", "close"):
+    print(f"\n{'keep-alive' if mode == 'keepalive' else 'Connection: close'}\n")
+    print("| server | rounds (req/s) | median req/s | median p99 |")
+    print("|---|---|---|---|")
+    med = {}
+    for target in ("cumulus", "pool", "hummingbird", "nginx"):
+        picked = [r for r in rows if r["mode"] == mode and r["target"] == target]
+        rps = [float(r["requests_per_s"]) for r in picked]
+        p99 = [float(r["p99_ms"]) for r in picked]
+        med[target] = statistics.median(rps)
+        print(f"| {names[target]} | {' / '.join(f'{v:,.0f}' for v in rps)} | **{med[target]:,.0f}** | {statistics.median(p99):.2f} ms |")
+    print()
+    for target in ("cumulus", "pool"):
+        print(f"- {names[target]}: {med[target]/med['hummingbird']:.2f}× Hummingbird, {med[target]/med['nginx']:.2f}× nginx")
+PY
+echo "raw results: $RESULTS"
