@@ -1,2 +1,101 @@
-/// CloudKit Web Services: the JSON API, its authentication and its error mapping.
-public enum WebServices {}
+import CloudStore
+import HTTPServer
+
+/// CloudKit Web Services on a ``Router``: the JSON API under `/database/1/…` and `/device/1/…`
+/// and the web courier, wire-compatible with Apple's, over a ``CloudStore``.
+///
+/// ```swift
+/// let api = WebServices(store: store, configuration: WebServicesConfiguration(signInURL: Console.signInURL))
+/// api.mount(on: &router)
+/// ```
+public final class WebServices: Sendable {
+    let store: CloudStore
+    let configuration: WebServicesConfiguration
+    let endpoint: APIEndpoint
+    let courier: CourierEndpoint
+
+    /// Creates the API over `store`.
+    public init(store: CloudStore, configuration: WebServicesConfiguration) {
+        self.store = store
+        self.configuration = configuration
+        endpoint = APIEndpoint(
+            store: store, authenticator: RequestAuthenticator(store: store, clockSkew: configuration.clockSkew),
+            configuration: configuration)
+        courier = CourierEndpoint(store: store, timeout: configuration.courierTimeout)
+    }
+
+    /// Every API route, as `(methods, pattern)`: what `/openapi.json` must describe.
+    public static let routes: [(methods: [HTTPMethod], pattern: String)] = [
+        ([.post], "/database/1/:container/:environment/:database/records/modify"),
+        ([.post], "/database/1/:container/:environment/:database/records/query"),
+        ([.post], "/database/1/:container/:environment/:database/records/lookup"),
+        ([.get, .post], "/database/1/:container/:environment/:database/zones/list"),
+        ([.post], "/database/1/:container/:environment/:database/zones/lookup"),
+        ([.post], "/database/1/:container/:environment/:database/zones/modify"),
+        ([.get, .post], "/database/1/:container/:environment/:database/users/caller"),
+        ([.get, .post], "/database/1/:container/:environment/:database/users/current"),
+        ([.post], "/database/1/:container/:environment/:database/tokens/create"),
+        ([.post], "/database/1/:container/:environment/:database/tokens/register"),
+        ([.post], "/database/1/:container/:environment/tokens/create"),
+        ([.post], "/database/1/:container/:environment/tokens/register"),
+        ([.post], "/device/1/:container/:environment/tokens/create"),
+        ([.post], "/device/1/:container/:environment/tokens/register"),
+        ([.get], "/webcourier/1/aps"),
+    ]
+
+    /// Adds the API's routes to `router`.
+    public func mount(on router: inout Router) {
+        let endpoint = endpoint
+        let tokens = TokensEndpoints(endpoint: endpoint)
+        let cors: [any HTTPMiddleware] = [CORSMiddleware(store: store)]
+        let handlers: [String: HTTPHandler] = [
+            "records/modify": endpoint.handler(RecordsEndpoints.modify),
+            "records/query": endpoint.handler(RecordsEndpoints.query),
+            "records/lookup": endpoint.handler(RecordsEndpoints.lookup),
+            "zones/list": endpoint.handler(ZonesEndpoints.list),
+            "zones/lookup": endpoint.handler(ZonesEndpoints.lookup),
+            "zones/modify": endpoint.handler(ZonesEndpoints.modify),
+            "users/caller": endpoint.handler(UsersEndpoints.caller),
+            "users/current": endpoint.handler(UsersEndpoints.current),
+            "tokens/create": endpoint.handler(needsDatabase: false, tokens.create),
+            "tokens/register": endpoint.handler(needsDatabase: false, tokens.register),
+        ]
+        router.group("", middleware: cors) { api in
+            for (methods, pattern) in Self.routes where pattern != "/webcourier/1/aps" {
+                let operation = pattern.split(separator: "/").suffix(2).joined(separator: "/")
+                api.route(methods, pattern, options: .default, handlers[operation]!)
+            }
+            let notFound = endpoint.notFound
+            api.route(HTTPMethod.apiMethods, "/database/*rest", options: .default, notFound)
+            api.route(HTTPMethod.apiMethods, "/device/*rest", options: .default, notFound)
+        }
+        let courier = courier
+        router.group("", middleware: [AnyOriginMiddleware()]) { group in
+            group.get("/webcourier/1/aps") { request in try courier.poll(request) }
+        }
+    }
+}
+
+extension HTTPMethod {
+    /// Methods the catch-all answers NOT_FOUND for.
+    static let apiMethods: [HTTPMethod] = [.get, .post, .put, .patch, .delete]
+}
+
+extension APIEndpoint {
+    /// CloudKit's NOT_FOUND for paths under the API that name no endpoint.
+    var notFound: HTTPHandler {
+        { request in
+            let error = CloudKitError(WebServicesError.notFound("No endpoint at \(request.path)"))
+            return .json(APIEndpoint.body(of: error, uuid: request.requestID).serialized(), status: error.status)
+        }
+    }
+}
+
+/// `Access-Control-Allow-Origin: *` for the web courier, whose token in the URL is its only credential.
+struct AnyOriginMiddleware: HTTPMiddleware {
+    func respond(to request: HTTPRequest, next: HTTPHandler) throws -> HTTPResponse {
+        var response = try next(request)
+        if request.headers["Origin"] != nil { response.headers.replaceOrAdd(name: "Access-Control-Allow-Origin", value: "*") }
+        return response
+    }
+}

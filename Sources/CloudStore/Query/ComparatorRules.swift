@@ -5,7 +5,7 @@ extension Comparator {
     private static let ordered: Set<ScalarType> = [.string, .int64, .double, .timestamp]
 
     /// Whether the comparator can test a field of `type`.
-    func applies(to type: FieldType) -> Bool {
+    public func applies(to type: FieldType) -> Bool {
         switch self {
         case .equals, .notEquals, .in, .notIn:
             !type.isList && Self.equatable.contains(type.scalar)
@@ -25,7 +25,7 @@ extension Comparator {
     }
 
     /// Whether the comparator's value is a list of the field's element type.
-    var takesList: Bool {
+    public var takesList: Bool {
         switch self {
         case .in, .notIn, .listContainsAny, .notListContainsAny, .listContainsAll, .notListContainsAll: true
         default: false

@@ -1,0 +1,13 @@
+import CloudStore
+
+/// Who a request comes from, as its credentials prove.
+struct Authentication: Sendable {
+    /// The caller CloudStore enforces its rules for.
+    var caller: Caller
+    /// The API token the request carried, if any.
+    var apiToken: APIToken?
+    /// The signed-in user's session, with a web auth token.
+    var session: WebSession?
+    /// The server-to-server key that signed the request.
+    var serverKey: ServerKey?
+}

@@ -1,0 +1,36 @@
+import CloudStore
+import HTTPServer
+
+/// One API request as an endpoint sees it: where it goes, who sends it, and its body.
+struct APIContext {
+    let request: HTTPRequest
+    let store: CloudStore
+    let container: ContainerIdentifier
+    let environment: Environment
+    /// The database of the path; `nil` on paths without one (`tokens/create`).
+    let scope: DatabaseScope?
+    let authentication: Authentication
+    /// The JSON body (an empty object for none).
+    let body: WireValue
+
+    /// Whether numbers in the response go as strings (`numbersAsStrings`; `changes/zone` spells it `numberAsStrings`).
+    func numbersAsStrings() throws(WebServicesError) -> Bool {
+        try body.first("numbersAsStrings", "numberAsStrings").bool() ?? false
+    }
+
+    var caller: Caller { authentication.caller }
+
+    /// The path's database, as the caller sees it.
+    func database() throws -> CloudDatabase {
+        try store.database(container, environment, scope ?? .public, as: caller)
+    }
+
+    /// The record name of the signed-in user (or of a server-to-server key).
+    /// - Throws: AUTHENTICATION_REQUIRED for the world.
+    func requireUser() throws -> String {
+        guard let user = caller.userRecordName, caller.kind != .world else {
+            throw CloudStoreError.authenticationRequired("This request needs a signed-in user")
+        }
+        return user
+    }
+}

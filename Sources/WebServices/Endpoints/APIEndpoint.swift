@@ -1,0 +1,87 @@
+import CloudStore
+import Foundation
+import HTTPServer
+
+/// Turns an endpoint's body into an HTTP handler: reads the path and the JSON body, authenticates,
+/// runs the endpoint, and writes its JSON — or, for anything thrown, CloudKit's error JSON with its
+/// status, a `redirectURL` to sign in where one is needed, and the rotated web auth token.
+struct APIEndpoint: Sendable {
+    let store: CloudStore
+    let authenticator: RequestAuthenticator
+    let configuration: WebServicesConfiguration
+
+    /// A handler running `body`; `needsDatabase` says whether the path names a database.
+    func handler(needsDatabase: Bool = true, _ body: @escaping @Sendable (APIContext) throws -> JSONValue) -> HTTPHandler {
+        { request in
+            var authentication: Authentication?
+            do {
+                let container = try ContainerIdentifier.fromPath(request.pathParameters["container"])
+                let environmentName = request.pathParameters["environment"] ?? ""
+                guard let environment = Environment(rawValue: environmentName) else {
+                    throw WebServicesError.badRequest("Unknown environment '\(environmentName)': use development or production")
+                }
+                var scope: DatabaseScope?
+                if let databaseName = request.pathParameters["database"] {
+                    guard let parsed = DatabaseScope(rawValue: databaseName) else {
+                        throw WebServicesError.badRequest("Unknown database '\(databaseName)': use public, private or shared")
+                    }
+                    scope = parsed
+                } else if needsDatabase {
+                    throw WebServicesError.badRequest("The path needs a database: public, private or shared")
+                }
+                // The body is JSON whatever the Content-Type says; no body reads as an empty object.
+                let json: JSONValue = request.body.isEmpty ? .object([:]) : try JSONValue.parse(request.body)
+                guard json.objectValue != nil else { throw WebServicesError.badRequest("The request body must be a JSON object") }
+                let authenticated = try authenticator.authenticate(request, container: container, environment: environment)
+                authentication = authenticated
+                let context = APIContext(
+                    request: request, store: store, container: container, environment: environment, scope: scope,
+                    authentication: authenticated, body: .body(json))
+                return respond(.ok, try body(context), request: request, authentication: authenticated)
+            } catch {
+                var failure = CloudKitError(any: error)
+                if failure.serverErrorCode == "AUTHENTICATION_REQUIRED", failure.redirectURL == nil,
+                    let token = authentication?.apiToken ?? request.queryParameter("ckAPIToken").flatMap({ try? store.apiToken($0) })
+                {
+                    failure.redirectURL = configuration.signInURL(baseURL(of: request), token.token, request.headers["Origin"])
+                }
+                return respond(failure.status, Self.body(of: failure, uuid: request.requestID), request: request, authentication: authentication)
+            }
+        }
+    }
+
+    /// A request-level error body: `{uuid, serverErrorCode, reason[, retryAfter, redirectURL]}`.
+    static func body(of error: CloudKitError, uuid: String) -> JSONValue {
+        var object: JSONObject = ["uuid": .string(uuid), "serverErrorCode": .string(error.serverErrorCode), "reason": .string(error.reason)]
+        if let retryAfter = error.retryAfter { object["retryAfter"] = .integer(Int64(retryAfter)) }
+        if let url = error.redirectURL { object["redirectURL"] = .string(url) }
+        return .object(object)
+    }
+
+    private func respond(_ status: HTTPStatus, _ json: JSONValue, request: HTTPRequest, authentication: Authentication?) -> HTTPResponse {
+        var response = HTTPResponse.json(json.serialized(), status: status)
+        response.headers.replaceOrAdd(name: "X-Apple-Request-UUID", value: request.requestID)
+        // Every answer to a signed-in user hands back a fresh web auth token.
+        if let session = authentication?.session {
+            response.headers.replaceOrAdd(name: "X-Apple-CloudKit-Web-Auth-Token", value: store.webAuthToken(for: session))
+        }
+        return response
+    }
+
+    /// The server's base URL for links handed to this client.
+    func baseURL(of request: HTTPRequest) -> String {
+        if let publicURL = configuration.publicURL { return publicURL }
+        return "http://" + (request.headers["Host"] ?? "127.0.0.1")
+    }
+}
+
+extension ContainerIdentifier {
+    /// The container of an API path, refused with BAD_REQUEST when malformed.
+    static func fromPath(_ text: String?) throws -> ContainerIdentifier {
+        do {
+            return try ContainerIdentifier(text ?? "")
+        } catch let error as CloudStoreError {
+            throw WebServicesError.badRequest(error.reason)
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import CloudStore
+
+/// `tokens/create` and `tokens/register`: push tokens and the web courier URL clients long-poll.
+struct TokensEndpoints: Sendable {
+    let endpoint: APIEndpoint
+
+    static let apnsEnvironments: Set<String> = ["development", "production"]
+
+    private func apnsEnvironment(_ context: APIContext, required: Bool) throws -> String {
+        let wire = context.body["apnsEnvironment"]
+        guard let value = try wire.string() else {
+            if required { throw WebServicesError.badRequest("\(wire.path) is required") }
+            return context.environment.rawValue
+        }
+        guard Self.apnsEnvironments.contains(value) else {
+            throw WebServicesError.badRequest("\(wire.path) must be development or production")
+        }
+        return value
+    }
+
+    /// `tokens/create`: `{apnsEnvironment}` → `{apnsEnvironment, apnsToken, webcourierURL}`.
+    func create(_ context: APIContext) throws -> JSONValue {
+        let environment = try apnsEnvironment(context, required: false)
+        let token = try context.store.createPushToken(
+            context.container, context.environment, apnsEnvironment: environment,
+            userRecordName: context.caller.kind == .world ? nil : context.caller.userRecordName)
+        return .object([
+            "apnsEnvironment": .string(environment), "apnsToken": .string(token.token),
+            "webcourierURL": .string(CourierEndpoint.url(base: endpoint.baseURL(of: context.request), token: token.token)),
+        ])
+    }
+
+    /// `tokens/register`: `{apnsEnvironment, apnsToken}` → `{}` (CloudKit documents no body).
+    func register(_ context: APIContext) throws -> JSONValue {
+        let environment = try apnsEnvironment(context, required: true)
+        let token = try context.body["apnsToken"].requiredString()
+        try context.store.registerPushToken(
+            token, context.container, context.environment, apnsEnvironment: environment,
+            userRecordName: context.caller.kind == .world ? nil : context.caller.userRecordName)
+        return .object([:])
+    }
+}

@@ -1,0 +1,24 @@
+/// How the CloudKit Web Services API is served.
+public struct WebServicesConfiguration: Sendable {
+    /// The server's base URL as clients reach it (`https://cloud.example.com`), for the URLs the
+    /// API hands out (sign-in, web courier); `nil` derives it from each request's Host header.
+    public var publicURL: String?
+    /// How far a server-to-server request's date may be from now (CloudKit clients assume 10 minutes).
+    public var clockSkew: Duration
+    /// How long a web-courier long poll waits for a notification before answering empty.
+    public var courierTimeout: Duration
+    /// The sign-in page's URL for a base URL, an API token and the calling page's origin; the
+    /// `redirectURL` of AUTHENTICATION_REQUIRED answers.
+    public var signInURL: @Sendable (_ base: String, _ apiToken: String, _ origin: String?) -> String
+
+    /// Creates a configuration.
+    public init(
+        publicURL: String? = nil, clockSkew: Duration = .seconds(600), courierTimeout: Duration = .seconds(30),
+        signInURL: @escaping @Sendable (_ base: String, _ apiToken: String, _ origin: String?) -> String
+    ) {
+        self.publicURL = publicURL
+        self.clockSkew = clockSkew
+        self.courierTimeout = courierTimeout
+        self.signInURL = signInURL
+    }
+}

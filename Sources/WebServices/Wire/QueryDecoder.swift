@@ -1,0 +1,78 @@
+import CloudStore
+
+/// Reads a Query Dictionary into a ``Query``, reading filter values as their field's type.
+struct QueryDecoder {
+    let schema: Schema
+    let values = FieldValueDecoder()
+
+    func query(_ wire: WireValue) throws(WebServicesError) -> Query {
+        try wire.requireObjectIfPresent()
+        guard wire.isPresent else { throw WebServicesError.badRequest("\(wire.path) is required") }
+        let recordType = try wire["recordType"].requiredString()
+        let type = schema.recordType(recordType)
+        var query = Query(recordType: recordType)
+        for filter in try wire["filterBy"].array() ?? [] {
+            query.filters.append(try self.filter(filter, type: type))
+        }
+        for sort in try wire["sortBy"].array() ?? [] {
+            query.sorts.append(try self.sort(sort, type: type))
+        }
+        return query
+    }
+
+    private func field(_ wire: WireValue) throws(WebServicesError) -> QueryField {
+        if let system = try wire["systemFieldName"].string() {
+            guard let field = QueryField(systemFieldName: system) else {
+                throw WebServicesError.badRequest("\(wire["systemFieldName"].path) '\(system)' is not a system field name")
+            }
+            return field
+        }
+        guard let name = try wire["fieldName"].string(), !name.isEmpty else {
+            throw WebServicesError.badRequest("\(wire.path) needs a fieldName or a systemFieldName")
+        }
+        return QueryField(fieldName: name)
+    }
+
+    private func declaredType(of field: QueryField, in type: RecordTypeDefinition?) -> FieldType? {
+        switch field {
+        case .system(let system): system == .recordID || system == .createdBy || system == .modifiedBy ? .reference : system.type
+        case .field(let name): type?.field(name)?.type
+        }
+    }
+
+    private func filter(_ wire: WireValue, type: RecordTypeDefinition?) throws(WebServicesError) -> QueryFilter {
+        try wire.requireObjectIfPresent()
+        let name = try wire["comparator"].requiredString()
+        guard let comparator = Comparator(wireName: name) else {
+            throw WebServicesError.badRequest("\(wire["comparator"].path) '\(name)' is not a comparator")
+        }
+        let field = try self.field(wire)
+        // The value of IN and the LIST_*_ANY/ALL family is a list of the field's (element) type;
+        // LIST_CONTAINS and the BEGINS_WITH family compare one element.
+        let declared = declaredType(of: field, in: type).map { declared in
+            comparator.takesList ? FieldType.list(declared.scalar) : FieldType(declared.scalar)
+        }
+        let fieldValue = wire["fieldValue"]
+        try fieldValue.requireObjectIfPresent()
+        guard let value = try values.decode(fieldValue["value"], hint: try fieldValue["type"].string(), declared: declared) else {
+            throw WebServicesError.badRequest("\(fieldValue.path).value is required")
+        }
+        return QueryFilter(field, comparator, value, distance: try wire["distance"].double())
+    }
+
+    private func sort(_ wire: WireValue, type: RecordTypeDefinition?) throws(WebServicesError) -> QuerySort {
+        try wire.requireObjectIfPresent()
+        let field = try self.field(wire)
+        var relative: Location?
+        let location = wire["relativeLocation"]
+        if location.isPresent {
+            // A Record Field Dictionary holding a location, or the location itself.
+            let json = location["value"].json ?? location.json
+            guard let json, let parsed = FieldValueDecoder.location(json) else {
+                throw WebServicesError.badRequest("\(location.path) must hold a location with latitude and longitude")
+            }
+            relative = parsed
+        }
+        return QuerySort(field, ascending: try wire["ascending"].bool() ?? true, relativeLocation: relative)
+    }
+}

@@ -1,0 +1,70 @@
+import CloudStore
+
+/// Reads the `operations` of `records/modify` into ``RecordOperation``s, using the schema to read
+/// each field value as its field's type.
+struct RecordOperationDecoder {
+    /// The environment's schema, for declared field types.
+    let schema: Schema
+    let values = FieldValueDecoder()
+
+    /// Record types of records the operations name without a `recordType` (updates usually).
+    var existingTypes: [String: String] = [:]
+
+    /// Names of records whose operation sets fields but gives no `recordType`: their stored type
+    /// tells how to read the values.
+    static func namesNeedingTypes(_ operations: [WireValue]) -> [String] {
+        operations.compactMap { operation in
+            let record = operation["record"]
+            guard !record["recordType"].isPresent, record["fields"].isPresent else { return nil }
+            return record["recordName"].json?.stringValue
+        }
+    }
+
+    /// Reads one Operation Dictionary.
+    func operation(_ wire: WireValue) throws(WebServicesError) -> RecordOperation {
+        try wire.requireObjectIfPresent()
+        guard wire.isPresent else { throw WebServicesError.badRequest("\(wire.path) must be an operation dictionary") }
+        let typeName = try wire["operationType"].requiredString()
+        guard let kind = RecordOperation.Kind(rawValue: typeName) else {
+            throw WebServicesError.badRequest(
+                "\(wire["operationType"].path) '\(typeName)' is not one of \(RecordOperation.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        let record = wire["record"]
+        try record.requireObjectIfPresent()
+        guard record.isPresent else { throw WebServicesError.badRequest("\(record.path) is required") }
+
+        let recordName = try record["recordName"].string()
+        let recordType = try record["recordType"].string()
+        var operation = RecordOperation(
+            kind, recordName: recordName, recordType: recordType, recordChangeTag: try record["recordChangeTag"].string(),
+            desiredKeys: try wire["desiredKeys"].strings())
+
+        // CloudKit JS strips fields from deletes; other clients may not, and they are ignored.
+        if !kind.isDelete, let fields = try record["fields"].object() {
+            let declared = (recordType ?? recordName.flatMap { existingTypes[$0] }).flatMap { schema.recordType($0) }
+            for (name, fieldJSON) in fields {
+                let field = WireValue(fieldJSON, path: "\(record["fields"].path).\(name)")
+                try field.requireObjectIfPresent()
+                let hint = try field["type"].string()
+                if let value = try values.decode(field["value"], hint: hint, declared: declared?.field(name)?.type) {
+                    operation.fields[name] = value
+                } else {
+                    operation.clearedFields.insert(name)
+                }
+            }
+        }
+        let parent = record["parent"]
+        if record.json?["parent"] != nil {
+            if parent.isPresent {
+                operation.parent = .some(try parent["recordName"].requiredString())
+            } else {
+                operation.parent = .some(nil)
+            }
+        }
+        return operation
+    }
+}
+
+extension RecordTypeDefinition? {
+    fileprivate func field(_ name: String) -> FieldDefinition? { self?.field(name) }
+}

@@ -1,0 +1,109 @@
+/// A value of a request body being read, with its path for error messages
+/// (`operations[2].record.recordName`). `null` reads as absent, as CloudKit clients send
+/// explicit nulls for keys they mean to leave out; unknown keys are never looked at.
+struct WireValue {
+    /// The JSON value, or `nil` when the key is absent or `null`.
+    let json: JSONValue?
+    /// Where the value sits in the request body.
+    let path: String
+
+    init(_ json: JSONValue?, path: String) {
+        self.json = json?.nonNull
+        self.path = path
+    }
+
+    /// The whole body of a request.
+    static func body(_ json: JSONValue) -> WireValue { WireValue(json, path: "request") }
+
+    /// Whether the value is present (and not `null`).
+    var isPresent: Bool { json != nil }
+
+    /// The value under `key`, absent when this is not an object or lacks the key.
+    subscript(key: String) -> WireValue {
+        WireValue(json?[key], path: path == "request" ? key : "\(path).\(key)")
+    }
+
+    /// The first of several spellings of a key that is present (`numbersAsStrings`, `numberAsStrings`).
+    func first(_ keys: String...) -> WireValue {
+        keys.lazy.map { self[$0] }.first(where: \.isPresent) ?? self[keys[0]]
+    }
+
+    private func mistyped(_ expected: String) -> WebServicesError {
+        .badRequest("\(path) must be \(expected)")
+    }
+
+    /// The string, `nil` when absent.
+    func string() throws(WebServicesError) -> String? {
+        guard let json else { return nil }
+        guard let string = json.stringValue else { throw mistyped("a string") }
+        return string
+    }
+
+    /// The string, refusing absence.
+    func requiredString() throws(WebServicesError) -> String {
+        guard let string = try string() else { throw WebServicesError.badRequest("\(path) is required") }
+        return string
+    }
+
+    /// A boolean; `0`/`1` and `"true"`/`"false"` are accepted as some clients send them.
+    func bool() throws(WebServicesError) -> Bool? {
+        guard let json else { return nil }
+        if let flag = json.boolValue { return flag }
+        if let number = json.int64Value, number == 0 || number == 1 { return number == 1 }
+        if let text = json.stringValue, text == "true" || text == "false" { return text == "true" }
+        throw mistyped("true or false")
+    }
+
+    /// An integer (a numeric string too).
+    func integer() throws(WebServicesError) -> Int? {
+        guard let json else { return nil }
+        guard let value = json.int64Value(acceptingNumericString: true), let integer = Int(exactly: value) else {
+            throw mistyped("an integer")
+        }
+        return integer
+    }
+
+    /// A number (a numeric string too).
+    func double() throws(WebServicesError) -> Double? {
+        guard let json else { return nil }
+        guard let value = json.doubleValue(acceptingNumericString: true) else { throw mistyped("a number") }
+        return value
+    }
+
+    /// The elements of an array, `nil` when absent.
+    func array() throws(WebServicesError) -> [WireValue]? {
+        guard let json else { return nil }
+        guard let elements = json.arrayValue else { throw mistyped("an array") }
+        return elements.enumerated().map { WireValue($0.element, path: "\(path)[\($0.offset)]") }
+    }
+
+    /// The elements of an array, refusing absence.
+    func requiredArray() throws(WebServicesError) -> [WireValue] {
+        guard let elements = try array() else { throw WebServicesError.badRequest("\(path) is required") }
+        return elements
+    }
+
+    /// An array of strings, `nil` when absent.
+    func strings() throws(WebServicesError) -> [String]? {
+        guard let elements = try array() else { return nil }
+        var strings: [String] = []
+        for element in elements { strings.append(try element.requiredString()) }
+        return strings
+    }
+
+    /// The object, `nil` when absent.
+    func object() throws(WebServicesError) -> JSONObject? {
+        guard let json else { return nil }
+        guard let object = json.objectValue else { throw mistyped("an object") }
+        return object
+    }
+
+    /// Refuses anything but an object (or absence).
+    func requireObjectIfPresent() throws(WebServicesError) { _ = try object() }
+}
+
+extension JSONValue {
+    /// The value, or `nil` for `null`. (A plain `nil` in a closure returning `JSONValue?` would be
+    /// read as `JSONValue.null`, since `JSONValue` is expressible by the nil literal.)
+    var nonNull: JSONValue? { isNull ? Optional.none : self }
+}

@@ -1,0 +1,40 @@
+import CloudStore
+
+/// Zone IDs and zones on the wire.
+enum ZoneWire {
+    /// A Zone ID Dictionary read from a request: `zoneName` (default `_defaultZone`) and
+    /// `ownerRecordName` (MistKit's older `ownerName` too); `zoneType` is ignored.
+    /// The owner defaults to `owner`; `nil` when the value is not such a dictionary.
+    static func zoneID(_ json: JSONValue, owner: String?) -> ZoneID? {
+        guard let object = json.objectValue else { return nil }
+        let name = object["zoneName"]?.nonNull
+        guard name == nil || name?.stringValue != nil else { return nil }
+        let ownerValue = object["ownerRecordName"]?.nonNull ?? object["ownerName"]?.nonNull
+        return ZoneID(
+            zoneName: name?.stringValue ?? ZoneID.defaultZoneName,
+            ownerRecordName: ownerValue?.stringValue ?? owner ?? DatabaseID.publicOwner)
+    }
+
+    /// The zone name a request's `zoneID` names; the default zone when absent.
+    static func zoneName(_ value: WireValue) throws(WebServicesError) -> String {
+        guard let json = value.json else { return ZoneID.defaultZoneName }
+        guard let zoneID = zoneID(json, owner: nil) else {
+            throw WebServicesError.badRequest("\(value.path) must be a zone ID dictionary with a string zoneName")
+        }
+        guard !zoneID.zoneName.isEmpty else { throw WebServicesError.badRequest("\(value.path).zoneName must not be empty") }
+        return zoneID.zoneName
+    }
+
+    /// A Zone ID Dictionary as responses carry it, with `zoneType`.
+    static func json(_ zoneID: ZoneID) -> JSONValue {
+        .object([
+            "zoneName": .string(zoneID.zoneName), "ownerRecordName": .string(zoneID.ownerRecordName),
+            "zoneType": .string(zoneID.isDefaultZone ? "DEFAULT_ZONE" : "REGULAR_CUSTOM_ZONE"),
+        ])
+    }
+
+    /// A Zone Dictionary.
+    static func json(_ zone: Zone) -> JSONValue {
+        .object(["zoneID": json(zone.zoneID), "syncToken": .string(zone.syncToken), "atomic": .bool(zone.atomic)])
+    }
+}
