@@ -1,0 +1,118 @@
+import CloudStore
+import Crypto
+import Foundation
+import Testing
+@testable import WebServices
+
+@Suite struct AuthenticationAPITests {
+    @Test func apiTokensMustExistAndMatchContainerAndEnvironment() throws {
+        let server = try APITestServer()
+        let body = #"{"records":[{"recordName":"x"}]}"#
+        let none = try server.send("POST", server.path("public", "records/lookup"), body: body)
+        #expect(none.status == 400)
+        #expect(try none.json()["reason"]?.stringValue?.contains("ckAPIToken") == true)
+
+        let unknown = try server.send("POST", server.path("public", "records/lookup") + "?ckAPIToken=" + String(repeating: "a", count: 64), body: body)
+        #expect(unknown.status == 401)
+        #expect(try unknown.json()["serverErrorCode"] == "AUTHENTICATION_FAILED")
+
+        let production = try server.send("POST", server.authorized(server.path("public", "records/lookup", environment: "production")), body: body)
+        #expect(production.status == 401)
+        #expect(try production.json()["reason"]?.stringValue?.contains("is for iCloud.com.example.Notes development") == true)
+
+        let badEnvironment = try server.send("POST", server.authorized(server.path("public", "records/lookup", environment: "staging")), body: body)
+        #expect(badEnvironment.status == 400)
+        let badContainer = try server.send("POST", "/database/1/com.bad/development/public/records/lookup?ckAPIToken=\(server.apiToken.token)", body: body)
+        #expect(badContainer.status == 400)
+    }
+
+    @Test func badWebAuthTokensAreRefusedAndUnencodedPlusSignsTolerated() throws {
+        let server = try APITestServer()
+        let forged = try server.post("private", "zones/list", "{}", webAuthToken: "1__32__" + String(repeating: "A", count: 120))
+        #expect(forged.status == 401)
+        let token = try server.signIn()
+        // A client that forgets to percent-encode sends `+` raw, which arrives as a space.
+        let raw = try server.send("POST", server.path("private", "zones/list") + "?ckAPIToken=\(server.apiToken.token)&ckWebAuthToken=\(token)")
+        #expect(raw.status == 200, "\(raw.text)")
+        let header = try server.send("POST", server.authorized(server.path("private", "zones/list")), headers: ["X-Apple-CloudKit-Web-Auth-Token": token])
+        #expect(header.status == 200)
+    }
+
+    @Test func serverToServerRequestsActAsTheKeysAdministrator() throws {
+        let server = try APITestServer()
+        let privateKey = P256.Signing.PrivateKey()
+        let key = try server.store.addServerKey(server.container, .development, publicKeyPEM: privateKey.publicKey.pemRepresentation)
+        let signer = ServerToServerSigner(keyID: key.keyID, privateKey: privateKey)
+        func signed(_ operation: String, _ json: String, date: Date = Date(), target: String? = nil, tamper: Bool = false) throws -> APIResponse {
+            let path = server.path("public", operation)
+            let body = Array(json.utf8)
+            let headers = try signer.headers(body: body, requestTarget: target ?? path, date: date)
+            let sent = tamper ? Array((json + " ").utf8) : body
+            return try HTTPTestClient.send(port: server.port, method: "POST", target: path, body: sent, headers: Dictionary(uniqueKeysWithValues: headers.map { ($0.name, $0.value) }))
+        }
+        let created = try signed("records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"s2s","recordType":"Note","fields":{"v":{"value":1}}}}]}"#)
+        #expect(created.status == 200, "\(created.text)")
+        #expect(try created.json()["records"]?[0]?["created"]?["userRecordName"]?.stringValue == key.userRecordName)
+        #expect(try signed("records/lookup", #"{"records":[{"recordName":"s2s"}]}"#).status == 200)
+
+        let stale = try signed("records/lookup", #"{"records":[{"recordName":"s2s"}]}"#, date: Date().addingTimeInterval(-3_600))
+        #expect(stale.status == 401)
+        #expect(try stale.json()["serverErrorCode"] == "AUTHENTICATION_FAILED")
+        let tampered = try signed("records/lookup", #"{"records":[{"recordName":"s2s"}]}"#, tamper: true)
+        #expect(tampered.status == 401)
+        let otherPath = try signed("records/lookup", "{}", target: server.path("public", "records/query"))
+        #expect(otherPath.status == 401)
+
+        let otherKey = P256.Signing.PrivateKey()
+        let wrong = ServerToServerSigner(keyID: key.keyID, privateKey: otherKey)
+        let path = server.path("public", "records/lookup")
+        let headers = try wrong.headers(body: Array("{}".utf8), requestTarget: path, date: Date())
+        let wrongKey = try HTTPTestClient.send(port: server.port, method: "POST", target: path, body: Array("{}".utf8), headers: Dictionary(uniqueKeysWithValues: headers.map { ($0.name, $0.value) }))
+        #expect(wrongKey.status == 401)
+
+        // Server-to-server keys reach the public database only.
+        let privateHeaders = try signer.headers(body: Array("{}".utf8), requestTarget: server.path("private", "zones/list"), date: Date())
+        let privateAttempt = try HTTPTestClient.send(port: server.port, method: "POST", target: server.path("private", "zones/list"), body: Array("{}".utf8),
+                                                     headers: Dictionary(uniqueKeysWithValues: privateHeaders.map { ($0.name, $0.value) }))
+        #expect(privateAttempt.status == 403)
+
+        let mixedHeaders = try signer.headers(body: Array("{}".utf8), requestTarget: server.authorized(path), date: Date())
+        let mixed = try HTTPTestClient.send(port: server.port, method: "POST", target: server.authorized(path), body: Array("{}".utf8),
+                                            headers: Dictionary(uniqueKeysWithValues: mixedHeaders.map { ($0.name, $0.value) }))
+        #expect(mixed.status == 400)
+    }
+
+    @Test func corsAllowsTheTokensOriginsOnly() throws {
+        let server = try APITestServer()
+        let target = server.authorized(server.path("public", "records/query"))
+        let preflight = try server.send("OPTIONS", target, headers: [
+            "Origin": "https://app.example.com", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type",
+        ])
+        #expect(preflight.status == 204)
+        #expect(preflight.header("Access-Control-Allow-Origin") == "https://app.example.com")
+        #expect(preflight.header("Access-Control-Allow-Methods")?.contains("POST") == true)
+        #expect(preflight.header("Access-Control-Allow-Headers") == "content-type")
+
+        let denied = try server.send("OPTIONS", target, headers: ["Origin": "https://evil.example", "Access-Control-Request-Method": "POST"])
+        #expect(denied.status == 403)
+        #expect(denied.header("Access-Control-Allow-Origin") == nil)
+
+        let actual = try server.send("POST", server.authorized(server.path("public", "records/lookup")), body: #"{"records":[{"recordName":"x"}]}"#,
+                                     headers: ["Origin": "https://app.example.com"])
+        #expect(actual.header("Access-Control-Allow-Origin") == "https://app.example.com")
+        #expect(actual.header("Access-Control-Expose-Headers")?.contains("X-Apple-CloudKit-Web-Auth-Token") == true)
+        let refused = try server.send("POST", server.authorized(server.path("public", "records/lookup")), body: #"{"records":[{"recordName":"x"}]}"#,
+                                      headers: ["Origin": "https://evil.example"])
+        #expect(refused.status == 403)
+        #expect(try refused.json()["serverErrorCode"] == "ACCESS_DENIED")
+    }
+
+    @Test func unknownPathsAndMethodsAnswerInCloudKitsShape() throws {
+        let server = try APITestServer()
+        let missing = try server.send("POST", server.authorized(server.path("public", "records/frobnicate")), body: "{}")
+        #expect(missing.status == 404)
+        #expect(try missing.json()["serverErrorCode"] == "NOT_FOUND")
+        let wrongMethod = try server.send("DELETE", server.authorized(server.path("public", "records/query")))
+        #expect(wrongMethod.status == 405 || wrongMethod.status == 404)
+    }
+}

@@ -1,0 +1,142 @@
+import CloudStore
+import Foundation
+import Testing
+@testable import WebServices
+
+@Suite struct ZonesAPITests {
+    @Test func listLookupAndModifyZones() throws {
+        let server = try APITestServer()
+        let token = try server.signIn()
+        let user = try #require(try server.store.users(server.container).first?.userRecordName)
+
+        let created = try server.post("private", "zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}},{"operationType":"create","zone":{"zoneID":{"zoneName":"Photos","ownerRecordName":"ignored","zoneType":"REGULAR_CUSTOM_ZONE"}}}]}"#, webAuthToken: token)
+        #expect(created.status == 200, "\(created.text)")
+        let zones = try #require(try created.json()["zones"]?.arrayValue)
+        #expect(zones[0]["zoneID"] == ["zoneName": "Notes", "ownerRecordName": .string(user), "zoneType": "REGULAR_CUSTOM_ZONE"])
+        #expect(zones[0]["atomic"] == true)
+        #expect(zones[0]["syncToken"]?.stringValue?.isEmpty == false)
+
+        for method in ["GET", "POST"] {
+            let listed = try server.send(method, server.authorized(server.path("private", "zones/list"), webAuthToken: token))
+            #expect(listed.status == 200)
+            #expect(try listed.json()["zones"]?.arrayValue?.compactMap { $0["zoneID"]?["zoneName"]?.stringValue } == ["_defaultZone", "Notes", "Photos"])
+        }
+        let again = try server.post("private", "zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#, webAuthToken: token)
+        #expect(try again.json()["zones"]?[0]?["serverErrorCode"] == "EXISTS")
+
+        let lookup = try server.post("private", "zones/lookup", #"{"zones":[{"zoneName":"Notes"},{"zoneName":"Nope"}]}"#, webAuthToken: token).json()
+        #expect(lookup["zones"]?[0]?["zoneID"]?["zoneName"] == "Notes")
+        #expect(lookup["zones"]?[1]?["serverErrorCode"] == "ZONE_NOT_FOUND")
+
+        let deleted = try server.post("private", "zones/modify", #"{"operations":[{"operationType":"delete","zone":{"zoneID":{"zoneName":"Photos"}}}]}"#, webAuthToken: token).json()
+        #expect(deleted["zones"]?[0]?["deleted"] == true)
+
+        let publicZones = try server.post("public", "zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#, webAuthToken: token)
+        #expect(publicZones.status == 400)
+        let world = try server.send("GET", server.authorized(server.path("private", "zones/list")))
+        #expect(world.status == 421)
+        #expect(try world.json()["redirectURL"]?.stringValue?.contains("/signin?ckAPIToken=") == true)
+    }
+}
+
+@Suite struct UsersAPITests {
+    @Test func callerAndCurrentDescribeTheSignedInUser() throws {
+        let server = try APITestServer()
+        let token = try server.signIn()
+        let user = try #require(try server.store.users(server.container).first)
+        let caller = try server.send("GET", server.authorized(server.path("public", "users/caller"), webAuthToken: token))
+        #expect(caller.status == 200)
+        let body = try caller.json()
+        #expect(body["userRecordName"]?.stringValue == user.userRecordName)
+        #expect(body["users"]?[0]?["userRecordName"]?.stringValue == user.userRecordName)
+        #expect(body["lookupInfo"]?["emailAddress"] == "alice@example.com")
+        #expect(body["nameComponents"] == ["givenName": "Alice", "familyName": "Liddell"])
+
+        let current = try server.send("POST", server.authorized(server.path("public", "users/current"), webAuthToken: token))
+        #expect(try current.json() == ["userRecordName": .string(user.userRecordName), "firstName": "Alice", "lastName": "Liddell"])
+    }
+
+    @Test func withoutASignedInUserTheAnswerIs421WithWhereToSignIn() throws {
+        let server = try APITestServer()
+        let response = try server.send(
+            "GET", server.authorized(server.path("public", "users/current")), headers: ["Origin": "https://app.example.com"])
+        #expect(response.status == 421)
+        let body = try response.json()
+        #expect(body["serverErrorCode"] == "AUTHENTICATION_REQUIRED")
+        #expect(body["redirectURL"]?.stringValue
+                == "http://127.0.0.1:\(server.port)/signin?ckAPIToken=\(server.apiToken.token)&origin=https://app.example.com")
+    }
+}
+
+@Suite struct TokensAPITests {
+    @Test(arguments: ["/database/1/iCloud.com.example.Notes/development/tokens/create",
+                      "/database/1/iCloud.com.example.Notes/development/public/tokens/create",
+                      "/device/1/iCloud.com.example.Notes/development/tokens/create"])
+    func tokensCreateOnEveryPathForm(_ path: String) throws {
+        let server = try APITestServer()
+        let response = try server.send("POST", server.authorized(path), body: #"{"apnsEnvironment":"development"}"#)
+        #expect(response.status == 200, "\(response.text)")
+        let body = try response.json()
+        #expect(body["apnsEnvironment"] == "development")
+        let token = try #require(body["apnsToken"]?.stringValue)
+        #expect(try server.store.pushToken(token) != nil)
+        let url = try #require(body["webcourierURL"]?.stringValue)
+        #expect(url.hasPrefix("http://127.0.0.1:\(server.port)/webcourier/1/aps?tok="))
+        #expect(url.hasSuffix("&ttl=43200"))
+
+        let registered = try server.send("POST", server.authorized(path.replacingOccurrences(of: "create", with: "register")),
+                                         body: #"{"apnsEnvironment":"development","apnsToken":"\#(token)"}"#)
+        #expect(registered.status == 200)
+        #expect(try registered.json() == [:])
+        let bad = try server.send("POST", server.authorized(path), body: #"{"apnsEnvironment":"staging"}"#)
+        #expect(bad.status == 400)
+    }
+
+    @Test func theCourierWaitsWithoutAThreadAndDeliversOneNotificationPerPoll() throws {
+        let server = try APITestServer(courierTimeout: .milliseconds(300))
+        let created = try server.send("POST", server.authorized(server.path("public", "tokens/create")), body: "{}").json()
+        let url = try #require(created["webcourierURL"]?.stringValue)
+        let target = String(url.dropFirst("http://127.0.0.1:\(server.port)".count))
+
+        // Nothing to deliver: an empty 200 after the timeout.
+        let empty = try server.send("GET", target)
+        #expect(empty.status == 200)
+        #expect(empty.body.isEmpty)
+
+        // A notification delivered while a poll waits is its answer.
+        let token = try #require(created["apnsToken"]?.stringValue)
+        let slow = try APITestServer(courierTimeout: .seconds(20))
+        let slowToken = try slow.store.createPushToken(slow.container, .development, apnsEnvironment: "development", userRecordName: nil)
+        let answer = DeliveredAnswer()
+        let port = slow.port
+        let pollTarget = "/webcourier/1/aps?tok=\(PercentEncoding.queryValue(slowToken.token))&ttl=43200"
+        let thread = Thread {
+            answer.set(try? HTTPTestClient.send(port: port, method: "GET", target: pollTarget, body: nil, headers: [:]))
+        }
+        thread.start()
+        var waited = 0
+        while slow.api.courier.waitingCount(for: slowToken.token) == 0 && waited < 200 {
+            usleep(10_000)
+            waited += 1
+        }
+        #expect(slow.api.courier.deliver(["ck": ["nid": "n1", "cid": "iCloud.com.example.Notes"]], to: slowToken.token))
+        while answer.get() == nil && waited < 1_000 {
+            usleep(10_000)
+            waited += 1
+        }
+        #expect(try answer.get()?.json() == ["ck": ["nid": "n1", "cid": "iCloud.com.example.Notes"]])
+        #expect(!token.isEmpty)
+
+        let unknown = try server.send("GET", "/webcourier/1/aps?tok=nope")
+        #expect(unknown.status == 400)
+    }
+}
+
+/// A response handed from a background thread.
+final class DeliveredAnswer: @unchecked Sendable {
+    // Guarded by `lock`; the test thread and the polling thread both touch `response`.
+    private let lock = NSLock()
+    private var response: APIResponse?
+    func set(_ value: APIResponse?) { lock.withLock { response = value } }
+    func get() -> APIResponse? { lock.withLock { response } }
+}
