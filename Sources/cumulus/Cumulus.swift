@@ -13,6 +13,9 @@ struct Cumulus: ParsableCommand {
             ExportSchemaCommand.self,
             ValidateSchemaCommand.self,
             ImportSchemaCommand.self,
+            TokensCommand.self,
+            KeysCommand.self,
+            UsersCommand.self,
         ]
     )
 }

@@ -1,0 +1,56 @@
+import CloudStore
+import Foundation
+import Testing
+
+@Suite struct CredentialCommandsTests {
+    @Test func tokensKeysAndUsersAreCreatedFromTheCommandLine() throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.path + "/data"
+        let container = "iCloud.com.example.Notes"
+        #expect(try CumulusBinary.run(["containers", "create", container, "--data-dir", data]).status == 0)
+
+        let token = try CumulusBinary.run(["tokens", "create", "--container", container, "--environment", "production", "--data-dir", data,
+                                           "--allowed-origin", "https://app.example.com", "--sign-in-callback", "https://app.example.com/done"])
+        #expect(token.status == 0, "\(token.error)")
+        let tokenValue = token.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(tokenValue.count == 64 && tokenValue.allSatisfy(\.isHexDigit))
+
+        let pem = try directory.file("key.pub", P256PublicKeyFixture.pem)
+        let key = try CumulusBinary.run(["keys", "add", "--container", container, "--public-key", pem, "--data-dir", data])
+        #expect(key.status == 0, "\(key.error)")
+        let keyID = key.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(keyID.count == 64)
+
+        let user = try CumulusBinary.run(["users", "add", "--container", container, "alice", "--email", "alice@example.com", "--data-dir", data],
+                                         input: "a long passphrase\n")
+        #expect(user.status == 0, "\(user.error)")
+        #expect(user.output.hasPrefix("_"))
+
+        let store = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: data))
+        let identifier = try ContainerIdentifier(container)
+        let stored = try #require(try store.apiToken(tokenValue))
+        #expect(stored.environment == .production)
+        #expect(stored.allowedOrigins == ["https://app.example.com"])
+        #expect(stored.signInCallback == "https://app.example.com/done")
+        #expect(try store.serverKey(keyID)?.container == identifier)
+        let signedIn = try store.signIn(identifier, name: "alice", password: "a long passphrase")
+        #expect(signedIn.user.emailAddress == "alice@example.com")
+
+        let noPassword = try CumulusBinary.run(["users", "add", "--container", container, "bob", "--data-dir", data], input: "")
+        #expect(noPassword.status != 0)
+        #expect(noPassword.error.contains("password on standard input"))
+        let badKey = try CumulusBinary.run(["keys", "add", "--container", container, "--public-key", try directory.file("bad.pem", "nonsense"), "--data-dir", data])
+        #expect(badKey.status != 0)
+        #expect(badKey.error.contains("EC P-256"))
+    }
+}
+
+/// A P-256 public key in PEM form, as `openssl ec -pubout` writes it.
+enum P256PublicKeyFixture {
+    static let pem = """
+        -----BEGIN PUBLIC KEY-----
+        MFkwEwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEE56slro6ZSJdjP1IgXXI4eDEWPK+
+        nhHgwotsV6x9GtUmJDpTZ6x6x1H58OmsbpcK3y94v5Z+ja8viDFeiODBIQ==
+        -----END PUBLIC KEY-----
+        """
+}
