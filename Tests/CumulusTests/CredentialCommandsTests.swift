@@ -36,6 +36,13 @@ import Testing
         let signedIn = try store.signIn(identifier, name: "alice", password: "a long passphrase")
         #expect(signedIn.user.emailAddress == "alice@example.com")
 
+        let webToken = try CumulusBinary.run(["users", "token", "--container", container, "alice", "--data-dir", data], input: "a long passphrase\n")
+        #expect(webToken.status == 0, "\(webToken.error)")
+        #expect(try store.session(forWebAuthToken: webToken.output.trimmingCharacters(in: .whitespacesAndNewlines), in: identifier).userRecordName == signedIn.user.userRecordName)
+        let wrong = try CumulusBinary.run(["users", "token", "--container", container, "alice", "--data-dir", data], input: "nope\n")
+        #expect(wrong.status != 0)
+        #expect(wrong.error.contains("Incorrect name or password"))
+
         let noPassword = try CumulusBinary.run(["users", "add", "--container", container, "bob", "--data-dir", data], input: "")
         #expect(noPassword.status != 0)
         #expect(noPassword.error.contains("password on standard input"))

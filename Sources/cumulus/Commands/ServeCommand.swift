@@ -1,4 +1,5 @@
 import ArgumentParser
+import CloudStore
 import Foundation
 import HTTPServer
 import Logging
@@ -73,6 +74,12 @@ struct ServeCommand: ParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Log one line per request. [default: on]")
     var accessLog: Bool?
 
+    @Option(help: "normal (commits survive a crash) or full (they also survive power loss). [default: normal]")
+    var synchronous: String?
+
+    @Flag(inversion: .prefixedNo, help: "Seed the demo container iCloud.com.example.Notes on first start. [default: on]")
+    var demo: Bool?
+
     /// The flags as plain values, for `ServerSettings.resolve`.
     var options: ServeOptions {
         ServeOptions(
@@ -81,7 +88,7 @@ struct ServeCommand: ParsableCommand {
             maxHeaderBytes: maxHeaderBytes, maxBodyBytes: maxBodyBytes, headerReadTimeout: headerReadTimeout,
             bodyReadTimeout: bodyReadTimeout, idleTimeout: idleTimeout, writeTimeout: writeTimeout,
             maxConnections: maxConnections, gzipMinBytes: gzipMinBytes, eventStreamHeartbeat: eventStreamHeartbeat,
-            shutdownGrace: shutdownGrace, accessLog: accessLog
+            shutdownGrace: shutdownGrace, accessLog: accessLog, synchronous: synchronous, demo: demo
         )
     }
 
@@ -101,15 +108,17 @@ struct ServeCommand: ParsableCommand {
         defer { writer.stop() }
         let logger = Logger(label: "cumulus.http")
 
-        try FileManager.default.createDirectory(atPath: settings.dataDirectory, withIntermediateDirectories: true)
-        let router = ServerRoutes.makeRouter(settings: settings, started: started)
+        let store = try CloudStore(configuration: CloudStoreConfiguration(
+            dataDirectory: settings.dataDirectory, synchronous: settings.synchronous))
+        let demo = settings.demo ? try DemoContainer.seedIfFirstStart(store) : nil
+        let router = ServerRoutes.makeRouter(settings: settings, store: store, started: started)
         let server = HTTPServer(configuration: settings.http, router: router, logger: logger)
         var bound = settings
         bound.http.port = try server.start()
         // Written straight to the descriptor so it appears at once, before any log line.
         let banner = "Cumulus \(CumulusVersion.current) listening on \(bound.listeningURL)\n"
             + "  data: \(settings.dataDirectory)  static files: \(settings.publicDirectory) under /static/\n"
-        FileHandle.standardOutput.write(Data(banner.utf8))
+        FileHandle.standardOutput.write(Data((banner + (demo.map { $0.banner(baseURL: bound.listeningURL) } ?? "")).utf8))
         server.waitForTerminationSignal()
         logger.notice("stopped")
     }

@@ -5,7 +5,8 @@ import Foundation
 /// `cumulus users add --container ID NAME`: adds an app user, reading the password from standard input.
 struct UsersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "users", abstract: "Add and list the users who sign in to a container's apps.", subcommands: [Add.self, List.self])
+        commandName: "users", abstract: "Add and list the users who sign in to a container's apps.",
+        subcommands: [Add.self, List.self, Token.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -51,6 +52,30 @@ struct UsersCommand: ParsableCommand {
             for user in try data.openStore().users(try ContainerIdentifier(container)) {
                 print("\(user.userRecordName)\t\(user.name)\t\(user.emailAddress ?? "")")
             }
+        }
+    }
+
+    struct Token: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Sign a user in and print a web auth token (ckWebAuthToken), for scripts; the password is read from standard input.")
+
+        @OptionGroup var data: DataDirectoryOptions
+
+        @Option(help: "The container identifier.")
+        var container: String
+
+        @Argument(help: "The name the user signs in with.")
+        var name: String
+
+        @Flag(name: .customLong("keep-signed-in"), help: "Make the token last two weeks instead of 30 minutes.")
+        var keepSignedIn = false
+
+        func run() throws {
+            guard let password = readLine(strippingNewline: true) else {
+                throw ValidationError("Give the password on standard input")
+            }
+            let signedIn = try data.openStore().signIn(try ContainerIdentifier(container), name: name, password: password, keepSignedIn: keepSignedIn)
+            print(signedIn.webAuthToken)
         }
     }
 }

@@ -19,4 +19,6 @@ struct ServeOptions: Sendable {
     var eventStreamHeartbeat: String?
     var shutdownGrace: String?
     var accessLog: Bool?
+    var synchronous: String?
+    var demo: Bool?
 }

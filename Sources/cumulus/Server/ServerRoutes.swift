@@ -1,16 +1,20 @@
+import CloudStore
 import HTTPServer
+import WebServices
 
 /// Builds the router `cumulus serve` runs: the place where modules mount their routes.
 ///
-/// Mounted today:
 /// - `GET /healthz`: health and version (on the event loop unless configured otherwise: it never blocks).
 /// - `GET /static/*path`: the files of the public directory.
-///
-/// To come: the CloudKit Web Services API under `/database/1/...` (WebServices) and the console
-/// pages under `/` (Console).
+/// - CloudKit Web Services under `/database/1/…` and `/device/1/…`, and the web courier (WebServices).
 enum ServerRoutes {
-    static func makeRouter(settings: ServerSettings, started: ContinuousClock.Instant) -> Router {
+    static func makeRouter(settings: ServerSettings, store: CloudStore, started: ContinuousClock.Instant) -> Router {
         var router = Router()
+        let api = WebServices(store: store, configuration: WebServicesConfiguration(
+            signInURL: { base, token, origin in
+                "\(base)/signin?ckAPIToken=\(token)" + (origin.map { "&origin=\($0)" } ?? "")
+            }))
+        api.mount(on: &router)
         let health = HealthCheck(started: started)
         let healthOptions = RouteOptions(runsOnEventLoop: settings.healthzOnEventLoop)
         router.get("/healthz", options: healthOptions) { request in health.respond(to: request) }

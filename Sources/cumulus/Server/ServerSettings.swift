@@ -1,3 +1,4 @@
+import CloudStore
 import HTTPServer
 import Logging
 
@@ -19,6 +20,8 @@ import Logging
 /// | shutdown grace | `--shutdown-grace` | `CUMULUS_SHUTDOWN_GRACE` | 10s |
 /// | access log | `--access-log` / `--no-access-log` | `CUMULUS_ACCESS_LOG` | on |
 /// | `/healthz` on the event loop (diagnostic) | — | `CUMULUS_HEALTHZ_ON_EVENT_LOOP` | true |
+/// | durability of commits | `--synchronous normal\|full` | `CUMULUS_SYNCHRONOUS` | normal |
+/// | demo container on first start | `--demo` / `--no-demo` | `CUMULUS_DEMO` | on |
 ///
 /// Sizes take `KiB`/`MiB`/`GiB` (or `K`/`M`/`G`) suffixes; durations `ms`, `s`, `m`, `h`
 /// (a bare number is seconds).
@@ -34,6 +37,10 @@ struct ServerSettings: Sendable {
     /// Whether `/healthz` runs on the event loop (the default) or, for measuring the worker
     /// pool's cost, on a worker (`CUMULUS_HEALTHZ_ON_EVENT_LOOP=false`).
     var healthzOnEventLoop = true
+    /// How durable commits are: `normal` survives a crash of the process, `full` also power loss.
+    var synchronous = SynchronousMode.normal
+    /// Whether a first start (no containers yet) seeds the demo container.
+    var demo = true
 
     /// A problem with a flag or an environment variable.
     struct InvalidSetting: Error, CustomStringConvertible {
@@ -77,6 +84,13 @@ struct ServerSettings: Sendable {
         http.accessLog = try reader.boolean(options.accessLog, "CUMULUS_ACCESS_LOG") ?? http.accessLog
         settings.http = http
         settings.healthzOnEventLoop = try reader.boolean(nil, "CUMULUS_HEALTHZ_ON_EVENT_LOOP") ?? true
+        if let mode = reader.string(options.synchronous, "CUMULUS_SYNCHRONOUS") {
+            guard let parsed = SynchronousMode(rawValue: mode.uppercased()) else {
+                throw InvalidSetting(name: options.synchronous != nil ? "--synchronous" : "CUMULUS_SYNCHRONOUS", value: mode, expected: "normal or full")
+            }
+            settings.synchronous = parsed
+        }
+        settings.demo = try reader.boolean(options.demo, "CUMULUS_DEMO") ?? true
         return settings
     }
 
