@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# The whole test suite: installs what is missing, builds, then runs the Swift tests, the
+# end-to-end tests that drive the real server (Python clients, a headless browser,
+# schemathesis) and the deployment checks. Fails on any test failure or compiler warning.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib/install.sh
+
+install_packages libsqlite3-dev zlib1g-dev pkg-config sqlite3 openssl curl chromium chromium-driver docker-compose
+requirements=(Tests/python/requirements.txt)
+[ -f Tests/browser/requirements.txt ] && requirements+=(Tests/browser/requirements.txt)
+install_python_requirements "${requirements[@]}"
+
+echo "== Building"
+log=$(mktemp)
+swift build --build-tests 2>&1 | tee "$log"
+if grep -q "warning:" "$log"; then
+    echo "The build printed warnings:" >&2
+    grep "warning:" "$log" | sort -u >&2
+    exit 1
+fi
+
+echo "== Swift tests"
+swift test --skip-build
+
+echo "== End-to-end tests"
+python_suites=(Tests/python Tests/deployment)
+[ -d Tests/browser ] && python_suites+=(Tests/browser)
+python3 -m pytest -q "${python_suites[@]}"
+
+if [ -x Tests/python/run_schemathesis.sh ]; then
+    echo "== Schemathesis"
+    bash Tests/python/run_schemathesis.sh
+fi
+echo "== All tests passed"
