@@ -13,8 +13,8 @@ protocol CatalogStorage: Sendable {
 
 /// The catalog's credentials: API tokens, server-to-server keys, users, web sessions and push tokens.
 protocol CredentialStorage: Sendable {
-    /// A number that changes whenever any connection, in any process, commits to the catalog;
-    /// caches of catalog rows are valid while it stays the same.
+    /// A number that every change to the catalog moves, in the same transaction, whichever
+    /// process makes it; caches of catalog rows are valid while it stays the same.
     func changeCounter() throws -> Int64
 
     func insertAPIToken(_ token: APIToken) throws

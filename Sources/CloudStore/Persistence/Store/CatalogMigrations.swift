@@ -65,5 +65,8 @@ enum CatalogMigrations {
             created INTEGER NOT NULL
         ) WITHOUT ROWID;
         """,
+        """
+        INSERT INTO settings(key, value) VALUES ('change_counter', '0');
+        """,
     ])
 }

@@ -1,6 +1,8 @@
 extension SQLiteCatalogStore: CredentialStorage {
     func changeCounter() throws -> Int64 {
-        try withProbe { connection in try connection.statement("PRAGMA data_version").scalarInteger() ?? 0 }
+        try read { connection in
+            try connection.statement("SELECT CAST(value AS INTEGER) FROM settings WHERE key = 'change_counter'").scalarInteger() ?? 0
+        }
     }
 
     // MARK: - API tokens

@@ -1,24 +1,22 @@
-import Synchronization
-
 /// The catalog file, `cumulus.sqlite`: containers, credentials and server-wide settings.
 final class SQLiteCatalogStore: CatalogStorage {
     private let database: SQLiteDatabase
-    /// A connection kept only to ask `PRAGMA data_version`, which reports commits made by every
-    /// other connection, in this process or another.
-    private let probe: Mutex<SQLiteConnection>
 
     /// Opens (creating and migrating as needed) the catalog at `path`.
     init(path: String, synchronous: SynchronousMode) throws {
         database = try SQLiteDatabase(path: path, synchronous: synchronous, migrator: CatalogMigrations.migrator)
-        probe = Mutex(try SQLiteConnection(path: path, synchronous: synchronous))
     }
 
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T { try database.read(body) }
 
-    func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T { try database.write(body) }
-
-    func withProbe<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try probe.withLock { connection in try body(connection) }
+    /// Runs `body` in a write transaction that also moves the change counter, so that caches of
+    /// catalog rows in every process see that something changed.
+    func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        try database.write { connection in
+            let result = try body(connection)
+            try connection.statement("UPDATE settings SET value = CAST(value AS INTEGER) + 1 WHERE key = 'change_counter'").execute()
+            return result
+        }
     }
 
     func secret() throws -> [UInt8] {

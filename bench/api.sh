@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# The CloudKit Web Services API over HTTP, on `cumulus serve` (release build, access log on):
+#   records/lookup of one record   (API token: the world reads the public database)
+#   records/modify of one record   (a signed-in user creates a record per request)
+#   records/modify of 200 records  (a signed-in user creates 200 records per request)
+# wrk -t2 -c64 -d10s --latency (-c16 for 200-record batches), three rounds each, 127.0.0.1 only.
+#
+# Usage: bench/api.sh            (ROUNDS, DURATION override the defaults)
+set -euo pipefail
+cd "$(dirname "$0")"
+BENCH="$PWD"
+ROOT="$(cd .. && pwd)"
+ROUNDS="${ROUNDS:-3}"
+DURATION="${DURATION:-10s}"
+command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+
+echo "building cumulus (release)…"
+(cd "$ROOT" && swift build -c release --product cumulus 2>&1 | tail -1)
+CUMULUS="$ROOT/.build/release/cumulus"
+RESULTS="$BENCH/results/api-$(date -u +%Y%m%dT%H%M%SZ)"
+mkdir -p "$RESULTS"
+WORK="$(mktemp -d /tmp/cumulus-api-bench.XXXXXX)"
+DATA="$WORK/data"
+PID=""
+cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$WORK"; }
+trap cleanup EXIT
+
+CONTAINER=iCloud.com.example.Bench
+"$CUMULUS" containers create "$CONTAINER" --data-dir "$DATA" >/dev/null
+TOKEN="$("$CUMULUS" tokens create --container "$CONTAINER" --data-dir "$DATA")"
+printf '%s\n' 'bench password' | "$CUMULUS" users add --container "$CONTAINER" bench --data-dir "$DATA" >/dev/null
+WEB="$(printf '%s\n' 'bench password' | "$CUMULUS" users token --container "$CONTAINER" bench --keep-signed-in --data-dir "$DATA")"
+WEB_QUERY="$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$WEB")"
+cat > "$WORK/schema.ckdb" <<'SCHEMA'
+DEFINE SCHEMA
+    RECORD TYPE Note (
+        "___recordID" REFERENCE QUERYABLE,
+        title STRING QUERYABLE SORTABLE,
+        body STRING,
+        count INT64 QUERYABLE,
+        GRANT WRITE TO "_creator",
+        GRANT CREATE TO "_icloud",
+        GRANT READ TO "_world"
+    );
+SCHEMA
+"$CUMULUS" import-schema --file "$WORK/schema.ckdb" --container "$CONTAINER" --data-dir "$DATA" >/dev/null
+
+PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
+"$CUMULUS" serve --host 127.0.0.1 --port "$PORT" --data-dir "$DATA" --no-demo >/dev/null &
+PID=$!
+for _ in $(seq 1 100); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.1; done
+BASE="http://127.0.0.1:$PORT/database/1/$CONTAINER/development/public"
+AS_WORLD="?ckAPIToken=$TOKEN"
+AS_USER="?ckAPIToken=$TOKEN&ckWebAuthToken=$WEB_QUERY"
+
+FIELDS='"title":{"value":"A moderately long note title for benchmarking"},"body":{"value":"lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore"},"count":{"value":42}'
+printf '{"operations":[{"operationType":"create","record":{"recordName":"lookup-target","recordType":"Note","fields":{%s}}}]}' "$FIELDS" > "$WORK/seed.json"
+curl -sf "$BASE/records/modify$AS_USER" -d @"$WORK/seed.json" >/dev/null
+printf '{"records":[{"recordName":"lookup-target"}]}' > "$WORK/lookup.json"
+printf '{"operations":[{"operationType":"create","record":{"recordType":"Note","fields":{%s}}}],"desiredKeys":[]}' "$FIELDS" > "$WORK/modify1.json"
+python3 - "$FIELDS" > "$WORK/modify200.json" <<'PY'
+import sys
+op = '{"operationType":"create","record":{"recordType":"Note","fields":{%s}}}' % sys.argv[1]
+print('{"operations":[%s],"desiredKeys":[]}' % ",".join([op] * 200))
+PY
+# A request that fails would still count in wrk's rate: check each body once first.
+curl -sf "$BASE/records/lookup$AS_WORLD" -d @"$WORK/lookup.json" | grep -q '"recordChangeTag"'
+curl -sf "$BASE/records/modify$AS_USER" -d @"$WORK/modify1.json" | grep -q '"recordChangeTag"'
+[ "$(curl -sf "$BASE/records/modify$AS_USER" -d @"$WORK/modify200.json" | grep -o '"recordChangeTag"' | wc -l)" = 200 ]
+
+to_ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) { sub(/us$/,"",v); printf "%.2f", v/1000 } else if (v ~ /ms$/) { sub(/ms$/,"",v); printf "%.2f", v } else if (v ~ /s$/) { sub(/s$/,"",v); printf "%.2f", v*1000 } else print v }'; }
+SUMMARY="$RESULTS/summary.tsv"
+echo -e "case\tround\trequests_per_s\tp99_ms\terrors" > "$SUMMARY"
+run() {  # name connections url body
+    for round in $(seq 1 "$ROUNDS"); do
+        out="$RESULTS/wrk-$1-$round.txt"
+        BODY="$4" wrk -t2 -c"$2" -d"$DURATION" --latency -s "$BENCH/wrk/post.lua" "$3" > "$out"
+        rps="$(awk '/^Requests\/sec/ {print $2}' "$out")"
+        p99="$(to_ms "$(awk '$1 == "99%" {print $2}' "$out")")"
+        errors="$(grep -E 'Non-2xx|Socket errors' "$out" | tr -s ' ' | paste -sd';' - || true)"
+        printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$round" "$rps" "$p99" "${errors:-none}" | tee -a "$SUMMARY"
+        sleep 1
+    done
+}
+run lookup 64 "$BASE/records/lookup$AS_WORLD" "$WORK/lookup.json"
+run modify1 64 "$BASE/records/modify$AS_USER" "$WORK/modify1.json"
+run modify200 16 "$BASE/records/modify$AS_USER" "$WORK/modify200.json"
+echo "server VmRSS after the runs: $(awk '/VmRSS/ {print $2, $3}' /proc/$PID/status)" | tee "$RESULTS/rss.txt"
+echo "records stored: $(sqlite3 "$DATA/containers/$CONTAINER/development.sqlite" 'SELECT count(*) FROM records')" | tee -a "$RESULTS/rss.txt"
+
+python3 - "$SUMMARY" <<'PY' | tee "$RESULTS/medians.md"
+import csv, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+names = {"lookup": ("records/lookup, 1 record", 25_000), "modify1": ("records/modify, 1 record", 8_000),
+         "modify200": ("records/modify, 200 records", 150)}
+print("| request | rounds (req/s) | median req/s | median p99 | target |")
+print("|---|---|---|---|---|")
+for case, (name, target) in names.items():
+    picked = [r for r in rows if r["case"] == case]
+    rps = [float(r["requests_per_s"]) for r in picked]
+    p99 = [float(r["p99_ms"]) for r in picked]
+    print(f"| {name} | {' / '.join(f'{v:,.0f}' for v in rps)} | **{statistics.median(rps):,.0f}** | {statistics.median(p99):.2f} ms | ≥ {target:,} |")
+PY
+echo "raw results: $RESULTS"

@@ -1,0 +1,6 @@
+-- POSTs the body in the file named by the BODY environment variable to the URL wrk was given.
+local file = assert(io.open(os.getenv("BODY"), "r"))
+wrk.method = "POST"
+wrk.body = file:read("*a")
+file:close()
+wrk.headers["Content-Type"] = "text/plain"
