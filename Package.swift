@@ -120,7 +120,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConsoleTests",
-            dependencies: ["Console", "HTTPServer", "CloudStore"],
+            dependencies: ["Console", "HTTPServer", "CloudStore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
