@@ -7,4 +7,7 @@
 /// var router = Router()
 /// try Console.mount(on: &router, store: store, configuration: ConsoleConfiguration(version: "0.1.0"))
 /// ```
+///
+/// The API layer builds the `redirectURL` of `AUTHENTICATION_REQUIRED` answers with
+/// ``Console/signInURL(base:apiToken:origin:)`` so that the format of sign-in links lives here.
 public enum Console {}

@@ -12,7 +12,7 @@ import Mustache
 /// ```
 struct TemplateRenderer: Sendable {
     /// The templates the console's pages need; loading fails at start if one is missing.
-    static let requiredTemplates = ["layout", "error", "start"]
+    static let requiredTemplates = ["layout", "error", "start", "signin", "signin-complete"]
 
     /// The folder the templates were loaded from.
     let directory: String
