@@ -1,3 +1,5 @@
+import CloudStore
+import Console
 import HTTPServer
 
 /// Builds the router `cumulus serve` runs: the place where modules mount their routes.
@@ -5,17 +7,20 @@ import HTTPServer
 /// Mounted today:
 /// - `GET /healthz`: health and version (on the event loop unless configured otherwise: it never blocks).
 /// - `GET /static/*path`: the files of the public directory.
+/// - `GET /`, `GET|POST /signin`: the start page and web sign-in (Console).
 ///
-/// To come: the CloudKit Web Services API under `/database/1/...` (WebServices) and the console
-/// pages under `/` (Console).
+/// To come: the CloudKit Web Services API under `/database/1/...` (WebServices).
 enum ServerRoutes {
-    static func makeRouter(settings: ServerSettings, started: ContinuousClock.Instant) -> Router {
+    /// - Throws: ``ConsoleError`` when the page templates cannot be loaded.
+    static func makeRouter(settings: ServerSettings, started: ContinuousClock.Instant, store: CloudStore) throws -> Router {
         var router = Router()
         let health = HealthCheck(started: started)
         let healthOptions = RouteOptions(runsOnEventLoop: settings.healthzOnEventLoop)
         router.get("/healthz", options: healthOptions) { request in health.respond(to: request) }
         let files = StaticFiles(root: settings.publicDirectory)
         router.get("/static/*path", files.handler)
+        try Console.mount(on: &router, store: store, configuration: ConsoleConfiguration(
+            templatesDirectory: settings.templatesDirectory, publicURL: settings.publicURL, version: CumulusVersion.current))
         return router
     }
 }
