@@ -98,6 +98,12 @@ let package = Package(
             path: "Tests/CrashWriter",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "ConsoleFixture",
+            dependencies: ["CloudStore"],
+            path: "Tests/ConsoleFixture",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "HTTPServerTests",
             dependencies: ["HTTPServer"],
