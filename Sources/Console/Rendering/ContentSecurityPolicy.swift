@@ -1,3 +1,4 @@
+import CloudStore
 import Foundation
 
 /// The `Content-Security-Policy` of console pages: everything from this server only, no plugins,
@@ -20,9 +21,7 @@ struct ContentSecurityPolicy: Equatable {
 
     /// A fresh nonce: 16 random bytes in base64.
     static func makeNonce() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return Data(bytes).base64EncodedString()
+        Data(SecureToken.randomBytes(16)).base64EncodedString()
     }
 
     /// The source that lets a form be redirected to `url`: `scheme://host[:port]` for web URLs,

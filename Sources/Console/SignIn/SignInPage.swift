@@ -60,7 +60,6 @@ struct SignInPage: Sendable {
             return response
         case .postMessage(let targetOrigin):
             var page = Page("signin-complete", context: [
-                "title": "Signed in",
                 "container": target.apiToken.container.rawValue,
                 "userName": user.name,
                 "webAuthToken": webAuthToken,
@@ -75,7 +74,6 @@ struct SignInPage: Sendable {
 
     private func formPage(_ target: SignInTarget, csrf: CSRFToken, name: String, keepSignedIn: Bool, failure: String?) -> Page {
         var context: [String: Any] = [
-            "title": "Sign in",
             "container": target.apiToken.container.rawValue,
             "environment": target.apiToken.environment.rawValue,
             "apiToken": target.apiToken.token,

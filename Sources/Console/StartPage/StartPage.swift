@@ -36,7 +36,6 @@ struct StartPage: Sendable {
             "cumulus keys add --container \(example) --public-key FILE",
         ]
         return try pages.response(Page("start", context: [
-            "title": "Cumulus",
             "baseURL": base,
             "containers": listed,
             "hasContainers": !listed.isEmpty,
