@@ -98,6 +98,12 @@ let package = Package(
             path: "Tests/CrashWriter",
             swiftSettings: swiftSettings
         ),
+        .executableTarget(
+            name: "ConsoleFixture",
+            dependencies: ["CloudStore"],
+            path: "Tests/ConsoleFixture",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "HTTPServerTests",
             dependencies: ["HTTPServer"],
@@ -120,7 +126,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ConsoleTests",
-            dependencies: ["Console", "HTTPServer", "CloudStore"],
+            dependencies: ["Console", "HTTPServer", "CloudStore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -11,7 +11,8 @@ struct ServeCommand: ParsableCommand {
         abstract: "Run the Cumulus server.",
         discussion: """
         Flags win over CUMULUS_* environment variables (CUMULUS_HOST, CUMULUS_PORT, CUMULUS_DATA_DIR, \
-        CUMULUS_PUBLIC_DIR, CUMULUS_LOG_LEVEL, CUMULUS_MAX_BODY_BYTES, CUMULUS_IDLE_TIMEOUT, …), \
+        CUMULUS_PUBLIC_DIR, CUMULUS_TEMPLATES_DIR, CUMULUS_PUBLIC_URL, CUMULUS_LOG_LEVEL, CUMULUS_MAX_BODY_BYTES, \
+        CUMULUS_IDLE_TIMEOUT, …), \
         which win over the defaults. Sizes take KiB/MiB/GiB suffixes, durations ms/s/m/h. \
         Files of the public directory are served under /static/.
         """
@@ -28,6 +29,12 @@ struct ServeCommand: ParsableCommand {
 
     @Option(name: .customLong("public-dir"), help: "The folder served under /static/. [default: ./Public]")
     var publicDirectory: String?
+
+    @Option(name: .customLong("templates-dir"), help: "The folder of the pages' templates. [default: ./Templates]")
+    var templatesDirectory: String?
+
+    @Option(name: .customLong("public-url"), help: "The URL clients reach this server at, used in links. [default: http://<Host header>]")
+    var publicURL: String?
 
     @Option(help: "trace, debug, info, notice, warning, error or critical. [default: info]")
     var logLevel: String?
@@ -84,6 +91,7 @@ struct ServeCommand: ParsableCommand {
     var options: ServeOptions {
         ServeOptions(
             host: host, port: port, dataDirectory: dataDirectory, publicDirectory: publicDirectory,
+            templatesDirectory: templatesDirectory, publicURL: publicURL,
             logLevel: logLevel, eventLoops: eventLoops, workers: workers, workerQueue: workerQueue,
             maxHeaderBytes: maxHeaderBytes, maxBodyBytes: maxBodyBytes, headerReadTimeout: headerReadTimeout,
             bodyReadTimeout: bodyReadTimeout, idleTimeout: idleTimeout, writeTimeout: writeTimeout,
@@ -111,13 +119,14 @@ struct ServeCommand: ParsableCommand {
         let store = try CloudStore(configuration: CloudStoreConfiguration(
             dataDirectory: settings.dataDirectory, synchronous: settings.synchronous))
         let demo = settings.demo ? try DemoContainer.seedIfFirstStart(store) : nil
-        let router = ServerRoutes.makeRouter(settings: settings, store: store, started: started)
+        let router = try ServerRoutes.makeRouter(settings: settings, started: started, store: store)
         let server = HTTPServer(configuration: settings.http, router: router, logger: logger)
         var bound = settings
         bound.http.port = try server.start()
         // Written straight to the descriptor so it appears at once, before any log line.
         let banner = "Cumulus \(CumulusVersion.current) listening on \(bound.listeningURL)\n"
-            + "  data: \(settings.dataDirectory)  static files: \(settings.publicDirectory) under /static/\n"
+            + "  data: \(settings.dataDirectory)  static files: \(settings.publicDirectory) under /static/"
+            + "  templates: \(settings.templatesDirectory)\n"
         FileHandle.standardOutput.write(Data((banner + (demo.map { $0.banner(baseURL: bound.listeningURL) } ?? "")).utf8))
         server.waitForTerminationSignal()
         logger.notice("stopped")

@@ -4,6 +4,8 @@ struct ServeOptions: Sendable {
     var port: Int?
     var dataDirectory: String?
     var publicDirectory: String?
+    var templatesDirectory: String?
+    var publicURL: String?
     var logLevel: String?
     var eventLoops: Int?
     var workers: Int?

@@ -10,6 +10,8 @@ import Logging
 /// | address | `--host`, `--port` | `CUMULUS_HOST`, `CUMULUS_PORT` | 127.0.0.1, 8080 |
 /// | data directory | `--data-dir` | `CUMULUS_DATA_DIR` | `./data` |
 /// | static files | `--public-dir` | `CUMULUS_PUBLIC_DIR` | `./Public` |
+/// | page templates | `--templates-dir` | `CUMULUS_TEMPLATES_DIR` | `./Templates` |
+/// | public URL (in links) | `--public-url` | `CUMULUS_PUBLIC_URL` | `http://` + the request's `Host` |
 /// | log level | `--log-level` | `CUMULUS_LOG_LEVEL` | `info` |
 /// | event loops, workers, queue | `--event-loops`, `--workers`, `--worker-queue` | `CUMULUS_EVENT_LOOPS`, `CUMULUS_WORKERS`, `CUMULUS_WORKER_QUEUE` | cores, 4 × cores (≥ 4), 10000 |
 /// | header / body limits | `--max-header-bytes`, `--max-body-bytes` | `CUMULUS_MAX_HEADER_BYTES`, `CUMULUS_MAX_BODY_BYTES` | 16KiB, 64MiB |
@@ -32,6 +34,11 @@ struct ServerSettings: Sendable {
     var dataDirectory = "./data"
     /// The folder served under `/static/`.
     var publicDirectory = "./Public"
+    /// The folder of the pages' `.mustache` templates.
+    var templatesDirectory = "./Templates"
+    /// The URL clients reach the server at (behind a proxy, say), used in links; `nil` derives
+    /// `http://<Host>` per request.
+    var publicURL: String?
     /// The lowest level logged.
     var logLevel = Logger.Level.info
     /// Whether `/healthz` runs on the event loop (the default) or, for measuring the worker
@@ -59,6 +66,14 @@ struct ServerSettings: Sendable {
         settings.http.port = try reader.integer(options.port, "CUMULUS_PORT", in: 0...65535) ?? settings.http.port
         settings.dataDirectory = reader.string(options.dataDirectory, "CUMULUS_DATA_DIR") ?? settings.dataDirectory
         settings.publicDirectory = reader.string(options.publicDirectory, "CUMULUS_PUBLIC_DIR") ?? settings.publicDirectory
+        settings.templatesDirectory = reader.string(options.templatesDirectory, "CUMULUS_TEMPLATES_DIR") ?? settings.templatesDirectory
+        if let url = reader.string(options.publicURL, "CUMULUS_PUBLIC_URL") {
+            guard isPublicURL(url) else {
+                throw InvalidSetting(name: options.publicURL != nil ? "--public-url" : "CUMULUS_PUBLIC_URL", value: url,
+                                     expected: "an http or https URL without query, such as https://cloud.example.com")
+            }
+            settings.publicURL = url.hasSuffix("/") ? String(url.dropLast()) : url
+        }
         if let level = reader.string(options.logLevel, "CUMULUS_LOG_LEVEL") {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
                 throw InvalidSetting(name: options.logLevel != nil ? "--log-level" : "CUMULUS_LOG_LEVEL", value: level,
@@ -92,6 +107,21 @@ struct ServerSettings: Sendable {
         }
         settings.demo = try reader.boolean(options.demo, "CUMULUS_DEMO") ?? true
         return settings
+    }
+
+    /// Whether `text` is `http(s)://host[:port][/path]`, without user, query, fragment, spaces or
+    /// other characters a link must not carry: sign-in links and the pages' links are built on it.
+    static func isPublicURL(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        let scheme = lowered.hasPrefix("https://") ? "https://" : lowered.hasPrefix("http://") ? "http://" : nil
+        guard let scheme else { return false }
+        let rest = text.utf8.dropFirst(scheme.utf8.count)
+        guard let first = rest.first, first != UInt8(ascii: "/") else { return false }
+        // Printable ASCII except what would start a user, query or fragment, or break a header.
+        return rest.allSatisfy { byte in
+            byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "?") && byte != UInt8(ascii: "#") && byte != UInt8(ascii: "@")
+                && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "<") && byte != UInt8(ascii: ">")
+        }
     }
 
     /// The URL to print at start.

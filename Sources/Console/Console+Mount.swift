@@ -1,0 +1,44 @@
+import CloudStore
+import HTTPServer
+import Logging
+
+extension Console {
+    /// The largest sign-in form accepted: a name, a password and a few tokens fit many times over.
+    static let maximumFormBytes = 64 * 1024
+
+    /// Loads the templates and adds the console's routes to `router`:
+    ///
+    /// - `GET /`: the start page.
+    /// - `GET /signin`, `POST /signin`: the web sign-in flow (see ``signInURL(base:apiToken:origin:)``).
+    /// - Paths no route matches answer browsers (`Accept: text/html`) with a readable 404 page,
+    ///   unless the router already has a not-found handler; other clients keep the JSON 404.
+    ///
+    /// Pages answer bad input with readable error pages (400, 403, 404) and server failures with
+    /// a 500 page that shows only the request id; the cause is logged.
+    /// - Parameters:
+    ///   - router: The router to add to, before the server starts.
+    ///   - store: The store pages read and sign users in with.
+    ///   - configuration: Templates directory, public URL and version.
+    ///   - logger: Where failures are logged.
+    /// - Throws: ``ConsoleError`` naming the templates directory or file when templates cannot be loaded.
+    public static func mount(
+        on router: inout Router, store: CloudStore, configuration: ConsoleConfiguration,
+        logger: Logger = Logger(label: "cumulus.console")
+    ) throws(ConsoleError) {
+        let pages = PageRenderer(templates: try TemplateRenderer(directory: configuration.templatesDirectory), configuration: configuration)
+        let start = StartPage(store: store, pages: pages, configuration: configuration)
+        let signIn = SignInPage(store: store, pages: pages, configuration: configuration)
+
+        router.group("/", middleware: [PageErrorMiddleware(pages: pages, logger: logger, carriesTokens: false)]) { group in
+            group.get("/") { request in try start.show(request) }
+        }
+        router.group("/signin", middleware: [PageErrorMiddleware(pages: pages, logger: logger, carriesTokens: true)]) { group in
+            group.get("/") { request in try signIn.show(request) }
+            group.post("/", options: RouteOptions(maxBodyBytes: maximumFormBytes)) { request in try signIn.submit(request) }
+        }
+        if router.notFoundHandler == nil {
+            let notFound = NotFoundPage(pages: pages)
+            router.notFoundHandler = { request in notFound.respond(to: request) }
+        }
+    }
+}

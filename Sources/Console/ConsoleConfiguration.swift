@@ -1,0 +1,35 @@
+/// How the console's pages are set up; built once at start.
+///
+/// ```swift
+/// var configuration = ConsoleConfiguration(version: "0.1.0")
+/// configuration.templatesDirectory = "/srv/cumulus/Templates"
+/// configuration.publicURL = "https://cloud.example.com"
+/// ```
+public struct ConsoleConfiguration: Sendable {
+    /// The folder of `.mustache` templates, all loaded at start.
+    public var templatesDirectory: String
+    /// The URL clients reach this server at, such as `https://cloud.example.com`, used in the links
+    /// pages show and in sign-in links; `nil` derives `http://<Host header>` per request, which is
+    /// right when clients talk to Cumulus directly rather than through a proxy.
+    public var publicURL: String?
+    /// The version shown in the footer of every page.
+    public var version: String
+    /// The URL path the files of the public directory are served under; pages load their
+    /// stylesheet and images from there.
+    public var staticPath: String
+
+    /// Creates a configuration.
+    /// - Parameters:
+    ///   - templatesDirectory: The folder of `.mustache` templates.
+    ///   - publicURL: The URL clients reach this server at; `nil` to derive it from each request.
+    ///   - version: The version shown in page footers.
+    ///   - staticPath: Where the public directory is served.
+    public init(
+        templatesDirectory: String = "./Templates", publicURL: String? = nil, version: String, staticPath: String = "/static"
+    ) {
+        self.templatesDirectory = templatesDirectory
+        self.publicURL = publicURL
+        self.version = version
+        self.staticPath = staticPath
+    }
+}
