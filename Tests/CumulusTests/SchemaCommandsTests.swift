@@ -30,7 +30,7 @@ import Testing
 
         // The open store caches the schema; an import by another process must show at once.
         let database = try server.database(container, .development, .public, as: .operator())
-        try database.modify(ModifyRequest(operations: [RecordOperation(.create, recordName: "n", recordType: "Note", fields: ["title": .string("Hello world")])]))
+        _ = try database.modify(ModifyRequest(operations: [RecordOperation(.create, recordName: "n", recordType: "Note", fields: ["title": .string("Hello world")])]))
         #expect(throws: CloudStoreError.badRequest("Field 'title' is not marked searchable")) {
             try database.query(QueryRequest(query: Query(recordType: "Note", filters: [QueryFilter(.field("title"), .containsAnyTokens, .string("hello"))])))
         }

@@ -26,7 +26,10 @@ struct WebAuthToken: Hashable, Sendable {
         writer.byte(Self.format)
         writer.blob(Self.bytes(fromHex: sessionID) ?? [])
         writer.signed(issued)
-        writer.bytes += SecureToken.randomBytes(16)
+        // 17 bytes of nonce make the sealed token 73 bytes, so its base64 always ends in `=`:
+        // clients must percent-encode it either way, and a token that always needs it shows
+        // a client that does not at once.
+        writer.bytes += SecureToken.randomBytes(17)
         let tag = HMAC<SHA256>.authenticationCode(for: writer.bytes, using: key)
         return Self.prefix + Data(writer.bytes + Array(tag)).base64EncodedString()
     }

@@ -23,7 +23,7 @@ import Testing
         var model = ReferenceModel()
         model.zones["Z"] = [:]
         var random = SplitMix(seed: seed)
-        var generator = OperationGenerator()
+        let generator = OperationGenerator()
         var operations = 0
         var queries = 0
 
