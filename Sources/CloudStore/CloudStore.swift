@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import Synchronization
 
 /// CloudKit's storage and sync backend: containers, their environments and databases, zones,
 /// records, schemas and change logs, in SQLite files under one data directory.
@@ -25,7 +24,7 @@ public final class CloudStore: Sendable {
     let credentialCache = CredentialCache()
     let signer: OpaqueTokenSigner
     let webAuthTokenKey: SymmetricKey
-    private let environments = Mutex<[EnvironmentKey: any EnvironmentStorage]>([:])
+    private let environments = ReadWriteLock<[EnvironmentKey: any EnvironmentStorage]>([:])
 
     private struct EnvironmentKey: Hashable {
         var container: ContainerIdentifier
@@ -84,7 +83,7 @@ public final class CloudStore: Sendable {
     /// - Throws: ``CloudStoreError/notFound(_:)`` when the container does not exist.
     func environment(_ container: ContainerIdentifier, _ environment: Environment) throws -> any EnvironmentStorage {
         let key = EnvironmentKey(container: container, environment: environment)
-        if let open = environments.withLock({ $0[key] }) { return open }
+        if let open = environments.read({ $0[key] }) { return open }
         guard try catalog.container(container) != nil else {
             throw CloudStoreError.notFound("Container \(container) does not exist")
         }
@@ -95,7 +94,7 @@ public final class CloudStore: Sendable {
             throw CloudStoreError.internalError("Cannot create \(directory): \(error)")
         }
         let storage = try SQLiteEnvironmentStore(path: environmentPath(container, environment), synchronous: configuration.synchronous)
-        return environments.withLock { open in
+        return environments.write { open in
             if let raced = open[key] { return raced }
             open[key] = storage
             return storage

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// API tokens, server keys and sessions as last read from the catalog, kept while the catalog's
 /// change counter stays the same: a request then authenticates without reading SQLite, yet a
 /// token or key added, or a session revoked, by any process is seen on the next request.
@@ -15,7 +13,7 @@ final class CredentialCache: Sendable {
 
     /// Past this many entries the cache starts over, so that it cannot grow without bound.
     private static let capacity = 10_000
-    private let state = Mutex(State())
+    private let state = ReadWriteLock(State())
 
     /// The cached value for `key`, if the cache is current at `counter`.
     func apiToken(_ key: String, at counter: Int64) -> APIToken? { current(counter) { $0.apiTokens[key] } }
@@ -28,14 +26,14 @@ final class CredentialCache: Sendable {
     func remember(_ session: WebSession, at counter: Int64) { store(counter) { $0.sessions[session.id] = session } }
 
     private func current<T>(_ counter: Int64, _ read: (State) -> T?) -> T? {
-        state.withLock { state in
+        state.read { state in
             guard state.counter == counter else { return nil }
             return read(state)
         }
     }
 
     private func store(_ counter: Int64, _ write: (inout State) -> Void) {
-        state.withLock { state in
+        state.write { state in
             if state.counter != counter || state.count >= Self.capacity { state = State(counter: counter) }
             write(&state)
         }

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Synchronization
 
 /// One SQLite database file as the store uses it: exactly one writer connection, which every
@@ -7,18 +10,29 @@ final class SQLiteDatabase: Sendable {
     let path: String
     private let synchronous: SynchronousMode
     private let writer: Mutex<SQLiteConnection>
-    private let idleReaders: Mutex<[SQLiteConnection]>
-    private let maximumIdleReaders: Int
+    /// Idle readers, in shards chosen by thread: each request thread mostly meets only itself at
+    /// its shard's lock, where one shared pool made every reader queue behind the others.
+    private let idleReaders: [ReaderShard]
+    private let maximumIdleReadersPerShard: Int
+
+    private static let shardCount = 16
 
     /// Opens the file, creating it and running `migrator` on first use.
-    init(path: String, synchronous: SynchronousMode, migrator: SQLiteMigrator, maximumIdleReaders: Int = 8) throws {
+    init(path: String, synchronous: SynchronousMode, migrator: SQLiteMigrator, maximumIdleReadersPerShard: Int = 2) throws {
         self.path = path
         self.synchronous = synchronous
-        self.maximumIdleReaders = maximumIdleReaders
+        self.maximumIdleReadersPerShard = maximumIdleReadersPerShard
         let connection = try SQLiteConnection(path: path, synchronous: synchronous)
         try migrator.migrate(connection)
         writer = Mutex(connection)
-        idleReaders = Mutex([])
+        idleReaders = (0..<Self.shardCount).map { _ in ReaderShard() }
+    }
+
+    /// The reader shard of the calling thread.
+    private var shard: ReaderShard {
+        // Thread handles are addresses: drop the low bits that alignment makes equal.
+        let thread = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(bitPattern: UInt(pthread_self()))))
+        return idleReaders[Int((thread >> 12) % UInt(Self.shardCount))]
     }
 
     /// Runs `body` on the writer connection inside one `BEGIN IMMEDIATE` transaction; everything
@@ -37,12 +51,13 @@ final class SQLiteDatabase: Sendable {
     /// Runs `body` on a reader connection inside one read transaction, so that everything it
     /// reads comes from the same snapshot.
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        let connection = try idleReaders.withLock { $0.popLast() } ?? mapErrors {
+        let shard = shard
+        let connection = try shard.idle.withLock { $0.popLast() } ?? mapErrors {
             try SQLiteConnection(path: path, synchronous: synchronous)
         }
         defer {
-            idleReaders.withLock { readers in
-                if readers.count < maximumIdleReaders { readers.append(connection) }
+            shard.idle.withLock { readers in
+                if readers.count < maximumIdleReadersPerShard { readers.append(connection) }
             }
         }
         return try mapErrors { try connection.transaction(immediate: false) { try body(connection) } }
@@ -56,4 +71,9 @@ final class SQLiteDatabase: Sendable {
             throw error.cloudStoreError
         }
     }
+}
+
+/// One shard of a database's idle reader connections.
+private final class ReaderShard: Sendable {
+    let idle = Mutex<[SQLiteConnection]>([])
 }
