@@ -24,7 +24,7 @@ extension CloudStore {
             throw CloudStoreError.badRequest("Schema can be imported into development only; production changes by deploying")
         }
         let schema = try validateSchema(text)
-        try self.environment(container, environment).write { try $0.replaceSchema(schema) }
+        try self.environment(container, environment).writeSchema { try $0.replaceSchema(schema) }
     }
 }
 
@@ -40,7 +40,7 @@ extension CloudStore {
         }
         let schema = try validateSchema(text)
         do {
-            try self.environment(container, environment).write { writer -> Void in
+            try self.environment(container, environment).writeSchema { writer -> Void in
                 try writer.replaceSchema(schema)
                 throw DryRun()
             }

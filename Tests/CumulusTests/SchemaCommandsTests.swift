@@ -36,7 +36,7 @@ import Testing
         }
         let file = try directory.file("schema.ckdb", Self.schema)
         let valid = try CumulusBinary.run(["validate-schema", "--file", file, "--container", container.rawValue, "--data-dir", data])
-        #expect(valid.status == 0)
+        #expect(valid.status == 0, "\(valid.error)")
         #expect(valid.output.contains("Schema is valid: 1 record types"))
         let imported = try CumulusBinary.run(["import-schema", "--file", file, "--container", container.rawValue, "--environment", "development", "--data-dir", data])
         #expect(imported.status == 0, "\(imported.error)")

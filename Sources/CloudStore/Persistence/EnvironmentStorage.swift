@@ -5,6 +5,8 @@ protocol EnvironmentStorage: Sendable {
     func read<T: Sendable>(_ body: (any EnvironmentReader) throws -> T) throws -> T
     /// Runs `body` in one transaction; nothing it wrote remains if it throws.
     func write<T: Sendable>(_ body: (any EnvironmentWriter) throws -> T) throws -> T
+    /// Runs `body` alone in a transaction of its own: for changes to the schema's indexes.
+    func writeSchema<T: Sendable>(_ body: (any EnvironmentWriter) throws -> T) throws -> T
 }
 
 /// What the domain reads from an environment's storage.

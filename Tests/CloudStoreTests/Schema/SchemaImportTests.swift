@@ -74,3 +74,20 @@ import Testing
         }
     }
 }
+
+@Suite struct SchemaDryRunTests {
+    /// Validation runs the import and rolls it back; with records to index (an FTS5 table
+    /// created and filled) the rollback must leave the store writable and unchanged.
+    @Test func validatingOverExistingRecordsChangesNothingAndLeavesWritesWorking() throws {
+        let store = try TemporaryStore()
+        let database = try store.database()
+        try database.create("Note", "n", ["title": .string("Hello world")])
+        let before = try store.store.exportSchema(store.container, .development)
+        let schema = try store.store.validateSchema(
+            "DEFINE SCHEMA RECORD TYPE Note ( title STRING QUERYABLE SEARCHABLE );", for: store.container, .development)
+        #expect(schema.recordType("Note")?.field("title")?.indexes == [.queryable, .searchable])
+        #expect(try store.store.exportSchema(store.container, .development) == before)
+        try database.create("Note", "m", ["title": .string("Another")])
+        #expect(try database.lookup([RecordLookup("m")]).first?.record != nil)
+    }
+}

@@ -37,7 +37,7 @@ final class TemporaryStore: Sendable {
 
     /// Saves records through the environment's storage directly with a schema, for test setup.
     func setSchema(_ types: [RecordTypeDefinition], _ environment: Environment = .development) throws {
-        try store.environment(container, environment).write { writer in
+        try store.environment(container, environment).writeSchema { writer in
             for type in types { try writer.saveRecordType(type) }
         }
     }

@@ -3,13 +3,13 @@ import Glibc
 #endif
 import Synchronization
 
-/// One SQLite database file as the store uses it: exactly one writer connection, which every
-/// write waits its turn for, and a pool of reader connections that WAL lets run beside it.
+/// One SQLite database file as the store uses it: exactly one writer connection fed by a queue
+/// (``SQLiteWriteQueue``), and a pool of reader connections that WAL lets run beside it.
 final class SQLiteDatabase: Sendable {
     /// The file's path.
     let path: String
     private let synchronous: SynchronousMode
-    private let writer: Mutex<SQLiteConnection>
+    private let writer: SQLiteWriteQueue
     /// Idle readers, in shards chosen by thread: each request thread mostly meets only itself at
     /// its shard's lock, where one shared pool made every reader queue behind the others.
     private let idleReaders: [ReaderShard]
@@ -24,7 +24,7 @@ final class SQLiteDatabase: Sendable {
         self.maximumIdleReadersPerShard = maximumIdleReadersPerShard
         let connection = try SQLiteConnection(path: path, synchronous: synchronous)
         try migrator.migrate(connection)
-        writer = Mutex(connection)
+        writer = SQLiteWriteQueue(connection: connection, name: path)
         idleReaders = (0..<Self.shardCount).map { _ in ReaderShard() }
     }
 
@@ -35,17 +35,12 @@ final class SQLiteDatabase: Sendable {
         return idleReaders[Int((thread >> 12) % UInt(Self.shardCount))]
     }
 
-    /// Runs `body` on the writer connection inside one `BEGIN IMMEDIATE` transaction; everything
-    /// `body` does commits together or not at all.
-    func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try writer.withLock { connection in
-            try mapErrors { try connection.transaction { try body(connection) } }
-        }
-    }
-
-    /// Runs `body` on the writer connection outside any transaction (for `VACUUM`, checkpoints…).
-    func withWriter<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try writer.withLock { connection in try mapErrors { try body(connection) } }
+    /// Runs `body` on the writer connection inside a `BEGIN IMMEDIATE` transaction (shared with
+    /// other waiting writes, each in its own savepoint); everything `body` does commits together
+    /// or not at all, and has committed when this returns.
+    /// - Parameter exclusive: run alone in a transaction of its own (schema changes).
+    func write<T: Sendable>(exclusive: Bool = false, _ body: (SQLiteConnection) throws -> T) throws -> T {
+        try mapErrors { try writer.submit(exclusive: exclusive, body) }
     }
 
     /// Runs `body` on a reader connection inside one read transaction, so that everything it

@@ -23,15 +23,21 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
         }
     }
 
+    func writeSchema<T: Sendable>(_ body: (any EnvironmentWriter) throws -> T) throws -> T {
+        try database.write(exclusive: true) { connection in
+            try body(SQLiteEnvironmentSession(connection: connection, catalog: try catalog(on: connection)))
+        }
+    }
+
     /// The catalog for the schema version `connection` sees, from the cache when it is current.
     /// A schema changed by another connection or process moves the version, so it is reloaded.
     private func catalog(on connection: SQLiteConnection) throws -> SchemaCatalog {
         let version = try SQLiteEnvironmentSession.schemaVersion(on: connection)
         if let cached = cachedCatalog.withLock({ $0 }), cached.version == version { return cached }
         let loaded = try SchemaCatalog.load(from: connection, version: version)
-        cachedCatalog.withLock { cached in
-            if (cached?.version ?? Int64.min) < version { cached = loaded }
-        }
+        // A version that differs from the cache replaces it, older or newer: after a group
+        // commit fails, the catalog of its rolled-back version must not outlive it.
+        cachedCatalog.withLock { $0 = loaded }
         return loaded
     }
 }

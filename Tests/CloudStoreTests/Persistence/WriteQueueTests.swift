@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+@testable import CloudStore
+
+/// Writes from many threads at once go through one writer, committed in groups.
+@Suite struct WriteQueueTests {
+    @Test func concurrentWritersEachGetTheirOwnResultAndTheLogStaysGapless() throws {
+        let store = try TemporaryStore()
+        let database = try store.database()
+        let threads = 8, perThread = 60
+        let failures = FailureCounter()
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for index in 0..<perThread {
+                do {
+                    let name = "t\(thread)-\(index)"
+                    let results = try database.modify(ModifyRequest(operations: [
+                        RecordOperation(.create, recordName: name, recordType: "Note", fields: ["thread": .int64(Int64(thread))]),
+                        // Every fourth request also asks for something that fails on its own.
+                        index % 4 == 0 ? RecordOperation(.update, recordName: "missing-\(name)", recordChangeTag: "1")
+                            : RecordOperation(.create, recordName: name + "-b", recordType: "Note"),
+                    ]))
+                    guard results[0].record?.recordName == name, results[0].record?.fields["thread"] == .int64(Int64(thread)) else {
+                        failures.add("wrong result for \(name): \(results[0])")
+                        continue
+                    }
+                    if index % 4 == 0, results[1].error != .notFound("Record not found") { failures.add("\(name): \(results[1])") }
+                } catch {
+                    failures.add("\(error)")
+                }
+            }
+        }
+        #expect(failures.all.isEmpty, "\(failures.all.prefix(3))")
+        let expected = threads * perThread + threads * perThread * 3 / 4
+        let log = try store.store.environment(store.container, .development).read { reader in
+            try reader.changes(in: try #require(try reader.zone(named: "_defaultZone", in: .public)), after: 0, limit: 10_000)
+        }
+        #expect(log.count == expected)
+        #expect(log.map(\.sequence) == Array(1...Int64(expected)))
+        #expect(Set(log.map(\.recordName)).count == expected)
+    }
+
+    @Test func aSchemaChangeRunsAloneWhileRecordWritesContinue() throws {
+        let store = try TemporaryStore()
+        let database = try store.database()
+        try database.create("Note", "seed", ["title": .string("seed words")])
+        let failures = FailureCounter()
+        DispatchQueue.concurrentPerform(iterations: 4) { worker in
+            for index in 0..<20 {
+                do {
+                    if worker == 0 {
+                        try store.store.importSchema(
+                            "DEFINE SCHEMA RECORD TYPE Note ( \"___recordID\" REFERENCE QUERYABLE, title STRING QUERYABLE \(index % 2 == 0 ? "SEARCHABLE" : "") );",
+                            into: store.container, .development)
+                    } else {
+                        _ = try database.create("Note", "w\(worker)-\(index)", ["title": .string("words \(index)")])
+                    }
+                } catch {
+                    failures.add("\(error)")
+                }
+            }
+        }
+        #expect(failures.all.isEmpty, "\(failures.all.prefix(3))")
+        let all = try database.query(QueryRequest(query: Query(recordType: "Note")))
+        #expect(all.records.count == 61)
+    }
+}
+
+/// Messages collected from several threads.
+final class FailureCounter: Sendable {
+    private let messages = Mutex<[String]>([])
+    func add(_ message: String) { messages.withLock { $0.append(message) } }
+    var all: [String] { messages.withLock { $0 } }
+}
+
+import Synchronization
