@@ -6,6 +6,7 @@ import WebServices
 ///
 /// - `GET /healthz`: health and version (on the event loop unless configured otherwise: it never blocks).
 /// - `GET /static/*path`: the files of the public directory.
+/// - `GET /openapi.json`: the API's OpenAPI document, `openapi.json` of the public directory.
 /// - CloudKit Web Services under `/database/1/…` and `/device/1/…`, and the web courier (WebServices).
 enum ServerRoutes {
     static func makeRouter(settings: ServerSettings, store: CloudStore, started: ContinuousClock.Instant) -> Router {
@@ -20,6 +21,10 @@ enum ServerRoutes {
         router.get("/healthz", options: healthOptions) { request in health.respond(to: request) }
         let files = StaticFiles(root: settings.publicDirectory)
         router.get("/static/*path", files.handler)
+        // The route has no `*path`, so the request names the public directory itself, whose
+        // "index file" is the document: the file server's content type, ETag and gzip apply.
+        let document = StaticFiles(root: settings.publicDirectory, indexFile: "openapi.json")
+        router.get("/openapi.json", document.handler)
         return router
     }
 }
