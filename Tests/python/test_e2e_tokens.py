@@ -69,6 +69,14 @@ def test_world_write_is_refused_with_a_sign_in_url(deployment: Deployment, batch
     assert world.lookup("public", [batch])["records"][0]["serverErrorCode"] == "NOT_FOUND"
 
 
+@pytest.mark.parametrize("origin", ["https://app.example.com", "https://app.example.com&ckAPIToken=forged#x y"])
+def test_sign_in_url_carries_the_origin_as_one_parameter(deployment: Deployment, origin: str) -> None:
+    response = deployment.world().post("public", "records/modify", {"operations": []}, headers={"Origin": origin})
+    body = expect_authentication_required(response, deployment)
+    assert parse_qs(urlsplit(body["redirectURL"]).query) == {"ckAPIToken": [deployment.api_token], "origin": [origin]}
+    assert response.headers["Access-Control-Allow-Origin"] == origin
+
+
 @pytest.mark.parametrize("method,database,subpath", [
     ("GET", "public", "users/caller"),
     ("POST", "public", "users/current"),

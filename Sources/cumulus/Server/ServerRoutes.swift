@@ -1,4 +1,5 @@
 import CloudStore
+import Foundation
 import HTTPServer
 import WebServices
 
@@ -13,7 +14,7 @@ enum ServerRoutes {
         var router = Router()
         let api = WebServices(store: store, configuration: WebServicesConfiguration(
             signInURL: { base, token, origin in
-                "\(base)/signin?ckAPIToken=\(token)" + (origin.map { "&origin=\($0)" } ?? "")
+                "\(base)/signin?ckAPIToken=\(queryValue(token))" + (origin.map { "&origin=\(queryValue($0))" } ?? "")
             }))
         api.mount(on: &router)
         let health = HealthCheck(started: started)
@@ -26,5 +27,14 @@ enum ServerRoutes {
         let document = StaticFiles(root: settings.publicDirectory, indexFile: "openapi.json")
         router.get("/openapi.json", document.handler)
         return router
+    }
+
+    /// Characters a query value keeps as they are (RFC 3986's unreserved set).
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// `value` percent-encoded for a query string: the Origin header is the client's to choose,
+    /// and must not add parameters to the sign-in URL.
+    static func queryValue(_ value: String) -> String {
+        value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
     }
 }
