@@ -125,11 +125,17 @@ struct FieldValueDecoder {
         return Reference(recordName: name, zoneID: zoneID, action: action)
     }
 
+    /// An Asset Dictionary; `nil` when it is not one, or its `size` is not a byte count.
     static func asset(_ json: JSONValue) -> Asset? {
         guard let object = json.objectValue else { return nil }
         func text(_ key: String) -> String? { object[key]?.stringValue }
+        var size: Int64?
+        if let given = object["size"]?.nonNull {
+            guard let bytes = given.int64Value(acceptingNumericString: true), bytes >= 0 else { return nil }
+            size = bytes
+        }
         return Asset(
-            fileChecksum: text("fileChecksum"), size: object["size"]?.int64Value(acceptingNumericString: true),
+            fileChecksum: text("fileChecksum"), size: size,
             referenceChecksum: text("referenceChecksum"), wrappingKey: text("wrappingKey"), receipt: text("receipt"),
             downloadURL: text("downloadURL"))
     }

@@ -7,6 +7,7 @@ import WebServices
 ///
 /// - `GET /healthz`: health and version (on the event loop unless configured otherwise: it never blocks).
 /// - `GET /static/*path`: the files of the public directory.
+/// - `GET /openapi.json`: the API's OpenAPI document, `openapi.json` of the public directory.
 /// - CloudKit Web Services under `/database/1/…` and `/device/1/…`, and the web courier (WebServices).
 /// - `GET /`, `GET|POST /signin`: the start page and web sign-in (Console).
 enum ServerRoutes {
@@ -15,6 +16,7 @@ enum ServerRoutes {
         var router = Router()
         let api = WebServices(store: store, configuration: WebServicesConfiguration(
             publicURL: settings.publicURL,
+            // Console percent-encodes the origin: it is the client's to choose and must not add parameters.
             signInURL: { base, token, origin in Console.signInURL(base: base, apiToken: token, origin: origin) }))
         api.mount(on: &router)
         let health = HealthCheck(started: started)
@@ -22,6 +24,10 @@ enum ServerRoutes {
         router.get("/healthz", options: healthOptions) { request in health.respond(to: request) }
         let files = StaticFiles(root: settings.publicDirectory)
         router.get("/static/*path", files.handler)
+        // The route has no `*path`, so the request names the public directory itself, whose
+        // "index file" is the document: the file server's content type, ETag and gzip apply.
+        let document = StaticFiles(root: settings.publicDirectory, indexFile: "openapi.json")
+        router.get("/openapi.json", document.handler)
         try Console.mount(on: &router, store: store, configuration: ConsoleConfiguration(
             templatesDirectory: settings.templatesDirectory, publicURL: settings.publicURL, version: CumulusVersion.current))
         return router

@@ -187,6 +187,8 @@ import Testing
             ("records/modify", #"{"operations":[{"operationType":"create"}]}"#, "operations[0].record is required"),
             ("records/modify", #"{"operations":[{"operationType":"create","record":{"recordType":5}}]}"#, "operations[0].record.recordType must be a string"),
             ("records/modify", #"{"operations":[{"operationType":"create","record":{"recordType":"N","fields":{"x":{"value":{"weird":1}}}}}]}"#, "cannot tell the value's type"),
+            ("records/modify", #"{"operations":[{"operationType":"create","record":{"recordType":"N","fields":{"a":{"value":{"fileChecksum":"c","size":-1},"type":"ASSETID"}}}}]}"#, "a.value is not a valid ASSETID value"),
+            ("records/modify", #"{"operations":[{"operationType":"create","record":{"recordType":"N","fields":{"a":{"value":{"fileChecksum":"c","size":"big"},"type":"ASSETID"}}}}]}"#, "a.value is not a valid ASSETID value"),
             ("records/query", #"{"query":{}}"#, "query.recordType is required"),
             ("records/query", #"{"query":{"recordType":"N","filterBy":[{"comparator":"LIKE","fieldName":"x","fieldValue":{"value":1}}]}}"#, "'LIKE' is not a comparator"),
             ("records/lookup", #"{"records":"n"}"#, "records must be an array"),

@@ -1,0 +1,157 @@
+"""Fixtures for the end-to-end tests: a real `cumulus serve` on 127.0.0.1, set up with the CLI
+as an operator would (a container and its schema, an API token, a server-to-server key, a user),
+and clients that talk to it as third parties do.
+
+Every response a client of these fixtures receives is checked against Public/openapi.json.
+Set CUMULUS_BIN to a built `cumulus` to skip `swift build --product cumulus`.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator, Optional
+
+import pytest
+import requests
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+
+from cloudkit_client import CloudKitClient, public_key_pem
+from cumulus_server import PACKAGE_ROOT, CumulusServer, build_cumulus
+from openapi_validation import OpenAPIDocument
+
+CONTAINER = "iCloud.com.example.EndToEnd"
+USER_NAME = "alice"
+USER_PASSWORD = "correct horse battery staple"
+
+#: The record type the tests use, with the indexes their queries need.
+SCHEMA = """
+DEFINE SCHEMA
+
+    RECORD TYPE Item (
+        "___createTime" TIMESTAMP QUERYABLE SORTABLE,
+        "___recordID"   REFERENCE QUERYABLE,
+        title           STRING QUERYABLE SEARCHABLE SORTABLE,
+        rank            INT64 QUERYABLE SORTABLE,
+        batch           STRING QUERYABLE,
+        tags            LIST<STRING> QUERYABLE,
+        body            STRING,
+        GRANT WRITE TO "_creator",
+        GRANT CREATE TO "_icloud",
+        GRANT READ TO "_world"
+    );
+"""
+
+
+@dataclass
+class Deployment:
+    """A running server and the credentials the fixture made for it."""
+
+    server: CumulusServer
+    container: str
+    api_token: str
+    key_id: str
+    #: Who requests signed with the key act as (the container's developer).
+    key_user_record_name: str
+    private_key_pem: str
+    user_name: str
+    password: str
+    user_record_name: str
+    web_auth_token: str
+    openapi: OpenAPIDocument
+    environment: str = "development"
+    sessions: list[requests.Session] = field(default_factory=list)
+
+    @property
+    def base_url(self) -> str:
+        return self.server.base_url
+
+    def session(self) -> requests.Session:
+        """A requests session whose every response is checked against the OpenAPI document."""
+        session = requests.Session()
+        session.hooks["response"].append(self.openapi.hook)
+        self.sessions.append(session)
+        return session
+
+    def signed(self, private_key_pem: Optional[str] = None, key_id: Optional[str] = None, **options: Any) -> CloudKitClient:
+        """A client signing as the server-to-server key (or another key, for failure tests)."""
+        return CloudKitClient(
+            self.base_url, options.pop("container", self.container), options.pop("environment", self.environment),
+            key_id=key_id or self.key_id, private_key_pem=private_key_pem or self.private_key_pem,
+            session=self.session(), **options,
+        )
+
+    def world(self, **options: Any) -> CloudKitClient:
+        """A client with the API token alone."""
+        return CloudKitClient(
+            self.base_url, options.pop("container", self.container), options.pop("environment", self.environment),
+            api_token=options.pop("api_token", self.api_token), session=self.session(), **options,
+        )
+
+    def user(self, web_auth_token: Optional[str] = None, **options: Any) -> CloudKitClient:
+        """A client with the API token and the user's web auth token (rotated as responses hand out new ones)."""
+        return self.world(web_auth_token=web_auth_token or self.web_auth_token, **options)
+
+    def new_web_auth_token(self) -> str:
+        """Signs the user in again with `cumulus users token`."""
+        return self.server.cli("users", "token", "--container", self.container, self.user_name, stdin=self.password + "\n")
+
+
+@pytest.fixture(scope="session")
+def cumulus_binary() -> Path:
+    return build_cumulus()
+
+
+@pytest.fixture(scope="session")
+def openapi_document() -> OpenAPIDocument:
+    return OpenAPIDocument.load(PACKAGE_ROOT / "Public" / "openapi.json")
+
+
+@pytest.fixture(scope="session")
+def deployment(
+    cumulus_binary: Path, openapi_document: OpenAPIDocument, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Deployment]:
+    workspace = tmp_path_factory.mktemp("cumulus")
+    server = CumulusServer(cumulus_binary, workspace / "data", demo=False)
+    server.start()
+    try:
+        server.cli("containers", "create", CONTAINER)
+        schema_file = workspace / "schema.ckdb"
+        schema_file.write_text(SCHEMA)
+        server.cli("import-schema", "--container", CONTAINER, "--file", str(schema_file))
+        api_token = server.cli("tokens", "create", "--container", CONTAINER)
+
+        private_key = ec.generate_private_key(ec.SECP256R1())
+        public_file = workspace / "eckey.pub.pem"
+        public_file.write_text(public_key_pem(private_key))
+        key_id = server.cli("keys", "add", "--container", CONTAINER, "--public-key", str(public_file))
+        listed = [line.split("\t") for line in server.cli("keys", "list", "--container", CONTAINER).splitlines()]
+        key_user = next(fields[3].removeprefix("acts as ") for fields in listed if fields[0] == key_id)
+        private_pem = private_key.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+        ).decode()
+
+        user_record_name = server.cli(
+            "users", "add", "--container", CONTAINER, "--email", "alice@example.com", "--first-name", "Alice",
+            "--last-name", "Liddell", USER_NAME, stdin=USER_PASSWORD + "\n",
+        )
+        web_auth_token = server.cli("users", "token", "--container", CONTAINER, USER_NAME, stdin=USER_PASSWORD + "\n")
+        deployment = Deployment(
+            server=server, container=CONTAINER, api_token=api_token, key_id=key_id, key_user_record_name=key_user,
+            private_key_pem=private_pem,
+            user_name=USER_NAME, password=USER_PASSWORD, user_record_name=user_record_name,
+            web_auth_token=web_auth_token, openapi=openapi_document,
+        )
+        yield deployment
+        for session in deployment.sessions:
+            session.close()
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def batch() -> str:
+    """A value unique to one test, to tag the records it makes and find them again."""
+    return uuid.uuid4().hex
