@@ -67,6 +67,7 @@ class CumulusServer:
         arguments = [
             str(self.binary), "serve", "--host", "127.0.0.1", "--port", "0",
             "--data-dir", str(self.data_dir), "--public-dir", str(PACKAGE_ROOT / "Public"),
+            "--templates-dir", str(PACKAGE_ROOT / "Templates"),
             "--no-access-log", "--log-level", "warning",
         ]
         if not self.demo:
