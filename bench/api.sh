@@ -46,7 +46,8 @@ SCHEMA
 "$CUMULUS" import-schema --file "$WORK/schema.ckdb" --container "$CONTAINER" --data-dir "$DATA" >/dev/null
 
 PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
-"$CUMULUS" serve --host 127.0.0.1 --port "$PORT" --data-dir "$DATA" --no-demo >/dev/null &
+"$CUMULUS" serve --host 127.0.0.1 --port "$PORT" --data-dir "$DATA" --no-demo \
+    --templates-dir "$ROOT/Templates" --public-dir "$ROOT/Public" >/dev/null &
 PID=$!
 for _ in $(seq 1 100); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.1; done
 BASE="http://127.0.0.1:$PORT/database/1/$CONTAINER/development/public"

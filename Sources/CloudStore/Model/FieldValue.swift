@@ -51,6 +51,14 @@ public indirect enum FieldValue: Hashable, Sendable {
 
     /// The references this value holds (itself, or the elements of a reference list).
     public var references: [Reference] {
-        elements.compactMap { if case .reference(let reference) = $0 { return reference } else { return nil } }
+        switch self {
+        case .reference(let reference):
+            return [reference]
+        case .list(.reference, let elements):
+            return elements.compactMap { if case .reference(let reference) = $0 { reference } else { nil } }
+        default:
+            // Most values hold none; answering without building `elements` saves an allocation per field.
+            return []
+        }
     }
 }

@@ -4,6 +4,10 @@ import Foundation
 /// change tags, the force variants, atomic batches in custom zones, just-in-time schema,
 /// reference validation and cascading deletes, the 1 MB and 200-operation limits, and a change
 /// log entry for every record changed.
+///
+/// Each operation checks everything that can refuse it before it writes anything, so an
+/// operation that fails has written nothing: operations of a non-atomic batch need no savepoint
+/// of their own (savepoints cost SQLite real work per page), and an atomic batch needs one.
 struct RecordModifier {
     let database: DatabaseID
     let caller: Caller
@@ -89,9 +93,7 @@ struct RecordModifier {
         return try operations.enumerated().map { index, operation in
             let before = sequence.next
             do {
-                return try writer.savepoint {
-                    try apply(operation, named: names[index], request: request, zone: zone, writer: writer, sequence: sequence)
-                }
+                return try apply(operation, named: names[index], request: request, zone: zone, writer: writer, sequence: sequence)
             } catch let error as CloudStoreError {
                 sequence.next = before
                 return .failure(recordName: names[index], error: error)
@@ -162,9 +164,7 @@ struct RecordModifier {
             guard policy.canCreate() else { throw CloudStoreError.accessDenied("CREATE operation not permitted") }
         }
 
-        if let evolved = try evolution.evolve(recordType, for: operation.fields, in: try writer.schema()) {
-            try writer.saveRecordType(evolved)
-        }
+        let evolved = try evolution.evolve(recordType, for: operation.fields, in: try writer.schema())
         try checkReferences(in: operation.fields, of: name, zone: zone, writer: writer)
 
         var fields: [String: FieldValue]
@@ -186,6 +186,14 @@ struct RecordModifier {
             throw CloudStoreError.quotaExceeded("Record '\(name)' is \(size) bytes; a record may hold at most 1 MB (\(RecordSize.limit) bytes)")
         }
 
+        // Every check is done; from here on only writes. A create that also changes the schema
+        // must learn whether its name is taken before the schema is written.
+        if let evolved {
+            if existing == nil, let current = try writer.record(named: name, in: zone) {
+                throw CloudStoreError.conflict("record to insert already exists", serverRecord: current.record)
+            }
+            try writer.saveRecordType(evolved)
+        }
         if let existing {
             _ = try writer.update(existing, to: record, in: zone)
         } else if try writer.insert(record, in: zone) == nil {
@@ -226,21 +234,35 @@ struct RecordModifier {
         return .deleted(recordName: stored.record.recordName, zoneID: zone.zoneID)
     }
 
-    /// Deletes a record and, first of all, every record that references it with DELETE_SELF;
-    /// then refuses if a record still references it with VALIDATE.
+    /// Deletes a record and every record that references it with DELETE_SELF, transitively;
+    /// refuses, before deleting anything, if a record outside that set references one of them
+    /// with VALIDATE.
     private func cascadeDelete(_ stored: StoredRecord, in zone: StoredZone, writer: any EnvironmentWriter, sequence: Sequence) throws {
-        let name = stored.record.recordName
-        try writer.delete(stored, in: zone)
-        try writer.appendChange(
-            ChangeEntry(sequence: sequence.take(), recordName: name, recordType: stored.record.recordType, kind: .deleted), in: zone)
-        for child in try writer.referrers(to: name, in: zone, action: .deleteSelf) {
-            if let childRecord = try writer.record(named: child, in: zone) {
-                try cascadeDelete(childRecord, in: zone, writer: writer, sequence: sequence)
+        var doomed = [stored]
+        var names: Set<String> = [stored.record.recordName]
+        var next = 0
+        while next < doomed.count {
+            for child in try writer.referrers(to: doomed[next].record.recordName, in: zone, action: .deleteSelf)
+            where !names.contains(child) {
+                if let record = try writer.record(named: child, in: zone) {
+                    doomed.append(record)
+                    names.insert(child)
+                }
+            }
+            next += 1
+        }
+        for victim in doomed {
+            let name = victim.record.recordName
+            if let holder = try writer.referrers(to: name, in: zone, action: .validate).first(where: { !names.contains($0) }) {
+                throw CloudStoreError.validatingReference(
+                    "Record '\(name)' cannot be deleted: record '\(holder)' references it with VALIDATE")
             }
         }
-        if let holder = try writer.referrers(to: name, in: zone, action: .validate).first(where: { $0 != name }) {
-            throw CloudStoreError.validatingReference(
-                "Record '\(name)' cannot be deleted: record '\(holder)' references it with VALIDATE")
+        for victim in doomed {
+            try writer.delete(victim, in: zone)
+            try writer.appendChange(
+                ChangeEntry(sequence: sequence.take(), recordName: victim.record.recordName, recordType: victim.record.recordType, kind: .deleted),
+                in: zone)
         }
     }
 

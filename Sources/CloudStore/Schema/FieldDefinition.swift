@@ -34,7 +34,7 @@ public struct FieldDefinition: Hashable, Sendable {
     }
 
     /// Whether this is one of the implicit system fields.
-    public var isSystem: Bool { SystemField(rawValue: name) != nil }
+    public var isSystem: Bool { name.utf8.starts(with: "___".utf8) && SystemField(rawValue: name) != nil }
 
     /// Whether the field carries `kind`.
     public func has(_ kind: IndexKind) -> Bool { indexes.contains(kind) }

@@ -4,7 +4,11 @@ public struct RecordTypeDefinition: Hashable, Sendable {
     public var name: String
     /// The system fields first, in ``SystemField`` order, then the user fields in the order
     /// they were declared or created.
-    public private(set) var fields: [FieldDefinition]
+    public private(set) var fields: [FieldDefinition] {
+        didSet { positions = Self.positions(of: fields) }
+    }
+    /// Where each field sits in `fields`, so that a save looks its fields up in constant time.
+    private var positions: [String: Int] = [:]
     /// The grants on the type, in the order they were written.
     public var grants: [Grant]
 
@@ -16,22 +20,37 @@ public struct RecordTypeDefinition: Hashable, Sendable {
             fields.first { $0.name == systemField.rawValue } ?? systemField.definition
         }
         self.fields = system + fields.filter { !$0.isSystem }
+        positions = Self.positions(of: self.fields)
+    }
+
+    private static func positions(of fields: [FieldDefinition]) -> [String: Int] {
+        Dictionary(fields.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    public static func == (lhs: RecordTypeDefinition, rhs: RecordTypeDefinition) -> Bool {
+        lhs.name == rhs.name && lhs.fields == rhs.fields && lhs.grants == rhs.grants
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(fields)
+        hasher.combine(grants)
     }
 
     /// The user-defined fields, without the system fields.
     public var userFields: [FieldDefinition] { fields.filter { !$0.isSystem } }
 
     /// The field called `name`, system or user.
-    public func field(_ name: String) -> FieldDefinition? { fields.first { $0.name == name } }
+    public func field(_ name: String) -> FieldDefinition? { positions[name].map { fields[$0] } }
 
     /// The definition of a system field.
     public func field(_ system: SystemField) -> FieldDefinition {
-        fields.first { $0.name == system.rawValue } ?? system.definition
+        field(system.rawValue) ?? system.definition
     }
 
     /// Adds a user field, or replaces the field of the same name.
     public mutating func upsert(_ field: FieldDefinition) {
-        if let index = fields.firstIndex(where: { $0.name == field.name }) {
+        if let index = positions[field.name] {
             fields[index] = field
         } else {
             fields.append(field)

@@ -36,6 +36,9 @@ final class SQLiteConnection: @unchecked Sendable {
         try execute("PRAGMA journal_mode=WAL")
         try execute("PRAGMA synchronous=\(synchronous.rawValue)")
         try execute("PRAGMA temp_store=MEMORY")
+        // Checkpoint every 4,000 WAL pages (16 MB) rather than SQLite's 1,000: each checkpoint
+        // copies pages back and syncs, and writes in batches touch many pages per commit.
+        try execute("PRAGMA wal_autocheckpoint=4000")
         try execute("PRAGMA cache_size=-16000")
         try execute("PRAGMA foreign_keys=OFF")
         registerFunctions()

@@ -6,7 +6,8 @@ import Synchronization
 /// (group commit). Each job runs in its own savepoint, so a job that fails undoes only itself;
 /// every caller gets its answer after the commit that made its changes durable.
 ///
-/// An exclusive job runs alone in a transaction of its own and a failure rolls all of it back.
+/// An exclusive job runs alone in a transaction of its own and a failure rolls all of it back;
+/// so does any job that finds no other waiting.
 /// Schema changes are exclusive: SQLite (3.40) cannot commit a transaction after rolling back a
 /// savepoint that created and filled an FTS5 table, and one job must never spoil its group.
 ///
@@ -111,7 +112,9 @@ final class SQLiteWriteQueue: Sendable {
                 }
                 // Each job signalled once: jobs beyond this group are picked up by later wakes,
                 // and wakes whose jobs an earlier group took find nothing.
-                if let job = jobs.first, job.exclusive {
+                // A job alone needs no savepoint: its own transaction undoes it if it fails, and
+                // a savepoint would copy every page it touches to the sub-journal first.
+                if let job = jobs.first, job.exclusive || jobs.count == 1 {
                     commitAlone(job)
                 } else if !jobs.isEmpty {
                     commit(jobs)

@@ -1,9 +1,10 @@
 /// The numbered migrations of an environment file (`containers/<id>/<environment>.sqlite`).
 ///
-/// Besides these fixed tables, each record type gets tables of its own, named by its id `N`:
-/// `rt_N` (one row per record: zone, key, system fields, and a column per indexed field),
-/// `rl_N` (the elements of indexed list fields) and `fts_N` (FTS5 over searchable fields).
-/// They are created and altered as the schema changes.
+/// A record is one row of `records`. Fields with QUERYABLE or SORTABLE indexes are also kept in
+/// slot columns `p1`, `p2`, … (added as types need them; a location takes two), and each index is
+/// a partial index over the records of its type: `ON records(zone, p3) WHERE type = 5`. Each
+/// record type `N` may also have `rl_N` (the elements of indexed list fields) and `fts_N` (FTS5
+/// over searchable fields). Those are created and altered as the schema changes.
 enum EnvironmentMigrations {
     static let migrator = SQLiteMigrator(migrations: [
         """
@@ -13,6 +14,7 @@ enum EnvironmentMigrations {
         ) WITHOUT ROWID;
         INSERT INTO meta(key, value) VALUES ('schema_version', '1');
         INSERT INTO meta(key, value) VALUES ('incarnation', lower(hex(randomblob(8))));
+        INSERT INTO meta(key, value) VALUES ('slot_columns', '0');
 
         CREATE TABLE zones(
             zone INTEGER PRIMARY KEY,
@@ -53,7 +55,7 @@ enum EnvironmentMigrations {
             queryable INTEGER NOT NULL,
             sortable INTEGER NOT NULL,
             searchable INTEGER NOT NULL,
-            has_column INTEGER NOT NULL DEFAULT 0,
+            slot INTEGER,
             UNIQUE(type, name)
         );
 

@@ -1,6 +1,7 @@
-/// Turns a validated ``QueryPlan`` into one SQL statement over a record type's tables:
-/// `rt_N` (indexed columns), joined to `records` for the payload, with `rl_N` and `fts_N`
-/// subqueries for list and token filters, and keyset conditions to resume after a position.
+/// Turns a validated ``QueryPlan`` into one SQL statement over `records`: the type as a literal
+/// (so that SQLite can use the type's partial indexes), filters on slot and system columns,
+/// `rl_N` and `fts_N` subqueries for list and token filters, and keyset conditions to resume
+/// after a position.
 struct QuerySQLBuilder {
     let plan: QueryPlan
     let type: SchemaCatalog.RecordType
@@ -20,7 +21,9 @@ struct QuerySQLBuilder {
 
         let zoneKeys = plan.zones.map { SQLiteValue.integer($0.key) }
         let zoneList = Array(repeating: "?", count: zoneKeys.count).joined(separator: ", ")
-        conditions.append("t.zone IN (\(zoneList))")
+        // The type id is ours, an integer: inlined so that the planner matches `WHERE type = N` indexes.
+        conditions.append("r.type = \(type.id)")
+        conditions.append("r.zone IN (\(zoneList))")
         whereParameters += zoneKeys
 
         for filter in plan.filters {
@@ -51,10 +54,10 @@ struct QuerySQLBuilder {
 
         let tieBreak = plan.tieBreakAscending ? "ASC" : "DESC"
         var order = sortExpressions.enumerated().map { "s\($0.offset) \($0.element.ascending ? "ASC" : "DESC")" }
-        order.append("t.rid \(tieBreak)")
+        order.append("r.rid \(tieBreak)")
 
         let sql = """
-            \(select) FROM \(type.table) t JOIN records r ON r.rid = t.rid
+            \(select) FROM records r
             WHERE \(conditions.joined(separator: " AND "))
             ORDER BY \(order.joined(separator: ", ")) LIMIT ?
             """
@@ -66,17 +69,17 @@ struct QuerySQLBuilder {
     // MARK: - Columns
 
     private func catalogField(_ definition: FieldDefinition) throws -> SchemaCatalog.Field {
-        guard let field = type.fields[definition.name], field.isProjected || field.isSearchable else {
+        guard let field = type.fields[definition.name], (field.isProjected && field.slot != nil) || field.isSearchable else {
             throw CloudStoreError.internalError("Field '\(definition.name)' is not indexed in storage")
         }
         return field
     }
 
-    /// The `rt_N` expression holding a field's comparable value (for a location, its latitude).
+    /// The `records` column holding a field's comparable value (for a location, its latitude).
     private func column(_ field: PlannedField) throws -> String {
         switch field {
-        case .system(let system): "t.\(SQLiteEnvironmentSession.column(of: system))"
-        case .user(let definition): "t.\(try catalogField(definition).column)"
+        case .system(let system): "r.\(SQLiteEnvironmentSession.column(of: system))"
+        case .user(let definition): "r.\(try catalogField(definition).column)"
         }
     }
 
@@ -137,7 +140,7 @@ struct QuerySQLBuilder {
             // A latitude band prunes with the index; the exact great-circle distance decides.
             let band = distance / 110_000 + 0.000_1
             return (
-                "t.\(field.column) BETWEEN ? AND ? AND cumulus_distance(t.\(field.column), t.\(field.longitudeColumn), ?, ?) <= ?",
+                "r.\(field.column) BETWEEN ? AND ? AND cumulus_distance(r.\(field.column), r.\(field.longitudeColumn), ?, ?) <= ?",
                 [.real(center.latitude - band), .real(center.latitude + band), .real(center.latitude), .real(center.longitude), .real(distance)]
             )
         case .containsAllTokens, .containsAnyTokens:
@@ -149,40 +152,40 @@ struct QuerySQLBuilder {
             let joiner = filter.comparator == .containsAllTokens ? " AND " : " OR "
             // Tokens hold only letters and digits, so quoting them needs no escaping.
             let match = "\(field.searchColumn) : (" + tokens.map { "\"\($0)\"" }.joined(separator: joiner) + ")"
-            return ("t.rid IN (SELECT rowid FROM \(type.searchTable) WHERE \(type.searchTable) MATCH ?)", [.text(match)])
+            return ("r.rid IN (SELECT rowid FROM \(type.searchTable) WHERE \(type.searchTable) MATCH ?)", [.text(match)])
         case .listContains:
             let (sub, parameters) = try listSubquery("value = ?", [value])
-            return ("t.rid IN (\(sub))", parameters)
+            return ("r.rid IN (\(sub))", parameters)
         case .notListContains:
             let (sub, parameters) = try listSubquery("value = ?", [value])
-            return ("\(column) IS NOT NULL AND t.rid NOT IN (\(sub))", parameters)
+            return ("\(column) IS NOT NULL AND r.rid NOT IN (\(sub))", parameters)
         case .listContainsAny:
             if values.isEmpty { return ("0", []) }
             let (sub, parameters) = try listSubquery("value IN (\(placeholders))", values)
-            return ("t.rid IN (\(sub))", parameters)
+            return ("r.rid IN (\(sub))", parameters)
         case .notListContainsAny:
             if values.isEmpty { return ("\(column) IS NOT NULL", []) }
             let (sub, parameters) = try listSubquery("value IN (\(placeholders))", values)
-            return ("\(column) IS NOT NULL AND t.rid NOT IN (\(sub))", parameters)
+            return ("\(column) IS NOT NULL AND r.rid NOT IN (\(sub))", parameters)
         case .listContainsAll:
             let distinct = Set(values)
             if distinct.isEmpty { return ("\(column) IS NOT NULL", []) }
             let marks = Array(repeating: "?", count: distinct.count).joined(separator: ", ")
             let (sub, parameters) = try listSubquery("value IN (\(marks))", Array(distinct), grouped: distinct.count)
-            return ("t.rid IN (\(sub))", parameters)
+            return ("r.rid IN (\(sub))", parameters)
         case .notListContainsAll:
             let distinct = Set(values)
             if distinct.isEmpty { return ("0", []) }
             let marks = Array(repeating: "?", count: distinct.count).joined(separator: ", ")
             let (sub, parameters) = try listSubquery("value IN (\(marks))", Array(distinct), grouped: distinct.count)
-            return ("\(column) IS NOT NULL AND t.rid NOT IN (\(sub))", parameters)
+            return ("\(column) IS NOT NULL AND r.rid NOT IN (\(sub))", parameters)
         case .listMemberBeginsWith, .notListMemberBeginsWith:
             guard case .string(let prefix) = filter.value else { throw CloudStoreError.badRequest("\(filter.comparator.rawValue) needs a string") }
             let (condition, bounds): (String, [SQLiteValue]) =
                 prefix.isEmpty ? ("1", []) : ("value >= ? AND value < ?", [.text(prefix), .textBytes(Self.successor(of: prefix))])
             let (sub, parameters) = try listSubquery(condition, bounds)
-            if filter.comparator == .listMemberBeginsWith { return ("t.rid IN (\(sub))", parameters) }
-            return ("\(column) IS NOT NULL AND t.rid NOT IN (\(sub))", parameters)
+            if filter.comparator == .listMemberBeginsWith { return ("r.rid IN (\(sub))", parameters) }
+            return ("\(column) IS NOT NULL AND r.rid NOT IN (\(sub))", parameters)
         }
     }
 
@@ -192,10 +195,10 @@ struct QuerySQLBuilder {
     ) throws -> (String, [SQLiteValue]) {
         let select = "SELECT rid FROM records WHERE zone IN (\(zoneList)) AND name"
         switch comparator {
-        case .equals: return ("t.rid IN (\(select) = ?)", zoneKeys + values)
-        case .notEquals: return ("t.rid NOT IN (\(select) = ?)", zoneKeys + values)
-        case .in: return values.isEmpty ? ("0", []) : ("t.rid IN (\(select) IN (\(placeholders)))", zoneKeys + values)
-        case .notIn: return values.isEmpty ? ("1", []) : ("t.rid NOT IN (\(select) IN (\(placeholders)))", zoneKeys + values)
+        case .equals: return ("r.rid IN (\(select) = ?)", zoneKeys + values)
+        case .notEquals: return ("r.rid NOT IN (\(select) = ?)", zoneKeys + values)
+        case .in: return values.isEmpty ? ("0", []) : ("r.rid IN (\(select) IN (\(placeholders)))", zoneKeys + values)
+        case .notIn: return values.isEmpty ? ("1", []) : ("r.rid NOT IN (\(select) IN (\(placeholders)))", zoneKeys + values)
         default: throw CloudStoreError.badRequest("\(comparator.rawValue) cannot be applied to record names")
         }
     }
@@ -214,7 +217,7 @@ struct QuerySQLBuilder {
         if let center = sort.relativeLocation, case .user(let definition) = sort.field {
             let field = try catalogField(definition)
             return (
-                "cumulus_distance(t.\(field.column), t.\(field.longitudeColumn), ?, ?)",
+                "cumulus_distance(r.\(field.column), r.\(field.longitudeColumn), ?, ?)",
                 [.real(center.latitude), .real(center.longitude)], sort.ascending
             )
         }
@@ -260,7 +263,7 @@ struct QuerySQLBuilder {
                 equalParameters += sort.parameters + [value]
             }
         }
-        let keyAfter = plan.tieBreakAscending ? "t.rid > ?" : "t.rid < ?"
+        let keyAfter = plan.tieBreakAscending ? "r.rid > ?" : "r.rid < ?"
         alternatives.append((equalPrefix + [keyAfter]).joined(separator: " AND "))
         parameters += equalParameters + [.integer(position.key)]
         var condition = "(" + alternatives.map { "(\($0))" }.joined(separator: " OR ") + ")"

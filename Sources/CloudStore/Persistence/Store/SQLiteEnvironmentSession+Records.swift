@@ -4,25 +4,22 @@ extension SQLiteEnvironmentSession {
     func insert(_ record: Record, in zone: StoredZone) throws -> StoredRecord? {
         let type = try catalog.recordType(record.recordType)
         let size = RecordSize.of(record)
-        do {
-            try connection.statement(
-                """
-                INSERT INTO records(zone, name, type, tag, parent, created, created_by, created_device,
-                    modified, modified_by, modified_device, size, payload)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """
-            ).execute([
-                .integer(zone.key), .text(record.recordName), .integer(type.id), .text(record.changeTag),
-                .text(record.parent), .integer(record.created.timestamp), .text(record.created.userRecordName),
-                .text(record.created.deviceID), .integer(record.modified.timestamp), .text(record.modified.userRecordName),
-                .text(record.modified.deviceID), .integer(Int64(size)), .blob(RecordPayloadCodec.encode(record.fields)),
-            ])
-        } catch where error.isUniqueViolation {
-            // The unique index on (zone, name) answers "does it exist?" as part of the insert.
-            return nil
-        }
+        var values: [SQLiteValue] = [
+            .integer(zone.key), .text(record.recordName), .integer(type.id), .text(record.changeTag), .text(record.parent),
+            .integer(record.created.timestamp), .text(record.created.userRecordName), .text(record.created.deviceID),
+            .integer(record.modified.timestamp), .text(record.modified.userRecordName), .text(record.modified.deviceID),
+            .integer(Int64(size)), .blob(RecordPayloadCodec.encode(record.fields)),
+        ]
+        for field in type.projectedFields { values += projectedValues(of: field, in: record.fields) }
+        // The unique index on (zone, name) answers "does it exist?" as part of the insert.
+        guard try insertUnlessTaken(type.insertSQL, values) else { return nil }
         let key = connection.lastInsertRowID
-        try insertProjections(key: key, zone: zone, record: record, type: type)
+        for field in type.listFields {
+            try insertListElements(key: key, zoneKey: zone.key, field: field, fields: record.fields, type: type)
+        }
+        if !type.searchableFields.isEmpty {
+            try insertSearchRow(key: key, fields: record.fields, type: type)
+        }
         try insertReferences(key: key, zone: zone, record: record)
         return StoredRecord(key: key, record: record, size: size)
     }
@@ -30,18 +27,24 @@ extension SQLiteEnvironmentSession {
     func update(_ stored: StoredRecord, to record: Record, in zone: StoredZone) throws -> StoredRecord {
         let type = try catalog.recordType(record.recordType)
         let size = RecordSize.of(record)
-        try connection.statement(
-            """
-            UPDATE records SET tag = ?, parent = ?, modified = ?, modified_by = ?, modified_device = ?, size = ?, payload = ?
-            WHERE rid = ?
-            """
-        ).execute([
+        var values: [SQLiteValue] = [
             .text(record.changeTag), .text(record.parent), .integer(record.modified.timestamp),
             .text(record.modified.userRecordName), .text(record.modified.deviceID), .integer(Int64(size)),
-            .blob(RecordPayloadCodec.encode(record.fields)), .integer(stored.key),
-        ])
-        try updateProjections(key: stored.key, zone: zone, from: stored.record, to: record, type: type)
-        if !stored.record.fields.values.allSatisfy({ $0.references.isEmpty }) {
+            .blob(RecordPayloadCodec.encode(record.fields)),
+        ]
+        for field in type.projectedFields { values += projectedValues(of: field, in: record.fields) }
+        try connection.statement(type.updateSQL).execute(values + [.integer(stored.key)])
+        let old = stored.record
+        for field in type.listFields where old.fields[field.definition.name] != record.fields[field.definition.name] {
+            try deleteListElements(key: stored.key, zoneKey: zone.key, field: field, fields: old.fields, type: type)
+            try insertListElements(key: stored.key, zoneKey: zone.key, field: field, fields: record.fields, type: type)
+        }
+        let searchable = type.searchableFields
+        if !searchable.isEmpty, searchable.contains(where: { old.fields[$0.definition.name] != record.fields[$0.definition.name] }) {
+            try connection.statement("DELETE FROM \(type.searchTable) WHERE rowid = ?").execute([.integer(stored.key)])
+            try insertSearchRow(key: stored.key, fields: record.fields, type: type)
+        }
+        if !old.fields.values.allSatisfy({ $0.references.isEmpty }) {
             try deleteReferences(key: stored.key)
         }
         try insertReferences(key: stored.key, zone: zone, record: record)
@@ -51,13 +54,30 @@ extension SQLiteEnvironmentSession {
     func delete(_ stored: StoredRecord, in zone: StoredZone) throws {
         let type = try catalog.recordType(stored.record.recordType)
         try connection.statement("DELETE FROM records WHERE rid = ?").execute([.integer(stored.key)])
-        try deleteProjections(key: stored.key, zone: zone, record: stored.record, type: type)
+        for field in type.listFields {
+            try deleteListElements(key: stored.key, zoneKey: zone.key, field: field, fields: stored.record.fields, type: type)
+        }
+        if !type.searchableFields.isEmpty {
+            try connection.statement("DELETE FROM \(type.searchTable) WHERE rowid = ?").execute([.integer(stored.key)])
+        }
         try deleteReferences(key: stored.key)
+    }
+
+    /// Runs an insert; `false` when a unique index refused the row.
+    private func insertUnlessTaken(_ sql: String, _ values: [SQLiteValue]) throws -> Bool {
+        let statement = try connection.statement(sql)
+        do {
+            try statement.execute(values)
+            return true
+        } catch let error where error.isUniqueViolation {
+            return false
+        }
     }
 
     // MARK: - Projections
 
-    /// The `rt_N` values of `field` for `record`: one column, or latitude and longitude.
+    /// The slot values of `field` for a record's fields: one column, or latitude and longitude;
+    /// a list keeps its element count (its elements go to `rl_N`).
     func projectedValues(of field: SchemaCatalog.Field, in fields: [String: FieldValue]) -> [SQLiteValue] {
         let isLocation = field.definition.type == .location
         guard let value = fields[field.definition.name] else { return isLocation ? [.null, .null] : [.null] }
@@ -77,52 +97,6 @@ extension SQLiteEnvironmentSession {
         case .bytes(let bytes): .blob(bytes)
         case .reference(let reference): .text(reference.recordName)
         case .location, .asset, .list: .null
-        }
-    }
-
-    func insertProjections(key: Int64, zone: StoredZone, record: Record, type: SchemaCatalog.RecordType) throws {
-        var values: [SQLiteValue] = [
-            .integer(zone.key), .integer(key), .text(record.recordName), .integer(record.created.timestamp),
-            .integer(record.modified.timestamp), .text(record.created.userRecordName),
-            .text(record.modified.userRecordName), .text(record.changeTag),
-        ]
-        for field in type.projectedFields { values += projectedValues(of: field, in: record.fields) }
-        try connection.statement(type.insertSQL).execute(values)
-        for field in type.listFields {
-            try insertListElements(key: key, zoneKey: zone.key, field: field, fields: record.fields, type: type)
-        }
-        if !type.searchableFields.isEmpty {
-            try insertSearchRow(key: key, fields: record.fields, type: type)
-        }
-    }
-
-    private func updateProjections(
-        key: Int64, zone: StoredZone, from old: Record, to new: Record, type: SchemaCatalog.RecordType
-    ) throws {
-        var values: [SQLiteValue] = [.integer(new.modified.timestamp), .text(new.modified.userRecordName), .text(new.changeTag)]
-        for field in type.projectedFields { values += projectedValues(of: field, in: new.fields) }
-        values += [.integer(zone.key), .integer(key)]
-        try connection.statement(type.updateSQL).execute(values)
-        for field in type.listFields {
-            let name = field.definition.name
-            guard old.fields[name] != new.fields[name] else { continue }
-            try deleteListElements(key: key, zoneKey: zone.key, field: field, fields: old.fields, type: type)
-            try insertListElements(key: key, zoneKey: zone.key, field: field, fields: new.fields, type: type)
-        }
-        let searchable = type.searchableFields
-        if !searchable.isEmpty, searchable.contains(where: { old.fields[$0.definition.name] != new.fields[$0.definition.name] }) {
-            try connection.statement("DELETE FROM \(type.searchTable) WHERE rowid = ?").execute([.integer(key)])
-            try insertSearchRow(key: key, fields: new.fields, type: type)
-        }
-    }
-
-    func deleteProjections(key: Int64, zone: StoredZone, record: Record, type: SchemaCatalog.RecordType) throws {
-        try connection.statement("DELETE FROM \(type.table) WHERE zone = ? AND rid = ?").execute([.integer(zone.key), .integer(key)])
-        for field in type.listFields {
-            try deleteListElements(key: key, zoneKey: zone.key, field: field, fields: record.fields, type: type)
-        }
-        if !type.searchableFields.isEmpty {
-            try connection.statement("DELETE FROM \(type.searchTable) WHERE rowid = ?").execute([.integer(key)])
         }
     }
 

@@ -13,14 +13,6 @@ extension SQLiteEnvironmentSession {
                 "INSERT INTO record_types(name, position) VALUES (?, (SELECT coalesce(max(position), 0) + 1 FROM record_types))"
             ).execute([.text(definition.name)])
             typeID = connection.lastInsertRowID
-            try connection.execute(
-                """
-                CREATE TABLE rt_\(typeID)(
-                    zone INTEGER NOT NULL, rid INTEGER NOT NULL, name TEXT NOT NULL,
-                    ctime INTEGER NOT NULL, mtime INTEGER NOT NULL, cby TEXT NOT NULL, mby TEXT NOT NULL, etag TEXT NOT NULL,
-                    PRIMARY KEY(zone, rid)
-                ) WITHOUT ROWID
-                """)
         }
         if old?.definition.grants != definition.grants {
             try connection.statement("DELETE FROM grants WHERE type = ?").execute([.integer(typeID)])
@@ -117,47 +109,41 @@ extension SQLiteEnvironmentSession {
 
     // MARK: - Projections and indexes
 
-    /// The `rt_N` column holding a system field.
+    /// The column of `records` holding a system field.
     static func column(of system: SystemField) -> String {
         switch system {
         case .recordID: "name"
-        case .createTime: "ctime"
-        case .modTime: "mtime"
-        case .createdBy: "cby"
-        case .modifiedBy: "mby"
-        case .etag: "etag"
+        case .createTime: "created"
+        case .modTime: "modified"
+        case .createdBy: "created_by"
+        case .modifiedBy: "modified_by"
+        case .etag: "tag"
         }
     }
 
-    /// Brings `rt_N`, `rl_N` and `fts_N` of a record type from `old`'s indexes to `new`'s:
-    /// adds columns, creates and drops indexes, and fills new projections from stored records.
+    /// Brings the slots and partial indexes of a record type, its `rl_N` and `fts_N`, from `old`'s
+    /// indexes to `new`'s: assigns slots, creates and drops indexes, and fills new projections
+    /// from the stored records.
     private func applyProjections(from old: SchemaCatalog.RecordType?, to new: SchemaCatalog.RecordType) throws {
         var new = new
-        for field in new.projectedFields where !field.hasColumn {
-            try connection.execute("ALTER TABLE \(new.table) ADD COLUMN \(field.column)")
-            if field.definition.type == .location {
-                try connection.execute("ALTER TABLE \(new.table) ADD COLUMN \(field.longitudeColumn)")
-            }
-            // The column list feeds the cached insert and update statements, which change with it.
-            try connection.statement("UPDATE fields SET has_column = 1 WHERE field = ?").execute([.integer(field.id)])
-            new.fields[field.definition.name]?.hasColumn = true
-        }
+        try assignSlots(&new)
 
         for field in new.orderedFields {
-            let indexName = "\(new.table)_f\(field.id)"
+            let indexName = "records_t\(new.id)_f\(field.id)"
             let wanted = field.definition.has(.queryable) || field.definition.has(.sortable)
-            if field.definition.name == SystemField.recordID.rawValue {
-                // `records(zone, name)` already indexes record names; filters use it directly.
-                try connection.execute("DROP INDEX IF EXISTS \(indexName)")
-            } else if let system = SystemField(rawValue: field.definition.name), wanted {
-                try connection.execute("CREATE INDEX IF NOT EXISTS \(indexName) ON \(new.table)(zone, \(Self.column(of: system)))")
+            if let system = SystemField(rawValue: field.definition.name), wanted {
+                // `___recordID` indexes the type's records by zone (and so by key): the scan a query
+                // by type alone needs. Names themselves are indexed by `records_by_name`.
+                let key = system == .recordID ? "zone" : "zone, \(Self.column(of: system))"
+                try connection.execute("CREATE INDEX IF NOT EXISTS \(indexName) ON records(\(key)) WHERE type = \(new.id)")
             } else if field.isProjected && !field.definition.type.isList {
-                try connection.execute("CREATE INDEX IF NOT EXISTS \(indexName) ON \(new.table)(zone, \(field.column))")
+                try connection.execute(
+                    "CREATE INDEX IF NOT EXISTS \(indexName) ON records(zone, \(field.column)) WHERE type = \(new.id)")
             } else {
                 try connection.execute("DROP INDEX IF EXISTS \(indexName)")
             }
         }
-        if new.projectedFields.contains(where: \.isListProjected) {
+        if !new.listFields.isEmpty {
             try connection.execute(
                 """
                 CREATE TABLE IF NOT EXISTS \(new.listTable)(
@@ -173,7 +159,8 @@ extension SQLiteEnvironmentSession {
             if field.isListProjected {
                 try connection.statement("DELETE FROM \(new.listTable) WHERE field = ?").execute([.integer(field.id)])
             }
-            try connection.execute("UPDATE \(new.table) SET \(field.columns.map { "\($0) = NULL" }.joined(separator: ", "))")
+            try connection.execute(
+                "UPDATE records SET \(field.columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE type = \(new.id)")
         }
 
         let searchChanged = (old?.searchableFields.map(\.id) ?? []) != new.searchableFields.map(\.id)
@@ -194,12 +181,32 @@ extension SQLiteEnvironmentSession {
         catalog.types[new.definition.name] = new
     }
 
-    /// Fills the projections of `fields` (and the search table, when `search`) for every stored
-    /// record of `type`, reading their payloads in batches.
+    /// Gives every projected field of `type` a slot (consecutive for a location's two), the
+    /// smallest free among the type's own, adding slot columns to `records` as needed. A field
+    /// keeps its slot for good, so dropping and re-adding an index needs no new column.
+    private func assignSlots(_ type: inout SchemaCatalog.RecordType) throws {
+        var used = Set(type.orderedFields.compactMap { field in field.slot.map { Array($0..<$0 + field.slotWidth) } }.joined())
+        var available = Int(try connection.statement("SELECT value FROM meta WHERE key = 'slot_columns'").firstRow { $0.text(0) }
+            .flatMap { Int($0) } ?? 0)
+        for field in type.projectedFields where field.slot == nil {
+            var slot = 1
+            while (slot..<slot + field.slotWidth).contains(where: used.contains) { slot += 1 }
+            used.formUnion(slot..<slot + field.slotWidth)
+            while available < slot + field.slotWidth - 1 {
+                available += 1
+                try connection.execute("ALTER TABLE records ADD COLUMN p\(available)")
+            }
+            try connection.statement("UPDATE fields SET slot = ? WHERE field = ?").execute([.integer(Int64(slot)), .integer(field.id)])
+            type.fields[field.definition.name]?.slot = slot
+        }
+        try connection.statement("UPDATE meta SET value = ? WHERE key = 'slot_columns'").execute([.text(String(available))])
+    }
+
+    /// Fills the slots of `fields` (and the search table, when `search`) for every stored record
+    /// of `type`, reading their payloads in batches.
     private func backfill(_ fields: [SchemaCatalog.Field], search: Bool, type: SchemaCatalog.RecordType) throws {
         let search = search && !type.searchableFields.isEmpty
-        let columns = fields.flatMap(\.columns)
-        let assignments = columns.map { "\($0) = ?" }.joined(separator: ", ")
+        let assignments = fields.flatMap(\.columns).map { "\($0) = ?" }.joined(separator: ", ")
         var after: Int64 = 0
         while true {
             let batch = try connection.statement(
@@ -210,11 +217,10 @@ extension SQLiteEnvironmentSession {
             guard let last = batch.last else { return }
             after = last.key
             for entry in batch {
-                if !columns.isEmpty {
+                if !fields.isEmpty {
                     var values: [SQLiteValue] = []
                     for field in fields { values += projectedValues(of: field, in: entry.fields) }
-                    try connection.statement("UPDATE \(type.table) SET \(assignments) WHERE zone = ? AND rid = ?")
-                        .execute(values + [.integer(entry.zone), .integer(entry.key)])
+                    try connection.statement("UPDATE records SET \(assignments) WHERE rid = ?").execute(values + [.integer(entry.key)])
                 }
                 for field in fields where field.isListProjected {
                     try insertListElements(key: entry.key, zoneKey: entry.zone, field: field, fields: entry.fields, type: type)

@@ -75,16 +75,15 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     func deleteZone(_ zone: StoredZone) throws {
         let key = SQLiteValue.integer(zone.key)
         for type in catalog.types.values {
-            for field in type.orderedFields where field.isListProjected {
+            for field in type.listFields {
                 try connection.statement("DELETE FROM \(type.listTable) WHERE field = ? AND zone = ?")
                     .execute([.integer(field.id), key])
             }
             if !type.searchableFields.isEmpty {
                 try connection.statement(
-                    "DELETE FROM \(type.searchTable) WHERE rowid IN (SELECT rid FROM \(type.table) WHERE zone = ?)"
-                ).execute([key])
+                    "DELETE FROM \(type.searchTable) WHERE rowid IN (SELECT rid FROM records WHERE zone = ? AND type = ?)"
+                ).execute([key, .integer(type.id)])
             }
-            try connection.statement("DELETE FROM \(type.table) WHERE zone = ?").execute([key])
         }
         try connection.statement("DELETE FROM refs WHERE source IN (SELECT rid FROM records WHERE zone = ?)").execute([key])
         try connection.statement("DELETE FROM refs WHERE target_zone = ?").execute([key])

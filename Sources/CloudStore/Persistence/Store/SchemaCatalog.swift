@@ -5,32 +5,34 @@ struct SchemaCatalog: Sendable {
     struct Field: Hashable, Sendable {
         var id: Int64
         var definition: FieldDefinition
-        /// Whether `rt_N` has the field's column(s).
-        var hasColumn: Bool
+        /// The first slot column holding the field's projection (`p<slot>`), once it has one.
+        var slot: Int?
         /// Whether this is a system field; kept so hot paths need not look the name up.
         let isSystem: Bool
 
-        init(id: Int64, definition: FieldDefinition, hasColumn: Bool) {
+        init(id: Int64, definition: FieldDefinition, slot: Int?) {
             self.id = id
             self.definition = definition
-            self.hasColumn = hasColumn
+            self.slot = slot
             isSystem = definition.isSystem
         }
 
-        /// Whether the field has a column in `rt_N` kept up to date: it is QUERYABLE or SORTABLE.
+        /// Whether the field's value is kept in its slot: it is QUERYABLE or SORTABLE.
         var isProjected: Bool { !isSystem && (definition.indexes.contains(.queryable) || definition.indexes.contains(.sortable)) }
         /// Whether the field's elements are kept in `rl_N`.
         var isListProjected: Bool { isProjected && definition.type.isList }
         /// Whether the field is a column of `fts_N`.
         var isSearchable: Bool { !isSystem && definition.indexes.contains(.searchable) && definition.type.scalar == .string }
-        /// The column name in `rt_N` (for a location, the latitude's; the longitude's is `longitudeColumn`).
-        var column: String { definition.type == .location ? "f\(id)_lat" : "f\(id)" }
+        /// How many slot columns the field takes: two for a location (latitude, longitude).
+        var slotWidth: Int { definition.type == .location ? 2 : 1 }
+        /// The column of `records` holding the field (for a location, its latitude).
+        var column: String { "p\(slot ?? 0)" }
         /// The longitude column of a location field.
-        var longitudeColumn: String { "f\(id)_lon" }
+        var longitudeColumn: String { "p\((slot ?? 0) + 1)" }
+        /// The columns of `records` holding the field.
+        var columns: [String] { definition.type == .location ? [column, longitudeColumn] : [column] }
         /// The column name in `fts_N`.
         var searchColumn: String { "f\(id)" }
-        /// The `rt_N` columns holding the field.
-        var columns: [String] { definition.type == .location ? [column, longitudeColumn] : [column] }
     }
 
     /// A record type with its storage id and fields, and what writes to it need, worked out
@@ -42,15 +44,15 @@ struct SchemaCatalog: Sendable {
 
         /// Fields in definition order.
         private(set) var orderedFields: [Field] = []
-        /// Fields projected to columns, in definition order.
+        /// Fields projected to slot columns, in definition order.
         private(set) var projectedFields: [Field] = []
         /// Projected list fields, in definition order.
         private(set) var listFields: [Field] = []
         /// Fields indexed for token search, in definition order.
         private(set) var searchableFields: [Field] = []
-        /// `INSERT INTO rt_N(...)` with a parameter per system and projected column.
+        /// `INSERT INTO records(...)` with the type's slot columns.
         private(set) var insertSQL = ""
-        /// `UPDATE rt_N SET ... WHERE zone = ? AND rid = ?`.
+        /// `UPDATE records SET ... WHERE rid = ?` with the type's slot columns.
         private(set) var updateSQL = ""
         /// `INSERT INTO fts_N(rowid, ...)`.
         private(set) var searchInsertSQL = ""
@@ -62,20 +64,27 @@ struct SchemaCatalog: Sendable {
             derive()
         }
 
-        var table: String { "rt_\(id)" }
         var listTable: String { "rl_\(id)" }
         var searchTable: String { "fts_\(id)" }
+
+        /// The columns of `records` every insert writes, before the slot columns.
+        static let recordColumns = [
+            "zone", "name", "type", "tag", "parent", "created", "created_by", "created_device", "modified", "modified_by",
+            "modified_device", "size", "payload",
+        ]
+        /// The columns every update writes, before the slot columns.
+        static let updatedColumns = ["tag", "parent", "modified", "modified_by", "modified_device", "size", "payload"]
 
         private mutating func derive() {
             orderedFields = definition.fields.compactMap { fields[$0.name] }
             projectedFields = orderedFields.filter(\.isProjected)
             listFields = projectedFields.filter(\.isListProjected)
             searchableFields = orderedFields.filter(\.isSearchable)
-            let projected = projectedFields.flatMap(\.columns)
-            let insertColumns = ["zone", "rid", "name", "ctime", "mtime", "cby", "mby", "etag"] + projected
-            insertSQL = "INSERT INTO \(table)(\(insertColumns.joined(separator: ", "))) VALUES (\(Self.placeholders(insertColumns.count)))"
-            let assignments = (["mtime", "mby", "etag"] + projected).map { "\($0) = ?" }.joined(separator: ", ")
-            updateSQL = "UPDATE \(table) SET \(assignments) WHERE zone = ? AND rid = ?"
+            let slots = projectedFields.flatMap(\.columns)
+            let insertColumns = Self.recordColumns + slots
+            insertSQL = "INSERT INTO records(\(insertColumns.joined(separator: ", "))) VALUES (\(Self.placeholders(insertColumns.count)))"
+            let assignments = (Self.updatedColumns + slots).map { "\($0) = ?" }.joined(separator: ", ")
+            updateSQL = "UPDATE records SET \(assignments) WHERE rid = ?"
             let searchColumns = ["rowid"] + searchableFields.map(\.searchColumn)
             searchInsertSQL = "INSERT INTO \(searchTable)(\(searchColumns.joined(separator: ", "))) VALUES (\(Self.placeholders(searchColumns.count)))"
         }
@@ -124,7 +133,7 @@ extension SchemaCatalog {
         let grantsByType = Dictionary(grouping: grantRows, by: \.type)
         let fieldRows = try connection.statement(
             """
-            SELECT field, type, name, field_type, encrypted, number_preference, queryable, sortable, searchable, has_column
+            SELECT field, type, name, field_type, encrypted, number_preference, queryable, sortable, searchable, slot
             FROM fields ORDER BY type, position
             """
         ).rows { row -> (type: Int64, field: Field) in
@@ -138,7 +147,7 @@ extension SchemaCatalog {
             let definition = FieldDefinition(
                 name: row.text(2), type: type, indexes: indexes, isEncrypted: row.integer(4) != 0,
                 numberPreference: row.optionalText(5).flatMap(NumberPreference.init(rawValue:)))
-            return (row.integer(1), Field(id: row.integer(0), definition: definition, hasColumn: row.integer(9) != 0))
+            return (row.integer(1), Field(id: row.integer(0), definition: definition, slot: row.optionalInteger(9).map(Int.init)))
         }
         let fieldsByType = Dictionary(grouping: fieldRows, by: \.type)
 
