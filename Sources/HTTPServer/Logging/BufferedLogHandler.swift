@@ -33,13 +33,16 @@ public struct BufferedLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var line = LogTimestamp.now()
+        let message = event.message.description
+        var line = ""
+        line.reserveCapacity(48 + label.utf8.count + message.utf8.count)
+        LogTimestamp.append(to: &line)
         line += " "
         line += event.level.rawValue
         line += " "
         line += label
         line += ": "
-        line += event.message.description
+        line += message
         let merged: Logger.Metadata
         if let extra = event.metadata, !extra.isEmpty {
             merged = metadata.merging(extra) { _, new in new }
@@ -60,7 +63,8 @@ public struct BufferedLogHandler: LogHandler {
 enum LogTimestamp {
     private static let cache = Mutex<(second: Int64, text: String)>((-1, ""))
 
-    static func now() -> String {
+    /// Appends the current time to `line`.
+    static func append(to line: inout String) {
         var seconds: Int64 = 0
         var nanoseconds = 0
         CLinux_realtime(&seconds, &nanoseconds)
@@ -74,7 +78,10 @@ enum LogTimestamp {
             return cache.text
         }
         let millis = nanoseconds / 1_000_000
-        return prefix + (millis < 10 ? ".00" : millis < 100 ? ".0" : ".") + String(millis) + "Z"
+        line += prefix
+        line += millis < 10 ? ".00" : millis < 100 ? ".0" : "."
+        line += String(millis)
+        line += "Z"
     }
 
     private static func pad(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }

@@ -34,6 +34,9 @@ struct RouteTable: Sendable {
     }
 
     private var root = Node()
+    /// Endpoints of patterns made only of literal segments, by path: most requests are found
+    /// here with one lookup and no splitting.
+    private var literalEndpoints: [String: Endpoint] = [:]
     private let notFound: Resolution
     private let hasGlobalMiddleware: Bool
     private let globalMiddleware: [any HTTPMiddleware]
@@ -52,6 +55,12 @@ struct RouteTable: Sendable {
             insert(definition, middleware: router.globalMiddleware + definition.middleware)
         }
         RouteTable.finish(&root)
+        collectLiterals(root, path: "")
+    }
+
+    private mutating func collectLiterals(_ node: Node, path: String) {
+        if let endpoint = node.endpoint { literalEndpoints[path.isEmpty ? "/" : path] = endpoint }
+        for (segment, child) in node.children { collectLiterals(child, path: path + "/" + segment) }
     }
 
     // MARK: - Building
@@ -130,6 +139,9 @@ struct RouteTable: Sendable {
 
     /// Resolves a request; `nil` if a path segment has a malformed percent escape.
     func resolve(method: HTTPMethod, rawPath: String) -> Resolution? {
+        if let endpoint = literalEndpoints[rawPath], !rawPath.utf8.contains(UInt8(ascii: "%")) {
+            return resolve(method: method, endpoint: endpoint, values: [])
+        }
         let trimmed = rawPath.hasPrefix("/") ? rawPath.utf8.dropFirst() : rawPath.utf8[...]
         var segments: [String] = []
         if !trimmed.isEmpty {
@@ -140,7 +152,10 @@ struct RouteTable: Sendable {
         }
         var values: [String] = []
         guard let endpoint = RouteTable.match(root, segments, 0, &values) else { return notFound }
+        return resolve(method: method, endpoint: endpoint, values: values)
+    }
 
+    private func resolve(method: HTTPMethod, endpoint: Endpoint, values: [String]) -> Resolution {
         if let route = endpoint.routes[method] ?? (method == .head ? endpoint.routes[.get] : nil) {
             var parameters = PathParameters()
             for (name, value) in zip(route.parameterNames, values) { parameters.append(name: name, value: value) }
