@@ -105,7 +105,7 @@ done
 to_ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) { sub(/us$/,"",v); printf "%.2f", v/1000 } else if (v ~ /ms$/) { sub(/ms$/,"",v); printf "%.2f", v } else if (v ~ /s$/) { sub(/s$/,"",v); printf "%.2f", v*1000 } else print v }'; }
 
 SUMMARY="$RESULTS/summary.tsv"
-echo -e "mode\ttarget\tround\trequests_per_s\tp99_ms\terrors" > "$SUMMARY"
+echo -e "mode\ttarget\tround\trequests_per_s\tp99_ms\terrors\tloadavg_and_compilers_before" > "$SUMMARY"
 TARGETS="cumulus pool hummingbird nginx"
 port_of() { case "$1" in cumulus) echo "$PORT_CUMULUS";; pool) echo "$PORT_POOL";; hummingbird) echo "$PORT_HB";; nginx) echo "$PORT_NGINX";; esac; }
 
@@ -114,12 +114,14 @@ for mode in keepalive close; do
         for target in $TARGETS; do
             extra=()
             [ "$mode" = close ] && extra=(-H 'Connection: close')
+            # The machine may be shared: record how busy it was just before each run.
+            load="$(cut -d' ' -f1 /proc/loadavg)/$(pgrep -c -x swift-frontend || true)fe"
             out="$RESULTS/wrk-$mode-$target-$round.txt"
             wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency "${extra[@]}" "http://127.0.0.1:$(port_of "$target")/healthz" > "$out"
             rps="$(awk '/^Requests\/sec/ {print $2}' "$out")"
             p99="$(to_ms "$(awk '$1 == "99%" {print $2}' "$out")")"
             errors="$(grep -E 'Non-2xx|Socket errors' "$out" | tr -s ' ' | paste -sd';' - || true)"
-            printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$target" "$round" "$rps" "$p99" "${errors:-none}" | tee -a "$SUMMARY"
+            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$target" "$round" "$rps" "$p99" "${errors:-none}" "$load" | tee -a "$SUMMARY"
             sleep 1
         done
     done

@@ -1,5 +1,6 @@
 /// A router compiled into a tree of path segments, shared read-only by every event loop.
-struct RouteTable: Sendable {
+/// A class so that resolving a request never copies the tree.
+final class RouteTable: Sendable {
     /// What a request resolves to.
     struct Resolution: Sendable {
         /// The handler with its middleware applied.
@@ -33,17 +34,13 @@ struct RouteTable: Sendable {
         var endpoint: Endpoint?
     }
 
-    private var root = Node()
+    private let root: Node
     /// Endpoints of patterns made only of literal segments, by path: most requests are found
     /// here with one lookup and no splitting.
-    private var literalEndpoints: [String: Endpoint] = [:]
+    private let literalEndpoints: [String: Endpoint]
     private let notFound: Resolution
-    private let hasGlobalMiddleware: Bool
-    private let globalMiddleware: [any HTTPMiddleware]
 
     init(_ router: Router) {
-        globalMiddleware = router.globalMiddleware
-        hasGlobalMiddleware = !router.globalMiddleware.isEmpty
         let notFoundHandler = router.notFoundHandler ?? { _ in .error(.notFound) }
         notFound = Resolution(
             handler: router.globalMiddleware.wrapping(notFoundHandler),
@@ -51,21 +48,25 @@ struct RouteTable: Sendable {
             maxBodyBytes: nil,
             parameters: PathParameters()
         )
+        var root = Node()
         for definition in router.definitions {
-            insert(definition, middleware: router.globalMiddleware + definition.middleware)
+            RouteTable.insert(definition, middleware: router.globalMiddleware + definition.middleware, into: &root)
         }
         RouteTable.finish(&root)
-        collectLiterals(root, path: "")
+        var literals: [String: Endpoint] = [:]
+        RouteTable.collectLiterals(root, path: "", into: &literals)
+        self.root = root
+        literalEndpoints = literals
     }
 
-    private mutating func collectLiterals(_ node: Node, path: String) {
-        if let endpoint = node.endpoint { literalEndpoints[path.isEmpty ? "/" : path] = endpoint }
-        for (segment, child) in node.children { collectLiterals(child, path: path + "/" + segment) }
+    private static func collectLiterals(_ node: Node, path: String, into literals: inout [String: Endpoint]) {
+        if let endpoint = node.endpoint { literals[path.isEmpty ? "/" : path] = endpoint }
+        for (segment, child) in node.children { collectLiterals(child, path: path + "/" + segment, into: &literals) }
     }
 
     // MARK: - Building
 
-    private mutating func insert(_ definition: RouteDefinition, middleware: [any HTTPMiddleware]) {
+    private static func insert(_ definition: RouteDefinition, middleware: [any HTTPMiddleware], into root: inout Node) {
         let segments = RouteTable.patternSegments(definition.pattern)
         var names: [String] = []
         var isCatchAll = false
@@ -79,7 +80,7 @@ struct RouteTable: Sendable {
             }
         }
         let compiled = CompiledRoute(handler: middleware.wrapping(definition.handler), options: definition.options, parameterNames: names)
-        RouteTable.insert(into: &root, segments: segments[...], isCatchAll: isCatchAll) { endpoint in
+        insert(into: &root, segments: segments[...], isCatchAll: isCatchAll) { endpoint in
             for method in definition.methods {
                 endpoint.routes[method] = compiled
             }

@@ -277,10 +277,25 @@ extension Connection {
 
     /// Logs the current exchange: `peer "METHOD target VERSION" status bytes duration request-id`.
     func logAccess(status: String?) {
-        guard let logger = context.accessLogger, logger.logLevel <= .info, let exchange else { return }
-        let micros = (CLinux_monotonic_ns() &- exchange.started) / 1000
-        let code = status ?? String(exchange.status)
-        logger.info("\(remoteAddress) \"\(exchange.head.method.rawValue) \(exchange.head.target) \(exchange.head.version)\" \(code) \(exchange.bodyBytes) \(micros)us \(exchange.requestID)")
+        guard let logger = context.accessLogger, logger.logLevel <= .info, exchange != nil else { return }
+        let micros = (CLinux_monotonic_ns() &- exchange!.started) / 1000
+        // Built with appends into one buffer: this runs for every request.
+        var line = ""
+        line.reserveCapacity(64 + remoteAddress.utf8.count + exchange!.head.target.utf8.count + exchange!.requestID.utf8.count)
+        line += remoteAddress
+        line += " \""
+        line += exchange!.head.method.rawValue
+        line += " "
+        line += exchange!.head.target
+        line += exchange!.head.version == .http1_1 ? " HTTP/1.1\" " : " HTTP/1.0\" "
+        if let status { line += status } else { line += String(exchange!.status) }
+        line += " "
+        line += String(exchange!.bodyBytes)
+        line += " "
+        line += String(micros)
+        line += "us "
+        line += exchange!.requestID
+        logger.info(Logger.Message(stringLiteral: line))
     }
 
     // MARK: - Serialization

@@ -344,7 +344,7 @@ final class Connection {
             self.pending = nil
             pending.cancel()
         }
-        if let exchange, exchange.status == 0, exchange.head.method.rawValue != "-" {
+        if exchange != nil, exchange!.status == 0, exchange!.head.method.rawValue != "-" {
             logAccess(status: "-")
         }
         exchange = nil
