@@ -246,15 +246,13 @@ final class Connection {
     private static let continueLine = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     private func appendBody(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard var current = exchange else { return }
-        exchange = nil  // keeps the body array uniquely referenced while it grows
-        if current.body.count + bytes.count > current.bodyLimit {
-            exchange = current
-            refuse(.contentTooLarge, message: "body larger than \(current.bodyLimit) bytes")
+        guard exchange != nil else { return }
+        if exchange!.body.count + bytes.count > exchange!.bodyLimit {
+            refuse(.contentTooLarge, message: "body larger than \(exchange!.bodyLimit) bytes")
             return
         }
-        current.body.append(contentsOf: bytes)
-        exchange = current
+        // Mutated in place through the optional, so the body is never copied while it grows.
+        exchange!.body.append(contentsOf: bytes)
     }
 
     /// The request is complete: run its handler on the loop or the worker pool.
