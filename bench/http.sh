@@ -104,8 +104,28 @@ done
 # wrk prints latencies as 512.00us, 1.23ms or 1.02s: convert to milliseconds.
 to_ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) { sub(/us$/,"",v); printf "%.2f", v/1000 } else if (v ~ /ms$/) { sub(/ms$/,"",v); printf "%.2f", v } else if (v ~ /s$/) { sub(/s$/,"",v); printf "%.2f", v*1000 } else print v }'; }
 
+# The machine may be shared with other work: before each run wait (up to QUIET_WAIT seconds)
+# until the CPUs are nearly idle for a second, and record how busy they were.
+QUIET_WAIT="${QUIET_WAIT:-120}"
+cpu_busy_percent() {
+    local a b
+    read -r _ a1 a2 a3 a4 a5 a6 a7 a8 _ < /proc/stat
+    sleep 1
+    read -r _ b1 b2 b3 b4 b5 b6 b7 b8 _ < /proc/stat
+    local total=$(( (b1+b2+b3+b4+b5+b6+b7+b8) - (a1+a2+a3+a4+a5+a6+a7+a8) ))
+    echo $(( 100 * (total - (b4 - a4)) / (total > 0 ? total : 1) ))
+}
+wait_for_quiet() {
+    local waited=0 busy
+    busy="$(cpu_busy_percent)"
+    while [ "$busy" -gt 10 ] && [ "$waited" -lt "$QUIET_WAIT" ]; do
+        sleep 2; waited=$((waited + 3)); busy="$(cpu_busy_percent)"
+    done
+    echo "$busy"
+}
+
 SUMMARY="$RESULTS/summary.tsv"
-echo -e "mode\ttarget\tround\trequests_per_s\tp99_ms\terrors\tloadavg_and_compilers_before" > "$SUMMARY"
+echo -e "mode\ttarget\tround\trequests_per_s\tp99_ms\terrors\tcpu_busy_before" > "$SUMMARY"
 TARGETS="cumulus pool hummingbird nginx"
 port_of() { case "$1" in cumulus) echo "$PORT_CUMULUS";; pool) echo "$PORT_POOL";; hummingbird) echo "$PORT_HB";; nginx) echo "$PORT_NGINX";; esac; }
 
@@ -115,14 +135,13 @@ for mode in keepalive close; do
             extra=()
             [ "$mode" = close ] && extra=(-H 'Connection: close')
             # The machine may be shared: record how busy it was just before each run.
-            load="$(cut -d' ' -f1 /proc/loadavg)/$(pgrep -c -x swift-frontend || true)fe"
+            load="$(wait_for_quiet)%"
             out="$RESULTS/wrk-$mode-$target-$round.txt"
             wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency "${extra[@]}" "http://127.0.0.1:$(port_of "$target")/healthz" > "$out"
             rps="$(awk '/^Requests\/sec/ {print $2}' "$out")"
             p99="$(to_ms "$(awk '$1 == "99%" {print $2}' "$out")")"
             errors="$(grep -E 'Non-2xx|Socket errors' "$out" | tr -s ' ' | paste -sd';' - || true)"
             printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$target" "$round" "$rps" "$p99" "${errors:-none}" "$load" | tee -a "$SUMMARY"
-            sleep 1
         done
     done
 done
