@@ -295,7 +295,7 @@ extension Connection {
         line += String(micros)
         line += "us "
         line += exchange!.requestID
-        logger.info(Logger.Message(stringLiteral: line))
+        logger.info(Logger.Message(stringLiteral: line), source: "HTTPServer")
     }
 
     // MARK: - Serialization
