@@ -331,20 +331,34 @@ extension Connection {
 
     /// Appends `name: value` CRLF, replacing CR, LF and NUL so a handler can never split the response.
     static func appendField(_ name: String, _ value: String, to out: inout [UInt8]) {
-        if name.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 || $0 == 0x3A }) {
+        if needsCleaning(name, colonToo: true) {
             for byte in name.utf8 { out.append(byte == 0x0D || byte == 0x0A || byte == 0 || byte == 0x3A ? 0x5F : byte) }
         } else {
             out.append(contentsOf: name.utf8)
         }
         out.append(0x3A)
         out.append(0x20)
-        if value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) {
+        if needsCleaning(value, colonToo: false) {
             for byte in value.utf8 { out.append(byte == 0x0D || byte == 0x0A || byte == 0 ? 0x20 : byte) }
         } else {
             out.append(contentsOf: value.utf8)
         }
         out.append(0x0D)
         out.append(0x0A)
+    }
+
+    /// Whether `text` holds CR, LF or NUL (or a colon, for names). Scans contiguous UTF-8 directly.
+    @inline(__always)
+    private static func needsCleaning(_ text: String, colonToo: Bool) -> Bool {
+        let scan = { (bytes: UnsafeBufferPointer<UInt8>) -> Bool in
+            for byte in bytes where byte <= 0x3A {
+                if byte == 0x0D || byte == 0x0A || byte == 0 || (colonToo && byte == 0x3A) { return true }
+            }
+            return false
+        }
+        if let found = text.utf8.withContiguousStorageIfAvailable(scan) { return found }
+        var copy = text
+        return copy.withUTF8(scan)
     }
 
     private static func sanitized(_ text: String) -> String {
