@@ -102,6 +102,10 @@ struct ServeCommand: ParsableCommand {
         let logger = Logger(label: "cumulus.http")
 
         try FileManager.default.createDirectory(atPath: settings.dataDirectory, withIntermediateDirectories: true)
+        var isFolder: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: settings.publicDirectory, isDirectory: &isFolder) || !isFolder.boolValue {
+            logger.warning("public directory \(settings.publicDirectory) not found: /static/ will answer 404")
+        }
         let router = ServerRoutes.makeRouter(settings: settings, started: started)
         let server = HTTPServer(configuration: settings.http, router: router, logger: logger)
         var bound = settings
