@@ -104,23 +104,69 @@ done
 # wrk prints latencies as 512.00us, 1.23ms or 1.02s: convert to milliseconds.
 to_ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) { sub(/us$/,"",v); printf "%.2f", v/1000 } else if (v ~ /ms$/) { sub(/ms$/,"",v); printf "%.2f", v } else if (v ~ /s$/) { sub(/s$/,"",v); printf "%.2f", v*1000 } else print v }'; }
 
+# The machine may be shared with other work: before each run wait (up to QUIET_WAIT seconds)
+# until the CPUs are nearly idle for a second, and record how busy they were.
+QUIET_WAIT="${QUIET_WAIT:-120}"
+cpu_busy_percent() {
+    local a b
+    read -r _ a1 a2 a3 a4 a5 a6 a7 a8 _ < /proc/stat
+    sleep 1
+    read -r _ b1 b2 b3 b4 b5 b6 b7 b8 _ < /proc/stat
+    local total=$(( (b1+b2+b3+b4+b5+b6+b7+b8) - (a1+a2+a3+a4+a5+a6+a7+a8) ))
+    echo $(( 100 * (total - (b4 - a4)) / (total > 0 ? total : 1) ))
+}
+wait_for_quiet() {
+    local waited=0 busy
+    busy="$(cpu_busy_percent)"
+    while [ "$busy" -gt 10 ] && [ "$waited" -lt "$QUIET_WAIT" ]; do
+        sleep 2; waited=$((waited + 3)); busy="$(cpu_busy_percent)"
+    done
+    echo "$busy"
+}
+
 SUMMARY="$RESULTS/summary.tsv"
-echo -e "mode\ttarget\tround\trequests_per_s\tp99_ms\terrors" > "$SUMMARY"
+echo -e "mode\ttarget\tround\trequests_per_s\tp99_ms\terrors\tcpu_busy_before\tserver_cpu_s\twrk_cpu_s\tforeign_cpu_pct" > "$SUMMARY"
 TARGETS="cumulus pool hummingbird nginx"
 port_of() { case "$1" in cumulus) echo "$PORT_CUMULUS";; pool) echo "$PORT_POOL";; hummingbird) echo "$PORT_HB";; nginx) echo "$PORT_NGINX";; esac; }
+PID_NGINX_MASTER="$(cat "$WORK/nginx/nginx.pid")"
+pid_of() { case "$1" in cumulus) echo "$PID_CUMULUS";; pool) echo "$PID_POOL";; hummingbird) echo "$PID_HB";; nginx) echo "$PID_NGINX_MASTER";; esac; }
+# CPU ticks (utime + stime) of a process and its children (nginx's workers).
+tree_ticks() {
+    local total=0 pid
+    for pid in "$1" $(pgrep -P "$1" || true); do
+        total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat")))
+    done
+    echo "$total"
+}
+busy_ticks() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; }
 
 for mode in keepalive close; do
     for round in $(seq 1 "$ROUNDS"); do
         for target in $TARGETS; do
             extra=()
             [ "$mode" = close ] && extra=(-H 'Connection: close')
+            # The machine may be shared: record how busy it was just before each run.
+            load="$(wait_for_quiet)%"
             out="$RESULTS/wrk-$mode-$target-$round.txt"
-            wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency "${extra[@]}" "http://127.0.0.1:$(port_of "$target")/healthz" > "$out"
+            server_before="$(tree_ticks "$(pid_of "$target")")"
+            busy_before="$(busy_ticks)"
+            /usr/bin/time -f "%U %S" -o "$out.time" \
+                wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency "${extra[@]}" "http://127.0.0.1:$(port_of "$target")/healthz" > "$out"
+            busy_ticks_run=$(( $(busy_ticks) - busy_before ))
+            server_ticks=$(( $(tree_ticks "$(pid_of "$target")") - server_before ))
+            wrk_ticks="$(awk '{printf "%d", ($1 + $2) * 100}' "$out.time")"
+            # CPU used during the run by anything but this server and wrk (other work on the machine).
+            foreign=$(( busy_ticks_run - server_ticks - wrk_ticks ))
+            [ "$foreign" -lt 0 ] && foreign=0
+            ncpu="$(nproc)"
+            foreign_pct=$(( 100 * foreign / (ncpu * ${DURATION%s} * 100) ))
+            server_s="$(awk -v t="$server_ticks" 'BEGIN {printf "%.2f", t / 100}')"
+            wrk_s="$(awk -v t="$wrk_ticks" 'BEGIN {printf "%.2f", t / 100}')"
             rps="$(awk '/^Requests\/sec/ {print $2}' "$out")"
             p99="$(to_ms "$(awk '$1 == "99%" {print $2}' "$out")")"
             errors="$(grep -E 'Non-2xx|Socket errors' "$out" | tr -s ' ' | paste -sd';' - || true)"
-            printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$target" "$round" "$rps" "$p99" "${errors:-none}" | tee -a "$SUMMARY"
-            sleep 1
+            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$target" "$round" "$rps" "$p99" "${errors:-none}" "$load" \
+                "$server_s" "$wrk_s" "$foreign_pct" | tee -a "$SUMMARY"
         done
     done
 done
@@ -129,24 +175,32 @@ for name in cumulus:$PID_CUMULUS pool:$PID_POOL hummingbird:$PID_HB; do
     echo "${name%%:*} VmRSS after the runs: $(awk '/VmRSS/ {print $2, $3}' "/proc/${name##*:}/status")" >> "$RESULTS/rss.txt"
 done
 
-python3 - "$SUMMARY" <<'PY' | tee "$RESULTS/medians.md"
+python3 - "$SUMMARY" "${DURATION%s}" <<'PY' | tee "$RESULTS/medians.md"
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+DURATION = float(sys.argv[2])
 names = {"cumulus": "Cumulus /healthz (event loop)", "pool": "Cumulus /healthz (worker pool)",
          "hummingbird": "Hummingbird 2.28 /healthz", "nginx": "nginx static file"}
+CLEAN = 10  # runs where other work used more than this % of the CPUs are set apart
 for mode in ("keepalive", "close"):
     print(f"\n{'keep-alive' if mode == 'keepalive' else 'Connection: close'}\n")
-    print("| server | rounds (req/s) | median req/s | median p99 |")
-    print("|---|---|---|---|")
-    med = {}
+    print("| server | rounds: req/s (other work's CPU %) | median req/s | median req/s, clean rounds | median p99 | server CPU per request |")
+    print("|---|---|---|---|---|---|")
+    med, clean_med = {}, {}
     for target in ("cumulus", "pool", "hummingbird", "nginx"):
         picked = [r for r in rows if r["mode"] == mode and r["target"] == target]
         rps = [float(r["requests_per_s"]) for r in picked]
         p99 = [float(r["p99_ms"]) for r in picked]
+        clean = [float(r["requests_per_s"]) for r in picked if int(r["foreign_cpu_pct"]) <= CLEAN]
+        cost = [float(r["server_cpu_s"]) / (float(r["requests_per_s"]) * DURATION) * 1000 for r in picked]
         med[target] = statistics.median(rps)
-        print(f"| {names[target]} | {' / '.join(f'{v:,.0f}' for v in rps)} | **{med[target]:,.0f}** | {statistics.median(p99):.2f} ms |")
+        clean_med[target] = statistics.median(clean) if clean else float("nan")
+        rounds = " / ".join(f"{float(r['requests_per_s']):,.0f} ({r['foreign_cpu_pct']}%)" for r in picked)
+        print(f"| {names[target]} | {rounds} | **{med[target]:,.0f}** | {clean_med[target]:,.0f} ({len(clean)} of {len(picked)}) "
+              f"| {statistics.median(p99):.2f} ms | {statistics.median(cost) * 1000:.1f} µs |")
     print()
     for target in ("cumulus", "pool"):
-        print(f"- {names[target]}: {med[target]/med['hummingbird']:.2f}× Hummingbird, {med[target]/med['nginx']:.2f}× nginx")
+        print(f"- {names[target]}: {med[target]/med['hummingbird']:.2f}× Hummingbird, {med[target]/med['nginx']:.2f}× nginx "
+              f"(clean rounds: {clean_med[target]/clean_med['hummingbird']:.2f}×, {clean_med[target]/clean_med['nginx']:.2f}×)")
 PY
 echo "raw results: $RESULTS"

@@ -12,8 +12,13 @@ sources=(
     ../Sources/HTTPServer/Messages/HTTPHeaders.swift
 )
 mkdir -p build corpus crashes
-swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name ParserFuzz \
-    ParserFuzzer.swift "${sources[@]}" -o build/parser-fuzzer 2>&1 | grep -v "Cannot export local symbol" || true
+# The linker warns about every ASan symbol it cannot export; keep those out of the output but
+# fail on a real compile error.
+if ! swiftc -sanitize=fuzzer,address -parse-as-library -O -g -module-name ParserFuzz \
+    ParserFuzzer.swift "${sources[@]}" -o build/parser-fuzzer 2> build/compile.log; then
+    grep -v "Cannot export local symbol" build/compile.log >&2
+    exit 1
+fi
 cp -n seeds/* corpus/ 2>/dev/null || true
 # -max_len covers several pipelined requests with bodies; -timeout catches hangs.
 ./build/parser-fuzzer -max_total_time="$seconds" -max_len=4096 -timeout=10 -artifact_prefix=crashes/ \

@@ -2,7 +2,7 @@ import CZlib
 import HTTPServer
 import Testing
 
-/// Inflates gzip data with zlib directly (not through the server's own helper).
+/// Inflates gzip data with zlib directly (not through the server's own `Gzip` type).
 private func inflateGzip(_ data: [UInt8]) -> [UInt8]? {
     var stream = z_stream()
     guard inflateInit2_(&stream, 15 + 16, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }

@@ -33,13 +33,7 @@ public struct BufferedLogHandler: LogHandler {
     }
 
     public func log(event: LogEvent) {
-        var line = LogTimestamp.now()
-        line += " "
-        line += event.level.rawValue
-        line += " "
-        line += label
-        line += ": "
-        line += event.message.description
+        var suffix = ""
         let merged: Logger.Metadata
         if let extra = event.metadata, !extra.isEmpty {
             merged = metadata.merging(extra) { _, new in new }
@@ -48,34 +42,13 @@ public struct BufferedLogHandler: LogHandler {
         }
         if !merged.isEmpty {
             for key in merged.keys.sorted() {
-                line += " \(key)=\(merged[key]!)"
+                suffix += " \(key)=\(merged[key]!)"
             }
         }
-        writer.write(line, urgent: event.level >= .error)
+        writer.writeEntry(
+            level: event.level.rawValue, label: label, message: event.message.description,
+            suffix: suffix, urgent: event.level >= .error
+        )
     }
 }
 
-/// Formats the current time as ISO 8601 with milliseconds, reformatting the date part only
-/// once per second.
-enum LogTimestamp {
-    private static let cache = Mutex<(second: Int64, text: String)>((-1, ""))
-
-    static func now() -> String {
-        var seconds: Int64 = 0
-        var nanoseconds = 0
-        CLinux_realtime(&seconds, &nanoseconds)
-        let prefix = cache.withLock { cache -> String in
-            if cache.second != seconds {
-                var time = time_t(seconds)
-                var parts = tm()
-                gmtime_r(&time, &parts)
-                cache = (seconds, "\(parts.tm_year + 1900)-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))")
-            }
-            return cache.text
-        }
-        let millis = nanoseconds / 1_000_000
-        return prefix + (millis < 10 ? ".00" : millis < 100 ? ".0" : ".") + String(millis) + "Z"
-    }
-
-    private static func pad(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-}

@@ -10,6 +10,9 @@ public final class BufferedLogWriter: Sendable {
     private struct State {
         var buffer: [UInt8] = []
         var stopped = false
+        /// `2026-11-22T04:44:12` for `second`, reformatted only when the second changes.
+        var second: Int64 = -1
+        var secondText: [UInt8] = []
     }
 
     private let descriptor: Int32
@@ -51,6 +54,36 @@ public final class BufferedLogWriter: Sendable {
     public func write(_ line: String, urgent: Bool = false) {
         let full = state.withLock { state -> Bool in
             state.buffer.append(contentsOf: line.utf8)
+            state.buffer.append(0x0A)
+            return state.buffer.count >= flushThreshold
+        }
+        if full || urgent { flush() }
+    }
+
+    /// Queues `<timestamp> <level> <label>: <message><suffix>` as one line, formatted straight
+    /// into the buffer (one lock, no intermediate string: this runs for every request).
+    func writeEntry(level: String, label: String, message: String, suffix: String, urgent: Bool) {
+        var seconds: Int64 = 0
+        var nanoseconds = 0
+        CLinux_realtime(&seconds, &nanoseconds)
+        let millis = nanoseconds / 1_000_000
+        let full = state.withLock { state -> Bool in
+            if state.second != seconds {
+                state.second = seconds
+                state.secondText = BufferedLogWriter.formatSecond(seconds)
+            }
+            state.buffer.append(contentsOf: state.secondText)
+            state.buffer.append(UInt8(ascii: "."))
+            state.buffer.append(UInt8(ascii: "0") + UInt8(millis / 100))
+            state.buffer.append(UInt8(ascii: "0") + UInt8(millis / 10 % 10))
+            state.buffer.append(UInt8(ascii: "0") + UInt8(millis % 10))
+            state.buffer.append(contentsOf: "Z ".utf8)
+            state.buffer.append(contentsOf: level.utf8)
+            state.buffer.append(UInt8(ascii: " "))
+            state.buffer.append(contentsOf: label.utf8)
+            state.buffer.append(contentsOf: ": ".utf8)
+            state.buffer.append(contentsOf: message.utf8)
+            state.buffer.append(contentsOf: suffix.utf8)
             state.buffer.append(0x0A)
             return state.buffer.count >= flushThreshold
         }
@@ -101,5 +134,14 @@ public final class BufferedLogWriter: Sendable {
         }
         thread.name = "cumulus-log-flush"
         thread.start()
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SS` in UTC.
+    static func formatSecond(_ seconds: Int64) -> [UInt8] {
+        var time = time_t(seconds)
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        func pad(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return Array("\(parts.tm_year + 1900)-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))".utf8)
     }
 }

@@ -79,6 +79,12 @@ public struct HTTPRequest: Sendable {
     /// Splits a request-target into its path and query (absolute-form targets lose their
     /// scheme and authority).
     static func splitTarget(_ target: String) -> (path: String, query: String) {
+        // The common case, an origin-form target: split on the first "?" without copying.
+        let utf8 = target.utf8
+        if utf8.first == UInt8(ascii: "/") {
+            guard let question = utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target, "") }
+            return (String(target[..<question]), String(target[target.index(after: question)...]))
+        }
         var pathPart = Substring(target)
         if !pathPart.hasPrefix("/") {
             if let schemeEnd = pathPart.range(of: "://") {

@@ -6,8 +6,13 @@ extension HTTPResponse {
     ///   - bytes: UTF-8 JSON.
     ///   - status: The status, 200 by default.
     public static func json(_ bytes: [UInt8], status: HTTPStatus = .ok) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": "application/json; charset=utf-8"], body: .bytes(bytes))
+        HTTPResponse(status: status, headers: jsonHeaders, body: .bytes(bytes))
     }
+
+    // Shared, so building a common response allocates no header storage.
+    private static let jsonHeaders: HTTPHeaders = ["Content-Type": "application/json; charset=utf-8"]
+    private static let textHeaders: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]
+    private static let htmlHeaders: HTTPHeaders = ["Content-Type": "text/html; charset=utf-8"]
 
     /// A response with a JSON body given as a string.
     public static func json(_ text: String, status: HTTPStatus = .ok) -> HTTPResponse {
@@ -24,12 +29,12 @@ extension HTTPResponse {
 
     /// A `text/plain` response.
     public static func text(_ text: String, status: HTTPStatus = .ok) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"], body: .bytes(Array(text.utf8)))
+        HTTPResponse(status: status, headers: textHeaders, body: .bytes(Array(text.utf8)))
     }
 
     /// A `text/html` response.
     public static func html(_ html: String, status: HTTPStatus = .ok) -> HTTPResponse {
-        HTTPResponse(status: status, headers: ["Content-Type": "text/html; charset=utf-8"], body: .bytes(Array(html.utf8)))
+        HTTPResponse(status: status, headers: htmlHeaders, body: .bytes(Array(html.utf8)))
     }
 
     /// A redirect to `location` (303 See Other by default, right after a form post).

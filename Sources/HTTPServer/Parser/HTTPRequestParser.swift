@@ -222,7 +222,7 @@ public struct HTTPRequestParser: Sendable {
         return (.needMore, 0)
     }
 
-    // MARK: - Helpers
+    // MARK: - Scan state
 
     private mutating func resetScan() {
         scanned = 0

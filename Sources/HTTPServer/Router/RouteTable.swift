@@ -1,5 +1,6 @@
 /// A router compiled into a tree of path segments, shared read-only by every event loop.
-struct RouteTable: Sendable {
+/// A class so that resolving a request never copies the tree.
+final class RouteTable: Sendable {
     /// What a request resolves to.
     struct Resolution: Sendable {
         /// The handler with its middleware applied.
@@ -33,14 +34,13 @@ struct RouteTable: Sendable {
         var endpoint: Endpoint?
     }
 
-    private var root = Node()
+    private let root: Node
+    /// Endpoints of patterns made only of literal segments, by path: most requests are found
+    /// here with one lookup and no splitting.
+    private let literalEndpoints: [String: Endpoint]
     private let notFound: Resolution
-    private let hasGlobalMiddleware: Bool
-    private let globalMiddleware: [any HTTPMiddleware]
 
     init(_ router: Router) {
-        globalMiddleware = router.globalMiddleware
-        hasGlobalMiddleware = !router.globalMiddleware.isEmpty
         let notFoundHandler = router.notFoundHandler ?? { _ in .error(.notFound) }
         notFound = Resolution(
             handler: router.globalMiddleware.wrapping(notFoundHandler),
@@ -48,15 +48,25 @@ struct RouteTable: Sendable {
             maxBodyBytes: nil,
             parameters: PathParameters()
         )
+        var root = Node()
         for definition in router.definitions {
-            insert(definition, middleware: router.globalMiddleware + definition.middleware)
+            RouteTable.insert(definition, middleware: router.globalMiddleware + definition.middleware, into: &root)
         }
         RouteTable.finish(&root)
+        var literals: [String: Endpoint] = [:]
+        RouteTable.collectLiterals(root, path: "", into: &literals)
+        self.root = root
+        literalEndpoints = literals
+    }
+
+    private static func collectLiterals(_ node: Node, path: String, into literals: inout [String: Endpoint]) {
+        if let endpoint = node.endpoint { literals[path.isEmpty ? "/" : path] = endpoint }
+        for (segment, child) in node.children { collectLiterals(child, path: path + "/" + segment, into: &literals) }
     }
 
     // MARK: - Building
 
-    private mutating func insert(_ definition: RouteDefinition, middleware: [any HTTPMiddleware]) {
+    private static func insert(_ definition: RouteDefinition, middleware: [any HTTPMiddleware], into root: inout Node) {
         let segments = RouteTable.patternSegments(definition.pattern)
         var names: [String] = []
         var isCatchAll = false
@@ -70,7 +80,7 @@ struct RouteTable: Sendable {
             }
         }
         let compiled = CompiledRoute(handler: middleware.wrapping(definition.handler), options: definition.options, parameterNames: names)
-        RouteTable.insert(into: &root, segments: segments[...], isCatchAll: isCatchAll) { endpoint in
+        insert(into: &root, segments: segments[...], isCatchAll: isCatchAll) { endpoint in
             for method in definition.methods {
                 endpoint.routes[method] = compiled
             }
@@ -130,6 +140,9 @@ struct RouteTable: Sendable {
 
     /// Resolves a request; `nil` if a path segment has a malformed percent escape.
     func resolve(method: HTTPMethod, rawPath: String) -> Resolution? {
+        if let endpoint = literalEndpoints[rawPath], !rawPath.utf8.contains(UInt8(ascii: "%")) {
+            return resolve(method: method, endpoint: endpoint, values: [])
+        }
         let trimmed = rawPath.hasPrefix("/") ? rawPath.utf8.dropFirst() : rawPath.utf8[...]
         var segments: [String] = []
         if !trimmed.isEmpty {
@@ -140,7 +153,10 @@ struct RouteTable: Sendable {
         }
         var values: [String] = []
         guard let endpoint = RouteTable.match(root, segments, 0, &values) else { return notFound }
+        return resolve(method: method, endpoint: endpoint, values: values)
+    }
 
+    private func resolve(method: HTTPMethod, endpoint: Endpoint, values: [String]) -> Resolution {
         if let route = endpoint.routes[method] ?? (method == .head ? endpoint.routes[.get] : nil) {
             var parameters = PathParameters()
             for (name, value) in zip(route.parameterNames, values) { parameters.append(name: name, value: value) }

@@ -16,7 +16,7 @@ extension Connection {
 
     /// Queues the response to the current exchange and starts writing it.
     func send(_ response: HTTPResponse) {
-        guard !isClosed, var current = exchange else { return }
+        guard !isClosed, exchange != nil else { return }
         if case .pending(let pending) = response.body {
             guard phase != .pending, self.pending == nil else {
                 send(.error(.internalServerError, message: "a pending response completed with another pending response"))
@@ -32,8 +32,8 @@ extension Connection {
             return
         }
 
-        let head = current.head
-        let isHead = head.method == .head
+        let version = exchange!.head.version
+        let isHead = exchange!.head.method == .head
         let status = response.status
         let headers = response.headers
         if let connection = headers["Connection"], headers.containsToken("close", in: "Connection") || connection.isEmpty {
@@ -63,7 +63,7 @@ extension Connection {
             preconditionFailure("handled above")
         }
         let sendsBody = !isHead && !status.forbidsBody
-        let chunked = streamChannel != nil && head.version == .http1_1
+        let chunked = streamChannel != nil && version == .http1_1
         if streamChannel != nil && !chunked { keepAlive = false }
 
         // MARK: Head
@@ -83,29 +83,30 @@ extension Connection {
             out.append(contentsOf: Connection.chunkedLine)
         }
         out.append(contentsOf: loop.dateLine)
-        Connection.appendField(context.configuration.requestIDHeader, current.requestID, to: &out)
+        Connection.appendField(context.configuration.requestIDHeader, exchange!.requestID, to: &out)
         if !keepAlive {
             out.append(contentsOf: Connection.closeLine)
-        } else if head.version == .http1_0 {
+        } else if version == .http1_0 {
             out.append(contentsOf: Connection.keepAliveLine)
         }
         out.append(contentsOf: Connection.crlf)
 
-        current.status = status.code
+        exchange!.status = status.code
+        var sent = 0
         if sendsBody {
-            current.bodyBytes = length ?? 0
+            exchange!.bodyBytes = length ?? 0
             if bodyBytes.count <= 16 * 1024 {
                 out.append(contentsOf: bodyBytes)
-                outbound.append(out)
+                sent = outbound.send(out, to: descriptor)
             } else {
                 outbound.append(out)
                 outbound.append(bodyBytes)
             }
             if let file { outbound.append(file) }
         } else {
-            outbound.append(out)
+            sent = outbound.send(out, to: descriptor)
         }
-        exchange = current
+        if sent > 0 { lastWriteProgress = loop.now }
         if outbound.byteCount > 0 && lastWriteProgress < loop.now { lastWriteProgress = loop.now }
 
         if let streamChannel, sendsBody {
@@ -134,7 +135,7 @@ extension Connection {
 
     /// The response is fully queued: log it, then get ready for the next request or close.
     func exchangeFinished() {
-        if let exchange { logAccess(exchange, status: nil) }
+        if exchange != nil { logAccess(status: nil) }
         exchange = nil
         stream = nil
         if keepAlive && !readClosed && !loop.draining {
@@ -274,12 +275,27 @@ extension Connection {
 
     // MARK: - Access log
 
-    func logAccess(_ exchange: Exchange, status: String?) {
-        guard let logger = context.accessLogger, logger.logLevel <= .info else { return }
-        let micros = (CLinux_monotonic_ns() &- exchange.started) / 1000
-        let head = exchange.head
-        let code = status ?? String(exchange.status)
-        logger.info("\(remoteAddress) \"\(head.method.rawValue) \(head.target) \(head.version)\" \(code) \(exchange.bodyBytes) \(micros)us \(exchange.requestID)")
+    /// Logs the current exchange: `peer "METHOD target VERSION" status bytes duration request-id`.
+    func logAccess(status: String?) {
+        guard let logger = context.accessLogger, logger.logLevel <= .info, exchange != nil else { return }
+        let micros = (CLinux_monotonic_ns() &- exchange!.started) / 1000
+        // Built with appends into one buffer: this runs for every request.
+        var line = ""
+        line.reserveCapacity(64 + remoteAddress.utf8.count + exchange!.head.target.utf8.count + exchange!.requestID.utf8.count)
+        line += remoteAddress
+        line += " \""
+        line += exchange!.head.method.rawValue
+        line += " "
+        line += exchange!.head.target
+        line += exchange!.head.version == .http1_1 ? " HTTP/1.1\" " : " HTTP/1.0\" "
+        if let status { line += status } else { line += String(exchange!.status) }
+        line += " "
+        line += String(exchange!.bodyBytes)
+        line += " "
+        line += String(micros)
+        line += "us "
+        line += exchange!.requestID
+        logger.info(Logger.Message(stringLiteral: line), source: "HTTPServer")
     }
 
     // MARK: - Serialization
@@ -315,12 +331,34 @@ extension Connection {
 
     /// Appends `name: value` CRLF, replacing CR, LF and NUL so a handler can never split the response.
     static func appendField(_ name: String, _ value: String, to out: inout [UInt8]) {
-        for byte in name.utf8 { out.append(byte == 0x0D || byte == 0x0A || byte == 0 || byte == 0x3A ? 0x5F : byte) }
+        if needsCleaning(name, colonToo: true) {
+            for byte in name.utf8 { out.append(byte == 0x0D || byte == 0x0A || byte == 0 || byte == 0x3A ? 0x5F : byte) }
+        } else {
+            out.append(contentsOf: name.utf8)
+        }
         out.append(0x3A)
         out.append(0x20)
-        for byte in value.utf8 { out.append(byte == 0x0D || byte == 0x0A || byte == 0 ? 0x20 : byte) }
+        if needsCleaning(value, colonToo: false) {
+            for byte in value.utf8 { out.append(byte == 0x0D || byte == 0x0A || byte == 0 ? 0x20 : byte) }
+        } else {
+            out.append(contentsOf: value.utf8)
+        }
         out.append(0x0D)
         out.append(0x0A)
+    }
+
+    /// Whether `text` holds CR, LF or NUL (or a colon, for names). Scans contiguous UTF-8 directly.
+    @inline(__always)
+    private static func needsCleaning(_ text: String, colonToo: Bool) -> Bool {
+        let scan = { (bytes: UnsafeBufferPointer<UInt8>) -> Bool in
+            for byte in bytes where byte <= 0x3A {
+                if byte == 0x0D || byte == 0x0A || byte == 0 || (colonToo && byte == 0x3A) { return true }
+            }
+            return false
+        }
+        if let found = text.utf8.withContiguousStorageIfAvailable(scan) { return found }
+        var copy = text
+        return copy.withUTF8(scan)
     }
 
     private static func sanitized(_ text: String) -> String {

@@ -17,6 +17,28 @@ struct OutboundQueue {
         byteCount += bytes.count
     }
 
+    /// Sends `bytes` at once when nothing is queued (the common case: no queue entry is made),
+    /// queueing whatever the socket does not take.
+    mutating func send(_ bytes: [UInt8], to descriptor: Int32) -> Int {
+        guard items.isEmpty, !bytes.isEmpty else {
+            append(bytes)
+            return 0
+        }
+        let result = bytes.withUnsafeBytes { Socket.send(descriptor, $0.baseAddress!, $0.count) }
+        switch result {
+        case .sent(let count):
+            if count < bytes.count {
+                items.append(.bytes(bytes, offset: count))
+                byteCount += bytes.count - count
+            }
+            return count
+        case .wouldBlock, .failed:
+            // A failure shows up again on the next write, which closes the connection.
+            append(bytes)
+            return 0
+        }
+    }
+
     mutating func append(_ region: FileRegion) {
         guard region.length > 0 else { return }
         items.append(.file(region))

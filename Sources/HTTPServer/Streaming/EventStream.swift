@@ -31,9 +31,10 @@ public final class EventStream: Sendable {
         var text = ""
         if let id { text += "id: \(EventStream.singleLine(id))\n" }
         if let event { text += "event: \(EventStream.singleLine(event))\n" }
-        for line in data.split(separator: "\n", omittingEmptySubsequences: false) {
+        // CR, LF and CRLF all end a line in an event stream ("\r\n" is one Character in Swift).
+        for line in data.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline) {
             text += "data: "
-            text += line.hasSuffix("\r") ? line.dropLast() : line
+            text += line
             text += "\n"
         }
         text += "\n"

@@ -116,6 +116,10 @@ struct ServeCommand: ParsableCommand {
         defer { writer.stop() }
         let logger = Logger(label: "cumulus.http")
 
+        var isFolder: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: settings.publicDirectory, isDirectory: &isFolder) || !isFolder.boolValue {
+            logger.warning("public directory \(settings.publicDirectory) not found: /static/ will answer 404")
+        }
         let store = try CloudStore(configuration: CloudStoreConfiguration(
             dataDirectory: settings.dataDirectory, synchronous: settings.synchronous))
         let demo = settings.demo ? try DemoContainer.seedIfFirstStart(store) : nil

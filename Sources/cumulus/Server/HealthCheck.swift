@@ -5,9 +5,16 @@ struct HealthCheck: Sendable {
     /// When the server started.
     let started: ContinuousClock.Instant
 
+    private static let prefix = Array("{\"status\":\"ok\",\"version\":\"\(CumulusVersion.current)\",\"uptimeSeconds\":".utf8)
+
     /// Answers the health check; cheap and non-blocking, so it may run on the event loop.
     func respond(to request: HTTPRequest) -> HTTPResponse {
         let uptime = (ContinuousClock.now - started).components.seconds
-        return .json("{\"status\":\"ok\",\"version\":\"\(CumulusVersion.current)\",\"uptimeSeconds\":\(uptime)}")
+        var body: [UInt8] = []
+        body.reserveCapacity(HealthCheck.prefix.count + 24)
+        body += HealthCheck.prefix
+        body += String(uptime).utf8
+        body.append(UInt8(ascii: "}"))
+        return .json(body)
     }
 }
