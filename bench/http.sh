@@ -49,9 +49,9 @@ trap cleanup EXIT
 
 # The access log is on (one line per request through swift-log's buffered handler); it goes to
 # /dev/null so that runs do not fill the disk.
-"$CUMULUS" serve --host 127.0.0.1 --port "$PORT_CUMULUS" --data-dir "$WORK/data" --public-dir "$WORK/public" >/dev/null &
+"$CUMULUS" serve --host 127.0.0.1 --port "$PORT_CUMULUS" --data-dir "$WORK/data" --public-dir "$WORK/public" --templates-dir "$ROOT/Templates" --no-demo >/dev/null &
 PIDS+=($!); PID_CUMULUS=$!
-CUMULUS_HEALTHZ_ON_EVENT_LOOP=false "$CUMULUS" serve --host 127.0.0.1 --port "$PORT_POOL" --data-dir "$WORK/data" --public-dir "$WORK/public" >/dev/null &
+CUMULUS_HEALTHZ_ON_EVENT_LOOP=false "$CUMULUS" serve --host 127.0.0.1 --port "$PORT_POOL" --data-dir "$WORK/data-pool" --public-dir "$WORK/public" --templates-dir "$ROOT/Templates" --no-demo >/dev/null &
 PIDS+=($!); PID_POOL=$!
 "$HUMMINGBIRD" "$PORT_HB" >/dev/null 2>&1 &
 PIDS+=($!); PID_HB=$!

@@ -18,7 +18,7 @@ mkdir -p "$BENCH/results"
 
 # Room for the held connections plus the probe request.
 CUMULUS_MAX_CONNECTIONS=$((COUNT + 100)) "$ROOT/.build/release/cumulus" serve --host 127.0.0.1 --port "$PORT" \
-    --data-dir "$WORK/data" --public-dir "$WORK" >/dev/null &
+    --data-dir "$WORK/data" --public-dir "$WORK" --templates-dir "$ROOT/Templates" --no-demo >/dev/null &
 SERVER=$!
 cleanup() { kill "$SERVER" 2>/dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT
