@@ -9,17 +9,16 @@ Set CUMULUS_BIN to a built `cumulus` to skip `swift build --product cumulus`.
 from __future__ import annotations
 
 import uuid
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Iterator
 
 import pytest
-import requests
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 
-from cloudkit_client import CloudKitClient, public_key_pem
+from cloudkit_client import public_key_pem
 from cumulus_server import PACKAGE_ROOT, CumulusServer, build_cumulus
+from cumulus_deployment import Deployment
 from openapi_validation import OpenAPIDocument
 
 CONTAINER = "iCloud.com.example.EndToEnd"
@@ -43,60 +42,6 @@ DEFINE SCHEMA
         GRANT READ TO "_world"
     );
 """
-
-
-@dataclass
-class Deployment:
-    """A running server and the credentials the fixture made for it."""
-
-    server: CumulusServer
-    container: str
-    api_token: str
-    key_id: str
-    #: Who requests signed with the key act as (the container's developer).
-    key_user_record_name: str
-    private_key_pem: str
-    user_name: str
-    password: str
-    user_record_name: str
-    web_auth_token: str
-    openapi: OpenAPIDocument
-    environment: str = "development"
-    sessions: list[requests.Session] = field(default_factory=list)
-
-    @property
-    def base_url(self) -> str:
-        return self.server.base_url
-
-    def session(self) -> requests.Session:
-        """A requests session whose every response is checked against the OpenAPI document."""
-        session = requests.Session()
-        session.hooks["response"].append(self.openapi.hook)
-        self.sessions.append(session)
-        return session
-
-    def signed(self, private_key_pem: Optional[str] = None, key_id: Optional[str] = None, **options: Any) -> CloudKitClient:
-        """A client signing as the server-to-server key (or another key, for failure tests)."""
-        return CloudKitClient(
-            self.base_url, options.pop("container", self.container), options.pop("environment", self.environment),
-            key_id=key_id or self.key_id, private_key_pem=private_key_pem or self.private_key_pem,
-            session=self.session(), **options,
-        )
-
-    def world(self, **options: Any) -> CloudKitClient:
-        """A client with the API token alone."""
-        return CloudKitClient(
-            self.base_url, options.pop("container", self.container), options.pop("environment", self.environment),
-            api_token=options.pop("api_token", self.api_token), session=self.session(), **options,
-        )
-
-    def user(self, web_auth_token: Optional[str] = None, **options: Any) -> CloudKitClient:
-        """A client with the API token and the user's web auth token (rotated as responses hand out new ones)."""
-        return self.world(web_auth_token=web_auth_token or self.web_auth_token, **options)
-
-    def new_web_auth_token(self) -> str:
-        """Signs the user in again with `cumulus users token`."""
-        return self.server.cli("users", "token", "--container", self.container, self.user_name, stdin=self.password + "\n")
 
 
 @pytest.fixture(scope="session")

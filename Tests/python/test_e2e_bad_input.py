@@ -7,7 +7,7 @@ from typing import Any, Optional
 import pytest
 import requests
 
-from conftest import Deployment
+from cumulus_deployment import Deployment
 
 
 def expect_error(response: requests.Response, status: int, code: str, reason_contains: Optional[str] = None) -> dict[str, Any]:

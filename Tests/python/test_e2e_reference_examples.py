@@ -7,7 +7,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import requests
 
-from conftest import Deployment
+from cumulus_deployment import Deployment
 
 
 def test_create_with_empty_desired_keys_echoes_no_fields(deployment: Deployment, batch: str) -> None:

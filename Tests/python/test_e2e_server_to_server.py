@@ -18,7 +18,7 @@ from cloudkit_client import (
     load_private_key,
     sign_request,
 )
-from conftest import Deployment
+from cumulus_deployment import Deployment
 
 #: What CloudKit JS appends to every URL: a query string, so signing with and without it differ.
 CKJS_PARAMS = {"ckjsBuildVersion": "2310ProjectDev27", "ckjsVersion": "2.6.4"}

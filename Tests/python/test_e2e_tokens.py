@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, quote, urlsplit
 import pytest
 
 from cloudkit_client import WEB_AUTH_TOKEN_HEADER
-from conftest import Deployment
+from cumulus_deployment import Deployment
 
 NOTE = {"recordType": "Item", "fields": {"title": {"value": "from the world"}}}
 
