@@ -232,13 +232,18 @@ raw.exec("ANALYZE")
 
 var generator = SystemRandomNumberGenerator()
 let lookupKeys = (0..<lookupCount).map { _ in Int.random(in: 0..<recordCount, using: &generator) }
-let lookupCumulus = try seconds {
-    for key in lookupKeys {
-        guard try database.lookup([RecordLookup(name(key))]).first?.record != nil else { fatalError("lookup missed \(key)") }
-    }
+var lookupCumulusRates: [Double] = []
+var lookupRawRates: [Double] = []
+for _ in 0..<rounds {
+    lookupCumulusRates.append(Double(lookupCount) / (try seconds {
+        for key in lookupKeys {
+            guard try database.lookup([RecordLookup(name(key))]).first?.record != nil else { fatalError("lookup missed \(key)") }
+        }
+    }))
+    lookupRawRates.append(Double(lookupCount) / seconds { for key in lookupKeys where !raw.find(key) { fatalError("raw lookup missed \(key)") } })
 }
-let lookupRaw = seconds { for key in lookupKeys where !raw.find(key) { fatalError("raw lookup missed \(key)") } }
-report(Row(name: "point lookups", cumulus: Double(lookupCount) / lookupCumulus, raw: Double(lookupCount) / lookupRaw, unit: "lookups/s"))
+report(Row(name: "point lookups", cumulus: median(lookupCumulusRates), raw: median(lookupRawRates), unit: "lookups/s"))
+print("    rounds CloudStore: \(lookupCumulusRates.map { String(format: "%.0f", $0) }.joined(separator: " / "))  raw: \(lookupRawRates.map { String(format: "%.0f", $0) }.joined(separator: " / "))")
 
 @MainActor func latencies(_ body: (Int) throws -> Void) rethrows -> [Double] {
     var result: [Double] = []
@@ -266,4 +271,8 @@ print(String(format: "equality query, %d matches (ms)        CloudStore p50 %.3f
              recordCount / buckets, percentile(queryCumulus, 0.5), percentile(queryCumulus, 0.99), percentile(queryRaw, 0.5), percentile(queryRaw, 0.99)))
 print(String(format: "equality query, first 200 of %d (ms)  CloudStore p50 %.3f p99 %.3f",
              recordCount / 1_000, percentile(categoryCumulus, 0.5), percentile(categoryCumulus, 0.99)))
-try? FileManager.default.removeItem(atPath: directory)
+if ProcessInfo.processInfo.environment["STOREBENCH_KEEP"] != nil {
+    print("kept \(directory)")
+} else {
+    try? FileManager.default.removeItem(atPath: directory)
+}
