@@ -1,5 +1,5 @@
-"""Runs the commands of docs/api-walkthrough.md against a fresh server, as a newcomer would paste
-them, and checks what the document says they answer.
+"""Runs the commands of the README's curl walk-through against a fresh server, as a newcomer
+would paste them, and checks what the document says they answer.
 
 Each command block is preceded by `<!-- walkthrough: NAME -->`, naming the check below that
 judges its output (or `skip`, for `cumulus serve`, which the test starts itself). The blocks
@@ -22,7 +22,8 @@ import pytest
 
 from cumulus_server import PACKAGE_ROOT, CumulusServer
 
-DOCUMENT = PACKAGE_ROOT / "docs" / "api-walkthrough.md"
+README = PACKAGE_ROOT / "README.md"
+SECTION = "## Walk-through: the API with curl"
 DOCUMENTED_BASE = "http://127.0.0.1:8080"
 
 _BLOCK = re.compile(r"(?:<!-- walkthrough: (?P<name>[\w-]+)[^>]*-->\n)?```(?P<language>\w*)\n(?P<code>.*?)```\n", re.S)
@@ -34,6 +35,14 @@ class Block:
     language: str
     code: str
     shown_output: Optional[str] = None
+
+
+def walkthrough_text() -> str:
+    """The walk-through section of the README, up to the next section."""
+    text = README.read_text()
+    start = text.index(SECTION)
+    end = text.find("\n## ", start + len(SECTION))
+    return text[start:] if end < 0 else text[start:end + 1]
 
 
 def parse(text: str) -> list[Block]:
@@ -152,7 +161,7 @@ CHECKS: dict[str, Callable[[str, Walkthrough], None]] = {
 
 
 def test_every_command_block_is_run_and_checked() -> None:
-    blocks = parse(DOCUMENT.read_text())
+    blocks = parse(walkthrough_text())
     runnable = [block for block in blocks if block.language in ("sh", "bash", "python")]
     assert runnable, "no command blocks found"
     unmarked = [block.code.splitlines()[0] for block in runnable if block.name is None]
@@ -176,7 +185,7 @@ def walkthrough_server(cumulus_binary: Path, tmp_path_factory: pytest.TempPathFa
 
 def test_walkthrough_commands_do_what_the_document_says(walkthrough_server) -> None:
     server, folder, bin_dir = walkthrough_server
-    blocks = [block for block in parse(DOCUMENT.read_text()) if block.name and block.name != "skip"]
+    blocks = [block for block in parse(walkthrough_text()) if block.name and block.name != "skip"]
     script = ["set -eu"]
     for index, block in enumerate(blocks):
         code = block.code.replace(DOCUMENTED_BASE, server.base_url)

@@ -39,6 +39,24 @@ public enum SecureToken {
         "_" + hex(bytes: 16)
     }
 
+    /// A record name for a record saved without one: a random (version 4) UUID in lowercase,
+    /// like `0f8fad5b-d9cb-469f-a165-70867728950e`, as CloudKit clients make them.
+    public static func recordName() -> String {
+        // Foundation's UUID() on Linux opens /dev/urandom for every call, which showed up as
+        // several percent of the writer's time in batches of new records.
+        var bytes = randomBytes(16)
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = Array(hexString(bytes).utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(36)
+        for (index, digit) in hex.enumerated() {
+            if index == 8 || index == 12 || index == 16 || index == 20 { text.append(UInt8(ascii: "-")) }
+            text.append(digit)
+        }
+        return String(decoding: text, as: UTF8.self)
+    }
+
     /// Whether two strings have the same UTF-8 bytes, taking time that depends only on their
     /// lengths, never on where they differ. For comparing a presented secret with a stored one.
     /// - Returns: `true` when the strings are byte-for-byte equal.

@@ -1,3 +1,4 @@
+import Foundation
 import CloudStore
 import Testing
 
@@ -30,6 +31,20 @@ struct SecureTokenTests {
         #expect(name.count == 33)
         #expect(name.first == "_")
         #expect(name.dropFirst().allSatisfy(Self.lowercaseHex.contains))
+    }
+
+    @Test("generated record names are lowercase version 4 UUIDs, all different")
+    func recordName() throws {
+        let names = (0..<1_000).map { _ in SecureToken.recordName() }
+        #expect(Set(names).count == names.count)
+        for name in names {
+            let parsed = try #require(UUID(uuidString: name), "\(name) is not a UUID")
+            #expect(parsed.uuidString.lowercased() == name)
+            let parts = name.split(separator: "-")
+            #expect(parts.map(\.count) == [8, 4, 4, 4, 12])
+            #expect(parts[2].first == "4")
+            #expect("89ab".contains(parts[3].first!))
+        }
     }
 
     @Test("random bytes have the requested length")

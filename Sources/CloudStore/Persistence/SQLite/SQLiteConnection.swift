@@ -17,6 +17,9 @@ final class SQLiteConnection: @unchecked Sendable {
     let handle: OpaquePointer
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
+    /// The checkpointer SQLite reports this connection's commits to, kept alive as long as the
+    /// connection: the log hook holds only an unretained pointer to it.
+    var walCommitObserver: SQLiteCheckpointer?
 
     /// Opens (creating if needed) the database at `path` in WAL mode.
     init(path: String, synchronous: SynchronousMode = .normal, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
@@ -37,7 +40,8 @@ final class SQLiteConnection: @unchecked Sendable {
         try execute("PRAGMA synchronous=\(synchronous.rawValue)")
         try execute("PRAGMA temp_store=MEMORY")
         // Checkpoint every 4,000 WAL pages (16 MB) rather than SQLite's 1,000: each checkpoint
-        // copies pages back and syncs, and writes in batches touch many pages per commit.
+        // copies pages back and syncs, and writes in batches touch many pages per commit. (The
+        // server's writers checkpoint in the background instead: see SQLiteCheckpointer.)
         try execute("PRAGMA wal_autocheckpoint=4000")
         try execute("PRAGMA cache_size=-16000")
         try execute("PRAGMA foreign_keys=OFF")

@@ -18,12 +18,18 @@ final class SQLiteDatabase: Sendable {
     private static let shardCount = 16
 
     /// Opens the file, creating it and running `migrator` on first use.
-    init(path: String, synchronous: SynchronousMode, migrator: SQLiteMigrator, maximumIdleReadersPerShard: Int = 2) throws {
+    /// - Parameter checkpointer: keeps the write-ahead log short; by default one with the
+    ///   standard thresholds.
+    init(
+        path: String, synchronous: SynchronousMode, migrator: SQLiteMigrator, maximumIdleReadersPerShard: Int = 2,
+        checkpointer: SQLiteCheckpointer? = nil
+    ) throws {
         self.path = path
         self.synchronous = synchronous
         self.maximumIdleReadersPerShard = maximumIdleReadersPerShard
         let connection = try SQLiteConnection(path: path, synchronous: synchronous)
         try migrator.migrate(connection)
+        (checkpointer ?? SQLiteCheckpointer(path: path, synchronous: synchronous)).attach(to: connection)
         writer = SQLiteWriteQueue(connection: connection, name: path)
         idleReaders = (0..<Self.shardCount).map { _ in ReaderShard() }
     }
