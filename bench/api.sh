@@ -2,7 +2,8 @@
 # The CloudKit Web Services API over HTTP, on `cumulus serve` (release build, access log on):
 #   records/lookup of one record   (API token: the world reads the public database)
 #   records/modify of one record   (a signed-in user creates a record per request)
-#   records/modify of 200 records  (a signed-in user creates 200 records per request)
+#   records/modify of 200 records  (a signed-in user creates 200 records per request, named by
+#                                   the server; and again with random names chosen by the client)
 # wrk -t2 -c64 -d10s --latency (-c16 for 200-record batches), three rounds each, 127.0.0.1 only.
 #
 # Usage: bench/api.sh            (ROUNDS, DURATION override the defaults; CASES="lookup modify1"
@@ -13,7 +14,7 @@ BENCH="$PWD"
 ROOT="$(cd .. && pwd)"
 ROUNDS="${ROUNDS:-3}"
 DURATION="${DURATION:-10s}"
-CASES="${CASES:-lookup modify1 modify200}"
+CASES="${CASES:-lookup modify1 modify200 modify200-named}"
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 
 echo "building cumulus (release)…"
@@ -74,11 +75,11 @@ curl -sf "$BASE/records/modify$AS_USER" -d @"$WORK/modify1.json" | grep -q '"rec
 to_ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) { sub(/us$/,"",v); printf "%.2f", v/1000 } else if (v ~ /ms$/) { sub(/ms$/,"",v); printf "%.2f", v } else if (v ~ /s$/) { sub(/s$/,"",v); printf "%.2f", v*1000 } else print v }'; }
 SUMMARY="$RESULTS/summary.tsv"
 echo -e "case\tround\trequests_per_s\tp99_ms\terrors" > "$SUMMARY"
-run() {  # name connections url body
+run() {  # name connections url body [wrk script]
     [[ " $CASES " == *" $1 "* ]] || return 0
     for round in $(seq 1 "$ROUNDS"); do
         out="$RESULTS/wrk-$1-$round.txt"
-        BODY="$4" wrk -t2 -c"$2" -d"$DURATION" --latency -s "$BENCH/wrk/post.lua" "$3" > "$out"
+        BODY="$4" FIELDS="$FIELDS" wrk -t2 -c"$2" -d"$DURATION" --latency -s "$BENCH/wrk/${5:-post.lua}" "$3" > "$out"
         rps="$(awk '/^Requests\/sec/ {print $2}' "$out")"
         p99="$(to_ms "$(awk '$1 == "99%" {print $2}' "$out")")"
         errors="$(grep -E 'Non-2xx|Socket errors' "$out" | tr -s ' ' | paste -sd';' - || true)"
@@ -89,14 +90,26 @@ run() {  # name connections url body
 run lookup 64 "$BASE/records/lookup$AS_WORLD" "$WORK/lookup.json"
 run modify1 64 "$BASE/records/modify$AS_USER" "$WORK/modify1.json"
 run modify200 16 "$BASE/records/modify$AS_USER" "$WORK/modify200.json"
+run modify200-named 16 "$BASE/records/modify$AS_USER" "" create_named.lua
 echo "server VmRSS after the runs: $(awk '/VmRSS/ {print $2, $3}' /proc/$PID/status)" | tee "$RESULTS/rss.txt"
-echo "records stored: $(sqlite3 "$DATA/containers/$CONTAINER/development.sqlite" 'SELECT count(*) FROM records')" | tee -a "$RESULTS/rss.txt"
+DB="$DATA/containers/$CONTAINER/development.sqlite"
+echo "write-ahead log after the runs: $(( $(stat -c %s "$DB-wal") / 1048576 )) MiB, database file: $(( $(stat -c %s "$DB") / 1048576 )) MiB" | tee -a "$RESULTS/rss.txt"
+echo "records stored: $(sqlite3 "$DB" 'SELECT count(*) FROM records')" | tee -a "$RESULTS/rss.txt"
+if [[ " $CASES " == *" modify200-named "* ]]; then
+    # Every request of the client-named case must have created its 200 records: the server
+    # names records with version 7 UUIDs, the client with version 4.
+    sent=$(cat "$RESULTS"/wrk-modify200-named-*.txt | awk '/requests in/ {n += $1} END {print n}')
+    stored=$(sqlite3 "$DB" "SELECT count(*) FROM records WHERE substr(name, 15, 1) = '4'")
+    echo "client-named records: $stored stored, $((sent * 200)) sent in completed requests" | tee -a "$RESULTS/rss.txt"
+    [ "$stored" -ge $((sent * 200)) ] || { echo "client-named records are missing" >&2; exit 1; }
+fi
 
 python3 - "$SUMMARY" <<'PY' | tee "$RESULTS/medians.md"
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
 names = {"lookup": ("records/lookup, 1 record", 25_000), "modify1": ("records/modify, 1 record", 8_000),
-         "modify200": ("records/modify, 200 records", 150)}
+         "modify200": ("records/modify, 200 records", 150),
+         "modify200-named": ("records/modify, 200 records named by the client (random UUIDs)", 150)}
 print("| request | rounds (req/s) | median req/s | median p99 | target |")
 print("|---|---|---|---|---|")
 for case, (name, target) in names.items():

@@ -46,7 +46,7 @@ struct RecordModifier {
 
         let names = operations.map { operation in
             operation.recordName ?? (operation.kind.isDelete || operation.kind == .update || operation.kind == .replace
-                ? nil : SecureToken.recordName())
+                ? nil : SecureToken.recordName(at: now))
         }
         var seen = Set<String>()
         for name in names.compactMap({ $0 }) where !seen.insert(name).inserted {

@@ -39,13 +39,19 @@ public enum SecureToken {
         "_" + hex(bytes: 16)
     }
 
-    /// A record name for a record saved without one: a random (version 4) UUID in lowercase,
-    /// like `0f8fad5b-d9cb-469f-a165-70867728950e`, as CloudKit clients make them.
-    public static func recordName() -> String {
-        // Foundation's UUID() on Linux opens /dev/urandom for every call, which showed up as
-        // several percent of the writer's time in batches of new records.
+    /// A record name for a record saved without one: a UUID in lowercase, like
+    /// `019ab3c4-5e6f-7a8b-9c0d-1e2f3a4b5c6d`, as CloudKit clients make them. It is a version 7
+    /// UUID: the time in milliseconds, then 74 random bits.
+    /// - Parameter milliseconds: the time to put first, in milliseconds since 1970.
+    public static func recordName(at milliseconds: Int64) -> String {
+        // Time first, so that names made one after another sort one after another: each new
+        // record lands at the end of the name index instead of on a random page of it, which
+        // kept batches of new records from slowing down as a zone grew. (And Foundation's
+        // UUID() on Linux opens /dev/urandom for every call.)
         var bytes = randomBytes(16)
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        let time = UInt64(max(0, milliseconds)) & 0xFFFF_FFFF_FFFF
+        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: time >> (8 * (5 - index))) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x70
         bytes[8] = (bytes[8] & 0x3F) | 0x80
         let hex = Array(hexString(bytes).utf8)
         var text: [UInt8] = []

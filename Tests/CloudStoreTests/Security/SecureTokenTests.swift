@@ -33,18 +33,24 @@ struct SecureTokenTests {
         #expect(name.dropFirst().allSatisfy(Self.lowercaseHex.contains))
     }
 
-    @Test("generated record names are lowercase version 4 UUIDs, all different")
+    @Test("generated record names are lowercase version 7 UUIDs, all different, in time order")
     func recordName() throws {
-        let names = (0..<1_000).map { _ in SecureToken.recordName() }
+        let start: Int64 = 1_763_800_000_000
+        let names = (0..<1_000).map { SecureToken.recordName(at: start + Int64($0)) }
         #expect(Set(names).count == names.count)
+        #expect(names == names.sorted())
         for name in names {
             let parsed = try #require(UUID(uuidString: name), "\(name) is not a UUID")
             #expect(parsed.uuidString.lowercased() == name)
             let parts = name.split(separator: "-")
             #expect(parts.map(\.count) == [8, 4, 4, 4, 12])
-            #expect(parts[2].first == "4")
+            #expect(parts[2].first == "7")
             #expect("89ab".contains(parts[3].first!))
         }
+        // The first 48 bits are the time in milliseconds.
+        #expect(SecureToken.recordName(at: 0x0123_4567_89AB).hasPrefix("01234567-89ab-7"))
+        let sameTime = (0..<100).map { _ in SecureToken.recordName(at: start) }
+        #expect(Set(sameTime).count == 100)
     }
 
     @Test("random bytes have the requested length")

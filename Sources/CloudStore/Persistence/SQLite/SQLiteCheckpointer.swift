@@ -16,7 +16,7 @@ import Synchronization
 final class SQLiteCheckpointer: Sendable {
     /// Log pages after a commit from which a background checkpoint starts (16 MB of 4 KiB pages).
     let backgroundThreshold: Int32
-    /// Log pages from which the writer checkpoints in its own commit (160 MB of 4 KiB pages).
+    /// Log pages from which the writer checkpoints in its own commit (80 MB of 4 KiB pages).
     let writerThreshold: Int32
 
     private let path: String
@@ -25,6 +25,8 @@ final class SQLiteCheckpointer: Sendable {
     private let connection = Mutex<SQLiteConnection?>(nil)
     /// Whether a background checkpoint is queued or running, so commits do not pile them up.
     private let scheduled = Atomic<Bool>(false)
+    /// How many of the log's pages the last checkpoint left copied into the file.
+    private let backfilled = Atomic<Int32>(0)
 
     /// One thread for the checkpoints of every database of the process: checkpoints are rare
     /// and mostly wait for the disk, and a thread per file would multiply with containers.
@@ -32,7 +34,7 @@ final class SQLiteCheckpointer: Sendable {
 
     /// A checkpointer for the database file at `path`; ``attach(to:)`` puts it to work. The
     /// thresholds count the log's pages after a commit (see the properties of the same names).
-    init(path: String, synchronous: SynchronousMode, backgroundThreshold: Int32 = 4_000, writerThreshold: Int32 = 40_000) {
+    init(path: String, synchronous: SynchronousMode, backgroundThreshold: Int32 = 4_000, writerThreshold: Int32 = 20_000) {
         self.path = path
         self.synchronous = synchronous
         self.backgroundThreshold = backgroundThreshold
@@ -52,30 +54,52 @@ final class SQLiteCheckpointer: Sendable {
     }
 
     /// Called by SQLite on the writer's thread after each commit, with the log's size in pages.
+    ///
+    /// The log only starts again from its beginning when a write finds all of it copied back,
+    /// which a background checkpoint rarely achieves while writes go on (it copies what the log
+    /// held when it started), so the log's size alone would start a checkpoint after every
+    /// commit: a new one starts when the pages not yet copied pass the threshold. Under a
+    /// steady load the log grows to the writer's threshold, where the writer copies the rest
+    /// (little, the background having copied most) and the log restarts.
     private func committed(logPages: Int32, database: OpaquePointer?, schema: UnsafePointer<CChar>?) {
         if logPages >= writerThreshold {
             // The same call SQLite's automatic checkpoint makes; a failure (another process
-            // holding the checkpoint lock) leaves the log for the next commit to try again.
-            sqlite3_wal_checkpoint_v2(database, schema, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
-        } else if logPages >= backgroundThreshold,
-                  scheduled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged {
-            Self.queue.async { [self] in
-                checkpoint()
-                scheduled.store(false, ordering: .releasing)
+            // holding the checkpoint lock) leaves the log for a later commit to try again.
+            var copied: Int32 = 0
+            sqlite3_wal_checkpoint_v2(database, schema, SQLITE_CHECKPOINT_PASSIVE, nil, &copied)
+            backfilled.store(copied, ordering: .releasing)
+            return
+        }
+        var copied = backfilled.load(ordering: .acquiring)
+        if logPages < copied {
+            // The log has started again from its beginning: nothing of it is copied yet.
+            _ = backfilled.compareExchange(expected: copied, desired: 0, ordering: .acquiringAndReleasing)
+            copied = 0
+        }
+        guard logPages - copied >= backgroundThreshold,
+              scheduled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        else { return }
+        Self.queue.async { [self] in
+            if let copied = checkpoint() {
+                backfilled.store(copied, ordering: .releasing)
             }
+            scheduled.store(false, ordering: .releasing)
         }
     }
 
     /// Copies as much of the log into the database as no reader still needs. Passive: it never
     /// waits for readers or the writer. Failures are left for the next commit to retry: a
     /// checkpoint that does not happen loses nothing, the log only grows until one does.
-    private func checkpoint() {
-        connection.withLock { connection in
+    /// - Returns: how many of the log's pages are now copied, or nil if it could not run.
+    private func checkpoint() -> Int32? {
+        connection.withLock { connection -> Int32? in
             if connection == nil {
                 connection = try? SQLiteConnection(path: path, synchronous: synchronous)
             }
-            guard let connection else { return }
-            sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            guard let connection else { return nil }
+            var copied: Int32 = 0
+            let code = sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, &copied)
+            return code == SQLITE_OK ? copied : nil
         }
     }
 }
