@@ -67,7 +67,7 @@ final class SQLiteCheckpointer: Sendable {
             // holding the checkpoint lock) leaves the log for a later commit to try again.
             var copied: Int32 = 0
             sqlite3_wal_checkpoint_v2(database, schema, SQLITE_CHECKPOINT_PASSIVE, nil, &copied)
-            backfilled.store(copied, ordering: .releasing)
+            backfilled.store(max(copied, 0), ordering: .releasing)
             return
         }
         var copied = backfilled.load(ordering: .acquiring)
