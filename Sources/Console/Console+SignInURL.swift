@@ -1,3 +1,5 @@
+import HTTPServer
+
 extension Console {
     /// The address of the sign-in page for an app's API token: what the API puts in the
     /// `redirectURL` of an `AUTHENTICATION_REQUIRED` answer, and what apps open in a popup.

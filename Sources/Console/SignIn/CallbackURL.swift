@@ -1,3 +1,5 @@
+import HTTPServer
+
 /// The Sign In Callback of an API token with the web auth token added, the way CloudKit returns
 /// users to an app: `?ckWebAuthToken=<token>` joined to the callback's own query, before any
 /// fragment. Works for web URLs and for app schemes such as

@@ -11,17 +11,9 @@ struct FormData {
     init(body: [UInt8]) throws(ConsoleError) {
         var fields: [(name: String, value: String)] = []
         let text = String(decoding: body, as: UTF8.self)
-        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
-            let name: Substring, value: Substring
-            if let equals = pair.firstIndex(of: "=") {
-                name = pair[..<equals]
-                value = pair[pair.index(after: equals)...]
-            } else {
-                name = pair
-                value = ""
-            }
-            guard let decodedName = PercentEncoding.decodeFormComponent(name),
-                let decodedValue = PercentEncoding.decodeFormComponent(value)
+        for (name, value) in PercentDecoding.encodedPairs(Substring(text)) {
+            guard let decodedName = PercentDecoding.decode(name, plusAsSpace: true, validatingUTF8: true),
+                let decodedValue = PercentDecoding.decode(value, plusAsSpace: true, validatingUTF8: true)
             else {
                 throw .badRequest("The form could not be read: it has a malformed %-escape or text that is not UTF-8.")
             }

@@ -38,19 +38,11 @@ public struct HTTPRequest: Sendable {
         requestID: String = "",
         remoteAddress: String = ""
     ) {
-        self.method = method
-        self.target = target
         let split = HTTPRequest.splitTarget(target)
-        self.rawPath = split.path
-        self.query = split.query
-        self.path = PercentDecoding.decode(split.path) ?? split.path
-        self.version = version
-        self.headers = headers
-        self.body = body
-        self.pathParameters = pathParameters
-        self.requestID = requestID
-        self.remoteAddress = remoteAddress
-        self.attributes = RequestAttributes()
+        self.init(
+            method: method, target: target, rawPath: split.path, path: PercentDecoding.decode(split.path) ?? split.path,
+            query: split.query, version: version, headers: headers, body: body, pathParameters: pathParameters,
+            requestID: requestID, remoteAddress: remoteAddress)
     }
 
     /// Creates a request from parts the server has already split and decoded.

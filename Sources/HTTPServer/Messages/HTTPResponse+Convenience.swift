@@ -84,9 +84,11 @@ extension HTTPResponse {
 }
 
 /// Quotes strings for hand-written JSON.
-enum JSONString {
+public enum JSONString {
     /// `text` as a JSON string literal, quotes included.
-    static func quote(_ text: String) -> String {
+    /// - Parameter alsoEscaping: scalars written as `\uXXXX` although JSON allows them as they
+    ///   are (for JSON placed where they would mean something else, such as inside `<script>`).
+    public static func quote(_ text: String, alsoEscaping: Set<Unicode.Scalar> = []) -> String {
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -96,9 +98,9 @@ enum JSONString {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             default:
-                if scalar.value < 0x20 {
+                if scalar.value < 0x20 || alsoEscaping.contains(scalar) {
                     let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                    out += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
                 } else {
                     out.unicodeScalars.append(scalar)
                 }

@@ -19,7 +19,7 @@ final class CourierEndpoint: Sendable {
 
     /// The courier URL of a push token.
     static func url(base: String, token: String) -> String {
-        "\(base)/webcourier/1/aps?tok=\(PercentEncoding.queryValue(token))&ttl=43200"
+        "\(base)/webcourier/1/aps?tok=\(PercentEncoding.encodeComponent(token))&ttl=43200"
     }
 
     /// Answers one poll.
@@ -58,26 +58,4 @@ final class CourierEndpoint: Sendable {
             if polls[token]?.isEmpty == true { polls[token] = nil }
         }
     }
-}
-
-/// Percent-encoding for query values.
-enum PercentEncoding {
-    private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
-
-    /// `value` with everything but unreserved characters percent-encoded.
-    static func queryValue(_ value: String) -> String {
-        var result = ""
-        for byte in value.utf8 {
-            if unreserved.contains(byte) {
-                result.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                result += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return result
-    }
-}
-
-extension String {
-    fileprivate func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

@@ -1,5 +1,6 @@
 import CloudStore
 import Foundation
+import HTTPServer
 import Testing
 @testable import WebServices
 
@@ -109,7 +110,7 @@ import Testing
         let slowToken = try slow.store.createPushToken(slow.container, .development, apnsEnvironment: "development", userRecordName: nil)
         let answer = DeliveredAnswer()
         let port = slow.port
-        let pollTarget = "/webcourier/1/aps?tok=\(PercentEncoding.queryValue(slowToken.token))&ttl=43200"
+        let pollTarget = "/webcourier/1/aps?tok=\(PercentEncoding.encodeComponent(slowToken.token))&ttl=43200"
         let thread = Thread {
             answer.set(try? HTTPTestClient.send(port: port, method: "GET", target: pollTarget, body: nil, headers: [:]))
         }

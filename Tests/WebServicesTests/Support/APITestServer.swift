@@ -61,7 +61,7 @@ final class APITestServer {
     /// The path with the API token (and a web auth token) in its query.
     func authorized(_ path: String, webAuthToken: String? = nil) -> String {
         var result = "\(path)?ckAPIToken=\(apiToken.token)"
-        if let webAuthToken { result += "&ckWebAuthToken=\(PercentEncoding.queryValue(webAuthToken))" }
+        if let webAuthToken { result += "&ckWebAuthToken=\(PercentEncoding.encodeComponent(webAuthToken))" }
         return result
     }
 
