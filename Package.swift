@@ -92,6 +92,12 @@ let package = Package(
         ),
 
         // MARK: - Tests
+        .target(
+            name: "TestSupport",
+            dependencies: ["CloudStore", .product(name: "Logging", package: "swift-log")],
+            path: "Tests/TestSupport",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "CrashWriter",
             dependencies: ["CloudStore"],
@@ -106,12 +112,12 @@ let package = Package(
         ),
         .testTarget(
             name: "HTTPServerTests",
-            dependencies: ["HTTPServer"],
+            dependencies: ["HTTPServer", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CloudStoreTests",
-            dependencies: ["CloudStore", "CSQLite", "CrashWriter"],
+            dependencies: ["CloudStore", "CSQLite", "CrashWriter", "TestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -120,18 +126,19 @@ let package = Package(
                 "WebServices",
                 "HTTPServer",
                 "CloudStore",
+                "TestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "ConsoleTests",
-            dependencies: ["Console", "HTTPServer", "CloudStore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Console", "HTTPServer", "CloudStore", "TestSupport", .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "CumulusTests",
-            dependencies: ["cumulus", "CloudStore"],
+            dependencies: ["cumulus", "CloudStore", "TestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

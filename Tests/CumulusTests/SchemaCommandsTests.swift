@@ -1,6 +1,7 @@
 import CloudStore
 import Foundation
 import Testing
+import TestSupport
 
 @Suite struct SchemaCommandsTests {
     static let schema = """

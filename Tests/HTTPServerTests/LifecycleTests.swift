@@ -3,6 +3,7 @@ import Glibc
 import HTTPServer
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite struct LifecycleTests {
     @Test func shutdownLetsInFlightRequestsFinish() throws {

@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HTTPServer
 import Testing
+import TestSupport
 
 @Suite struct LimitsTests {
     private func echoServer(_ configure: (inout HTTPServerConfiguration) -> Void = { _ in }) throws -> TestServer {

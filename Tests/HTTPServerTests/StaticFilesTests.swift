@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HTTPServer
 import Testing
+import TestSupport
 
 /// A temporary `Public/` folder with a secret file beside it.
 struct PublicFolder {

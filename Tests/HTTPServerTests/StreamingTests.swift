@@ -3,6 +3,7 @@ import Glibc
 import HTTPServer
 import Synchronization
 import Testing
+import TestSupport
 
 /// Streams registered by handlers, for the test to drive from its own thread.
 final class StreamBox: Sendable {

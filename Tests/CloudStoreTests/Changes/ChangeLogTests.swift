@@ -1,5 +1,6 @@
 import Testing
 @testable import CloudStore
+import TestSupport
 
 @Suite struct ChangeLogTests {
     private func log(_ store: TemporaryStore, _ database: DatabaseID, zone: String) throws -> [ChangeEntry] {

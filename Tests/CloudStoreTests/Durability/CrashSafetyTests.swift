@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import CloudStore
 
@@ -16,7 +17,7 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cumulus-crash-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var reported = Set<Int64>()
-        var random = SplitMix(seed: 7)
+        var random = SeededGenerator(seed: 7)
 
         for round in 1...50 {
             let child = Process()

@@ -1,5 +1,6 @@
 import Testing
 @testable import CloudStore
+import TestSupport
 
 /// Random sequences of modifications, lookups and queries, run against the store and against
 /// ``ReferenceModel``; every outcome must agree.
@@ -22,7 +23,7 @@ import Testing
         _ = try database.modifyZones([ZoneOperation(.create, zoneName: "Z")])
         var model = ReferenceModel()
         model.zones["Z"] = [:]
-        var random = SplitMix(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let generator = OperationGenerator()
         var operations = 0
         var queries = 0
@@ -96,9 +97,9 @@ struct OperationGenerator {
     let words = ["quick", "brown", "fox", "lazy", "dog", "Quick"]
     let doubles: [Double] = [-1.5, 0, 0.5, 2.25, 3]
 
-    func name(_ random: inout SplitMix) -> String { names[random.next(below: names.count)] }
+    func name(_ random: inout SeededGenerator) -> String { names[random.next(below: names.count)] }
 
-    func value(of field: String, _ random: inout SplitMix) -> FieldValue {
+    func value(of field: String, _ random: inout SeededGenerator) -> FieldValue {
         switch field {
         case "s": return .string(strings[random.next(below: strings.count)])
         case "i": return .int64(Int64(random.next(below: 7)) - 3)
@@ -112,7 +113,7 @@ struct OperationGenerator {
         }
     }
 
-    func fields(_ random: inout SplitMix) -> [String: FieldValue] {
+    func fields(_ random: inout SeededGenerator) -> [String: FieldValue] {
         var fields: [String: FieldValue] = [:]
         for field in ["s", "i", "d", "tags", "nums", "text"] where random.next(below: 3) != 0 {
             fields[field] = value(of: field, &random)
@@ -120,7 +121,7 @@ struct OperationGenerator {
         return fields
     }
 
-    func operation(_ random: inout SplitMix, model: ReferenceModel, zone: String) -> RecordOperation {
+    func operation(_ random: inout SeededGenerator, model: ReferenceModel, zone: String) -> RecordOperation {
         let kind = RecordOperation.Kind.allCases[random.next(below: RecordOperation.Kind.allCases.count)]
         let name = self.name(&random)
         let current = model.zones[zone]?[name]?.tag
@@ -135,7 +136,7 @@ struct OperationGenerator {
                                fields: kind.isDelete ? [:] : fields(&random), clearedFields: kind.isDelete ? [] : cleared)
     }
 
-    func query(_ random: inout SplitMix) -> Query {
+    func query(_ random: inout SeededGenerator) -> Query {
         var filters: [QueryFilter] = []
         for _ in 0..<random.next(below: 3) {
             let filter: QueryFilter
@@ -169,22 +170,6 @@ struct OperationGenerator {
         }
         return Query(recordType: "Item", filters: filters, sorts: sorts)
     }
-}
-
-/// A small seeded generator, so a failing sequence can be replayed from its seed.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
 
 extension Array where Element == RecordOperation {

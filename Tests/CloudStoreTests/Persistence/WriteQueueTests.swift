@@ -73,3 +73,4 @@ final class FailureCounter: Sendable {
 }
 
 import Synchronization
+import TestSupport

@@ -1,4 +1,5 @@
 @testable import CloudStore
+import TestSupport
 
 /// A record type with a field of every queryable type, all indexed, and five records whose
 /// values make every comparator's result easy to work out by hand.

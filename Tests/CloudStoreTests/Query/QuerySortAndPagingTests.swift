@@ -1,5 +1,6 @@
 import Testing
 @testable import CloudStore
+import TestSupport
 
 @Suite struct QuerySortAndPagingTests {
     private func names(_ database: CloudDatabase, _ sorts: [QuerySort], filters: [QueryFilter] = [], limit: Int? = nil) throws -> [String] {

@@ -1,5 +1,6 @@
 import Testing
 @testable import CloudStore
+import TestSupport
 
 @Suite struct SchemaRulesTests {
     @Test func developmentCreatesTypesAndFieldsJustInTimeWithDefaultGrants() throws {

@@ -1,5 +1,6 @@
 import Testing
 @testable import CloudStore
+import TestSupport
 
 @Suite struct IndexEvolutionTests {
     /// Records saved before an index existed are found through it once it is declared.

@@ -1,5 +1,6 @@
 import Testing
 @testable import CloudStore
+import TestSupport
 
 @Suite struct SchemaImportTests {
     @Test(arguments: [SchemaSamples.apple, SchemaSamples.everything, SchemaSamples.cktoolShaped])

@@ -1,5 +1,6 @@
 import Testing
 @testable import CloudStore
+import TestSupport
 
 @Suite struct AccessPolicyTests {
     @Test func theWorldReadsThePublicDatabaseButCannotWrite() throws {

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import Testing
 @testable import CloudStore
+import TestSupport
 
 @Suite struct CredentialTests {
     @Test func apiTokensAre64HexCharactersAndFoundAgain() throws {

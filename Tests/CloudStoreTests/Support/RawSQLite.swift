@@ -1,4 +1,5 @@
 import CSQLite
+import TestSupport
 
 /// Reads an SQLite file directly, bypassing CloudStore, to check what is really on disk.
 final class RawSQLite {

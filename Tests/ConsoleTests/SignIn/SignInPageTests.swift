@@ -2,6 +2,7 @@ import CloudStore
 import Console
 import Foundation
 import Testing
+import TestSupport
 
 /// `GET /signin`: the form for a good link, readable refusals for bad ones.
 @Suite struct SignInPageTests {
@@ -10,10 +11,10 @@ import Testing
         let token = try server.store.createAPIToken(server.container, .development, allowedOrigins: ["https://app.example.com"])
         let opened = try server.openSignIn(apiToken: token.token, origin: "https://app.example.com")
         let response = opened.response
-        #expect(response.body.contains("to <strong>iCloud.com.example.Tests</strong>"))
-        #expect(response.body.contains("name=\"name\""))
-        #expect(response.body.contains("type=\"password\""))
-        #expect(response.body.contains("Keep me signed in"))
+        #expect(response.text.contains("to <strong>iCloud.com.example.Tests</strong>"))
+        #expect(response.text.contains("name=\"name\""))
+        #expect(response.text.contains("type=\"password\""))
+        #expect(response.text.contains("Keep me signed in"))
         let hidden = Dictionary(opened.hiddenFields, uniquingKeysWith: { first, _ in first })
         #expect(hidden["ckAPIToken"] == token.token)
         #expect(hidden["origin"] == "https://app.example.com")
@@ -37,7 +38,7 @@ import Testing
         let again = try server.get("/signin?ckAPIToken=\(token.token)", headers: [("Cookie", "other=1; " + first.cookie)])
         #expect(again.status == 200)
         #expect(again.header("Set-Cookie") == nil)
-        #expect(HTML.hiddenFields(in: again.body).contains { $0 == "csrfToken" && "cumulus_signin_csrf=\($1)" == first.cookie })
+        #expect(HTML.hiddenFields(in: again.text).contains { $0 == "csrfToken" && "cumulus_signin_csrf=\($1)" == first.cookie })
     }
 
     @Test func marksTheCookieSecureBehindHTTPS() throws {
@@ -70,8 +71,8 @@ import Testing
         let response = try server.get(target)
         #expect(response.status == status)
         #expect(response.header("Content-Type") == "text/html; charset=utf-8")
-        #expect(response.body.contains(message))
-        #expect(response.body.contains("Error \(status)"))
+        #expect(response.text.contains(message))
+        #expect(response.text.contains("Error \(status)"))
         #expect(response.header("Set-Cookie") == nil)
         #expect(response.header("Referrer-Policy") == "no-referrer")
     }
@@ -91,7 +92,7 @@ import Testing
             if let origin { target += "&origin=" + FormEncoding.component(origin) }
             let response = try server.get(target)
             #expect(response.status == status, "\(origin ?? "no origin")")
-            #expect(response.body.contains(message), "\(origin ?? "no origin")")
+            #expect(response.text.contains(message), "\(origin ?? "no origin")")
         }
         // Upper case in the origin's host is the same origin.
         #expect(try server.get("/signin?ckAPIToken=\(token.token)&origin=https%3A%2F%2FApp.Example.com").status == 200)
@@ -104,6 +105,6 @@ import Testing
         #expect(url == "http://127.0.0.1:\(server.port)/signin?ckAPIToken=\(token.token)&origin=http%3A%2F%2F127.0.0.1%3A9999")
         let response = try server.get(String(url.dropFirst("http://127.0.0.1:\(server.port)".count)))
         #expect(response.status == 200)
-        #expect(HTML.hiddenFields(in: response.body).contains { $0 == "origin" && $1 == "http://127.0.0.1:9999" })
+        #expect(HTML.hiddenFields(in: response.text).contains { $0 == "origin" && $1 == "http://127.0.0.1:9999" })
     }
 }

@@ -1,6 +1,7 @@
 import CloudStore
 import Foundation
 import Testing
+import TestSupport
 
 /// `POST /signin`: passwords checked, the web auth token handed back by redirect or postMessage,
 /// forged posts refused.
@@ -21,12 +22,12 @@ import Testing
         for (name, password) in [("alice", "wrong"), ("nobody", Self.password), ("", "")] {
             let response = try server.post(form: opened.fields(name: name, password: password), headers: opened.postHeaders)
             #expect(response.status == 401)
-            #expect(response.body.contains("<p class=\"alert\" role=\"alert\">Incorrect name or password</p>"))
-            #expect(!response.body.contains(password) || password.isEmpty)
+            #expect(response.text.contains("<p class=\"alert\" role=\"alert\">Incorrect name or password</p>"))
+            #expect(!response.text.contains(password) || password.isEmpty)
             #expect(response.header("Referrer-Policy") == "no-referrer")
             // The form comes back ready for another try, with the same form token.
-            #expect(HTML.hiddenFields(in: response.body).map(\.1) == opened.hiddenFields.map(\.1))
-            pages.append(response.body.replacingOccurrences(of: "value=\"\(name)\"", with: "value=\"\""))
+            #expect(HTML.hiddenFields(in: response.text).map(\.1) == opened.hiddenFields.map(\.1))
+            pages.append(response.text.replacingOccurrences(of: "value=\"\(name)\"", with: "value=\"\""))
         }
         // Nothing tells an unknown name from a wrong password.
         #expect(pages[0] == pages[1])
@@ -78,7 +79,7 @@ import Testing
         let opened = try server.openSignIn(apiToken: token.token, origin: "https://app.example.com")
         let response = try server.post(form: opened.fields(name: "alice", password: Self.password), headers: opened.postHeaders)
         #expect(response.status == 200)
-        let page = response.body
+        let page = response.text
         #expect(page.contains("window.opener.postMessage({ ckWebAuthToken: token, ckSession: token }, targetOrigin);"))
         #expect(page.contains("var targetOrigin = \"https://app.example.com\";"))
         let scripted = try #require(HTML.text(in: page, between: "var token = \"", and: "\";"))
@@ -99,10 +100,10 @@ import Testing
     @Test func aTokenForAnyOriginPostsToAnyOpenerOnlyWithoutAnOrigin() throws {
         let (server, token, _) = try setUp { try $0.store.createAPIToken($0.container, .development, allowedOrigins: ["*"]) }
         let opened = try server.openSignIn(apiToken: token.token)
-        let page = try server.post(form: opened.fields(name: "alice", password: Self.password), headers: opened.postHeaders).body
+        let page = try server.post(form: opened.fields(name: "alice", password: Self.password), headers: opened.postHeaders).text
         #expect(page.contains("var targetOrigin = \"*\";"))
         let named = try server.openSignIn(apiToken: token.token, origin: "http://localhost:3000")
-        let namedPage = try server.post(form: named.fields(name: "alice", password: Self.password), headers: named.postHeaders).body
+        let namedPage = try server.post(form: named.fields(name: "alice", password: Self.password), headers: named.postHeaders).text
         #expect(namedPage.contains("var targetOrigin = \"http://localhost:3000\";"))
     }
 
@@ -127,7 +128,7 @@ import Testing
             #expect(response.status == 403, "\(label)")
             #expect(response.header("Location") == nil, "\(label)")
             #expect(response.header("Content-Type") == "text/html; charset=utf-8", "\(label)")
-            #expect(response.body.contains("Error 403"), "\(label)")
+            #expect(response.text.contains("Error 403"), "\(label)")
         }
         // The genuine form still works.
         #expect(try server.post(form: fields, headers: opened.postHeaders).status == 303)
@@ -143,13 +144,13 @@ import Testing
 
         let failed = try server.post(form: opened.fields(name: name, password: "wrong"), headers: opened.postHeaders)
         #expect(failed.status == 401)
-        #expect(failed.body.contains("value=\"\(escaped)\""))
-        #expect(!failed.body.contains("<script>alert(1)"))
+        #expect(failed.text.contains("value=\"\(escaped)\""))
+        #expect(!failed.text.contains("<script>alert(1)"))
 
         let signedIn = try server.post(form: opened.fields(name: name, password: Self.password), headers: opened.postHeaders)
         #expect(signedIn.status == 200)
-        #expect(signedIn.body.contains("as <strong>\(escaped)</strong>"))
-        #expect(!signedIn.body.contains("<script>alert(1)"))
+        #expect(signedIn.text.contains("as <strong>\(escaped)</strong>"))
+        #expect(!signedIn.text.contains("<script>alert(1)"))
     }
 
     @Test func formsAreDecodedAsBrowsersEncodeThem() throws {
@@ -173,16 +174,16 @@ import Testing
         let opened = try server.openSignIn(apiToken: token.token)
         let json = try server.post("/signin", body: "{}", headers: [("Content-Type", "application/json")] + opened.postHeaders)
         #expect(json.status == 415)
-        #expect(json.body.contains("application/x-www-form-urlencoded"))
+        #expect(json.text.contains("application/x-www-form-urlencoded"))
         let malformed = try server.post(
             "/signin", body: "name=%ZZ", headers: [("Content-Type", "application/x-www-form-urlencoded")] + opened.postHeaders)
         #expect(malformed.status == 400)
-        #expect(malformed.body.contains("malformed %-escape"))
+        #expect(malformed.text.contains("malformed %-escape"))
         // A genuine form whose API token no longer exists.
         var fields = opened.fields(name: "alice", password: Self.password)
         fields[0] = ("ckAPIToken", String(repeating: "f", count: 64))
         let unknown = try server.post(form: fields, headers: opened.postHeaders)
         #expect(unknown.status == 400)
-        #expect(unknown.body.contains("not known to this server"))
+        #expect(unknown.text.contains("not known to this server"))
     }
 }

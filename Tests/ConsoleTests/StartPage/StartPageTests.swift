@@ -9,7 +9,7 @@ import Testing
         let response = try server.get("/", headers: [("Host", "cloud.test:8080")])
         #expect(response.status == 200)
         #expect(response.header("Content-Type") == "text/html; charset=utf-8")
-        let page = response.body
+        let page = response.text
         // Both containers, sorted, each with an example request on this server.
         #expect(page.contains("<code>iCloud.com.example.Notes</code>"))
         #expect(page.contains("<code>iCloud.com.example.Tests</code>"))
@@ -48,14 +48,14 @@ import Testing
 
     @Test func withoutContainersSaysHowToCreateOne() throws {
         let server = try ConsoleTestServer(createContainer: false)
-        let page = try server.get("/").body
+        let page = try server.get("/").text
         #expect(page.contains("No containers yet"))
         #expect(page.contains("<code>cumulus containers create iCloud.com.example.Notes</code>"))
     }
 
     @Test func publicURLWinsOverTheHostHeader() throws {
         let server = try ConsoleTestServer(publicURL: "https://cloud.example.com/")
-        let page = try server.get("/", headers: [("Host", "internal:9000")]).body
+        let page = try server.get("/", headers: [("Host", "internal:9000")]).text
         #expect(page.contains("https://cloud.example.com/database/1/{container}"))
         #expect(!page.contains("internal:9000"))
     }
@@ -65,7 +65,7 @@ import Testing
         let browser = try server.get("/no/such/page", headers: [("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")])
         #expect(browser.status == 404)
         #expect(browser.header("Content-Type") == "text/html; charset=utf-8")
-        #expect(browser.body.contains("There is no page at /no/such/page on this server."))
+        #expect(browser.text.contains("There is no page at /no/such/page on this server."))
         let client = try server.get("/no/such/page", headers: [("Accept", "application/json")])
         #expect(client.status == 404)
         #expect(client.header("Content-Type") == "application/json; charset=utf-8")

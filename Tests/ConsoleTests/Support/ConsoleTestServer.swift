@@ -3,15 +3,15 @@ import Console
 import Foundation
 import HTTPServer
 import Logging
+import TestSupport
 
-/// The repository's `Templates/` folder, found from this file's place in the package.
-let repositoryTemplates = URL(fileURLWithPath: #filePath)
-    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Templates").path
+/// The repository's `Templates/` folder.
+let repositoryTemplates = Repository.templates
 
 /// A server on a free 127.0.0.1 port with the console's routes, over a CloudStore in a fresh
 /// temporary directory; both are removed when the value is released.
 final class ConsoleTestServer {
+    private let temporary: TemporaryStore
     let directory: String
     let store: CloudStore
     let server: HTTPServer
@@ -22,13 +22,10 @@ final class ConsoleTestServer {
     static let version = "9.9.9-test"
 
     init(createContainer: Bool = true, publicURL: String? = nil) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("cumulus-console-\(UUID().uuidString)").path
-        var configuration = CloudStoreConfiguration(dataDirectory: directory)
-        // Debug builds run scrypt unoptimised; a small cost keeps tests fast and changes nothing they check.
-        configuration.passwordHasher = PasswordHasher(parameters: .init(logN: 10, blockSize: 8, parallelism: 1))
-        store = try CloudStore(configuration: configuration)
-        container = try ContainerIdentifier("iCloud.com.example.Tests")
-        if createContainer { try store.createContainer(container) }
+        temporary = try TemporaryStore(createContainer: createContainer, controlledClock: false)
+        directory = temporary.directory
+        store = temporary.store
+        container = temporary.container
 
         var router = Router()
         try Console.mount(
@@ -44,12 +41,11 @@ final class ConsoleTestServer {
 
     deinit {
         server.shutdown(gracePeriod: .seconds(2))
-        try? FileManager.default.removeItem(atPath: directory)
     }
 
     /// Sends a GET.
     func get(_ target: String, headers: [(String, String)] = []) throws -> TestResponse {
-        try HTTPTestClient.send(port: port, method: "GET", target: target, headers: headers, body: [])
+        try HTTPTestClient.send(port: port, method: "GET", target: target, headers: headers)
     }
 
     /// Posts a form, encoding `fields` as browsers do (spaces as `+`, everything else escaped).
@@ -60,18 +56,5 @@ final class ConsoleTestServer {
     /// Posts a raw body.
     func post(_ target: String, body: String, headers: [(String, String)]) throws -> TestResponse {
         try HTTPTestClient.send(port: port, method: "POST", target: target, headers: headers, body: Array(body.utf8))
-    }
-}
-
-/// `application/x-www-form-urlencoded` as a browser writes it, independent of the console's own code.
-enum FormEncoding {
-    static func encode(_ fields: [(String, String)]) -> String {
-        fields.map { component($0.0) + "=" + component($0.1) }.joined(separator: "&")
-    }
-
-    static func component(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
-        allowed.insert(charactersIn: "-._* ")
-        return text.addingPercentEncoding(withAllowedCharacters: allowed)!.replacingOccurrences(of: " ", with: "+")
     }
 }

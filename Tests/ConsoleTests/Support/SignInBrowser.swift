@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// What a browser holds after loading the sign-in page: the form-token cookie and the form's
 /// hidden fields.
@@ -25,11 +26,11 @@ extension ConsoleTestServer {
         var target = "/signin?ckAPIToken=\(apiToken)"
         if let origin { target += "&origin=" + FormEncoding.component(origin) }
         let response = try get(target)
-        guard response.status == 200 else { throw HTTPTestClientError(description: "GET \(target): \(response.status)") }
+        guard response.status == 200 else { throw ClientError(description: "GET \(target): \(response.status)") }
         guard let setCookie = response.header("Set-Cookie"), let pair = setCookie.split(separator: ";").first else {
-            throw HTTPTestClientError(description: "no Set-Cookie on the sign-in page")
+            throw ClientError(description: "no Set-Cookie on the sign-in page")
         }
-        return OpenedSignIn(cookie: String(pair), hiddenFields: HTML.hiddenFields(in: response.body), response: response)
+        return OpenedSignIn(cookie: String(pair), hiddenFields: HTML.hiddenFields(in: response.text), response: response)
     }
 }
 

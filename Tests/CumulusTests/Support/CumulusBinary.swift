@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `cumulus` executable, as a user would from a shell.
 enum CumulusBinary {
@@ -33,19 +34,5 @@ enum CumulusBinary {
         let err = error.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self))
-    }
-}
-
-/// A temporary directory removed when released.
-final class TemporaryDirectory {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("cumulus-cli-\(UUID().uuidString)").path
-    init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
-    deinit { try? FileManager.default.removeItem(atPath: path) }
-
-    /// Writes `text` to a file in the directory and returns its path.
-    func file(_ name: String, _ text: String) throws -> String {
-        let file = path + "/" + name
-        try Data(text.utf8).write(to: URL(fileURLWithPath: file))
-        return file
     }
 }

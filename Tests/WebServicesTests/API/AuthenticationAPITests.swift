@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import Testing
 @testable import WebServices
+import TestSupport
 
 @Suite struct AuthenticationAPITests {
     @Test func apiTokensMustExistAndMatchContainerAndEnvironment() throws {

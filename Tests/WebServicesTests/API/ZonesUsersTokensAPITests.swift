@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Testing
 @testable import WebServices
+import TestSupport
 
 @Suite struct ZonesAPITests {
     @Test func listLookupAndModifyZones() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 import WebServices
 
@@ -20,7 +21,7 @@ struct ServerToServerDateTests {
 
     @Test("agrees with Foundation's ISO 8601 reading on random instants")
     func agreesWithFoundation() {
-        var generator = SplitMix64(seed: 8601)
+        var generator = SeededGenerator(seed: 8601)
         let formatter = ISO8601DateFormatter()
         for _ in 0..<2_000 {
             let seconds = Double(Int64.random(in: -2_000_000_000...5_000_000_000, using: &generator))

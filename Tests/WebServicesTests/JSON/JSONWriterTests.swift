@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 import WebServices
 
 @Suite("JSON writer")
@@ -62,7 +63,7 @@ struct JSONWriterTests {
 
     @Test("doubles read back bit for bit")
     func doubleRoundTrip() throws {
-        var generator = SplitMix64(seed: 53)
+        var generator = SeededGenerator(seed: 53)
         for _ in 0..<5_000 {
             let double = Double(bitPattern: generator.next())
             guard double.isFinite else { continue }
