@@ -33,15 +33,21 @@ public struct CloudDatabase: Sendable {
                 "A lookup may ask for at most \(QueryRequest.maximumResults) records; this one asks for \(lookups.count)")
         }
         let database = database
+        let policy = policy
         return try storage.read { reader in
             let zone = try reader.zone(named: zoneName, in: database)
             if zone == nil, zoneName != ZoneID.defaultZoneName {
                 let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: database.owner)
                 return lookups.map { .failure(recordName: $0.recordName, error: .zoneNotFound(zoneID)) }
             }
+            let access = TransactionAccess(policy: policy, reader: reader)
+            let schema = try reader.schema()
             return try lookups.map { lookup in
                 guard let zone, let stored = try reader.record(named: lookup.recordName, in: zone) else {
                     return .failure(recordName: lookup.recordName, error: .notFound("Record not found"))
+                }
+                guard try access.canRead(stored.record, in: schema) else {
+                    return .failure(recordName: lookup.recordName, error: .accessDenied("READ operation not permitted"))
                 }
                 return .record(stored.record.keeping(lookup.desiredKeys ?? desiredKeys))
             }
@@ -56,6 +62,7 @@ public struct CloudDatabase: Sendable {
         }
         let database = database
         let signer = store.signer
+        let policy = policy
         return try storage.read { reader in
             var zones: [StoredZone]
             if let zoneName = request.zoneName {
@@ -72,7 +79,18 @@ public struct CloudDatabase: Sendable {
                 zones = try reader.zone(named: ZoneID.defaultZoneName, in: database).map { [$0] } ?? []
             }
 
-            var plan = try QueryPlanner(schema: try reader.schema()).plan(request.query, zones: zones, limit: limit + 1)
+            let schema = try reader.schema()
+            var plan = try QueryPlanner(schema: schema).plan(request.query, zones: zones, limit: limit + 1)
+            // Records the caller may not read are left out by the query itself, so they are
+            // neither returned nor counted against the page.
+            guard let type = schema.recordType(plan.recordType) else {
+                throw CloudStoreError.badRequest("Did not find record type: \(plan.recordType)")
+            }
+            switch try TransactionAccess(policy: policy, reader: reader).readScope(of: type) {
+            case .all: break
+            case .createdBy(let user): plan.createdBy = user
+            case .none: throw CloudStoreError.accessDenied("READ operation not permitted on record type \(plan.recordType)")
+            }
             if let marker = request.continuationMarker {
                 plan.after = try ContinuationMarker.decode(marker, for: plan, with: signer)
             }

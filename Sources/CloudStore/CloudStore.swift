@@ -125,7 +125,7 @@ public final class CloudStore: Sendable {
         case .public:
             return try self.database(container, environment, database: .public, as: caller)
         case .private, .shared:
-            guard let user = caller.userRecordName, caller.kind != .world else {
+            guard let user = caller.userRecordName, !caller.isWorld else {
                 throw CloudStoreError.authenticationRequired("The \(scope) database needs a signed-in user")
             }
             return try self.database(container, environment, database: DatabaseID(scope: scope, owner: user), as: caller)

@@ -30,6 +30,10 @@ protocol EnvironmentReader {
     func changes(in zone: StoredZone, after sequence: Int64, limit: Int) throws -> [ChangeEntry]
     /// Names of the records of `zone` holding a reference with `action` to `recordName`.
     func referrers(to recordName: String, in zone: StoredZone, action: Reference.Action) throws -> [String]
+    /// The custom security roles `user` holds.
+    func roles(of user: String) throws -> Set<String>
+    /// Every user holding a custom role, with the roles held.
+    func roleAssignments() throws -> [String: Set<String>]
 }
 
 /// What the domain writes to an environment's storage, inside one transaction.
@@ -54,4 +58,6 @@ protocol EnvironmentWriter: EnvironmentReader {
     func delete(_ stored: StoredRecord, in zone: StoredZone) throws
     /// Appends to the zone's change log. `entry.sequence` must be the last sequence plus one.
     func appendChange(_ entry: ChangeEntry, in zone: StoredZone) throws
+    /// Gives `user` exactly `roles` (custom roles of the schema).
+    func setRoles(_ roles: Set<String>, of user: String) throws
 }

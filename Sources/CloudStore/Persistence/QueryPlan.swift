@@ -34,6 +34,8 @@ struct QueryPlan: Hashable, Sendable {
     var limit: Int
     /// Resume after this position.
     var after: Position?
+    /// Only records this user created: the caller reads by `GRANT READ TO "_creator"` alone.
+    var createdBy: String?
 
     /// Ties between equal sort keys are broken by storage key, in the direction of the last
     /// sort (ascending when there is none), so that an index serves the whole order.

@@ -65,6 +65,7 @@ struct RecordModifier {
         }
 
         let sequence = Sequence(after: try writer.lastChangeSequence(in: zone))
+        let access = TransactionAccess(policy: policy, reader: writer)
         let atomic = request.atomic && !zone.zoneID.isDefaultZone
 
         if atomic {
@@ -73,7 +74,7 @@ struct RecordModifier {
                 try writer.savepoint {
                     for (index, operation) in operations.enumerated() {
                         do {
-                            results.append(try apply(operation, named: names[index], request: request, zone: zone, writer: writer, sequence: sequence))
+                            results.append(try apply(operation, named: names[index], request: request, zone: zone, writer: writer, sequence: sequence, access: access))
                         } catch let error as CloudStoreError {
                             throw AtomicAbort(index: index, error: error)
                         }
@@ -93,7 +94,7 @@ struct RecordModifier {
         return try operations.enumerated().map { index, operation in
             let before = sequence.next
             do {
-                return try apply(operation, named: names[index], request: request, zone: zone, writer: writer, sequence: sequence)
+                return try apply(operation, named: names[index], request: request, zone: zone, writer: writer, sequence: sequence, access: access)
             } catch let error as CloudStoreError {
                 sequence.next = before
                 return .failure(recordName: names[index], error: error)
@@ -105,7 +106,7 @@ struct RecordModifier {
 
     private func apply(
         _ operation: RecordOperation, named name: String?, request: ModifyRequest, zone: StoredZone,
-        writer: any EnvironmentWriter, sequence: Sequence
+        writer: any EnvironmentWriter, sequence: Sequence, access: TransactionAccess
     ) throws -> RecordResult {
         guard let name else {
             throw CloudStoreError.badRequest("recordName is required to \(operation.kind.rawValue) a record")
@@ -117,9 +118,15 @@ struct RecordModifier {
         let desiredKeys = operation.desiredKeys ?? request.desiredKeys
         if operation.kind == .create {
             // The insert itself finds out whether the name is taken.
-            return try save(operation, named: name, replacing: nil, in: zone, writer: writer, sequence: sequence, desiredKeys: desiredKeys)
+            return try save(
+                operation, named: name, replacing: nil, in: zone, writer: writer, sequence: sequence, access: access, desiredKeys: desiredKeys)
         }
         let existing = try writer.record(named: name, in: zone)
+        if let existing {
+            // Permission first, so that a caller who may not write learns nothing from a
+            // change-tag conflict.
+            try requireWrite(existing.record, writer: writer, access: access)
+        }
 
         switch operation.kind {
         case .create:
@@ -131,23 +138,44 @@ struct RecordModifier {
                     "recordChangeTag is required to \(operation.kind.rawValue) record '\(name)'; force\(operation.kind.rawValue.capitalized) ignores it")
             }
             guard tag == existing.record.changeTag else {
-                throw CloudStoreError.conflict("client oplock error updating record", serverRecord: existing.record)
+                throw CloudStoreError.conflict(
+                    "client oplock error updating record", serverRecord: try readable(existing.record, writer: writer, access: access))
             }
             if operation.kind == .delete {
-                return try delete(existing, operation: operation, in: zone, writer: writer, sequence: sequence)
+                return try delete(existing, in: zone, writer: writer, sequence: sequence)
             }
-            return try save(operation, named: name, replacing: existing, in: zone, writer: writer, sequence: sequence, desiredKeys: desiredKeys)
+            return try save(
+                operation, named: name, replacing: existing, in: zone, writer: writer, sequence: sequence, access: access,
+                desiredKeys: desiredKeys)
         case .forceUpdate, .forceReplace:
-            return try save(operation, named: name, replacing: existing, in: zone, writer: writer, sequence: sequence, desiredKeys: desiredKeys)
+            return try save(
+                operation, named: name, replacing: existing, in: zone, writer: writer, sequence: sequence, access: access,
+                desiredKeys: desiredKeys)
         case .forceDelete:
             guard let existing else { throw CloudStoreError.notFound("Record not found") }
-            return try delete(existing, operation: operation, in: zone, writer: writer, sequence: sequence)
+            return try delete(existing, in: zone, writer: writer, sequence: sequence)
         }
+    }
+
+    /// Refuses to change `record` unless a grant lets the caller write it.
+    private func requireWrite(_ record: Record, writer: any EnvironmentWriter, access: TransactionAccess) throws {
+        guard let type = try writer.schema().recordType(record.recordType) else {
+            throw CloudStoreError.internalError("Record type \(record.recordType) of a stored record is not in the schema")
+        }
+        guard try access.decide(.write, on: type, creator: record.created.userRecordName).isAllowed else {
+            throw CloudStoreError.accessDenied("WRITE operation not permitted")
+        }
+    }
+
+    /// `record` when the caller may read it, for a conflict's server copy; otherwise `nil`.
+    private func readable(_ record: Record?, writer: any EnvironmentWriter, access: TransactionAccess) throws -> Record? {
+        guard let record, try access.canRead(record, in: try writer.schema()) else { return nil }
+        return record
     }
 
     private func save(
         _ operation: RecordOperation, named name: String, replacing existing: StoredRecord?, in zone: StoredZone,
-        writer: any EnvironmentWriter, sequence: Sequence, desiredKeys: [String]?
+        writer: any EnvironmentWriter, sequence: Sequence, access: TransactionAccess, desiredKeys: [String]?
     ) throws -> RecordResult {
         let recordType: String
         if let existing {
@@ -155,16 +183,21 @@ struct RecordModifier {
             if let given = operation.recordType, given != recordType {
                 throw CloudStoreError.badRequest("Record '\(name)' is of type '\(recordType)', not '\(given)'")
             }
-            guard policy.canWrite(existing.record) else { throw CloudStoreError.accessDenied("WRITE operation not permitted") }
         } else {
             guard let given = operation.recordType, !given.isEmpty else {
                 throw CloudStoreError.badRequest("recordType is required to create record '\(name)'")
             }
             recordType = given
-            guard policy.canCreate() else { throw CloudStoreError.accessDenied("CREATE operation not permitted") }
         }
 
-        let evolved = try evolution.evolve(recordType, for: operation.fields, in: try writer.schema())
+        let schema = try writer.schema()
+        let evolved = try evolution.evolve(recordType, for: operation.fields, in: schema)
+        if existing == nil {
+            // A type created just in time has CloudKit's default grants.
+            guard let type = evolved ?? schema.recordType(recordType),
+                try access.decide(.create, on: type, creator: nil).isAllowed
+            else { throw CloudStoreError.accessDenied("CREATE operation not permitted") }
+        }
         try checkReferences(in: operation.fields, of: name, zone: zone, writer: writer)
 
         var fields: [String: FieldValue]
@@ -190,7 +223,8 @@ struct RecordModifier {
         // must learn whether its name is taken before the schema is written.
         if let evolved {
             if existing == nil, let current = try writer.record(named: name, in: zone) {
-                throw CloudStoreError.conflict("record to insert already exists", serverRecord: current.record)
+                throw CloudStoreError.conflict(
+                    "record to insert already exists", serverRecord: try readable(current.record, writer: writer, access: access))
             }
             try writer.saveRecordType(evolved)
         }
@@ -198,7 +232,8 @@ struct RecordModifier {
             _ = try writer.update(existing, to: record, in: zone)
         } else if try writer.insert(record, in: zone) == nil {
             let current = try writer.record(named: name, in: zone)
-            throw CloudStoreError.conflict("record to insert already exists", serverRecord: current?.record)
+            throw CloudStoreError.conflict(
+                "record to insert already exists", serverRecord: try readable(current?.record, writer: writer, access: access))
         }
         try writer.appendChange(
             ChangeEntry(sequence: changeSequence, recordName: name, recordType: recordType, kind: existing == nil ? .created : .updated),
@@ -226,10 +261,11 @@ struct RecordModifier {
 
     // MARK: - Deleting
 
-    private func delete(
-        _ stored: StoredRecord, operation: RecordOperation, in zone: StoredZone, writer: any EnvironmentWriter, sequence: Sequence
-    ) throws -> RecordResult {
-        guard policy.canWrite(stored.record) else { throw CloudStoreError.accessDenied("WRITE operation not permitted") }
+    private func delete(_ stored: StoredRecord, in zone: StoredZone, writer: any EnvironmentWriter, sequence: Sequence) throws
+        -> RecordResult
+    {
+        // The caller's WRITE permission was checked; records that follow by DELETE_SELF go
+        // with it whoever created them, as their references asked.
         try cascadeDelete(stored, in: zone, writer: writer, sequence: sequence)
         return .deleted(recordName: stored.record.recordName, zoneID: zone.zoneID)
     }

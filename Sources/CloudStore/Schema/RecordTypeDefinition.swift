@@ -13,6 +13,8 @@ public struct RecordTypeDefinition: Hashable, Sendable {
     public var grants: [Grant]
 
     /// Creates a record type. System fields missing from `fields` are added without indexes.
+    /// The grants decide who may create, read and write its records in the public database:
+    /// none means only administrators may (pass ``Grant/defaults`` for CloudKit's defaults).
     public init(name: String, fields: [FieldDefinition] = [], grants: [Grant] = []) {
         self.name = name
         self.grants = grants

@@ -1,7 +1,8 @@
-/// Decides what a caller may do in a database, as CloudKit does before custom security roles:
-/// the public database follows a record type's default grants (everyone reads, signed-in users
-/// create, a record's creator writes; server-to-server keys and the operator administer); a
-/// private or shared database belongs to its user alone.
+/// Decides what a caller may do in a database. The public database follows the grants of the
+/// environment's schema — the one source of truth — for the roles `_world` (everyone),
+/// `_icloud` (every signed-in user), `_creator` (the user who created the record) and custom
+/// roles held by users; server-to-server keys administer it. A private or shared database
+/// belongs to its user alone. The operator may do anything.
 struct AccessPolicy {
     let caller: Caller
     let database: DatabaseID
@@ -9,51 +10,107 @@ struct AccessPolicy {
     /// Whether the caller administers the database: the operator everywhere, a
     /// server-to-server key in the public database.
     var isAdministrator: Bool {
-        caller.kind == .operator || (caller.kind == .server && database.scope == .public)
+        switch caller {
+        case .operator: true
+        case .server: database.scope == .public
+        case .world, .user: false
+        }
     }
 
     /// Refuses callers who may not touch the database at all.
     func checkAccess() throws {
-        switch database.scope {
-        case .public:
+        guard database.scope != .public else { return }
+        switch caller {
+        case .operator:
             return
-        case .private, .shared:
-            switch caller.kind {
-            case .operator:
-                return
-            case .world:
-                throw CloudStoreError.authenticationRequired("The \(database.scope) database needs a signed-in user")
-            case .server:
-                throw CloudStoreError.accessDenied("Server-to-server keys can use the public database only")
-            case .user:
-                guard caller.userRecordName == database.owner else {
-                    throw CloudStoreError.accessDenied("The \(database.scope) database belongs to another user")
-                }
+        case .world:
+            throw CloudStoreError.authenticationRequired("The \(database.scope) database needs a signed-in user")
+        case .server:
+            throw CloudStoreError.accessDenied("Server-to-server keys can use the public database only")
+        case .user(let user, _):
+            guard user == database.owner else {
+                throw CloudStoreError.accessDenied("The \(database.scope) database belongs to another user")
             }
         }
     }
 
-    /// Refuses callers who may not change anything: the world, which has no user to stamp changes with.
+    /// Refuses callers who may not change anything: the world, which has no user to stamp
+    /// changes with (CloudKit's world role only ever reads).
     func checkCanModify() throws {
         try checkAccess()
-        if caller.kind == .world {
+        if caller.isWorld {
             throw CloudStoreError.authenticationRequired("Changing records needs a signed-in user")
         }
     }
 
-    /// Whether the caller may create records of a type: `GRANT CREATE TO "_icloud"`.
-    func canCreate() -> Bool { caller.kind != .world }
+    /// Decides `permission` on a record of `type`.
+    /// - Parameters:
+    ///   - type: The record type's definition with its grants.
+    ///   - creator: The user who created the record; `nil` for a record being created, whose
+    ///     creator would be the caller.
+    ///   - roles: The caller's custom roles, asked only when a grant to a custom role could decide.
+    func decide(
+        _ permission: Permission, on type: RecordTypeDefinition, creator: String?, roles: () throws -> Set<String>
+    ) rethrows -> AccessDecision {
+        switch caller {
+        case .operator:
+            return .allowed("the operator may do anything")
+        case .server where database.scope == .public:
+            return .allowed("server-to-server keys administer the public database")
+        case .server:
+            return .denied("server-to-server keys can use the public database only")
+        case .world where permission != .read:
+            return .denied("the world only reads; \(permission) needs a signed-in user")
+        case .user, .world:
+            break
+        }
+        if database.scope != .public {
+            // checkAccess let the caller in, so the database is the caller's own.
+            return .allowed("the \(database.scope) database belongs to the caller")
+        }
 
-    /// Whether the caller may change or delete `record`: `GRANT WRITE TO "_creator"`.
-    func canWrite(_ record: Record) -> Bool {
-        if isAdministrator || database.scope != .public { return true }
-        return caller.kind == .user && record.created.userRecordName == caller.userRecordName
+        var held = [SystemRole.world]
+        if let user = caller.signedInUser {
+            held.append(SystemRole.authenticated)
+            if creator == nil || creator == user { held.append(SystemRole.creator) }
+        }
+        let granting = type.grants.filter { $0.permissions.contains(permission) }
+        if let grant = granting.first(where: { held.contains($0.role) }) {
+            return .allowed(Self.describe(grant, permission, creatorIsCaller: creator != nil))
+        }
+        if caller.signedInUser != nil, granting.contains(where: { !SystemRole.all.contains($0.role) }) {
+            let custom = try roles()
+            if let grant = granting.first(where: { custom.contains($0.role) }) {
+                return .allowed(#"GRANT \#(permission) TO "\#(grant.role)" (the user holds the role)"#)
+            }
+            held += custom.sorted()
+        }
+        return .denied("no grant gives \(permission) on \(type.name) to \(held.joined(separator: ", "))")
     }
 
-    /// Whether the caller may read records: `GRANT READ TO "_world"`.
-    func canRead() -> Bool { true }
+    /// Which records of `type` the caller may read.
+    func readScope(of type: RecordTypeDefinition, roles: () throws -> Set<String>) rethrows -> ReadScope {
+        let anyone = try decide(.read, on: type, creator: Self.nobody, roles: roles)
+        if anyone.isAllowed { return .all }
+        if let user = caller.signedInUser, try decide(.read, on: type, creator: user, roles: roles).isAllowed {
+            return .createdBy(user)
+        }
+        return .none(anyone)
+    }
 
-    /// Whether the caller may create and delete zones: only in a private database, by its owner or the operator.
+    /// A creator no caller is: asks whether a permission holds whoever created the record.
+    private static let nobody = "\u{0}"
+
+    private static func describe(_ grant: Grant, _ permission: Permission, creatorIsCaller: Bool) -> String {
+        let text = #"GRANT \#(permission) TO "\#(grant.role)""#
+        switch grant.role {
+        case SystemRole.creator: return text + (creatorIsCaller ? " (the caller created the record)" : " (the caller creates the record)")
+        case SystemRole.authenticated: return text + " (the caller is signed in)"
+        default: return text
+        }
+    }
+
+    /// Refuses zone changes outside private databases, and callers who may not change anything.
     func checkCanModifyZones() throws {
         try checkCanModify()
         guard database.scope == .private else {

@@ -1,53 +1,54 @@
-/// Who is making a request, which decides what they may read and write.
-public struct Caller: Hashable, Sendable, CustomStringConvertible {
-    /// The kinds of callers.
-    public enum Kind: String, Hashable, Sendable {
-        /// Anyone, unauthenticated: an API token alone. Reads the public database.
-        case world
-        /// A signed-in user of the container.
-        case user
-        /// A server-to-server key: administrator rights in the public database only.
-        case server
-        /// The operator (command line, console, tests): every database.
-        case `operator`
-    }
-
-    /// The kind of caller.
-    public var kind: Kind
-    /// The user record name changes are stamped with; `nil` for the world.
-    public var userRecordName: String?
-    /// The device changes are stamped with.
-    public var deviceID: String
-
-    /// Creates a caller.
-    public init(kind: Kind, userRecordName: String?, deviceID: String = "cumulus") {
-        self.kind = kind
-        self.userRecordName = userRecordName
-        self.deviceID = deviceID
-    }
-
-    /// An unauthenticated caller.
-    public static let world = Caller(kind: .world, userRecordName: nil)
-
-    /// A signed-in user.
-    public static func user(_ userRecordName: String, deviceID: String = "cumulus") -> Caller {
-        Caller(kind: .user, userRecordName: userRecordName, deviceID: deviceID)
-    }
-
-    /// A server-to-server key acting as the given user.
-    public static func server(_ userRecordName: String) -> Caller {
-        Caller(kind: .server, userRecordName: userRecordName, deviceID: "server")
-    }
-
-    /// The operator, stamping changes with the given user record name.
-    public static func `operator`(_ userRecordName: String = Caller.operatorRecordName) -> Caller {
-        Caller(kind: .operator, userRecordName: userRecordName, deviceID: "cumulus")
-    }
+/// Who is making a request, which decides what they may read and write. Each case carries the
+/// identity it acts with, so "which user is this?" is answered here and nowhere else.
+public enum Caller: Hashable, Sendable, CustomStringConvertible {
+    /// Anyone, unauthenticated: an API token alone. Reads what `_world` may read; writes nothing.
+    case world
+    /// A signed-in user of the container, on a device.
+    case user(_ userRecordName: String, deviceID: String = "cumulus")
+    /// A server-to-server key, acting as the key's own user: administrator of the public
+    /// database, nothing else.
+    case server(_ userRecordName: String)
+    /// The operator (command line, console, management API): every database. Changes are
+    /// stamped with `userRecordName`.
+    case `operator`(_ userRecordName: String = Caller.operatorRecordName)
 
     /// The user record name operator changes carry by default.
     public static let operatorRecordName = "_cumulus_operator"
 
+    /// The user record name changes are stamped with; `nil` for the world.
+    public var userRecordName: String? {
+        switch self {
+        case .world: nil
+        case .user(let name, _), .server(let name), .operator(let name): name
+        }
+    }
+
+    /// The signed-in app user, when the caller is one: the user whose private database, roles
+    /// and created records count.
+    public var signedInUser: String? {
+        if case .user(let name, _) = self { return name }
+        return nil
+    }
+
+    /// Whether the caller is the unauthenticated world.
+    public var isWorld: Bool { self == .world }
+
+    /// The device changes are stamped with.
+    public var deviceID: String {
+        switch self {
+        case .world, .operator: "cumulus"
+        case .user(_, let device): device
+        case .server: "server"
+        }
+    }
+
+    /// `world`, `user(_abc…)`, `server(_abc…)` or `operator(_cumulus_operator)`.
     public var description: String {
-        userRecordName.map { "\(kind.rawValue)(\($0))" } ?? kind.rawValue
+        switch self {
+        case .world: "world"
+        case .user(let name, _): "user(\(name))"
+        case .server(let name): "server(\(name))"
+        case .operator(let name): "operator(\(name))"
+        }
     }
 }

@@ -23,7 +23,7 @@ struct TokensEndpoints: Sendable {
         let environment = try apnsEnvironment(context, required: false)
         let token = try context.store.createPushToken(
             context.container, context.environment, apnsEnvironment: environment,
-            userRecordName: context.caller.kind == .world ? nil : context.caller.userRecordName)
+            userRecordName: context.caller.userRecordName)
         return .object([
             "apnsEnvironment": .string(environment), "apnsToken": .string(token.token),
             "webcourierURL": .string(CourierEndpoint.url(base: endpoint.baseURL(of: context.request), token: token.token)),
@@ -36,7 +36,7 @@ struct TokensEndpoints: Sendable {
         let token = try context.body["apnsToken"].requiredString()
         try context.store.registerPushToken(
             token, context.container, context.environment, apnsEnvironment: environment,
-            userRecordName: context.caller.kind == .world ? nil : context.caller.userRecordName)
+            userRecordName: context.caller.userRecordName)
         return .object([:])
     }
 }

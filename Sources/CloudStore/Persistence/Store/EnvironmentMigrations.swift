@@ -4,7 +4,8 @@
 /// slot columns `p1`, `p2`, … (added as types need them; a location takes two), and each index is
 /// a partial index over the records of its type: `ON records(zone, p3) WHERE type = 5`. Each
 /// record type `N` may also have `rl_N` (the elements of indexed list fields) and `fts_N` (FTS5
-/// over searchable fields). Those are created and altered as the schema changes.
+/// over searchable fields). Those are created and altered as the schema changes. `user_roles`
+/// holds the custom roles each user has been given.
 enum EnvironmentMigrations {
     static let migrator = SQLiteMigrator(migrations: [
         """
@@ -94,6 +95,16 @@ enum EnvironmentMigrations {
             PRIMARY KEY(source, target_zone, target, action)
         ) WITHOUT ROWID;
         CREATE INDEX refs_by_target ON refs(target_zone, target, action);
+        """,
+        // Custom security roles held by users, as CloudKit keeps them on the user's record in
+        // the public database: per environment, like the roles themselves.
         """
+        CREATE TABLE user_roles(
+            user TEXT NOT NULL,
+            role TEXT NOT NULL,
+            PRIMARY KEY(user, role)
+        ) WITHOUT ROWID;
+        CREATE INDEX user_roles_by_role ON user_roles(role);
+        """,
     ])
 }

@@ -25,6 +25,10 @@ struct QuerySQLBuilder {
         conditions.append("r.type = \(type.id)")
         conditions.append("r.zone IN (\(zoneList))")
         whereParameters += zoneKeys
+        if let creator = plan.createdBy {
+            conditions.append("r.created_by = ?")
+            whereParameters.append(.text(creator))
+        }
 
         for filter in plan.filters {
             let (condition, parameters) = try sql(for: filter, zoneList: zoneList, zoneKeys: zoneKeys)

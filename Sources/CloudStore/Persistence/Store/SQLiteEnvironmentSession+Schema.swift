@@ -55,6 +55,9 @@ extension SQLiteEnvironmentSession {
     }
 
     func replaceSchema(_ schema: Schema) throws {
+        for role in catalog.schema.roles where !schema.roles.contains(role) {
+            try removeRoleFromEveryone(role)
+        }
         try connection.execute("DELETE FROM roles")
         for (position, role) in schema.roles.enumerated() {
             try connection.statement("INSERT INTO roles(name, position) VALUES (?, ?)").execute([.text(role), .integer(Int64(position))])
