@@ -6,14 +6,16 @@ extension CloudStore {
 
     /// Creates an API token for a container's environment.
     /// - Parameters:
-    ///   - allowedOrigins: Origins browsers may call from, such as `https://app.example.com`; `["*"]` allows any.
+    ///   - allowedOrigins: Origins browsers may call from and sign-in may hand web auth tokens to,
+    ///     such as `https://app.example.com`. None (the default) allows only the sign-in callback
+    ///     and this server's own pages; `["*"]` allows every origin, an explicit choice.
     ///   - signInCallback: Where sign-in returns the user with `?ckWebAuthToken=…`; `nil` to answer the
     ///     opener window by `postMessage`.
     /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown container, ``CloudStoreError/badRequest(_:)``
     ///   for a malformed origin or callback.
     @discardableResult
     public func createAPIToken(
-        _ container: ContainerIdentifier, _ environment: Environment, name: String = "API token", allowedOrigins: [String] = ["*"],
+        _ container: ContainerIdentifier, _ environment: Environment, name: String = "API token", allowedOrigins: [String] = [],
         signInCallback: String? = nil
     ) throws -> APIToken {
         try requireContainer(container)
@@ -25,7 +27,7 @@ extension CloudStore {
         }
         let token = APIToken(
             token: SecureToken.hex(bytes: 32), container: container, environment: environment, name: name,
-            allowedOrigins: allowedOrigins.isEmpty ? ["*"] : allowedOrigins, signInCallback: signInCallback, created: now)
+            allowedOrigins: allowedOrigins, signInCallback: signInCallback, created: now)
         try credentials.insertAPIToken(token)
         return token
     }
@@ -42,6 +44,15 @@ extension CloudStore {
 
     /// The API tokens of a container.
     public func apiTokens(_ container: ContainerIdentifier) throws -> [APIToken] { try credentials.apiTokens(in: container) }
+
+    /// Revokes an API token: every request carrying it is refused from now on, in every process
+    /// serving this data directory.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` when there is no such token.
+    public func revokeAPIToken(_ value: String) throws {
+        guard try credentials.deleteAPIToken(value.lowercased()) else {
+            throw CloudStoreError.notFound("No API token \(value)")
+        }
+    }
 
     // MARK: - Server-to-server keys
 
@@ -79,6 +90,15 @@ extension CloudStore {
 
     /// The server-to-server keys of a container.
     public func serverKeys(_ container: ContainerIdentifier) throws -> [ServerKey] { try credentials.serverKeys(in: container) }
+
+    /// Revokes a server-to-server key: requests it signs are refused from now on, in every
+    /// process serving this data directory.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` when there is no such key.
+    public func revokeServerKey(_ keyID: String) throws {
+        guard try credentials.deleteServerKey(keyID.lowercased()) else {
+            throw CloudStoreError.notFound("No server-to-server key \(keyID)")
+        }
+    }
 
     // MARK: - Helpers
 

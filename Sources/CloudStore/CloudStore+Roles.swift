@@ -33,4 +33,11 @@ extension CloudStore {
             try writer.setRoles(roles, of: userRecordName)
         }
     }
+
+    /// Takes every role from a user who is being removed.
+    func setRoles(_ roles: Set<String>, ofRemovedUser userRecordName: String, in container: ContainerIdentifier, _ environment: Environment)
+        throws
+    {
+        try self.environment(container, environment).write { try $0.setRoles(roles, of: userRecordName) }
+    }
 }

@@ -7,7 +7,8 @@ extension CloudStore {
 
     /// Adds a user to a container, who can then sign in with `name` and `password`.
     /// - Throws: ``CloudStoreError/exists(_:)`` when the name is taken, ``CloudStoreError/badRequest(_:)``
-    ///   for an empty or unusable name or password.
+    ///   for an empty or unusable name, or a password shorter than
+    ///   ``CloudStoreConfiguration/minimumPasswordLength``.
     @discardableResult
     public func addUser(
         _ container: ContainerIdentifier, name: String, password: String, emailAddress: String? = nil, firstName: String? = nil,
@@ -20,10 +21,12 @@ extension CloudStore {
         else {
             throw CloudStoreError.badRequest("A user name must be 1 to \(Self.maximumUserNameLength) characters without control characters")
         }
+        try Self.checkPassword(password)
         let user = AppUser(
             userRecordName: SecureToken.userRecordName(), container: container, name: trimmed, emailAddress: emailAddress,
             firstName: firstName ?? trimmed, lastName: lastName, created: now)
-        try credentials.insertUser(user, passwordHash: try configuration.passwordHasher.hash(password: password))
+        let hash = try hashPassword(password)
+        try credentials.insertUser(user, passwordHash: hash)
         return user
     }
 
@@ -35,58 +38,166 @@ extension CloudStore {
         try credentials.user(userRecordName, in: container)
     }
 
+    /// The user who signs in as `name` (compared without case) in a container.
+    public func user(named name: String, in container: ContainerIdentifier) throws -> AppUser? {
+        try credentials.user(named: name.trimmingCharacters(in: .whitespaces), in: container)?.user
+    }
+
+    /// Sets a user's password and signs them out everywhere: every session of theirs ends at once.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown user, ``CloudStoreError/badRequest(_:)``
+    ///   for a password that is too short.
+    public func setPassword(_ password: String, of userRecordName: String, in container: ContainerIdentifier) throws {
+        try Self.checkPassword(password)
+        guard try user(userRecordName, in: container) != nil else {
+            throw CloudStoreError.notFound("User \(userRecordName) does not exist in \(container)")
+        }
+        try credentials.setPasswordHash(try hashPassword(password), of: userRecordName, in: container)
+    }
+
+    /// Removes a user: they can no longer sign in, their sessions end at once, and push tokens
+    /// they held are let go. Records they created stay, stamped with their user record name.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown user.
+    public func removeUser(_ userRecordName: String, from container: ContainerIdentifier) throws {
+        guard try credentials.deleteUser(userRecordName, in: container) else {
+            throw CloudStoreError.notFound("User \(userRecordName) does not exist in \(container)")
+        }
+        for environment in Environment.allCases {
+            try setRoles([], ofRemovedUser: userRecordName, in: container, environment)
+        }
+    }
+
+    /// Ends every session of a user at once, in every process serving this data directory.
+    /// - Returns: how many sessions were open.
+    @discardableResult
+    public func signOutEverywhere(_ userRecordName: String, in container: ContainerIdentifier) throws -> Int {
+        guard try user(userRecordName, in: container) != nil else {
+            throw CloudStoreError.notFound("User \(userRecordName) does not exist in \(container)")
+        }
+        return try credentials.revokeSessions(of: userRecordName, in: container)
+    }
+
+    /// How many sessions of a user are open.
+    public func openSessionCount(of userRecordName: String, in container: ContainerIdentifier) throws -> Int {
+        try credentials.openSessionCount(of: userRecordName, in: container, now: now)
+    }
+
+    static func checkPassword(_ password: String) throws {
+        guard password.count >= CloudStoreConfiguration.minimumPasswordLength else {
+            throw CloudStoreError.badRequest("A password needs at least \(CloudStoreConfiguration.minimumPasswordLength) characters")
+        }
+    }
+
+    /// Hashes on the password threads, so that hashing never takes a request thread's time
+    /// beyond waiting; refused when too many are waiting.
+    private func hashPassword(_ password: String) throws -> String {
+        let hasher = configuration.passwordHasher
+        return try passwordPool.run(orThrow: Self.passwordPoolFull) { try hasher.hash(password: password) }
+    }
+
+    static let passwordPoolFull = CloudStoreError.tryAgainLater("Too many password checks are waiting; try again in a moment")
+
     // MARK: - Signing in
 
-    /// Checks a user's name and password and opens a session.
-    /// - Parameter keepSignedIn: tokens of the session stay valid for ``CloudStoreConfiguration/keepSignedInLifetime``
-    ///   instead of ``CloudStoreConfiguration/webAuthTokenLifetime``.
+    /// Checks a user's name and password and opens a session, waiting for a password thread.
+    /// - Parameters:
+    ///   - keepSignedIn: the session lives ``CloudStoreConfiguration/keepSignedInLifetime`` without
+    ///     use instead of ``CloudStoreConfiguration/webAuthTokenLifetime``.
+    ///   - clientAddress: where the attempt comes from, for throttling guesses per address.
     /// - Returns: the user and a web auth token for the session.
-    /// - Throws: ``CloudStoreError/authenticationFailed(_:)`` for a wrong name or password (the message
-    ///   does not say which).
-    public func signIn(_ container: ContainerIdentifier, name: String, password: String, keepSignedIn: Bool = false) throws
-        -> (user: AppUser, webAuthToken: String)
-    {
+    /// - Throws: ``CloudStoreError/authenticationFailed(_:)`` for a wrong name or password (the
+    ///   message does not say which), ``CloudStoreError/throttled(_:retryAfter:)`` after too many
+    ///   failures, ``CloudStoreError/tryAgainLater(_:)`` when too many checks are waiting.
+    public func signIn(
+        _ container: ContainerIdentifier, name: String, password: String, keepSignedIn: Bool = false, clientAddress: String? = nil
+    ) throws -> (user: AppUser, webAuthToken: String) {
+        let account = Self.throttleKey(container, name)
+        try signInThrottle.check(account: account, address: clientAddress, now: now)
+        return try passwordPool.run(orThrow: Self.passwordPoolFull) { [self] in
+            try verifyAndOpenSession(container, name: name, password: password, keepSignedIn: keepSignedIn, clientAddress: clientAddress)
+        }
+    }
+
+    /// ``signIn(_:name:password:keepSignedIn:clientAddress:)`` without waiting: `completion`
+    /// runs on a password thread (or at once when refused), so a request thread is free meanwhile.
+    public func signIn(
+        _ container: ContainerIdentifier, name: String, password: String, keepSignedIn: Bool = false, clientAddress: String? = nil,
+        completion: @escaping @Sendable (Result<(user: AppUser, webAuthToken: String), any Error>) -> Void
+    ) {
+        do {
+            try signInThrottle.check(account: Self.throttleKey(container, name), address: clientAddress, now: now)
+        } catch {
+            completion(.failure(error))
+            return
+        }
+        let submitted = passwordPool.submit { [self] in
+            completion(Result {
+                try verifyAndOpenSession(container, name: name, password: password, keepSignedIn: keepSignedIn, clientAddress: clientAddress)
+            })
+        }
+        if !submitted { completion(.failure(Self.passwordPoolFull)) }
+    }
+
+    private static func throttleKey(_ container: ContainerIdentifier, _ name: String) -> String {
+        container.rawValue + "\n" + name.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    private func verifyAndOpenSession(
+        _ container: ContainerIdentifier, name: String, password: String, keepSignedIn: Bool, clientAddress: String?
+    ) throws -> (user: AppUser, webAuthToken: String) {
         let hasher = configuration.passwordHasher
+        let account = Self.throttleKey(container, name)
         guard let found = try credentials.user(named: name.trimmingCharacters(in: .whitespaces), in: container) else {
             // Hash anyway, so the time taken does not reveal whether the name exists.
             _ = hasher.verify(password: password, against: Self.decoyPasswordHash)
+            signInThrottle.recordFailure(account: account, address: clientAddress, now: now)
             throw CloudStoreError.authenticationFailed("Incorrect name or password")
         }
         guard hasher.verify(password: password, against: found.passwordHash) else {
+            signInThrottle.recordFailure(account: account, address: clientAddress, now: now)
             throw CloudStoreError.authenticationFailed("Incorrect name or password")
         }
-        let lifetime = keepSignedIn ? configuration.keepSignedInLifetime : configuration.webAuthTokenLifetime
+        signInThrottle.recordSuccess(account: account)
+        let started = now
         let session = WebSession(
             id: WebAuthToken.hex(SecureToken.randomBytes(16)), container: container, userRecordName: found.user.userRecordName,
-            tokenLifetime: lifetime)
-        try credentials.insertSession(session, created: now)
+            idleLifetime: keepSignedIn ? configuration.keepSignedInLifetime : configuration.webAuthTokenLifetime,
+            created: started, expires: started + configuration.sessionMaximumAge)
+        try credentials.insertSession(session)
         return (found.user, webAuthToken(for: session))
     }
 
-    /// The session a web auth token proves, for a container.
-    /// - Throws: ``CloudStoreError/authenticationFailed(_:)`` when the token is forged, expired,
-    ///   signed out, or for another container.
+    /// The session a web auth token proves, for a container; the use counts as activity.
+    /// - Throws: ``CloudStoreError/authenticationRequired(_:)`` when the token is malformed or
+    ///   forged, its session was signed out, has gone unused too long or reached its maximum
+    ///   age, or it is for another container: the client must sign in again.
     public func session(forWebAuthToken text: String, in container: ContainerIdentifier) throws -> WebSession {
         guard let token = WebAuthToken.decode(text, with: webAuthTokenKey) else {
-            throw CloudStoreError.authenticationFailed("The web auth token is not valid")
+            throw CloudStoreError.authenticationRequired("The web auth token is not valid; sign in again")
         }
         let counter = try credentials.changeCounter()
-        var session = credentialCache.session(token.sessionID, at: counter)
-        if session == nil, let stored = try credentials.session(token.sessionID) {
+        var found = credentialCache.session(token.sessionID, at: counter)
+        if found == nil, let stored = try credentials.session(token.sessionID) {
+            found = stored
             credentialCache.remember(stored, at: counter)
-            session = stored
         }
-        guard let session, session.container == container else {
-            throw CloudStoreError.authenticationFailed("The web auth token is not valid; sign in again")
+        guard let (session, stored) = found, session.container == container else {
+            throw CloudStoreError.authenticationRequired("The web auth token is not valid; sign in again")
         }
-        guard now < token.issued + session.tokenLifetime else {
-            throw CloudStoreError.authenticationFailed("The web auth token has expired; sign in again")
+        let time = now
+        guard time < session.expires else {
+            throw CloudStoreError.authenticationRequired("The session has reached its maximum age; sign in again")
+        }
+        let lastActive = max(token.issued, sessionActivity.lastSeen(session.id, stored: stored))
+        guard time < lastActive + session.idleLifetime else {
+            throw CloudStoreError.authenticationRequired("The web auth token has expired; sign in again")
+        }
+        if sessionActivity.touch(session.id, at: time, stored: stored) {
+            try credentials.touchSession(session.id, at: time)
         }
         return session
     }
 
-    /// A fresh web auth token for a session: what each authenticated response hands back, so
-    /// that an active session never expires. Earlier tokens stay valid for their own lifetime.
+    /// A fresh web auth token for a session: what each authenticated response hands back.
     public func webAuthToken(for session: WebSession) -> String {
         WebAuthToken(sessionID: session.id, issued: now).encoded(with: webAuthTokenKey)
     }
@@ -95,54 +206,9 @@ extension CloudStore {
     public func signOut(webAuthToken text: String, in container: ContainerIdentifier) throws {
         let session = try session(forWebAuthToken: text, in: container)
         try credentials.revokeSession(session.id)
+        sessionActivity.forget(session.id)
     }
 
     /// A valid hash of a password nobody knows, checked when a name is unknown.
     private static let decoyPasswordHash = (try? PasswordHasher().hash(password: WebAuthToken.hex(SecureToken.randomBytes(16)))) ?? ""
-
-    // MARK: - Push tokens
-
-    /// Creates a push token for `tokens/create`.
-    public func createPushToken(
-        _ container: ContainerIdentifier, _ environment: Environment, apnsEnvironment: String, userRecordName: String?
-    ) throws -> PushToken {
-        try requireContainer(container)
-        let token = PushToken(
-            token: Base64URL.encode(SecureToken.randomBytes(32)), container: container, environment: environment,
-            apnsEnvironment: apnsEnvironment, userRecordName: userRecordName, created: now)
-        try credentials.insertPushToken(token)
-        return token
-    }
-
-    /// Binds a push token to a user for `tokens/register`, creating it if this server has not seen
-    /// it (a client may hold a token from before a reset).
-    /// - Throws: ``CloudStoreError/badRequest(_:)`` for a malformed token or one of another container.
-    @discardableResult
-    public func registerPushToken(
-        _ value: String, _ container: ContainerIdentifier, _ environment: Environment, apnsEnvironment: String, userRecordName: String?
-    ) throws -> PushToken {
-        guard !value.isEmpty, value.utf8.count <= 256,
-            value.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+/=_-".unicodeScalars.contains($0)) })
-        else {
-            throw CloudStoreError.badRequest("apnsToken must be 1 to 256 characters of base64")
-        }
-        if let existing = try credentials.pushToken(value) {
-            guard existing.container == container, existing.environment == environment else {
-                throw CloudStoreError.badRequest("The apnsToken belongs to another container or environment")
-            }
-            try credentials.setPushTokenUser(value, userRecordName: userRecordName ?? existing.userRecordName)
-            return PushToken(
-                token: value, container: container, environment: environment, apnsEnvironment: apnsEnvironment,
-                userRecordName: userRecordName ?? existing.userRecordName, created: existing.created)
-        }
-        try requireContainer(container)
-        let token = PushToken(
-            token: value, container: container, environment: environment, apnsEnvironment: apnsEnvironment,
-            userRecordName: userRecordName, created: now)
-        try credentials.insertPushToken(token)
-        return token
-    }
-
-    /// The push token with this value, or `nil`.
-    public func pushToken(_ value: String) throws -> PushToken? { try credentials.pushToken(value) }
 }

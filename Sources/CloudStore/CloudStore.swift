@@ -24,6 +24,14 @@ public final class CloudStore: Sendable {
     let credentialCache = CredentialCache()
     let signer: OpaqueTokenSigner
     let webAuthTokenKey: SymmetricKey
+    /// Slows password guessing per account and address.
+    let signInThrottle = SignInThrottle()
+    /// When sessions were last used.
+    let sessionActivity = SessionActivity()
+    /// The threads passwords are hashed on, apart from request threads.
+    let passwordPool: BoundedThreadPool
+    /// Push tokens no user holds, per client address: 10 a minute, 20 at once.
+    let pushTokenLimiter = KeyedRateLimiter(ratePerSecond: 10.0 / 60, burst: 20)
     private let environments = ReadWriteLock<[EnvironmentKey: any EnvironmentStorage]>([:])
 
     private struct EnvironmentKey: Hashable {
@@ -37,6 +45,8 @@ public final class CloudStore: Sendable {
     /// Opens the store in `configuration.dataDirectory`, creating the directory and catalog if needed.
     public init(configuration: CloudStoreConfiguration) throws {
         self.configuration = configuration
+        passwordPool = BoundedThreadPool(
+            name: "cumulus-passwords", threads: configuration.passwordHashingThreads, capacity: configuration.passwordHashingQueue)
         do {
             try FileManager.default.createDirectory(
                 atPath: configuration.dataDirectory + "/containers", withIntermediateDirectories: true)
@@ -51,6 +61,8 @@ public final class CloudStore: Sendable {
         self.signer = OpaqueTokenSigner(secret: secret)
         self.webAuthTokenKey = WebAuthToken.key(from: secret)
     }
+
+    deinit { passwordPool.stop() }
 
     /// The current time, in milliseconds since 1970.
     var now: Int64 { configuration.clock() }

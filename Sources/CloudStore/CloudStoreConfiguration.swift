@@ -8,14 +8,27 @@ public struct CloudStoreConfiguration: Sendable {
     public var synchronous: SynchronousMode
     /// The current time in milliseconds since 1970; replaceable so tests can control it.
     public var clock: @Sendable () -> Int64
-    /// How long a web auth token stays valid after it is issued, in milliseconds (CloudKit: 30 minutes).
-    /// Every authenticated response issues a fresh one, so active sessions go on; an earlier
-    /// token stays valid until its own lifetime ends, which is the grace period of rotation.
+    /// How long a web sign-in session lives without being used, in milliseconds (CloudKit: 30
+    /// minutes). Any use of any of its web auth tokens starts the time again.
     public var webAuthTokenLifetime: Int64 = 30 * 60 * 1000
     /// The same for users who chose "keep me signed in" (CloudKit: two weeks).
     public var keepSignedInLifetime: Int64 = 14 * 24 * 60 * 60 * 1000
+    /// How long a session lives at most, however much it is used, in milliseconds (30 days).
+    public var sessionMaximumAge: Int64 = 30 * 24 * 60 * 60 * 1000
     /// How passwords are hashed.
     public var passwordHasher = PasswordHasher()
+    /// Threads that hash passwords, apart from those serving requests. One by default: a hash
+    /// takes tens of milliseconds of a core on purpose.
+    public var passwordHashingThreads = max(1, ProcessInfo.processInfo.activeProcessorCount / 2)
+    /// Password checks that may wait for those threads; more are refused with TRY_AGAIN_LATER.
+    public var passwordHashingQueue = 16
+    /// The fewest characters a password may have.
+    public static let minimumPasswordLength = 8
+    /// Push tokens no user holds that a container's environment keeps at most; `tokens/create`
+    /// by the world beyond that is refused with QUOTA_EXCEEDED.
+    public var maximumUnboundPushTokens = 100_000
+    /// How long a push token no user holds lives, in milliseconds (12 hours, the courier's ttl).
+    public var unboundPushTokenLifetime: Int64 = 12 * 60 * 60 * 1000
 
     /// Creates a configuration.
     public init(

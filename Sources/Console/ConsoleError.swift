@@ -17,6 +17,10 @@ public enum ConsoleError: Error, Hashable, Sendable, CustomStringConvertible {
     case notFound(String)
     /// The request body is not a form (415).
     case unsupportedMediaType(String)
+    /// Too many attempts (429): wait this many seconds.
+    case throttled(String, retryAfter: Int)
+    /// The server is too busy to do this now (503); the message says so and is shown.
+    case unavailable(String)
     /// Something failed on the server's side (500); the message is logged, never shown.
     case internalError(String)
 
@@ -30,7 +34,7 @@ public enum ConsoleError: Error, Hashable, Sendable, CustomStringConvertible {
         case .templateInvalid(let file, let line, let column, let reason):
             "The template \(file) cannot be parsed at line \(line), column \(column): \(reason)"
         case .badRequest(let message), .forbidden(let message), .notFound(let message),
-            .unsupportedMediaType(let message), .internalError(let message):
+            .unsupportedMediaType(let message), .internalError(let message), .throttled(let message, _), .unavailable(let message):
             message
         }
     }
@@ -42,6 +46,8 @@ public enum ConsoleError: Error, Hashable, Sendable, CustomStringConvertible {
         case .forbidden: .forbidden
         case .notFound: .notFound
         case .unsupportedMediaType: .unsupportedMediaType
+        case .throttled: .tooManyRequests
+        case .unavailable: .serviceUnavailable
         case .templatesDirectoryMissing, .templateMissing, .templateInvalid, .internalError: .internalServerError
         }
     }

@@ -47,7 +47,7 @@ public final class WebServices: Sendable {
     public func mount(on router: inout Router) {
         let endpoint = endpoint
         let tokens = TokensEndpoints(endpoint: endpoint)
-        let cors: [any HTTPMiddleware] = [CORSMiddleware(store: store)]
+        let cors: [any HTTPMiddleware] = [CORSMiddleware(store: store, ownOrigin: { request in endpoint.baseURL(of: request) })]
         let handlers: [String: HTTPHandler] = [
             "records/modify": endpoint.handler(RecordsEndpoints.modify),
             "records/query": endpoint.handler(RecordsEndpoints.query),

@@ -46,7 +46,7 @@ do {
         do {
             let session = try store.session(forWebAuthToken: arguments[3], in: try ContainerIdentifier(arguments[2]))
             print(session.userRecordName)
-        } catch CloudStoreError.authenticationFailed(let reason) {
+        } catch CloudStoreError.authenticationRequired(let reason) {
             fail("rejected: \(reason)", status: 1)
         }
     default:

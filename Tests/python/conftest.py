@@ -66,7 +66,8 @@ def deployment(
         schema_file = workspace / "schema.ckdb"
         schema_file.write_text(SCHEMA)
         server.cli("import-schema", "--container", CONTAINER, "--file", str(schema_file))
-        api_token = server.cli("tokens", "create", "--container", CONTAINER)
+        # Every origin is allowed, an explicit choice, so tests may call as any web page.
+        api_token = server.cli("tokens", "create", "--container", CONTAINER, "--allowed-origin", "*")
 
         private_key = ec.generate_private_key(ec.SECP256R1())
         public_file = workspace / "eckey.pub.pem"

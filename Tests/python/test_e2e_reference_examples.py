@@ -138,9 +138,10 @@ def test_tokens_create_and_register(deployment: Deployment, template: str) -> No
     assert url.path == "/webcourier/1/aps"
     assert parse_qs(url.query) == {"tok": [token], "ttl": ["43200"]}
 
+    # Answered like tokens/create (reference §14): CloudKit JS 2 replaces what it holds with it.
     registered = post("register", {"apnsEnvironment": "development", "apnsToken": token})
     assert registered.status_code == 200, registered.text
-    assert registered.json() == {}
+    assert registered.json() == body
 
     missing = post("register", {"apnsEnvironment": "development"})
     assert missing.status_code == 400

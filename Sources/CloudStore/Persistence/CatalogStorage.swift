@@ -20,10 +20,14 @@ protocol CredentialStorage: Sendable {
     func insertAPIToken(_ token: APIToken) throws
     func apiToken(_ token: String) throws -> APIToken?
     func apiTokens(in container: ContainerIdentifier) throws -> [APIToken]
+    /// Removes an API token; `false` when there was none.
+    func deleteAPIToken(_ token: String) throws -> Bool
 
     func insertServerKey(_ key: ServerKey) throws
     func serverKey(_ keyID: String) throws -> ServerKey?
     func serverKeys(in container: ContainerIdentifier) throws -> [ServerKey]
+    /// Removes a server-to-server key; `false` when there was none.
+    func deleteServerKey(_ keyID: String) throws -> Bool
 
     /// Adds a user. - Throws: ``CloudStoreError/exists(_:)`` when the name is taken in the container.
     func insertUser(_ user: AppUser, passwordHash: String) throws
@@ -31,14 +35,28 @@ protocol CredentialStorage: Sendable {
     /// The user called `name` (without regard to case) and the hash of their password.
     func user(named name: String, in container: ContainerIdentifier) throws -> (user: AppUser, passwordHash: String)?
     func users(in container: ContainerIdentifier) throws -> [AppUser]
+    /// Replaces a user's password hash and, in the same transaction, ends every session of theirs.
     func setPasswordHash(_ hash: String, of userRecordName: String, in container: ContainerIdentifier) throws
+    /// Removes a user, their sessions, and their hold on push tokens; `false` when there was none.
+    func deleteUser(_ userRecordName: String, in container: ContainerIdentifier) throws -> Bool
 
-    func insertSession(_ session: WebSession, created: Int64) throws
-    /// The session with `id`, unless it was revoked.
-    func session(_ id: String) throws -> WebSession?
+    func insertSession(_ session: WebSession) throws
+    /// The session with `id` and when it was last seen in use, unless it was revoked.
+    func session(_ id: String) throws -> (session: WebSession, lastSeen: Int64)?
     func revokeSession(_ id: String) throws
+    /// Ends every session of a user; returns how many were open.
+    func revokeSessions(of userRecordName: String, in container: ContainerIdentifier) throws -> Int
+    /// How many sessions of a user are open (not revoked, not past their expiry at `now`).
+    func openSessionCount(of userRecordName: String, in container: ContainerIdentifier, now: Int64) throws -> Int
+    /// Records that a session was used at `time`. Not a change caches need to see: the change
+    /// counter does not move.
+    func touchSession(_ id: String, at time: Int64) throws
 
     func insertPushToken(_ token: PushToken) throws
     func pushToken(_ token: String) throws -> PushToken?
     func setPushTokenUser(_ token: String, userRecordName: String?) throws
+    /// How many push tokens of a container's environment no user holds.
+    func unboundPushTokenCount(in container: ContainerIdentifier, _ environment: Environment) throws -> Int
+    /// Removes push tokens no user holds that were made before `time`; returns how many.
+    func deleteUnboundPushTokens(in container: ContainerIdentifier, _ environment: Environment, createdBefore time: Int64) throws -> Int
 }

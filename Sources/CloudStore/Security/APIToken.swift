@@ -11,7 +11,8 @@ public struct APIToken: Hashable, Sendable {
     public var environment: Environment
     /// A label for people.
     public var name: String
-    /// Origins browsers may call from (`https://app.example.com`); `*` allows any.
+    /// Origins browsers may call from (`https://app.example.com`); `*` allows any. None allows
+    /// only this server's own pages.
     public var allowedOrigins: [String]
     /// Where sign-in sends the user back with `?ckWebAuthToken=…`; `nil` answers the opener
     /// window by `postMessage` instead.

@@ -6,7 +6,7 @@ final class CredentialCache: Sendable {
         var counter: Int64 = .min
         var apiTokens: [String: APIToken] = [:]
         var serverKeys: [String: ServerKey] = [:]
-        var sessions: [String: WebSession] = [:]
+        var sessions: [String: (session: WebSession, lastSeen: Int64)] = [:]
 
         var count: Int { apiTokens.count + serverKeys.count + sessions.count }
     }
@@ -18,12 +18,12 @@ final class CredentialCache: Sendable {
     /// The cached value for `key`, if the cache is current at `counter`.
     func apiToken(_ key: String, at counter: Int64) -> APIToken? { current(counter) { $0.apiTokens[key] } }
     func serverKey(_ key: String, at counter: Int64) -> ServerKey? { current(counter) { $0.serverKeys[key] } }
-    func session(_ key: String, at counter: Int64) -> WebSession? { current(counter) { $0.sessions[key] } }
+    func session(_ key: String, at counter: Int64) -> (session: WebSession, lastSeen: Int64)? { current(counter) { $0.sessions[key] } }
 
     /// Remembers values read at `counter`.
     func remember(_ token: APIToken, at counter: Int64) { store(counter) { $0.apiTokens[token.token] = token } }
     func remember(_ key: ServerKey, at counter: Int64) { store(counter) { $0.serverKeys[key.keyID] = key } }
-    func remember(_ session: WebSession, at counter: Int64) { store(counter) { $0.sessions[session.id] = session } }
+    func remember(_ session: (session: WebSession, lastSeen: Int64), at counter: Int64) { store(counter) { $0.sessions[session.session.id] = session } }
 
     private func current<T>(_ counter: Int64, _ read: (State) -> T?) -> T? {
         state.read { state in

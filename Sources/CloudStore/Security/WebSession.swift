@@ -1,4 +1,5 @@
-/// A signed-in user's session, proven by a web auth token.
+/// A signed-in user's session, proven by web auth tokens. It ends when its user signs out (or is
+/// signed out), when it has not been used for ``idleLifetime``, or at ``expires`` whatever happens.
 public struct WebSession: Hashable, Sendable {
     /// The session's id.
     public var id: String
@@ -6,14 +7,21 @@ public struct WebSession: Hashable, Sendable {
     public var container: ContainerIdentifier
     /// The signed-in user.
     public var userRecordName: String
-    /// How long each web auth token of the session stays valid after it is issued, in milliseconds.
-    public var tokenLifetime: Int64
+    /// How long the session lives without being used, in milliseconds: 30 minutes, or two weeks
+    /// with "keep me signed in", unless configured otherwise.
+    public var idleLifetime: Int64
+    /// When the session began, in milliseconds since 1970.
+    public var created: Int64
+    /// When the session ends however much it is used, in milliseconds since 1970.
+    public var expires: Int64
 
     /// Creates a session description.
-    public init(id: String, container: ContainerIdentifier, userRecordName: String, tokenLifetime: Int64) {
+    public init(id: String, container: ContainerIdentifier, userRecordName: String, idleLifetime: Int64, created: Int64, expires: Int64) {
         self.id = id
         self.container = container
         self.userRecordName = userRecordName
-        self.tokenLifetime = tokenLifetime
+        self.idleLifetime = idleLifetime
+        self.created = created
+        self.expires = expires
     }
 }

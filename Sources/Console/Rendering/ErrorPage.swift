@@ -11,7 +11,9 @@ enum ErrorPage {
     static func page(for error: ConsoleError, requestID: String) -> Page {
         let status = error.status
         let message: String
-        if status.code >= 500 {
+        if case .unavailable = error {
+            message = error.description
+        } else if status.code >= 500 {
             message = "Something went wrong on the server. The problem has been logged"
                 + (requestID.isEmpty ? "." : " with request id \(requestID).")
         } else {

@@ -17,23 +17,28 @@ struct PageErrorMiddleware: HTTPMiddleware {
             if error.status.code >= 500 {
                 logger.error("\(request.method) \(request.path) [\(request.requestID)]: \(error)")
             }
-            return errorResponse(error, for: request)
+            return pages.errorResponse(error, requestID: request.requestID, carriesTokens: carriesTokens)
         } catch {
             logger.error("\(request.method) \(request.path) [\(request.requestID)]: \(error)")
-            return errorResponse(.internalError("\(error)"), for: request)
+            return pages.errorResponse(.internalError("\(error)"), requestID: request.requestID, carriesTokens: carriesTokens)
         }
     }
+}
 
-    private func errorResponse(_ error: ConsoleError, for request: HTTPRequest) -> HTTPResponse {
-        var page = ErrorPage.page(for: error, requestID: request.requestID)
+extension PageRenderer {
+    /// The readable error page for `error`, with `Retry-After` when it says when to come back.
+    func errorResponse(_ error: ConsoleError, requestID: String, carriesTokens: Bool) -> HTTPResponse {
+        var page = ErrorPage.page(for: error, requestID: requestID)
         page.carriesTokens = carriesTokens
+        var response: HTTPResponse
         do {
-            return try pages.response(page)
+            response = try self.response(page)
         } catch {
             // Only if the error template itself fails, which loading at start rules out.
-            var response = HTTPResponse.text("\(page.context["statusCode"] ?? "") \(page.context["message"] ?? "")", status: page.status)
+            response = HTTPResponse.text("\(page.context["statusCode"] ?? "") \(page.context["message"] ?? "")", status: page.status)
             PageRenderer.addSecurityHeaders(to: &response, carriesTokens: carriesTokens)
-            return response
         }
+        if case .throttled(_, let seconds) = error { response.headers.replaceOrAdd(name: "Retry-After", value: String(seconds)) }
+        return response
     }
 }

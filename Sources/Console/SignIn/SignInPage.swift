@@ -21,7 +21,8 @@ struct SignInPage: Sendable {
     /// `GET /signin`: the sign-in form.
     func show(_ request: HTTPRequest) throws -> HTTPResponse {
         let target = try SignInTarget.resolve(
-            apiToken: request.queryParameter("ckAPIToken"), origin: request.queryParameter("origin"), store: store)
+            apiToken: request.queryParameter("ckAPIToken"), origin: request.queryParameter("origin"), store: store,
+            ownOrigin: configuration.baseURL(for: request))
         let existing = CSRFToken.existing(in: request)
         let csrf = existing ?? CSRFToken.make()
         var page = formPage(target, csrf: csrf, name: "", keepSignedIn: false, failure: nil)
@@ -29,21 +30,58 @@ struct SignInPage: Sendable {
         return try pages.response(page)
     }
 
-    /// `POST /signin`: checks the form and hands the web auth token to the app.
+    /// How long a sign-in may wait for a password thread before the page says to try again.
+    static let passwordCheckTimeout: Duration = .seconds(20)
+
+    /// `POST /signin`: checks the form and hands the web auth token to the app. The password is
+    /// checked on the store's password threads; the request waits without holding a worker.
     func submit(_ request: HTTPRequest) throws -> HTTPResponse {
         let form = SignInForm(try FormData(request: request))
         try CSRFToken.verify(request, formValue: form.csrfToken)
-        let target = try SignInTarget.resolve(apiToken: form.apiToken, origin: form.origin, store: store)
+        let target = try SignInTarget.resolve(
+            apiToken: form.apiToken, origin: form.origin, store: store, ownOrigin: configuration.baseURL(for: request))
+        let pending = PendingResponse(
+            timeout: Self.passwordCheckTimeout,
+            timeoutResponse: pages.errorResponse(
+                .unavailable("Signing in is taking too long right now. Go back and try again in a moment."),
+                requestID: request.requestID, carriesTokens: true))
+        let pages = pages
+        let page = self
+        store.signIn(
+            target.apiToken.container, name: form.name, password: form.password, keepSignedIn: form.keepSignedIn,
+            clientAddress: request.remoteHost
+        ) { result in
+            let response: HTTPResponse
+            do {
+                response = try page.answer(result, form: form, target: target, request: request)
+            } catch let error as ConsoleError {
+                response = pages.errorResponse(error, requestID: request.requestID, carriesTokens: true)
+            } catch {
+                response = pages.errorResponse(.internalError("\(error)"), requestID: request.requestID, carriesTokens: true)
+            }
+            pending.complete(response)
+        }
+        return .deferred(pending)
+    }
+
+    /// The answer to a sign-in attempt: the form again after a failure, else the token handed
+    /// to the app.
+    private func answer(
+        _ result: Result<(user: AppUser, webAuthToken: String), any Error>, form: SignInForm, target: SignInTarget, request: HTTPRequest
+    ) throws -> HTTPResponse {
         let user: AppUser
         let webAuthToken: String
         do {
-            (user, webAuthToken) = try store.signIn(
-                target.apiToken.container, name: form.name, password: form.password, keepSignedIn: form.keepSignedIn)
+            (user, webAuthToken) = try result.get()
         } catch CloudStoreError.authenticationFailed {
             // The form again, with what the user typed except the password.
             let csrf = CSRFToken.existing(in: request) ?? CSRFToken.make()
             let page = formPage(target, csrf: csrf, name: form.name, keepSignedIn: form.keepSignedIn, failure: Self.failureMessage)
             return try pages.response(page)
+        } catch CloudStoreError.throttled(let reason, let retryAfter) {
+            throw ConsoleError.throttled(reason + ".", retryAfter: retryAfter)
+        } catch CloudStoreError.tryAgainLater {
+            throw ConsoleError.unavailable("Too many people are signing in right now. Go back and try again in a moment.")
         } catch {
             throw ConsoleError.internalError("Signing in to \(target.apiToken.container) failed: \(error)")
         }
@@ -66,6 +104,7 @@ struct SignInPage: Sendable {
                 "webAuthTokenScript": ScriptLiteral.string(webAuthToken),
                 "targetOriginScript": ScriptLiteral.string(targetOrigin),
             ])
+            if let requester = target.requester { page.context["requester"] = requester }
             page.hasInlineScript = true
             page.carriesTokens = true
             return try pages.response(page)
@@ -83,6 +122,7 @@ struct SignInPage: Sendable {
             "keepSignedIn": keepSignedIn,
         ]
         if let origin = target.origin { context["origin"] = origin }
+        if let requester = target.requester { context["requester"] = requester }
         if let failure { context["failure"] = failure }
         var page = Page("signin", status: failure == nil ? .ok : .unauthorized, context: context)
         page.carriesTokens = true

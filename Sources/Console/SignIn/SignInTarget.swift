@@ -19,11 +19,30 @@ struct SignInTarget {
     /// How the token goes back.
     let delivery: Delivery
 
-    /// Checks the `ckAPIToken` and `origin` of a sign-in link or form.
+    /// The site that asked, as the page names it to the user: the opener's origin, else where
+    /// the callback leads; `nil` when the token stays on this server.
+    var requester: String? {
+        switch delivery {
+        case .callback(let callback):
+            return URLComponents(string: callback).flatMap { components in
+                components.host.map { host in (components.scheme.map { $0 + "://" } ?? "") + host }
+            } ?? callback
+        case .postMessage(let target):
+            return target == "*" ? origin : target
+        }
+    }
+
+    /// Checks the `ckAPIToken` and `origin` of a sign-in link or form. A web auth token only ever
+    /// goes where the operator allowed: the API token's sign-in callback, an origin it lists,
+    /// this server's own origin, or — only when the API token allows every origin (`*`) — the
+    /// page that opened sign-in, whoever it is.
+    /// - Parameter ownOrigin: This server's origin as the browser sees it (`http://host:port`).
     /// - Throws: ``ConsoleError/badRequest(_:)`` for a missing, malformed or unknown API token, a
     ///   malformed origin, or no way to return the token; ``ConsoleError/forbidden(_:)`` for an
     ///   origin the API token does not allow; ``ConsoleError/internalError(_:)`` when the store fails.
-    static func resolve(apiToken text: String?, origin rawOrigin: String?, store: CloudStore) throws(ConsoleError) -> SignInTarget {
+    static func resolve(apiToken text: String?, origin rawOrigin: String?, store: CloudStore, ownOrigin: String) throws(ConsoleError)
+        -> SignInTarget
+    {
         guard let text, !text.isEmpty else {
             throw .badRequest(
                 "This sign-in page is opened by apps: its address must carry the app's API token (ckAPIToken).")
@@ -43,7 +62,7 @@ struct SignInTarget {
             guard isWebOrigin(origin) else {
                 throw .badRequest("The origin '\(origin)' is not a web origin such as https://app.example.com.")
             }
-            guard apiToken.allows(origin: origin) else {
+            guard apiToken.allows(origin: origin) || isSameOrigin(origin, ownOrigin) else {
                 throw .forbidden("The app's API token does not allow signing in from \(origin).")
             }
         }
@@ -52,15 +71,24 @@ struct SignInTarget {
             delivery = .callback(callback)
         } else if let origin {
             delivery = .postMessage(targetOrigin: origin)
-        } else if apiToken.allowedOrigins == ["*"] {
-            // Any page may receive the token, so the message may go to whichever opened the popup.
+        } else if apiToken.allowedOrigins.contains("*") {
+            // The operator chose to let any page receive tokens, so the message may go to
+            // whichever page opened the popup.
             delivery = .postMessage(targetOrigin: "*")
+        } else if !ownOrigin.isEmpty, apiToken.allowedOrigins.isEmpty {
+            // Without allowed origins a token reaches only pages of this server itself.
+            delivery = .postMessage(targetOrigin: ownOrigin)
         } else {
             throw .badRequest(
                 "This sign-in link does not name the page that opened it (origin), and the app's API token accepts "
                     + "only particular origins, so the sign-in could not be handed back. Open sign-in from the app again.")
         }
         return SignInTarget(apiToken: apiToken, origin: origin, delivery: delivery)
+    }
+
+    /// Whether two origins are the same, ignoring case.
+    static func isSameOrigin(_ origin: String, _ other: String) -> Bool {
+        !other.isEmpty && origin.caseInsensitiveCompare(other) == .orderedSame
     }
 
     /// `http(s)://host[:port]` with nothing after: the form `postMessage` needs as a target.

@@ -38,15 +38,22 @@ final class RequestAuthenticator: Sendable {
             throw WebServicesError.authenticationFailed(
                 "The API token is for \(apiToken.container) \(apiToken.environment), not \(container) \(environment)")
         }
-        guard let webAuthToken = request.queryParameter("ckWebAuthToken") ?? request.headers["X-Apple-CloudKit-Web-Auth-Token"],
-            !webAuthToken.isEmpty
-        else {
+        guard let webAuthToken = Self.webAuthToken(of: request), !webAuthToken.isEmpty else {
             return Authentication(caller: .world, apiToken: apiToken)
         }
         // Tokens hold no spaces: one here is a `+` a client forgot to percent-encode.
-        let session = try store.session(forWebAuthToken: webAuthToken.replacingOccurrences(of: " ", with: "+"), in: container)
+        let session = try store.session(
+            forWebAuthToken: webAuthToken.contains(" ") ? webAuthToken.replacingOccurrences(of: " ", with: "+") : webAuthToken,
+            in: container)
         return Authentication(
             caller: .user(session.userRecordName, deviceID: "web"), apiToken: apiToken, session: session)
+    }
+
+    /// The web auth token a request carries: `ckWebAuthToken`, or `ckSession` as the older
+    /// CloudKit JS 1.2.0 build names it, in the query or in the matching header.
+    static func webAuthToken(of request: HTTPRequest) -> String? {
+        request.queryParameter("ckWebAuthToken") ?? request.queryParameter("ckSession")
+            ?? request.headers["X-Apple-CloudKit-Web-Auth-Token"] ?? request.headers["X-Apple-CloudKit-Session"]
     }
 
     private func serverToServer(_ parts: SignedRequestParts, container: ContainerIdentifier, environment: Environment) throws -> Authentication {

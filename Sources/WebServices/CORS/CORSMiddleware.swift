@@ -6,16 +6,19 @@ import HTTPServer
 /// answers. A request from an origin its token does not allow is refused with ACCESS_DENIED.
 struct CORSMiddleware: HTTPMiddleware {
     let store: CloudStore
+    /// This server's origin as a request reached it: pages of the server itself may always call.
+    let ownOrigin: @Sendable (HTTPRequest) -> String
 
-    /// Headers browser code may read: the rotated web auth token and the request's id.
-    static let exposedHeaders = "X-Apple-CloudKit-Web-Auth-Token, X-Apple-Request-UUID"
+    /// Headers browser code may read: the rotated web auth token (under both its names) and the
+    /// request's id.
+    static let exposedHeaders = "X-Apple-CloudKit-Web-Auth-Token, X-Apple-CloudKit-Session, X-Apple-Request-UUID"
 
     func respond(to request: HTTPRequest, next: HTTPHandler) throws -> HTTPResponse {
         guard let origin = request.headers["Origin"] else { return try next(request) }
         let token = request.queryParameter("ckAPIToken").flatMap { try? store.apiToken($0) }
         // Without an API token there is nothing to check the origin against: server-to-server
         // requests are not made by browsers, and an unauthenticated request is refused anyway.
-        let allowed = token?.allows(origin: origin) ?? true
+        let allowed = token.map { $0.allows(origin: origin) || origin.caseInsensitiveCompare(ownOrigin(request)) == .orderedSame } ?? true
         guard allowed else {
             let error = CloudKitError(WebServicesError.accessDenied("The origin \(origin) is not allowed by this API token"))
             var response = HTTPResponse.json(APIEndpoint.body(of: error, uuid: request.requestID).serialized(), status: error.status)

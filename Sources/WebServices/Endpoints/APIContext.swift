@@ -20,6 +20,9 @@ struct APIContext {
 
     var caller: Caller { authentication.caller }
 
+    /// The client's IP address, for limits per client.
+    var clientAddress: String { request.remoteHost }
+
     /// The path's database, as the caller sees it.
     func database() throws -> CloudDatabase {
         try store.database(container, environment, scope ?? .public, as: caller)

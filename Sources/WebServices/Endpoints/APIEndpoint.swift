@@ -61,9 +61,12 @@ struct APIEndpoint: Sendable {
     private func respond(_ status: HTTPStatus, _ json: JSONValue, request: HTTPRequest, authentication: Authentication?) -> HTTPResponse {
         var response = HTTPResponse.json(json.serialized(), status: status)
         response.headers.replaceOrAdd(name: "X-Apple-Request-UUID", value: request.requestID)
-        // Every answer to a signed-in user hands back a fresh web auth token.
+        // Every answer to a signed-in user hands back a fresh web auth token, under both names
+        // CloudKit JS builds read.
         if let session = authentication?.session {
-            response.headers.replaceOrAdd(name: "X-Apple-CloudKit-Web-Auth-Token", value: store.webAuthToken(for: session))
+            let token = store.webAuthToken(for: session)
+            response.headers.replaceOrAdd(name: "X-Apple-CloudKit-Web-Auth-Token", value: token)
+            response.headers.replaceOrAdd(name: "X-Apple-CloudKit-Session", value: token)
         }
         return response
     }

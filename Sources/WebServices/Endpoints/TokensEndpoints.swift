@@ -22,21 +22,26 @@ struct TokensEndpoints: Sendable {
     func create(_ context: APIContext) throws -> JSONValue {
         let environment = try apnsEnvironment(context, required: false)
         let token = try context.store.createPushToken(
-            context.container, context.environment, apnsEnvironment: environment,
-            userRecordName: context.caller.userRecordName)
-        return .object([
-            "apnsEnvironment": .string(environment), "apnsToken": .string(token.token),
-            "webcourierURL": .string(CourierEndpoint.url(base: endpoint.baseURL(of: context.request), token: token.token)),
-        ])
+            context.container, context.environment, apnsEnvironment: environment, caller: context.caller,
+            clientAddress: context.clientAddress)
+        return json(token, apnsEnvironment: environment, context)
     }
 
-    /// `tokens/register`: `{apnsEnvironment, apnsToken}` → `{}` (CloudKit documents no body).
+    /// `tokens/register`: `{apnsEnvironment, apnsToken}` → `{apnsEnvironment, apnsToken, webcourierURL}`,
+    /// as `tokens/create` answers: CloudKit JS 2 replaces the token it holds with this answer.
     func register(_ context: APIContext) throws -> JSONValue {
         let environment = try apnsEnvironment(context, required: true)
-        let token = try context.body["apnsToken"].requiredString()
-        try context.store.registerPushToken(
-            token, context.container, context.environment, apnsEnvironment: environment,
-            userRecordName: context.caller.userRecordName)
-        return .object([:])
+        let value = try context.body["apnsToken"].requiredString()
+        let token = try context.store.registerPushToken(
+            value, context.container, context.environment, apnsEnvironment: environment, caller: context.caller,
+            clientAddress: context.clientAddress)
+        return json(token, apnsEnvironment: environment, context)
+    }
+
+    private func json(_ token: PushToken, apnsEnvironment: String, _ context: APIContext) -> JSONValue {
+        .object([
+            "apnsEnvironment": .string(apnsEnvironment), "apnsToken": .string(token.token),
+            "webcourierURL": .string(CourierEndpoint.url(base: endpoint.baseURL(of: context.request), token: token.token)),
+        ])
     }
 }

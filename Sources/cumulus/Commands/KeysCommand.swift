@@ -2,10 +2,10 @@ import ArgumentParser
 import CloudStore
 import Foundation
 
-/// `cumulus keys add --container ID --public-key FILE`: registers a server-to-server key and prints its key ID.
+/// `cumulus keys add|list|revoke`: the server-to-server keys of a container.
 struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "keys", abstract: "Register and list server-to-server keys.", subcommands: [Add.self, List.self])
+        commandName: "keys", abstract: "Register, list and revoke server-to-server keys.", subcommands: [Add.self, List.self, Revoke.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -47,6 +47,21 @@ struct KeysCommand: ParsableCommand {
             for key in try data.openStore().serverKeys(try ContainerIdentifier(container)) {
                 print("\(key.keyID)\t\(key.environment)\t\(key.name)\tacts as \(key.userRecordName)")
             }
+        }
+    }
+
+    struct Revoke: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Revoke a server-to-server key: a running server refuses its signatures from the next request on.")
+
+        @OptionGroup var data: DataDirectoryOptions
+
+        @Argument(help: "The key ID, as `cumulus keys list` prints it.")
+        var keyID: String
+
+        func run() throws {
+            try data.openStore().revokeServerKey(keyID)
+            print("Revoked server-to-server key \(keyID)")
         }
     }
 }

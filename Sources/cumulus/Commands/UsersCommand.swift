@@ -2,11 +2,12 @@ import ArgumentParser
 import CloudStore
 import Foundation
 
-/// `cumulus users add --container ID NAME`: adds an app user, reading the password from standard input.
+/// `cumulus users add|list|remove|password|sign-out|roles|token`: the users who sign in to a
+/// container's apps. Passwords are read from standard input, never from the command line.
 struct UsersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "users", abstract: "Add and list the users who sign in to a container's apps.",
-        subcommands: [Add.self, List.self, Token.self])
+        commandName: "users", abstract: "Manage the users who sign in to a container's apps.",
+        subcommands: [Add.self, List.self, Remove.self, Password.self, SignOut.self, Roles.self, Token.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -31,11 +32,10 @@ struct UsersCommand: ParsableCommand {
         var lastName: String?
 
         func run() throws {
-            guard let line = readLine(strippingNewline: true), !line.isEmpty else {
-                throw ValidationError("Give the password on standard input, for example: printf '%s\\n' 'secret' | cumulus users add …")
-            }
+            let password = try readPassword(for: "users add")
             let user = try data.openStore().addUser(
-                try ContainerIdentifier(container), name: name, password: line, emailAddress: email, firstName: firstName, lastName: lastName)
+                try ContainerIdentifier(container), name: name, password: password, emailAddress: email, firstName: firstName,
+                lastName: lastName)
             print(user.userRecordName)
         }
     }
@@ -49,9 +49,102 @@ struct UsersCommand: ParsableCommand {
         var container: String
 
         func run() throws {
-            for user in try data.openStore().users(try ContainerIdentifier(container)) {
-                print("\(user.userRecordName)\t\(user.name)\t\(user.emailAddress ?? "")")
+            let store = try data.openStore()
+            let identifier = try ContainerIdentifier(container)
+            let users = try store.users(identifier)
+            if users.isEmpty { print("No users. Add one with: printf '%s\\n' 'a long passphrase' | cumulus users add --container \(container) NAME") }
+            for user in users {
+                let sessions = try store.openSessionCount(of: user.userRecordName, in: identifier)
+                print("\(user.userRecordName)\t\(user.name)\t\(user.emailAddress ?? "-")\t\(sessions) open session\(sessions == 1 ? "" : "s")")
             }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove a user: they can no longer sign in and their sessions end at once. Their records stay.")
+
+        @OptionGroup var data: DataDirectoryOptions
+
+        @Option(help: "The container identifier.")
+        var container: String
+
+        @Argument(help: "The name the user signs in with, or their user record name.")
+        var user: String
+
+        func run() throws {
+            let (store, identifier, found) = try data.findUser(user, in: container)
+            try store.removeUser(found.userRecordName, from: identifier)
+            print("Removed \(found.name) (\(found.userRecordName))")
+        }
+    }
+
+    struct Password: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set a user's password, read from standard input; it signs them out everywhere.")
+
+        @OptionGroup var data: DataDirectoryOptions
+
+        @Option(help: "The container identifier.")
+        var container: String
+
+        @Argument(help: "The name the user signs in with, or their user record name.")
+        var user: String
+
+        func run() throws {
+            let password = try readPassword(for: "users password")
+            let (store, identifier, found) = try data.findUser(user, in: container)
+            try store.setPassword(password, of: found.userRecordName, in: identifier)
+            print("Set the password of \(found.name); their sessions have ended")
+        }
+    }
+
+    struct SignOut: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "sign-out", abstract: "End every session of a user at once, on every device.")
+
+        @OptionGroup var data: DataDirectoryOptions
+
+        @Option(help: "The container identifier.")
+        var container: String
+
+        @Argument(help: "The name the user signs in with, or their user record name.")
+        var user: String
+
+        func run() throws {
+            let (store, identifier, found) = try data.findUser(user, in: container)
+            let ended = try store.signOutEverywhere(found.userRecordName, in: identifier)
+            print("Signed \(found.name) out: \(ended) session\(ended == 1 ? "" : "s") ended")
+        }
+    }
+
+    struct Roles: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show, give and take a user's custom security roles (declared with CREATE ROLE in the schema).",
+            discussion: "For example: cumulus users roles --container iCloud.com.example.Notes alice --add Moderator")
+
+        @OptionGroup var data: DataDirectoryOptions
+        @OptionGroup var target: ContainerOptions
+
+        @Argument(help: "The name the user signs in with, or their user record name.")
+        var user: String
+
+        @Option(help: "A role to give; repeat for more.")
+        var add: [String] = []
+
+        @Option(help: "A role to take away; repeat for more.")
+        var remove: [String] = []
+
+        func run() throws {
+            let (store, identifier, found) = try data.findUser(user, in: target.container)
+            var roles = try store.roles(of: found.userRecordName, in: identifier, target.environment)
+            if !add.isEmpty || !remove.isEmpty {
+                roles.formUnion(add)
+                roles.subtract(remove)
+                try store.setRoles(roles, of: found.userRecordName, in: identifier, target.environment)
+            }
+            print(roles.isEmpty ? "\(found.name) holds no custom roles in \(target.environment)"
+                : "\(found.name) holds in \(target.environment): \(roles.sorted().joined(separator: ", "))")
         }
     }
 
@@ -71,11 +164,29 @@ struct UsersCommand: ParsableCommand {
         var keepSignedIn = false
 
         func run() throws {
-            guard let password = readLine(strippingNewline: true) else {
-                throw ValidationError("Give the password on standard input")
-            }
+            let password = try readPassword(for: "users token")
             let signedIn = try data.openStore().signIn(try ContainerIdentifier(container), name: name, password: password, keepSignedIn: keepSignedIn)
             print(signedIn.webAuthToken)
         }
+    }
+}
+
+/// The password on standard input (one line).
+private func readPassword(for command: String) throws -> String {
+    guard let line = readLine(strippingNewline: true), !line.isEmpty else {
+        throw ValidationError("Give the password on standard input, for example: printf '%s\\n' 'a long passphrase' | cumulus \(command) …")
+    }
+    return line
+}
+
+extension DataDirectoryOptions {
+    /// Opens the store and finds a user by sign-in name or user record name.
+    func findUser(_ user: String, in container: String) throws -> (CloudStore, ContainerIdentifier, AppUser) {
+        let store = try openStore()
+        let identifier = try ContainerIdentifier(container)
+        guard let found = try store.user(named: user, in: identifier) ?? store.user(user, in: identifier) else {
+            throw ValidationError("No user '\(user)' in \(container); `cumulus users list --container \(container)` lists them")
+        }
+        return (store, identifier, found)
     }
 }

@@ -17,7 +17,8 @@ import TestSupport
         #expect(try store.store.apiToken("short") == nil)
         #expect(token.allows(origin: "https://APP.example.com"))
         #expect(!token.allows(origin: "https://evil.example.com"))
-        #expect(try store.store.createAPIToken(store.container, .production).allows(origin: "https://anything.example"))
+        #expect(try !store.store.createAPIToken(store.container, .production).allows(origin: "https://anything.example"))
+        #expect(try store.store.createAPIToken(store.container, .production, allowedOrigins: ["*"]).allows(origin: "https://anything.example"))
         #expect(try store.store.apiTokens(store.container).map(\.token).contains(token.token))
     }
 
@@ -52,12 +53,13 @@ import TestSupport
     @Test func usersSignInAndGetTokensThatExpireAndCanBeRevoked() throws {
         let store = try TemporaryStore()
         let user = try store.store.addUser(store.container, name: "alice", password: "correct horse", emailAddress: "alice@example.com")
+        #expect(user.userRecordName.hasPrefix("_"))
         #expect(user.userRecordName.count == 33)
         #expect(throws: CloudStoreError.exists("A user named 'ALICE' already exists in iCloud.com.example.Tests")) {
-            try store.store.addUser(store.container, name: "ALICE", password: "x")
+            try store.store.addUser(store.container, name: "ALICE", password: "another password")
         }
         #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) {
-            try store.store.signIn(store.container, name: "alice", password: "wrong")
+            try store.store.signIn(store.container, name: "alice", password: "wrong password")
         }
         #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) {
             try store.store.signIn(store.container, name: "nobody", password: "correct horse")
@@ -70,77 +72,239 @@ import TestSupport
         let session = try store.store.session(forWebAuthToken: token, in: store.container)
         #expect(session.userRecordName == user.userRecordName)
 
-        // A renewed token is different, and the old one keeps working within its lifetime.
+        // A renewed token is different, and the old one keeps working while the session is used.
         let renewed = store.store.webAuthToken(for: session)
         #expect(renewed != token)
         #expect(try store.store.session(forWebAuthToken: token, in: store.container) == session)
 
-        // Expiry: 30 minutes after issue, each token on its own.
+        // 30 minutes without use end the session's tokens; a token issued later counts as use.
         store.clock.advance(by: 29 * 60 * 1000)
         let fresh = store.store.webAuthToken(for: session)
         store.clock.advance(by: 2 * 60 * 1000)
-        #expect(throws: CloudStoreError.authenticationFailed("The web auth token has expired; sign in again")) {
+        #expect(throws: CloudStoreError.authenticationRequired("The web auth token has expired; sign in again")) {
             try store.store.session(forWebAuthToken: token, in: store.container)
         }
         #expect(try store.store.session(forWebAuthToken: fresh, in: store.container) == session)
 
-        // Another container, a forged token, and a signed-out session are all refused.
+        // Another container, a forged token, and a signed-out session all need a new sign-in.
         let other = try ContainerIdentifier("iCloud.com.example.Other")
         try store.store.createContainer(other)
-        #expect(throws: CloudStoreError.authenticationFailed("The web auth token is not valid; sign in again")) {
+        #expect(throws: CloudStoreError.authenticationRequired("The web auth token is not valid; sign in again")) {
             try store.store.session(forWebAuthToken: fresh, in: other)
         }
         var forged = Array(fresh)
         forged[40] = forged[40] == "A" ? "B" : "A"
-        #expect(throws: CloudStoreError.authenticationFailed("The web auth token is not valid")) {
+        #expect(throws: CloudStoreError.authenticationRequired("The web auth token is not valid; sign in again")) {
             try store.store.session(forWebAuthToken: String(forged), in: store.container)
         }
         try store.store.signOut(webAuthToken: fresh, in: store.container)
-        #expect(throws: CloudStoreError.authenticationFailed("The web auth token is not valid; sign in again")) {
+        #expect(throws: CloudStoreError.authenticationRequired("The web auth token is not valid; sign in again")) {
             try store.store.session(forWebAuthToken: fresh, in: store.container)
         }
     }
 
-    @Test func keepSignedInTokensLastTwoWeeks() throws {
+    @Test func aClientThatNeverRotatesStaysSignedInWhileItKeepsUsingItsToken() throws {
         let store = try TemporaryStore()
-        try store.store.addUser(store.container, name: "bob", password: "pw")
-        let (_, token) = try store.store.signIn(store.container, name: "bob", password: "pw", keepSignedIn: true)
+        try store.store.addUser(store.container, name: "dora", password: "a long password")
+        let (_, token) = try store.store.signIn(store.container, name: "dora", password: "a long password")
+        for _ in 0..<6 {
+            store.clock.advance(by: 20 * 60 * 1000)
+            #expect(try store.store.session(forWebAuthToken: token, in: store.container).userRecordName.isEmpty == false)
+        }
+        store.clock.advance(by: 31 * 60 * 1000)
+        #expect(throws: CloudStoreError.authenticationRequired("The web auth token has expired; sign in again")) {
+            try store.store.session(forWebAuthToken: token, in: store.container)
+        }
+    }
+
+    @Test func aSessionEndsAtItsMaximumAgeHoweverMuchItIsUsed() throws {
+        let store = try TemporaryStore()
+        try store.store.addUser(store.container, name: "erin", password: "a long password")
+        let (_, token) = try store.store.signIn(store.container, name: "erin", password: "a long password", keepSignedIn: true)
+        let day: Int64 = 24 * 60 * 60 * 1000
+        for _ in 0..<29 {
+            store.clock.advance(by: day)
+            _ = try store.store.session(forWebAuthToken: token, in: store.container)
+        }
+        store.clock.advance(by: day + 1000)
+        #expect(throws: CloudStoreError.authenticationRequired("The session has reached its maximum age; sign in again")) {
+            try store.store.session(forWebAuthToken: token, in: store.container)
+        }
+    }
+
+    @Test func keepSignedInSessionsLastTwoWeeksUnused() throws {
+        let store = try TemporaryStore()
+        try store.store.addUser(store.container, name: "bob", password: "a long password")
+        let (_, token) = try store.store.signIn(store.container, name: "bob", password: "a long password", keepSignedIn: true)
         store.clock.advance(by: 13 * 24 * 60 * 60 * 1000)
         #expect(try store.store.session(forWebAuthToken: token, in: store.container).userRecordName.isEmpty == false)
-        store.clock.advance(by: 2 * 24 * 60 * 60 * 1000)
+        store.clock.advance(by: 15 * 24 * 60 * 60 * 1000)
         #expect(throws: CloudStoreError.self) { try store.store.session(forWebAuthToken: token, in: store.container) }
     }
 
-    @Test func changesByAnotherStoreOnTheSameDirectoryAreSeenAtOnce() throws {
+    @Test func passwordsNeedEightCharacters() throws {
         let store = try TemporaryStore()
-        try store.store.addUser(store.container, name: "carol", password: "pw")
-        let (_, token) = try store.store.signIn(store.container, name: "carol", password: "pw")
-        #expect(try store.store.apiToken(String(repeating: "a", count: 64)) == nil)
-        _ = try store.store.session(forWebAuthToken: token, in: store.container)
+        #expect(throws: CloudStoreError.badRequest("A password needs at least 8 characters")) {
+            try store.store.addUser(store.container, name: "short", password: "1234567")
+        }
+        let user = try store.store.addUser(store.container, name: "long", password: "12345678")
+        #expect(throws: CloudStoreError.badRequest("A password needs at least 8 characters")) {
+            try store.store.setPassword("short", of: user.userRecordName, in: store.container)
+        }
+    }
 
-        // A second store stands for another process (the command line) on the same directory.
+    @Test func revokedCredentialsStopWorkingAtOnceInAnotherStoreOnTheSameDirectory() throws {
+        let store = try TemporaryStore()
         let clock = store.clock
+        // A second store stands for another process (the command line) on the same directory.
         let other = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: store.directory, clock: { clock.tick() }))
-        let created = try other.createAPIToken(store.container, .development)
-        #expect(try store.store.apiToken(created.token) == created)
-        try other.signOut(webAuthToken: token, in: store.container)
-        #expect(throws: CloudStoreError.self) { try store.store.session(forWebAuthToken: token, in: store.container) }
+
+        let apiToken = try store.store.createAPIToken(store.container, .development)
+        #expect(try store.store.apiToken(apiToken.token) == apiToken)
+        try other.revokeAPIToken(apiToken.token)
+        #expect(try store.store.apiToken(apiToken.token) == nil)
+        #expect(throws: CloudStoreError.notFound("No API token \(apiToken.token)")) { try other.revokeAPIToken(apiToken.token) }
+
+        let key = try store.store.addServerKey(store.container, .development, publicKeyPEM: P256.Signing.PrivateKey().publicKey.pemRepresentation)
+        #expect(try store.store.serverKey(key.keyID) == key)
+        try other.revokeServerKey(key.keyID)
+        #expect(try store.store.serverKey(key.keyID) == nil)
+
+        let user = try store.store.addUser(store.container, name: "frank", password: "a long password")
+        let first = try store.store.signIn(store.container, name: "frank", password: "a long password").webAuthToken
+        let second = try store.store.signIn(store.container, name: "frank", password: "a long password").webAuthToken
+        #expect(try store.store.openSessionCount(of: user.userRecordName, in: store.container) == 2)
+        #expect(try other.signOutEverywhere(user.userRecordName, in: store.container) == 2)
+        for token in [first, second] {
+            #expect(throws: CloudStoreError.self) { try store.store.session(forWebAuthToken: token, in: store.container) }
+        }
+
+        let third = try store.store.signIn(store.container, name: "frank", password: "a long password").webAuthToken
+        try other.setPassword("a new long password", of: user.userRecordName, in: store.container)
+        #expect(throws: CloudStoreError.self) { try store.store.session(forWebAuthToken: third, in: store.container) }
+        #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) {
+            try store.store.signIn(store.container, name: "frank", password: "a long password")
+        }
+        let fourth = try store.store.signIn(store.container, name: "frank", password: "a new long password").webAuthToken
+        try other.removeUser(user.userRecordName, from: store.container)
+        #expect(throws: CloudStoreError.self) { try store.store.session(forWebAuthToken: fourth, in: store.container) }
+        #expect(try store.store.user(user.userRecordName, in: store.container) == nil)
     }
 
-    @Test func pushTokensAreCreatedAndRegistered() throws {
+    @Test func passwordGuessingIsSlowedThenRefusedPerAccountAndPerAddress() throws {
         let store = try TemporaryStore()
-        let token = try store.store.createPushToken(store.container, .development, apnsEnvironment: "development", userRecordName: nil)
-        #expect(Data(base64Encoded: token.token.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/") + "=")?.count == 32)
-        let registered = try store.store.registerPushToken(token.token, store.container, .development, apnsEnvironment: "development", userRecordName: "_u")
+        try store.store.addUser(store.container, name: "grace", password: "the right password")
+        // Five failures are free; the sixth attempt at once is held off.
+        for _ in 0..<5 {
+            #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) {
+                try store.store.signIn(store.container, name: "grace", password: "a wrong guess", clientAddress: "203.0.113.7")
+            }
+        }
+        do {
+            _ = try store.store.signIn(store.container, name: "grace", password: "the right password", clientAddress: "203.0.113.7")
+            Issue.record("a sixth attempt at once was let through")
+        } catch CloudStoreError.throttled(let reason, let retryAfter) {
+            #expect(reason.contains("this account"))
+            #expect(retryAfter == 1)
+        }
+        // Waiting as told lets the next attempt through; each failure doubles the wait.
+        var waits: [Int] = []
+        for _ in 0..<5 {
+            store.clock.advance(by: 60_000)
+            #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) {
+                try store.store.signIn(store.container, name: "grace", password: "a wrong guess", clientAddress: "203.0.113.7")
+            }
+            do {
+                _ = try store.store.signIn(store.container, name: "grace", password: "a wrong guess", clientAddress: "203.0.113.7")
+            } catch CloudStoreError.throttled(_, let retryAfter) {
+                waits.append(retryAfter)
+            }
+        }
+        #expect(waits == [2, 4, 8, 16, 32])
+        // The right password after waiting clears the account's failures.
+        store.clock.advance(by: 60_000)
+        #expect(try store.store.signIn(store.container, name: "grace", password: "the right password", clientAddress: "203.0.113.7").user.name == "grace")
+
+        // Twenty failures on one account are refused for a quarter of an hour, from any address.
+        for index in 0..<20 {
+            store.clock.advance(by: 61_000)
+            _ = try? store.store.signIn(store.container, name: "grace", password: "guess \(index)", clientAddress: "198.51.100.\(index)")
+        }
+        #expect(throws: CloudStoreError.self) {
+            try store.store.signIn(store.container, name: "grace", password: "the right password", clientAddress: "192.0.2.1")
+        }
+        store.clock.advance(by: 16 * 60_000)
+        #expect(try store.store.signIn(store.container, name: "grace", password: "the right password").user.name == "grace")
+
+        // One address guessing at many accounts is held off too.
+        for index in 0..<20 {
+            _ = try? store.store.signIn(store.container, name: "user\(index)", password: "guess", clientAddress: "203.0.113.99")
+        }
+        do {
+            _ = try store.store.signIn(store.container, name: "grace", password: "the right password", clientAddress: "203.0.113.99")
+            Issue.record("an address with twenty failures was let through at once")
+        } catch CloudStoreError.throttled(let reason, _) {
+            #expect(reason.contains("this address"))
+        }
+    }
+
+    @Test func pushTokensAreCreatedAndRegisteredToOneUserOnly() throws {
+        let store = try TemporaryStore()
+        let token = try store.store.createPushToken(store.container, .development, apnsEnvironment: "development", caller: .world)
+        // Standard base64 with padding, as some clients decode it.
+        #expect(Data(base64Encoded: token.token)?.count == 32)
+        #expect(token.token.hasSuffix("="))
+        let registered = try store.store.registerPushToken(token.token, store.container, .development, apnsEnvironment: "development", caller: .user("_u"))
         #expect(registered.userRecordName == "_u")
         #expect(try store.store.pushToken(token.token)?.userRecordName == "_u")
+        // Nobody else may take it over, nor the world let it go.
+        #expect(throws: CloudStoreError.accessDenied("The apnsToken is registered to another user")) {
+            try store.store.registerPushToken(token.token, store.container, .development, apnsEnvironment: "development", caller: .user("_v"))
+        }
+        #expect(throws: CloudStoreError.accessDenied("The apnsToken is registered to another user")) {
+            try store.store.registerPushToken(token.token, store.container, .development, apnsEnvironment: "development", caller: .world)
+        }
+        #expect(try store.store.pushToken(token.token)?.userRecordName == "_u")
         #expect(throws: CloudStoreError.badRequest("The apnsToken belongs to another container or environment")) {
-            try store.store.registerPushToken(token.token, store.container, .production, apnsEnvironment: "production", userRecordName: nil)
+            try store.store.registerPushToken(token.token, store.container, .production, apnsEnvironment: "production", caller: .world)
         }
         #expect(throws: CloudStoreError.badRequest("apnsToken must be 1 to 256 characters of base64")) {
-            try store.store.registerPushToken("bad token!", store.container, .development, apnsEnvironment: "development", userRecordName: nil)
+            try store.store.registerPushToken("bad token!", store.container, .development, apnsEnvironment: "development", caller: .world)
         }
-        let unknown = try store.store.registerPushToken("abcDEF123", store.container, .development, apnsEnvironment: "development", userRecordName: nil)
+        let unknown = try store.store.registerPushToken("abcDEF123", store.container, .development, apnsEnvironment: "development", caller: .world)
         #expect(unknown.token == "abcDEF123")
+    }
+
+    @Test func theWorldCannotMakePushTokensWithoutLimit() throws {
+        let store = try TemporaryStore { $0.maximumUnboundPushTokens = 30 }
+        var made = 0
+        var throttled: Int?
+        for _ in 0..<25 {
+            do {
+                _ = try store.store.createPushToken(store.container, .development, apnsEnvironment: "development", caller: .world, clientAddress: "203.0.113.5")
+                made += 1
+            } catch CloudStoreError.throttled(_, let retryAfter) {
+                throttled = retryAfter
+                break
+            }
+        }
+        #expect(made == 20)
+        #expect(throttled == 6)
+        // Other addresses fill the rest, then the container's environment is full.
+        var full: CloudStoreError?
+        for index in 0..<20 {
+            do {
+                _ = try store.store.createPushToken(store.container, .development, apnsEnvironment: "development", caller: .world, clientAddress: "198.51.100.\(index)")
+            } catch let error as CloudStoreError {
+                full = error
+                break
+            }
+        }
+        guard case .quotaExceeded = full else { Issue.record("expected QUOTA_EXCEEDED, got \(String(describing: full))"); return }
+        // Signed-in users are not held to the count of tokens nobody holds.
+        #expect(try store.store.createPushToken(store.container, .development, apnsEnvironment: "development", caller: .user("_w")).userRecordName == "_w")
+        // Tokens nobody registered end after twelve hours, making room again.
+        store.clock.advance(by: 13 * 60 * 60 * 1000)
+        #expect(try store.store.createPushToken(store.container, .development, apnsEnvironment: "development", caller: .world, clientAddress: "192.0.2.9").userRecordName == nil)
     }
 }

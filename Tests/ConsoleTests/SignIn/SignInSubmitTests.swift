@@ -50,7 +50,7 @@ import TestSupport
         #expect(webAuthToken.contains("+") || webAuthToken.contains("/") || webAuthToken.contains("="))
         let session = try server.store.session(forWebAuthToken: webAuthToken, in: server.container)
         #expect(session.userRecordName == user.userRecordName)
-        #expect(session.tokenLifetime == server.store.configuration.webAuthTokenLifetime)
+        #expect(session.idleLifetime == server.store.configuration.webAuthTokenLifetime)
     }
 
     @Test func anAppSchemeCallbackKeepsItsScheme() throws {
@@ -69,7 +69,7 @@ import TestSupport
         let session = try server.store.session(forWebAuthToken: webAuthToken, in: server.container)
         #expect(session.userRecordName == user.userRecordName)
         // "Keep me signed in" was ticked.
-        #expect(session.tokenLifetime == server.store.configuration.keepSignedInLifetime)
+        #expect(session.idleLifetime == server.store.configuration.keepSignedInLifetime)
     }
 
     @Test func withoutACallbackThePagePostsTheTokenToTheOpener() throws {
@@ -105,6 +105,47 @@ import TestSupport
         let named = try server.openSignIn(apiToken: token.token, origin: "http://localhost:3000")
         let namedPage = try server.post(form: named.fields(name: "alice", password: Self.password), headers: named.postHeaders).text
         #expect(namedPage.contains("var targetOrigin = \"http://localhost:3000\";"))
+    }
+
+    @Test func aTokenMadeWithoutOriginsReachesOnlyThisServerOrItsCallback() throws {
+        // The default: no allowed origins. The token is posted to this server's own origin only,
+        // so a foreign page that opened sign-in receives nothing.
+        let (server, token, _) = try setUp { try $0.store.createAPIToken($0.container, .development) }
+        #expect(token.allowedOrigins.isEmpty)
+        let opened = try server.openSignIn(apiToken: token.token)
+        let page = try server.post(form: opened.fields(name: "alice", password: Self.password), headers: opened.postHeaders).text
+        #expect(page.contains("var targetOrigin = \"http://127.0.0.1:\(server.port)\";"))
+        #expect(!page.contains("var targetOrigin = \"*\";"))
+        // A foreign page may not even ask.
+        let foreign = try server.get("/signin?ckAPIToken=\(token.token)&origin=https%3A%2F%2Fevil.example.com")
+        #expect(foreign.status == 403)
+        // Its own origin may.
+        let own = try server.get("/signin?ckAPIToken=\(token.token)&origin=" + FormEncoding.component("http://127.0.0.1:\(server.port)"))
+        #expect(own.status == 200)
+    }
+
+    @Test func theSignInPageNamesTheSiteThatAsked() throws {
+        let (server, token, _) = try setUp {
+            try $0.store.createAPIToken($0.container, .development, allowedOrigins: ["https://app.example.com"], signInCallback: "https://done.example.com/back?x=1")
+        }
+        let page = try server.get("/signin?ckAPIToken=\(token.token)").text
+        #expect(page.contains("https://done.example.com"))
+        let named = try server.get("/signin?ckAPIToken=\(token.token)&origin=https%3A%2F%2Fapp.example.com").text
+        #expect(named.contains("https://app.example.com"))
+    }
+
+    @Test func guessingIsHeldOffWithAReadablePage() throws {
+        let (server, token, _) = try setUp { try $0.store.createAPIToken($0.container, .development) }
+        let opened = try server.openSignIn(apiToken: token.token)
+        for _ in 0..<5 {
+            let failed = try server.post(form: opened.fields(name: "alice", password: "a wrong guess"), headers: opened.postHeaders)
+            #expect(failed.status == 401)
+        }
+        let held = try server.post(form: opened.fields(name: "alice", password: Self.password), headers: opened.postHeaders)
+        #expect(held.status == 429)
+        #expect(held.header("Retry-After") == "1")
+        #expect(held.text.contains("Too many failed sign-ins for this account"))
+        #expect(!held.text.contains("webAuthToken"))
     }
 
     @Test func forgedPostsAreRefused() throws {

@@ -1,6 +1,7 @@
 import CloudStore
 import Crypto
 import Foundation
+import HTTPServer
 import Testing
 @testable import WebServices
 import TestSupport
@@ -29,14 +30,50 @@ import TestSupport
 
     @Test func badWebAuthTokensAreRefusedAndUnencodedPlusSignsTolerated() throws {
         let server = try APITestServer()
+        // CloudKit JS recovers from an ended session only through 421 and its redirectURL.
         let forged = try server.post("private", "zones/list", "{}", webAuthToken: "1__32__" + String(repeating: "A", count: 120))
-        #expect(forged.status == 401)
+        #expect(forged.status == 421)
+        #expect(try forged.json()["serverErrorCode"] == "AUTHENTICATION_REQUIRED")
+        #expect(try forged.json()["redirectURL"]?.stringValue?.contains("/signin?ckAPIToken=\(server.apiToken.token)") == true)
         let token = try server.signIn()
         // A client that forgets to percent-encode sends `+` raw, which arrives as a space.
         let raw = try server.send("POST", server.path("private", "zones/list") + "?ckAPIToken=\(server.apiToken.token)&ckWebAuthToken=\(token)")
         #expect(raw.status == 200, "\(raw.text)")
         let header = try server.send("POST", server.authorized(server.path("private", "zones/list")), headers: ["X-Apple-CloudKit-Web-Auth-Token": token])
         #expect(header.status == 200)
+    }
+
+    @Test func revokedAndExpiredSessionsAnswer421WithTheSignInURLAndBadAPITokens401() throws {
+        let server = try APITestServer()
+        let token = try server.signIn()
+        #expect(try server.post("private", "zones/list", "{}", webAuthToken: token).status == 200)
+        let user = try #require(try server.store.user(named: server.userName, in: server.container))
+        try server.store.signOutEverywhere(user.userRecordName, in: server.container)
+        let ended = try server.post("private", "zones/list", "{}", webAuthToken: token)
+        #expect(ended.status == 421)
+        #expect(try ended.json()["serverErrorCode"] == "AUTHENTICATION_REQUIRED")
+        #expect(try ended.json()["redirectURL"]?.stringValue?.hasPrefix("http://127.0.0.1:\(server.port)/signin?ckAPIToken=") == true)
+
+        let unknown = try server.send("POST", server.path("public", "records/query") + "?ckAPIToken=" + String(repeating: "a", count: 64), body: "{}")
+        #expect(unknown.status == 401)
+        #expect(try unknown.json()["serverErrorCode"] == "AUTHENTICATION_FAILED")
+        try server.store.revokeAPIToken(server.apiToken.token)
+        let revoked = try server.post("public", "zones/list", "{}")
+        #expect(revoked.status == 401)
+    }
+
+    @Test func theOlderCloudKitJSNamesAreReadAndWritten() throws {
+        let server = try APITestServer()
+        let token = try server.signIn()
+        let target = server.path("private", "zones/list") + "?ckAPIToken=\(server.apiToken.token)&ckSession=\(PercentEncoding.encodeComponent(token))"
+        let response = try server.send("POST", target, body: "{}", headers: ["Origin": "https://app.example.com"])
+        #expect(response.status == 200, "\(response.text)")
+        let rotated = try #require(response.header("X-Apple-CloudKit-Web-Auth-Token"))
+        #expect(response.header("X-Apple-CloudKit-Session") == rotated)
+        #expect(response.header("Access-Control-Expose-Headers")?.contains("X-Apple-CloudKit-Session") == true)
+        let byHeader = try server.send("POST", server.authorized(server.path("private", "zones/list")), body: "{}",
+                                       headers: ["X-Apple-CloudKit-Session": rotated])
+        #expect(byHeader.status == 200)
     }
 
     @Test func serverToServerRequestsActAsTheKeysAdministrator() throws {

@@ -68,5 +68,14 @@ enum CatalogMigrations {
         """
         INSERT INTO settings(key, value) VALUES ('change_counter', '0');
         """,
+        // Sessions end after a time without use and at an absolute expiry; a user's sessions
+        // are found together to sign them all out.
+        """
+        ALTER TABLE sessions ADD COLUMN last_seen INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE sessions ADD COLUMN expires INTEGER NOT NULL DEFAULT 0;
+        UPDATE sessions SET last_seen = created, expires = created + 30 * 24 * 3600 * 1000;
+        CREATE INDEX sessions_by_user ON sessions(container, user_record_name);
+        CREATE INDEX push_tokens_by_created ON push_tokens(container, environment, created);
+        """,
     ])
 }

@@ -32,6 +32,13 @@ extension SQLiteCatalogStore: CredentialStorage {
         }
     }
 
+    func deleteAPIToken(_ token: String) throws -> Bool {
+        try write { connection in
+            try connection.statement("DELETE FROM api_tokens WHERE token = ?").execute([.text(token)])
+            return connection.changes > 0
+        }
+    }
+
     func apiTokens(in container: ContainerIdentifier) throws -> [APIToken] {
         try read { connection in
             try connection.statement("SELECT \(Self.tokenColumns) FROM api_tokens WHERE container = ? ORDER BY created, token")
@@ -61,6 +68,13 @@ extension SQLiteCatalogStore: CredentialStorage {
     func serverKey(_ keyID: String) throws -> ServerKey? {
         try read { connection in
             try connection.statement("SELECT \(Self.keyColumns) FROM server_keys WHERE key_id = ?").firstRow([.text(keyID)], Self.serverKey)
+        }
+    }
+
+    func deleteServerKey(_ keyID: String) throws -> Bool {
+        try write { connection in
+            try connection.statement("DELETE FROM server_keys WHERE key_id = ?").execute([.text(keyID)])
+            return connection.changes > 0
         }
     }
 
@@ -119,35 +133,83 @@ extension SQLiteCatalogStore: CredentialStorage {
         try write { connection in
             try connection.statement("UPDATE users SET password = ? WHERE container = ? AND user_record_name = ?")
                 .execute([.text(hash), .text(container.rawValue), .text(userRecordName)])
+            try Self.revokeSessions(of: userRecordName, in: container, on: connection)
+        }
+    }
+
+    func deleteUser(_ userRecordName: String, in container: ContainerIdentifier) throws -> Bool {
+        try write { connection in
+            try connection.statement("DELETE FROM users WHERE container = ? AND user_record_name = ?")
+                .execute([.text(container.rawValue), .text(userRecordName)])
+            guard connection.changes > 0 else { return false }
+            try Self.revokeSessions(of: userRecordName, in: container, on: connection)
+            try connection.statement("UPDATE push_tokens SET user_record_name = NULL WHERE container = ? AND user_record_name = ?")
+                .execute([.text(container.rawValue), .text(userRecordName)])
+            return true
         }
     }
 
     // MARK: - Sessions
 
-    func insertSession(_ session: WebSession, created: Int64) throws {
+    func insertSession(_ session: WebSession) throws {
         try write { connection in
             try connection.statement(
-                "INSERT INTO sessions(id, container, user_record_name, token_lifetime, created) VALUES (?, ?, ?, ?, ?)"
+                """
+                INSERT INTO sessions(id, container, user_record_name, token_lifetime, created, last_seen, expires)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
+                """
             ).execute([
                 .text(session.id), .text(session.container.rawValue), .text(session.userRecordName),
-                .integer(session.tokenLifetime), .integer(created),
+                .integer(session.idleLifetime), .integer(session.created), .integer(session.created), .integer(session.expires),
             ])
         }
     }
 
-    func session(_ id: String) throws -> WebSession? {
+    func session(_ id: String) throws -> (session: WebSession, lastSeen: Int64)? {
         try read { connection in
-            try connection.statement("SELECT id, container, user_record_name, token_lifetime FROM sessions WHERE id = ? AND revoked = 0")
-                .firstRow([.text(id)]) { row in
-                    WebSession(
-                        id: row.text(0), container: try ContainerIdentifier(row.text(1)), userRecordName: row.text(2),
-                        tokenLifetime: row.integer(3))
-                }
+            try connection.statement(
+                """
+                SELECT id, container, user_record_name, token_lifetime, created, expires, last_seen
+                FROM sessions WHERE id = ? AND revoked = 0
+                """
+            ).firstRow([.text(id)]) { row in
+                (WebSession(
+                    id: row.text(0), container: try ContainerIdentifier(row.text(1)), userRecordName: row.text(2),
+                    idleLifetime: row.integer(3), created: row.integer(4), expires: row.integer(5)), row.integer(6))
+            }
         }
     }
 
     func revokeSession(_ id: String) throws {
         try write { connection in try connection.statement("UPDATE sessions SET revoked = 1 WHERE id = ?").execute([.text(id)]) }
+    }
+
+    func revokeSessions(of userRecordName: String, in container: ContainerIdentifier) throws -> Int {
+        try write { connection in try Self.revokeSessions(of: userRecordName, in: container, on: connection) }
+    }
+
+    @discardableResult
+    private static func revokeSessions(of userRecordName: String, in container: ContainerIdentifier, on connection: SQLiteConnection) throws
+        -> Int
+    {
+        try connection.statement("UPDATE sessions SET revoked = 1 WHERE container = ? AND user_record_name = ? AND revoked = 0")
+            .execute([.text(container.rawValue), .text(userRecordName)])
+        return connection.changes
+    }
+
+    func openSessionCount(of userRecordName: String, in container: ContainerIdentifier, now: Int64) throws -> Int {
+        try read { connection in
+            Int(try connection.statement(
+                "SELECT count(*) FROM sessions WHERE container = ? AND user_record_name = ? AND revoked = 0 AND expires > ?"
+            ).scalarInteger([.text(container.rawValue), .text(userRecordName), .integer(now)]) ?? 0)
+        }
+    }
+
+    func touchSession(_ id: String, at time: Int64) throws {
+        // Outside `write`, which would move the change counter and empty every credential cache.
+        try database.write { connection in
+            try connection.statement("UPDATE sessions SET last_seen = max(last_seen, ?) WHERE id = ?").execute([.integer(time), .text(id)])
+        }
     }
 
     // MARK: - Push tokens
@@ -172,6 +234,23 @@ extension SQLiteCatalogStore: CredentialStorage {
                     token: row.text(0), container: try ContainerIdentifier(row.text(1)), environment: try Self.environment(row.text(2)),
                     apnsEnvironment: row.text(3), userRecordName: row.optionalText(4), created: row.integer(5))
             }
+        }
+    }
+
+    func unboundPushTokenCount(in container: ContainerIdentifier, _ environment: Environment) throws -> Int {
+        try read { connection in
+            Int(try connection.statement(
+                "SELECT count(*) FROM push_tokens WHERE container = ? AND environment = ? AND user_record_name IS NULL"
+            ).scalarInteger([.text(container.rawValue), .text(environment.rawValue)]) ?? 0)
+        }
+    }
+
+    func deleteUnboundPushTokens(in container: ContainerIdentifier, _ environment: Environment, createdBefore time: Int64) throws -> Int {
+        try write { connection in
+            try connection.statement(
+                "DELETE FROM push_tokens WHERE container = ? AND environment = ? AND user_record_name IS NULL AND created < ?"
+            ).execute([.text(container.rawValue), .text(environment.rawValue), .integer(time)])
+            return connection.changes
         }
     }
 

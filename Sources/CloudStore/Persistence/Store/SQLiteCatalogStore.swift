@@ -1,6 +1,6 @@
 /// The catalog file, `cumulus.sqlite`: containers, credentials and server-wide settings.
 final class SQLiteCatalogStore: CatalogStorage {
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
 
     /// Opens (creating and migrating as needed) the catalog at `path`.
     init(path: String, synchronous: SynchronousMode) throws {
