@@ -94,7 +94,7 @@ let package = Package(
         // MARK: - Tests
         .target(
             name: "TestSupport",
-            dependencies: ["CloudStore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CloudStore", "CSQLite", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),

@@ -162,7 +162,7 @@ public struct CloudDatabase: Sendable {
                     return try writer.savepoint {
                         try Self.apply(operation, zoneID, writer, database, now, incarnation, signer)
                     }
-                } catch let error as CloudStoreError {
+                } catch let error as CloudStoreError where error.isPerItem {
                     return .failure(zoneID, error)
                 }
             }

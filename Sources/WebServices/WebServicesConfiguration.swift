@@ -1,5 +1,11 @@
+import Logging
+
 /// How the CloudKit Web Services API is served.
 public struct WebServicesConfiguration: Sendable {
+    /// Where failures the API answers INTERNAL_ERROR for are logged, with their cause and request id.
+    public var logger = Logger(label: "cumulus.api")
+    /// The largest request body the JSON API accepts; larger ones get 413 in CloudKit's error JSON.
+    public var maxRequestBytes = 4 * 1024 * 1024
     /// The server's base URL as clients reach it (`https://cloud.example.com`), for the URLs the
     /// API hands out (sign-in, web courier); `nil` derives it from each request's Host header.
     public var publicURL: String?

@@ -49,4 +49,12 @@ public enum CloudStoreError: Error, Hashable, Sendable, CustomStringConvertible 
     }
 
     public var description: String { reason }
+
+    /// Whether the error is about this one item of a batch (a record, a zone) and can be
+    /// reported in its place while the others go on. An internal failure is not: it fails the
+    /// whole request, so that nothing half-done commits.
+    public var isPerItem: Bool {
+        if case .internalError = self { return false }
+        return true
+    }
 }

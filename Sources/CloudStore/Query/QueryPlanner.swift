@@ -4,8 +4,35 @@
 struct QueryPlanner {
     let schema: Schema
 
+    /// The most filters a query may have. CloudKit documents none; this keeps every query one
+    /// statement storage can run (SQLite nests each AND one level deeper).
+    static let maximumFilters = 100
+    /// The most sort descriptors a query may have.
+    static let maximumSorts = 10
+    /// The most values an IN, NOT_IN or `LIST_*_ANY/ALL` filter may list.
+    static let maximumListValues = 1_000
+    /// The most words a token search may look for.
+    static let maximumSearchTokens = 64
+
     /// Plans `query` over `zones`, at most `limit` rows.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` for an unknown type or field, a missing
+    ///   index, a value of the wrong type, or a query past the limits above.
     func plan(_ query: Query, zones: [StoredZone], limit: Int) throws -> QueryPlan {
+        guard query.filters.count <= Self.maximumFilters else {
+            throw CloudStoreError.badRequest(
+                "A query may have at most \(Self.maximumFilters) filters; this one has \(query.filters.count)")
+        }
+        guard query.sorts.count <= Self.maximumSorts else {
+            throw CloudStoreError.badRequest(
+                "A query may have at most \(Self.maximumSorts) sort descriptors; this one has \(query.sorts.count)")
+        }
+        for filter in query.filters {
+            let count = filter.value.elements.count
+            guard count <= Self.maximumListValues else {
+                throw CloudStoreError.badRequest(
+                    "A filter may list at most \(Self.maximumListValues) values; \(filter.comparator.rawValue) on \(filter.field) lists \(count)")
+            }
+        }
         guard let type = schema.recordType(query.recordType) else {
             throw CloudStoreError.badRequest("Did not find record type: \(query.recordType)")
         }
@@ -67,8 +94,15 @@ struct QueryPlanner {
             }
             distance = given
         }
-        if comparator.isTokenSearch, case .string(let text) = value, TextTokens.tokens(of: text).isEmpty {
-            throw CloudStoreError.badRequest("\(comparator.rawValue) on field '\(definition.name)' needs at least one word to search for")
+        if comparator.isTokenSearch, case .string(let text) = value {
+            let count = TextTokens.tokens(of: text).count
+            guard count > 0 else {
+                throw CloudStoreError.badRequest("\(comparator.rawValue) on field '\(definition.name)' needs at least one word to search for")
+            }
+            guard count <= Self.maximumSearchTokens else {
+                throw CloudStoreError.badRequest(
+                    "\(comparator.rawValue) on field '\(definition.name)' may look for at most \(Self.maximumSearchTokens) words, not \(count)")
+            }
         }
         return QueryPlan.Filter(field: field, comparator: comparator, value: value, distance: distance)
     }

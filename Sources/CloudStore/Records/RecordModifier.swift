@@ -75,7 +75,7 @@ struct RecordModifier {
                     for (index, operation) in operations.enumerated() {
                         do {
                             results.append(try apply(operation, named: names[index], request: request, zone: zone, writer: writer, sequence: sequence, access: access))
-                        } catch let error as CloudStoreError {
+                        } catch let error as CloudStoreError where error.isPerItem {
                             throw AtomicAbort(index: index, error: error)
                         }
                     }
@@ -95,7 +95,7 @@ struct RecordModifier {
             let before = sequence.next
             do {
                 return try apply(operation, named: names[index], request: request, zone: zone, writer: writer, sequence: sequence, access: access)
-            } catch let error as CloudStoreError {
+            } catch let error as CloudStoreError where error.isPerItem {
                 sequence.next = before
                 return .failure(recordName: names[index], error: error)
             }

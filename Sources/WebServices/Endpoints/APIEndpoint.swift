@@ -40,6 +40,10 @@ struct APIEndpoint: Sendable {
                 return respond(.ok, try body(context), request: request, authentication: authenticated)
             } catch {
                 var failure = CloudKitError(any: error)
+                if failure.isInternal {
+                    configuration.logger.error(
+                        "\(request.method) \(request.path) failed: \(error)", metadata: ["request-id": .string(request.requestID)])
+                }
                 if failure.serverErrorCode == "AUTHENTICATION_REQUIRED", failure.redirectURL == nil,
                     let token = authentication?.apiToken ?? request.queryParameter("ckAPIToken").flatMap({ try? store.apiToken($0) })
                 {

@@ -42,7 +42,8 @@ struct CloudKitError: Error, Sendable {
         case .quotaExceeded(let reason): self.init("QUOTA_EXCEEDED", 413, reason)
         case .throttled(let reason, let retryAfter): self.init("THROTTLED", 429, reason, retryAfter: retryAfter)
         case .tryAgainLater(let reason): self.init("TRY_AGAIN_LATER", 503, reason, retryAfter: 1)
-        case .internalError(let reason): self.init("INTERNAL_ERROR", 500, reason)
+        // The cause stays in the server's log: clients learn only that it happened.
+        case .internalError: self.init("INTERNAL_ERROR", 500, Self.internalReason)
         }
     }
 
@@ -65,7 +66,13 @@ struct CloudKitError: Error, Sendable {
         case let error as WebServicesError: self.init(error)
         case let error as ServerToServerAuthError: self.init("AUTHENTICATION_FAILED", 401, error.description)
         case let error as JSONParseError: self.init("BAD_REQUEST", 400, "The request body is not valid JSON: \(error)")
-        default: self.init("INTERNAL_ERROR", 500, "An unexpected error occurred")
+        default: self.init("INTERNAL_ERROR", 500, Self.internalReason)
         }
     }
+
+    /// What clients are told of an internal failure; its cause is logged under the request id.
+    static let internalReason = "An internal error occurred; the server logged it under this request's uuid"
+
+    /// Whether this error hides an internal cause that must be logged.
+    var isInternal: Bool { serverErrorCode == "INTERNAL_ERROR" }
 }

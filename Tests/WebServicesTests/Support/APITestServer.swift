@@ -20,7 +20,9 @@ final class APITestServer {
     let userName = "alice"
     let password = "correct horse battery"
 
-    init(courierTimeout: Duration = .seconds(30), configure: (inout CloudStoreConfiguration) -> Void = { _ in }) throws {
+    init(
+        courierTimeout: Duration = .seconds(30), logger: Logger? = nil, configure: (inout CloudStoreConfiguration) -> Void = { _ in }
+    ) throws {
         temporary = try TemporaryStore(container: "iCloud.com.example.Notes", controlledClock: false, configure: configure)
         directory = temporary.directory
         store = temporary.store
@@ -28,9 +30,11 @@ final class APITestServer {
         apiToken = try store.createAPIToken(container, .development, allowedOrigins: ["https://app.example.com"])
         try store.addUser(container, name: userName, password: password, emailAddress: "alice@example.com", firstName: "Alice", lastName: "Liddell")
 
-        api = WebServices(store: store, configuration: WebServicesConfiguration(
+        var configuration = WebServicesConfiguration(
             courierTimeout: courierTimeout,
-            signInURL: { base, token, origin in "\(base)/signin?ckAPIToken=\(token)" + (origin.map { "&origin=\($0)" } ?? "") }))
+            signInURL: { base, token, origin in "\(base)/signin?ckAPIToken=\(token)" + (origin.map { "&origin=\($0)" } ?? "") })
+        if let logger { configuration.logger = logger }
+        api = WebServices(store: store, configuration: configuration)
         var router = Router()
         api.mount(on: &router)
         var http = HTTPServerConfiguration(host: "127.0.0.1", port: 0)

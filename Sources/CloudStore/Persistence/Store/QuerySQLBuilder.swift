@@ -14,6 +14,9 @@ struct QuerySQLBuilder {
         var sortCount: Int
     }
 
+    /// The most values one statement binds, below SQLite's limit.
+    static let maximumParameters = 30_000
+
     func build() throws -> Statement {
         var selectParameters: [SQLiteValue] = []
         var whereParameters: [SQLiteValue] = []
@@ -65,9 +68,14 @@ struct QuerySQLBuilder {
             WHERE \(conditions.joined(separator: " AND "))
             ORDER BY \(order.joined(separator: ", ")) LIMIT ?
             """
-        return Statement(
-            sql: sql, parameters: selectParameters + whereParameters + [.integer(Int64(plan.limit))],
-            sortCount: sortExpressions.count)
+        let parameters = selectParameters + whereParameters + [.integer(Int64(plan.limit))]
+        // SQLite binds at most 32,766 values per statement; a zone-wide query over many zones
+        // with long value lists could ask for more.
+        guard parameters.count <= Self.maximumParameters else {
+            throw CloudStoreError.badRequest(
+                "The query is too large to run: it names \(plan.zones.count) zones and needs \(parameters.count) values; query fewer zones or values")
+        }
+        return Statement(sql: sql, parameters: parameters, sortCount: sortExpressions.count)
     }
 
     // MARK: - Columns
@@ -154,8 +162,9 @@ struct QuerySQLBuilder {
             let field = try catalogField(definition)
             let tokens = TextTokens.tokens(of: text)
             let joiner = filter.comparator == .containsAllTokens ? " AND " : " OR "
-            // Tokens hold only letters and digits, so quoting them needs no escaping.
-            let match = "\(field.searchColumn) : (" + tokens.map { "\"\($0)\"" }.joined(separator: joiner) + ")"
+            // Every token is an FTS5 string: quoted, with any quote doubled, so no input reaches
+            // the query syntax (tokens hold only letters, digits and marks anyway).
+            let match = "\(field.searchColumn) : (" + tokens.map(Self.ftsString).joined(separator: joiner) + ")"
             return ("r.rid IN (SELECT rowid FROM \(type.searchTable) WHERE \(type.searchTable) MATCH ?)", [.text(match)])
         case .listContains:
             let (sub, parameters) = try listSubquery("value = ?", [value])
@@ -191,6 +200,11 @@ struct QuerySQLBuilder {
             if filter.comparator == .listMemberBeginsWith { return ("r.rid IN (\(sub))", parameters) }
             return ("\(column) IS NOT NULL AND r.rid NOT IN (\(sub))", parameters)
         }
+    }
+
+    /// `text` as an FTS5 string literal.
+    static func ftsString(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
     /// A filter on record names, answered by the `records(zone, name)` index.

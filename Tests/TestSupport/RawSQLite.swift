@@ -1,11 +1,11 @@
 import CSQLite
-import TestSupport
 
 /// Reads an SQLite file directly, bypassing CloudStore, to check what is really on disk.
-final class RawSQLite {
+public final class RawSQLite {
     private var handle: OpaquePointer?
 
-    init(path: String) throws {
+    /// Opens the file for reading and writing.
+    public init(path: String) throws {
         guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else {
             throw TestFailure("cannot open \(path)")
         }
@@ -15,7 +15,7 @@ final class RawSQLite {
     deinit { sqlite3_close_v2(handle) }
 
     /// Every row of `sql`, each column as text (NULL as "NULL").
-    func rows(_ sql: String) throws -> [[String]] {
+    public func rows(_ sql: String) throws -> [[String]] {
         var statement: OpaquePointer?
         guard sqlite3_prepare_v2(handle, sql, -1, &statement, nil) == SQLITE_OK else {
             throw TestFailure("\(String(cString: sqlite3_errmsg(handle))) in \(sql)")
@@ -34,8 +34,15 @@ final class RawSQLite {
     }
 
     /// The first column of the first row as an integer.
-    func integer(_ sql: String) throws -> Int64 {
+    public func integer(_ sql: String) throws -> Int64 {
         guard let text = try rows(sql).first?.first, let value = Int64(text) else { throw TestFailure("no integer from \(sql)") }
         return value
+    }
+
+    /// Runs statements that return nothing.
+    public func execute(_ sql: String) throws {
+        guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
+            throw TestFailure("\(String(cString: sqlite3_errmsg(handle))) in \(sql)")
+        }
     }
 }

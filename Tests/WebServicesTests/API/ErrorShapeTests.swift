@@ -1,0 +1,51 @@
+import CloudStore
+import Foundation
+import Testing
+import TestSupport
+@testable import WebServices
+
+/// Errors tell clients what they need and nothing more: a reason for what they can fix, only a
+/// request id for what went wrong inside, never SQL.
+@Suite struct ErrorShapeTests {
+    @Test func aThousandFiltersAreABadRequestWithoutSQL() throws {
+        let server = try APITestServer()
+        try server.store.importSchema("""
+            DEFINE SCHEMA
+                RECORD TYPE Note ( "___recordID" REFERENCE QUERYABLE, rank INT64 QUERYABLE,
+                                   GRANT READ TO "_world", GRANT CREATE TO "_icloud", GRANT WRITE TO "_creator" );
+            """, into: server.container, .development)
+        let filters = (0..<1_001).map { #"{"comparator":"GREATER_THAN","fieldName":"rank","fieldValue":{"value":\#(-$0)}}"# }
+        let response = try server.post("public", "records/query", #"{"query":{"recordType":"Note","filterBy":[\#(filters.joined(separator: ","))]}}"#)
+        #expect(response.status == 400)
+        let body = try response.json()
+        #expect(body["serverErrorCode"] == "BAD_REQUEST")
+        #expect(body["reason"]?.stringValue == "A query may have at most 100 filters; this one has 1001")
+        #expect(body["uuid"]?.stringValue?.isEmpty == false)
+        for leak in ["SQLite", "SELECT", "sqlite", "records r"] { #expect(!response.text.contains(leak)) }
+    }
+
+    @Test func internalFailuresAnswerOnlyTheRequestIDAndLogTheirCause() throws {
+        let log = CapturedLog()
+        let server = try APITestServer(logger: log.logger(level: .error))
+        let token = try server.signIn()
+        let created = try server.post("private", "records/modify",
+            #"{"operations":[{"operationType":"create","record":{"recordName":"broken","recordType":"Note","fields":{"t":{"value":"x"}}}}]}"#,
+            webAuthToken: token)
+        #expect(created.status == 200)
+        // Damage the record's stored payload behind the store's back.
+        let file = "\(server.directory)/containers/\(server.container)/development.sqlite"
+        let raw = try RawSQLite(path: file)
+        try raw.execute("UPDATE records SET payload = x'FF00' WHERE name = 'broken'")
+
+        let response = try server.post("private", "records/lookup", #"{"records":[{"recordName":"broken"}]}"#, webAuthToken: token)
+        #expect(response.status == 500)
+        let body = try response.json()
+        #expect(body["serverErrorCode"] == "INTERNAL_ERROR")
+        let uuid = try #require(body["uuid"]?.stringValue)
+        #expect(body["reason"]?.stringValue == CloudKitError.internalReason)
+        #expect(!response.text.lowercased().contains("payload"))
+        let logged = log.all.filter { $0.contains(uuid) }
+        #expect(logged.count == 1)
+        #expect(logged.first?.contains("records/lookup") == true)
+    }
+}
