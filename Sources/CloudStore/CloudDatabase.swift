@@ -63,6 +63,7 @@ public struct CloudDatabase: Sendable {
         let database = database
         let signer = store.signer
         let policy = policy
+        let maximumPageBytes = store.configuration.maximumQueryPageBytes
         return try storage.read { reader in
             var zones: [StoredZone]
             if let zoneName = request.zoneName {
@@ -95,15 +96,27 @@ public struct CloudDatabase: Sendable {
                 plan.after = try ContinuationMarker.decode(marker, for: plan, with: signer)
             }
             let rows = try reader.query(plan)
-            let page = rows.prefix(limit)
+            // A page ends at `limit` records or at the byte bound, whichever comes first.
+            var records: [Record] = []
+            var bytes = 0
+            var taken = 0
+            for row in rows.prefix(limit) {
+                let record = row.stored.record.keeping(request.desiredKeys)
+                let size = RecordSize.of(record)
+                if taken > 0, bytes + size > maximumPageBytes { break }
+                records.append(record)
+                bytes += size
+                taken += 1
+            }
+            let page = rows.prefix(taken)
             var marker: String?
-            if rows.count > limit, let last = page.last {
+            if rows.count > taken, let last = page.last {
                 marker = ContinuationMarker(
                     fingerprint: ContinuationMarker.fingerprint(of: plan),
                     position: QueryPlan.Position(sortValues: last.sortValues, key: last.stored.key)
                 ).encoded(with: signer)
             }
-            return QueryResult(records: page.map { $0.stored.record.keeping(request.desiredKeys) }, continuationMarker: marker)
+            return QueryResult(records: records, continuationMarker: marker)
         }
     }
 

@@ -15,6 +15,10 @@ public struct CloudStoreConfiguration: Sendable {
     public var keepSignedInLifetime: Int64 = 14 * 24 * 60 * 60 * 1000
     /// How long a session lives at most, however much it is used, in milliseconds (30 days).
     public var sessionMaximumAge: Int64 = 30 * 24 * 60 * 60 * 1000
+    /// How many bytes of records (as the 1 MB record limit counts them) one query page holds at
+    /// most, whatever its `resultsLimit`: past it, the page ends with a continuation marker for
+    /// the rest. A page always holds at least one record.
+    public var maximumQueryPageBytes = 8 * 1024 * 1024
     /// How passwords are hashed.
     public var passwordHasher = PasswordHasher()
     /// Threads that hash passwords, apart from those serving requests. One by default: a hash

@@ -255,6 +255,13 @@ struct RecordModifier {
                     throw CloudStoreError.validatingReference(
                         "Field '\(fieldName)' of record '\(name)' references record '\(reference.recordName)', which does not exist")
                 }
+                if reference.action == .deleteSelf, reference.recordName != name {
+                    let holders = try writer.referrers(to: reference.recordName, in: zone, action: .deleteSelf)
+                    if holders.count >= Self.maximumDeleteSelfReferrers, !holders.contains(name) {
+                        throw CloudStoreError.badRequest(
+                            "Record '\(reference.recordName)' already has \(Self.maximumDeleteSelfReferrers) records referencing it with DELETE_SELF, the most CloudKit allows")
+                    }
+                }
             }
         }
     }
@@ -285,6 +292,11 @@ struct RecordModifier {
                     names.insert(child)
                 }
             }
+            // The record itself plus at most 750 that go with it.
+            guard doomed.count <= Self.maximumDeleteSelfReferrers + 1 else {
+                throw CloudStoreError.badRequest(
+                    "Deleting record '\(stored.record.recordName)' would delete more than \(Self.maximumDeleteSelfReferrers) records referencing it with DELETE_SELF; delete some of them first")
+            }
             next += 1
         }
         for victim in doomed {
@@ -301,6 +313,10 @@ struct RecordModifier {
                 in: zone)
         }
     }
+
+    /// The most records that may reference one record with DELETE_SELF, and so the most one
+    /// delete may take with it, as CloudKit limits them.
+    static let maximumDeleteSelfReferrers = 750
 
     /// Record names: 1 to 255 bytes, no control characters.
     static func isValidRecordName(_ name: String) -> Bool {

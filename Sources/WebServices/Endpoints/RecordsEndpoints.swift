@@ -18,6 +18,12 @@ enum RecordsEndpoints {
         }
         var operations: [RecordOperation] = []
         for operation in wireOperations { operations.append(try decoder.operation(operation)) }
+        // Short GUIDs name shares, which this server does not have yet: say so rather than
+        // ignore the request and leave the client waiting for a link that never comes.
+        for operation in wireOperations where try operation["record"]["createShortGUID"].bool() == true {
+            throw WebServicesError.badRequest(
+                "\(operation["record"]["createShortGUID"].path): short GUIDs name shares, which this server does not support yet")
+        }
         let request = ModifyRequest(
             operations: operations, zoneName: zoneName, atomic: try body["atomic"].bool() ?? true, desiredKeys: desiredKeys)
         let results = try database.modify(request)

@@ -49,3 +49,17 @@ import TestSupport
         #expect(logged.first?.contains("records/lookup") == true)
     }
 }
+
+extension ErrorShapeTests {
+    @Test func shortGUIDsAreRefusedUntilSharingExists() throws {
+        let server = try APITestServer()
+        let token = try server.signIn()
+        let response = try server.post("private", "records/modify",
+            #"{"operations":[{"operationType":"create","record":{"recordName":"s","recordType":"Note","createShortGUID":true}}]}"#,
+            webAuthToken: token)
+        #expect(response.status == 400)
+        #expect(try response.json()["reason"]?.stringValue?.contains("short GUIDs name shares") == true)
+        let lookup = try server.post("private", "records/lookup", #"{"records":[{"recordName":"s"}]}"#, webAuthToken: token)
+        #expect(try lookup.json()["records"]?[0]?["serverErrorCode"] == "NOT_FOUND")
+    }
+}
