@@ -11,8 +11,9 @@ import Darwin
 ///
 /// `@unchecked Sendable` is sound because `value` is only touched while the lock is held: shared
 /// for ``read(_:)``, exclusive for ``write(_:)``; and the lock lives at a stable heap address
-/// from `init` to `deinit`.
-final class ReadWriteLock<Value>: @unchecked Sendable {
+/// from `init` to `deinit`. `Value` must be `Sendable` itself: readers on several threads hold
+/// it at once, and values read out leave the lock.
+final class ReadWriteLock<Value: Sendable>: @unchecked Sendable {
     private var value: Value
     private let lock = UnsafeMutablePointer<pthread_rwlock_t>.allocate(capacity: 1)
 
