@@ -21,6 +21,7 @@ public final class CloudStore: Sendable {
     public let configuration: CloudStoreConfiguration
     let catalog: any CatalogStorage
     let credentials: any CredentialStorage
+    let operatorStorage: any OperatorStorage
     let credentialCache = CredentialCache()
     let signer: OpaqueTokenSigner
     let webAuthTokenKey: SymmetricKey
@@ -57,6 +58,7 @@ public final class CloudStore: Sendable {
             path: configuration.dataDirectory + "/" + Self.catalogFileName, synchronous: configuration.synchronous)
         self.catalog = catalog
         self.credentials = catalog
+        self.operatorStorage = catalog
         let secret = try catalog.secret()
         self.signer = OpaqueTokenSigner(secret: secret)
         self.webAuthTokenKey = WebAuthToken.key(from: secret)

@@ -28,6 +28,12 @@ public struct CloudStoreConfiguration: Sendable {
     public var passwordHashingQueue = 16
     /// The fewest characters a password may have.
     public static let minimumPasswordLength = 8
+    /// The fewest characters an operator's password may have.
+    public static let minimumOperatorPasswordLength = 10
+    /// How long a console session lives without being used, in milliseconds (one hour).
+    public var operatorSessionIdleLifetime: Int64 = 60 * 60 * 1000
+    /// How long a console session lives at most, in milliseconds (12 hours).
+    public var operatorSessionMaximumAge: Int64 = 12 * 60 * 60 * 1000
     /// Push tokens no user holds that a container's environment keeps at most; `tokens/create`
     /// by the world beyond that is refused with QUOTA_EXCEEDED.
     public var maximumUnboundPushTokens = 100_000

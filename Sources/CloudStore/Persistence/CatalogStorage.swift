@@ -60,3 +60,32 @@ protocol CredentialStorage: Sendable {
     /// Removes push tokens no user holds that were made before `time`; returns how many.
     func deleteUnboundPushTokens(in container: ContainerIdentifier, _ environment: Environment, createdBefore time: Int64) throws -> Int
 }
+
+/// The catalog's console operators, their sessions and management tokens.
+protocol OperatorStorage: Sendable {
+    /// Adds an operator. - Throws: ``CloudStoreError/exists(_:)`` when the name is taken.
+    func insertOperator(_ account: OperatorAccount, passwordHash: String) throws
+    func operators() throws -> [OperatorAccount]
+    /// The operator called `name` (without regard to case) and the hash of their password.
+    func operatorAccount(named name: String) throws -> (account: OperatorAccount, passwordHash: String)?
+    /// Replaces an operator's password hash and ends their sessions, in one transaction.
+    func setOperatorPasswordHash(_ hash: String, of name: String) throws -> Bool
+    /// Removes an operator with their sessions and management tokens; `false` when there was none.
+    func deleteOperator(named name: String) throws -> Bool
+
+    func insertOperatorSession(_ session: OperatorSession, lastSeen: Int64) throws
+    /// The session with `id` and when it was last used, unless it was revoked.
+    func operatorSession(_ id: String) throws -> (session: OperatorSession, lastSeen: Int64)?
+    func revokeOperatorSession(_ id: String) throws
+    /// Records a use of a session, without moving the change counter.
+    func touchOperatorSession(_ id: String, at time: Int64) throws
+
+    func insertManagementToken(_ token: ManagementToken, secretHash: String) throws
+    /// The unrevoked token with `id` and the hash of its secret.
+    func managementToken(_ id: String) throws -> (token: ManagementToken, secretHash: String)?
+    func managementTokens() throws -> [ManagementToken]
+    /// Revokes a token; `false` when there was no such unrevoked token.
+    func revokeManagementToken(_ id: String) throws -> Bool
+    /// Records a use of a token, without moving the change counter.
+    func touchManagementToken(_ id: String, at time: Int64) throws
+}

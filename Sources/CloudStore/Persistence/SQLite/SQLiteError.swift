@@ -20,9 +20,12 @@ struct SQLiteError: Error, CustomStringConvertible {
     /// Whether the database stayed locked past the busy timeout.
     var isBusy: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
 
-    /// Whether a UNIQUE constraint refused the row. (`SQLITE_CONSTRAINT_UNIQUE` is a macro
-    /// Swift cannot import: `SQLITE_CONSTRAINT | (8 << 8)`.)
-    var isUniqueViolation: Bool { extendedCode == SQLITE_CONSTRAINT | (8 << 8) }
+    /// Whether a UNIQUE or PRIMARY KEY constraint refused the row. (`SQLITE_CONSTRAINT_UNIQUE`
+    /// and `SQLITE_CONSTRAINT_PRIMARYKEY` are macros Swift cannot import:
+    /// `SQLITE_CONSTRAINT | (8 << 8)` and `SQLITE_CONSTRAINT | (6 << 8)`.)
+    var isUniqueViolation: Bool {
+        extendedCode == SQLITE_CONSTRAINT | (8 << 8) || extendedCode == SQLITE_CONSTRAINT | (6 << 8)
+    }
 
     /// Whether the disk or the database's page limit is full.
     var isFull: Bool { code == SQLITE_FULL }

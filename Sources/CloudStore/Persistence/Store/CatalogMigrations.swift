@@ -77,5 +77,33 @@ enum CatalogMigrations {
         CREATE INDEX sessions_by_user ON sessions(container, user_record_name);
         CREATE INDEX push_tokens_by_created ON push_tokens(container, environment, created);
         """,
+        // Console operators, their sessions (stored as hashes of the secrets browsers hold) and
+        // the management tokens scripts use (likewise).
+        """
+        CREATE TABLE operators(
+            name TEXT PRIMARY KEY COLLATE NOCASE,
+            password TEXT NOT NULL,
+            created INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE operator_sessions(
+            id TEXT PRIMARY KEY,
+            operator TEXT NOT NULL COLLATE NOCASE,
+            csrf TEXT NOT NULL,
+            created INTEGER NOT NULL,
+            last_seen INTEGER NOT NULL,
+            expires INTEGER NOT NULL,
+            revoked INTEGER NOT NULL DEFAULT 0
+        ) WITHOUT ROWID;
+        CREATE INDEX operator_sessions_by_operator ON operator_sessions(operator);
+        CREATE TABLE management_tokens(
+            id TEXT PRIMARY KEY,
+            hash TEXT NOT NULL,
+            operator TEXT NOT NULL COLLATE NOCASE,
+            name TEXT NOT NULL,
+            created INTEGER NOT NULL,
+            last_used INTEGER,
+            revoked INTEGER NOT NULL DEFAULT 0
+        ) WITHOUT ROWID;
+        """,
     ])
 }

@@ -1,0 +1,173 @@
+import Crypto
+import Foundation
+
+extension CloudStore {
+    // MARK: - Operator accounts
+
+    /// Adds a console operator.
+    /// - Throws: ``CloudStoreError/exists(_:)`` when the name is taken, ``CloudStoreError/badRequest(_:)``
+    ///   for an unusable name or a password shorter than
+    ///   ``CloudStoreConfiguration/minimumOperatorPasswordLength``.
+    @discardableResult
+    public func addOperator(_ name: String, password: String) throws -> OperatorAccount {
+        let trimmed = name.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty, trimmed.count <= 64,
+            trimmed.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-@".unicodeScalars.contains($0)) })
+        else {
+            throw CloudStoreError.badRequest("An operator name is 1 to 64 letters, digits, '.', '_', '-' or '@'")
+        }
+        try Self.checkOperatorPassword(password)
+        let account = OperatorAccount(name: trimmed, created: now)
+        try operatorStorage.insertOperator(account, passwordHash: try hashPasswordOnPool(password))
+        return account
+    }
+
+    /// Every operator, by name.
+    public func operators() throws -> [OperatorAccount] { try operatorStorage.operators() }
+
+    /// Sets an operator's password and ends their console sessions.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown operator.
+    public func setOperatorPassword(_ password: String, of name: String) throws {
+        try Self.checkOperatorPassword(password)
+        guard try operatorStorage.setOperatorPasswordHash(try hashPasswordOnPool(password), of: name) else {
+            throw CloudStoreError.notFound("No operator named '\(name)'")
+        }
+    }
+
+    /// Removes an operator, ending their sessions and revoking their management tokens at once.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown operator.
+    public func removeOperator(_ name: String) throws {
+        guard try operatorStorage.deleteOperator(named: name) else {
+            throw CloudStoreError.notFound("No operator named '\(name)'")
+        }
+    }
+
+    static func checkOperatorPassword(_ password: String) throws {
+        guard password.count >= CloudStoreConfiguration.minimumOperatorPasswordLength else {
+            throw CloudStoreError.badRequest(
+                "An operator password needs at least \(CloudStoreConfiguration.minimumOperatorPasswordLength) characters")
+        }
+    }
+
+    // MARK: - Console sessions
+
+    /// Checks an operator's name and password and opens a console session, waiting for a
+    /// password thread. Guesses are slowed as app sign-in's are.
+    /// - Returns: the session and the secret the browser keeps in its cookie (shown only here).
+    /// - Throws: ``CloudStoreError/authenticationFailed(_:)`` for a wrong name or password,
+    ///   ``CloudStoreError/throttled(_:retryAfter:)`` after too many failures.
+    public func signInOperator(_ name: String, password: String, clientAddress: String?) throws -> (session: OperatorSession, secret: String) {
+        let account = "operator\n" + name.trimmingCharacters(in: .whitespaces).lowercased()
+        try signInThrottle.check(account: account, address: clientAddress, now: now)
+        let hasher = configuration.passwordHasher
+        let found = try operatorStorage.operatorAccount(named: name.trimmingCharacters(in: .whitespaces))
+        let verified = try passwordPool.run(orThrow: Self.passwordPoolFull) { () -> Bool in
+            hasher.verify(password: password, against: found?.passwordHash ?? Self.decoyOperatorHash)
+        }
+        guard let found, verified else {
+            signInThrottle.recordFailure(account: account, address: clientAddress, now: now)
+            throw CloudStoreError.authenticationFailed("Incorrect name or password")
+        }
+        signInThrottle.recordSuccess(account: account)
+        let secret = SecureToken.hex(bytes: 32)
+        let started = now
+        let session = OperatorSession(
+            id: Self.digest(secret), operatorName: found.account.name, csrfToken: SecureToken.hex(bytes: 32), created: started,
+            expires: started + configuration.operatorSessionMaximumAge)
+        try operatorStorage.insertOperatorSession(session, lastSeen: started)
+        return (session, secret)
+    }
+
+    /// The console session a cookie's secret proves; the use counts as activity.
+    /// - Throws: ``CloudStoreError/authenticationRequired(_:)`` when there is none, it was ended,
+    ///   has gone unused for ``CloudStoreConfiguration/operatorSessionIdleLifetime`` or reached its
+    ///   maximum age.
+    public func operatorSession(secret: String) throws -> OperatorSession {
+        guard secret.utf8.count == 64, secret.utf8.allSatisfy(Self.isHexDigit),
+            let (session, lastSeen) = try operatorStorage.operatorSession(Self.digest(secret))
+        else { throw CloudStoreError.authenticationRequired("Sign in to the console") }
+        let time = now
+        guard time < session.expires else { throw CloudStoreError.authenticationRequired("The console session has ended; sign in again") }
+        let active = sessionActivity.lastSeen(session.id, stored: lastSeen)
+        guard time < active + configuration.operatorSessionIdleLifetime else {
+            throw CloudStoreError.authenticationRequired("The console session expired after a while unused; sign in again")
+        }
+        if sessionActivity.touch(session.id, at: time, stored: lastSeen) {
+            try operatorStorage.touchOperatorSession(session.id, at: time)
+        }
+        return session
+    }
+
+    /// Ends a console session.
+    public func signOutOperator(secret: String) throws {
+        guard secret.utf8.count == 64 else { return }
+        let id = Self.digest(secret)
+        try operatorStorage.revokeOperatorSession(id)
+        sessionActivity.forget(id)
+    }
+
+    // MARK: - Management tokens
+
+    /// Makes a management token for an operator: scripts send it as `Authorization: Bearer …`.
+    /// - Returns: the token's description and its text, which is shown only here.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown operator.
+    public func createManagementToken(for operatorName: String, name: String) throws -> (token: ManagementToken, text: String) {
+        guard let account = try operatorStorage.operatorAccount(named: operatorName)?.account else {
+            throw CloudStoreError.notFound("No operator named '\(operatorName)'")
+        }
+        let label = name.trimmingCharacters(in: .whitespaces)
+        guard !label.isEmpty, label.count <= 128, !label.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw CloudStoreError.badRequest("A management token's name is 1 to 128 characters without control characters")
+        }
+        let id = SecureToken.hex(bytes: 8)
+        let secret = SecureToken.hex(bytes: 32)
+        let token = ManagementToken(id: id, operatorName: account.name, name: label, created: now, lastUsed: nil)
+        try operatorStorage.insertManagementToken(token, secretHash: Self.digest(secret))
+        return (token, "\(Self.managementTokenPrefix)\(id)_\(secret)")
+    }
+
+    /// Every unrevoked management token.
+    public func managementTokens() throws -> [ManagementToken] { try operatorStorage.managementTokens() }
+
+    /// Revokes a management token: it is refused from the next request on.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` when there is no such token.
+    public func revokeManagementToken(_ id: String) throws {
+        guard try operatorStorage.revokeManagementToken(id) else {
+            throw CloudStoreError.notFound("No management token \(id)")
+        }
+    }
+
+    /// The token a management token's text proves.
+    /// - Throws: ``CloudStoreError/authenticationFailed(_:)`` for a malformed, unknown, revoked or
+    ///   forged token.
+    public func managementToken(text: String) throws -> ManagementToken {
+        let invalid = CloudStoreError.authenticationFailed("The management token is not valid")
+        guard text.hasPrefix(Self.managementTokenPrefix) else { throw invalid }
+        let parts = text.dropFirst(Self.managementTokenPrefix.count).split(separator: "_")
+        guard parts.count == 2, parts[0].utf8.count == 16, parts[1].utf8.count == 64,
+            let (token, hash) = try operatorStorage.managementToken(String(parts[0])),
+            SecureToken.constantTimeEquals(Self.digest(String(parts[1])), hash)
+        else { throw invalid }
+        let time = now
+        if token.lastUsed.map({ time - $0 >= 60_000 }) ?? true {
+            try operatorStorage.touchManagementToken(token.id, at: time)
+        }
+        return token
+    }
+
+    /// What every management token starts with, so it is recognised in a leak scan.
+    public static let managementTokenPrefix = "cumulus_mt_"
+
+    /// SHA-256 in lowercase hex: how secrets the catalog must check are stored.
+    static func digest(_ secret: String) -> String {
+        SecureToken.hexString(Array(SHA256.hash(data: Array(secret.utf8))))
+    }
+
+    private func hashPasswordOnPool(_ password: String) throws -> String {
+        let hasher = configuration.passwordHasher
+        return try passwordPool.run(orThrow: Self.passwordPoolFull) { try hasher.hash(password: password) }
+    }
+
+    /// A valid hash of a password nobody knows, checked when an operator name is unknown.
+    private static let decoyOperatorHash = (try? PasswordHasher().hash(password: SecureToken.hex(bytes: 16))) ?? ""
+}
