@@ -34,6 +34,10 @@ protocol EnvironmentReader {
     func roles(of user: String) throws -> Set<String>
     /// Every user holding a custom role, with the roles held.
     func roleAssignments() throws -> [String: Set<String>]
+    /// Records and bytes of every zone that holds any, in every database.
+    func zoneStats() throws -> [ZoneStats]
+    /// Records of each type in `zones` (every zone of the environment when `nil`), by type name.
+    func recordCounts(in zones: [StoredZone]?) throws -> [String: Int64]
 }
 
 /// What the domain writes to an environment's storage, inside one transaction.

@@ -5,7 +5,8 @@
 /// a partial index over the records of its type: `ON records(zone, p3) WHERE type = 5`. Each
 /// record type `N` may also have `rl_N` (the elements of indexed list fields) and `fts_N` (FTS5
 /// over searchable fields). Those are created and altered as the schema changes. `user_roles`
-/// holds the custom roles each user has been given.
+/// holds the custom roles each user has been given; `zone_stats` and `type_stats` the counts of
+/// records and bytes, kept by every write.
 enum EnvironmentMigrations {
     static let migrator = SQLiteMigrator(migrations: [
         """
@@ -105,6 +106,23 @@ enum EnvironmentMigrations {
             PRIMARY KEY(user, role)
         ) WITHOUT ROWID;
         CREATE INDEX user_roles_by_role ON user_roles(role);
+        """,
+        // How many records and bytes each zone holds, and how many records of each type: kept
+        // up to date by every write, so that pages and quotas never count a whole table.
+        """
+        CREATE TABLE zone_stats(
+            zone INTEGER PRIMARY KEY,
+            records INTEGER NOT NULL,
+            bytes INTEGER NOT NULL
+        );
+        INSERT INTO zone_stats(zone, records, bytes) SELECT zone, count(*), sum(size) FROM records GROUP BY zone;
+        CREATE TABLE type_stats(
+            type INTEGER NOT NULL,
+            zone INTEGER NOT NULL,
+            records INTEGER NOT NULL,
+            PRIMARY KEY(type, zone)
+        ) WITHOUT ROWID;
+        INSERT INTO type_stats(type, zone, records) SELECT type, zone, count(*) FROM records GROUP BY type, zone;
         """,
     ])
 }

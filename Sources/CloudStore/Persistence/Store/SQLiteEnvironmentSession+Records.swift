@@ -14,6 +14,7 @@ extension SQLiteEnvironmentSession {
         // The unique index on (zone, name) answers "does it exist?" as part of the insert.
         guard try insertUnlessTaken(type.insertSQL, values) else { return nil }
         let key = connection.lastInsertRowID
+        count(zone: zone.key, type: type.id, records: 1, bytes: Int64(size))
         for field in type.listFields {
             try insertListElements(key: key, zoneKey: zone.key, field: field, fields: record.fields, type: type)
         }
@@ -34,6 +35,7 @@ extension SQLiteEnvironmentSession {
         ]
         for field in type.projectedFields { values += projectedValues(of: field, in: record.fields) }
         try connection.statement(type.updateSQL).execute(values + [.integer(stored.key)])
+        count(zone: zone.key, type: type.id, records: 0, bytes: Int64(size - stored.size))
         let old = stored.record
         for field in type.listFields where old.fields[field.definition.name] != record.fields[field.definition.name] {
             try deleteListElements(key: stored.key, zoneKey: zone.key, field: field, fields: old.fields, type: type)
@@ -54,6 +56,7 @@ extension SQLiteEnvironmentSession {
     func delete(_ stored: StoredRecord, in zone: StoredZone) throws {
         let type = try catalog.recordType(stored.record.recordType)
         try connection.statement("DELETE FROM records WHERE rid = ?").execute([.integer(stored.key)])
+        count(zone: zone.key, type: type.id, records: -1, bytes: -Int64(stored.size))
         for field in type.listFields {
             try deleteListElements(key: stored.key, zoneKey: zone.key, field: field, fields: stored.record.fields, type: type)
         }

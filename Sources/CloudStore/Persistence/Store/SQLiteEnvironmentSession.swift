@@ -4,6 +4,8 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     let connection: SQLiteConnection
     /// The schema as this transaction sees it; replaced when the transaction changes the schema.
     var catalog: SchemaCatalog
+    /// Records and bytes gained or lost per zone and type, written once by ``flushStats()``.
+    var statsDeltas: [StatsKey: (records: Int64, bytes: Int64)] = [:]
 
     init(connection: SQLiteConnection, catalog: SchemaCatalog) {
         self.connection = connection
@@ -26,12 +28,15 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     }
 
     func savepoint<T>(_ body: () throws -> T) throws -> T {
-        // Schema changes made inside the savepoint are undone with it, so the catalog must be too.
+        // Schema changes and counts made inside the savepoint are undone with it, so the catalog
+        // and the pending counts must be too.
         let saved = catalog
+        let savedDeltas = statsDeltas
         do {
             return try connection.savepoint(body)
         } catch {
             catalog = saved
+            statsDeltas = savedDeltas
             throw error
         }
     }
@@ -90,6 +95,9 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
         try connection.statement("DELETE FROM records WHERE zone = ?").execute([key])
         try connection.statement("DELETE FROM changes WHERE zone = ?").execute([key])
         try connection.statement("DELETE FROM zones WHERE zone = ?").execute([key])
+        try connection.statement("DELETE FROM zone_stats WHERE zone = ?").execute([key])
+        try connection.statement("DELETE FROM type_stats WHERE zone = ?").execute([key])
+        statsDeltas = statsDeltas.filter { $0.key.zone != zone.key }
     }
 
     // MARK: - Reading records

@@ -19,13 +19,19 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
 
     func write<T: Sendable>(_ body: (any EnvironmentWriter) throws -> T) throws -> T {
         try database.write { connection in
-            try body(SQLiteEnvironmentSession(connection: connection, catalog: try catalog(on: connection)))
+            let session = SQLiteEnvironmentSession(connection: connection, catalog: try catalog(on: connection))
+            let result = try body(session)
+            try session.flushStats()
+            return result
         }
     }
 
     func writeSchema<T: Sendable>(_ body: (any EnvironmentWriter) throws -> T) throws -> T {
         try database.write(exclusive: true) { connection in
-            try body(SQLiteEnvironmentSession(connection: connection, catalog: try catalog(on: connection)))
+            let session = SQLiteEnvironmentSession(connection: connection, catalog: try catalog(on: connection))
+            let result = try body(session)
+            try session.flushStats()
+            return result
         }
     }
 

@@ -1,0 +1,43 @@
+import Foundation
+
+extension CloudStore {
+    /// How much each environment of a container holds.
+    public func usage(of container: ContainerIdentifier) throws -> [Environment: EnvironmentUsage] {
+        var usage: [Environment: EnvironmentUsage] = [:]
+        for environment in Environment.allCases {
+            let zones = try self.environment(container, environment).read { try $0.zoneStats() }
+            let path = environmentPath(container, environment)
+            let fileBytes = [path, path + "-wal"].reduce(Int64(0)) { total, file in
+                total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64) ?? 0)
+            }
+            usage[environment] = EnvironmentUsage(
+                records: zones.reduce(0) { $0 + $1.records }, recordBytes: zones.reduce(0) { $0 + $1.bytes }, fileBytes: fileBytes)
+        }
+        return usage
+    }
+
+    /// How much every zone of an environment that holds records holds, in every database.
+    public func zoneUsage(_ container: ContainerIdentifier, _ environment: Environment) throws -> [ZoneUsage] {
+        try self.environment(container, environment).read { reader in
+            try reader.zoneStats().map {
+                ZoneUsage(zoneID: $0.zone.zoneID, database: $0.zone.database, records: $0.records, recordBytes: $0.bytes)
+            }
+        }
+    }
+}
+
+extension CloudDatabase {
+    /// How many records of each type this database holds, in one zone or in all of them.
+    public func recordCounts(zoneName: String? = nil) throws -> [String: Int64] {
+        let database = database
+        return try storage.read { reader in
+            let zones: [StoredZone]
+            if let zoneName {
+                zones = try reader.zone(named: zoneName, in: database).map { [$0] } ?? []
+            } else {
+                zones = try reader.zones(in: database)
+            }
+            return try reader.recordCounts(in: zones)
+        }
+    }
+}

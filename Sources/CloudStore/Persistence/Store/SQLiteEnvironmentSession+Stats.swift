@@ -1,0 +1,77 @@
+extension SQLiteEnvironmentSession {
+    // MARK: - Counts kept by every write
+
+    /// What one zone and type gained or lost in this transaction, not yet written.
+    struct StatsKey: Hashable {
+        var zone: Int64
+        var type: Int64
+    }
+
+    /// Counts a record added (`records` 1), removed (-1) or resized (0).
+    func count(zone: Int64, type: Int64, records: Int64, bytes: Int64) {
+        statsDeltas[StatsKey(zone: zone, type: type), default: (0, 0)].records += records
+        statsDeltas[StatsKey(zone: zone, type: type), default: (0, 0)].bytes += bytes
+    }
+
+    /// Writes the counts this transaction changed: one statement per zone and type touched,
+    /// however many records, so a batch pays for its counts once.
+    func flushStats() throws {
+        guard !statsDeltas.isEmpty else { return }
+        var zones: [Int64: (records: Int64, bytes: Int64)] = [:]
+        let types = try connection.statement(
+            """
+            INSERT INTO type_stats(type, zone, records) VALUES (?, ?, ?)
+            ON CONFLICT(type, zone) DO UPDATE SET records = records + excluded.records
+            """)
+        for (key, delta) in statsDeltas {
+            zones[key.zone, default: (0, 0)].records += delta.records
+            zones[key.zone, default: (0, 0)].bytes += delta.bytes
+            if delta.records != 0 { try types.execute([.integer(key.type), .integer(key.zone), .integer(delta.records)]) }
+        }
+        let update = try connection.statement(
+            """
+            INSERT INTO zone_stats(zone, records, bytes) VALUES (?, ?, ?)
+            ON CONFLICT(zone) DO UPDATE SET records = records + excluded.records, bytes = bytes + excluded.bytes
+            """)
+        for (zone, delta) in zones where delta.records != 0 || delta.bytes != 0 {
+            try update.execute([.integer(zone), .integer(delta.records), .integer(delta.bytes)])
+        }
+        statsDeltas = [:]
+    }
+
+    func zoneStats() throws -> [ZoneStats] {
+        try connection.statement(
+            "SELECT z.zone, z.scope, z.owner, z.name, z.created, s.records, s.bytes FROM zone_stats s JOIN zones z ON z.zone = s.zone"
+        ).rows { row in
+            let scope: DatabaseScope = switch row.integer(1) {
+            case 1: .private
+            case 2: .shared
+            default: .public
+            }
+            let owner = row.text(2)
+            let database = scope == .public ? DatabaseID.public : DatabaseID(scope: scope, owner: owner)
+            return ZoneStats(
+                zone: StoredZone(
+                    key: row.integer(0), zoneID: ZoneID(zoneName: row.text(3), ownerRecordName: owner), database: database,
+                    created: row.integer(4)),
+                records: row.integer(5), bytes: row.integer(6))
+        }
+    }
+
+    func recordCounts(in zones: [StoredZone]?) throws -> [String: Int64] {
+        var counts: [String: Int64] = [:]
+        let rows: [(Int64, Int64)]
+        if let zones {
+            guard !zones.isEmpty else { return [:] }
+            let marks = Array(repeating: "?", count: zones.count).joined(separator: ", ")
+            rows = try connection.statement("SELECT type, sum(records) FROM type_stats WHERE zone IN (\(marks)) GROUP BY type")
+                .rows(zones.map { .integer($0.key) }) { ($0.integer(0), $0.integer(1)) }
+        } else {
+            rows = try connection.statement("SELECT type, sum(records) FROM type_stats GROUP BY type").rows { ($0.integer(0), $0.integer(1)) }
+        }
+        for (type, count) in rows {
+            if let name = catalog.typeNames[type] { counts[name] = count }
+        }
+        return counts
+    }
+}
