@@ -32,7 +32,7 @@ import TestSupport
         // The open store caches the schema; an import by another process must show at once.
         let database = try server.database(container, .development, .public, as: .operator())
         _ = try database.modify(ModifyRequest(operations: [RecordOperation(.create, recordName: "n", recordType: "Note", fields: ["title": .string("Hello world")])]))
-        #expect(throws: CloudStoreError.badRequest("Field 'title' is not marked searchable")) {
+        #expect(throws: CloudStoreError.missingIndex(MissingIndex(recordType: "Note", field: "title", index: .searchable))) {
             try database.query(QueryRequest(query: Query(recordType: "Note", filters: [QueryFilter(.field("title"), .containsAnyTokens, .string("hello"))])))
         }
         let file = try directory.file("schema.ckdb", Self.schema)

@@ -6,6 +6,10 @@ public enum CloudStoreError: Error, Hashable, Sendable, CustomStringConvertible 
     case badRequest(String)
     /// A record, container or other resource does not exist. CloudKit: `NOT_FOUND`.
     case notFound(String)
+    /// A query filters or sorts on a field without the index it needs, as CloudKit words it
+    /// (`Field 'title' is not marked queryable`). CloudKit: `BAD_REQUEST`. Carries which index
+    /// would serve, so a console can offer to add it.
+    case missingIndex(MissingIndex)
     /// The zone does not exist. CloudKit: `ZONE_NOT_FOUND`.
     case zoneNotFound(ZoneID)
     /// The change tag is stale, or the record to create already exists; carries the server's
@@ -45,6 +49,8 @@ public enum CloudStoreError: Error, Hashable, Sendable, CustomStringConvertible 
             reason
         case .zoneNotFound(let zoneID):
             "Zone '\(zoneID.zoneName)' does not exist"
+        case .missingIndex(let missing):
+            "Field '\(missing.field)' is not marked \(missing.index.rawValue.lowercased())"
         }
     }
 
@@ -56,5 +62,22 @@ public enum CloudStoreError: Error, Hashable, Sendable, CustomStringConvertible 
     public var isPerItem: Bool {
         if case .internalError = self { return false }
         return true
+    }
+}
+
+/// An index a query needed and did not find.
+public struct MissingIndex: Hashable, Sendable {
+    /// The record type queried.
+    public var recordType: String
+    /// The field, as the schema names it (`title`, `___recordID`).
+    public var field: String
+    /// The index that would serve the query.
+    public var index: IndexKind
+
+    /// Creates a description.
+    public init(recordType: String, field: String, index: IndexKind) {
+        self.recordType = recordType
+        self.field = field
+        self.index = index
     }
 }

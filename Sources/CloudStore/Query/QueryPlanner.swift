@@ -37,16 +37,11 @@ struct QueryPlanner {
             throw CloudStoreError.badRequest("Did not find record type: \(query.recordType)")
         }
         if query.filters.isEmpty, !type.field(.recordID).has(.queryable) {
-            throw CloudStoreError.badRequest(Self.notMarked(SystemField.recordID.rawValue, .queryable))
+            throw CloudStoreError.missingIndex(MissingIndex(recordType: type.name, field: SystemField.recordID.rawValue, index: .queryable))
         }
         let filters = try query.filters.map { try plan($0, in: type) }
         let sorts = try query.sorts.map { try plan($0, in: type) }
         return QueryPlan(recordType: type.name, zones: zones, filters: filters, sorts: sorts, limit: limit, after: nil)
-    }
-
-    /// CloudKit's wording: `Field 'title' is not marked queryable`.
-    static func notMarked(_ field: String, _ index: IndexKind) -> String {
-        "Field '\(field)' is not marked \(index.rawValue.lowercased())"
     }
 
     private func resolve(_ field: QueryField, in type: RecordTypeDefinition) throws -> (PlannedField, FieldDefinition) {
@@ -70,7 +65,7 @@ struct QueryPlanner {
         }
         let required: IndexKind = comparator.isTokenSearch ? .searchable : .queryable
         guard definition.has(required) else {
-            throw CloudStoreError.badRequest(Self.notMarked(definition.name, required))
+            throw CloudStoreError.missingIndex(MissingIndex(recordType: type.name, field: definition.name, index: required))
         }
 
         let scalar = definition.type.scalar
@@ -117,7 +112,7 @@ struct QueryPlanner {
     private func plan(_ sort: QuerySort, in type: RecordTypeDefinition) throws -> QueryPlan.Sort {
         let (field, definition) = try resolve(sort.field, in: type)
         guard definition.has(.sortable) else {
-            throw CloudStoreError.badRequest(Self.notMarked(definition.name, .sortable))
+            throw CloudStoreError.missingIndex(MissingIndex(recordType: type.name, field: definition.name, index: .sortable))
         }
         guard !definition.type.isList else {
             throw CloudStoreError.badRequest("Field '\(definition.name)' is a list; records cannot be sorted by a list")

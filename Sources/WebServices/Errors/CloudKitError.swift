@@ -31,6 +31,7 @@ struct CloudKitError: Error, Sendable {
         switch error {
         case .badRequest(let reason): self.init("BAD_REQUEST", 400, reason)
         case .notFound(let reason): self.init("NOT_FOUND", 404, reason)
+        case .missingIndex: self.init("BAD_REQUEST", 400, error.reason)
         case .zoneNotFound: self.init("ZONE_NOT_FOUND", 404, error.reason)
         case .conflict(let reason, let record): self.init("CONFLICT", 409, reason, serverRecord: record)
         case .exists(let reason): self.init("EXISTS", 409, reason)

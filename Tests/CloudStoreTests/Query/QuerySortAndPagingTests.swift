@@ -104,7 +104,7 @@ import TestSupport
         let (store, database) = try QueryFixture.make()
         defer { _ = store }
         func expectRefused(_ query: Query, _ message: String) {
-            #expect(throws: CloudStoreError.badRequest(message)) { try database.query(QueryRequest(query: query)) }
+            #expect(performing: { try database.query(QueryRequest(query: query)) }, throws: { ($0 as? CloudStoreError)?.reason == message })
         }
         expectRefused(Query(recordType: "Thing", filters: [QueryFilter(.field("plain"), .equals, .string("p"))]),
                       "Field 'plain' is not marked queryable")
@@ -118,7 +118,7 @@ import TestSupport
 
         let bare = try TemporaryStore()
         try bare.setSchema([RecordTypeDefinition(name: "Note", fields: [FieldDefinition(name: "title", type: .string, indexes: [.queryable])])])
-        #expect(throws: CloudStoreError.badRequest("Field '___recordID' is not marked queryable")) {
+        #expect(throws: CloudStoreError.missingIndex(MissingIndex(recordType: "Note", field: "___recordID", index: .queryable))) {
             try bare.database().query(QueryRequest(query: Query(recordType: "Note")))
         }
         #expect(try bare.database().query(QueryRequest(query: Query(recordType: "Note", filters: [

@@ -11,7 +11,7 @@ import TestSupport
                                           "at": .location(Location(latitude: 1, longitude: 1))])
         try database.create("Note", "b", ["title": .string("gamma"), "tags": .list(.string, [.string("y")]), "n": .int64(2)])
 
-        #expect(throws: CloudStoreError.badRequest("Field 'n' is not marked queryable")) {
+        #expect(throws: CloudStoreError.missingIndex(MissingIndex(recordType: "Note", field: "n", index: .queryable))) {
             try database.query(QueryRequest(query: Query(recordType: "Note", filters: [QueryFilter(.field("n"), .equals, .int64(2))])))
         }
 
@@ -47,7 +47,7 @@ import TestSupport
         try database.create("T", "one", ["v": .int64(1)])
         try store.setSchema([RecordTypeDefinition(name: "T", fields: [FieldDefinition(name: "v", type: .int64)])])
         try database.create("T", "two", ["v": .int64(1)])
-        #expect(throws: CloudStoreError.badRequest("Field 'v' is not marked queryable")) {
+        #expect(throws: CloudStoreError.missingIndex(MissingIndex(recordType: "T", field: "v", index: .queryable))) {
             try database.query(QueryRequest(query: Query(recordType: "T", filters: [QueryFilter(.field("v"), .equals, .int64(1))])))
         }
         try store.setSchema([indexed])

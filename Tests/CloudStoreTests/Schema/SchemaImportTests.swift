@@ -61,7 +61,7 @@ import TestSupport
         let note = try #require(try store.store.schema(store.container, .development).recordType("Note"))
         #expect(note.field("extra")?.indexes == [])
         #expect(note.field("tags")?.indexes == [])
-        #expect(throws: CloudStoreError.badRequest("Field 'title' is not marked searchable")) {
+        #expect(throws: CloudStoreError.missingIndex(MissingIndex(recordType: "Note", field: "title", index: .searchable))) {
             try names([QueryFilter(.field("title"), .containsAnyTokens, .string("milk"))])
         }
         #expect(try database.lookup([RecordLookup("a")]).first?.record?.fields["extra"] == .int64(1))
