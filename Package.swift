@@ -14,6 +14,7 @@ let package = Package(
         .executable(name: "cumulus", targets: ["cumulus"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "CloudStore", targets: ["CloudStore"]),
+        .library(name: "CloudKitWire", targets: ["CloudKitWire"]),
         .library(name: "WebServices", targets: ["WebServices"]),
         .library(name: "Console", targets: ["Console"]),
     ],
@@ -59,10 +60,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "CloudKitWire",
+            dependencies: ["CloudStore"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "WebServices",
             dependencies: [
                 "HTTPServer",
                 "CloudStore",
+                "CloudKitWire",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -73,6 +80,7 @@ let package = Package(
             dependencies: [
                 "HTTPServer",
                 "CloudStore",
+                "CloudKitWire",
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -121,9 +129,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "CloudKitWireTests",
+            dependencies: ["CloudKitWire", "CloudStore", "TestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "WebServicesTests",
             dependencies: [
                 "WebServices",
+                "CloudKitWire",
                 "HTTPServer",
                 "CloudStore",
                 "TestSupport",

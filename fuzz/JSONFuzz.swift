@@ -1,5 +1,5 @@
 // libFuzzer entry point for the JSON codec; built by run-json.sh together with
-// Sources/WebServices/JSON/*.swift into one module, so no `import` is needed.
+// Sources/CloudKitWire/JSON/*.swift into one module, so no `import` is needed.
 //
 // Every input must either parse or fail with an offset inside the input; whatever parses must
 // serialize to text that parses back to the same value and serializes to the same bytes.

@@ -3,7 +3,7 @@
 #
 #   fuzz/run-json.sh [seconds]      (default 300)
 #
-# Builds fuzz/build/json-fuzz from Sources/WebServices/JSON/*.swift and fuzz/JSONFuzz.swift,
+# Builds fuzz/build/json-fuzz from Sources/CloudKitWire/JSON/*.swift and fuzz/JSONFuzz.swift,
 # then runs it on fuzz/corpus/json (kept between runs, not committed), seeded from
 # fuzz/seeds/json. Crashing inputs are written to fuzz/build/ as crash-*.
 set -euo pipefail
@@ -17,7 +17,7 @@ mkdir -p "$build" "$corpus"
 
 swiftc -sanitize=fuzzer,address -parse-as-library -O -g \
     -module-name JSONFuzz \
-    "$root"/Sources/WebServices/JSON/*.swift "$here/JSONFuzz.swift" \
+    "$root"/Sources/CloudKitWire/JSON/*.swift "$here/JSONFuzz.swift" \
     -o "$build/json-fuzz"
 
 cd "$build"

@@ -1,3 +1,4 @@
+import CloudKitWire
 import CloudStore
 import HTTPServer
 
@@ -86,7 +87,7 @@ extension APIEndpoint {
     var notFound: HTTPHandler {
         { request in
             let error = CloudKitError(WebServicesError.notFound("No endpoint at \(request.path)"))
-            return .json(APIEndpoint.body(of: error, uuid: request.requestID).serialized(), status: error.status)
+            return .json(error.body(uuid: request.requestID).serialized(), status: error.httpStatus)
         }
     }
 }

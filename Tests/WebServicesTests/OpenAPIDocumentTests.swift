@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Testing
+import CloudKitWire
 @testable import WebServices
 
 /// Keeps `Public/openapi.json` true to the routes the API mounts: every route is described with

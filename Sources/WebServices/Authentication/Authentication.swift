@@ -1,3 +1,4 @@
+import CloudKitWire
 import CloudStore
 
 /// Who a request comes from, as its credentials prove.

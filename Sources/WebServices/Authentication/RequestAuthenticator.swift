@@ -1,3 +1,4 @@
+import CloudKitWire
 import CloudStore
 import Crypto
 import Foundation

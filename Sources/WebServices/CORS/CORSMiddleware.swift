@@ -1,3 +1,4 @@
+import CloudKitWire
 import CloudStore
 import HTTPServer
 
@@ -21,7 +22,7 @@ struct CORSMiddleware: HTTPMiddleware {
         let allowed = token.map { $0.allows(origin: origin) || origin.caseInsensitiveCompare(ownOrigin(request)) == .orderedSame } ?? true
         guard allowed else {
             let error = CloudKitError(WebServicesError.accessDenied("The origin \(origin) is not allowed by this API token"))
-            var response = HTTPResponse.json(APIEndpoint.body(of: error, uuid: request.requestID).serialized(), status: error.status)
+            var response = HTTPResponse.json(error.body(uuid: request.requestID).serialized(), status: error.httpStatus)
             response.headers.replaceOrAdd(name: "Vary", value: "Origin")
             return response
         }

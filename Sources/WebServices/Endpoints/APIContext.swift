@@ -1,3 +1,4 @@
+import CloudKitWire
 import CloudStore
 import HTTPServer
 
@@ -14,7 +15,7 @@ struct APIContext {
     let body: WireValue
 
     /// Whether numbers in the response go as strings (`numbersAsStrings`; `changes/zone` spells it `numberAsStrings`).
-    func numbersAsStrings() throws(WebServicesError) -> Bool {
+    func numbersAsStrings() throws(WireError) -> Bool {
         try body.first("numbersAsStrings", "numberAsStrings").bool() ?? false
     }
 

@@ -1,3 +1,4 @@
+import CloudKitWire
 import CloudStore
 import Foundation
 import HTTPServer
@@ -49,17 +50,9 @@ struct APIEndpoint: Sendable {
                 {
                     failure.redirectURL = configuration.signInURL(baseURL(of: request), token.token, request.headers["Origin"])
                 }
-                return respond(failure.status, Self.body(of: failure, uuid: request.requestID), request: request, authentication: authentication)
+                return respond(failure.httpStatus, failure.body(uuid: request.requestID), request: request, authentication: authentication)
             }
         }
-    }
-
-    /// A request-level error body: `{uuid, serverErrorCode, reason[, retryAfter, redirectURL]}`.
-    static func body(of error: CloudKitError, uuid: String) -> JSONValue {
-        var object: JSONObject = ["uuid": .string(uuid), "serverErrorCode": .string(error.serverErrorCode), "reason": .string(error.reason)]
-        if let retryAfter = error.retryAfter { object["retryAfter"] = .integer(Int64(retryAfter)) }
-        if let url = error.redirectURL { object["redirectURL"] = .string(url) }
-        return .object(object)
     }
 
     private func respond(_ status: HTTPStatus, _ json: JSONValue, request: HTTPRequest, authentication: Authentication?) -> HTTPResponse {

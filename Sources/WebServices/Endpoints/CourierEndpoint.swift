@@ -1,3 +1,4 @@
+import CloudKitWire
 import CloudStore
 import HTTPServer
 import Synchronization
@@ -26,7 +27,7 @@ final class CourierEndpoint: Sendable {
     func poll(_ request: HTTPRequest) throws -> HTTPResponse {
         guard let token = request.queryParameter("tok"), try store.pushToken(token) != nil else {
             let error = CloudKitError(WebServicesError.badRequest("Unknown or missing courier token"))
-            return .json(APIEndpoint.body(of: error, uuid: request.requestID).serialized(), status: error.status)
+            return .json(error.body(uuid: request.requestID).serialized(), status: error.httpStatus)
         }
         let pending = PendingResponse(timeout: timeout, timeoutResponse: HTTPResponse(status: .ok, bytes: []))
         waiting.withLock { $0[token, default: []].append(pending) }

@@ -1,3 +1,4 @@
+import CloudKitWire
 import CloudStore
 
 /// `records/modify`, `records/query` and `records/lookup`.

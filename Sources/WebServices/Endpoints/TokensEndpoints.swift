@@ -1,3 +1,4 @@
+import CloudKitWire
 import CloudStore
 
 /// `tokens/create` and `tokens/register`: push tokens and the web courier URL clients long-poll.

@@ -1,3 +1,4 @@
+import CloudKitWire
 import CloudStore
 
 /// `users/caller` and `users/current`: who the caller is.

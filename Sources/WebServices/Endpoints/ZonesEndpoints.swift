@@ -1,3 +1,4 @@
+import CloudKitWire
 import CloudStore
 
 /// `zones/list`, `zones/lookup` and `zones/modify`.

@@ -2,6 +2,7 @@ import CloudStore
 import Foundation
 import Testing
 import TestSupport
+import CloudKitWire
 @testable import WebServices
 
 /// Errors tell clients what they need and nothing more: a reason for what they can fix, only a

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Testing
+import CloudKitWire
 import WebServices
 
 /// Python with the `cryptography` package, which signs the way third-party clients do.

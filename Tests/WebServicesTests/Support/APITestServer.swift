@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import HTTPServer
 import Logging
+import CloudKitWire
 @testable import WebServices
 import TestSupport
 

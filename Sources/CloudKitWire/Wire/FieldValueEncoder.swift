@@ -3,17 +3,20 @@ import Foundation
 
 /// Writes a ``FieldValue`` as a Record Field Dictionary: `{"value": …, "type": "INT64"}`, with
 /// `type` always present, and numbers as strings when the client asked (`numbersAsStrings`).
-struct FieldValueEncoder {
+public struct FieldValueEncoder {
     /// Whether INT64, DOUBLE and TIMESTAMP values (list elements too) are written as strings.
-    var numbersAsStrings = false
+    public var numbersAsStrings = false
+
+    /// An encoder; `numbersAsStrings` writes numbers as strings, as clients ask with `numbersAsStrings`.
+    public init(numbersAsStrings: Bool = false) { self.numbersAsStrings = numbersAsStrings }
 
     /// The field dictionary.
-    func encode(_ value: FieldValue) -> JSONValue {
+    public func encode(_ value: FieldValue) -> JSONValue {
         .object(["value": json(value), "type": .string(value.type.wireName)])
     }
 
     /// The bare value.
-    func json(_ value: FieldValue) -> JSONValue {
+    public func json(_ value: FieldValue) -> JSONValue {
         switch value {
         case .string(let string): return .string(string)
         case .int64(let integer), .timestamp(let integer): return numbersAsStrings ? .string(String(integer)) : .integer(integer)
@@ -26,13 +29,13 @@ struct FieldValueEncoder {
         }
     }
 
-    static func reference(_ reference: Reference) -> JSONValue {
+    public static func reference(_ reference: Reference) -> JSONValue {
         var object: JSONObject = ["recordName": .string(reference.recordName), "action": .string(reference.action.rawValue)]
         if let zoneID = reference.zoneID { object["zoneID"] = ZoneWire.json(zoneID) }
         return .object(object)
     }
 
-    static func asset(_ asset: Asset) -> JSONValue {
+    public static func asset(_ asset: Asset) -> JSONValue {
         var object = JSONObject()
         if let value = asset.fileChecksum { object["fileChecksum"] = .string(value) }
         if let value = asset.size { object["size"] = .integer(value) }
@@ -43,7 +46,7 @@ struct FieldValueEncoder {
         return .object(object)
     }
 
-    func location(_ location: Location) -> JSONValue {
+    public func location(_ location: Location) -> JSONValue {
         func number(_ value: Double) -> JSONValue { numbersAsStrings ? .string(JSONValue.double(value).description) : .double(value) }
         var object: JSONObject = ["latitude": number(location.latitude), "longitude": number(location.longitude)]
         if let value = location.horizontalAccuracy { object["horizontalAccuracy"] = number(value) }

@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-import WebServices
+import CloudKitWire
 
 @Suite("JSON writer")
 struct JSONWriterTests {

@@ -6,25 +6,28 @@ import Foundation
 /// The `type` clients send is only a hint (clients send `INT`, `DATETIME`, `ASSET`, or nothing):
 /// the field's declared type wins when the value can be read as it; then a known hint; then the
 /// value's JSON shape. Numbers may come as strings (`numbersAsStrings`).
-struct FieldValueDecoder {
+public struct FieldValueDecoder {
+    /// A decoder.
+    public init() {}
+
     /// Reads `value` for a field declared as `declared` (when the schema has it).
     /// - Returns: the value, or `nil` for `null` (the field is cleared).
-    func decode(_ value: WireValue, hint: String?, declared: FieldType?) throws(WebServicesError) -> FieldValue? {
+    public func decode(_ value: WireValue, hint: String?, declared: FieldType?) throws(WireError) -> FieldValue? {
         guard let json = value.json else { return nil }
         if let declared, let decoded = Self.read(json, as: declared) { return decoded }
         if let hint, let type = Self.type(named: hint) {
             if let decoded = Self.read(json, as: type) { return decoded }
-            throw WebServicesError.badRequest("\(value.path) is not a valid \(type.wireName) value")
+            throw WireError("\(value.path) is not a valid \(type.wireName) value")
         }
         if let inferred = Self.infer(json), let decoded = Self.read(json, as: inferred) { return decoded }
         if let declared {
-            throw WebServicesError.badRequest("\(value.path) is not a valid \(declared.wireName) value")
+            throw WireError("\(value.path) is not a valid \(declared.wireName) value")
         }
-        throw WebServicesError.badRequest("\(value.path): cannot tell the value's type; give \"type\"")
+        throw WireError("\(value.path): cannot tell the value's type; give \"type\"")
     }
 
     /// A type named as clients name them: the wire names, and the spellings some clients use.
-    static func type(named hint: String) -> FieldType? {
+    public static func type(named hint: String) -> FieldType? {
         if let type = FieldType(wireName: hint) { return type }
         switch hint.uppercased() {
         case "ASSET": return .asset
@@ -37,7 +40,7 @@ struct FieldValueDecoder {
     }
 
     /// The type a JSON value looks like, when it can be told.
-    static func infer(_ json: JSONValue) -> FieldType? {
+    public static func infer(_ json: JSONValue) -> FieldType? {
         switch json {
         case .string: return .string
         case .integer, .bool: return .int64
@@ -63,7 +66,7 @@ struct FieldValueDecoder {
     }
 
     /// `json` read as `type`, or `nil` when it is not such a value.
-    static func read(_ json: JSONValue, as type: FieldType) -> FieldValue? {
+    public static func read(_ json: JSONValue, as type: FieldType) -> FieldValue? {
         if type.isList {
             guard let elements = json.arrayValue else { return nil }
             var values: [FieldValue] = []
@@ -102,14 +105,14 @@ struct FieldValueDecoder {
     }
 
     /// Standard or URL-safe base64, padded or not.
-    static func base64(_ text: String) -> [UInt8]? {
+    public static func base64(_ text: String) -> [UInt8]? {
         var normalized = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
         while normalized.utf8.count % 4 != 0 { normalized += "=" }
         return Data(base64Encoded: normalized).map(Array.init)
     }
 
     /// A Reference Dictionary, or a bare record name.
-    static func reference(_ json: JSONValue) -> Reference? {
+    public static func reference(_ json: JSONValue) -> Reference? {
         if let name = json.stringValue { return name.isEmpty ? nil : Reference(recordName: name) }
         guard let object = json.objectValue, let name = object["recordName"]?.stringValue, !name.isEmpty else { return nil }
         var action = Reference.Action.none
@@ -126,7 +129,7 @@ struct FieldValueDecoder {
     }
 
     /// An Asset Dictionary; `nil` when it is not one, or its `size` is not a byte count.
-    static func asset(_ json: JSONValue) -> Asset? {
+    public static func asset(_ json: JSONValue) -> Asset? {
         guard let object = json.objectValue else { return nil }
         func text(_ key: String) -> String? { object[key]?.stringValue }
         var size: Int64?
@@ -140,7 +143,7 @@ struct FieldValueDecoder {
             downloadURL: text("downloadURL"))
     }
 
-    static func location(_ json: JSONValue) -> Location? {
+    public static func location(_ json: JSONValue) -> Location? {
         guard let object = json.objectValue,
             let latitude = object["latitude"]?.doubleValue(acceptingNumericString: true),
             let longitude = object["longitude"]?.doubleValue(acceptingNumericString: true)

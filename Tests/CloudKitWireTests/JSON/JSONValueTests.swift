@@ -1,5 +1,5 @@
 import Testing
-import WebServices
+import CloudKitWire
 
 @Suite("JSON values and objects")
 struct JSONValueTests {

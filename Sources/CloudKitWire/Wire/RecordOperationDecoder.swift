@@ -2,17 +2,20 @@ import CloudStore
 
 /// Reads the `operations` of `records/modify` into ``RecordOperation``s, using the schema to read
 /// each field value as its field's type.
-struct RecordOperationDecoder {
+public struct RecordOperationDecoder {
     /// The environment's schema, for declared field types.
-    let schema: Schema
-    let values = FieldValueDecoder()
+    public let schema: Schema
+    public let values = FieldValueDecoder()
 
     /// Record types of records the operations name without a `recordType` (updates usually).
-    var existingTypes: [String: String] = [:]
+    public var existingTypes: [String: String] = [:]
+
+    /// A decoder reading field values as `schema` declares them.
+    public init(schema: Schema) { self.schema = schema }
 
     /// Names of records whose operation sets fields but gives no `recordType`: their stored type
     /// tells how to read the values.
-    static func namesNeedingTypes(_ operations: [WireValue]) -> [String] {
+    public static func namesNeedingTypes(_ operations: [WireValue]) -> [String] {
         operations.compactMap { operation in
             let record = operation["record"]
             guard !record["recordType"].isPresent, record["fields"].isPresent else { return nil }
@@ -21,17 +24,17 @@ struct RecordOperationDecoder {
     }
 
     /// Reads one Operation Dictionary.
-    func operation(_ wire: WireValue) throws(WebServicesError) -> RecordOperation {
+    public func operation(_ wire: WireValue) throws(WireError) -> RecordOperation {
         try wire.requireObjectIfPresent()
-        guard wire.isPresent else { throw WebServicesError.badRequest("\(wire.path) must be an operation dictionary") }
+        guard wire.isPresent else { throw WireError("\(wire.path) must be an operation dictionary") }
         let typeName = try wire["operationType"].requiredString()
         guard let kind = RecordOperation.Kind(rawValue: typeName) else {
-            throw WebServicesError.badRequest(
+            throw WireError(
                 "\(wire["operationType"].path) '\(typeName)' is not one of \(RecordOperation.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         let record = wire["record"]
         try record.requireObjectIfPresent()
-        guard record.isPresent else { throw WebServicesError.badRequest("\(record.path) is required") }
+        guard record.isPresent else { throw WireError("\(record.path) is required") }
 
         let recordName = try record["recordName"].string()
         let recordType = try record["recordType"].string()

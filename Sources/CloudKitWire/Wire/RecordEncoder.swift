@@ -3,15 +3,15 @@ import Foundation
 
 /// Writes records and per-record results as CloudKit's Record Dictionary and Record Fetch Error
 /// Dictionary.
-struct RecordEncoder {
-    var fields: FieldValueEncoder
+public struct RecordEncoder {
+    public var fields: FieldValueEncoder
 
-    init(numbersAsStrings: Bool) {
+    public init(numbersAsStrings: Bool) {
         fields = FieldValueEncoder(numbersAsStrings: numbersAsStrings)
     }
 
     /// A Record Dictionary. `withFields: false` leaves `fields` out, as CloudKit does for `desiredKeys: []`.
-    func json(_ record: Record, withFields: Bool = true) -> JSONValue {
+    public func json(_ record: Record, withFields: Bool = true) -> JSONValue {
         var object: JSONObject = [
             "recordName": .string(record.recordName),
             "recordType": .string(record.recordType),
@@ -38,7 +38,7 @@ struct RecordEncoder {
     }
 
     /// One entry of a `records` array in a response.
-    func json(_ result: RecordResult, desiredKeys: [String]?) -> JSONValue {
+    public func json(_ result: RecordResult, desiredKeys: [String]?) -> JSONValue {
         switch result {
         case .record(let record):
             return json(record, withFields: desiredKeys.map { !$0.isEmpty } ?? true)
@@ -50,7 +50,7 @@ struct RecordEncoder {
     }
 
     /// A Record Fetch Error Dictionary; a conflict carries the server's record.
-    func error(_ error: CloudKitError, recordName: String?) -> JSONValue {
+    public func error(_ error: CloudKitError, recordName: String?) -> JSONValue {
         var object = JSONObject()
         if let recordName { object["recordName"] = .string(recordName) }
         object["reason"] = .string(error.reason)

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import WebServices
+import CloudKitWire
 
 /// Throughput of the codec on a typical CloudKit request next to Foundation's
 /// `JSONSerialization` in the same run. It prints and asserts only correctness, never time:

@@ -1,25 +1,30 @@
 import CloudStore
-import HTTPServer
 
 /// An error as CloudKit Web Services reports it: a `serverErrorCode`, the HTTP status that goes
 /// with it, a reason, and where they apply `retryAfter`, `redirectURL` and the server's copy of
-/// a record. Every error the API can answer with passes through here, so each CloudStore and
-/// WebServices error maps to exactly one code in exactly one place.
-struct CloudKitError: Error, Sendable {
-    var serverErrorCode: String
-    var status: HTTPStatus
-    var reason: String
-    var retryAfter: Int?
-    var redirectURL: String?
+/// a record. Every error an API answers with passes through here, so each CloudStore error maps
+/// to exactly one code in exactly one place, for the CloudKit API and the management API alike.
+public struct CloudKitError: Error, Sendable {
+    /// CloudKit's code, such as `BAD_REQUEST`.
+    public var serverErrorCode: String
+    /// The HTTP status CloudKit answers the code with.
+    public var status: Int
+    /// What went wrong, for people.
+    public var reason: String
+    /// When to try again, in seconds.
+    public var retryAfter: Int?
+    /// Where to sign in, for `AUTHENTICATION_REQUIRED`.
+    public var redirectURL: String?
     /// For CONFLICT: the record as the server holds it.
-    var serverRecord: Record?
+    public var serverRecord: Record?
 
-    init(
+    /// Creates an error.
+    public init(
         _ serverErrorCode: String, _ status: Int, _ reason: String, retryAfter: Int? = nil, redirectURL: String? = nil,
         serverRecord: Record? = nil
     ) {
         self.serverErrorCode = serverErrorCode
-        self.status = HTTPStatus(code: status)
+        self.status = status
         self.reason = reason
         self.retryAfter = retryAfter
         self.redirectURL = redirectURL
@@ -27,7 +32,7 @@ struct CloudKitError: Error, Sendable {
     }
 
     /// The CloudKit error for a CloudStore error.
-    init(_ error: CloudStoreError) {
+    public init(_ error: CloudStoreError) {
         switch error {
         case .badRequest(let reason): self.init("BAD_REQUEST", 400, reason)
         case .notFound(let reason): self.init("NOT_FOUND", 404, reason)
@@ -48,32 +53,36 @@ struct CloudKitError: Error, Sendable {
         }
     }
 
-    /// The CloudKit error for an error of the API edge.
-    init(_ error: WebServicesError) {
-        switch error {
-        case .badRequest(let reason): self.init("BAD_REQUEST", 400, reason)
-        case .authenticationFailed(let reason): self.init("AUTHENTICATION_FAILED", 401, reason)
-        case .authenticationRequired(let reason, let url): self.init("AUTHENTICATION_REQUIRED", 421, reason, redirectURL: url)
-        case .accessDenied(let reason): self.init("ACCESS_DENIED", 403, reason)
-        case .notFound(let reason): self.init("NOT_FOUND", 404, reason)
-        }
+    /// The CloudKit error for a body that cannot be read.
+    public init(_ error: WireError) {
+        self.init("BAD_REQUEST", 400, error.reason)
     }
 
-    /// The CloudKit error for anything a handler threw.
-    init(any error: any Error) {
+    /// The CloudKit error for the errors this module knows; `nil` for others.
+    public init?(known error: any Error) {
         switch error {
         case let error as CloudKitError: self = error
         case let error as CloudStoreError: self.init(error)
-        case let error as WebServicesError: self.init(error)
-        case let error as ServerToServerAuthError: self.init("AUTHENTICATION_FAILED", 401, error.description)
+        case let error as WireError: self.init(error)
         case let error as JSONParseError: self.init("BAD_REQUEST", 400, "The request body is not valid JSON: \(error)")
-        default: self.init("INTERNAL_ERROR", 500, Self.internalReason)
+        default: return nil
         }
     }
 
+    /// The error for a failure nobody expected: INTERNAL_ERROR, cause not told.
+    public static let unexpected = CloudKitError("INTERNAL_ERROR", 500, internalReason)
+
     /// What clients are told of an internal failure; its cause is logged under the request id.
-    static let internalReason = "An internal error occurred; the server logged it under this request's uuid"
+    public static let internalReason = "An internal error occurred; the server logged it under this request's uuid"
 
     /// Whether this error hides an internal cause that must be logged.
-    var isInternal: Bool { serverErrorCode == "INTERNAL_ERROR" }
+    public var isInternal: Bool { serverErrorCode == "INTERNAL_ERROR" }
+
+    /// The request-level error body: `{uuid, serverErrorCode, reason[, retryAfter, redirectURL]}`.
+    public func body(uuid: String) -> JSONValue {
+        var object: JSONObject = ["uuid": .string(uuid), "serverErrorCode": .string(serverErrorCode), "reason": .string(reason)]
+        if let retryAfter { object["retryAfter"] = .integer(Int64(retryAfter)) }
+        if let redirectURL { object["redirectURL"] = .string(redirectURL) }
+        return .object(object)
+    }
 }

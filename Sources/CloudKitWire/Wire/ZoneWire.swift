@@ -1,11 +1,11 @@
 import CloudStore
 
 /// Zone IDs and zones on the wire.
-enum ZoneWire {
+public enum ZoneWire {
     /// A Zone ID Dictionary read from a request: `zoneName` (default `_defaultZone`) and
     /// `ownerRecordName` (MistKit's older `ownerName` too); `zoneType` is ignored.
     /// The owner defaults to `owner`; `nil` when the value is not such a dictionary.
-    static func zoneID(_ json: JSONValue, owner: String?) -> ZoneID? {
+    public static func zoneID(_ json: JSONValue, owner: String?) -> ZoneID? {
         guard let object = json.objectValue else { return nil }
         let name = object["zoneName"]?.nonNull
         guard name == nil || name?.stringValue != nil else { return nil }
@@ -16,17 +16,17 @@ enum ZoneWire {
     }
 
     /// The zone name a request's `zoneID` names; the default zone when absent.
-    static func zoneName(_ value: WireValue) throws(WebServicesError) -> String {
+    public static func zoneName(_ value: WireValue) throws(WireError) -> String {
         guard let json = value.json else { return ZoneID.defaultZoneName }
         guard let zoneID = zoneID(json, owner: nil) else {
-            throw WebServicesError.badRequest("\(value.path) must be a zone ID dictionary with a string zoneName")
+            throw WireError("\(value.path) must be a zone ID dictionary with a string zoneName")
         }
-        guard !zoneID.zoneName.isEmpty else { throw WebServicesError.badRequest("\(value.path).zoneName must not be empty") }
+        guard !zoneID.zoneName.isEmpty else { throw WireError("\(value.path).zoneName must not be empty") }
         return zoneID.zoneName
     }
 
     /// A Zone ID Dictionary as responses carry it, with `zoneType`.
-    static func json(_ zoneID: ZoneID) -> JSONValue {
+    public static func json(_ zoneID: ZoneID) -> JSONValue {
         .object([
             "zoneName": .string(zoneID.zoneName), "ownerRecordName": .string(zoneID.ownerRecordName),
             "zoneType": .string(zoneID.isDefaultZone ? "DEFAULT_ZONE" : "REGULAR_CUSTOM_ZONE"),
@@ -34,7 +34,7 @@ enum ZoneWire {
     }
 
     /// A Zone Dictionary.
-    static func json(_ zone: Zone) -> JSONValue {
+    public static func json(_ zone: Zone) -> JSONValue {
         .object(["zoneID": json(zone.zoneID), "syncToken": .string(zone.syncToken), "atomic": .bool(zone.atomic)])
     }
 }

@@ -1,5 +1,5 @@
 import Testing
-import WebServices
+import CloudKitWire
 
 /// One case of the valid corpus: the text and the value it must parse to.
 struct AcceptedJSON: Sendable, CustomTestStringConvertible {

@@ -1,6 +1,6 @@
 import Testing
 import TestSupport
-import WebServices
+import CloudKitWire
 
 /// Random inputs from fixed seeds: the parser must never crash, and whatever it accepts must
 /// survive a round trip through the writer.

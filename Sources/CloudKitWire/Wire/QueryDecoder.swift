@@ -1,13 +1,16 @@
 import CloudStore
 
 /// Reads a Query Dictionary into a ``Query``, reading filter values as their field's type.
-struct QueryDecoder {
-    let schema: Schema
-    let values = FieldValueDecoder()
+public struct QueryDecoder {
+    public let schema: Schema
+    public let values = FieldValueDecoder()
 
-    func query(_ wire: WireValue) throws(WebServicesError) -> Query {
+    /// A decoder reading filter values as `schema` declares their fields.
+    public init(schema: Schema) { self.schema = schema }
+
+    public func query(_ wire: WireValue) throws(WireError) -> Query {
         try wire.requireObjectIfPresent()
-        guard wire.isPresent else { throw WebServicesError.badRequest("\(wire.path) is required") }
+        guard wire.isPresent else { throw WireError("\(wire.path) is required") }
         let recordType = try wire["recordType"].requiredString()
         let type = schema.recordType(recordType)
         var query = Query(recordType: recordType)
@@ -20,15 +23,15 @@ struct QueryDecoder {
         return query
     }
 
-    private func field(_ wire: WireValue) throws(WebServicesError) -> QueryField {
+    private func field(_ wire: WireValue) throws(WireError) -> QueryField {
         if let system = try wire["systemFieldName"].string() {
             guard let field = QueryField(systemFieldName: system) else {
-                throw WebServicesError.badRequest("\(wire["systemFieldName"].path) '\(system)' is not a system field name")
+                throw WireError("\(wire["systemFieldName"].path) '\(system)' is not a system field name")
             }
             return field
         }
         guard let name = try wire["fieldName"].string(), !name.isEmpty else {
-            throw WebServicesError.badRequest("\(wire.path) needs a fieldName or a systemFieldName")
+            throw WireError("\(wire.path) needs a fieldName or a systemFieldName")
         }
         return QueryField(fieldName: name)
     }
@@ -40,11 +43,11 @@ struct QueryDecoder {
         }
     }
 
-    private func filter(_ wire: WireValue, type: RecordTypeDefinition?) throws(WebServicesError) -> QueryFilter {
+    private func filter(_ wire: WireValue, type: RecordTypeDefinition?) throws(WireError) -> QueryFilter {
         try wire.requireObjectIfPresent()
         let name = try wire["comparator"].requiredString()
         guard let comparator = Comparator(wireName: name) else {
-            throw WebServicesError.badRequest("\(wire["comparator"].path) '\(name)' is not a comparator")
+            throw WireError("\(wire["comparator"].path) '\(name)' is not a comparator")
         }
         let field = try self.field(wire)
         // The value of IN and the LIST_*_ANY/ALL family is a list of the field's (element) type;
@@ -55,12 +58,12 @@ struct QueryDecoder {
         let fieldValue = wire["fieldValue"]
         try fieldValue.requireObjectIfPresent()
         guard let value = try values.decode(fieldValue["value"], hint: try fieldValue["type"].string(), declared: declared) else {
-            throw WebServicesError.badRequest("\(fieldValue.path).value is required")
+            throw WireError("\(fieldValue.path).value is required")
         }
         return QueryFilter(field, comparator, value, distance: try wire["distance"].double())
     }
 
-    private func sort(_ wire: WireValue, type: RecordTypeDefinition?) throws(WebServicesError) -> QuerySort {
+    private func sort(_ wire: WireValue, type: RecordTypeDefinition?) throws(WireError) -> QuerySort {
         try wire.requireObjectIfPresent()
         let field = try self.field(wire)
         var relative: Location?
@@ -69,7 +72,7 @@ struct QueryDecoder {
             // A Record Field Dictionary holding a location, or the location itself.
             let json = location["value"].json ?? location.json
             guard let json, let parsed = FieldValueDecoder.location(json) else {
-                throw WebServicesError.badRequest("\(location.path) must hold a location with latitude and longitude")
+                throw WireError("\(location.path) must hold a location with latitude and longitude")
             }
             relative = parsed
         }

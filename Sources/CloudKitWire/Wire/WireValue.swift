@@ -1,52 +1,52 @@
 /// A value of a request body being read, with its path for error messages
 /// (`operations[2].record.recordName`). `null` reads as absent, as CloudKit clients send
 /// explicit nulls for keys they mean to leave out; unknown keys are never looked at.
-struct WireValue {
+public struct WireValue {
     /// The JSON value, or `nil` when the key is absent or `null`.
-    let json: JSONValue?
+    public let json: JSONValue?
     /// Where the value sits in the request body.
-    let path: String
+    public let path: String
 
-    init(_ json: JSONValue?, path: String) {
+    public init(_ json: JSONValue?, path: String) {
         self.json = json?.nonNull
         self.path = path
     }
 
     /// The whole body of a request.
-    static func body(_ json: JSONValue) -> WireValue { WireValue(json, path: "request") }
+    public static func body(_ json: JSONValue) -> WireValue { WireValue(json, path: "request") }
 
     /// Whether the value is present (and not `null`).
-    var isPresent: Bool { json != nil }
+    public var isPresent: Bool { json != nil }
 
     /// The value under `key`, absent when this is not an object or lacks the key.
-    subscript(key: String) -> WireValue {
+    public subscript(key: String) -> WireValue {
         WireValue(json?[key], path: path == "request" ? key : "\(path).\(key)")
     }
 
     /// The first of several spellings of a key that is present (`numbersAsStrings`, `numberAsStrings`).
-    func first(_ keys: String...) -> WireValue {
+    public func first(_ keys: String...) -> WireValue {
         keys.lazy.map { self[$0] }.first(where: \.isPresent) ?? self[keys[0]]
     }
 
-    private func mistyped(_ expected: String) -> WebServicesError {
-        .badRequest("\(path) must be \(expected)")
+    private func mistyped(_ expected: String) -> WireError {
+        WireError("\(path) must be \(expected)")
     }
 
     /// The string, `nil` when absent.
-    func string() throws(WebServicesError) -> String? {
+    public func string() throws(WireError) -> String? {
         guard let json else { return nil }
         guard let string = json.stringValue else { throw mistyped("a string") }
         return string
     }
 
     /// The string, refusing absence.
-    func requiredString() throws(WebServicesError) -> String {
-        guard let string = try string() else { throw WebServicesError.badRequest("\(path) is required") }
+    public func requiredString() throws(WireError) -> String {
+        guard let string = try string() else { throw WireError("\(path) is required") }
         return string
     }
 
     /// A boolean; `0`/`1` and `"true"`/`"false"` are accepted as some clients send them.
-    func bool() throws(WebServicesError) -> Bool? {
+    public func bool() throws(WireError) -> Bool? {
         guard let json else { return nil }
         if let flag = json.boolValue { return flag }
         if let number = json.int64Value, number == 0 || number == 1 { return number == 1 }
@@ -55,7 +55,7 @@ struct WireValue {
     }
 
     /// An integer (a numeric string too).
-    func integer() throws(WebServicesError) -> Int? {
+    public func integer() throws(WireError) -> Int? {
         guard let json else { return nil }
         guard let value = json.int64Value(acceptingNumericString: true), let integer = Int(exactly: value) else {
             throw mistyped("an integer")
@@ -64,27 +64,27 @@ struct WireValue {
     }
 
     /// A number (a numeric string too).
-    func double() throws(WebServicesError) -> Double? {
+    public func double() throws(WireError) -> Double? {
         guard let json else { return nil }
         guard let value = json.doubleValue(acceptingNumericString: true) else { throw mistyped("a number") }
         return value
     }
 
     /// The elements of an array, `nil` when absent.
-    func array() throws(WebServicesError) -> [WireValue]? {
+    public func array() throws(WireError) -> [WireValue]? {
         guard let json else { return nil }
         guard let elements = json.arrayValue else { throw mistyped("an array") }
         return elements.enumerated().map { WireValue($0.element, path: "\(path)[\($0.offset)]") }
     }
 
     /// The elements of an array, refusing absence.
-    func requiredArray() throws(WebServicesError) -> [WireValue] {
-        guard let elements = try array() else { throw WebServicesError.badRequest("\(path) is required") }
+    public func requiredArray() throws(WireError) -> [WireValue] {
+        guard let elements = try array() else { throw WireError("\(path) is required") }
         return elements
     }
 
     /// An array of strings, `nil` when absent.
-    func strings() throws(WebServicesError) -> [String]? {
+    public func strings() throws(WireError) -> [String]? {
         guard let elements = try array() else { return nil }
         var strings: [String] = []
         for element in elements { strings.append(try element.requiredString()) }
@@ -92,18 +92,18 @@ struct WireValue {
     }
 
     /// The object, `nil` when absent.
-    func object() throws(WebServicesError) -> JSONObject? {
+    public func object() throws(WireError) -> JSONObject? {
         guard let json else { return nil }
         guard let object = json.objectValue else { throw mistyped("an object") }
         return object
     }
 
     /// Refuses anything but an object (or absence).
-    func requireObjectIfPresent() throws(WebServicesError) { _ = try object() }
+    public func requireObjectIfPresent() throws(WireError) { _ = try object() }
 }
 
 extension JSONValue {
     /// The value, or `nil` for `null`. (A plain `nil` in a closure returning `JSONValue?` would be
     /// read as `JSONValue.null`, since `JSONValue` is expressible by the nil literal.)
-    var nonNull: JSONValue? { isNull ? Optional.none : self }
+    public var nonNull: JSONValue? { isNull ? Optional.none : self }
 }
