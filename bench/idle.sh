@@ -17,7 +17,7 @@ RESULTS="$BENCH/results/idle-$(date -u +%Y%m%dT%H%M%SZ).txt"
 mkdir -p "$BENCH/results"
 
 # Room for the held connections plus the probe request.
-CUMULUS_MAX_CONNECTIONS=$((COUNT + 100)) "$ROOT/.build/release/cumulus" serve --host 127.0.0.1 --port "$PORT" \
+CUMULUS_MAX_CONNECTIONS=$((COUNT + 100)) CUMULUS_MAX_CONNECTIONS_PER_CLIENT=$((COUNT + 100)) "$ROOT/.build/release/cumulus" serve --host 127.0.0.1 --port "$PORT" \
     --data-dir "$WORK/data" --public-dir "$WORK" --templates-dir "$ROOT/Templates" --no-demo >/dev/null &
 SERVER=$!
 cleanup() { kill "$SERVER" 2>/dev/null || true; rm -rf "$WORK"; }

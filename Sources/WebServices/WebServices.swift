@@ -61,18 +61,47 @@ public final class WebServices: Sendable {
             "tokens/create": endpoint.handler(needsDatabase: false, tokens.create),
             "tokens/register": endpoint.handler(needsDatabase: false, tokens.register),
         ]
+        let options = RouteOptions(maxBodyBytes: configuration.maxRequestBytes)
         router.group("", middleware: cors) { api in
             for (methods, pattern) in Self.routes where pattern != "/webcourier/1/aps" {
                 let operation = pattern.split(separator: "/").suffix(2).joined(separator: "/")
-                api.route(methods, pattern, options: .default, handlers[operation]!)
+                api.route(methods, pattern, options: options, handlers[operation]!)
             }
             let notFound = endpoint.notFound
-            api.route(HTTPMethod.apiMethods, "/database/*rest", options: .default, notFound)
-            api.route(HTTPMethod.apiMethods, "/device/*rest", options: .default, notFound)
+            api.route(HTTPMethod.apiMethods, "/database/*rest", options: options, notFound)
+            api.route(HTTPMethod.apiMethods, "/device/*rest", options: options, notFound)
+        }
+        // The server's own errors on the API's paths (413, 431, 405, 503…) in CloudKit's error
+        // JSON, which CloudKit JS and MistKit read; other paths keep what they had.
+        let previous = router.errorResponder
+        router.errorResponder = { error in
+            guard let path = error.rawPath, Self.isAPIPath(path) else { return previous?(error) }
+            let failure = CloudKitError(serverError: error)
+            var response = HTTPResponse.json(failure.body(uuid: error.requestID).serialized(), status: error.status)
+            response.headers.replaceOrAdd(name: "X-Apple-Request-UUID", value: error.requestID)
+            return response
         }
         let courier = courier
         router.group("", middleware: [AnyOriginMiddleware()]) { group in
             group.get("/webcourier/1/aps") { request in try courier.poll(request) }
+        }
+    }
+}
+
+extension WebServices {
+    /// Whether a request path belongs to the API: `/database/…`, `/device/…`, the web courier.
+    static func isAPIPath(_ path: String) -> Bool {
+        path.hasPrefix("/database/") || path.hasPrefix("/device/") || path.hasPrefix("/webcourier/")
+    }
+}
+
+extension CloudKitError {
+    /// CloudKit's error for one the HTTP server made itself, keeping the server's status.
+    init(serverError error: ServerError) {
+        switch error.status.code {
+        case 413: self.init("QUOTA_EXCEEDED", 413, "The request is too large: \(error.message)")
+        case 503: self.init("TRY_AGAIN_LATER", 503, "The server is busy; try again", retryAfter: 1)
+        default: self.init("BAD_REQUEST", error.status.code, error.message)
         }
     }
 }

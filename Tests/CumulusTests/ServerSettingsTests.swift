@@ -1,18 +1,23 @@
-@testable import cumulus
+import Foundation
 import Testing
+@testable import cumulus
 
 @Suite struct ServerSettingsTests {
     @Test func usesDefaultsWithoutFlagsOrEnvironment() throws {
-        let settings = try ServerSettings.resolve(options: ServeOptions(), environment: [:])
+        let settings = try ServerSettings.resolve(arguments: [], environment: [:])
         #expect(settings.http.host == "127.0.0.1")
         #expect(settings.http.port == 8080)
         #expect(settings.dataDirectory == "./data")
         #expect(settings.publicDirectory == "./Public")
         #expect(settings.http.maxHeaderBytes == 16 * 1024)
-        #expect(settings.http.maxBodyBytes == 64 * 1024 * 1024)
+        #expect(settings.http.maxBodyBytes == 1024 * 1024)
+        #expect(settings.maxAPIBodyBytes == 4 * 1024 * 1024)
         #expect(settings.http.headerReadTimeout == .seconds(10))
         #expect(settings.http.idleTimeout == .seconds(60))
         #expect(settings.http.maxConnections == 10_000)
+        #expect(settings.http.maxConnectionsPerClient == 256)
+        #expect(settings.http.minimumBodyBytesPerSecond == 16 * 1024)
+        #expect(settings.demo && settings.http.accessLog && settings.healthzOnEventLoop)
         #expect(settings.listeningURL == "http://127.0.0.1:8080")
     }
 
@@ -20,12 +25,12 @@ import Testing
         let environment = [
             "CUMULUS_HOST": "0.0.0.0", "CUMULUS_PORT": "9000", "CUMULUS_DATA_DIR": "/srv/data",
             "CUMULUS_MAX_BODY_BYTES": "2MiB", "CUMULUS_IDLE_TIMEOUT": "90s", "CUMULUS_HEADER_READ_TIMEOUT": "500ms",
-            "CUMULUS_MAX_CONNECTIONS": "123", "CUMULUS_ACCESS_LOG": "off", "CUMULUS_LOG_LEVEL": "debug",
+            "CUMULUS_MAX_CONNECTIONS": "123", "CUMULUS_ACCESS_LOG": "off", "CUMULUS_LOG_LEVEL": "debug", "CUMULUS_DEMO": "no",
+            "CUMULUS_MAX_CONNECTIONS_PER_CLIENT": "7",
         ]
-        var options = ServeOptions()
-        options.port = 8181
-        options.maxBodyBytes = "16KiB"
-        let settings = try ServerSettings.resolve(options: options, environment: environment)
+        let settings = try ServerSettings.resolve(
+            arguments: ["--port", "8181", "--max-body-bytes=16KiB", "--demo", "--no-access-log", "--min-body-rate", "1KiB"],
+            environment: environment)
         #expect(settings.http.host == "0.0.0.0")
         #expect(settings.http.port == 8181)
         #expect(settings.dataDirectory == "/srv/data")
@@ -33,21 +38,37 @@ import Testing
         #expect(settings.http.idleTimeout == .seconds(90))
         #expect(settings.http.headerReadTimeout == .milliseconds(500))
         #expect(settings.http.maxConnections == 123)
+        #expect(settings.http.maxConnectionsPerClient == 7)
+        #expect(settings.http.minimumBodyBytesPerSecond == 1024)
         #expect(settings.http.accessLog == false)
+        #expect(settings.demo == true)
         #expect(settings.logLevel == .debug)
     }
 
-    @Test func rejectsUnreadableValues() {
-        #expect(throws: ServerSettings.InvalidSetting.self) {
-            try ServerSettings.resolve(options: ServeOptions(), environment: ["CUMULUS_PORT": "eighty"])
-        }
-        #expect(throws: ServerSettings.InvalidSetting.self) {
-            try ServerSettings.resolve(options: ServeOptions(), environment: ["CUMULUS_IDLE_TIMEOUT": "soon"])
-        }
-        var options = ServeOptions()
-        options.maxHeaderBytes = "lots"
-        #expect(throws: ServerSettings.InvalidSetting.self) {
-            try ServerSettings.resolve(options: options, environment: [:])
+    @Test func rejectsUnreadableValuesAndUnknownFlags() {
+        for (arguments, environment) in [
+            ([String](), ["CUMULUS_PORT": "eighty"]), ([], ["CUMULUS_IDLE_TIMEOUT": "soon"]), (["--max-header-bytes", "lots"], [:]),
+            (["--bogus"], [:]), (["--port"], [:]), (["extra"], [:]), (["--no-port"], [:]),
+        ] {
+            #expect(throws: ServerSettings.InvalidSetting.self, "\(arguments) \(environment)") {
+                try ServerSettings.resolve(arguments: arguments, environment: environment)
+            }
         }
     }
+
+    @Test func theREADMEShowsTheSettingsAsTheyAreDeclared() throws {
+        let readme = try String(contentsOfFile: Self.repository + "/README.md", encoding: .utf8)
+        let start = try #require(readme.range(of: "<!-- settings: generated from ServeSetting.all -->\n"))
+        let end = try #require(readme.range(of: "<!-- /settings -->", range: start.upperBound..<readme.endIndex))
+        #expect(String(readme[start.upperBound..<end.lowerBound]) == ServeSetting.markdownTable,
+                "The README's settings table differs from ServeSetting.all; paste:\n\(ServeSetting.markdownTable)")
+    }
+
+    @Test func everySettingHasItsOwnFlagAndVariable() {
+        #expect(Set(ServeSetting.all.map(\.flag)).count == ServeSetting.all.count)
+        #expect(Set(ServeSetting.all.map(\.variable)).count == ServeSetting.all.count)
+    }
+
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().path
 }

@@ -33,7 +33,8 @@ import TestSupport
     }
 
     @Test func answersWhileThousandsOfIdleConnectionsAreOpen() throws {
-        let test = try TestServer.start { router in
+        // All from 127.0.0.1, so the per-client cap must allow them.
+        let test = try TestServer.start(configure: { $0.maxConnectionsPerClient = 3000 }) { router in
             router.get("/ok") { _ in .text("ok") }
         }
         defer { test.stop() }

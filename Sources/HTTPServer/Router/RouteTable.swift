@@ -39,8 +39,11 @@ final class RouteTable: Sendable {
     /// here with one lookup and no splitting.
     private let literalEndpoints: [String: Endpoint]
     private let notFound: Resolution
+    /// Renders errors the server makes itself.
+    let errorResponder: ServerErrorResponder?
 
     init(_ router: Router) {
+        errorResponder = router.errorResponder
         let notFoundHandler = router.notFoundHandler ?? { _ in .error(.notFound) }
         notFound = Resolution(
             handler: router.globalMiddleware.wrapping(notFoundHandler),
@@ -170,8 +173,12 @@ final class RouteTable: Sendable {
         if method == .options {
             answer = { _ in HTTPResponse(status: .noContent, headers: ["Allow": allow]) }
         } else {
-            answer = { _ in
-                var response = HTTPResponse.error(.methodNotAllowed)
+            let responder = errorResponder
+            answer = { request in
+                let error = ServerError(
+                    status: .methodNotAllowed, message: "\(request.method) is not allowed here; use \(allow)",
+                    requestID: request.requestID, rawPath: request.rawPath)
+                var response = responder?(error) ?? .error(.methodNotAllowed)
                 response.headers["Allow"] = allow
                 return response
             }

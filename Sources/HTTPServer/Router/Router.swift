@@ -14,6 +14,10 @@ public struct Router: RouteRegistrar, Sendable {
     /// Answers requests no route matches; a JSON 404 when `nil`. It runs on the worker pool.
     public var notFoundHandler: HTTPHandler?
 
+    /// Renders the errors the server makes itself (400, 405, 408, 413, 431, 503); the server's
+    /// own JSON when `nil` or when it returns `nil`.
+    public var errorResponder: ServerErrorResponder?
+
     /// Creates an empty router.
     public init() {}
 

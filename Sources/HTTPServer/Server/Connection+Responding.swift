@@ -286,7 +286,7 @@ extension Connection {
         line += " \""
         line += exchange!.head.method.rawValue
         line += " "
-        line += exchange!.head.target
+        line += LogRedaction.redact(target: exchange!.head.target, names: context.redactedQueryParameters)
         line += exchange!.head.version == .http1_1 ? " HTTP/1.1\" " : " HTTP/1.0\" "
         if let status { line += status } else { line += String(exchange!.status) }
         line += " "

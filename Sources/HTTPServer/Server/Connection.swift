@@ -39,6 +39,10 @@ final class Connection {
         var started: UInt64
         var status = 0
         var bodyBytes = 0
+        /// When the body began to be read, for its deadline.
+        var bodyStarted: UInt64 = 0
+        /// Body bytes received, framing included, for its deadline.
+        var bodyReceived = 0
     }
 
     /// A streamed response being sent.
@@ -56,6 +60,8 @@ final class Connection {
     let descriptor: Int32
     let serial: UInt32
     let remoteAddress: String
+    /// The client's address without the port, as the per-client cap counts it.
+    let client: String
     var id: ConnectionID { ConnectionID(descriptor: descriptor, serial: serial) }
 
     var phase = Phase.head
@@ -82,11 +88,12 @@ final class Connection {
     var context: ServerContext { loop.context }
     var isClosed: Bool { phase == .closed }
 
-    init(loop: EventLoop, descriptor: Int32, serial: UInt32, remoteAddress: String) {
+    init(loop: EventLoop, descriptor: Int32, serial: UInt32, remoteAddress: String, client: String) {
         self.loop = loop
         self.descriptor = descriptor
         self.serial = serial
         self.remoteAddress = remoteAddress
+        self.client = client
         parser = HTTPRequestParser(maxHeaderBytes: loop.context.configuration.maxHeaderBytes)
         // A new connection owes us a request head: the header-read timeout runs from accept.
         deadline = loop.now + loop.context.headerReadTimeout
@@ -102,7 +109,13 @@ final class Connection {
             case .lingering:
                 return
             case .body:
-                deadline = loop.now + context.bodyReadTimeout
+                // The body's time grows with what arrives, at the minimum rate: never with
+                // reads alone, so trickling bytes buys a slow client nothing.
+                if exchange != nil {
+                    exchange!.bodyReceived += count
+                    deadline = exchange!.bodyStarted + context.bodyReadTimeout
+                        + UInt64(exchange!.bodyReceived) * 1_000_000_000 / context.minimumBodyBytesPerSecond
+                }
             default:
                 break
             }
@@ -171,7 +184,7 @@ final class Connection {
             case .end:
                 dispatch()
             case .failure(let error):
-                refuse(error.status, message: error.description)
+                refuse(error.status, message: error.description, rawPath: Connection.requestPath(in: rest))
                 return input.count
             }
         }
@@ -235,6 +248,7 @@ final class Connection {
             fallthrough
         case .chunked:
             phase = .body
+            exchange?.bodyStarted = loop.now
             deadline = loop.now + context.bodyReadTimeout
             if head.expectation == .continue100 && head.version == .http1_1 {
                 outbound.append(Connection.continueLine)
@@ -281,7 +295,8 @@ final class Connection {
         }
         if !submitted {
             keepAlive = false
-            var response = HTTPResponse.error(.serviceUnavailable, message: "server busy, try again")
+            var response = context.routes.errorResponse(ServerError(
+                status: .serviceUnavailable, message: "server busy, try again", requestID: request.requestID, rawPath: request.rawPath))
             response.headers["Retry-After"] = "1"
             send(response)
         }
@@ -307,7 +322,9 @@ final class Connection {
     }
 
     /// Answers a request that cannot be served (malformed, too large, timed out) and closes.
-    func refuse(_ status: HTTPStatus, message: String) {
+    /// - Parameter rawPath: The request's path when the exchange has not begun (a head that
+    ///   could not be parsed); else the exchange's.
+    func refuse(_ status: HTTPStatus, message: String, rawPath: String? = nil) {
         keepAlive = false
         lingerWhenFlushed = true
         if exchange == nil {
@@ -322,7 +339,25 @@ final class Connection {
             )
         }
         phase = .handler
-        send(.error(status, message: message))
+        let path = exchange!.head.method.rawValue == "-" ? rawPath : exchange!.rawPath
+        send(context.routes.errorResponse(ServerError(status: status, message: message, requestID: exchange!.requestID, rawPath: path)))
+    }
+
+    /// The path of the request line at the start of `input`, if a whole one is there: what a
+    /// head too large or malformed to parse still says about where it was going.
+    static func requestPath(in input: UnsafeBufferPointer<UInt8>) -> String? {
+        var start = 0
+        while start + 1 < input.count, input[start] == ByteClass.cr, input[start + 1] == ByteClass.lf { start += 2 }
+        guard let firstSpace = input[start...].prefix(32).firstIndex(of: UInt8(ascii: " ")) else { return nil }
+        let targetStart = firstSpace + 1
+        var end = targetStart
+        while end < input.count, end - targetStart < 8192 {
+            let byte = input[end]
+            if byte == UInt8(ascii: " ") || byte == UInt8(ascii: "?") || byte == ByteClass.cr || byte == ByteClass.lf { break }
+            end += 1
+        }
+        guard end < input.count, end > targetStart, input[targetStart] == UInt8(ascii: "/") else { return nil }
+        return String(decoding: UnsafeBufferPointer(rebasing: input[targetStart..<end]), as: UTF8.self)
     }
 
     // MARK: - Closing

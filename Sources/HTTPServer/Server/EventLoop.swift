@@ -138,14 +138,19 @@ final class EventLoop {
             let open = context.openConnections.wrappingAdd(1, ordering: .relaxed).newValue
             if open > context.configuration.maxConnections {
                 context.openConnections.wrappingSubtract(1, ordering: .relaxed)
-                refuse(fd)
+                refuse(fd, reason: "\(context.configuration.maxConnections) connections open")
+                continue
+            }
+            let remoteAddress = Socket.describe(storage)
+            let client = Socket.host(of: remoteAddress)
+            guard context.admitConnection(from: client) else {
+                context.openConnections.wrappingSubtract(1, ordering: .relaxed)
+                refuse(fd, reason: "\(context.configuration.maxConnectionsPerClient) connections open from \(client)")
                 continue
             }
             Socket.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
             serial &+= 1
-            let connection = Connection(
-                loop: self, descriptor: fd, serial: serial, remoteAddress: Socket.describe(storage)
-            )
+            let connection = Connection(loop: self, descriptor: fd, serial: serial, remoteAddress: remoteAddress, client: client)
             let slot = Int(fd)
             if slot >= connections.count {
                 connections.append(contentsOf: repeatElement(nil, count: max(slot + 1 - connections.count, connections.count)))
@@ -156,8 +161,8 @@ final class EventLoop {
         }
     }
 
-    /// Answers a connection over the cap with a 503 and closes it.
-    private func refuse(_ fd: Int32) {
+    /// Answers a connection over a cap with a 503 and closes it.
+    private func refuse(_ fd: Int32, reason: String) {
         let text = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: 56\r\n"
             + "Retry-After: 1\r\nConnection: close\r\n\r\n{\"status\":503,\"error\":\"too many connections, try again\"}"
         var bytes = Array(text.utf8)
@@ -167,7 +172,7 @@ final class EventLoop {
         // before the 503 arrives.
         _ = recv(fd, readBuffer.baseAddress, readBuffer.count, Int32(MSG_DONTWAIT))
         close(fd)
-        context.logger.warning("connection refused: \(context.configuration.maxConnections) connections open")
+        context.logger.warning("connection refused: \(reason)")
     }
 
     private func shedWithSpareDescriptor() {
@@ -191,6 +196,7 @@ final class EventLoop {
             connections[slot] = nil
             connectionCount -= 1
             context.openConnections.wrappingSubtract(1, ordering: .relaxed)
+            context.releaseConnection(from: connection.client)
         }
     }
 

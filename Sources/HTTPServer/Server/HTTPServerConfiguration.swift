@@ -14,19 +14,27 @@ public struct HTTPServerConfiguration: Sendable {
     public var workerQueueCapacity = 10_000
     /// The largest request line plus header section; larger requests get 431.
     public var maxHeaderBytes = 16 * 1024
-    /// The largest request body; larger ones get 413. Routes may override it.
-    public var maxBodyBytes = 64 * 1024 * 1024
+    /// The largest request body; larger ones get 413. Routes may override it (the JSON API
+    /// allows a few MiB; uploads more).
+    public var maxBodyBytes = 1024 * 1024
     /// Time allowed from a connection's first byte of a request (or its opening) to the end of
     /// the request head.
     public var headerReadTimeout: Duration = .seconds(10)
-    /// Time allowed between two reads of a request body.
+    /// Time allowed for a request body, from the end of its head: a body must arrive within it,
+    /// plus one second for every ``minimumBodyBytesPerSecond`` received, so a large upload at a
+    /// fair rate finishes while a client trickling bytes is cut off (408).
     public var bodyReadTimeout: Duration = .seconds(30)
+    /// The slowest rate a long body may arrive at without running out of time.
+    public var minimumBodyBytesPerSecond = 16 * 1024
     /// Time an idle keep-alive connection stays open between requests.
     public var idleTimeout: Duration = .seconds(60)
     /// Time allowed for a client to accept more response bytes before the connection is dropped.
     public var writeTimeout: Duration = .seconds(30)
     /// The most connections open at once; further ones get a 503 and are closed.
     public var maxConnections = 10_000
+    /// The most connections open at once from one client address; further ones get a 503 and
+    /// are closed, so one client cannot take every connection.
+    public var maxConnectionsPerClient = 256
     /// The listen(2) backlog.
     public var listenBacklog = 4096
     /// Bodies smaller than this are never compressed.
@@ -41,6 +49,11 @@ public struct HTTPServerConfiguration: Sendable {
     public var shutdownGracePeriod: Duration = .seconds(10)
     /// Whether one access-log line is logged (at `info`) per request.
     public var accessLog = true
+    /// Query parameters whose values never appear in logs (compared without case): the
+    /// credentials CloudKit clients send in URLs, and the usual names of secrets.
+    public var redactedQueryParameters: Set<String> = [
+        "ckapitoken", "ckwebauthtoken", "cksession", "tok", "token", "access_token", "password", "secret", "key", "signature",
+    ]
     /// The header carrying the request id in both directions.
     public var requestIDHeader = "X-Request-Id"
     /// Whether to raise the soft open-files limit to the hard limit at start.

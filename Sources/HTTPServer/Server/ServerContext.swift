@@ -10,10 +10,16 @@ final class ServerContext: Sendable {
     let accessLogger: Logger?
     /// Connections open across all loops, for the connection cap.
     let openConnections = Atomic<Int>(0)
+    /// Connections open per client address, for the per-client cap.
+    let clientConnections = Mutex<[String: Int]>([:])
+    /// The query parameters redacted from logs, lowercased.
+    let redactedQueryParameters: Set<String>
 
     // Timeouts in nanoseconds, computed once.
     let headerReadTimeout: UInt64
     let bodyReadTimeout: UInt64
+    /// The slowest body rate allowed, in bytes per second (at least 1).
+    let minimumBodyBytesPerSecond: UInt64
     let idleTimeout: UInt64
     let writeTimeout: UInt64
     let heartbeatInterval: UInt64
@@ -28,12 +34,35 @@ final class ServerContext: Sendable {
         access[metadataKey: "category"] = nil
         accessLogger = configuration.accessLog ? access : nil
         workers = WorkerPool(threads: configuration.workerCount, capacity: configuration.workerQueueCapacity)
+        redactedQueryParameters = Set(configuration.redactedQueryParameters.map { $0.lowercased() })
         headerReadTimeout = max(1, configuration.headerReadTimeout.nanoseconds)
         bodyReadTimeout = max(1, configuration.bodyReadTimeout.nanoseconds)
+        minimumBodyBytesPerSecond = UInt64(max(1, configuration.minimumBodyBytesPerSecond))
         idleTimeout = max(1, configuration.idleTimeout.nanoseconds)
         writeTimeout = max(1, configuration.writeTimeout.nanoseconds)
         heartbeatInterval = max(1_000_000, configuration.eventStreamHeartbeat.nanoseconds)
         let shortest = [headerReadTimeout, bodyReadTimeout, idleTimeout, writeTimeout, heartbeatInterval].min()!
         tick = min(max(shortest / 4, 5_000_000), 50_000_000)
+    }
+}
+
+extension ServerContext {
+    /// Counts a new connection from `client`; `false`, counting nothing, when it already has as
+    /// many as it may.
+    func admitConnection(from client: String) -> Bool {
+        clientConnections.withLock { open in
+            let count = open[client, default: 0]
+            guard count < configuration.maxConnectionsPerClient else { return false }
+            open[client] = count + 1
+            return true
+        }
+    }
+
+    /// Uncounts a closed connection from `client`.
+    func releaseConnection(from client: String) {
+        clientConnections.withLock { open in
+            let count = (open[client] ?? 1) - 1
+            open[client] = count > 0 ? count : nil
+        }
     }
 }

@@ -68,10 +68,11 @@ struct APIEndpoint: Sendable {
         return response
     }
 
-    /// The server's base URL for links handed to this client.
+    /// The server's base URL for links handed to this client (sign-in, the web courier): the
+    /// public URL, else a validated `Host`; empty, leaving links relative, for a `Host` that
+    /// is not a plain host name or address.
     func baseURL(of request: HTTPRequest) -> String {
-        if let publicURL = configuration.publicURL { return publicURL }
-        return "http://" + (request.headers["Host"] ?? "127.0.0.1")
+        request.baseURL(publicURL: configuration.publicURL) ?? ""
     }
 }
 

@@ -14,10 +14,12 @@ enum ServerRoutes {
     /// - Throws: ``ConsoleError`` when the page templates cannot be loaded.
     static func makeRouter(settings: ServerSettings, started: ContinuousClock.Instant, store: CloudStore) throws -> Router {
         var router = Router()
-        let api = WebServices(store: store, configuration: WebServicesConfiguration(
+        var apiConfiguration = WebServicesConfiguration(
             publicURL: settings.publicURL,
             // Console percent-encodes the origin: it is the client's to choose and must not add parameters.
-            signInURL: { base, token, origin in Console.signInURL(base: base, apiToken: token, origin: origin) }))
+            signInURL: { base, token, origin in Console.signInURL(base: base, apiToken: token, origin: origin) })
+        apiConfiguration.maxRequestBytes = settings.maxAPIBodyBytes
+        let api = WebServices(store: store, configuration: apiConfiguration)
         api.mount(on: &router)
         let health = HealthCheck(started: started)
         let healthOptions = RouteOptions(runsOnEventLoop: settings.healthzOnEventLoop)

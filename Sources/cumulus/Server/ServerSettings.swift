@@ -3,27 +3,8 @@ import HTTPServer
 import Logging
 
 /// Everything `cumulus serve` runs with, resolved once at start: a flag wins over its
-/// `CUMULUS_*` environment variable, which wins over the default.
-///
-/// | setting | flag | environment | default |
-/// |---|---|---|---|
-/// | address | `--host`, `--port` | `CUMULUS_HOST`, `CUMULUS_PORT` | 127.0.0.1, 8080 |
-/// | data directory | `--data-dir` | `CUMULUS_DATA_DIR` | `./data` |
-/// | static files | `--public-dir` | `CUMULUS_PUBLIC_DIR` | `./Public` |
-/// | page templates | `--templates-dir` | `CUMULUS_TEMPLATES_DIR` | `./Templates` |
-/// | public URL (in links) | `--public-url` | `CUMULUS_PUBLIC_URL` | `http://` + the request's `Host` |
-/// | log level | `--log-level` | `CUMULUS_LOG_LEVEL` | `info` |
-/// | event loops, workers, queue | `--event-loops`, `--workers`, `--worker-queue` | `CUMULUS_EVENT_LOOPS`, `CUMULUS_WORKERS`, `CUMULUS_WORKER_QUEUE` | cores, 4 × cores (≥ 4), 10000 |
-/// | header / body limits | `--max-header-bytes`, `--max-body-bytes` | `CUMULUS_MAX_HEADER_BYTES`, `CUMULUS_MAX_BODY_BYTES` | 16KiB, 64MiB |
-/// | timeouts | `--header-read-timeout`, `--body-read-timeout`, `--idle-timeout`, `--write-timeout` | `CUMULUS_HEADER_READ_TIMEOUT`, `CUMULUS_BODY_READ_TIMEOUT`, `CUMULUS_IDLE_TIMEOUT`, `CUMULUS_WRITE_TIMEOUT` | 10s, 30s, 60s, 30s |
-/// | connection cap | `--max-connections` | `CUMULUS_MAX_CONNECTIONS` | 10000 |
-/// | gzip threshold | `--gzip-min-bytes` | `CUMULUS_GZIP_MIN_BYTES` | 1KiB |
-/// | SSE heartbeat | `--event-stream-heartbeat` | `CUMULUS_EVENT_STREAM_HEARTBEAT` | 15s |
-/// | shutdown grace | `--shutdown-grace` | `CUMULUS_SHUTDOWN_GRACE` | 10s |
-/// | access log | `--access-log` / `--no-access-log` | `CUMULUS_ACCESS_LOG` | on |
-/// | `/healthz` on the event loop (diagnostic) | — | `CUMULUS_HEALTHZ_ON_EVENT_LOOP` | true |
-/// | durability of commits | `--synchronous normal\|full` | `CUMULUS_SYNCHRONOUS` | normal |
-/// | demo container on first start | `--demo` / `--no-demo` | `CUMULUS_DEMO` | on |
+/// `CUMULUS_*` environment variable, which wins over the default. The settings themselves are
+/// declared in ``ServeSetting/all``.
 ///
 /// Sizes take `KiB`/`MiB`/`GiB` (or `K`/`M`/`G`) suffixes; durations `ms`, `s`, `m`, `h`
 /// (a bare number is seconds).
@@ -48,65 +29,74 @@ struct ServerSettings: Sendable {
     var synchronous = SynchronousMode.normal
     /// Whether a first start (no containers yet) seeds the demo container.
     var demo = true
+    /// The largest body a CloudKit Web Services request may have.
+    var maxAPIBodyBytes = 4 * 1024 * 1024
 
     /// A problem with a flag or an environment variable.
     struct InvalidSetting: Error, CustomStringConvertible {
         var name: String
         var value: String
         var expected: String
-        var description: String { "invalid value '\(value)' for \(name): expected \(expected)" }
+        var description: String {
+            expected.hasPrefix("a flag of") ? "unknown argument '\(name)': expected \(expected)"
+                : "invalid value '\(value)' for \(name): expected \(expected)"
+        }
     }
 
-    /// Resolves the settings from flags, then `environment`, then defaults.
-    /// - Throws: `InvalidSetting` naming the first flag or variable that cannot be read.
-    static func resolve(options: ServeOptions, environment: [String: String]) throws -> ServerSettings {
+    /// Resolves the settings from `serve`'s arguments, then `environment`, then defaults.
+    /// - Throws: `InvalidSetting` naming the first flag or variable that cannot be read, or an
+    ///   argument that is no flag of `serve`.
+    static func resolve(arguments: [String], environment: [String: String]) throws -> ServerSettings {
+        let given = try flags(in: arguments)
         var settings = ServerSettings()
-        let reader = SettingReader(environment: environment)
-        settings.http.host = reader.string(options.host, "CUMULUS_HOST") ?? settings.http.host
-        settings.http.port = try reader.integer(options.port, "CUMULUS_PORT", in: 0...65535) ?? settings.http.port
-        settings.dataDirectory = reader.string(options.dataDirectory, "CUMULUS_DATA_DIR") ?? settings.dataDirectory
-        settings.publicDirectory = reader.string(options.publicDirectory, "CUMULUS_PUBLIC_DIR") ?? settings.publicDirectory
-        settings.templatesDirectory = reader.string(options.templatesDirectory, "CUMULUS_TEMPLATES_DIR") ?? settings.templatesDirectory
-        if let url = reader.string(options.publicURL, "CUMULUS_PUBLIC_URL") {
-            guard isPublicURL(url) else {
-                throw InvalidSetting(name: options.publicURL != nil ? "--public-url" : "CUMULUS_PUBLIC_URL", value: url,
-                                     expected: "an http or https URL without query, such as https://cloud.example.com")
+        for setting in ServeSetting.all {
+            if let value = given[setting.flag] {
+                try setting.apply(value, &settings, "--\(setting.flag)")
+            } else if let value = environment[setting.variable], !value.isEmpty {
+                try setting.apply(value, &settings, setting.variable)
             }
-            settings.publicURL = url.hasSuffix("/") ? String(url.dropLast()) : url
         }
-        if let level = reader.string(options.logLevel, "CUMULUS_LOG_LEVEL") {
-            guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
-                throw InvalidSetting(name: options.logLevel != nil ? "--log-level" : "CUMULUS_LOG_LEVEL", value: level,
-                                     expected: Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            settings.logLevel = parsed
-        }
-
-        var http = settings.http
-        http.eventLoopCount = try reader.integer(options.eventLoops, "CUMULUS_EVENT_LOOPS", in: 1...256) ?? http.eventLoopCount
-        http.workerCount = try reader.integer(options.workers, "CUMULUS_WORKERS", in: 1...4096) ?? http.workerCount
-        http.workerQueueCapacity = try reader.integer(options.workerQueue, "CUMULUS_WORKER_QUEUE", in: 1...10_000_000) ?? http.workerQueueCapacity
-        http.maxHeaderBytes = try reader.size(options.maxHeaderBytes, "CUMULUS_MAX_HEADER_BYTES") ?? http.maxHeaderBytes
-        http.maxBodyBytes = try reader.size(options.maxBodyBytes, "CUMULUS_MAX_BODY_BYTES") ?? http.maxBodyBytes
-        http.headerReadTimeout = try reader.duration(options.headerReadTimeout, "CUMULUS_HEADER_READ_TIMEOUT") ?? http.headerReadTimeout
-        http.bodyReadTimeout = try reader.duration(options.bodyReadTimeout, "CUMULUS_BODY_READ_TIMEOUT") ?? http.bodyReadTimeout
-        http.idleTimeout = try reader.duration(options.idleTimeout, "CUMULUS_IDLE_TIMEOUT") ?? http.idleTimeout
-        http.writeTimeout = try reader.duration(options.writeTimeout, "CUMULUS_WRITE_TIMEOUT") ?? http.writeTimeout
-        http.maxConnections = try reader.integer(options.maxConnections, "CUMULUS_MAX_CONNECTIONS", in: 1...10_000_000) ?? http.maxConnections
-        http.gzipMinimumBytes = try reader.size(options.gzipMinBytes, "CUMULUS_GZIP_MIN_BYTES") ?? http.gzipMinimumBytes
-        http.eventStreamHeartbeat = try reader.duration(options.eventStreamHeartbeat, "CUMULUS_EVENT_STREAM_HEARTBEAT") ?? http.eventStreamHeartbeat
-        http.shutdownGracePeriod = try reader.duration(options.shutdownGrace, "CUMULUS_SHUTDOWN_GRACE") ?? http.shutdownGracePeriod
-        http.accessLog = try reader.boolean(options.accessLog, "CUMULUS_ACCESS_LOG") ?? http.accessLog
-        settings.http = http
-        settings.healthzOnEventLoop = try reader.boolean(nil, "CUMULUS_HEALTHZ_ON_EVENT_LOOP") ?? true
-        if let mode = reader.string(options.synchronous, "CUMULUS_SYNCHRONOUS") {
-            guard let parsed = SynchronousMode(rawValue: mode.uppercased()) else {
-                throw InvalidSetting(name: options.synchronous != nil ? "--synchronous" : "CUMULUS_SYNCHRONOUS", value: mode, expected: "normal or full")
-            }
-            settings.synchronous = parsed
-        }
-        settings.demo = try reader.boolean(options.demo, "CUMULUS_DEMO") ?? true
         return settings
+    }
+
+    /// The values of `serve`'s flags: `--name VALUE`, `--name=VALUE`, and `--name`/`--no-name`
+    /// for switches (as `true`/`false`).
+    static func flags(in arguments: [String]) throws -> [String: String] {
+        let byFlag = Dictionary(uniqueKeysWithValues: ServeSetting.all.map { ($0.flag, $0) })
+        var values: [String: String] = [:]
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            guard argument.hasPrefix("--") else {
+                throw InvalidSetting(name: argument, value: argument, expected: "a flag of `cumulus serve --help`")
+            }
+            var name = String(argument.dropFirst(2))
+            var inline: String?
+            if let equals = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: equals)...])
+                name = String(name[..<equals])
+            }
+            if let setting = byFlag[name] {
+                switch setting.kind {
+                case .value:
+                    if let inline {
+                        values[name] = inline
+                    } else {
+                        guard index < arguments.count else { throw InvalidSetting(name: argument, value: "", expected: "a value after it") }
+                        values[name] = arguments[index]
+                        index += 1
+                    }
+                case .switchable:
+                    values[name] = inline ?? "true"
+                }
+            } else if name.hasPrefix("no-"), let setting = byFlag[String(name.dropFirst(3))], case .switchable = setting.kind, inline == nil {
+                values[setting.flag] = "false"
+            } else {
+                throw InvalidSetting(name: argument, value: argument, expected: "a flag of `cumulus serve --help`")
+            }
+        }
+        return values
     }
 
     /// Whether `text` is `http(s)://host[:port][/path]`, without user, query, fragment, spaces or

@@ -1,50 +1,5 @@
-/// Reads one setting from a flag value or an environment variable, with parsing of sizes,
-/// durations and booleans.
-struct SettingReader {
-    let environment: [String: String]
-
-    func string(_ flag: String?, _ variable: String) -> String? {
-        if let flag { return flag }
-        if let value = environment[variable], !value.isEmpty { return value }
-        return nil
-    }
-
-    func integer(_ flag: Int?, _ variable: String, in range: ClosedRange<Int>) throws -> Int? {
-        if let flag {
-            guard range.contains(flag) else { throw invalid(flagName(variable), "\(flag)", "an integer in \(range)") }
-            return flag
-        }
-        guard let text = string(nil, variable) else { return nil }
-        guard let value = Int(text), range.contains(value) else { throw invalid(variable, text, "an integer in \(range)") }
-        return value
-    }
-
-    func size(_ flag: String?, _ variable: String) throws -> Int? {
-        guard let text = string(flag, variable) else { return nil }
-        guard let value = SettingReader.parseSize(text), value > 0 else {
-            throw invalid(flag != nil ? flagName(variable) : variable, text, "a byte count such as 65536, 16KiB or 64MiB")
-        }
-        return value
-    }
-
-    func duration(_ flag: String?, _ variable: String) throws -> Duration? {
-        guard let text = string(flag, variable) else { return nil }
-        guard let value = SettingReader.parseDuration(text) else {
-            throw invalid(flag != nil ? flagName(variable) : variable, text, "a duration such as 500ms, 10s or 2m")
-        }
-        return value
-    }
-
-    func boolean(_ flag: Bool?, _ variable: String) throws -> Bool? {
-        if let flag { return flag }
-        guard let text = string(nil, variable) else { return nil }
-        switch text.lowercased() {
-        case "1", "true", "yes", "on": return true
-        case "0", "false", "no", "off": return false
-        default: throw invalid(variable, text, "true or false")
-        }
-    }
-
+/// Reads sizes and durations as `cumulus serve`'s settings write them.
+enum SettingReader {
     /// `65536`, `16K`, `16KiB`, `64MiB`, `1GiB` (binary units).
     static func parseSize(_ text: String) -> Int? {
         let trimmed = text.trimmingCharacters(in: " ")
@@ -76,14 +31,6 @@ struct SettingReader {
         default: return nil
         }
     }
-
-    private func flagName(_ variable: String) -> String {
-        "--" + variable.dropFirst("CUMULUS_".count).lowercased().replacingOccurrences(of: "_", with: "-")
-    }
-
-    private func invalid(_ name: String, _ value: String, _ expected: String) -> ServerSettings.InvalidSetting {
-        ServerSettings.InvalidSetting(name: name, value: value, expected: expected)
-    }
 }
 
 private extension String {
@@ -94,7 +41,4 @@ private extension String {
         return String(slice)
     }
 
-    func replacingOccurrences(of target: Character, with replacement: Character) -> String {
-        String(map { $0 == target ? replacement : $0 })
-    }
 }

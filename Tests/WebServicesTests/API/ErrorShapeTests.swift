@@ -64,3 +64,31 @@ extension ErrorShapeTests {
         #expect(try lookup.json()["records"]?[0]?["serverErrorCode"] == "NOT_FOUND")
     }
 }
+
+extension ErrorShapeTests {
+    @Test func theHTTPServersOwnErrorsOnAPIPathsAreCloudKitErrors() throws {
+        let server = try APITestServer()
+        func expectCloudKit(_ response: TestResponse, status: Int, code: String) throws {
+            #expect(response.status == status)
+            let body = try response.json()
+            #expect(body["serverErrorCode"]?.stringValue == code, "\(response.text)")
+            #expect(body["uuid"]?.stringValue?.isEmpty == false)
+            #expect(body["reason"]?.stringValue?.isEmpty == false)
+            #expect(response.header("X-Apple-Request-UUID") == body["uuid"]?.stringValue)
+        }
+        // The JSON API takes bodies up to 4 MiB; past that, 413 as QUOTA_EXCEEDED.
+        let big = "{\"pad\":\"" + String(repeating: "x", count: 4 * 1024 * 1024) + "\"}"
+        try expectCloudKit(try server.send("POST", server.authorized(server.path("public", "records/query")), body: big),
+                           status: 413, code: "QUOTA_EXCEEDED")
+        let almost = "{\"pad\":\"" + String(repeating: "x", count: 3 * 1024 * 1024) + "\"}"
+        let accepted = try server.send("POST", server.authorized(server.path("public", "records/query")), body: almost)
+        #expect(accepted.status == 400)  // read whole, then refused for lacking a query
+        // A method the endpoint does not take.
+        let method = try server.send("DELETE", server.authorized(server.path("public", "records/query")))
+        try expectCloudKit(method, status: 405, code: "BAD_REQUEST")
+        // A head too large.
+        let client = try RawClient(port: server.port)
+        try client.send("POST \(server.authorized(server.path("public", "records/query"))) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: \(String(repeating: "a", count: 20_000))\r\n\r\n")
+        try expectCloudKit(try client.readResponse(), status: 431, code: "BAD_REQUEST")
+    }
+}

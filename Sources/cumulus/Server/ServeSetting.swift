@@ -1,0 +1,213 @@
+import CloudStore
+import HTTPServer
+import Logging
+
+/// One setting of `cumulus serve`, declared once: its flag, its `CUMULUS_*` variable, the default
+/// people read, a line of help, and how a value is read into ``ServerSettings``. The command's
+/// options, its help, the environment lookup and the README's table all come from
+/// ``ServeSetting/all``.
+struct ServeSetting: Sendable {
+    /// What a value looks like.
+    enum Kind: Sendable {
+        /// `--flag VALUE` or `--flag=VALUE`.
+        case value(placeholder: String)
+        /// `--flag` or `--no-flag`; the variable takes true/false, 1/0, yes/no, on/off.
+        case switchable
+    }
+
+    /// The flag without its dashes: `port` for `--port`.
+    let flag: String
+    /// What it sets, for people.
+    let help: String
+    /// The default as people read it, in the README's table and the help.
+    let defaultText: String
+    let kind: Kind
+    /// Reads `value` (the flag's, else the variable's) into the settings.
+    let apply: @Sendable (_ value: String, _ settings: inout ServerSettings, _ source: String) throws -> Void
+
+    /// `CUMULUS_` and the flag in upper case with underscores: `CUMULUS_MAX_BODY_BYTES`.
+    var variable: String { "CUMULUS_" + flag.uppercased().replacingOccurrences(of: "-", with: "_") }
+
+    init(
+        _ flag: String, _ help: String, default defaultText: String, _ kind: Kind,
+        _ apply: @escaping @Sendable (_ value: String, _ settings: inout ServerSettings, _ source: String) throws -> Void
+    ) {
+        self.flag = flag
+        self.help = help
+        self.defaultText = defaultText
+        self.kind = kind
+        self.apply = apply
+    }
+}
+
+// MARK: - Readers
+
+extension ServeSetting {
+    typealias Invalid = ServerSettings.InvalidSetting
+
+    static func integer(_ text: String, _ source: String, in range: ClosedRange<Int>) throws -> Int {
+        guard let value = Int(text), range.contains(value) else { throw Invalid(name: source, value: text, expected: "an integer in \(range)") }
+        return value
+    }
+
+    static func size(_ text: String, _ source: String) throws -> Int {
+        guard let value = SettingReader.parseSize(text), value > 0 else {
+            throw Invalid(name: source, value: text, expected: "a byte count such as 65536, 16KiB or 64MiB")
+        }
+        return value
+    }
+
+    static func duration(_ text: String, _ source: String) throws -> Duration {
+        guard let value = SettingReader.parseDuration(text) else {
+            throw Invalid(name: source, value: text, expected: "a duration such as 500ms, 10s or 2m")
+        }
+        return value
+    }
+
+    static func boolean(_ text: String, _ source: String) throws -> Bool {
+        switch text.lowercased() {
+        case "1", "true", "yes", "on": return true
+        case "0", "false", "no", "off": return false
+        default: throw Invalid(name: source, value: text, expected: "true or false")
+        }
+    }
+}
+
+// MARK: - The table
+
+extension ServeSetting {
+    /// Every setting of `cumulus serve`, in the order the help and the README list them.
+    static let all: [ServeSetting] = [
+        ServeSetting("host", "The address to listen on (an IP address or localhost).", default: "`127.0.0.1`", .value(placeholder: "ADDRESS")) { value, settings, _ in
+            settings.http.host = value
+        },
+        ServeSetting("port", "The port to listen on; 0 picks a free one.", default: "`8080`", .value(placeholder: "PORT")) {
+            $1.http.port = try integer($0, $2, in: 0...65535)
+        },
+        ServeSetting("data-dir", "Where databases and assets are kept.", default: "`./data`", .value(placeholder: "DIR")) { value, settings, _ in
+            settings.dataDirectory = value
+        },
+        ServeSetting("public-dir", "The folder served under `/static/` (css, scripts, `openapi.json`).", default: "`./Public`", .value(placeholder: "DIR")) { value, settings, _ in
+            settings.publicDirectory = value
+        },
+        ServeSetting("templates-dir", "The folder of the pages' templates.", default: "`./Templates`", .value(placeholder: "DIR")) { value, settings, _ in
+            settings.templatesDirectory = value
+        },
+        ServeSetting("public-url", "The URL clients reach this server at, used in the links it hands out (sign-in, courier, pages).",
+                     default: "from the request's Host", .value(placeholder: "URL")) { value, settings, source in
+            guard ServerSettings.isPublicURL(value) else {
+                throw Invalid(name: source, value: value, expected: "an http or https URL without query, such as https://cloud.example.com")
+            }
+            settings.publicURL = value.hasSuffix("/") ? String(value.dropLast()) : value
+        },
+        ServeSetting("synchronous", "Durability: `normal` (commits survive a crash) or `full` (also power loss).",
+                     default: "`normal`", .value(placeholder: "MODE")) { value, settings, source in
+            guard let mode = SynchronousMode(rawValue: value.uppercased()) else {
+                throw Invalid(name: source, value: value, expected: "normal or full")
+            }
+            settings.synchronous = mode
+        },
+        ServeSetting("demo", "Seed the demo container iCloud.com.example.Notes on first start.", default: "on", .switchable) {
+            $1.demo = try boolean($0, $2)
+        },
+        ServeSetting("log-level", "trace, debug, info, notice, warning, error or critical.", default: "`info`", .value(placeholder: "LEVEL")) {
+            value, settings, source in
+            guard let level = Logger.Level(rawValue: value.lowercased()) else {
+                throw Invalid(name: source, value: value, expected: Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            settings.logLevel = level
+        },
+        ServeSetting("access-log", "One log line per request, credentials in the query redacted.", default: "on", .switchable) {
+            $1.http.accessLog = try boolean($0, $2)
+        },
+        ServeSetting("event-loops", "Event-loop threads.", default: "one per core", .value(placeholder: "N")) {
+            $1.http.eventLoopCount = try integer($0, $2, in: 1...256)
+        },
+        ServeSetting("workers", "Worker threads for handlers.", default: "4 per core, at least 4", .value(placeholder: "N")) {
+            $1.http.workerCount = try integer($0, $2, in: 1...4096)
+        },
+        ServeSetting("worker-queue", "Requests that may wait for a worker before 503.", default: "`10000`", .value(placeholder: "N")) {
+            $1.http.workerQueueCapacity = try integer($0, $2, in: 1...10_000_000)
+        },
+        ServeSetting("max-header-bytes", "Limit of the request line plus headers (431 above).", default: "`16KiB`", .value(placeholder: "SIZE")) {
+            $1.http.maxHeaderBytes = try size($0, $2)
+        },
+        ServeSetting("max-body-bytes", "Limit of a request body (413 above), where a route sets none of its own.",
+                     default: "`1MiB`", .value(placeholder: "SIZE")) {
+            $1.http.maxBodyBytes = try size($0, $2)
+        },
+        ServeSetting("max-api-body-bytes", "Limit of a CloudKit Web Services request body (413 above).", default: "`4MiB`",
+                     .value(placeholder: "SIZE")) {
+            $1.maxAPIBodyBytes = try size($0, $2)
+        },
+        ServeSetting("header-read-timeout", "Time to receive a request head.", default: "`10s`", .value(placeholder: "DURATION")) {
+            $1.http.headerReadTimeout = try duration($0, $2)
+        },
+        ServeSetting("body-read-timeout", "Time to receive a request body, plus a second per minimum-rate's worth received.",
+                     default: "`30s`", .value(placeholder: "DURATION")) {
+            $1.http.bodyReadTimeout = try duration($0, $2)
+        },
+        ServeSetting("min-body-rate", "The slowest rate a long body may arrive at.", default: "`16KiB` per second",
+                     .value(placeholder: "SIZE")) {
+            $1.http.minimumBodyBytesPerSecond = try size($0, $2)
+        },
+        ServeSetting("idle-timeout", "Time an idle keep-alive connection stays open.", default: "`60s`", .value(placeholder: "DURATION")) {
+            $1.http.idleTimeout = try duration($0, $2)
+        },
+        ServeSetting("write-timeout", "Time a client may take to accept more response bytes.", default: "`30s`",
+                     .value(placeholder: "DURATION")) {
+            $1.http.writeTimeout = try duration($0, $2)
+        },
+        ServeSetting("max-connections", "Most connections open at once (503 and closed above).", default: "`10000`",
+                     .value(placeholder: "N")) {
+            $1.http.maxConnections = try integer($0, $2, in: 1...10_000_000)
+        },
+        ServeSetting("max-connections-per-client", "Most connections open at once from one client address (503 and closed above).",
+                     default: "`256`", .value(placeholder: "N")) {
+            $1.http.maxConnectionsPerClient = try integer($0, $2, in: 1...10_000_000)
+        },
+        ServeSetting("gzip-min-bytes", "Smallest body that is gzip-compressed.", default: "`1KiB`", .value(placeholder: "SIZE")) {
+            $1.http.gzipMinimumBytes = try size($0, $2)
+        },
+        ServeSetting("event-stream-heartbeat", "Heartbeat interval of server-sent-event streams.", default: "`15s`",
+                     .value(placeholder: "DURATION")) {
+            $1.http.eventStreamHeartbeat = try duration($0, $2)
+        },
+        ServeSetting("shutdown-grace", "Time in-flight requests get to finish at shutdown.", default: "`10s`",
+                     .value(placeholder: "DURATION")) {
+            $1.http.shutdownGracePeriod = try duration($0, $2)
+        },
+        ServeSetting("healthz-on-event-loop", "Answer `/healthz` on the event loop (off measures the worker pool's cost).",
+                     default: "on", .switchable) {
+            $1.healthzOnEventLoop = try boolean($0, $2)
+        },
+    ]
+
+    /// The README's table of settings, as rendered from ``all``.
+    static var markdownTable: String {
+        var lines = ["| setting | flag | environment | default |", "|---|---|---|---|"]
+        for setting in all {
+            let flag: String
+            switch setting.kind {
+            case .value(let placeholder): flag = "`--\(setting.flag) \(placeholder)`"
+            case .switchable: flag = "`--\(setting.flag)` / `--no-\(setting.flag)`"
+            }
+            lines.append("| \(setting.help) | \(flag) | `\(setting.variable)` | \(setting.defaultText) |")
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The settings as `cumulus serve --help` lists them.
+    static var helpText: String {
+        all.map { setting in
+            let flag: String
+            switch setting.kind {
+            case .value(let placeholder): flag = "--\(setting.flag) \(placeholder)"
+            case .switchable: flag = "--[no-]\(setting.flag)"
+            }
+            let plain = setting.help.replacingOccurrences(of: "`", with: "")
+            let fallback = setting.defaultText.replacingOccurrences(of: "`", with: "")
+            return "\(flag) (\(setting.variable), default \(fallback)): \(plain)"
+        }.joined(separator: "\n")
+    }
+}
