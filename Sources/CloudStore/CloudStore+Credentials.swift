@@ -58,18 +58,20 @@ extension CloudStore {
 
     /// Registers an EC P-256 public key (PEM) for server-to-server requests to a container's environment.
     /// - Returns: the key, whose `keyID` clients send as `X-Apple-CloudKit-Request-KeyID`.
-    /// - Throws: ``CloudStoreError/badRequest(_:)`` when the PEM is not an EC P-256 public key.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` saying why the PEM is not an EC P-256 public
+    ///   key: a private key, an RSA or Ed25519 key, another curve, a certificate, damaged text.
     @discardableResult
     public func addServerKey(_ container: ContainerIdentifier, _ environment: Environment, publicKeyPEM: String, name: String = "Server key")
         throws -> ServerKey
     {
         try requireContainer(container)
-        let key: P256.Signing.PublicKey
+        let key: ServerPublicKey
         do {
-            key = try P256.Signing.PublicKey(pemRepresentation: publicKeyPEM)
+            key = try ServerPublicKey(pemRepresentation: publicKeyPEM)
         } catch {
             throw CloudStoreError.badRequest(
-                "The public key must be an EC P-256 (prime256v1) public key in PEM form, as `openssl ec -in eckey.pem -pubout` prints it")
+                "\(error.description). Make one with: openssl ecparam -name prime256v1 -genkey -noout -out eckey.pem; "
+                    + "openssl ec -in eckey.pem -pubout -out eckey.pub.pem; and register eckey.pub.pem")
         }
         let serverKey = ServerKey(
             keyID: SecureToken.hex(bytes: 32), container: container, environment: environment, publicKeyPEM: key.pemRepresentation,

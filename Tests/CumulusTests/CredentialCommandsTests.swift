@@ -1,4 +1,5 @@
 import CloudStore
+import Crypto
 import Foundation
 import Testing
 import TestSupport
@@ -49,7 +50,7 @@ import TestSupport
         #expect(noPassword.error.contains("password on standard input"))
         let badKey = try CumulusBinary.run(["keys", "add", "--container", container, "--public-key", try directory.file("bad.pem", "nonsense"), "--data-dir", data])
         #expect(badKey.status != 0)
-        #expect(badKey.error.contains("EC P-256"))
+        #expect(badKey.error.contains("no PEM block found"))
     }
 }
 
@@ -61,4 +62,31 @@ enum P256PublicKeyFixture {
         nhHgwotsV6x9GtUmJDpTZ6x6x1H58OmsbpcK3y94v5Z+ja8viDFeiODBIQ==
         -----END PUBLIC KEY-----
         """
+}
+
+extension CredentialCommandsTests {
+    @Test func keysAddSaysWhatIsWrongWithAKeyThatIsNotOne() throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.path + "/data"
+        let container = "iCloud.com.example.Keys"
+        #expect(try CumulusBinary.run(["containers", "create", container, "--data-dir", data]).status == 0)
+        let cases: [(String, String)] = [
+            (P256.Signing.PrivateKey().pemRepresentation, "this is a private key; register its public key instead"),
+            (KeyFixtures.rsaSubjectPublicKeyInfo, "RSA keys are not supported"),
+            (KeyFixtures.p384, "the key is on curve P-384 (secp384r1)"),
+            ("not a key at all", "no PEM block found; expected -----BEGIN PUBLIC KEY-----"),
+        ]
+        for (index, (pem, message)) in cases.enumerated() {
+            let file = try directory.file("key\(index).pem", pem)
+            let result = try CumulusBinary.run(["keys", "add", "--container", container, "--public-key", file, "--data-dir", data])
+            #expect(result.status != 0)
+            #expect(result.error.contains(message), "\(result.error)")
+        }
+        let good = try directory.file("good.pem", KeyFixtures.p256)
+        let added = try CumulusBinary.run(["keys", "add", "--container", container, "--public-key", good, "--data-dir", data])
+        #expect(added.status == 0)
+        let listed = try CumulusBinary.run(["keys", "list", "--container", container, "--data-dir", data])
+        let fingerprint = try ServerPublicKey(pemRepresentation: KeyFixtures.p256).fingerprint
+        #expect(listed.output.contains("fingerprint \(fingerprint)"))
+    }
 }

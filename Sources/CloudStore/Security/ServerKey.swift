@@ -29,4 +29,10 @@ public struct ServerKey: Hashable, Sendable {
         self.name = name
         self.created = created
     }
+
+    /// The SHA-256 of the key's normalised DER, 64 hex characters: the same whatever form it was
+    /// pasted in, for telling keys apart in lists. Empty if the stored PEM cannot be read.
+    public var fingerprint: String {
+        (try? ServerPublicKey(pemRepresentation: publicKeyPEM))?.fingerprint ?? ""
+    }
 }

@@ -11,7 +11,7 @@ final class RequestAuthenticator: Sendable {
     private let store: CloudStore
     private let verifier: ServerToServerSignatureVerifier
     /// Parsed public keys by key ID, so a PEM is read once rather than on every request.
-    private let publicKeys = Mutex<[String: ServerToServerPublicKey]>([:])
+    private let publicKeys = Mutex<[String: ServerPublicKey]>([:])
 
     init(store: CloudStore, clockSkew: Duration) {
         self.store = store
@@ -70,9 +70,14 @@ final class RequestAuthenticator: Sendable {
         return Authentication(caller: .server(key.userRecordName), serverKey: key)
     }
 
-    private func publicKey(for key: ServerKey) throws -> ServerToServerPublicKey {
+    private func publicKey(for key: ServerKey) throws -> ServerPublicKey {
         if let cached = publicKeys.withLock({ $0[key.keyID] }) { return cached }
-        let parsed = try ServerToServerPublicKey(pemRepresentation: key.publicKeyPEM)
+        let parsed: ServerPublicKey
+        do {
+            parsed = try ServerPublicKey(pemRepresentation: key.publicKeyPEM)
+        } catch {
+            throw ServerToServerAuthError.unsupportedKey(error.reason)
+        }
         publicKeys.withLock { $0[key.keyID] = parsed }
         return parsed
     }

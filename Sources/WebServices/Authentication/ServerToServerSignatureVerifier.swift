@@ -1,3 +1,4 @@
+import CloudStore
 import Crypto
 import Foundation
 
@@ -79,7 +80,7 @@ public struct ServerToServerSignatureVerifier: Sendable {
     /// - Throws: ``ServerToServerAuthError`` saying what failed.
     public func verify(
         request: SignedRequestParts,
-        publicKey: ServerToServerPublicKey,
+        publicKey: ServerPublicKey,
         now: Date
     ) throws(ServerToServerAuthError) {
         try verify(request: request, publicKey: publicKey.signingKey, now: now)

@@ -45,7 +45,7 @@ struct KeysCommand: ParsableCommand {
 
         func run() throws {
             for key in try data.openStore().serverKeys(try ContainerIdentifier(container)) {
-                print("\(key.keyID)\t\(key.environment)\t\(key.name)\tacts as \(key.userRecordName)")
+                print("\(key.keyID)\t\(key.environment)\t\(key.name)\tacts as \(key.userRecordName)\tfingerprint \(key.fingerprint)")
             }
         }
     }

@@ -1,3 +1,4 @@
+import CloudStore
 import Crypto
 import Foundation
 import Testing
@@ -42,7 +43,7 @@ struct CrossImplementationTests {
     )
     func pythonSignatures() throws {
         let fixture = try JSONValue.parse(PythonSigner.run([PythonSigner.fixtureScript.path]))
-        let key = try ServerToServerPublicKey(pemRepresentation: try #require(fixture["publicKeyPEM"]?.stringValue))
+        let key = try ServerPublicKey(pemRepresentation: try #require(fixture["publicKeyPEM"]?.stringValue))
         let now = try #require(fixture["verifyAt"]?.stringValue.flatMap(ServerToServerDate.parse))
         let cases = try #require(fixture["cases"]?.arrayValue)
         #expect(cases.count >= 15)

@@ -1,3 +1,4 @@
+import CloudStore
 import Crypto
 import Foundation
 import Testing
@@ -112,7 +113,7 @@ struct ServerToServerSignatureVerifierTests {
         #expect(headers[1].value == Self.date)
         let lookup = Dictionary(uniqueKeysWithValues: headers.map { ($0.name, $0.value) })
         let request = try #require(try SignedRequestParts.extract(header: { lookup[$0] }, body: Self.body, requestTarget: Self.path + Self.query))
-        let registered = try ServerToServerPublicKey(pemRepresentation: key.publicKey.pemRepresentation)
+        let registered = try ServerPublicKey(pemRepresentation: key.publicKey.pemRepresentation)
         try verifier.verify(request: request, publicKey: registered, now: Self.signedAt)
     }
 

@@ -1,13 +1,14 @@
 import Crypto
 import Foundation
 import Testing
-import WebServices
+import CloudStore
+import TestSupport
 
 @Suite("Server-to-server public keys")
-struct ServerToServerPublicKeyTests {
+struct ServerPublicKeyTests {
     private func refusal(_ pem: String) -> String? {
         do {
-            _ = try ServerToServerPublicKey(pemRepresentation: pem)
+            _ = try ServerPublicKey(pemRepresentation: pem)
             return nil
         } catch {
             return error.description
@@ -16,7 +17,7 @@ struct ServerToServerPublicKeyTests {
 
     @Test("reads the PEM openssl writes and keeps the point")
     func readsPEM() throws {
-        let key = try ServerToServerPublicKey(pemRepresentation: KeyFixtures.p256)
+        let key = try ServerPublicKey(pemRepresentation: KeyFixtures.p256)
         #expect(key.pemRepresentation.trimmingCharacters(in: .whitespacesAndNewlines) == KeyFixtures.p256)
         #expect(key.derRepresentation.count == 91)
         #expect(key.fingerprint.count == 64)
@@ -25,14 +26,14 @@ struct ServerToServerPublicKeyTests {
 
     @Test("the fingerprint is SHA-256 of the DER, whatever encoding came in")
     func fingerprint() throws {
-        let plain = try ServerToServerPublicKey(pemRepresentation: KeyFixtures.p256)
-        let compressed = try ServerToServerPublicKey(pemRepresentation: KeyFixtures.p256Compressed)
+        let plain = try ServerPublicKey(pemRepresentation: KeyFixtures.p256)
+        let compressed = try ServerPublicKey(pemRepresentation: KeyFixtures.p256Compressed)
         let hex = SHA256.hash(data: plain.derRepresentation).map { String(format: "%02x", $0) }.joined()
         #expect(plain.fingerprint == hex)
         #expect(compressed == plain)
         #expect(compressed.fingerprint == plain.fingerprint)
-        #expect(try ServerToServerPublicKey(derRepresentation: plain.derRepresentation) == plain)
-        let other = try ServerToServerPublicKey(pemRepresentation: P256.Signing.PrivateKey().publicKey.pemRepresentation)
+        #expect(try ServerPublicKey(derRepresentation: plain.derRepresentation) == plain)
+        let other = try ServerPublicKey(pemRepresentation: P256.Signing.PrivateKey().publicKey.pemRepresentation)
         #expect(other.fingerprint != plain.fingerprint)
     }
 
@@ -40,9 +41,9 @@ struct ServerToServerPublicKeyTests {
     func tolerantPEM() throws {
         let withParameters = "-----BEGIN EC PARAMETERS-----\nBggqhkjOPQMBBw==\n-----END EC PARAMETERS-----\n" + KeyFixtures.p256
         let crlf = "Key for the importer:\r\n" + KeyFixtures.p256.replacingOccurrences(of: "\n", with: "\r\n") + "\r\n"
-        let expected = try ServerToServerPublicKey(pemRepresentation: KeyFixtures.p256)
-        #expect(try ServerToServerPublicKey(pemRepresentation: withParameters) == expected)
-        #expect(try ServerToServerPublicKey(pemRepresentation: crlf) == expected)
+        let expected = try ServerPublicKey(pemRepresentation: KeyFixtures.p256)
+        #expect(try ServerPublicKey(pemRepresentation: withParameters) == expected)
+        #expect(try ServerPublicKey(pemRepresentation: crlf) == expected)
     }
 
     @Test("refuses every other kind of key, saying which")
@@ -64,30 +65,30 @@ struct ServerToServerPublicKeyTests {
             == "Unsupported key: this is a certificate; register the EC P-256 public key itself")
         #expect(refusal("hello") == "Unsupported key: no PEM block found; expected -----BEGIN PUBLIC KEY-----")
         #expect(refusal("-----BEGIN PUBLIC KEY-----\n!!!\n-----END PUBLIC KEY-----")
-            == "Unsupported key: the PEM block is not valid base64")
+            == "Unsupported key: the PEM text cannot be read (is its base64 damaged?)")
         #expect(refusal("-----BEGIN PUBLIC KEY-----\nMAA=\n-----END PUBLIC KEY-----")
             == "Unsupported key: not a DER SubjectPublicKeyInfo")
     }
 
     @Test("refuses a P-256 header around a point that is not on the curve")
     func pointOffCurve() throws {
-        var der = try ServerToServerPublicKey(pemRepresentation: KeyFixtures.p256).derRepresentation
+        var der = try ServerPublicKey(pemRepresentation: KeyFixtures.p256).derRepresentation
         der[der.count - 1] ^= 0x01
-        #expect(throws: ServerToServerAuthError.unsupportedKey("the key's point is not a valid P-256 public key")) {
-            try ServerToServerPublicKey(derRepresentation: der)
+        #expect(throws: ServerPublicKey.Unsupported(reason: "the key's point is not a valid P-256 public key")) {
+            try ServerPublicKey(derRepresentation: der)
         }
     }
 
     @Test("truncated or padded DER never traps")
     func truncatedDER() throws {
-        let der = try ServerToServerPublicKey(pemRepresentation: KeyFixtures.p256).derRepresentation
+        let der = try ServerPublicKey(pemRepresentation: KeyFixtures.p256).derRepresentation
         for length in 0..<der.count {
-            #expect(throws: ServerToServerAuthError.self) {
-                try ServerToServerPublicKey(derRepresentation: Array(der.prefix(length)))
+            #expect(throws: ServerPublicKey.Unsupported.self) {
+                try ServerPublicKey(derRepresentation: Array(der.prefix(length)))
             }
         }
-        #expect(throws: ServerToServerAuthError.unsupportedKey("not a DER SubjectPublicKeyInfo")) {
-            try ServerToServerPublicKey(derRepresentation: der + [0])
+        #expect(throws: ServerPublicKey.Unsupported(reason: "not a DER SubjectPublicKeyInfo")) {
+            try ServerPublicKey(derRepresentation: der + [0])
         }
     }
 }
