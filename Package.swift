@@ -127,7 +127,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CloudStoreTests",
-            dependencies: ["CloudStore", "CSQLite", "CrashWriter", "TestSupport"],
+            dependencies: ["CloudStore", "CSQLite", "CrashWriter", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

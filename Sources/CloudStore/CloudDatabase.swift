@@ -61,7 +61,7 @@ public struct CloudDatabase: Sendable {
             throw CloudStoreError.badRequest("resultsLimit must be at least 1, not \(given)")
         }
         let database = database
-        let signer = store.signer
+        let signer = store.markerSigner
         let policy = policy
         let maximumPageBytes = store.configuration.maximumQueryPageBytes
         return try storage.read { reader in
@@ -125,7 +125,7 @@ public struct CloudDatabase: Sendable {
     /// Every zone of the database, the default zone first, as `zones/list` returns them.
     public func zones() throws -> [Zone] {
         let database = database
-        let signer = store.signer
+        let signer = store.syncTokenSigner
         return try storage.read { reader in
             let incarnation = try reader.incarnation()
             let stored = try reader.zones(in: database)
@@ -140,7 +140,7 @@ public struct CloudDatabase: Sendable {
     /// Looks zones up by name, as `zones/lookup` does.
     public func lookupZones(_ names: [String]) throws -> [ZoneResult] {
         let database = database
-        let signer = store.signer
+        let signer = store.syncTokenSigner
         return try storage.read { reader in
             let incarnation = try reader.incarnation()
             return try names.map { name in
@@ -165,7 +165,7 @@ public struct CloudDatabase: Sendable {
             throw CloudStoreError.badRequest("Zone '\(operation.zoneName)' appears in more than one operation")
         }
         let database = database
-        let signer = store.signer
+        let signer = store.syncTokenSigner
         let now = store.now
         return try storage.write { writer in
             let incarnation = try writer.incarnation()

@@ -23,7 +23,10 @@ public final class CloudStore: Sendable {
     let credentials: any CredentialStorage
     let operatorStorage: any OperatorStorage
     let credentialCache = CredentialCache()
-    let signer: OpaqueTokenSigner
+    /// Seals continuation markers.
+    let markerSigner: OpaqueTokenSigner
+    /// Seals sync tokens.
+    let syncTokenSigner: OpaqueTokenSigner
     let webAuthTokenKey: SymmetricKey
     /// Slows password guessing per account and address.
     let signInThrottle = SignInThrottle()
@@ -48,19 +51,16 @@ public final class CloudStore: Sendable {
         self.configuration = configuration
         passwordPool = BoundedThreadPool(
             name: "cumulus-passwords", threads: configuration.passwordHashingThreads, capacity: configuration.passwordHashingQueue)
-        do {
-            try FileManager.default.createDirectory(
-                atPath: configuration.dataDirectory + "/containers", withIntermediateDirectories: true)
-        } catch {
-            throw CloudStoreError.internalError("Cannot create the data directory \(configuration.dataDirectory): \(error)")
-        }
+        try Self.makePrivateDirectory(configuration.dataDirectory)
+        try Self.makePrivateDirectory(configuration.dataDirectory + "/containers")
         let catalog = try SQLiteCatalogStore(
             path: configuration.dataDirectory + "/" + Self.catalogFileName, synchronous: configuration.synchronous)
         self.catalog = catalog
         self.credentials = catalog
         self.operatorStorage = catalog
         let secret = try catalog.secret()
-        self.signer = OpaqueTokenSigner(secret: secret)
+        self.markerSigner = OpaqueTokenSigner(secret: secret, purpose: .continuationMarker)
+        self.syncTokenSigner = OpaqueTokenSigner(secret: secret, purpose: .syncToken)
         self.webAuthTokenKey = WebAuthToken.key(from: secret)
     }
 
@@ -101,12 +101,7 @@ public final class CloudStore: Sendable {
         guard try catalog.container(container) != nil else {
             throw CloudStoreError.notFound("Container \(container) does not exist")
         }
-        let directory = "\(configuration.dataDirectory)/containers/\(container.rawValue)"
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        } catch {
-            throw CloudStoreError.internalError("Cannot create \(directory): \(error)")
-        }
+        try Self.makePrivateDirectory("\(configuration.dataDirectory)/containers/\(container.rawValue)")
         let storage = try SQLiteEnvironmentStore(path: environmentPath(container, environment), synchronous: configuration.synchronous)
         return environments.write { open in
             if let raced = open[key] { return raced }

@@ -90,3 +90,22 @@ extension CredentialCommandsTests {
         #expect(listed.output.contains("fingerprint \(fingerprint)"))
     }
 }
+
+extension CredentialCommandsTests {
+    @Test func secretRotateEndsTokensMadeBefore() throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.path + "/data"
+        let container = "iCloud.com.example.Secret"
+        #expect(try CumulusBinary.run(["containers", "create", container, "--data-dir", data]).status == 0)
+        #expect(try CumulusBinary.run(["users", "add", "--container", container, "alice", "--data-dir", data], input: "a long passphrase\n").status == 0)
+        let token = try CumulusBinary.run(["users", "token", "--container", container, "alice", "--data-dir", data], input: "a long passphrase\n")
+            .output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let before = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: data))
+        #expect(try before.session(forWebAuthToken: token, in: ContainerIdentifier(container)).userRecordName.hasPrefix("_"))
+        let rotated = try CumulusBinary.run(["secret", "rotate", "--data-dir", data])
+        #expect(rotated.status == 0)
+        #expect(rotated.output.contains("Rotated the server secret"))
+        let after = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: data))
+        #expect(throws: CloudStoreError.self) { try after.session(forWebAuthToken: token, in: ContainerIdentifier(container)) }
+    }
+}

@@ -2,6 +2,8 @@
 protocol CatalogStorage: Sendable {
     /// The server's secret, created on first use, used to sign tokens and markers.
     func secret() throws -> [UInt8]
+    /// Replaces the server's secret with a new random one.
+    func rotateSecret() throws
     /// Every container, by identifier.
     func containers() throws -> [ContainerInfo]
     /// The container with `identifier`, if it exists.

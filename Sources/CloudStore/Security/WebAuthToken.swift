@@ -17,7 +17,7 @@ struct WebAuthToken: Hashable, Sendable {
     /// The key web auth tokens are sealed with: derived from the server secret, so that no other
     /// sealed value can pass as a token.
     static func key(from secret: [UInt8]) -> SymmetricKey {
-        SymmetricKey(data: Array(HMAC<SHA256>.authenticationCode(for: Array("cumulus web auth token".utf8), using: SymmetricKey(data: secret))))
+        OpaqueTokenSigner.derivedKey(secret: secret, label: "cumulus web auth tokens")
     }
 
     /// The token's text.

@@ -1,13 +1,26 @@
 import Crypto
 
 /// Seals the opaque strings clients hold for us (continuation markers, sync tokens) with an
-/// HMAC under the server's secret, so that a forged or altered one is refused.
+/// HMAC, so that a forged or altered one is refused. Each purpose has its own key derived from
+/// the server's secret, so a value sealed for one purpose never opens as another.
 struct OpaqueTokenSigner: Sendable {
+    /// What a signer seals: each purpose gets a key of its own.
+    enum Purpose: String, Sendable {
+        case continuationMarker = "continuation markers"
+        case syncToken = "sync tokens"
+    }
+
     private let key: SymmetricKey
     private static let tagLength = 16
 
-    init(secret: [UInt8]) {
-        key = SymmetricKey(data: secret)
+    /// A signer for `purpose`, with a key derived from `secret` by HKDF-SHA256.
+    init(secret: [UInt8], purpose: Purpose) {
+        key = Self.derivedKey(secret: secret, label: "cumulus " + purpose.rawValue)
+    }
+
+    /// A key for one use of the server secret: HKDF-SHA256 with the use's label as info.
+    static func derivedKey(secret: [UInt8], label: String) -> SymmetricKey {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: SymmetricKey(data: secret), info: Array(label.utf8), outputByteCount: 32)
     }
 
     /// `payload` followed by its truncated HMAC, in URL-safe base64.

@@ -46,6 +46,7 @@ struct ServeCommand: ParsableCommand {
         }
         let store = try CloudStore(configuration: CloudStoreConfiguration(
             dataDirectory: settings.dataDirectory, synchronous: settings.synchronous))
+        for warning in store.permissionWarnings() { logger.warning("\(warning)") }
         let demo = settings.demo ? try DemoContainer.seedIfFirstStart(store) : nil
         let router = try ServerRoutes.makeRouter(settings: settings, started: started, store: store)
         let server = HTTPServer(configuration: settings.http, router: router, logger: logger)

@@ -1,4 +1,7 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How a connection treats durability. See the README for what each promises.
 public enum SynchronousMode: String, Sendable, CaseIterable {
@@ -21,8 +24,13 @@ final class SQLiteConnection: @unchecked Sendable {
     /// connection: the log hook holds only an unretained pointer to it.
     var walCommitObserver: SQLiteCheckpointer?
 
-    /// Opens (creating if needed) the database at `path` in WAL mode.
+    /// Opens (creating if needed) the database at `path` in WAL mode. A new file is made
+    /// readable and writable by its owner only (0600); SQLite gives its `-wal` and `-shm` files
+    /// the same mode.
     init(path: String, synchronous: SynchronousMode = .normal, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
+        // Made here rather than by SQLite, which would create it 0644 less the umask.
+        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if descriptor >= 0 { close(descriptor) }
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &handle, flags, nil)

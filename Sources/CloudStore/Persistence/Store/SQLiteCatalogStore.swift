@@ -29,6 +29,12 @@ final class SQLiteCatalogStore: CatalogStorage {
         return bytes
     }
 
+    func rotateSecret() throws {
+        try write { connection in
+            try connection.statement("UPDATE settings SET value = lower(hex(randomblob(32))) WHERE key = 'secret'").execute()
+        }
+    }
+
     func containers() throws -> [ContainerInfo] {
         try read { connection in
             try connection.statement("SELECT container, created FROM containers ORDER BY container").rows { row in
