@@ -28,8 +28,11 @@ final class SQLiteConnection: @unchecked Sendable {
     /// readable and writable by its owner only (0600); SQLite gives its `-wal` and `-shm` files
     /// the same mode.
     init(path: String, synchronous: SynchronousMode = .normal, busyTimeoutMilliseconds: Int32 = 5_000) throws(SQLiteError) {
-        // Made here rather than by SQLite, which would create it 0644 less the umask.
-        let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // A new file is made here rather than by SQLite, which would create it 0644 less the
+        // umask. Only a file that does not exist yet: closing a descriptor of a file this
+        // process has open in SQLite would drop every POSIX lock the process holds on it, and
+        // another process could then checkpoint and delete the WAL under our readers.
+        let descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         if descriptor >= 0 { close(descriptor) }
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
