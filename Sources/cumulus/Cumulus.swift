@@ -16,6 +16,7 @@ struct Cumulus: ParsableCommand {
             TokensCommand.self,
             KeysCommand.self,
             UsersCommand.self,
+            OperatorsCommand.self,
             SecretCommand.self,
         ]
     )

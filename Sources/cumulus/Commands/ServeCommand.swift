@@ -56,7 +56,8 @@ struct ServeCommand: ParsableCommand {
         let banner = "Cumulus \(CumulusVersion.current) listening on \(bound.listeningURL)\n"
             + "  data: \(settings.dataDirectory)  static files: \(settings.publicDirectory) under /static/"
             + "  templates: \(settings.templatesDirectory)\n"
-        FileHandle.standardOutput.write(Data((banner + (demo.map { $0.banner(baseURL: bound.listeningURL) } ?? "")).utf8))
+        let operatorHint = try store.operators().isEmpty ? "  " + OperatorsCommand.firstOperatorHint + "\n" : ""
+        FileHandle.standardOutput.write(Data((banner + operatorHint + (demo.map { $0.banner(baseURL: bound.listeningURL) } ?? "")).utf8))
         server.waitForTerminationSignal()
         logger.notice("stopped")
     }

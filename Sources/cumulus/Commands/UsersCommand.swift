@@ -172,13 +172,6 @@ struct UsersCommand: ParsableCommand {
 }
 
 /// The password on standard input (one line).
-private func readPassword(for command: String) throws -> String {
-    guard let line = readLine(strippingNewline: true), !line.isEmpty else {
-        throw ValidationError("Give the password on standard input, for example: printf '%s\\n' 'a long passphrase' | cumulus \(command) …")
-    }
-    return line
-}
-
 extension DataDirectoryOptions {
     /// Opens the store and finds a user by sign-in name or user record name.
     func findUser(_ user: String, in container: String) throws -> (CloudStore, ContainerIdentifier, AppUser) {

@@ -1,0 +1,126 @@
+import ArgumentParser
+import CloudStore
+import Foundation
+
+/// `cumulus operators add|list|remove|password|token|tokens|revoke-token`: the accounts that sign
+/// in to the console and the management tokens scripts use. They act on the data directory, so
+/// only someone with the server's files can make the first operator.
+struct OperatorsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "operators", abstract: "Manage console operators and their management tokens.",
+        subcommands: [Add.self, List.self, Remove.self, Password.self, Token.self, Tokens.self, RevokeToken.self])
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Add an operator; the password is read from standard input (one line).",
+            discussion: "For example: printf '%s\\n' 'a long passphrase' | cumulus operators add alice")
+
+        @OptionGroup var data: DataDirectoryOptions
+
+        @Argument(help: "The name the operator signs in to the console with.")
+        var name: String
+
+        func run() throws {
+            let password = try readPassword(for: "operators add")
+            let account = try data.openStore().addOperator(name, password: password)
+            print("Added operator \(account.name); sign in at /console/")
+        }
+    }
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the operators.")
+
+        @OptionGroup var data: DataDirectoryOptions
+
+        func run() throws {
+            let operators = try data.openStore().operators()
+            if operators.isEmpty { print(OperatorsCommand.firstOperatorHint) }
+            for account in operators {
+                print("\(account.name)\tadded \(Date(timeIntervalSince1970: Double(account.created) / 1000).formatted(.iso8601))")
+            }
+        }
+    }
+
+    struct Remove: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Remove an operator: their console sessions end and their management tokens stop working at once.")
+
+        @OptionGroup var data: DataDirectoryOptions
+
+        @Argument(help: "The operator's name.")
+        var name: String
+
+        func run() throws {
+            try data.openStore().removeOperator(name)
+            print("Removed operator \(name)")
+        }
+    }
+
+    struct Password: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set an operator's password (read from standard input); their console sessions end.")
+
+        @OptionGroup var data: DataDirectoryOptions
+
+        @Argument(help: "The operator's name.")
+        var name: String
+
+        func run() throws {
+            let password = try readPassword(for: "operators password")
+            try data.openStore().setOperatorPassword(password, of: name)
+            print("Set the password of \(name); their console sessions have ended")
+        }
+    }
+
+    struct Token: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create a management token for an operator and print it (shown only once).",
+            discussion: "Scripts send it as `Authorization: Bearer …` to /admin/v1/, and `cumulus --server URL` reads it from CUMULUS_MANAGEMENT_TOKEN.")
+
+        @OptionGroup var data: DataDirectoryOptions
+
+        @Argument(help: "The operator the token acts as.")
+        var operatorName: String
+
+        @Option(help: "A label for the token, such as the script or machine that uses it.")
+        var name = "management token"
+
+        func run() throws {
+            print(try data.openStore().createManagementToken(for: operatorName, name: name).text)
+        }
+    }
+
+    struct Tokens: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the management tokens (not their secrets).")
+
+        @OptionGroup var data: DataDirectoryOptions
+
+        func run() throws {
+            let tokens = try data.openStore().managementTokens()
+            if tokens.isEmpty { print("No management tokens. Create one with: cumulus operators token NAME") }
+            for token in tokens {
+                let used = token.lastUsed.map { Date(timeIntervalSince1970: Double($0) / 1000).formatted(.iso8601) } ?? "never used"
+                print("\(token.id)\t\(token.operatorName)\t\(token.name)\t\(used)")
+            }
+        }
+    }
+
+    struct RevokeToken: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "revoke-token", abstract: "Revoke a management token: a running server refuses it from the next request on.")
+
+        @OptionGroup var data: DataDirectoryOptions
+
+        @Argument(help: "The token's id, as `cumulus operators tokens` prints it.")
+        var id: String
+
+        func run() throws {
+            try data.openStore().revokeManagementToken(id)
+            print("Revoked management token \(id)")
+        }
+    }
+
+    /// What to do when there is no operator yet; `serve` prints it at a first start.
+    static let firstOperatorHint =
+        "No console operator yet. Create one with: printf '%s\\n' 'a long passphrase' | cumulus operators add NAME"
+}

@@ -1,0 +1,46 @@
+import CloudStore
+import Foundation
+import Testing
+import TestSupport
+
+@Suite struct OperatorCommandsTests {
+    @Test func operatorsAndManagementTokensAreManagedFromTheCommandLine() throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.path + "/data"
+        let empty = try CumulusBinary.run(["operators", "list", "--data-dir", data])
+        #expect(empty.output.contains("No console operator yet"))
+
+        let added = try CumulusBinary.run(["operators", "add", "alice", "--data-dir", data], input: "a long passphrase\n")
+        #expect(added.status == 0, "\(added.error)")
+        let short = try CumulusBinary.run(["operators", "add", "bob", "--data-dir", data], input: "short\n")
+        #expect(short.status != 0)
+        #expect(short.error.contains("at least 10 characters"))
+        let noPassword = try CumulusBinary.run(["operators", "add", "bob", "--data-dir", data], input: "")
+        #expect(noPassword.error.contains("standard input"))
+        #expect(try CumulusBinary.run(["operators", "list", "--data-dir", data]).output.hasPrefix("alice\tadded "))
+
+        let store = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: data))
+        let created = try CumulusBinary.run(["operators", "token", "alice", "--name", "deploy script", "--data-dir", data])
+        #expect(created.status == 0, "\(created.error)")
+        let text = created.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let token = try store.managementToken(text: text)
+        #expect(token.operatorName == "alice" && token.name == "deploy script")
+        let listed = try CumulusBinary.run(["operators", "tokens", "--data-dir", data])
+        #expect(listed.output.hasPrefix("\(token.id)\talice\tdeploy script\t"))
+        #expect(!listed.output.contains(text))
+
+        #expect(try CumulusBinary.run(["operators", "revoke-token", token.id, "--data-dir", data]).status == 0)
+        #expect(throws: CloudStoreError.self) { try store.managementToken(text: text) }
+
+        let session = try store.signInOperator("alice", password: "a long passphrase", clientAddress: nil)
+        #expect(try CumulusBinary.run(["operators", "password", "alice", "--data-dir", data], input: "another long one\n").status == 0)
+        #expect(throws: CloudStoreError.self) { try store.operatorSession(secret: session.secret) }
+        #expect(throws: CloudStoreError.self) { try store.signInOperator("alice", password: "a long passphrase", clientAddress: nil) }
+
+        let second = try CumulusBinary.run(["operators", "token", "alice", "--data-dir", data]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try CumulusBinary.run(["operators", "remove", "alice", "--data-dir", data]).status == 0)
+        #expect(throws: CloudStoreError.self) { try store.managementToken(text: second) }
+        let gone = try CumulusBinary.run(["operators", "remove", "alice", "--data-dir", data])
+        #expect(gone.status != 0 && gone.error.contains("No operator named 'alice'"))
+    }
+}
