@@ -7,19 +7,25 @@
 # wrk -t2 -c64 -d10s --latency (-c16 for 200-record batches), three rounds each, 127.0.0.1 only.
 #
 # Usage: bench/api.sh            (ROUNDS, DURATION override the defaults; CASES="lookup modify1"
-#                                 runs only those cases)
+#                                 runs only those cases; CUMULUS_BIN another build of cumulus)
 set -euo pipefail
 cd "$(dirname "$0")"
 BENCH="$PWD"
 ROOT="$(cd .. && pwd)"
+source "$BENCH/lib/measure.sh"
 ROUNDS="${ROUNDS:-3}"
 DURATION="${DURATION:-10s}"
 CASES="${CASES:-lookup modify1 modify200 modify200-named}"
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 
-echo "building cumulus (release)…"
-(cd "$ROOT" && swift build -c release --product cumulus 2>&1 | tail -1)
-CUMULUS="$ROOT/.build/release/cumulus"
+# CUMULUS_BIN runs another build (an earlier commit's, to compare) instead of this checkout's.
+if [ -n "${CUMULUS_BIN:-}" ]; then
+    CUMULUS="$CUMULUS_BIN"
+else
+    echo "building cumulus (release)…"
+    (cd "$ROOT" && swift build -c release --product cumulus 2>&1 | tail -1)
+    CUMULUS="$ROOT/.build/release/cumulus"
+fi
 RESULTS="$BENCH/results/api-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$RESULTS"
 WORK="$(mktemp -d /tmp/cumulus-api-bench.XXXXXX)"
@@ -48,11 +54,11 @@ DEFINE SCHEMA
 SCHEMA
 "$CUMULUS" import-schema --file "$WORK/schema.ckdb" --container "$CONTAINER" --data-dir "$DATA" >/dev/null
 
-PORT="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')"
+PORT="$(free_port)"
 "$CUMULUS" serve --host 127.0.0.1 --port "$PORT" --data-dir "$DATA" --no-demo \
     --templates-dir "$ROOT/Templates" --public-dir "$ROOT/Public" >/dev/null &
 PID=$!
-for _ in $(seq 1 100); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.1; done
+wait_for_url "http://127.0.0.1:$PORT/healthz"
 BASE="http://127.0.0.1:$PORT/database/1/$CONTAINER/development/public"
 AS_WORLD="?ckAPIToken=$TOKEN"
 AS_USER="?ckAPIToken=$TOKEN&ckWebAuthToken=$WEB_QUERY"
@@ -72,18 +78,14 @@ curl -sf "$BASE/records/lookup$AS_WORLD" -d @"$WORK/lookup.json" | grep -q '"rec
 curl -sf "$BASE/records/modify$AS_USER" -d @"$WORK/modify1.json" | grep -q '"recordChangeTag"'
 [ "$(curl -sf "$BASE/records/modify$AS_USER" -d @"$WORK/modify200.json" | grep -o '"recordChangeTag"' | wc -l)" = 200 ]
 
-to_ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) { sub(/us$/,"",v); printf "%.2f", v/1000 } else if (v ~ /ms$/) { sub(/ms$/,"",v); printf "%.2f", v } else if (v ~ /s$/) { sub(/s$/,"",v); printf "%.2f", v*1000 } else print v }'; }
 SUMMARY="$RESULTS/summary.tsv"
-echo -e "case\tround\trequests_per_s\tp99_ms\terrors" > "$SUMMARY"
+echo -e "case\tround\trequests_per_s\tp99_ms\terrors\tcpu_busy_before\tserver_cpu_s\twrk_cpu_s\tforeign_cpu_pct" > "$SUMMARY"
 run() {  # name connections url body [wrk script]
     [[ " $CASES " == *" $1 "* ]] || return 0
     for round in $(seq 1 "$ROUNDS"); do
-        out="$RESULTS/wrk-$1-$round.txt"
-        BODY="$4" FIELDS="$FIELDS" wrk -t2 -c"$2" -d"$DURATION" --latency -s "$BENCH/wrk/${5:-post.lua}" "$3" > "$out"
-        rps="$(awk '/^Requests\/sec/ {print $2}' "$out")"
-        p99="$(to_ms "$(awk '$1 == "99%" {print $2}' "$out")")"
-        errors="$(grep -E 'Non-2xx|Socket errors' "$out" | tr -s ' ' | paste -sd';' - || true)"
-        printf '%s\t%s\t%s\t%s\t%s\n' "$1" "$round" "$rps" "$p99" "${errors:-none}" | tee -a "$SUMMARY"
+        measured="$(BODY="$4" FIELDS="$FIELDS" measured_wrk "$RESULTS/wrk-$1-$round.txt" "$PID" "${DURATION%s}" \
+            -t2 -c"$2" --latency -s "$BENCH/wrk/${5:-post.lua}" "$3")"
+        printf '%s\t%s\t%s\n' "$1" "$round" "$measured" | tee -a "$SUMMARY"
         sleep 1
     done
 }
@@ -104,20 +106,24 @@ if [[ " $CASES " == *" modify200-named "* ]]; then
     [ "$stored" -ge $((sent * 200)) ] || { echo "client-named records are missing" >&2; exit 1; }
 fi
 
-python3 - "$SUMMARY" <<'PY' | tee "$RESULTS/medians.md"
+python3 - "$SUMMARY" "${DURATION%s}" <<'PY' | tee "$RESULTS/medians.md"
 import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+duration = float(sys.argv[2])
 names = {"lookup": ("records/lookup, 1 record", 25_000), "modify1": ("records/modify, 1 record", 8_000),
          "modify200": ("records/modify, 200 records", 150),
          "modify200-named": ("records/modify, 200 records named by the client (random UUIDs)", 150)}
-print("| request | rounds (req/s) | median req/s | median p99 | target |")
-print("|---|---|---|---|---|")
+print("| request | rounds: req/s (other work's CPU %) | median req/s | median p99 | server CPU per request | target |")
+print("|---|---|---|---|---|---|")
 for case, (name, target) in names.items():
     picked = [r for r in rows if r["case"] == case]
     if not picked:
         continue
     rps = [float(r["requests_per_s"]) for r in picked]
     p99 = [float(r["p99_ms"]) for r in picked]
-    print(f"| {name} | {' / '.join(f'{v:,.0f}' for v in rps)} | **{statistics.median(rps):,.0f}** | {statistics.median(p99):.2f} ms | ≥ {target:,} |")
+    cost = [float(r["server_cpu_s"]) / (float(r["requests_per_s"]) * duration) * 1e6 for r in picked]
+    rounds = " / ".join(f"{float(r['requests_per_s']):,.0f} ({r['foreign_cpu_pct']}%)" for r in picked)
+    print(f"| {name} | {rounds} | **{statistics.median(rps):,.0f}** | {statistics.median(p99):.2f} ms "
+          f"| {statistics.median(cost):,.0f} µs | ≥ {target:,} |")
 PY
 echo "raw results: $RESULTS"

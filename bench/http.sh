@@ -9,6 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 BENCH="$PWD"
 ROOT="$(cd .. && pwd)"
+source "$BENCH/lib/measure.sh"
 ROUNDS="${ROUNDS:-3}"
 DURATION="${DURATION:-10s}"
 CONNECTIONS="${CONNECTIONS:-64}"
@@ -36,7 +37,6 @@ WORK="$(mktemp -d /tmp/cumulus-bench.XXXXXX)"
 chmod 755 "$WORK"
 mkdir -p "$WORK/public" "$WORK/data" "$WORK/nginx"
 
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
 PORT_CUMULUS="$(free_port)"; PORT_POOL="$(free_port)"; PORT_HB="$(free_port)"; PORT_NGINX="$(free_port)"
 
 PIDS=()
@@ -90,10 +90,7 @@ CONF
 PIDS+=($!)
 
 for port in "$PORT_CUMULUS" "$PORT_POOL" "$PORT_HB" "$PORT_NGINX"; do
-    for _ in $(seq 1 100); do
-        curl -sf -o /dev/null "http://127.0.0.1:$port/healthz" && break
-        sleep 0.1
-    done
+    wait_for_url "http://127.0.0.1:$port/healthz"
 done
 for target in cumulus:$PORT_CUMULUS pool:$PORT_POOL hummingbird:$PORT_HB nginx:$PORT_NGINX; do
     echo "--- ${target%%:*}: curl -si /healthz" >> "$RESULTS/responses.txt"
@@ -101,71 +98,22 @@ for target in cumulus:$PORT_CUMULUS pool:$PORT_POOL hummingbird:$PORT_HB nginx:$
     echo >> "$RESULTS/responses.txt"
 done
 
-# wrk prints latencies as 512.00us, 1.23ms or 1.02s: convert to milliseconds.
-to_ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) { sub(/us$/,"",v); printf "%.2f", v/1000 } else if (v ~ /ms$/) { sub(/ms$/,"",v); printf "%.2f", v } else if (v ~ /s$/) { sub(/s$/,"",v); printf "%.2f", v*1000 } else print v }'; }
-
-# The machine may be shared with other work: before each run wait (up to QUIET_WAIT seconds)
-# until the CPUs are nearly idle for a second, and record how busy they were.
-QUIET_WAIT="${QUIET_WAIT:-120}"
-cpu_busy_percent() {
-    local a b
-    read -r _ a1 a2 a3 a4 a5 a6 a7 a8 _ < /proc/stat
-    sleep 1
-    read -r _ b1 b2 b3 b4 b5 b6 b7 b8 _ < /proc/stat
-    local total=$(( (b1+b2+b3+b4+b5+b6+b7+b8) - (a1+a2+a3+a4+a5+a6+a7+a8) ))
-    echo $(( 100 * (total - (b4 - a4)) / (total > 0 ? total : 1) ))
-}
-wait_for_quiet() {
-    local waited=0 busy
-    busy="$(cpu_busy_percent)"
-    while [ "$busy" -gt 10 ] && [ "$waited" -lt "$QUIET_WAIT" ]; do
-        sleep 2; waited=$((waited + 3)); busy="$(cpu_busy_percent)"
-    done
-    echo "$busy"
-}
-
 SUMMARY="$RESULTS/summary.tsv"
 echo -e "mode\ttarget\tround\trequests_per_s\tp99_ms\terrors\tcpu_busy_before\tserver_cpu_s\twrk_cpu_s\tforeign_cpu_pct" > "$SUMMARY"
 TARGETS="cumulus pool hummingbird nginx"
 port_of() { case "$1" in cumulus) echo "$PORT_CUMULUS";; pool) echo "$PORT_POOL";; hummingbird) echo "$PORT_HB";; nginx) echo "$PORT_NGINX";; esac; }
 PID_NGINX_MASTER="$(cat "$WORK/nginx/nginx.pid")"
 pid_of() { case "$1" in cumulus) echo "$PID_CUMULUS";; pool) echo "$PID_POOL";; hummingbird) echo "$PID_HB";; nginx) echo "$PID_NGINX_MASTER";; esac; }
-# CPU ticks (utime + stime) of a process and its children (nginx's workers).
-tree_ticks() {
-    local total=0 pid
-    for pid in "$1" $(pgrep -P "$1" || true); do
-        total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat")))
-    done
-    echo "$total"
-}
-busy_ticks() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; }
-
 for mode in keepalive close; do
     for round in $(seq 1 "$ROUNDS"); do
         for target in $TARGETS; do
             extra=()
             [ "$mode" = close ] && extra=(-H 'Connection: close')
-            # The machine may be shared: record how busy it was just before each run.
-            load="$(wait_for_quiet)%"
             out="$RESULTS/wrk-$mode-$target-$round.txt"
-            server_before="$(tree_ticks "$(pid_of "$target")")"
-            busy_before="$(busy_ticks)"
-            /usr/bin/time -f "%U %S" -o "$out.time" \
-                wrk -t2 -c"$CONNECTIONS" -d"$DURATION" --latency "${extra[@]}" "http://127.0.0.1:$(port_of "$target")/healthz" > "$out"
-            busy_ticks_run=$(( $(busy_ticks) - busy_before ))
-            server_ticks=$(( $(tree_ticks "$(pid_of "$target")") - server_before ))
-            wrk_ticks="$(awk '{printf "%d", ($1 + $2) * 100}' "$out.time")"
-            # CPU used during the run by anything but this server and wrk (other work on the machine).
-            foreign=$(( busy_ticks_run - server_ticks - wrk_ticks ))
-            [ "$foreign" -lt 0 ] && foreign=0
-            ncpu="$(nproc)"
-            foreign_pct=$(( 100 * foreign / (ncpu * ${DURATION%s} * 100) ))
-            server_s="$(awk -v t="$server_ticks" 'BEGIN {printf "%.2f", t / 100}')"
-            wrk_s="$(awk -v t="$wrk_ticks" 'BEGIN {printf "%.2f", t / 100}')"
-            rps="$(awk '/^Requests\/sec/ {print $2}' "$out")"
-            p99="$(to_ms "$(awk '$1 == "99%" {print $2}' "$out")")"
-            errors="$(grep -E 'Non-2xx|Socket errors' "$out" | tr -s ' ' | paste -sd';' - || true)"
-            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$target" "$round" "$rps" "$p99" "${errors:-none}" "$load" \
+            measured="$(measured_wrk "$out" "$(pid_of "$target")" "${DURATION%s}" \
+                -t2 -c"$CONNECTIONS" --latency "${extra[@]}" "http://127.0.0.1:$(port_of "$target")/healthz")"
+            IFS=$'\t' read -r rps p99 errors load server_s wrk_s foreign_pct <<< "$measured"
+            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s%%\t%s\t%s\t%s\n' "$mode" "$target" "$round" "$rps" "$p99" "$errors" "$load" \
                 "$server_s" "$wrk_s" "$foreign_pct" | tee -a "$SUMMARY"
         done
     done

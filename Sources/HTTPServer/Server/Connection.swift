@@ -304,14 +304,8 @@ final class Connection {
 
     /// Runs a handler (and compresses its answer): the part of a request that may run on a worker.
     static func respond(to request: HTTPRequest, with handler: HTTPHandler, context: ServerContext) -> HTTPResponse {
-        var response: HTTPResponse
-        do {
-            response = try handler(request)
-        } catch let error as any HTTPResponseConvertibleError {
-            response = error.httpResponse
-        } catch {
+        var response = invoke(handler, for: request) { error in
             context.logger.error("handler failed: \(error)", metadata: ["request-id": .string(request.requestID)])
-            response = .error(.internalServerError)
         }
         let configuration = context.configuration
         ResponseCompression.apply(

@@ -1,0 +1,71 @@
+# Shared by the bench scripts (sourced): free ports, waiting for a quiet machine, and one wrk
+# run measured with the CPU it cost the server, wrk itself and other work on the machine.
+
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
+
+# Waits until something answers 2xx at the URL (up to 10 s).
+wait_for_url() {
+    for _ in $(seq 1 100); do curl -sf -o /dev/null "$1" && return 0; sleep 0.1; done
+    echo "nothing answered at $1" >&2
+    return 1
+}
+
+# wrk prints latencies as 512.00us, 1.23ms or 1.02s: convert to milliseconds.
+to_ms() { awk -v v="$1" 'BEGIN { if (v ~ /us$/) { sub(/us$/,"",v); printf "%.2f", v/1000 } else if (v ~ /ms$/) { sub(/ms$/,"",v); printf "%.2f", v } else if (v ~ /s$/) { sub(/s$/,"",v); printf "%.2f", v*1000 } else print v }'; }
+
+# The machine may be shared with other work: before each run wait (up to QUIET_WAIT seconds)
+# until the CPUs are nearly idle for a second, and record how busy they were.
+QUIET_WAIT="${QUIET_WAIT:-120}"
+cpu_busy_percent() {
+    read -r _ a1 a2 a3 a4 a5 a6 a7 a8 _ < /proc/stat
+    sleep 1
+    read -r _ b1 b2 b3 b4 b5 b6 b7 b8 _ < /proc/stat
+    local total=$(( (b1+b2+b3+b4+b5+b6+b7+b8) - (a1+a2+a3+a4+a5+a6+a7+a8) ))
+    echo $(( 100 * (total - (b4 - a4)) / (total > 0 ? total : 1) ))
+}
+wait_for_quiet() {
+    local waited=0 busy
+    busy="$(cpu_busy_percent)"
+    while [ "$busy" -gt 10 ] && [ "$waited" -lt "$QUIET_WAIT" ]; do
+        sleep 2; waited=$((waited + 3)); busy="$(cpu_busy_percent)"
+    done
+    echo "$busy"
+}
+
+# CPU ticks (utime + stime) of a process and its children (nginx's workers).
+tree_ticks() {
+    local total=0 pid
+    for pid in "$1" $(pgrep -P "$1" || true); do
+        total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat")))
+    done
+    echo "$total"
+}
+busy_ticks() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; }
+
+# measured_wrk OUT SERVER_PID SECONDS wrk-arguments…
+# Runs wrk (its report in OUT) and prints one tab-separated line:
+#   req/s  p99 ms  errors  CPU busy before %  server CPU s  wrk CPU s  other work's CPU %
+measured_wrk() {
+    local out="$1" pid="$2" seconds="$3"
+    shift 3
+    local load server_before busy_before busy_run server_ticks wrk_ticks foreign errors
+    load="$(wait_for_quiet)"
+    server_before="$(tree_ticks "$pid")"
+    busy_before="$(busy_ticks)"
+    /usr/bin/time -f "%U %S" -o "$out.time" wrk -d"${seconds}s" "$@" > "$out"
+    busy_run=$(( $(busy_ticks) - busy_before ))
+    server_ticks=$(( $(tree_ticks "$pid") - server_before ))
+    wrk_ticks="$(awk '{printf "%d", ($1 + $2) * 100}' "$out.time")"
+    # CPU used during the run by anything but this server and wrk (other work on the machine).
+    foreign=$(( busy_run - server_ticks - wrk_ticks ))
+    [ "$foreign" -lt 0 ] && foreign=0
+    errors="$(grep -E 'Non-2xx|Socket errors' "$out" | tr -s ' ' | paste -sd';' - || true)"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+        "$(awk '/^Requests\/sec/ {print $2}' "$out")" \
+        "$(to_ms "$(awk '$1 == "99%" {print $2}' "$out")")" \
+        "${errors:-none}" \
+        "$load" \
+        "$(awk -v t="$server_ticks" 'BEGIN {printf "%.2f", t / 100}')" \
+        "$(awk -v t="$wrk_ticks" 'BEGIN {printf "%.2f", t / 100}')" \
+        "$(( 100 * foreign / ($(nproc) * seconds * 100) ))"
+}
