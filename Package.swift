@@ -104,7 +104,7 @@ let package = Package(
         // MARK: - Tests
         .target(
             name: "TestSupport",
-            dependencies: ["CloudStore", "CSQLite", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CloudStore", "CloudKitWire", "CSQLite", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),
@@ -149,7 +149,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ConsoleTests",
-            dependencies: ["Console", "HTTPServer", "CloudStore", "TestSupport", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Console", "HTTPServer", "CloudStore", "CloudKitWire", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

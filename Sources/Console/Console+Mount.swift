@@ -10,6 +10,7 @@ extension Console {
     ///
     /// - `GET /`: the start page.
     /// - `GET /signin`, `POST /signin`: the web sign-in flow (see ``signInURL(base:apiToken:origin:)``).
+    /// - `/admin/v1/…`: the management JSON API, for management tokens and console sessions.
     /// - Paths no route matches answer browsers (`Accept: text/html`) with a readable 404 page,
     ///   unless the router already has a not-found handler; other clients keep the JSON 404.
     ///
@@ -36,6 +37,9 @@ extension Console {
             group.get("/") { request in try signIn.show(request) }
             group.post("/", options: RouteOptions(maxBodyBytes: maximumFormBytes)) { request in try signIn.submit(request) }
         }
+        let management = ManagementAPI(
+            actions: ManagementActions(store: store), authenticator: OperatorAuthenticator(store: store), logger: logger)
+        management.mount(on: &router)
         if router.notFoundHandler == nil {
             let notFound = NotFoundPage(pages: pages)
             router.notFoundHandler = { request in notFound.respond(to: request) }

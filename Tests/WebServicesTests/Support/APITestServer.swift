@@ -82,10 +82,6 @@ final class APITestServer {
 /// A response as the API tests read it.
 typealias APIResponse = TestResponse
 
-extension TestResponse {
-    /// The body as JSON.
-    func json() throws -> JSONValue { try JSONValue.parse(body) }
-}
 
 extension HTTPTestClient {
     /// Sends a request with headers given as a dictionary, as the API tests write them.

@@ -1,0 +1,88 @@
+import CloudKitWire
+import CloudStore
+
+extension ManagementActions {
+    // MARK: - API tokens
+
+    /// A container's API tokens, with their origins and sign-in callbacks.
+    public func apiTokens(in container: String, as actor: OperatorIdentity) throws -> JSONValue {
+        ["tokens": .array(try store.apiTokens(try existingContainer(container)).map(Self.tokenJSON))]
+    }
+
+    /// Creates an API token.
+    /// - Parameters:
+    ///   - allowedOrigins: origins that may call and receive web auth tokens; none allows only the
+    ///     sign-in callback and this server's pages, `["*"]` every origin.
+    ///   - signInCallback: where sign-in returns with the web auth token; `nil` for `postMessage`.
+    public func createAPIToken(
+        in container: String, environment: String, name: String?, allowedOrigins: [String], signInCallback: String?,
+        as actor: OperatorIdentity
+    ) throws -> JSONValue {
+        let token = try store.createAPIToken(
+            try existingContainer(container), try Self.environment(environment), name: Self.label(name, default: "API token"),
+            allowedOrigins: allowedOrigins, signInCallback: signInCallback)
+        return Self.tokenJSON(token)
+    }
+
+    /// Revokes one of a container's API tokens: the API refuses it from the next request on.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` when the container holds no such token.
+    public func revokeAPIToken(_ token: String, in container: String, as actor: OperatorIdentity) throws -> JSONValue {
+        let identifier = try existingContainer(container)
+        guard let found = try store.apiToken(token), found.container == identifier else {
+            throw CloudStoreError.notFound("Container \(container) has no API token \(token)")
+        }
+        try store.revokeAPIToken(found.token)
+        return ["revoked": .string(found.token)]
+    }
+
+    private static func tokenJSON(_ token: APIToken) -> JSONValue {
+        [
+            "token": .string(token.token), "environment": .string(token.environment.rawValue), "name": .string(token.name),
+            "allowedOrigins": .array(token.allowedOrigins.map(JSONValue.string)),
+            "signInCallback": optional(token.signInCallback), "created": time(token.created),
+        ]
+    }
+
+    // MARK: - Server-to-server keys
+
+    /// A container's server-to-server keys, with fingerprints (never their PEM: it identifies
+    /// the key and nothing more, but lists stay short).
+    public func serverKeys(in container: String, as actor: OperatorIdentity) throws -> JSONValue {
+        ["keys": .array(try store.serverKeys(try existingContainer(container)).map(Self.keyJSON))]
+    }
+
+    /// Adds an EC P-256 public key.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` saying why the PEM is not such a key.
+    public func addServerKey(in container: String, environment: String, publicKeyPEM: String, name: String?, as actor: OperatorIdentity)
+        throws -> JSONValue
+    {
+        let key = try store.addServerKey(
+            try existingContainer(container), try Self.environment(environment), publicKeyPEM: publicKeyPEM,
+            name: Self.label(name, default: "Server key"))
+        return Self.keyJSON(key)
+    }
+
+    /// Revokes one of a container's server-to-server keys.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` when the container holds no such key.
+    public func revokeServerKey(_ keyID: String, in container: String, as actor: OperatorIdentity) throws -> JSONValue {
+        let identifier = try existingContainer(container)
+        guard let found = try store.serverKey(keyID), found.container == identifier else {
+            throw CloudStoreError.notFound("Container \(container) has no server-to-server key \(keyID)")
+        }
+        try store.revokeServerKey(found.keyID)
+        return ["revoked": .string(found.keyID)]
+    }
+
+    private static func keyJSON(_ key: ServerKey) -> JSONValue {
+        [
+            "keyID": .string(key.keyID), "environment": .string(key.environment.rawValue), "name": .string(key.name),
+            "fingerprint": .string(key.fingerprint), "userRecordName": .string(key.userRecordName), "created": time(key.created),
+        ]
+    }
+
+    /// A label given in a request, trimmed; the default when none was given.
+    static func label(_ given: String?, default fallback: String) -> String {
+        let trimmed = given?.trimmingCharacters(in: .whitespaces) ?? ""
+        return trimmed.isEmpty ? fallback : trimmed
+    }
+}

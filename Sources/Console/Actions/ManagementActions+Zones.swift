@@ -1,0 +1,78 @@
+import CloudKitWire
+import CloudStore
+
+extension ManagementActions {
+    /// The zones of one database, the default zone first, each with its records and their bytes.
+    /// - Parameters:
+    ///   - database: `public`, `private` or `shared`.
+    ///   - user: the owner of a private or shared database (sign-in name or user record name).
+    public func zones(in container: String, environment: String, database: String, user: String?, as actor: OperatorIdentity)
+        throws -> JSONValue
+    {
+        let (identifier, environment, target) = try databaseID(container, environment, database, user)
+        let handle = try store.database(identifier, environment, database: target, as: actor.caller)
+        let usage = try store.zoneUsage(identifier, environment).filter { $0.database == target }
+        let zones = try handle.zones().map { zone -> JSONValue in
+            let figures = usage.first { $0.zoneID == zone.zoneID }
+            return [
+                "zoneName": .string(zone.zoneID.zoneName), "ownerRecordName": .string(zone.zoneID.ownerRecordName),
+                "atomic": .bool(zone.atomic), "records": .integer(figures?.records ?? 0), "recordBytes": .integer(figures?.recordBytes ?? 0),
+            ]
+        }
+        return ["database": .string(target.scope.rawValue), "owner": .string(target.owner), "zones": .array(zones)]
+    }
+
+    /// Creates a zone in a private database.
+    public func createZone(
+        _ zoneName: String, in container: String, environment: String, database: String, user: String?, as actor: OperatorIdentity
+    ) throws -> JSONValue {
+        try modifyZone(.create, zoneName, container, environment, database, user, actor)
+    }
+
+    /// Deletes a zone with every record in it.
+    public func deleteZone(
+        _ zoneName: String, in container: String, environment: String, database: String, user: String?, as actor: OperatorIdentity
+    ) throws -> JSONValue {
+        try modifyZone(.delete, zoneName, container, environment, database, user, actor)
+    }
+
+    private func modifyZone(
+        _ kind: ZoneOperation.Kind, _ zoneName: String, _ container: String, _ environment: String, _ database: String, _ user: String?,
+        _ actor: OperatorIdentity
+    ) throws -> JSONValue {
+        let (identifier, environment, target) = try databaseID(container, environment, database, user)
+        let handle = try store.database(identifier, environment, database: target, as: actor.caller)
+        switch try handle.modifyZones([ZoneOperation(kind, zoneName: zoneName)]).first {
+        case .zone(let zone):
+            return ["zoneName": .string(zone.zoneID.zoneName), "ownerRecordName": .string(zone.zoneID.ownerRecordName), "created": true]
+        case .deleted(let zoneID):
+            return ["zoneName": .string(zoneID.zoneName), "ownerRecordName": .string(zoneID.ownerRecordName), "deleted": true]
+        case .failure(_, let error):
+            throw error
+        case nil:
+            throw CloudStoreError.internalError("modifyZones returned no result")
+        }
+    }
+
+    /// The database a request names: the public one, or a user's private or shared one.
+    func databaseID(_ container: String, _ environment: String, _ database: String, _ user: String?) throws
+        -> (ContainerIdentifier, Environment, DatabaseID)
+    {
+        let identifier = try existingContainer(container)
+        let environment = try Self.environment(environment)
+        guard let scope = DatabaseScope(rawValue: database) else {
+            throw CloudStoreError.badRequest("Unknown database '\(database)': use public, private or shared")
+        }
+        if scope == .public { return (identifier, environment, .public) }
+        guard let user, !user.isEmpty else {
+            throw CloudStoreError.badRequest("The \(scope) database belongs to a user: name one")
+        }
+        let (_, found) = try existingUser(user, in: container)
+        return (identifier, environment, DatabaseID(scope: scope, owner: found.userRecordName))
+    }
+}
+
+extension OperatorIdentity {
+    /// The caller CloudStore sees for this operator.
+    var caller: Caller { .operator() }
+}

@@ -1,0 +1,210 @@
+import CloudKitWire
+import CloudStore
+import HTTPServer
+import Logging
+
+/// The management JSON API under `/admin/v1/`: every console action for scripts and for
+/// `cumulus --server`, authenticated by a management token (`Authorization: Bearer …`) or a
+/// console session with its CSRF token. Answers are the actions' JSON; errors are CloudKit's
+/// error JSON (`uuid`, `serverErrorCode`, `reason`), as the data API sends them.
+struct ManagementAPI: Sendable {
+    let actions: ManagementActions
+    let authenticator: OperatorAuthenticator
+    let logger: Logger
+
+    /// The largest schema a PUT may carry.
+    static let maximumSchemaBytes = 4 * 1024 * 1024
+
+    /// Adds the routes.
+    func mount(on router: inout Router) {
+        let actions = actions
+        router.group("/admin/v1") { api in
+            api.get("/containers") { request in answer(request) { _, actor in try actions.containers(as: actor) } }
+            api.post("/containers") { request in
+                answer(request, status: .created) { input, actor in try actions.createContainer(try input.string("identifier"), as: actor) }
+            }
+            api.get("/containers/:container") { request in
+                answer(request) { input, actor in try actions.container(input.path("container"), as: actor) }
+            }
+            mountCredentials(on: &api)
+            mountUsers(on: &api)
+            mountSchema(on: &api)
+            mountZones(on: &api)
+        }
+    }
+
+    private func mountCredentials(on api: inout RouteGroup) {
+        let actions = actions
+        api.get("/containers/:container/tokens") { request in
+            answer(request) { input, actor in try actions.apiTokens(in: input.path("container"), as: actor) }
+        }
+        api.post("/containers/:container/tokens") { request in
+            answer(request, status: .created) { input, actor in
+                try actions.createAPIToken(
+                    in: input.path("container"), environment: try input.optionalString("environment") ?? "development",
+                    name: try input.optionalString("name"), allowedOrigins: try input.strings("allowedOrigins"),
+                    signInCallback: try input.optionalString("signInCallback"), as: actor)
+            }
+        }
+        api.delete("/containers/:container/tokens/:token") { request in
+            answer(request) { input, actor in try actions.revokeAPIToken(input.path("token"), in: input.path("container"), as: actor) }
+        }
+        api.get("/containers/:container/keys") { request in
+            answer(request) { input, actor in try actions.serverKeys(in: input.path("container"), as: actor) }
+        }
+        api.post("/containers/:container/keys") { request in
+            answer(request, status: .created) { input, actor in
+                try actions.addServerKey(
+                    in: input.path("container"), environment: try input.optionalString("environment") ?? "development",
+                    publicKeyPEM: try input.string("publicKey"), name: try input.optionalString("name"), as: actor)
+            }
+        }
+        api.delete("/containers/:container/keys/:key") { request in
+            answer(request) { input, actor in try actions.revokeServerKey(input.path("key"), in: input.path("container"), as: actor) }
+        }
+    }
+
+    private func mountUsers(on api: inout RouteGroup) {
+        let actions = actions
+        api.get("/containers/:container/users") { request in
+            answer(request) { input, actor in try actions.users(in: input.path("container"), search: input.query("search"), as: actor) }
+        }
+        api.post("/containers/:container/users") { request in
+            answer(request, status: .created) { input, actor in
+                try actions.addUser(
+                    in: input.path("container"), name: try input.string("name"), password: try input.string("password"),
+                    emailAddress: try input.optionalString("emailAddress"), firstName: try input.optionalString("firstName"),
+                    lastName: try input.optionalString("lastName"), as: actor)
+            }
+        }
+        api.delete("/containers/:container/users/:user") { request in
+            answer(request) { input, actor in try actions.removeUser(input.path("user"), in: input.path("container"), as: actor) }
+        }
+        api.post("/containers/:container/users/:user/password") { request in
+            answer(request) { input, actor in
+                try actions.setUserPassword(input.path("user"), in: input.path("container"), password: try input.string("password"), as: actor)
+            }
+        }
+        api.post("/containers/:container/users/:user/sign-out") { request in
+            answer(request) { input, actor in try actions.signOutUser(input.path("user"), in: input.path("container"), as: actor) }
+        }
+    }
+
+    private func mountSchema(on api: inout RouteGroup) {
+        let actions = actions
+        let schemaOptions = RouteOptions(maxBodyBytes: Self.maximumSchemaBytes)
+        api.get("/containers/:container/:environment/schema") { request in
+            if request.queryParameter("format") == "ckdb" {
+                return answerText(request) { input, actor in
+                    try actions.schemaText(of: input.path("container"), environment: input.path("environment"), as: actor)
+                }
+            }
+            return answer(request) { input, actor in
+                try actions.schema(of: input.path("container"), environment: input.path("environment"), as: actor)
+            }
+        }
+        api.put("/containers/:container/:environment/schema", options: schemaOptions) { request in
+            answer(request, jsonBody: false) { input, actor in
+                try actions.importSchema(try input.text(), into: input.path("container"), environment: input.path("environment"), as: actor)
+            }
+        }
+        api.post("/containers/:container/:environment/schema/validate", options: schemaOptions) { request in
+            answer(request, jsonBody: false) { input, actor in
+                try actions.validateSchema(try input.text(), for: input.path("container"), environment: input.path("environment"), as: actor)
+            }
+        }
+        api.post("/containers/:container/:environment/record-types") { request in
+            answer(request, status: .created) { input, actor in
+                try actions.createRecordType(
+                    try input.string("name"), in: input.path("container"), environment: input.path("environment"), as: actor)
+            }
+        }
+        api.post("/containers/:container/:environment/record-types/:type/fields") { request in
+            answer(request, status: .created) { input, actor in
+                try actions.addField(
+                    try input.string("name"), type: try input.string("type"), indexes: try input.strings("indexes"),
+                    to: input.path("type"), in: input.path("container"), environment: input.path("environment"), as: actor)
+            }
+        }
+        api.put("/containers/:container/:environment/record-types/:type/fields/:field/indexes") { request in
+            answer(request) { input, actor in
+                try actions.setIndexes(
+                    try input.strings("indexes"), of: input.path("field"), recordType: input.path("type"), in: input.path("container"),
+                    environment: input.path("environment"), as: actor)
+            }
+        }
+    }
+
+    private func mountZones(on api: inout RouteGroup) {
+        let actions = actions
+        api.get("/containers/:container/:environment/:database/zones") { request in
+            answer(request) { input, actor in
+                try actions.zones(
+                    in: input.path("container"), environment: input.path("environment"), database: input.path("database"),
+                    user: input.query("user"), as: actor)
+            }
+        }
+        api.post("/containers/:container/:environment/:database/zones") { request in
+            answer(request, status: .created) { input, actor in
+                try actions.createZone(
+                    try input.string("zoneName"), in: input.path("container"), environment: input.path("environment"),
+                    database: input.path("database"), user: try input.optionalString("user") ?? input.query("user"), as: actor)
+            }
+        }
+        api.delete("/containers/:container/:environment/:database/zones/:zone") { request in
+            answer(request) { input, actor in
+                try actions.deleteZone(
+                    input.path("zone"), in: input.path("container"), environment: input.path("environment"),
+                    database: input.path("database"), user: input.query("user"), as: actor)
+            }
+        }
+    }
+
+    // MARK: - Answering
+
+    /// Authenticates `request`, runs `action` and answers its JSON, or the error as CloudKit's
+    /// error JSON.
+    private func answer(
+        _ request: HTTPRequest, status: HTTPStatus = .ok, jsonBody: Bool = true,
+        _ action: (ManagementInput, OperatorIdentity) throws -> JSONValue
+    ) -> HTTPResponse {
+        do {
+            let actor = try authenticator.authenticate(request).identity
+            let value = try action(try ManagementInput(request, jsonBody: jsonBody), actor)
+            return Self.secured(.json(value.serialized(), status: status))
+        } catch {
+            return failure(error, request)
+        }
+    }
+
+    /// Like ``answer(_:status:jsonBody:_:)`` for an action whose answer is text.
+    private func answerText(_ request: HTTPRequest, _ action: (ManagementInput, OperatorIdentity) throws -> String) -> HTTPResponse {
+        do {
+            let actor = try authenticator.authenticate(request).identity
+            return Self.secured(.text(try action(try ManagementInput(request, jsonBody: false), actor)))
+        } catch {
+            return failure(error, request)
+        }
+    }
+
+    private func failure(_ error: any Error, _ request: HTTPRequest) -> HTTPResponse {
+        var mapped = CloudKitError(known: error) ?? .unexpected
+        if mapped.serverErrorCode == "INTERNAL_ERROR" {
+            logger.error("management request failed: \(error)", metadata: ["request-id": .string(request.requestID)])
+        }
+        // A script without a valid credential is told 401, whatever kind of credential it lacked.
+        if mapped.serverErrorCode == "AUTHENTICATION_REQUIRED" { mapped = CloudKitError("AUTHENTICATION_FAILED", 401, mapped.reason) }
+        var response = HTTPResponse.json(mapped.body(uuid: request.requestID).serialized(), status: HTTPStatus(code: mapped.status))
+        if let retryAfter = mapped.retryAfter { response.headers["Retry-After"] = String(retryAfter) }
+        if mapped.status == 401 { response.headers["WWW-Authenticate"] = "Bearer realm=\"cumulus\"" }
+        return Self.secured(response)
+    }
+
+    /// Management answers hold credentials and private data: no cache keeps them.
+    private static func secured(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        response.headers["Cache-Control"] = "no-store"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
+    }
+}

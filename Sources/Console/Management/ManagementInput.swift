@@ -1,0 +1,72 @@
+import CloudKitWire
+import CloudStore
+import HTTPServer
+
+/// What a management request carries: path parameters, query parameters and a JSON object
+/// body, read with errors that name what is missing or malformed.
+struct ManagementInput {
+    let request: HTTPRequest
+    private let body: JSONObject
+
+    /// Reads `request`; a body, when there is one, must be a JSON object.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` for a body that is not one.
+    init(_ request: HTTPRequest, jsonBody: Bool) throws {
+        self.request = request
+        guard jsonBody, !request.body.isEmpty else {
+            body = JSONObject()
+            return
+        }
+        let value: JSONValue
+        do {
+            value = try JSONValue.parse(request.body)
+        } catch {
+            throw CloudStoreError.badRequest("The request body is not valid JSON: \(error)")
+        }
+        guard case .object(let object) = value else {
+            throw CloudStoreError.badRequest("The request body must be a JSON object")
+        }
+        body = object
+    }
+
+    /// A path parameter the route declares.
+    func path(_ name: String) -> String { request.pathParameters[name] ?? "" }
+
+    /// A query parameter, or `nil`.
+    func query(_ name: String) -> String? { request.queryParameter(name) }
+
+    /// The body as text (a schema), which must be UTF-8.
+    func text() throws -> String {
+        guard let text = String(validating: request.body, as: UTF8.self) else {
+            throw CloudStoreError.badRequest("The request body must be UTF-8 text")
+        }
+        return text
+    }
+
+    /// A string member of the body that must be present.
+    func string(_ key: String) throws -> String {
+        guard let value = try optionalString(key) else { throw CloudStoreError.badRequest("The request body needs \"\(key)\"") }
+        return value
+    }
+
+    /// A string member of the body, or `nil` when absent or null.
+    func optionalString(_ key: String) throws -> String? {
+        switch body[key] {
+        case nil, .null?: return nil
+        case .string(let value)?: return value
+        default: throw CloudStoreError.badRequest("\"\(key)\" must be a string")
+        }
+    }
+
+    /// An array of strings in the body; empty when absent.
+    func strings(_ key: String) throws -> [String] {
+        switch body[key] {
+        case nil, .null?: return []
+        case .array(let values)?:
+            return try values.map { value in
+                guard let string = value.stringValue else { throw CloudStoreError.badRequest("\"\(key)\" must be an array of strings") }
+                return string
+            }
+        default: throw CloudStoreError.badRequest("\"\(key)\" must be an array of strings")
+        }
+    }
+}

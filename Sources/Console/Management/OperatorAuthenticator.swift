@@ -1,0 +1,60 @@
+import CloudStore
+import HTTPServer
+
+/// Finds the operator behind a console or management request: a management token
+/// (`Authorization: Bearer cumulus_mt_…`) or a console session cookie. A session must also
+/// show its CSRF token on every request that changes something, so another site cannot make a
+/// signed-in browser act; a token need not, as browsers never send one by themselves.
+struct OperatorAuthenticator: Sendable {
+    /// The cookie holding a console session's secret.
+    static let sessionCookie = "cumulus_console"
+    /// The header a session's script sends its CSRF token in; forms send the `csrf` field.
+    static let csrfHeader = "X-CSRF-Token"
+
+    let store: CloudStore
+
+    /// The operator a request proves.
+    /// - Parameter formCSRF: the `csrf` field of a posted form, when the request is one.
+    /// - Throws: ``CloudStoreError/authenticationFailed(_:)`` for a missing, invalid, revoked or
+    ///   expired credential; ``CloudStoreError/accessDenied(_:)`` for a state-changing session
+    ///   request without its CSRF token.
+    func authenticate(_ request: HTTPRequest, formCSRF: String? = nil) throws -> OperatorRequest {
+        if let authorization = request.headers["Authorization"] {
+            guard authorization.hasPrefix("Bearer ") else {
+                throw CloudStoreError.authenticationFailed("Send a management token as Authorization: Bearer cumulus_mt_…")
+            }
+            let token = try store.managementToken(text: String(authorization.dropFirst("Bearer ".count)))
+            return OperatorRequest(identity: .token(operatorName: token.operatorName, tokenID: token.id), csrfToken: nil)
+        }
+        guard let secret = Cookies.value(named: Self.sessionCookie, in: request) else {
+            throw CloudStoreError.authenticationFailed(
+                "Sign in to the console, or send a management token as Authorization: Bearer cumulus_mt_…")
+        }
+        let session: OperatorSession
+        do {
+            session = try store.operatorSession(secret: secret)
+        } catch CloudStoreError.authenticationRequired(let reason) {
+            throw CloudStoreError.authenticationFailed(reason)
+        }
+        if Self.changesState(request.method) {
+            let sent = formCSRF ?? request.headers[Self.csrfHeader] ?? ""
+            guard SecureToken.constantTimeEquals(sent, session.csrfToken) else {
+                throw CloudStoreError.accessDenied("The form's security token is missing or out of date; reload the page and try again")
+            }
+        }
+        return OperatorRequest(identity: .session(operatorName: session.operatorName), csrfToken: session.csrfToken)
+    }
+
+    /// Whether a request of this method may change something (everything but GET and HEAD).
+    static func changesState(_ method: HTTPMethod) -> Bool {
+        method != .get && method != .head
+    }
+}
+
+/// An authenticated operator request: who, and the CSRF token pages put in their forms.
+struct OperatorRequest: Sendable {
+    /// Who is acting.
+    var identity: OperatorIdentity
+    /// The session's CSRF token; `nil` for a management token.
+    var csrfToken: String?
+}

@@ -1,0 +1,220 @@
+import CloudKitWire
+import CloudStore
+import Foundation
+import Testing
+import TestSupport
+
+/// The management JSON API: who may call it, and every action it offers.
+@Suite struct ManagementAPITests {
+    /// Every management route, with a body that would succeed for an authorised caller.
+    static let routes: [(method: String, path: String, body: String)] = [
+        ("GET", "/admin/v1/containers", ""),
+        ("POST", "/admin/v1/containers", #"{"identifier":"iCloud.com.example.Other"}"#),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests", ""),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/tokens", ""),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/tokens", "{}"),
+        ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/tokens/TOKEN", ""),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/keys", ""),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/keys", "{}"),
+        ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/keys/KEY", ""),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/users", ""),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/users", #"{"name":"zed","password":"long enough"}"#),
+        ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/users/alice", ""),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/users/alice/password", #"{"password":"another long one"}"#),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/users/alice/sign-out", ""),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/schema", ""),
+        ("PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/schema", "DEFINE SCHEMA\n RECORD TYPE Other (title STRING);\n"),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/schema/validate", "DEFINE SCHEMA\n"),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/record-types", #"{"name":"Fresh"}"#),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/record-types/Note/fields", #"{"name":"extra","type":"STRING"}"#),
+        ("PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/record-types/Note/fields/title/indexes", #"{"indexes":[]}"#),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones?user=alice", ""),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones", #"{"zoneName":"Z","user":"alice"}"#),
+        ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones/Work?user=alice", ""),
+    ]
+
+    /// A server with an operator, a user `alice` with a zone `Work`, and a `Note` type.
+    private static func server() throws -> ConsoleTestServer {
+        let server = try ConsoleTestServer()
+        try server.store.addOperator("root", password: "operator password")
+        let alice = try server.store.addUser(server.container, name: "alice", password: "a long passphrase")
+        _ = try server.store.database(server.container, .development, .private, as: .user(alice.userRecordName))
+            .modifyZones([ZoneOperation(.create, zoneName: "Work")])
+        try server.store.importSchema(
+            "DEFINE SCHEMA\n RECORD TYPE Note (\"___recordID\" REFERENCE QUERYABLE, title STRING QUERYABLE);\n",
+            into: server.container, .development)
+        return server
+    }
+
+    private static func send(_ server: ConsoleTestServer, _ method: String, _ path: String, body: String = "", headers: [(String, String)] = [])
+        throws -> TestResponse
+    {
+        try HTTPTestClient.send(port: server.port, method: method, target: path, headers: headers, body: Array(body.utf8))
+    }
+
+    /// What an operator can observe of the store, to check a refused request changed nothing.
+    private static func snapshot(_ server: ConsoleTestServer) throws -> String {
+        let store = server.store
+        return [
+            "\(try store.containers().map(\.identifier))", "\(try store.apiTokens(server.container).count)",
+            "\(try store.users(server.container).map(\.name))", try store.exportSchema(server.container, .development),
+            "\(try store.user(named: "alice", in: server.container).map { try store.openSessionCount(of: $0.userRecordName, in: server.container) } ?? -1)",
+        ].joined(separator: "|")
+    }
+
+    @Test func everyRouteRefusesCallersWithoutAValidCredentialAndChangesNothing() throws {
+        let server = try Self.server()
+        let alice = try #require(try server.store.user(named: "alice", in: server.container))
+        _ = try server.store.signIn(server.container, name: "alice", password: "a long passphrase")
+        let revoked = try server.store.createManagementToken(for: "root", name: "old")
+        try server.store.revokeManagementToken(revoked.token.id)
+        let signedIn = try server.store.signInOperator("root", password: "operator password", clientAddress: nil)
+        let before = try Self.snapshot(server)
+        let refusals: [(String, [(String, String)], Int)] = [
+            ("no credential", [], 401),
+            ("a malformed token", [("Authorization", "Bearer nonsense")], 401),
+            ("a forged token", [("Authorization", "Bearer cumulus_mt_" + String(repeating: "a", count: 16) + "_" + String(repeating: "b", count: 64))], 401),
+            ("a revoked token", [("Authorization", "Bearer " + revoked.text)], 401),
+            ("another scheme", [("Authorization", "Basic cm9vdDpvcGVyYXRvciBwYXNzd29yZA==")], 401),
+            ("an unknown session", [("Cookie", "cumulus_console=" + String(repeating: "c", count: 64))], 401),
+            ("an app user's web auth token", [("Cookie", "cumulus_console=" + alice.userRecordName)], 401),
+        ]
+        for (route, (what, headers, status)) in Self.routes.flatMap({ route in refusals.map { (route, $0) } }) {
+            let response = try Self.send(server, route.method, route.path, body: route.body, headers: headers)
+            #expect(response.status == status, "\(route.method) \(route.path) with \(what)")
+            let body = try response.json()
+            #expect(body["serverErrorCode"]?.stringValue == "AUTHENTICATION_FAILED", "\(route.method) \(route.path) with \(what)")
+            #expect(response.header("Cache-Control") == "no-store")
+        }
+        // A console session without its CSRF token may read but not change anything.
+        for route in Self.routes where route.method != "GET" {
+            for csrf in [nil, "wrong", String(signedIn.session.csrfToken.dropLast()) + "0"] {
+                var headers = [("Cookie", "cumulus_console=\(signedIn.secret)")]
+                if let csrf { headers.append(("X-CSRF-Token", csrf)) }
+                let response = try Self.send(server, route.method, route.path, body: route.body, headers: headers)
+                #expect(response.status == 403, "\(route.method) \(route.path) with CSRF \(csrf ?? "none")")
+                #expect(try response.json()["serverErrorCode"]?.stringValue == "ACCESS_DENIED")
+            }
+        }
+        #expect(try Self.snapshot(server) == before)
+        let read = try Self.send(server, "GET", "/admin/v1/containers", headers: [("Cookie", "cumulus_console=\(signedIn.secret)")])
+        #expect(read.status == 200)
+        let changed = try Self.send(
+            server, "POST", "/admin/v1/containers/iCloud.com.example.Tests/users/alice/sign-out",
+            headers: [("Cookie", "cumulus_console=\(signedIn.secret)"), ("X-CSRF-Token", signedIn.session.csrfToken)])
+        #expect(changed.status == 200)
+    }
+
+    @Test func aTokenStopsWorkingAtTheRequestAfterItIsRevoked() throws {
+        let server = try Self.server()
+        let token = try server.store.createManagementToken(for: "root", name: "script")
+        let auth = [("Authorization", "Bearer " + token.text)]
+        #expect(try Self.send(server, "GET", "/admin/v1/containers", headers: auth).status == 200)
+        try server.store.revokeManagementToken(token.token.id)
+        #expect(try Self.send(server, "GET", "/admin/v1/containers", headers: auth).status == 401)
+        let other = try server.store.createManagementToken(for: "root", name: "other")
+        try server.store.removeOperator("root")
+        #expect(try Self.send(server, "GET", "/admin/v1/containers", headers: [("Authorization", "Bearer " + other.text)]).status == 401)
+    }
+
+    @Test func containersTokensKeysAndUsers() throws {
+        let server = try Self.server()
+        let auth = [("Authorization", "Bearer " + (try server.store.createManagementToken(for: "root", name: "t").text))]
+        func call(_ method: String, _ path: String, _ body: String = "") throws -> (Int, JSONValue) {
+            let response = try Self.send(server, method, "/admin/v1" + path, body: body, headers: auth)
+            return (response.status, try response.json())
+        }
+
+        let (created, container) = try call("POST", "/containers", #"{"identifier":"iCloud.com.example.Fresh"}"#)
+        #expect(created == 201)
+        #expect(container["identifier"]?.stringValue == "iCloud.com.example.Fresh")
+        #expect(container["environments"]?["development"]?["records"] == .integer(0))
+        #expect(try call("POST", "/containers", #"{"identifier":"iCloud.com.example.Fresh"}"#).1["serverErrorCode"] == "EXISTS")
+        let (badStatus, bad) = try call("POST", "/containers", #"{"identifier":"com.example.Nope"}"#)
+        #expect(badStatus == 400 && bad["reason"]?.stringValue?.contains("iCloud.") == true)
+        #expect(try call("POST", "/containers", #"{"identifier":7}"#).1["reason"] == "\"identifier\" must be a string")
+        #expect(try call("POST", "/containers", "[1").0 == 400)
+        _ = try server.store.database(server.container, .development, .public, as: .operator())
+            .modify(ModifyRequest(operations: [RecordOperation(.create, recordName: "n1", recordType: "Note", fields: ["title": .string("x")])]))
+        let listed = try call("GET", "/containers").1["containers"]
+        #expect(listed?.arrayValue?.map { $0["identifier"]?.stringValue } == ["iCloud.com.example.Fresh", "iCloud.com.example.Tests"])
+        #expect(listed?.arrayValue?.last?["environments"]?["development"]?["records"] == .integer(1))
+        #expect(try call("GET", "/containers/iCloud.com.example.Missing").0 == 404)
+
+        let (tokenStatus, token) = try call(
+            "POST", "/containers/iCloud.com.example.Tests/tokens",
+            #"{"environment":"production","name":"web","allowedOrigins":["https://app.example.com"]}"#)
+        #expect(tokenStatus == 201)
+        let tokenValue = try #require(token["token"]?.stringValue)
+        #expect(token["allowedOrigins"] == ["https://app.example.com"] && token["environment"] == "production")
+        #expect(try call("POST", "/containers/iCloud.com.example.Tests/tokens", #"{"allowedOrigins":["not an origin"]}"#).0 == 400)
+        #expect(try call("GET", "/containers/iCloud.com.example.Tests/tokens").1["tokens"]?.arrayValue?.count == 1)
+        #expect(try call("DELETE", "/containers/iCloud.com.example.Fresh/tokens/\(tokenValue)").0 == 404)
+        #expect(try call("DELETE", "/containers/iCloud.com.example.Tests/tokens/\(tokenValue)").0 == 200)
+        #expect(try server.store.apiToken(tokenValue) == nil)
+
+        let (keyStatus, keyError) = try call("POST", "/containers/iCloud.com.example.Tests/keys", #"{"publicKey":"-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----"}"#)
+        #expect(keyStatus == 400)
+        #expect(keyError["reason"]?.stringValue?.contains("openssl ecparam") == true)
+        #expect(try call("GET", "/containers/iCloud.com.example.Tests/keys").1["keys"] == [])
+
+        let (userStatus, user) = try call(
+            "POST", "/containers/iCloud.com.example.Tests/users", #"{"name":"bob","password":"a long passphrase","emailAddress":"bob@example.com"}"#)
+        #expect(userStatus == 201 && user["name"] == "bob" && user["openSessions"] == .integer(0))
+        #expect(try call("POST", "/containers/iCloud.com.example.Tests/users", #"{"name":"carl","password":"short"}"#).0 == 400)
+        #expect(try call("GET", "/containers/iCloud.com.example.Tests/users?search=EXAMPLE.com").1["users"]?.arrayValue?.map { $0["name"] } == ["bob"])
+        _ = try server.store.signIn(server.container, name: "bob", password: "a long passphrase")
+        #expect(try call("POST", "/containers/iCloud.com.example.Tests/users/bob/sign-out").1["endedSessions"] == .integer(1))
+        #expect(try call("POST", "/containers/iCloud.com.example.Tests/users/bob/password", #"{"password":"a new passphrase"}"#).0 == 200)
+        #expect(throws: CloudStoreError.self) { try server.store.signIn(server.container, name: "bob", password: "a long passphrase") }
+        #expect(try call("DELETE", "/containers/iCloud.com.example.Tests/users/bob").0 == 200)
+        #expect(try call("DELETE", "/containers/iCloud.com.example.Tests/users/bob").0 == 404)
+    }
+
+    @Test func schemaRecordTypesFieldsIndexesAndZones() throws {
+        let server = try Self.server()
+        let token = try server.store.createManagementToken(for: "root", name: "t").text
+        let base = "/admin/v1/containers/iCloud.com.example.Tests"
+        func call(_ method: String, _ path: String, _ body: String = "") throws -> (Int, JSONValue) {
+            let response = try Self.send(server, method, base + path, body: body, headers: [("Authorization", "Bearer " + token)])
+            return (response.status, try response.json())
+        }
+
+        let schema = try call("GET", "/development/schema").1
+        let note = schema["recordTypes"]?.arrayValue?.first { $0["name"] == "Note" }
+        #expect(note?["fields"]?.arrayValue?.first?["name"] == "___createTime" && note?["fields"]?.arrayValue?.first?["system"] == true)
+        #expect(note?["fields"]?.arrayValue?.first { $0["name"] == "title" }?["indexes"] == ["QUERYABLE"])
+        let text = try Self.send(server, "GET", base + "/development/schema?format=ckdb", headers: [("Authorization", "Bearer " + token)])
+        #expect(text.header("Content-Type")?.hasPrefix("text/plain") == true)
+        #expect(text.text == (try server.store.exportSchema(server.container, .development)))
+
+        let (badStatus, bad) = try call("PUT", "/development/schema", "DEFINE SCHEMA\n  RECORD TYPE Note (\n    n BADTYPE\n  );\n")
+        #expect(badStatus == 400 && bad["reason"]?.stringValue?.contains("line 3, column 7") == true)
+        #expect(try call("PUT", "/production/schema", "DEFINE SCHEMA\n").0 == 400)
+        #expect(try call("POST", "/development/schema/validate", "DEFINE SCHEMA\n RECORD TYPE A (x STRING);\n").1["recordTypes"] == .integer(1))
+
+        #expect(try call("POST", "/development/record-types", #"{"name":"Task"}"#).0 == 201)
+        #expect(try call("POST", "/development/record-types", #"{"name":"Task"}"#).1["serverErrorCode"] == "EXISTS")
+        #expect(try call("POST", "/development/record-types", #"{"name":"9bad"}"#).0 == 400)
+        #expect(try call("POST", "/production/record-types", #"{"name":"Task"}"#).0 == 400)
+        let (fieldStatus, task) = try call("POST", "/development/record-types/Task/fields", #"{"name":"due","type":"TIMESTAMP","indexes":["QUERYABLE","SORTABLE"]}"#)
+        #expect(fieldStatus == 201)
+        #expect(task["fields"]?.arrayValue?.first { $0["name"] == "due" }?["indexes"] == ["QUERYABLE", "SORTABLE"])
+        #expect(try call("POST", "/development/record-types/Task/fields", #"{"name":"blob","type":"BYTES","indexes":["QUERYABLE"]}"#).0 == 400)
+        #expect(try call("POST", "/development/record-types/Task/fields", #"{"name":"x","type":"NOPE"}"#).0 == 400)
+        #expect(try call("POST", "/development/record-types/Missing/fields", #"{"name":"x","type":"STRING"}"#).0 == 404)
+        let (indexStatus, indexed) = try call("PUT", "/development/record-types/Task/fields/___modTime/indexes", #"{"indexes":["SORTABLE"]}"#)
+        #expect(indexStatus == 200)
+        #expect(indexed["fields"]?.arrayValue?.first { $0["name"] == "___modTime" }?["indexes"] == ["SORTABLE"])
+        #expect(try server.store.schema(server.container, .development).recordType("Task")?.field("due")?.indexes == [.queryable, .sortable])
+
+        let zones = try call("GET", "/development/private/zones?user=alice").1
+        #expect(zones["zones"]?.arrayValue?.map { $0["zoneName"] } == ["_defaultZone", "Work"])
+        #expect(try call("GET", "/development/private/zones").0 == 400)
+        #expect(try call("GET", "/development/elsewhere/zones").0 == 400)
+        #expect(try call("POST", "/development/private/zones", #"{"zoneName":"Play","user":"alice"}"#).0 == 201)
+        #expect(try call("POST", "/development/public/zones", #"{"zoneName":"Play"}"#).0 == 400)
+        #expect(try call("DELETE", "/development/private/zones/Work?user=alice").1["deleted"] == true)
+        #expect(try call("GET", "/development/private/zones?user=alice").1["zones"]?.arrayValue?.map { $0["zoneName"] } == ["_defaultZone", "Play"])
+    }
+}
