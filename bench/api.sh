@@ -18,14 +18,7 @@ DURATION="${DURATION:-10s}"
 CASES="${CASES:-lookup modify1 modify200 modify200-named}"
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 
-# CUMULUS_BIN runs another build (an earlier commit's, to compare) instead of this checkout's.
-if [ -n "${CUMULUS_BIN:-}" ]; then
-    CUMULUS="$CUMULUS_BIN"
-else
-    echo "building cumulus (release)…"
-    (cd "$ROOT" && swift build -c release --product cumulus 2>&1 | tail -1)
-    CUMULUS="$ROOT/.build/release/cumulus"
-fi
+use_cumulus_binary
 RESULTS="$BENCH/results/api-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$RESULTS"
 WORK="$(mktemp -d /tmp/cumulus-api-bench.XXXXXX)"

@@ -4,7 +4,8 @@
 # as a static file. wrk -t2 -c64 -d10s --latency against each in turn, three rounds, with
 # keep-alive and with `Connection: close`. Everything listens on 127.0.0.1 only.
 #
-# Usage: bench/http.sh            (ROUNDS, DURATION, CONNECTIONS override the defaults)
+# Usage: bench/http.sh            (ROUNDS, DURATION, CONNECTIONS override the defaults; CUMULUS_BIN
+#                                 measures another build of cumulus)
 set -euo pipefail
 cd "$(dirname "$0")"
 BENCH="$PWD"
@@ -26,9 +27,8 @@ install_missing
 NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 
 echo "building cumulus and the Hummingbird baseline (release)…"
-(cd "$ROOT" && swift build -c release --product cumulus 2>&1 | tail -1)
+use_cumulus_binary
 (cd "$BENCH" && swift build -c release --product HummingbirdHealthz 2>&1 | tail -1)
-CUMULUS="$ROOT/.build/release/cumulus"
 HUMMINGBIRD="$BENCH/.build/release/HummingbirdHealthz"
 
 RESULTS="$BENCH/results/http-$(date -u +%Y%m%dT%H%M%SZ)"

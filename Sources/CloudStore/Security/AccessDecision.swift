@@ -4,16 +4,51 @@
 public struct AccessDecision: Hashable, Sendable, CustomStringConvertible {
     /// Whether the operation may go ahead.
     public var isAllowed: Bool
+    /// Why, kept as data: checks run per record, and the words are needed only when shown.
+    let reason: Reason
+
     /// The grant or rule that decided.
-    public var rule: String
+    public var rule: String { reason.description }
 
     /// An allowing decision.
-    static func allowed(_ rule: String) -> AccessDecision { AccessDecision(isAllowed: true, rule: rule) }
+    static func allowed(_ reason: Reason) -> AccessDecision { AccessDecision(isAllowed: true, reason: reason) }
     /// A denying decision.
-    static func denied(_ rule: String) -> AccessDecision { AccessDecision(isAllowed: false, rule: rule) }
+    static func denied(_ reason: Reason) -> AccessDecision { AccessDecision(isAllowed: false, reason: reason) }
 
     /// `allowed: …` or `denied: …`.
     public var description: String { (isAllowed ? "allowed: " : "denied: ") + rule }
+
+    /// The rules a decision can rest on.
+    enum Reason: Hashable, Sendable, CustomStringConvertible {
+        case operatorMayDoAnything
+        case serverAdministersPublicDatabase
+        case serverUsesPublicDatabaseOnly
+        case worldOnlyReads(Permission)
+        case ownDatabase(DatabaseScope)
+        case grant(Grant, Permission, creatorIsCaller: Bool)
+        case customRole(role: String, Permission)
+        case noGrant(Permission, recordType: String, held: [String])
+
+        var description: String {
+            switch self {
+            case .operatorMayDoAnything: "the operator may do anything"
+            case .serverAdministersPublicDatabase: "server-to-server keys administer the public database"
+            case .serverUsesPublicDatabaseOnly: "server-to-server keys can use the public database only"
+            case .worldOnlyReads(let permission): "the world only reads; \(permission) needs a signed-in user"
+            case .ownDatabase(let scope): "the \(scope) database belongs to the caller"
+            case .grant(let grant, let permission, let creatorIsCaller):
+                switch grant.role {
+                case SystemRole.creator:
+                    #"GRANT \#(permission) TO "\#(grant.role)""# + (creatorIsCaller ? " (the caller created the record)" : " (the caller creates the record)")
+                case SystemRole.authenticated: #"GRANT \#(permission) TO "\#(grant.role)" (the caller is signed in)"#
+                default: #"GRANT \#(permission) TO "\#(grant.role)""#
+                }
+            case .customRole(let role, let permission): #"GRANT \#(permission) TO "\#(role)" (the user holds the role)"#
+            case .noGrant(let permission, let recordType, let held):
+                "no grant gives \(permission) on \(recordType) to \(held.joined(separator: ", "))"
+            }
+        }
+    }
 }
 
 /// Which records of a type a caller may read, as a query applies it.

@@ -2,22 +2,38 @@
 enum LogRedaction {
     /// `target` with the values of the parameters in `names` (lowercase) replaced, compared on
     /// their percent-decoded, lowercased names. A target with none of them comes back as it is.
+    /// Runs on every logged request: it scans bytes and builds a new string only to redact.
     static func redact(target: String, names: Set<String>) -> String {
-        guard !names.isEmpty, let question = target.firstIndex(of: "?") else { return target }
-        let pairs = target[target.index(after: question)...].split(separator: "&", omittingEmptySubsequences: false)
-        var redacted = false
-        let rewritten = pairs.map { pair -> Substring in
-            guard let equals = pair.firstIndex(of: "="), names.contains(decodedName(pair[..<equals])) else { return pair }
-            redacted = true
-            return pair[...equals] + "REDACTED"
+        guard !names.isEmpty, let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
+        let query = Substring(target.utf8[target.utf8.index(after: question)...])
+        var values: [Range<String.Index>] = []
+        PercentDecoding.forEachEncodedPair(query) { name, value in
+            // A name alone (`&tok&`) has no value to hide.
+            if name.endIndex != value.startIndex, matches(name, names) { values.append(value.startIndex..<value.endIndex) }
+            return true
         }
-        guard redacted else { return target }
-        return target[...question] + rewritten.joined(separator: "&")
+        guard !values.isEmpty else { return target }
+        var redacted = ""
+        redacted.reserveCapacity(target.utf8.count)
+        var copied = target.startIndex
+        for value in values {
+            redacted += target[copied..<value.lowerBound]
+            redacted += "REDACTED"
+            copied = value.upperBound
+        }
+        redacted += target[copied...]
+        return redacted
     }
 
-    /// A parameter name as compared: percent-decoded when it holds escapes, lowercased.
-    private static func decodedName(_ name: Substring) -> String {
-        guard name.utf8.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }) else { return name.lowercased() }
-        return (PercentDecoding.decode(name, plusAsSpace: true) ?? String(name)).lowercased()
+    /// Whether a parameter name, percent-decoded and lowercased, is one of `names`.
+    private static func matches(_ name: Substring, _ names: Set<String>) -> Bool {
+        let bytes = name.utf8
+        if !bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") || $0 >= 0x80 }) {
+            // ASCII without escapes: lowercase the bytes themselves, and only for a name of a
+            // length one of `names` has.
+            guard names.contains(where: { $0.utf8.count == bytes.count }) else { return false }
+            return names.contains(String(decoding: bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self))
+        }
+        return names.contains((PercentDecoding.decode(name, plusAsSpace: true) ?? String(name)).lowercased())
     }
 }

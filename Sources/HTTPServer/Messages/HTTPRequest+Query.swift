@@ -7,13 +7,26 @@ extension HTTPRequest {
         }
     }
 
-    /// The first decoded value of the query parameter `name`, or `nil`.
+    /// The first decoded value of the query parameter `name`, or `nil`. Only that value is decoded.
     public func queryParameter(_ name: String) -> String? {
-        queryItems.first { $0.name == name }?.value
+        var found: String?
+        PercentDecoding.forEachEncodedPair(Substring(query)) { encodedName, value in
+            guard PercentDecoding.encodedName(encodedName, is: name) else { return true }
+            found = PercentDecoding.decode(value, plusAsSpace: true) ?? String(value)
+            return false
+        }
+        return found
     }
 
     /// Every decoded value of the query parameter `name`, in order.
     public func queryParameters(_ name: String) -> [String] {
-        queryItems.filter { $0.name == name }.map(\.value)
+        var found: [String] = []
+        PercentDecoding.forEachEncodedPair(Substring(query)) { encodedName, value in
+            if PercentDecoding.encodedName(encodedName, is: name) {
+                found.append(PercentDecoding.decode(value, plusAsSpace: true) ?? String(value))
+            }
+            return true
+        }
+        return found
     }
 }

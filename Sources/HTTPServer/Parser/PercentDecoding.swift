@@ -29,9 +29,46 @@ public enum PercentDecoding {
     /// The `name=value` pairs of a query or form body (`a=1&b&c=3`), still encoded, in order;
     /// empty pairs are skipped and a pair without `=` has an empty value.
     public static func encodedPairs(_ text: Substring) -> [(name: Substring, value: Substring)] {
-        text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
-            guard let equals = pair.firstIndex(of: "=") else { return (pair, pair[pair.endIndex...]) }
-            return (pair[..<equals], pair[pair.index(after: equals)...])
+        var pairs: [(name: Substring, value: Substring)] = []
+        forEachEncodedPair(text) { name, value in
+            pairs.append((name, value))
+            return true
         }
+        return pairs
+    }
+
+    /// Calls `body` with each encoded pair of `text`, in order, until it returns `false`.
+    /// Splits on the UTF-8 bytes of `&` and `=`, which are never inside another character, so no
+    /// grapheme breaking is paid for: requests read their query several times each.
+    static func forEachEncodedPair(_ text: Substring, _ body: (Substring, Substring) -> Bool) {
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        while start < utf8.endIndex {
+            let end = utf8[start...].firstIndex(of: UInt8(ascii: "&")) ?? utf8.endIndex
+            if start != end {
+                let pair = utf8[start..<end]
+                let more: Bool
+                if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
+                    more = body(Substring(utf8[start..<equals]), Substring(utf8[utf8.index(after: equals)..<end]))
+                } else {
+                    more = body(Substring(pair), Substring(utf8[end..<end]))
+                }
+                if !more { return }
+            }
+            start = end == utf8.endIndex ? end : utf8.index(after: end)
+        }
+    }
+
+    /// Whether an encoded query or form name decodes (`+` as a space) to `name`, as strings
+    /// compare (canonically equivalent characters are equal); byte for byte, without decoding,
+    /// when both are ASCII and the encoded name holds no escape.
+    static func encodedName(_ encoded: Substring, is name: String) -> Bool {
+        let bytes = encoded.utf8
+        if name.utf8.allSatisfy({ $0 < 0x80 }),
+            !bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") || $0 >= 0x80 })
+        {
+            return bytes.elementsEqual(name.utf8)
+        }
+        return (decode(encoded, plusAsSpace: true) ?? String(encoded)) == name
     }
 }

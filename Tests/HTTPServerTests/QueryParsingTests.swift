@@ -1,0 +1,43 @@
+import Testing
+import TestSupport
+@testable import HTTPServer
+
+/// Query parameters and log redaction read queries by their bytes; they must agree with the
+/// plain reading (split on `&`, then on the first `=`, then percent-decode) on any query.
+@Suite struct QueryParsingTests {
+    /// The plain reading, as a reference: on bytes, as form encoding is defined (a combining
+    /// mark after `&` does not hide it).
+    private static func reference(_ query: String) -> [(String, String)] {
+        query.utf8.split(separator: UInt8(ascii: "&")).map { pair in
+            let parts = pair.split(separator: UInt8(ascii: "="), maxSplits: 1, omittingEmptySubsequences: false)
+            let name = String(Substring(parts[0])), value = parts.count > 1 ? String(Substring(parts[1])) : ""
+            return (PercentDecoding.decode(name, plusAsSpace: true) ?? name, PercentDecoding.decode(value, plusAsSpace: true) ?? value)
+        }
+    }
+
+    @Test(arguments: 0..<3) func parametersAgreeWithThePlainReading(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        let pieces = ["a", "b", "ckAPIToken", "=", "&", "&&", "%41", "%6", "+", "é", "🇫🇷", "e\u{301}", "x=y", "", "%zz", "%2B"]
+        for _ in 0..<2_000 {
+            let query = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let request = HTTPRequest(method: .get, target: "/p?" + query)
+            let expected = Self.reference(query)
+            for name in Set(expected.map(\.0)).union(["a", "ckAPIToken", "missing"]) {
+                #expect(request.queryParameter(name) == expected.first { $0.0 == name }?.1, "\(query) \(name)")
+                #expect(request.queryParameters(name) == expected.filter { $0.0 == name }.map(\.1), "\(query) \(name)")
+            }
+            #expect(request.queryItems.map(\.name) == expected.map(\.0))
+        }
+    }
+
+    @Test func redactionReplacesOnlyTheNamedValues() {
+        let names: Set<String> = ["ckapitoken", "ckwebauthtoken", "tok"]
+        #expect(LogRedaction.redact(target: "/a?ckAPIToken=secret&x=1", names: names) == "/a?ckAPIToken=REDACTED&x=1")
+        #expect(LogRedaction.redact(target: "/a?x=1&CKWEBAUTHTOKEN=s%2Bt&tok=q&tok", names: names) == "/a?x=1&CKWEBAUTHTOKEN=REDACTED&tok=REDACTED&tok")
+        #expect(LogRedaction.redact(target: "/a?ck%41PIToken=secret", names: names) == "/a?ck%41PIToken=REDACTED")
+        #expect(LogRedaction.redact(target: "/é?tok=🇫🇷&é=1", names: names) == "/é?tok=REDACTED&é=1")
+        #expect(LogRedaction.redact(target: "/a?token=keep&x", names: names) == "/a?token=keep&x")
+        #expect(LogRedaction.redact(target: "/a", names: names) == "/a")
+        #expect(LogRedaction.redact(target: "/a?tok=", names: names) == "/a?tok=REDACTED")
+    }
+}
