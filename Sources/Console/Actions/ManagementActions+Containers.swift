@@ -18,8 +18,9 @@ extension ManagementActions {
 
     /// One container.
     public func container(_ identifier: String, as actor: OperatorIdentity) throws -> JSONValue {
-        let container = try existingContainer(identifier)
-        guard let info = try store.container(container) else { throw CloudStoreError.notFound("Container \(identifier) does not exist") }
+        guard let info = try store.container(try ContainerIdentifier(identifier)) else {
+            throw CloudStoreError.notFound("Container \(identifier) does not exist")
+        }
         return try containerJSON(info)
     }
 

@@ -8,17 +8,16 @@ import HTTPServer
 struct OperatorAuthenticator: Sendable {
     /// The cookie holding a console session's secret.
     static let sessionCookie = "cumulus_console"
-    /// The header a session's script sends its CSRF token in; forms send the `csrf` field.
+    /// The header a session's requests send their CSRF token in.
     static let csrfHeader = "X-CSRF-Token"
 
     let store: CloudStore
 
     /// The operator a request proves.
-    /// - Parameter formCSRF: the `csrf` field of a posted form, when the request is one.
     /// - Throws: ``CloudStoreError/authenticationFailed(_:)`` for a missing, invalid, revoked or
     ///   expired credential; ``CloudStoreError/accessDenied(_:)`` for a state-changing session
     ///   request without its CSRF token.
-    func authenticate(_ request: HTTPRequest, formCSRF: String? = nil) throws -> OperatorRequest {
+    func authenticate(_ request: HTTPRequest) throws -> OperatorRequest {
         if let authorization = request.headers["Authorization"] {
             guard authorization.hasPrefix("Bearer ") else {
                 throw CloudStoreError.authenticationFailed("Send a management token as Authorization: Bearer cumulus_mt_…")
@@ -37,7 +36,7 @@ struct OperatorAuthenticator: Sendable {
             throw CloudStoreError.authenticationFailed(reason)
         }
         if Self.changesState(request.method) {
-            let sent = formCSRF ?? request.headers[Self.csrfHeader] ?? ""
+            let sent = request.headers[Self.csrfHeader] ?? ""
             guard SecureToken.constantTimeEquals(sent, session.csrfToken) else {
                 throw CloudStoreError.accessDenied("The form's security token is missing or out of date; reload the page and try again")
             }
