@@ -27,12 +27,6 @@ PID=""
 cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-CONTAINER=iCloud.com.example.Bench
-"$CUMULUS" containers create "$CONTAINER" --data-dir "$DATA" >/dev/null
-TOKEN="$("$CUMULUS" tokens create --container "$CONTAINER" --data-dir "$DATA")"
-printf '%s\n' 'bench password' | "$CUMULUS" users add --container "$CONTAINER" bench --data-dir "$DATA" >/dev/null
-WEB="$(printf '%s\n' 'bench password' | "$CUMULUS" users token --container "$CONTAINER" bench --keep-signed-in --data-dir "$DATA")"
-WEB_QUERY="$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$WEB")"
 cat > "$WORK/schema.ckdb" <<'SCHEMA'
 DEFINE SCHEMA
     RECORD TYPE Note (
@@ -45,7 +39,7 @@ DEFINE SCHEMA
         GRANT READ TO "_world"
     );
 SCHEMA
-"$CUMULUS" import-schema --file "$WORK/schema.ckdb" --container "$CONTAINER" --data-dir "$DATA" >/dev/null
+make_bench_container "$DATA" "$WORK/schema.ckdb"
 
 PORT="$(free_port)"
 "$CUMULUS" serve --host 127.0.0.1 --port "$PORT" --data-dir "$DATA" --no-demo \

@@ -48,12 +48,6 @@ mkdir -p "$RESULTS"
 
 # --- Cumulus: a container, a user, and the Note type with `count` queryable.
 DATA="$WORK/cumulus"
-CONTAINER=iCloud.com.example.Bench
-"$CUMULUS" containers create "$CONTAINER" --data-dir "$DATA" >/dev/null
-TOKEN="$("$CUMULUS" tokens create --container "$CONTAINER" --data-dir "$DATA")"
-printf '%s\n' 'bench password' | "$CUMULUS" users add --container "$CONTAINER" bench --data-dir "$DATA" >/dev/null
-WEB="$(printf '%s\n' 'bench password' | "$CUMULUS" users token --container "$CONTAINER" bench --keep-signed-in --data-dir "$DATA")"
-WEB_QUERY="$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$WEB")"
 cat > "$WORK/schema.ckdb" <<'SCHEMA'
 DEFINE SCHEMA
     RECORD TYPE Note (
@@ -66,7 +60,7 @@ DEFINE SCHEMA
         GRANT READ TO "_world"
     );
 SCHEMA
-"$CUMULUS" import-schema --file "$WORK/schema.ckdb" --container "$CONTAINER" --data-dir "$DATA" >/dev/null
+make_bench_container "$DATA" "$WORK/schema.ckdb"
 PORT_CUMULUS="$(free_port)"
 "$CUMULUS" serve --host 127.0.0.1 --port "$PORT_CUMULUS" --data-dir "$DATA" --no-demo \
     --templates-dir "$ROOT/Templates" --public-dir "$ROOT/Public" >/dev/null &

@@ -81,3 +81,16 @@ use_cumulus_binary() {
         CUMULUS="$ROOT/.build/release/cumulus"
     fi
 }
+
+# make_bench_container DATA_DIR SCHEMA_FILE: creates iCloud.com.example.Bench in DATA_DIR with
+# the schema, an API token (TOKEN) and a user `bench` signed in for two weeks (WEB, and
+# WEB_QUERY percent-encoded for a URL), with $CUMULUS.
+make_bench_container() {
+    CONTAINER=iCloud.com.example.Bench
+    "$CUMULUS" containers create "$CONTAINER" --data-dir "$1" >/dev/null
+    TOKEN="$("$CUMULUS" tokens create --container "$CONTAINER" --data-dir "$1")"
+    printf '%s\n' 'bench password' | "$CUMULUS" users add --container "$CONTAINER" bench --data-dir "$1" >/dev/null
+    WEB="$(printf '%s\n' 'bench password' | "$CUMULUS" users token --container "$CONTAINER" bench --keep-signed-in --data-dir "$1")"
+    WEB_QUERY="$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$WEB")"
+    "$CUMULUS" import-schema --file "$2" --container "$CONTAINER" --data-dir "$1" >/dev/null
+}
