@@ -118,6 +118,11 @@ public final class CloudStore: Sendable {
     ) throws -> CloudDatabase {
         let policy = AccessPolicy(caller: caller, database: database)
         try policy.checkAccess()
+        // An operator acts as a user only to develop: in production a user's data is theirs alone.
+        if case .operator = caller, environment == .production, database.scope != .public {
+            throw CloudStoreError.accessDenied(
+                "Operators see users' \(database.scope) databases in development only; in production they belong to their users")
+        }
         return CloudDatabase(
             store: self, storage: try self.environment(container, environment), container: container,
             environment: environment, database: database, caller: caller)

@@ -21,6 +21,12 @@ public struct Router: RouteRegistrar, Sendable {
     /// Creates an empty router.
     public init() {}
 
+    /// Every route added so far, with its methods and full pattern (`/users/:id`), in the order
+    /// added: what an API description or a test of every route walks.
+    public var routes: [(methods: [HTTPMethod], pattern: String)] {
+        definitions.map { ($0.methods, $0.pattern) }
+    }
+
     /// Adds middleware that wraps every route and the server's 404, 405 and OPTIONS answers,
     /// whenever the routes were registered. The first added runs first.
     public mutating func use(_ middleware: any HTTPMiddleware) {

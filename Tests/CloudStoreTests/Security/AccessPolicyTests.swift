@@ -49,4 +49,17 @@ import TestSupport
         let operatorView = try store.store.database(store.container, .development, database: .private("_alice"), as: .operator())
         #expect(try operatorView.lookup([RecordLookup("d")]).first?.record != nil)
     }
+
+    @Test func anOperatorSeesUsersPrivateDataInDevelopmentOnly() throws {
+        let store = try TemporaryStore()
+        _ = try store.store.database(store.container, .production, database: .private("_alice"), as: .user("_alice"))
+        for scope in [DatabaseID.private("_alice"), .shared("_alice")] {
+            #expect(throws: CloudStoreError.accessDenied(
+                "Operators see users' \(scope.scope) databases in development only; in production they belong to their users")) {
+                try store.store.database(store.container, .production, database: scope, as: .operator())
+            }
+            _ = try store.store.database(store.container, .development, database: scope, as: .operator())
+        }
+        _ = try store.store.database(store.container, .production, database: .public, as: .operator())
+    }
 }

@@ -1,0 +1,72 @@
+import CloudStore
+
+/// `records/query`, `records/lookup` and `records/modify` from request body to response body,
+/// against one database: the data API and the management API both answer through these, so a
+/// record reads and writes the same whichever door it comes through.
+public enum RecordsExchange {
+    /// `records/query`: `{query, zoneID, zoneWide, resultsLimit, continuationMarker, desiredKeys}` →
+    /// `{records, continuationMarker?}`.
+    public static func query(_ body: WireValue, in database: CloudDatabase, schema: Schema, numbersAsStrings: Bool) throws -> JSONValue {
+        let query = try QueryDecoder(schema: schema).query(body["query"])
+        let desiredKeys = try body["desiredKeys"].strings()
+        let zoneName = body["zoneID"].isPresent ? try ZoneWire.zoneName(body["zoneID"]) : nil
+        let result = try database.query(QueryRequest(
+            query: query, zoneName: zoneName, zoneWide: try body["zoneWide"].bool() ?? false,
+            resultsLimit: try body["resultsLimit"].integer(), continuationMarker: try body["continuationMarker"].string(),
+            desiredKeys: desiredKeys))
+        let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings)
+        var response: JSONObject = [
+            "records": .array(result.records.map { encoder.json(.record($0), desiredKeys: desiredKeys) })
+        ]
+        if let marker = result.continuationMarker { response["continuationMarker"] = .string(marker) }
+        return .object(response)
+    }
+
+    /// `records/lookup`: `{records: [{recordName, desiredKeys?}], zoneID, desiredKeys}` → `{records}`.
+    public static func lookup(_ body: WireValue, in database: CloudDatabase, numbersAsStrings: Bool) throws -> JSONValue {
+        let desiredKeys = try body["desiredKeys"].strings()
+        var lookups: [RecordLookup] = []
+        for entry in try body["records"].requiredArray() {
+            // A bare record name is accepted as well as the documented dictionary.
+            if let name = entry.json?.stringValue {
+                lookups.append(RecordLookup(name))
+                continue
+            }
+            try entry.requireObjectIfPresent()
+            lookups.append(RecordLookup(try entry["recordName"].requiredString(), desiredKeys: try entry["desiredKeys"].strings()))
+        }
+        let results = try database.lookup(lookups, zoneName: try ZoneWire.zoneName(body["zoneID"]), desiredKeys: desiredKeys)
+        let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings)
+        return .object(["records": .array(zip(lookups, results).map { lookup, result in
+            encoder.json(result, desiredKeys: lookup.desiredKeys ?? desiredKeys)
+        })])
+    }
+
+    /// The operations of a `records/modify` body, each field read as its declared type; records
+    /// an operation names without a `recordType` are looked up for theirs.
+    public static func modifyRequest(_ body: WireValue, in database: CloudDatabase, schema: Schema) throws -> ModifyRequest {
+        let zoneName = try ZoneWire.zoneName(body["zoneID"])
+        let wireOperations = try body["operations"].requiredArray()
+        var decoder = RecordOperationDecoder(schema: schema)
+        let untyped = RecordOperationDecoder.namesNeedingTypes(wireOperations)
+        if !untyped.isEmpty, untyped.count <= ModifyRequest.maximumOperations {
+            for case .record(let record) in try database.lookup(untyped.map { RecordLookup($0, desiredKeys: []) }, zoneName: zoneName) {
+                decoder.existingTypes[record.recordName] = record.recordType
+            }
+        }
+        var operations: [RecordOperation] = []
+        for operation in wireOperations { operations.append(try decoder.operation(operation)) }
+        return ModifyRequest(
+            operations: operations, zoneName: zoneName, atomic: try body["atomic"].bool() ?? true,
+            desiredKeys: try body["desiredKeys"].strings())
+    }
+
+    /// Applies a modify request and answers `{records}`: one result per operation, in order.
+    public static func modify(_ request: ModifyRequest, in database: CloudDatabase, numbersAsStrings: Bool) throws -> JSONValue {
+        let results = try database.modify(request)
+        let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings)
+        return .object(["records": .array(zip(request.operations, results).map { operation, result in
+            encoder.json(result, desiredKeys: operation.desiredKeys ?? request.desiredKeys)
+        })])
+    }
+}
