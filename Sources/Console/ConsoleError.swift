@@ -15,6 +15,8 @@ public enum ConsoleError: Error, Hashable, Sendable, CustomStringConvertible {
     case forbidden(String)
     /// Nothing is here (404).
     case notFound(String)
+    /// The change conflicts with the current state (409): the thing exists, or changed meanwhile.
+    case conflict(String)
     /// The request body is not a form (415).
     case unsupportedMediaType(String)
     /// Too many attempts (429): wait this many seconds.
@@ -33,7 +35,7 @@ public enum ConsoleError: Error, Hashable, Sendable, CustomStringConvertible {
             "The template '\(name).mustache' is missing from the templates directory '\(directory)'"
         case .templateInvalid(let file, let line, let column, let reason):
             "The template \(file) cannot be parsed at line \(line), column \(column): \(reason)"
-        case .badRequest(let message), .forbidden(let message), .notFound(let message),
+        case .badRequest(let message), .forbidden(let message), .notFound(let message), .conflict(let message),
             .unsupportedMediaType(let message), .internalError(let message), .throttled(let message, _), .unavailable(let message):
             message
         }
@@ -45,6 +47,7 @@ public enum ConsoleError: Error, Hashable, Sendable, CustomStringConvertible {
         case .badRequest: .badRequest
         case .forbidden: .forbidden
         case .notFound: .notFound
+        case .conflict: .conflict
         case .unsupportedMediaType: .unsupportedMediaType
         case .throttled: .tooManyRequests
         case .unavailable: .serviceUnavailable

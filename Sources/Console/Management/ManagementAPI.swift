@@ -30,6 +30,66 @@ struct ManagementAPI: Sendable {
             mountUsers(on: &api)
             mountSchema(on: &api)
             mountZones(on: &api)
+            mountRecords(on: &api)
+            mountManagementTokens(on: &api)
+        }
+    }
+
+    private func mountRecords(on api: inout RouteGroup) {
+        let actions = actions
+        let options = RouteOptions(maxBodyBytes: Self.maximumSchemaBytes)
+        let base = "/containers/:container/:environment/:database/records"
+        api.post(base + "/query") { request in
+            answer(request) { input, actor in
+                try actions.queryRecords(
+                    input.body, in: input.path("container"), environment: input.path("environment"), database: input.path("database"),
+                    user: input.query("user"), as: actor)
+            }
+        }
+        api.post(base + "/lookup") { request in
+            answer(request) { input, actor in
+                try actions.lookupRecords(
+                    input.body, in: input.path("container"), environment: input.path("environment"), database: input.path("database"),
+                    user: input.query("user"), as: actor)
+            }
+        }
+        api.post(base + "/modify", options: options) { request in
+            answer(request) { input, actor in
+                try actions.modifyRecords(
+                    input.body, in: input.path("container"), environment: input.path("environment"), database: input.path("database"),
+                    user: input.query("user"), as: actor)
+            }
+        }
+        api.post(base + "/export") { request in
+            do {
+                let actor = try authenticator.authenticate(request).identity
+                let input = try ManagementInput(request, jsonBody: true)
+                let formatName = input.query("format") ?? "json"
+                guard let format = RecordExport.Format(rawValue: formatName) else {
+                    throw CloudStoreError.badRequest("Unknown export format '\(formatName)': use json or csv")
+                }
+                let export = try actions.exportRecords(
+                    input.body, format: format, in: input.path("container"), environment: input.path("environment"),
+                    database: input.path("database"), user: input.query("user"), as: actor)
+                var response = HTTPResponse(status: .ok, bytes: export.bytes)
+                response.headers["Content-Type"] = export.contentType
+                return Self.secured(response)
+            } catch {
+                return failure(error, request)
+            }
+        }
+    }
+
+    private func mountManagementTokens(on api: inout RouteGroup) {
+        let actions = actions
+        api.get("/management-tokens") { request in answer(request) { _, actor in try actions.managementTokens(as: actor) } }
+        api.post("/management-tokens") { request in
+            answer(request, status: .created) { input, actor in
+                try actions.createManagementToken(name: try input.optionalString("name") ?? "management token", as: actor)
+            }
+        }
+        api.delete("/management-tokens/:token") { request in
+            answer(request) { input, actor in try actions.revokeManagementToken(input.path("token"), as: actor) }
         }
     }
 
@@ -194,7 +254,15 @@ struct ManagementAPI: Sendable {
         }
         // A script without a valid credential is told 401, whatever kind of credential it lacked.
         if mapped.serverErrorCode == "AUTHENTICATION_REQUIRED" { mapped = CloudKitError("AUTHENTICATION_FAILED", 401, mapped.reason) }
-        var response = HTTPResponse.json(mapped.body(uuid: request.requestID).serialized(), status: HTTPStatus(code: mapped.status))
+        var body = mapped.body(uuid: request.requestID)
+        // Scripts and the console can add the index a query needs without parsing the reason.
+        if case CloudStoreError.missingIndex(let missing) = error, case .object(var object) = body {
+            object["missingIndex"] = [
+                "recordType": .string(missing.recordType), "field": .string(missing.field), "index": .string(missing.index.rawValue),
+            ]
+            body = .object(object)
+        }
+        var response = HTTPResponse.json(body.serialized(), status: HTTPStatus(code: mapped.status))
         if let retryAfter = mapped.retryAfter { response.headers["Retry-After"] = String(retryAfter) }
         if mapped.status == 401 { response.headers["WWW-Authenticate"] = "Bearer realm=\"cumulus\"" }
         return Self.secured(response)

@@ -6,14 +6,17 @@ import HTTPServer
 /// body, read with errors that name what is missing or malformed.
 struct ManagementInput {
     let request: HTTPRequest
-    private let body: JSONObject
+    private let object: JSONObject
+
+    /// The body as JSON: an empty object when there was none.
+    var body: JSONValue { .object(object) }
 
     /// Reads `request`; a body, when there is one, must be a JSON object.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` for a body that is not one.
     init(_ request: HTTPRequest, jsonBody: Bool) throws {
         self.request = request
         guard jsonBody, !request.body.isEmpty else {
-            body = JSONObject()
+            object = JSONObject()
             return
         }
         let value: JSONValue
@@ -25,7 +28,7 @@ struct ManagementInput {
         guard case .object(let object) = value else {
             throw CloudStoreError.badRequest("The request body must be a JSON object")
         }
-        body = object
+        self.object = object
     }
 
     /// A path parameter the route declares.
@@ -50,7 +53,7 @@ struct ManagementInput {
 
     /// A string member of the body, or `nil` when absent or null.
     func optionalString(_ key: String) throws -> String? {
-        switch body[key] {
+        switch object[key] {
         case nil, .null?: return nil
         case .string(let value)?: return value
         default: throw CloudStoreError.badRequest("\"\(key)\" must be a string")
@@ -59,7 +62,7 @@ struct ManagementInput {
 
     /// An array of strings in the body; empty when absent.
     func strings(_ key: String) throws -> [String] {
-        switch body[key] {
+        switch object[key] {
         case nil, .null?: return []
         case .array(let values)?:
             return try values.map { value in

@@ -14,10 +14,11 @@ struct OperatorAuthenticator: Sendable {
     let store: CloudStore
 
     /// The operator a request proves.
+    /// - Parameter formToken: The CSRF token a console form posted; the header is read when `nil`.
     /// - Throws: ``CloudStoreError/authenticationFailed(_:)`` for a missing, invalid, revoked or
     ///   expired credential; ``CloudStoreError/accessDenied(_:)`` for a state-changing session
     ///   request without its CSRF token.
-    func authenticate(_ request: HTTPRequest) throws -> OperatorRequest {
+    func authenticate(_ request: HTTPRequest, formToken: String? = nil) throws -> OperatorRequest {
         if let authorization = request.headers["Authorization"] {
             guard authorization.hasPrefix("Bearer ") else {
                 throw CloudStoreError.authenticationFailed("Send a management token as Authorization: Bearer cumulus_mt_…")
@@ -36,7 +37,11 @@ struct OperatorAuthenticator: Sendable {
             throw CloudStoreError.authenticationFailed(reason)
         }
         if Self.changesState(request.method) {
-            let sent = request.headers[Self.csrfHeader] ?? ""
+            // Browsers that send fetch metadata say where a request came from: only this site may change things.
+            if let site = request.headers["Sec-Fetch-Site"], site != "same-origin", site != "none" {
+                throw CloudStoreError.accessDenied("This request came from another site and has been refused")
+            }
+            let sent = formToken ?? request.headers[Self.csrfHeader] ?? ""
             guard SecureToken.constantTimeEquals(sent, session.csrfToken) else {
                 throw CloudStoreError.accessDenied("The form's security token is missing or out of date; reload the page and try again")
             }

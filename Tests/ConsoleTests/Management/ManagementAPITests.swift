@@ -1,6 +1,8 @@
 import CloudKitWire
 import CloudStore
+import Console
 import Foundation
+import HTTPServer
 import Testing
 import TestSupport
 
@@ -31,6 +33,14 @@ import TestSupport
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones?user=alice", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones", #"{"zoneName":"Z","user":"alice"}"#),
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones/Work?user=alice", ""),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/public/records/query", #"{"query":{"recordType":"Note"}}"#),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/private/records/lookup?user=alice", #"{"records":[{"recordName":"n"}]}"#),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/public/records/modify",
+         #"{"operations":[{"operationType":"create","record":{"recordType":"Note","fields":{"title":{"value":"x"}}}}]}"#),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/public/records/export?format=csv", #"{"query":{"recordType":"Note"}}"#),
+        ("GET", "/admin/v1/management-tokens", ""),
+        ("POST", "/admin/v1/management-tokens", #"{"name":"more"}"#),
+        ("DELETE", "/admin/v1/management-tokens/ID", ""),
     ]
 
     /// A server with an operator, a user `alice` with a zone `Work`, and a `Note` type.
@@ -59,6 +69,8 @@ import TestSupport
             "\(try store.containers().map(\.identifier))", "\(try store.apiTokens(server.container).count)",
             "\(try store.users(server.container).map(\.name))", try store.exportSchema(server.container, .development),
             "\(try store.user(named: "alice", in: server.container).map { try store.openSessionCount(of: $0.userRecordName, in: server.container) } ?? -1)",
+            "\(try store.usage(of: server.container).mapValues(\.records).sorted { $0.key.rawValue < $1.key.rawValue })",
+            "\(try store.managementTokens().map(\.id))",
         ].joined(separator: "|")
     }
 
@@ -88,7 +100,8 @@ import TestSupport
         }
         // A console session without its CSRF token may read but not change anything.
         for route in Self.routes where route.method != "GET" {
-            for csrf in [nil, "wrong", String(signedIn.session.csrfToken.dropLast()) + "0"] {
+            let token = signedIn.session.csrfToken
+            for csrf in [nil, "wrong", String(token.dropLast()) + (token.hasSuffix("0") ? "1" : "0")] {
                 var headers = [("Cookie", "cumulus_console=\(signedIn.secret)")]
                 if let csrf { headers.append(("X-CSRF-Token", csrf)) }
                 let response = try Self.send(server, route.method, route.path, body: route.body, headers: headers)
@@ -103,6 +116,24 @@ import TestSupport
             server, "POST", "/admin/v1/containers/iCloud.com.example.Tests/users/alice/sign-out",
             headers: [("Cookie", "cumulus_console=\(signedIn.secret)"), ("X-CSRF-Token", signedIn.session.csrfToken)])
         #expect(changed.status == 200)
+    }
+
+    @Test func theRefusalListNamesEveryRoute() throws {
+        var router = Router()
+        let store = try ConsoleTestServer(createContainer: false).store
+        try Console.mount(on: &router, store: store, configuration: ConsoleConfiguration(templatesDirectory: repositoryTemplates, version: "1"))
+        let mounted = router.routes.filter { $0.pattern.hasPrefix("/admin/v1/") }.flatMap { route in
+            route.methods.filter { $0 != .head }.map { (method: $0.rawValue, segments: route.pattern.split(separator: "/")) }
+        }
+        #expect(mounted.count >= Self.routes.count - 1)
+        for route in mounted {
+            let covered = Self.routes.contains { listed in
+                let segments = (listed.path.split(separator: "?").first ?? "").split(separator: "/")
+                return listed.method == route.method && segments.count == route.segments.count
+                    && zip(segments, route.segments).allSatisfy { $0 == $1 || $1.hasPrefix(":") }
+            }
+            #expect(covered, "\(route.method) /\(route.segments.joined(separator: "/")) is missing from the refusal test")
+        }
     }
 
     @Test func aTokenStopsWorkingAtTheRequestAfterItIsRevoked() throws {
@@ -216,5 +247,82 @@ import TestSupport
         #expect(try call("POST", "/development/public/zones", #"{"zoneName":"Play"}"#).0 == 400)
         #expect(try call("DELETE", "/development/private/zones/Work?user=alice").1["deleted"] == true)
         #expect(try call("GET", "/development/private/zones?user=alice").1["zones"]?.arrayValue?.map { $0["zoneName"] } == ["_defaultZone", "Play"])
+    }
+
+    @Test func recordsQueriedChangedExportedAndAMissingIndexNamed() throws {
+        let server = try Self.server()
+        let token = try server.store.createManagementToken(for: "root", name: "t").text
+        let base = "/admin/v1/containers/iCloud.com.example.Tests/development"
+        func call(_ path: String, _ body: String) throws -> (Int, JSONValue) {
+            let response = try Self.send(server, "POST", base + path, body: body, headers: [("Authorization", "Bearer " + token)])
+            return (response.status, try response.json())
+        }
+
+        let (created, saved) = try call("/public/records/modify", #"""
+            {"operations":[
+              {"operationType":"create","record":{"recordName":"a","recordType":"Note","fields":{"title":{"value":"=HYPERLINK(\"x\")"}}}},
+              {"operationType":"create","record":{"recordName":"b","recordType":"Note","fields":{"title":{"value":"plain, \"quoted\""}}}}]}
+            """#)
+        #expect(created == 200)
+        let tag = try #require(saved["records"]?.arrayValue?.first?["recordChangeTag"]?.stringValue)
+        let query = #"{"query":{"recordType":"Note","filterBy":[{"fieldName":"title","comparator":"BEGINS_WITH","fieldValue":{"value":"plain"}}]}}"#
+        #expect(try call("/public/records/query", query).1["records"]?.arrayValue?.map { $0["recordName"] } == ["b"])
+        #expect(try call("/public/records/lookup", #"{"records":[{"recordName":"a"},{"recordName":"zz"}]}"#).1["records"]?.arrayValue?
+            .map { $0["serverErrorCode"] ?? $0["recordName"] } == ["a", "NOT_FOUND"])
+
+        // An update with a stale change tag is a conflict carrying the server's record.
+        let update = #"{"operationType":"update","record":{"recordName":"a","recordType":"Note","recordChangeTag":"TAG","fields":{"title":{"value":"new"}}}}"#
+        #expect(try call("/public/records/modify", #"{"operations":[\#(update.replacingOccurrences(of: "TAG", with: tag))]}"#).1["records"]?
+            .arrayValue?.first?["fields"]?["title"]?["value"] == "new")
+        let conflict = try call("/public/records/modify", #"{"operations":[\#(update.replacingOccurrences(of: "TAG", with: tag))]}"#).1
+        #expect(conflict["records"]?.arrayValue?.first?["serverErrorCode"] == "CONFLICT")
+
+        // A filter on a field without its index names the index to add.
+        let (missingStatus, missing) = try call(
+            "/public/records/query", #"{"query":{"recordType":"Note","filterBy":[{"fieldName":"___modTime","comparator":"GREATER_THAN","fieldValue":{"value":0}}]}}"#)
+        #expect(missingStatus == 400)
+        #expect(missing["missingIndex"] == ["recordType": "Note", "field": "___modTime", "index": "QUERYABLE"])
+
+        // Export: CSV quotes as RFC 4180 and defuses formulas; JSON carries the records.
+        let everything = #"{"query":{"recordType":"Note"}}"#
+        let csv = try Self.send(server, "POST", base + "/public/records/export?format=csv", body: everything, headers: [("Authorization", "Bearer " + token)])
+        #expect(csv.status == 200 && csv.header("Content-Type")?.hasPrefix("text/csv") == true)
+        let lines = csv.text.split(separator: "\r\n").map(String.init)
+        #expect(lines.first?.hasPrefix("recordName,recordType,") == true)
+        #expect(lines.contains { $0.hasPrefix("b,Note,") && $0.contains(#""plain, ""quoted""""#) })
+        let json = try Self.send(server, "POST", base + "/public/records/export?format=json", body: everything, headers: [("Authorization", "Bearer " + token)])
+        #expect(try json.json()["records"]?.arrayValue?.count == 2)
+        #expect(try call("/public/records/export?format=xml", everything).0 == 400)
+
+        // A private database needs its user, in development; production keeps it to the user.
+        #expect(try call("/private/records/query", everything).0 == 400)
+        #expect(try call("/private/records/modify?user=alice", #"{"operations":[{"operationType":"create","record":{"recordName":"p","recordType":"Note","fields":{}}}]}"#).0 == 200)
+        #expect(try call("/private/records/lookup?user=alice", #"{"records":[{"recordName":"p"}]}"#).1["records"]?.arrayValue?.first?["recordName"] == "p")
+        let production = try Self.send(
+            server, "POST", "/admin/v1/containers/iCloud.com.example.Tests/production/private/records/lookup?user=alice",
+            body: #"{"records":[{"recordName":"p"}]}"#, headers: [("Authorization", "Bearer " + token)])
+        #expect(production.status == 403)
+        #expect(try production.json()["serverErrorCode"] == "ACCESS_DENIED")
+    }
+
+    @Test func managementTokensAreCreatedListedAndRevoked() throws {
+        let server = try Self.server()
+        let first = try server.store.createManagementToken(for: "root", name: "first").text
+        func call(_ method: String, _ path: String, _ body: String = "", token: String) throws -> (Int, JSONValue) {
+            let response = try Self.send(server, method, "/admin/v1" + path, body: body, headers: [("Authorization", "Bearer " + token)])
+            return (response.status, try response.json())
+        }
+        let (status, created) = try call("POST", "/management-tokens", #"{"name":"laptop"}"#, token: first)
+        #expect(status == 201 && created["operator"] == "root" && created["name"] == "laptop")
+        let second = try #require(created["token"]?.stringValue)
+        let id = try #require(created["id"]?.stringValue)
+        #expect(second.hasPrefix("cumulus_mt_" + id + "_"))
+        let listed = try call("GET", "/management-tokens", token: second).1["managementTokens"]?.arrayValue ?? []
+        #expect(Set(listed.compactMap { $0["name"]?.stringValue }) == ["first", "laptop"])
+        #expect(!listed.contains { $0["token"] != nil }, "a listed token never carries its secret")
+        // The token revokes itself; the very next request is refused.
+        #expect(try call("DELETE", "/management-tokens/\(id)", token: second).0 == 200)
+        #expect(try call("GET", "/management-tokens", token: second).0 == 401)
+        #expect(try call("DELETE", "/management-tokens/\(id)", token: first).0 == 404)
     }
 }

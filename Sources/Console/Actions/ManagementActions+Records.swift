@@ -1,0 +1,70 @@
+import CloudKitWire
+import CloudStore
+
+extension ManagementActions {
+    /// Queries records with a CloudKit `records/query` body (`query`, `zoneID`, `resultsLimit`,
+    /// `continuationMarker`, `desiredKeys`), answering as CloudKit does: `{records, continuationMarker?}`.
+    /// - Parameter user: the owner of a private or shared database (sign-in name or user record name).
+    /// - Throws: ``CloudStoreError/missingIndex(_:)`` naming the index a filter or sort needs.
+    public func queryRecords(
+        _ body: JSONValue, in container: String, environment: String, database: String, user: String?, as actor: OperatorIdentity
+    ) throws -> JSONValue {
+        let (handle, schema) = try recordsDatabase(container, environment, database, user, actor)
+        return try RecordsExchange.query(.body(body), in: handle, schema: schema, numbersAsStrings: false)
+    }
+
+    /// Fetches records by name with a CloudKit `records/lookup` body (`records`, `zoneID`, `desiredKeys`).
+    public func lookupRecords(
+        _ body: JSONValue, in container: String, environment: String, database: String, user: String?, as actor: OperatorIdentity
+    ) throws -> JSONValue {
+        let (handle, _) = try recordsDatabase(container, environment, database, user, actor)
+        return try RecordsExchange.lookup(.body(body), in: handle, numbersAsStrings: false)
+    }
+
+    /// Creates, updates and deletes records with a CloudKit `records/modify` body (`operations`,
+    /// `zoneID`, `atomic`). An update carrying a stale `recordChangeTag` fails with CONFLICT and
+    /// the server's record, as in CloudKit.
+    public func modifyRecords(
+        _ body: JSONValue, in container: String, environment: String, database: String, user: String?, as actor: OperatorIdentity
+    ) throws -> JSONValue {
+        let (handle, schema) = try recordsDatabase(container, environment, database, user, actor)
+        let request = try RecordsExchange.modifyRequest(.body(body), in: handle, schema: schema)
+        return try RecordsExchange.modify(request, in: handle, numbersAsStrings: false)
+    }
+
+    /// Every record a query matches, page after page, up to ``RecordExport/maximumRecords``, as
+    /// JSON or CSV.
+    public func exportRecords(
+        _ body: JSONValue, format: RecordExport.Format, in container: String, environment: String, database: String, user: String?,
+        as actor: OperatorIdentity
+    ) throws -> RecordExport {
+        let (handle, schema) = try recordsDatabase(container, environment, database, user, actor)
+        var request = body.objectValue ?? JSONObject()
+        request["continuationMarker"] = nil
+        request["resultsLimit"] = .integer(Int64(QueryRequest.maximumResults))
+        var records: [JSONValue] = []
+        var truncated = false
+        while true {
+            let page = try RecordsExchange.query(.body(.object(request)), in: handle, schema: schema, numbersAsStrings: false)
+            records += page["records"]?.arrayValue ?? []
+            guard let marker = page["continuationMarker"]?.stringValue else { break }
+            if records.count >= RecordExport.maximumRecords {
+                truncated = true
+                break
+            }
+            request["continuationMarker"] = .string(marker)
+        }
+        let recordType = body["query"]?["recordType"]?.stringValue ?? ""
+        let fieldNames = schema.recordType(recordType)?.userFields.map(\.name) ?? []
+        return RecordExport(format: format, records: records, fieldNames: fieldNames, truncated: truncated)
+    }
+
+    /// The database a records request names, and its environment's schema.
+    private func recordsDatabase(_ container: String, _ environment: String, _ database: String, _ user: String?, _ actor: OperatorIdentity)
+        throws -> (CloudDatabase, Schema)
+    {
+        let (identifier, environment, target) = try databaseID(container, environment, database, user)
+        let handle = try store.database(identifier, environment, database: target, as: actor.caller)
+        return (handle, try store.schema(identifier, environment))
+    }
+}
