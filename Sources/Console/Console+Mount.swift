@@ -10,6 +10,7 @@ extension Console {
     ///
     /// - `GET /`: the start page.
     /// - `GET /signin`, `POST /signin`: the web sign-in flow (see ``signInURL(base:apiToken:origin:)``).
+    /// - `/console/…`: the admin console, for signed-in operators (see ``mountPages``).
     /// - `/admin/v1/…`: the management JSON API, for management tokens and console sessions.
     /// - Paths no route matches answer browsers (`Accept: text/html`) with a readable 404 page,
     ///   unless the router already has a not-found handler; other clients keep the JSON 404.
@@ -27,7 +28,7 @@ extension Console {
         logger: Logger = Logger(label: "cumulus.console")
     ) throws(ConsoleError) {
         let pages = PageRenderer(templates: try TemplateRenderer(directory: configuration.templatesDirectory), configuration: configuration)
-        let start = StartPage(store: store, pages: pages, configuration: configuration)
+        let start = StartPage(pages: pages, configuration: configuration)
         let signIn = SignInPage(store: store, pages: pages, configuration: configuration)
 
         router.group("/", middleware: [PageErrorMiddleware(pages: pages, logger: logger, carriesTokens: false)]) { group in
@@ -37,12 +38,40 @@ extension Console {
             group.get("/") { request in try signIn.show(request) }
             group.post("/", options: RouteOptions(maxBodyBytes: maximumFormBytes)) { request in try signIn.submit(request) }
         }
-        let management = ManagementAPI(
-            actions: ManagementActions(store: store), authenticator: OperatorAuthenticator(store: store), logger: logger)
-        management.mount(on: &router)
+        let actions = ManagementActions(store: store)
+        let authenticator = OperatorAuthenticator(store: store)
+        ManagementAPI(actions: actions, authenticator: authenticator, logger: logger).mount(on: &router)
+        mountPages(on: &router, store: store, pages: pages, actions: actions, authenticator: authenticator, configuration: configuration,
+                   logger: logger)
         if router.notFoundHandler == nil {
             let notFound = NotFoundPage(pages: pages)
             router.notFoundHandler = { request in notFound.respond(to: request) }
+        }
+    }
+}
+
+extension Console {
+    /// The console's pages under `/console/`: login and logout, then containers and, inside a
+    /// container, one page per ``ConsoleSection``. A page answers a signed-in operator only.
+    static func mountPages(
+        on router: inout Router, store: CloudStore, pages: PageRenderer, actions: ManagementActions, authenticator: OperatorAuthenticator,
+        configuration: ConsoleConfiguration, logger: Logger
+    ) {
+        let console = ConsolePages(pages: pages, authenticator: authenticator, actions: actions, configuration: configuration, logger: logger)
+        let login = LoginPage(store: store, pages: pages, console: console)
+        router.group("/console", middleware: [PageErrorMiddleware(pages: pages, logger: logger, carriesTokens: false)]) { group in
+            group.get("/") { request in login.home(request) }
+            group.get("/login") { request in try login.show(request) }
+            group.post("/login", options: RouteOptions(maxBodyBytes: maximumFormBytes)) { request in try login.submit(request) }
+            group.post("/logout", options: RouteOptions(maxBodyBytes: maximumFormBytes)) { request in try login.logout(request) }
+            ContainersPages(console: console).mount(on: &group)
+            RecordsPages(console: console).mount(on: &group)
+            ZonesPages(console: console).mount(on: &group)
+            SchemaPages(console: console).mount(on: &group)
+            UsersPages(console: console).mount(on: &group)
+            APITokensPages(console: console).mount(on: &group)
+            ServerKeysPages(console: console).mount(on: &group)
+            ManagementTokensPages(console: console).mount(on: &group)
         }
     }
 }

@@ -3,7 +3,8 @@ import Mustache
 
 /// The templates of the templates directory, loaded and parsed once at start, and rendered with
 /// HTML escaping: `{{name}}` escapes `& < > " '`, so values are safe in text and in quoted
-/// attributes. Templates are named by their path without `.mustache` (`signin`, `partials/nav`).
+/// attributes. Templates are named by their path without `.mustache`, folders joined by dots
+/// (`signin`, `console.records` for `console/records.mustache`), as Mustache names cannot hold `/`.
 ///
 /// Pages extend the shared layout through Mustache inheritance:
 ///
@@ -12,7 +13,11 @@ import Mustache
 /// ```
 struct TemplateRenderer: Sendable {
     /// The templates the console's pages need; loading fails at start if one is missing.
-    static let requiredTemplates = ["layout", "error", "start", "signin", "signin-complete"]
+    static let requiredTemplates = [
+        "layout", "error", "start", "signin", "signin-complete", "console.frame", "console.bar", "console.login", "console.confirm",
+        "console.containers", "console.records", "console.record", "console.record-form", "console.schema", "console.zones",
+        "console.users", "console.tokens", "console.keys", "console.management-tokens",
+    ]
 
     /// The folder the templates were loaded from.
     let directory: String
@@ -38,7 +43,7 @@ struct TemplateRenderer: Sendable {
                 throw .templateInvalid(file: file, line: 0, column: 0, reason: "the file cannot be read")
             }
             do {
-                templates[String(path.dropLast(".mustache".count))] = try MustacheTemplate(string: String(decoding: data, as: UTF8.self))
+                templates[String(path.dropLast(".mustache".count)).replacingOccurrences(of: "/", with: ".")] = try MustacheTemplate(string: String(decoding: data, as: UTF8.self))
             } catch let error as MustacheTemplate.ParserError {
                 throw .templateInvalid(
                     file: file, line: error.context.lineNumber, column: error.context.columnNumber, reason: "\(error.error)")
@@ -62,10 +67,29 @@ struct TemplateRenderer: Sendable {
     ///   - name: A loaded template.
     ///   - context: String keys to strings, booleans, arrays of dictionaries and dictionaries.
     /// - Throws: ``ConsoleError/internalError(_:)`` when no such template was loaded.
+    /// An empty string is false to a section (`{{#x}}`), as mustache.js has it, so a page
+    /// never renders the markup around a value that is not there.
     func render(_ name: String, _ context: [String: Any]) throws(ConsoleError) -> String {
-        guard let text = library.render(context, withTemplate: name) else {
+        guard let text = library.render(Self.blankingEmptyStrings(context), withTemplate: name) else {
             throw .internalError("No template named '\(name)' in \(directory)")
         }
         return text
+    }
+
+    /// `value` with every empty string, at any depth, replaced by ``Blank``.
+    static func blankingEmptyStrings(_ value: Any) -> Any {
+        switch value {
+        case let string as String: return string.isEmpty ? Blank() : string
+        case let dictionary as [String: Any]: return dictionary.mapValues(blankingEmptyStrings)
+        case let array as [[String: Any]]: return array.map { $0.mapValues(blankingEmptyStrings) }
+        case let array as [Any]: return array.map(blankingEmptyStrings)
+        default: return value
+        }
+    }
+
+    /// An empty string as templates see it: nothing when shown, false to a section.
+    struct Blank: MustacheCustomRenderable {
+        var renderText: String { "" }
+        var isNull: Bool { true }
     }
 }

@@ -10,8 +10,18 @@ import HTTPServer
 /// metadata are also held to `Sec-Fetch-Site: same-origin`. A browser keeps its token while it
 /// is valid, so sign-in forms open in several windows all work.
 struct CSRFToken: Equatable {
-    /// The cookie holding the token.
-    static let cookieName = "cumulus_signin_csrf"
+    /// Which form a token protects: its own cookie, sent only to that form's path.
+    struct Scope: Sendable {
+        /// The cookie's name.
+        let cookieName: String
+        /// The path the cookie is sent to.
+        let path: String
+
+        /// The web sign-in form of app users.
+        static let signIn = Scope(cookieName: "cumulus_signin_csrf", path: "/signin")
+        /// The console's login form.
+        static let consoleLogin = Scope(cookieName: "cumulus_login_csrf", path: "/console")
+    }
     /// The hidden form field repeating it.
     static let fieldName = "csrfToken"
     /// How long the cookie lives, in seconds: long enough to fill in a form at leisure.
@@ -21,8 +31,8 @@ struct CSRFToken: Equatable {
     let value: String
 
     /// The token the request's cookie carries, if it is well-formed.
-    static func existing(in request: HTTPRequest) -> CSRFToken? {
-        guard let value = Cookies.value(named: cookieName, in: request), isWellFormed(value) else { return nil }
+    static func existing(in request: HTTPRequest, scope: Scope = .signIn) -> CSRFToken? {
+        guard let value = Cookies.value(named: scope.cookieName, in: request), isWellFormed(value) else { return nil }
         return CSRFToken(value: value)
     }
 
@@ -33,8 +43,8 @@ struct CSRFToken: Equatable {
 
     /// The `Set-Cookie` value that hands the token to the browser.
     /// - Parameter secure: Whether the site is reached over HTTPS (then the cookie is `Secure`).
-    func cookie(secure: Bool) -> String {
-        "\(Self.cookieName)=\(value); Path=/signin; Max-Age=\(Self.lifetime); HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+    func cookie(secure: Bool, scope: Scope = .signIn) -> String {
+        "\(scope.cookieName)=\(value); Path=\(scope.path); Max-Age=\(Self.lifetime); HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
     }
 
     /// Checks that a posted form comes from this server's own sign-in page.
@@ -43,11 +53,11 @@ struct CSRFToken: Equatable {
     ///   - formValue: The hidden field's value.
     /// - Throws: ``ConsoleError/forbidden(_:)`` when the post came from another site or the tokens
     ///   are missing or differ.
-    static func verify(_ request: HTTPRequest, formValue: String?) throws(ConsoleError) {
+    static func verify(_ request: HTTPRequest, formValue: String?, scope: Scope = .signIn) throws(ConsoleError) {
         if let site = request.headers["Sec-Fetch-Site"], site.lowercased() != "same-origin" {
             throw .forbidden("This sign-in form was sent from another site and has been refused.")
         }
-        guard let cookie = existing(in: request), let formValue,
+        guard let cookie = existing(in: request, scope: scope), let formValue,
             SecureToken.constantTimeEquals(cookie.value, formValue)
         else {
             throw .forbidden(

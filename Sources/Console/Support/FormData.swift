@@ -1,12 +1,25 @@
 import Foundation
 import HTTPServer
 
-/// The fields of an `application/x-www-form-urlencoded` request body, as browsers send forms.
+/// The fields of a form post, as browsers send forms: `application/x-www-form-urlencoded`, or
+/// `multipart/form-data` when the form uploads a file.
 struct FormData {
     /// The fields in the order sent, decoded.
     let fields: [(name: String, value: String)]
+    /// The files uploaded, in the order sent.
+    let files: [MultipartForm.File]
 
-    /// Parses `body`.
+    /// An empty form.
+    init() {
+        self.init(fields: [], files: [])
+    }
+
+    private init(fields: [(name: String, value: String)], files: [MultipartForm.File]) {
+        self.fields = fields
+        self.files = files
+    }
+
+    /// Parses an `application/x-www-form-urlencoded` body.
     /// - Throws: ``ConsoleError/badRequest(_:)`` for a malformed escape or bytes that are not UTF-8.
     init(body: [UInt8]) throws(ConsoleError) {
         var fields: [(name: String, value: String)] = []
@@ -19,14 +32,21 @@ struct FormData {
             }
             fields.append((decodedName, decodedValue))
         }
-        self.fields = fields
+        self.init(fields: fields, files: [])
     }
 
     /// Parses the body of a form post.
+    /// - Parameter multipartAllowed: Whether `multipart/form-data` (file uploads) is accepted too.
     /// - Throws: ``ConsoleError/unsupportedMediaType(_:)`` when the body is not declared as a form,
     ///   ``ConsoleError/badRequest(_:)`` when it cannot be decoded.
-    init(request: HTTPRequest) throws(ConsoleError) {
-        let mediaType = request.headers["Content-Type"]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+    init(request: HTTPRequest, multipartAllowed: Bool = false) throws(ConsoleError) {
+        let contentType = request.headers["Content-Type"] ?? ""
+        let mediaType = contentType.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        if multipartAllowed, mediaType == "multipart/form-data" {
+            let form = try MultipartForm(body: request.body, contentType: contentType)
+            self.init(fields: form.fields, files: form.files)
+            return
+        }
         guard mediaType == "application/x-www-form-urlencoded" else {
             throw .unsupportedMediaType("The form must be sent as application/x-www-form-urlencoded, as browsers send it.")
         }
@@ -36,5 +56,10 @@ struct FormData {
     /// The first value of the field `name`, or `nil`.
     subscript(name: String) -> String? {
         fields.first { $0.name == name }?.value
+    }
+
+    /// The first file uploaded as `name` with any content, or `nil`.
+    func file(_ name: String) -> MultipartForm.File? {
+        files.first { $0.name == name && !$0.bytes.isEmpty }
     }
 }

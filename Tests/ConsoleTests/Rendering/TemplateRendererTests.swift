@@ -9,9 +9,13 @@ import Testing
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("cumulus-templates-\(UUID().uuidString)").path
 
         init(copying names: [String] = TemplateRenderer.requiredTemplates, extra: [String: String] = [:]) throws {
-            try FileManager.default.createDirectory(atPath: path + "/partials", withIntermediateDirectories: true)
+            for folder in ["partials", "console"] {
+                try FileManager.default.createDirectory(atPath: path + "/" + folder, withIntermediateDirectories: true)
+            }
             for name in names {
-                try FileManager.default.copyItem(atPath: "\(repositoryTemplates)/\(name).mustache", toPath: "\(path)/\(name).mustache")
+                // A template's name joins its folders with dots.
+                let file = name.replacingOccurrences(of: ".", with: "/") + ".mustache"
+                try FileManager.default.copyItem(atPath: "\(repositoryTemplates)/\(file)", toPath: "\(path)/\(file)")
             }
             for (name, text) in extra { try Data(text.utf8).write(to: URL(fileURLWithPath: "\(path)/\(name)")) }
         }
@@ -63,11 +67,21 @@ import Testing
             "partials/sample.mustache": "{{<layout}}{{$content}}<p title=\"{{value}}\">{{value}}</p>{{/content}}{{/layout}}",
         ])
         let renderer = try TemplateRenderer(directory: folder.path)
-        #expect(renderer.has("partials/sample"))
-        let html = try renderer.render("partials/sample", ["value": "<b>\"x\" & 'y'</b>", "version": "1.2.3"])
+        #expect(renderer.has("partials.sample"))
+        let html = try renderer.render("partials.sample", ["value": "<b>\"x\" & 'y'</b>", "version": "1.2.3"])
         #expect(html.contains("<p title=\"&lt;b&gt;&quot;x&quot; &amp; &#39;y&#39;&lt;/b&gt;\">&lt;b&gt;&quot;x&quot;"))
         #expect(html.hasPrefix("<!DOCTYPE html>"))
         #expect(html.contains("Cumulus 1.2.3"))
         #expect(throws: ConsoleError.self) { try renderer.render("nope", [:]) }
+    }
+
+    @Test func anEmptyStringIsFalseToASectionAndBlankWhenShown() throws {
+        let folder = try TemplateFolder(extra: [
+            "partials/empty.mustache": "[{{#a}}has {{a}}{{/a}}{{^a}}none{{/a}}|{{b}}|{{#rows}}{{#c}}<{{c}}>{{/c}}{{^c}}-{{/c}}{{/rows}}]",
+        ])
+        let renderer = try TemplateRenderer(directory: folder.path)
+        let html = try renderer.render("partials.empty", ["a": "", "b": "", "rows": [["c": "x"], ["c": ""]]])
+        #expect(html == "[none||<x>-]")
+        #expect(try renderer.render("partials.empty", ["a": "1", "b": "2", "rows": [[String: Any]]()]) == "[has 1|2|]")
     }
 }

@@ -3,28 +3,29 @@ import Foundation
 import Testing
 
 @Suite struct StartPageTests {
-    @Test func listsContainersEndpointsAndFirstCommands() throws {
+    @Test func namesNoContainerButEndpointsConsoleAndFirstCommands() throws {
         let server = try ConsoleTestServer()
-        try server.store.createContainer(try ContainerIdentifier("iCloud.com.example.Notes"))
+        try server.store.createContainer(try ContainerIdentifier("iCloud.com.example.Private"))
         let response = try server.get("/", headers: [("Host", "cloud.test:8080")])
         #expect(response.status == 200)
         #expect(response.header("Content-Type") == "text/html; charset=utf-8")
         let page = response.text
-        // Both containers, sorted, each with an example request on this server.
-        #expect(page.contains("<code>iCloud.com.example.Notes</code>"))
-        #expect(page.contains("<code>iCloud.com.example.Tests</code>"))
-        #expect(page.contains("POST http://cloud.test:8080/database/1/iCloud.com.example.Tests/development/public/records/query"))
+        // What a server holds is for its operators: an anonymous visitor sees no container.
+        #expect(!page.contains("iCloud.com.example.Private"))
+        #expect(!page.contains("iCloud.com.example.Tests"))
         // Where things live, on the host the browser used.
         #expect(page.contains("http://cloud.test:8080/database/1/{container}/{environment}/{database}/…"))
         #expect(page.contains("http://cloud.test:8080/healthz"))
         #expect(page.contains("http://cloud.test:8080/openapi.json"))
         #expect(page.contains("http://cloud.test:8080/signin?ckAPIToken=…"))
-        // The first commands, naming the first container.
+        #expect(page.contains("<a href=\"/console/\">console</a>"))
+        #expect(page.contains("<code>http://cloud.test:8080/admin/v1/</code>"))
+        // The first commands, the operator first, naming the example container.
         for command in [
+            "cumulus operators add NAME",
             "cumulus containers create iCloud.com.example.Notes",
             "cumulus tokens create --container iCloud.com.example.Notes",
             "cumulus users add --container iCloud.com.example.Notes NAME",
-            "cumulus keys add --container iCloud.com.example.Notes --public-key FILE",
         ] {
             #expect(page.contains("<code>\(command)</code>"), "missing \(command)")
         }
@@ -44,13 +45,6 @@ import Testing
         #expect(policy.contains("frame-ancestors 'none'"))
         #expect(response.header("X-Frame-Options") == "DENY")
         #expect(response.header("X-Content-Type-Options") == "nosniff")
-    }
-
-    @Test func withoutContainersSaysHowToCreateOne() throws {
-        let server = try ConsoleTestServer(createContainer: false)
-        let page = try server.get("/").text
-        #expect(page.contains("No containers yet"))
-        #expect(page.contains("<code>cumulus containers create iCloud.com.example.Notes</code>"))
     }
 
     @Test func publicURLWinsOverTheHostHeader() throws {

@@ -1,0 +1,58 @@
+import CloudKitWire
+import CloudStore
+import HTTPServer
+
+/// The containers: the list with records and storage per environment, and creating one.
+///
+/// - `GET /console/containers`, `POST /console/containers` (create).
+/// - `GET /console/containers/C`: the container's records in development.
+struct ContainersPages: Sendable {
+    let console: ConsolePages
+
+    func mount(on group: inout RouteGroup) {
+        let pages = self
+        console.get(&group, "/containers") { request in try pages.list(request) }
+        console.post(&group, "/containers") { request in try pages.create(request) }
+        console.get(&group, "/containers/:container") { request in
+            .redirect(ConsoleLocation(container: request.path("container")).path(.records), nil)
+        }
+    }
+
+    private func list(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let answer = try console.actions.containers(as: request.identity)
+        let containers = (answer["containers"]?.arrayValue ?? []).map { container -> [String: Any] in
+            let identifier = container["identifier"]?.stringValue ?? ""
+            let environments = Environment.allCases.map { environment -> [String: Any] in
+                let figures = container["environments"]?[environment.rawValue]
+                let storage = (figures?["recordBytes"]?.int64Value(acceptingNumericString: false) ?? 0)
+                    + (figures?["fileBytes"]?.int64Value(acceptingNumericString: false) ?? 0)
+                return [
+                    "records": Formatting.count(figures?["records"]?.int64Value(acceptingNumericString: false) ?? 0),
+                    "storage": Formatting.bytes(storage),
+                ]
+            }
+            return [
+                "identifier": identifier,
+                "url": ConsoleLocation(container: identifier).path(.records),
+                "development": environments[0], "production": environments[1],
+                "created": Formatting.time(container["created"]?.int64Value(acceptingNumericString: false) ?? 0,
+                                           in: Formatting.timeZone(of: request.http)),
+            ]
+        }
+        return .page(Page("console.containers", context: [
+            "containers": containers, "hasContainers": !containers.isEmpty, "identifier": request.query("identifier") ?? "",
+        ]))
+    }
+
+    private func create(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let identifier = (request.field("identifier") ?? "").trimmingCharacters(in: .whitespaces)
+        do {
+            _ = try console.actions.createContainer(identifier, as: request.identity)
+        } catch {
+            let mapped = ConsoleError(error)
+            guard mapped.isShown else { throw mapped }
+            return .redirect("/console/containers" + URLEncoding.query([("identifier", identifier)]), .failure(mapped.description))
+        }
+        return .redirect(ConsoleLocation(container: identifier).path(.records), .success("Container \(identifier) created."))
+    }
+}

@@ -1,0 +1,66 @@
+import CloudKitWire
+import CloudStore
+import HTTPServer
+
+/// The operator's management tokens, for scripts and `cumulus --server`: list, create (the
+/// secret shown once), revoke (after a confirmation).
+///
+/// `GET /console/management-tokens`, `POST` (create), `POST /console/management-tokens/T/revoke`.
+struct ManagementTokensPages: Sendable {
+    let console: ConsolePages
+    var actions: ManagementActions { console.actions }
+
+    func mount(on group: inout RouteGroup) {
+        let pages = self
+        console.get(&group, "/management-tokens") { request in try pages.list(request, created: nil) }
+        console.post(&group, "/management-tokens") { request in try pages.create(request) }
+        console.post(&group, "/management-tokens/:token/revoke") { request in try pages.revoke(request) }
+    }
+
+    private func list(_ request: ConsoleRequest, created: JSONValue?) throws -> ConsoleAnswer {
+        let timeZone = Formatting.timeZone(of: request.http)
+        let tokens = (try actions.managementTokens(as: request.identity)["managementTokens"]?.arrayValue ?? []).map { token in
+            let id = token["id"]?.stringValue ?? ""
+            return [
+                "id": id, "name": token["name"]?.stringValue ?? "", "operator": token["operator"]?.stringValue ?? "",
+                "created": Formatting.time(token["created"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
+                "lastUsed": token["lastUsed"]?.int64Value(acceptingNumericString: false).map { Formatting.time($0, in: timeZone) } ?? "never",
+                "revokeAction": "/console/management-tokens/" + URLEncoding.component(id) + "/revoke",
+            ] as [String: Any]
+        }
+        var context: [String: Any] = ["tokens": tokens, "hasTokens": !tokens.isEmpty]
+        if let created {
+            context["created"] = ["token": created["token"]?.stringValue ?? "", "name": created["name"]?.stringValue ?? ""]
+        }
+        var page = Page("console.management-tokens", status: created == nil ? .ok : .created, context: context)
+        page.carriesTokens = created != nil
+        return .page(page)
+    }
+
+    private func create(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let name = (request.field("name") ?? "").trimmingCharacters(in: .whitespaces)
+        do {
+            // The secret is shown on this answer and nowhere else: no redirect, no notice cookie.
+            let created = try actions.createManagementToken(name: name.isEmpty ? "management token" : name, as: request.identity)
+            return try list(request, created: created)
+        } catch {
+            let mapped = ConsoleError(error)
+            guard mapped.isShown else { throw mapped }
+            return .redirect("/console/management-tokens", .failure(mapped.description))
+        }
+    }
+
+    private func revoke(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let id = request.path("token")
+        guard request.isConfirmed else {
+            return .page(ConfirmPage.page(
+                title: "Revoke management token \(id)?",
+                message: "Scripts and `cumulus --server` using it are refused from their next request on. It cannot be undone.",
+                action: request.http.path, button: "Revoke token", fields: [], cancelURL: "/console/management-tokens"))
+        }
+        return try console.attempt(back: "/console/management-tokens") {
+            _ = try actions.revokeManagementToken(id, as: request.identity)
+            return "Management token \(id) revoked."
+        }
+    }
+}

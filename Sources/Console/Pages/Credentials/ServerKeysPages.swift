@@ -1,0 +1,64 @@
+import CloudKitWire
+import CloudStore
+import HTTPServer
+
+/// The server-to-server keys of a container, with fingerprints; add one from a PEM public key
+/// (with the same diagnostics as `cumulus keys add`), revoke one (after a confirmation).
+///
+/// Under `/console/containers/C/ENV/keys`: `GET`, `POST` (add), `POST /K/revoke`.
+struct ServerKeysPages: Sendable {
+    let console: ConsolePages
+    var actions: ManagementActions { console.actions }
+
+    func mount(on group: inout RouteGroup) {
+        let pages = self
+        let base = "/containers/:container/:environment/keys"
+        console.get(&group, base) { request in try pages.list(request) }
+        console.post(&group, base) { request in try pages.add(request) }
+        console.post(&group, base + "/:key/revoke") { request in try pages.revoke(request) }
+    }
+
+    private func list(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        let timeZone = Formatting.timeZone(of: request.http)
+        let keys = (try actions.serverKeys(in: location.container, as: request.identity)["keys"]?.arrayValue ?? []).map { key in
+            let keyID = key["keyID"]?.stringValue ?? ""
+            return [
+                "keyID": keyID, "name": key["name"]?.stringValue ?? "", "environment": key["environment"]?.stringValue ?? "",
+                "fingerprint": key["fingerprint"]?.stringValue ?? "",
+                "created": Formatting.time(key["created"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
+                "revokeAction": location.path(.keys, "/" + URLEncoding.component(keyID) + "/revoke"),
+            ] as [String: Any]
+        }
+        return .page(Page("console.keys", context: [
+            "bar": location.bar(.keys), "keys": keys, "hasKeys": !keys.isEmpty, "action": location.path(.keys),
+            "environment": location.environment.rawValue,
+        ]))
+    }
+
+    private func add(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        return try console.attempt(back: location.path(.keys)) {
+            let key = try actions.addServerKey(
+                in: location.container, environment: location.environment.rawValue, publicKeyPEM: request.field("publicKey") ?? "",
+                name: request.field("name"), as: request.identity)
+            return "Key added. Its key ID, for signing requests: \(key["keyID"]?.stringValue ?? "")"
+        }
+    }
+
+    private func revoke(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        let key = request.path("key")
+        guard request.isConfirmed else {
+            return .page(ConfirmPage.page(
+                title: "Revoke this server-to-server key?",
+                message: "Requests signed with it are refused from the next one on. It cannot be undone.",
+                items: [key], action: request.http.path, button: "Revoke key", fields: [], cancelURL: location.path(.keys),
+                bar: location.bar(.keys)))
+        }
+        return try console.attempt(back: location.path(.keys)) {
+            _ = try actions.revokeServerKey(key, in: location.container, as: request.identity)
+            return "Server-to-server key revoked."
+        }
+    }
+}

@@ -1,0 +1,112 @@
+import CloudStore
+
+/// Where in a container a page is: the environment, database, zone and — for a private or
+/// shared database — the user whose database it is. All of it lives in the address
+/// (`/console/containers/C/development/private/records?zone=Notes&user=alice`), so every view can
+/// be bookmarked and shared.
+struct ConsoleLocation {
+    /// The container identifier.
+    var container: String
+    /// The environment.
+    var environment: Environment
+    /// The database.
+    var database: DatabaseScope
+    /// The zone of the records page.
+    var zone: String
+    /// The app user whose private or shared database is shown ("act as user").
+    var user: String?
+
+    /// The location a page request names in its path (`container`, `environment`, `database`)
+    /// and query (`zone`, `user`).
+    /// - Throws: ``ConsoleError/notFound(_:)`` for an environment or database that does not exist.
+    init(_ request: ConsoleRequest) throws(ConsoleError) {
+        container = request.path("container")
+        guard let environment = Environment(rawValue: request.path("environment")) else {
+            throw .notFound("There is no environment '\(request.path("environment"))': use development or production.")
+        }
+        self.environment = environment
+        let databaseName = request.http.pathParameters["database"] ?? "public"
+        guard let database = DatabaseScope(rawValue: databaseName) else {
+            throw .notFound("There is no database '\(databaseName)': use public, private or shared.")
+        }
+        self.database = database
+        zone = request.query("zone") ?? request.field("zone") ?? ZoneID.defaultZoneName
+        user = database == .public ? nil : (request.query("user") ?? request.field("user"))
+    }
+
+    /// A location at the top of a container.
+    init(container: String, environment: Environment = .development, database: DatabaseScope = .public) {
+        self.container = container
+        self.environment = environment
+        self.database = database
+        zone = ZoneID.defaultZoneName
+        user = nil
+    }
+
+    /// The owner the actions need for a private or shared database.
+    var databaseName: String { database.rawValue }
+
+    /// `/console/containers/C`.
+    var containerPath: String { "/console/containers/" + URLEncoding.component(container) }
+
+    /// The address of `section` here, with `query` added; the zone and user stay when the section uses them.
+    func path(_ section: ConsoleSection, _ suffix: String = "", query: [(String, String?)] = []) -> String {
+        var path = containerPath + "/" + environment.rawValue
+        if section.usesDatabase { path += "/" + database.rawValue }
+        path += "/" + section.rawValue + suffix
+        var pairs: [(String, String?)] = []
+        if section.usesZone, zone != ZoneID.defaultZoneName { pairs.append(("zone", zone)) }
+        if section.usesDatabase, database != .public { pairs.append(("user", user)) }
+        return path + URLEncoding.query(pairs + query)
+    }
+
+    /// Hidden form fields that keep the zone and user on a post.
+    var hiddenFields: [[String: String]] {
+        var fields: [[String: String]] = []
+        if zone != ZoneID.defaultZoneName { fields.append(["name": "zone", "value": zone]) }
+        if database != .public, let user { fields.append(["name": "user", "value": user]) }
+        return fields
+    }
+
+    /// The bar's template values: environment, database and zone switches, the user box and the tabs.
+    /// - Parameters:
+    ///   - section: The page shown.
+    ///   - zones: The zone names to offer, when the page uses zones.
+    func bar(_ section: ConsoleSection, zones: [String] = []) -> [String: Any] {
+        var context: [String: Any] = [
+            "container": container,
+            "containerPath": containerPath,
+            "environments": Environment.allCases.map { environment -> [String: Any] in
+                var target = self
+                target.environment = environment
+                return ["label": environment == .development ? "Development" : "Production", "url": target.path(section),
+                        "current": environment == self.environment]
+            },
+            "tabs": ConsoleSection.allCases.map { tab -> [String: Any] in
+                ["label": tab.title, "url": path(tab), "current": tab == section]
+            },
+            "isProduction": environment == .production,
+        ]
+        if section.usesDatabase {
+            context["databases"] = DatabaseScope.allCases.map { scope -> [String: Any] in
+                var target = self
+                target.database = scope
+                target.zone = ZoneID.defaultZoneName
+                return ["label": scope.rawValue.capitalized, "url": target.path(section), "current": scope == database]
+            }
+            context["hasDatabases"] = true
+            context["actionPath"] = path(section).split(separator: "?").first.map(String.init) ?? ""
+            context["needsUser"] = database != .public
+            context["user"] = user ?? ""
+            context["canActAsUser"] = environment == .development
+        }
+        if section.usesZone {
+            var names = zones
+            if !names.contains(zone) { names.insert(zone, at: 0) }
+            context["zones"] = names.map { ["name": $0, "selected": $0 == zone] }
+            context["zone"] = zone
+            context["hasZones"] = true
+        }
+        return context
+    }
+}

@@ -1,0 +1,109 @@
+import CloudStore
+import HTTPServer
+import Logging
+
+/// What every console page shares: the operator's session checked (a redirect to the login
+/// page without one), the form token checked on every post, the page rendered in the console
+/// frame with the operator's name, the form token and the notice the previous page left.
+/// A page adds its routes with ``get(_:_:_:)`` and ``post(_:_:maxBodyBytes:_:)`` and returns a
+/// ``ConsoleAnswer``.
+struct ConsolePages: Sendable {
+    /// The form field carrying the session's CSRF token.
+    static let csrfField = "csrfToken"
+    /// Form posts the console accepts: a schema upload is the largest.
+    static let maximumFormBytes = 5 * 1024 * 1024
+
+    /// A page handler.
+    typealias Handler = @Sendable (ConsoleRequest) throws -> ConsoleAnswer
+
+    let pages: PageRenderer
+    let authenticator: OperatorAuthenticator
+    let actions: ManagementActions
+    let configuration: ConsoleConfiguration
+    let logger: Logger
+
+    /// Adds a page answering GET (and HEAD).
+    func get(_ group: inout RouteGroup, _ path: String, _ handler: @escaping Handler) {
+        let pages = self
+        group.get(path) { request in try pages.handle(request, handler) }
+    }
+
+    /// Adds a form post.
+    func post(_ group: inout RouteGroup, _ path: String, maxBodyBytes: Int = 64 * 1024, _ handler: @escaping Handler) {
+        let pages = self
+        group.post(path, options: RouteOptions(maxBodyBytes: maxBodyBytes)) { request in try pages.handle(request, handler) }
+    }
+
+    /// Whether the site is reached over HTTPS, so cookies are `Secure`.
+    func isHTTPS(_ request: HTTPRequest) -> Bool {
+        configuration.baseURL(for: request).lowercased().hasPrefix("https://")
+    }
+
+    private func handle(_ request: HTTPRequest, _ handler: Handler) throws -> HTTPResponse {
+        let form: FormData
+        if request.method == .post {
+            form = try FormData(request: request, multipartAllowed: true)
+        } else {
+            form = FormData()
+        }
+        let operatorRequest: OperatorRequest
+        do {
+            operatorRequest = try authenticator.authenticate(request, formToken: form[Self.csrfField] ?? "")
+        } catch CloudStoreError.authenticationFailed, CloudStoreError.authenticationRequired {
+            let next = request.method == .get ? LoginPage.safeNext(request.target) : nil
+            return secured(.redirect(to: "/console/login" + URLEncoding.query([("next", next)]), status: .seeOther))
+        } catch CloudStoreError.accessDenied(let reason) {
+            throw ConsoleError.forbidden(reason + ".")
+        }
+        let notice = Notice.existing(in: request)
+        let console = ConsoleRequest(
+            http: request, identity: operatorRequest.identity, csrfToken: operatorRequest.csrfToken, form: form, notice: notice)
+        let answer: ConsoleAnswer
+        do {
+            answer = try handler(console)
+        } catch {
+            throw ConsoleError(error)
+        }
+        let secure = isHTTPS(request)
+        switch answer {
+        case .page(var page):
+            page.context["operatorName"] = operatorRequest.identity.operatorName
+            page.context["csrfToken"] = operatorRequest.csrfToken ?? ""
+            page.context["csrfField"] = Self.csrfField
+            if let notice {
+                page.context["notice"] = notice.context
+                page.cookies.append(Notice.clearingCookie(secure: secure))
+            }
+            page.hasInlineScript = true
+            var response = try pages.response(page)
+            response.headers["Cache-Control"] = "no-store"
+            return response
+        case .redirect(let path, let next):
+            var response = HTTPResponse.redirect(to: path, status: .seeOther)
+            if let next { response.headers.add(name: "Set-Cookie", value: next.cookie(secure: secure)) }
+            return secured(response)
+        case .response(let response):
+            return secured(response)
+        }
+    }
+
+    /// The console's headers on a redirect or a download: no framing, no sniffing, no caching.
+    private func secured(_ response: HTTPResponse) -> HTTPResponse {
+        var response = response
+        PageRenderer.addSecurityHeaders(to: &response, carriesTokens: false)
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    }
+
+    /// Runs a change and goes back to `path` with its outcome as a notice: the success message,
+    /// or the reason it was refused. A server failure still becomes the error page.
+    func attempt(back path: String, _ change: () throws -> String) throws -> ConsoleAnswer {
+        do {
+            return .redirect(path, .success(try change()))
+        } catch {
+            let mapped = ConsoleError(error)
+            guard mapped.isShown else { throw mapped }
+            return .redirect(path, .failure(mapped.description))
+        }
+    }
+}

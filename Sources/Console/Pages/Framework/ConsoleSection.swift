@@ -1,0 +1,22 @@
+/// The pages inside a container, in the order of its tabs. A new page adds a case here, a
+/// route in its own mount file and a template: the frame and the bar pick it up.
+enum ConsoleSection: String, CaseIterable {
+    case records, zones, schema, users, tokens, keys
+
+    /// The tab's label.
+    var title: String {
+        switch self {
+        case .records: "Records"
+        case .zones: "Zones"
+        case .schema: "Schema"
+        case .users: "Users"
+        case .tokens: "API tokens"
+        case .keys: "Server keys"
+        }
+    }
+
+    /// Whether the page depends on the database (public, private, shared) as well as the environment.
+    var usesDatabase: Bool { self == .records || self == .zones }
+    /// Whether the page depends on the zone.
+    var usesZone: Bool { self == .records }
+}

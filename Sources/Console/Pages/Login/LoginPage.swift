@@ -1,0 +1,106 @@
+import CloudStore
+import HTTPServer
+
+/// The console's front door:
+///
+/// - `GET /console/`: the containers for a signed-in operator, else the login form.
+/// - `GET /console/login`, `POST /console/login`: name and password, throttled like app
+///   sign-in; a new session (and a new session id) at every login, its secret in an `HttpOnly`,
+///   `SameSite=Strict` cookie, `Secure` behind TLS.
+/// - `POST /console/logout`: ends the session (it needs the session's form token).
+struct LoginPage: Sendable {
+    let store: CloudStore
+    let pages: PageRenderer
+    let console: ConsolePages
+
+    /// The message for a failed login; the same whichever of name or password was wrong.
+    static let failureMessage = "Incorrect name or password."
+
+    /// `GET /console/login`.
+    func show(_ request: HTTPRequest) throws -> HTTPResponse {
+        let existing = CSRFToken.existing(in: request, scope: .consoleLogin)
+        let csrf = existing ?? CSRFToken.make()
+        var page = formPage(csrf: csrf, name: "", next: Self.safeNext(request.queryParameter("next")), failure: nil)
+        if request.queryParameter("signedOut") == "1" { page.context["signedOut"] = true }
+        if existing == nil { page.cookies.append(csrf.cookie(secure: console.isHTTPS(request), scope: .consoleLogin)) }
+        return try pages.response(page)
+    }
+
+    /// `POST /console/login`.
+    func submit(_ request: HTTPRequest) throws -> HTTPResponse {
+        let form = try FormData(request: request)
+        try CSRFToken.verify(request, formValue: form[CSRFToken.fieldName], scope: .consoleLogin)
+        let name = form["name"] ?? ""
+        let next = Self.safeNext(form["next"])
+        let signedIn: (session: OperatorSession, secret: String)
+        do {
+            signedIn = try store.signInOperator(name, password: form["password"] ?? "", clientAddress: request.remoteHost)
+        } catch CloudStoreError.authenticationFailed {
+            let csrf = CSRFToken.existing(in: request, scope: .consoleLogin) ?? CSRFToken.make()
+            return try pages.response(formPage(csrf: csrf, name: name, next: next, failure: Self.failureMessage))
+        } catch CloudStoreError.throttled(let reason, let retryAfter) {
+            throw ConsoleError.throttled(reason + ".", retryAfter: retryAfter)
+        } catch CloudStoreError.tryAgainLater {
+            throw ConsoleError.unavailable("Too many logins are being checked right now. Go back and try again in a moment.")
+        }
+        // A session the browser held before is ended: the new one has a new id (no fixation).
+        if let previous = Cookies.value(named: OperatorAuthenticator.sessionCookie, in: request) {
+            try? store.signOutOperator(secret: previous)
+        }
+        var response = HTTPResponse.redirect(to: next ?? "/console/containers", status: .seeOther)
+        response.headers.add(name: "Set-Cookie", value: Self.sessionCookie(signedIn.secret, secure: console.isHTTPS(request)))
+        PageRenderer.addSecurityHeaders(to: &response, carriesTokens: true)
+        return response
+    }
+
+    /// `POST /console/logout`.
+    func logout(_ request: HTTPRequest) throws -> HTTPResponse {
+        let form = try FormData(request: request)
+        if let secret = Cookies.value(named: OperatorAuthenticator.sessionCookie, in: request) {
+            do {
+                // Logging out needs the form token too, so another site cannot end a session.
+                _ = try console.authenticator.authenticate(request, formToken: form[ConsolePages.csrfField] ?? "")
+                try store.signOutOperator(secret: secret)
+            } catch CloudStoreError.accessDenied(let reason) {
+                throw ConsoleError.forbidden(reason + ".")
+            } catch CloudStoreError.authenticationFailed {
+                // The session had already ended.
+            }
+        }
+        var response = HTTPResponse.redirect(to: "/console/login?signedOut=1", status: .seeOther)
+        response.headers.add(name: "Set-Cookie", value: Self.sessionCookie("", secure: console.isHTTPS(request), maxAge: 0))
+        PageRenderer.addSecurityHeaders(to: &response, carriesTokens: true)
+        return response
+    }
+
+    /// `GET /console/`: where a signed-in operator starts, else the login form.
+    func home(_ request: HTTPRequest) -> HTTPResponse {
+        let signedIn = (try? console.authenticator.authenticate(request)) != nil
+        var response = HTTPResponse.redirect(to: signedIn ? "/console/containers" : "/console/login", status: .seeOther)
+        PageRenderer.addSecurityHeaders(to: &response, carriesTokens: false)
+        return response
+    }
+
+    /// The session cookie: sent to the console and the management API only by this site's own pages.
+    static func sessionCookie(_ secret: String, secure: Bool, maxAge: Int? = nil) -> String {
+        "\(OperatorAuthenticator.sessionCookie)=\(secret); Path=/; HttpOnly; SameSite=Strict"
+            + (maxAge.map { "; Max-Age=\($0)" } ?? "") + (secure ? "; Secure" : "")
+    }
+
+    /// A console path to go on to after login: a path of this console only, never another site.
+    static func safeNext(_ next: String?) -> String? {
+        guard let next, next.hasPrefix("/console/"), !next.hasPrefix("/console/login"), !next.contains("//"), !next.contains("\\"),
+            next.utf8.count <= 2048, !next.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7F })
+        else { return nil }
+        return next
+    }
+
+    private func formPage(csrf: CSRFToken, name: String, next: String?, failure: String?) -> Page {
+        var context: [String: Any] = ["csrfFieldName": CSRFToken.fieldName, "csrfToken": csrf.value, "name": name]
+        if let next { context["next"] = next }
+        if let failure { context["failure"] = failure }
+        var page = Page("console.login", status: failure == nil ? .ok : .unauthorized, context: context)
+        page.carriesTokens = true
+        return page
+    }
+}

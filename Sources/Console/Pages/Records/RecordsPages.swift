@@ -1,0 +1,423 @@
+import CloudKitWire
+import CloudStore
+import Foundation
+import HTTPServer
+
+/// The records of a database: query, detail, create, edit, delete (one or a selection),
+/// export, and adding the index a query is missing. Everything goes through the records
+/// actions the management API calls.
+///
+/// Under `/console/containers/C/ENV/DB/records` (`?zone=…&user=…` keep the zone and the user
+/// whose private or shared database it is):
+/// - `GET` the query page; `GET /export?format=json|csv` the query's records as a file;
+/// - `POST /delete` the selected records (after a confirmation page); `POST /index` adds a missing index;
+/// - `GET|POST /new` a new record; `GET /NAME` its detail; `GET|POST /NAME/edit`; `POST /NAME/delete`;
+/// - `GET /NAME/fields/FIELD` downloads a BYTES value.
+struct RecordsPages: Sendable {
+    let console: ConsolePages
+    var actions: ManagementActions { console.actions }
+
+    func mount(on group: inout RouteGroup) {
+        let pages = self
+        let base = "/containers/:container/:environment/:database/records"
+        console.get(&group, base) { request in try pages.list(request) }
+        console.get(&group, base + "/export") { request in try pages.export(request) }
+        console.post(&group, base + "/delete") { request in try pages.deleteSelected(request) }
+        console.post(&group, base + "/index") { request in try pages.addIndex(request) }
+        console.get(&group, base + "/new") { request in try pages.newRecord(request) }
+        console.post(&group, base + "/new", maxBodyBytes: ConsolePages.maximumFormBytes) { request in try pages.create(request) }
+        console.get(&group, base + "/:record") { request in try pages.detail(request) }
+        console.get(&group, base + "/:record/edit") { request in try pages.editRecord(request) }
+        console.post(&group, base + "/:record/edit", maxBodyBytes: ConsolePages.maximumFormBytes) { request in try pages.update(request) }
+        console.post(&group, base + "/:record/delete") { request in try pages.delete(request) }
+        console.get(&group, base + "/:record/fields/:field") { request in try pages.download(request) }
+    }
+
+    // MARK: - Where and what
+
+    /// The location, the environment's schema and the operator's time zone of a request.
+    private func setting(_ request: ConsoleRequest) throws -> (ConsoleLocation, SchemaView, TimeZone) {
+        let location = try ConsoleLocation(request)
+        let schema = SchemaView(try actions.schema(of: location.container, environment: location.environment.rawValue, as: request.identity))
+        return (location, schema, Formatting.timeZone(of: request.http))
+    }
+
+    /// The zone names of the database, for the zone picker; none when they cannot be listed (a
+    /// private database without a user), which the page says on its own.
+    private func zoneNames(_ location: ConsoleLocation, _ request: ConsoleRequest) -> [String] {
+        guard location.database == .public || location.user != nil else { return [] }
+        let zones = try? actions.zones(
+            in: location.container, environment: location.environment.rawValue, database: location.databaseName, user: location.user,
+            as: request.identity)
+        return (zones?["zones"]?.arrayValue ?? []).compactMap { $0["zoneName"]?.stringValue }
+    }
+
+    /// The base template values of a records page.
+    private func frame(_ location: ConsoleLocation, _ request: ConsoleRequest, zones: Bool = true) -> [String: Any] {
+        [
+            "bar": location.bar(.records, zones: zones ? zoneNames(location, request) : []),
+            "recordsURL": location.path(.records),
+            "recordsPath": location.path(.records).split(separator: "?").first.map(String.init) ?? "",
+            "hiddenFields": location.hiddenFields,
+            "timeZone": Formatting.timeZone(of: request.http).identifier,
+            "isDevelopment": location.environment == .development,
+        ]
+    }
+
+    /// Whether the page can show records: a private or shared database needs its user, and is
+    /// shown in development only. Otherwise the reason, for the page to say.
+    private func blocked(_ location: ConsoleLocation) -> String? {
+        guard location.database != .public else { return nil }
+        if location.environment == .production {
+            return "In production a user's \(location.database) database belongs to them alone; act as a user in development."
+        }
+        if location.user == nil { return "Name the app user whose \(location.database) database to see and edit (act as user)." }
+        return nil
+    }
+
+    // MARK: - Query
+
+    private func list(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let (location, schema, timeZone) = try setting(request)
+        var context = frame(location, request)
+        context["title"] = "Records"
+        if let reason = blocked(location) {
+            context["blocked"] = reason
+            return .page(Page("console.records", context: context))
+        }
+        guard !schema.recordTypes.isEmpty else {
+            context["noTypes"] = true
+            context["schemaURL"] = location.path(.schema)
+            return .page(Page("console.records", context: context))
+        }
+        let form = RecordQueryForm(request, schema: schema)
+        context["form"] = form.context(schema: schema)
+        context["hasTypes"] = true
+        context["newURL"] = location.path(.records, "/new", query: [("type", form.recordType)])
+        context["exportJSON"] = location.path(.records, "/export", query: form.queryPairs + [("format", "json")])
+        context["exportCSV"] = location.path(.records, "/export", query: form.queryPairs + [("format", "csv")])
+        context["shownFields"] = form.shownFields.map { ["name": $0] }
+        var status = HTTPStatus.ok
+        do {
+            let answer = try actions.queryRecords(
+                try form.body(schema: schema, location: location, timeZone: timeZone), in: location.container,
+                environment: location.environment.rawValue, database: location.databaseName, user: location.user, as: request.identity)
+            let records = answer["records"]?.arrayValue ?? []
+            context["rows"] = records.map { row($0, form: form, location: location, timeZone: timeZone) }
+            context["hasRows"] = !records.isEmpty
+            context["page"] = String(form.page)
+            if let marker = answer["continuationMarker"]?.stringValue {
+                context["nextURL"] = location.path(.records, query: form.queryPairs + [("marker", marker), ("page", String(form.page + 1))])
+            }
+            if form.marker != nil { context["firstURL"] = location.path(.records, query: form.queryPairs) }
+            context["ran"] = true
+        } catch CloudStoreError.missingIndex(let missing) {
+            status = .badRequest
+            context["missingIndex"] = [
+                "recordType": missing.recordType, "field": missing.field, "index": missing.index.rawValue,
+                "action": location.path(.records, "/index"), "back": location.path(.records, query: form.queryPairs),
+            ]
+        } catch {
+            let mapped = ConsoleError(error)
+            guard mapped.isShown else { throw mapped }
+            status = mapped.status
+            context["queryError"] = mapped.description
+        }
+        return .page(Page("console.records", status: status, context: context))
+    }
+
+    private func row(_ record: JSONValue, form: RecordQueryForm, location: ConsoleLocation, timeZone: TimeZone) -> [String: Any] {
+        let name = record["recordName"]?.stringValue ?? ""
+        let display = FieldDisplay(location: location, recordName: name, timeZone: timeZone)
+        return [
+            "recordName": name,
+            "url": location.path(.records, "/" + URLEncoding.component(name)),
+            "cells": form.shownFields.map { field -> [String: Any] in
+                // Every key the cell template reads is set, so an empty cell never picks up
+                // the row's link or name from the enclosing context.
+                let empty: [String: Any] = ["name": field, "short": "", "url": false, "numeric": false]
+                guard let value = record["fields"]?[field], value["value"] != .null, value["value"] != nil else { return empty }
+                return empty.merging(display.render(field, value)) { _, new in new }
+            },
+            "modified": Formatting.time(record["modified"]?["timestamp"]?.int64Value(acceptingNumericString: true) ?? 0, in: timeZone),
+        ]
+    }
+
+    private func export(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let (location, schema, timeZone) = try setting(request)
+        if let reason = blocked(location) { throw ConsoleError.badRequest(reason) }
+        let form = RecordQueryForm(request, schema: schema)
+        guard let format = RecordExport.Format(rawValue: request.query("format") ?? "json") else {
+            throw ConsoleError.badRequest("Export as json or csv.")
+        }
+        let export = try actions.exportRecords(
+            try form.body(schema: schema, location: location, timeZone: timeZone, paged: false), format: format, in: location.container,
+            environment: location.environment.rawValue, database: location.databaseName, user: location.user, as: request.identity)
+        var response = HTTPResponse(status: .ok, bytes: export.bytes)
+        response.headers["Content-Type"] = export.contentType
+        let name = RecordForm.identifier(form.recordType.isEmpty ? "records" : form.recordType)
+        response.headers["Content-Disposition"] = "attachment; filename=\"\(name)-\(location.environment.rawValue).\(format.rawValue)\""
+        return .response(response)
+    }
+
+    private func addIndex(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        let back = request.field("back").flatMap { $0.hasPrefix(location.containerPath + "/") ? $0 : nil } ?? location.path(.records)
+        let type = request.field("recordType") ?? ""
+        let field = request.field("field") ?? ""
+        let index = request.field("index") ?? ""
+        return try console.attempt(back: back) {
+            let schema = SchemaView(try actions.schema(of: location.container, environment: location.environment.rawValue, as: request.identity))
+            let existing = schema.recordType(type)?.field(field)?.indexes ?? []
+            _ = try actions.setIndexes(
+                existing + [index], of: field, recordType: type, in: location.container, environment: location.environment.rawValue,
+                as: request.identity)
+            return "Added a \(index) index on \(type).\(field); the query ran again."
+        }
+    }
+
+    // MARK: - One record
+
+    /// The record named in the path, or a 404.
+    private func fetch(_ request: ConsoleRequest, _ location: ConsoleLocation) throws -> JSONValue {
+        let name = request.path("record")
+        let answer = try actions.lookupRecords(
+            ["records": [["recordName": .string(name)]], "zoneID": ["zoneName": .string(location.zone)]], in: location.container,
+            environment: location.environment.rawValue, database: location.databaseName, user: location.user, as: request.identity)
+        guard let record = answer["records"]?[0], record["recordType"] != nil else {
+            let reason = answer["records"]?[0]?["reason"]?.stringValue ?? "Record not found"
+            throw ConsoleError.notFound("\(reason): no record \(name) in zone \(location.zone).")
+        }
+        return record
+    }
+
+    private func detail(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let (location, schema, timeZone) = try setting(request)
+        if let reason = blocked(location) { throw ConsoleError.badRequest(reason) }
+        let record = try fetch(request, location)
+        var context = frame(location, request, zones: false)
+        context.merge(recordContext(record, schema: schema, location: location, timeZone: timeZone)) { _, new in new }
+        return .page(Page("console.record", context: context))
+    }
+
+    private func recordContext(_ record: JSONValue, schema: SchemaView, location: ConsoleLocation, timeZone: TimeZone) -> [String: Any] {
+        let name = record["recordName"]?.stringValue ?? ""
+        let typeName = record["recordType"]?.stringValue ?? ""
+        let display = FieldDisplay(location: location, recordName: name, timeZone: timeZone)
+        let declared = schema.recordType(typeName)?.userFields.map(\.name) ?? []
+        let present = (record["fields"]?.objectValue ?? JSONObject()).map(\.key)
+        let names = declared.filter { present.contains($0) } + present.filter { !declared.contains($0) }.sorted()
+        let path = location.path(.records, "/" + URLEncoding.component(name))
+        func stamp(_ key: String) -> String {
+            let stamp = record[key]
+            let time = stamp?["timestamp"]?.int64Value(acceptingNumericString: true).map { Formatting.time($0, in: timeZone) } ?? ""
+            return time + " by " + (stamp?["userRecordName"]?.stringValue ?? "?")
+        }
+        return [
+            "recordName": name, "recordType": typeName, "changeTag": record["recordChangeTag"]?.stringValue ?? "",
+            "zoneName": record["zoneID"]?["zoneName"]?.stringValue ?? location.zone,
+            "created": stamp("created"), "modified": stamp("modified"),
+            "fields": names.compactMap { field in record["fields"]?[field].map { display.render(field, $0) } },
+            "editURL": location.path(.records, "/" + URLEncoding.component(name) + "/edit"),
+            "deleteAction": location.path(.records, "/" + URLEncoding.component(name) + "/delete"),
+            "recordURL": path,
+            "queryURL": location.path(.records, query: [("type", typeName)]),
+        ]
+    }
+
+    private func download(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        if let reason = blocked(location) { throw ConsoleError.badRequest(reason) }
+        let record = try fetch(request, location)
+        let field = request.path("field")
+        var value = record["fields"]?[field]?["value"]
+        if let index = request.query("index").flatMap(Int.init) { value = value?[index] }
+        guard let base64 = value?.stringValue, let bytes = Data(base64Encoded: base64) else {
+            throw ConsoleError.notFound("The record has no bytes in \(field).")
+        }
+        var response = HTTPResponse(status: .ok, bytes: [UInt8](bytes))
+        response.headers["Content-Type"] = "application/octet-stream"
+        response.headers["Content-Disposition"] =
+            "attachment; filename=\"\(RecordForm.identifier(request.path("record")))-\(RecordForm.identifier(field)).bin\""
+        return .response(response)
+    }
+
+    // MARK: - Create and edit
+
+    private func newRecord(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let (location, schema, _) = try setting(request)
+        if let reason = blocked(location) { throw ConsoleError.badRequest(reason) }
+        guard let type = schema.recordType(request.query("type") ?? "") ?? schema.recordTypes.first else {
+            throw ConsoleError.badRequest("There are no record types yet; create one on the schema page.")
+        }
+        return .page(formPage(location, request, type: type, schema: schema, values: [:], recordName: "", existing: nil, error: nil))
+    }
+
+    private func create(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let (location, schema, timeZone) = try setting(request)
+        if let reason = blocked(location) { throw ConsoleError.badRequest(reason) }
+        guard let type = schema.recordType(request.field("recordType") ?? "") else {
+            throw ConsoleError.badRequest("Choose a record type that exists.")
+        }
+        let posted = RecordForm.posted(request, type: type)
+        let recordName = (request.field("recordName") ?? "").trimmingCharacters(in: .whitespaces)
+        do {
+            var record: JSONObject = [
+                "recordType": .string(type.name), "fields": try RecordForm.fields(posted, previous: [:], type: type, timeZone: timeZone),
+            ]
+            if !recordName.isEmpty { record["recordName"] = .string(recordName) }
+            let saved = try modify(["operationType": "create", "record": .object(record)], location, request)
+            let name = saved["recordName"]?.stringValue ?? recordName
+            return .redirect(location.path(.records, "/" + URLEncoding.component(name)), .success("Record \(name) created."))
+        } catch {
+            let mapped = ConsoleError(error)
+            guard mapped.isShown else { throw mapped }
+            var page = formPage(location, request, type: type, schema: schema, values: posted, recordName: recordName, existing: nil,
+                                error: mapped.description)
+            page.status = mapped.status
+            return .page(page)
+        }
+    }
+
+    private func editRecord(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let (location, schema, timeZone) = try setting(request)
+        if let reason = blocked(location) { throw ConsoleError.badRequest(reason) }
+        let record = try fetch(request, location)
+        guard let type = schema.recordType(record["recordType"]?.stringValue ?? "") else {
+            throw ConsoleError.badRequest("The record's type is not in the schema; edit it through the API.")
+        }
+        let values = RecordForm.values(of: record, type: type, timeZone: timeZone)
+        return .page(formPage(location, request, type: type, schema: schema, values: values, recordName: request.path("record"),
+                              existing: record, error: nil))
+    }
+
+    private func update(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let (location, schema, timeZone) = try setting(request)
+        if let reason = blocked(location) { throw ConsoleError.badRequest(reason) }
+        let name = request.path("record")
+        guard let type = schema.recordType(request.field("recordType") ?? "") else {
+            throw ConsoleError.badRequest("Choose a record type that exists.")
+        }
+        let posted = RecordForm.posted(request, type: type)
+        // The values the form was opened with ride along, so only what the operator changed is written.
+        var previous: [String: String] = [:]
+        for field in type.userFields {
+            if let value = request.field("was." + field.name) { previous[field.name] = value }
+        }
+        let changeTag = request.field("recordChangeTag") ?? ""
+        do {
+            let fields = try RecordForm.fields(posted, previous: previous, type: type, timeZone: timeZone)
+            _ = try modify([
+                "operationType": "update",
+                "record": ["recordName": .string(name), "recordType": .string(type.name), "recordChangeTag": .string(changeTag), "fields": fields],
+            ], location, request)
+            return .redirect(location.path(.records, "/" + URLEncoding.component(name)), .success("Record \(name) saved."))
+        } catch {
+            let mapped = ConsoleError(error)
+            guard mapped.isShown else { throw mapped }
+            var message = mapped.description
+            if case .conflict = mapped {
+                message = "Someone else changed this record after you opened it, so your changes were not saved. "
+                    + "Your values are still in the form; open the record again to see theirs."
+            }
+            let existing = try? fetch(request, location)
+            var page = formPage(location, request, type: type, schema: schema, values: posted, recordName: name, existing: existing,
+                                error: message, changeTag: changeTag, previous: previous)
+            page.status = mapped.status
+            return .page(page)
+        }
+    }
+
+    private func formPage(
+        _ location: ConsoleLocation, _ request: ConsoleRequest, type: SchemaView.RecordType, schema: SchemaView, values: [String: String],
+        recordName: String, existing: JSONValue?, error: String?, changeTag: String? = nil, previous: [String: String]? = nil
+    ) -> Page {
+        var context = frame(location, request, zones: false)
+        let isNew = existing == nil && changeTag == nil
+        context["isNew"] = isNew
+        context["recordType"] = type.name
+        context["recordTypes"] = schema.recordTypes.map { ["name": $0.name, "selected": $0.name == type.name] }
+        context["recordName"] = recordName
+        context["inputs"] = RecordForm.inputs(for: type, values: values)
+        context["changeTag"] = changeTag ?? existing?["recordChangeTag"]?.stringValue ?? ""
+        let opened = previous ?? values
+        context["previous"] = type.userFields.compactMap { field in opened[field.name].map { ["name": "was." + field.name, "value": $0] } }
+        context["action"] = isNew ? location.path(.records, "/new")
+            : location.path(.records, "/" + URLEncoding.component(recordName) + "/edit")
+        context["cancelURL"] = isNew ? location.path(.records, query: [("type", type.name)])
+            : location.path(.records, "/" + URLEncoding.component(recordName))
+        if let existing, changeTag != nil, existing["recordChangeTag"]?.stringValue != changeTag {
+            context["currentTag"] = existing["recordChangeTag"]?.stringValue ?? ""
+        }
+        if let error { context["error"] = error }
+        context["timeZone"] = Formatting.timeZone(of: request.http).identifier
+        return Page("console.record-form", context: context)
+    }
+
+    /// Applies one operation and returns the saved record, or throws its error.
+    private func modify(_ operation: JSONValue, _ location: ConsoleLocation, _ request: ConsoleRequest) throws -> JSONValue {
+        let answer = try actions.modifyRecords(
+            ["operations": [operation], "zoneID": ["zoneName": .string(location.zone)]], in: location.container,
+            environment: location.environment.rawValue, database: location.databaseName, user: location.user, as: request.identity)
+        let result = answer["records"]?[0] ?? .null
+        if let code = result["serverErrorCode"]?.stringValue {
+            let reason = result["reason"]?.stringValue ?? code
+            switch code {
+            case "CONFLICT": throw ConsoleError.conflict(reason)
+            case "NOT_FOUND", "ZONE_NOT_FOUND": throw ConsoleError.notFound(reason)
+            case "ACCESS_DENIED", "AUTHENTICATION_REQUIRED": throw ConsoleError.forbidden(reason)
+            default: throw ConsoleError.badRequest(reason)
+            }
+        }
+        return result
+    }
+
+    // MARK: - Delete
+
+    private func delete(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        if let reason = blocked(location) { throw ConsoleError.badRequest(reason) }
+        return try deleteRecords([request.path("record")], location, request)
+    }
+
+    private func deleteSelected(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        if let reason = blocked(location) { throw ConsoleError.badRequest(reason) }
+        let names = request.fields("record")
+        guard !names.isEmpty else { return .redirect(backURL(request, location), .failure("Select the records to delete first.")) }
+        guard names.count <= ModifyRequest.maximumOperations else {
+            throw ConsoleError.badRequest("Delete at most \(ModifyRequest.maximumOperations) records at once.")
+        }
+        return try deleteRecords(names, location, request)
+    }
+
+    private func backURL(_ request: ConsoleRequest, _ location: ConsoleLocation) -> String {
+        request.field("back").flatMap { $0.hasPrefix(location.containerPath + "/") ? $0 : nil } ?? location.path(.records)
+    }
+
+    /// Asks first, on a page naming what will be deleted; deletes once confirmed.
+    private func deleteRecords(_ names: [String], _ location: ConsoleLocation, _ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let back = backURL(request, location)
+        guard request.isConfirmed else {
+            return .page(ConfirmPage.page(
+                title: names.count == 1 ? "Delete record \(names[0])?" : "Delete \(names.count) records?",
+                message: "This deletes \(names.count == 1 ? "the record" : "these records") from zone \(location.zone) of the "
+                    + "\(location.environment.rawValue) \(location.database) database. It cannot be undone.",
+                items: names, action: request.http.path, button: names.count == 1 ? "Delete record" : "Delete \(names.count) records",
+                fields: location.hiddenFields + names.map { ["name": "record", "value": $0] } + [["name": "back", "value": back]],
+                cancelURL: back, bar: location.bar(.records)))
+        }
+        let operations: [JSONValue] = names.map { ["operationType": "forceDelete", "record": ["recordName": .string($0)]] }
+        let answer = try actions.modifyRecords(
+            ["operations": .array(operations), "zoneID": ["zoneName": .string(location.zone)], "atomic": false], in: location.container,
+            environment: location.environment.rawValue, database: location.databaseName, user: location.user, as: request.identity)
+        let failures = (answer["records"]?.arrayValue ?? []).filter { $0["serverErrorCode"] != nil }
+        let deleted = names.count - failures.count
+        let destination = back
+        if failures.isEmpty {
+            return .redirect(destination, .success(deleted == 1 ? "Record \(names[0]) deleted." : "\(deleted) records deleted."))
+        }
+        let reasons = failures.prefix(3).map { "\($0["recordName"]?.stringValue ?? ""): \($0["reason"]?.stringValue ?? "")" }
+        return .redirect(destination, .failure("\(deleted) deleted, \(failures.count) not: " + reasons.joined(separator: "; ")))
+    }
+}

@@ -1,0 +1,99 @@
+import CloudKitWire
+import CloudStore
+import HTTPServer
+
+/// The app users of a container: list and search, add with a password, reset a password,
+/// sign out everywhere, remove (after a confirmation).
+///
+/// Under `/console/containers/C/ENV/users`: `GET` (`?search=`), `POST` (add),
+/// `POST /U/password`, `POST /U/sign-out`, `POST /U/remove`.
+struct UsersPages: Sendable {
+    let console: ConsolePages
+    var actions: ManagementActions { console.actions }
+
+    func mount(on group: inout RouteGroup) {
+        let pages = self
+        let base = "/containers/:container/:environment/users"
+        console.get(&group, base) { request in try pages.list(request) }
+        console.post(&group, base) { request in try pages.add(request) }
+        console.post(&group, base + "/:user/password") { request in try pages.password(request) }
+        console.post(&group, base + "/:user/sign-out") { request in try pages.signOut(request) }
+        console.post(&group, base + "/:user/remove") { request in try pages.remove(request) }
+    }
+
+    private func list(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        let search = request.query("search")
+        let answer = try actions.users(in: location.container, search: search, as: request.identity)
+        let timeZone = Formatting.timeZone(of: request.http)
+        let users = (answer["users"]?.arrayValue ?? []).map { user -> [String: Any] in
+            let recordName = user["userRecordName"]?.stringValue ?? ""
+            let userPath = location.path(.users, "/" + URLEncoding.component(recordName))
+            var actAs = location
+            actAs.database = .private
+            actAs.user = user["name"]?.stringValue
+            let roles = (user["roles"]?[location.environment.rawValue]?.arrayValue ?? []).compactMap(\.stringValue)
+            return [
+                "name": user["name"]?.stringValue ?? "", "userRecordName": recordName,
+                "email": user["emailAddress"]?.stringValue ?? "",
+                "fullName": [user["firstName"]?.stringValue, user["lastName"]?.stringValue].compactMap { $0 }.joined(separator: " "),
+                "roles": roles.joined(separator: ", "),
+                "sessions": String(user["openSessions"]?.int64Value(acceptingNumericString: false) ?? 0),
+                "created": Formatting.time(user["created"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
+                "passwordAction": userPath + "/password", "signOutAction": userPath + "/sign-out", "removeAction": userPath + "/remove",
+                "actAsURL": actAs.path(.records), "canActAs": location.environment == .development,
+                "id": RecordForm.identifier(recordName),
+            ]
+        }
+        return .page(Page("console.users", context: [
+            "bar": location.bar(.users), "users": users, "hasUsers": !users.isEmpty, "search": search ?? "",
+            "action": location.path(.users),
+        ]))
+    }
+
+    private func add(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        let name = (request.field("name") ?? "").trimmingCharacters(in: .whitespaces)
+        return try console.attempt(back: location.path(.users)) {
+            _ = try actions.addUser(
+                in: location.container, name: name, password: request.field("password") ?? "", emailAddress: request.field("emailAddress"),
+                firstName: request.field("firstName"), lastName: request.field("lastName"), as: request.identity)
+            return "User \(name) added."
+        }
+    }
+
+    private func password(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        let user = request.path("user")
+        return try console.attempt(back: location.path(.users)) {
+            let answer = try actions.setUserPassword(user, in: location.container, password: request.field("password") ?? "", as: request.identity)
+            return "New password set for \(answer["name"]?.stringValue ?? user); their sessions have ended."
+        }
+    }
+
+    private func signOut(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        let user = request.path("user")
+        return try console.attempt(back: location.path(.users)) {
+            let answer = try actions.signOutUser(user, in: location.container, as: request.identity)
+            let ended = answer["endedSessions"]?.int64Value(acceptingNumericString: false) ?? 0
+            return "Signed \(user) out everywhere (\(ended) session\(ended == 1 ? "" : "s") ended)."
+        }
+    }
+
+    private func remove(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        let user = request.path("user")
+        guard request.isConfirmed else {
+            return .page(ConfirmPage.page(
+                title: "Remove user \(user)?",
+                message: "This removes the user \(user): they can no longer sign in and their sessions end. "
+                    + "Records they created stay. It cannot be undone.",
+                action: request.http.path, button: "Remove user", fields: [], cancelURL: location.path(.users), bar: location.bar(.users)))
+        }
+        return try console.attempt(back: location.path(.users)) {
+            _ = try actions.removeUser(user, in: location.container, as: request.identity)
+            return "User \(user) removed."
+        }
+    }
+}

@@ -1,0 +1,289 @@
+"""The console in a real (headless) browser: an operator logs in, creates a container, builds
+its schema, creates, queries, edits and deletes records, meets the missing-index error and adds
+the index from it, creates and revokes an API token (and the API refuses it), acts as an app
+user, and logs out. Every page is checked with axe-core and saved as screenshots."""
+
+import json
+import re
+import subprocess
+import shutil
+import tempfile
+import urllib.error
+import urllib.request
+
+import pytest
+from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
+from selenium.webdriver.support.select import Select
+from selenium.webdriver.support.ui import WebDriverWait
+
+from console_harness import OPERATOR, PASSWORD, ConsoleServer, Pages
+
+CONTAINER = "iCloud.com.example.Console"
+BASE = f"/console/containers/{CONTAINER}/development"
+
+
+@pytest.fixture(scope="module")
+def server(binaries):
+    data_dir = tempfile.mkdtemp(prefix="cumulus-console-")
+    running = ConsoleServer(binaries, data_dir)
+    yield running
+    running.stop()
+    shutil.rmtree(data_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def pages(driver, server):
+    return Pages(driver, server)
+
+
+def api_query(server, token, record_type):
+    """A records/query (pages > 500) through the data API with an API token: (status, body)."""
+    request = urllib.request.Request(
+        f"{server.url}/database/1/{CONTAINER}/development/public/records/query?ckAPIToken={token}",
+        data=json.dumps({"query": {"recordType": record_type, "filterBy": [
+            {"fieldName": "pages", "comparator": "GREATER_THAN", "fieldValue": {"value": 500}}]}}).encode(), headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
+def test_01_login_from_the_keyboard(pages, driver):
+    pages.open("/console/containers")
+    assert "/console/login" in driver.current_url, "an anonymous visitor is sent to the login page"
+    pages.check("login")
+    # Keyboard only: the name field has the focus; Tab to the password, Enter submits.
+    active = driver.switch_to.active_element
+    assert active.get_attribute("id") == "name"
+    active.send_keys(OPERATOR, Keys.TAB)
+    old = driver.find_element(By.TAG_NAME, "html")
+    driver.switch_to.active_element.send_keys(PASSWORD, Keys.ENTER)
+    WebDriverWait(driver, 15).until(lambda d: old != d.find_element(By.TAG_NAME, "html"))
+    assert driver.current_url.endswith("/console/containers")
+    cookie = driver.get_cookie("cumulus_console")
+    assert cookie and cookie["httpOnly"] and cookie["sameSite"] == "Strict"
+    assert OPERATOR in pages.text()
+
+
+def test_02_create_a_container(pages, driver):
+    pages.check("containers")
+    pages.find("#identifier").send_keys(CONTAINER)
+    pages.submit("form[action='/console/containers'] button[type=submit]")
+    assert driver.current_url.endswith(f"{BASE}/public/records")
+    assert f"Container {CONTAINER} created." in pages.text()
+    pages.check("records-empty")
+
+
+def test_03_schema_type_field_and_index(pages, driver):
+    pages.open(f"{BASE}/schema")
+    pages.find("#type-name").send_keys("Book")
+    pages.submit("form[action$='/schema/types'] button[type=submit]")
+    assert "Record type Book created." in pages.text()
+    for name, field_type, queryable in (("title", "STRING", True), ("pages", "INT64", False), ("published", "TIMESTAMP", False),
+                                        ("place", "LOCATION", False), ("tags", "STRING_LIST", False)):
+        pages.find("#type-Book-field-name").send_keys(name)
+        Select(pages.find("#type-Book-field-type")).select_by_value(field_type)
+        if queryable:
+            pages.find("#new-Book-QUERYABLE").click()
+        pages.submit("form[action$='/types/Book/fields'] button[type=submit]")
+        assert f"Field {name} added to Book." in pages.text()
+    # An index added to an existing field.
+    pages.find("#ix-Book-title-SORTABLE").click()
+    pages.submit("form[action$='/fields/title/indexes'] button[type=submit]")
+    assert "Book.title is now QUERYABLE, SORTABLE." in pages.text()
+    pages.check("schema-development")
+    pages.open(f"/console/containers/{CONTAINER}/production/schema")
+    assert "read-only" in pages.text()
+    assert not driver.find_elements(By.CSS_SELECTOR, "form[action$='/schema/types']")
+    pages.check("schema-production")
+
+
+def create_book(pages, driver, title, page_count, tags=""):
+    pages.open(f"{BASE}/public/records/new?type=Book")
+    pages.find("#field-title").send_keys(title)
+    pages.find("#field-pages").send_keys(str(page_count))
+    pages.find("#field-place").send_keys("48.8584, 2.2945")
+    if tags:
+        pages.find("#field-tags").send_keys(tags)
+    pages.submit("form.record-form button[type=submit]")
+    assert "created." in pages.text(), pages.text()
+
+
+def test_04_create_query_edit_and_delete_records(pages, driver):
+    pages.open(f"{BASE}/public/records/new?type=Book")
+    pages.check("record-new")
+    create_book(pages, driver, "Dune", 412, "classic\nsf")
+    pages.check("record-detail")
+    assert "48.858400, 2.294500" in pages.text()
+    tags = driver.find_elements(By.CSS_SELECTOR, "ol.values li")
+    assert [tag.text for tag in tags] == ["classic", "sf"], "a list field takes one element per line"
+    create_book(pages, driver, "Emma", 474)
+    create_book(pages, driver, "Dracula", 418)
+    # Two filters: title begins with "D" and title is not "Dracula".
+    pages.open(f"{BASE}/public/records?type=Book")
+    Select(pages.find("#f0-field")).select_by_value("title")
+    Select(pages.find("#f0-op")).select_by_value("BEGINS_WITH")
+    pages.find("#f0-value").send_keys("D")
+    pages.submit(".query-form button[type=submit]")
+    Select(pages.find("#f1-field")).select_by_value("title")
+    Select(pages.find("#f1-op")).select_by_value("NOT_EQUALS")
+    pages.find("#f1-value").send_keys("Dracula")
+    # Enter in a field submits the query form: the keyboard path.
+    old = driver.find_element(By.TAG_NAME, "html")
+    pages.find("#f1-value").send_keys(Keys.ENTER)
+    WebDriverWait(driver, 15).until(lambda d: old != d.find_element(By.TAG_NAME, "html"))
+    rows = driver.find_elements(By.CSS_SELECTOR, "table.records tbody tr")
+    assert len(rows) == 1 and "Dune" in rows[0].text
+    pages.check("records-query")
+
+    # Edit Dune, with its change tag.
+    rows[0].find_element(By.CSS_SELECTOR, "a").click()
+    pages.find("a.button[href$='/edit']").click()
+    pages.check("record-edit")
+    edit_url = driver.current_url
+    stale = driver.page_source
+    title = pages.find("#field-title")
+    title.clear()
+    title.send_keys("Dune Messiah")
+    pages.submit("form.record-form button[type=submit]")
+    assert "saved." in pages.text() and "Dune Messiah" in pages.text()
+
+    # A second edit from the form opened before the first save is refused as a conflict.
+    driver.get(edit_url)
+    driver.execute_script("document.querySelector('input[name=recordChangeTag]').value = arguments[0]",
+                          stale.split('name="recordChangeTag" value="')[1].split('"')[0])
+    title = pages.find("#field-title")
+    title.clear()
+    title.send_keys("Children of Dune")
+    pages.submit("form.record-form button[type=submit]")
+    assert "Someone else changed this record" in pages.text()
+    pages.check("record-conflict")
+
+    # Delete one record, confirming.
+    pages.open(f"{BASE}/public/records?type=Book&f0.field=title&f0.op=EQUALS&f0.value=Emma")
+    driver.find_element(By.CSS_SELECTOR, "table.records tbody tr a").click()
+    pages.submit("form[action$='/delete'] button[type=submit]")
+    assert "Delete record" in pages.text()
+    pages.check("record-delete-confirm")
+    pages.submit("form.actions button.danger")
+    assert "deleted." in pages.text()
+    pages.open(f"{BASE}/public/records?type=Book&f0.field=title&f0.op=EQUALS&f0.value=Emma")
+    assert "No records match." in pages.text()
+
+    # Bulk: select the rest and delete them. (A query without filters needs ___recordID
+    # queryable, as in CloudKit, so this one filters on the queryable title.)
+    pages.open(f"{BASE}/public/records?type=Book&f0.field=title&f0.op=NOT_EQUALS&f0.value=none")
+    boxes = driver.find_elements(By.CSS_SELECTOR, "table.records input[type=checkbox]")
+    assert len(boxes) == 2
+    for box in boxes:
+        box.click()
+    pages.submit("button[form=bulk]")
+    assert "Delete 2 records?" in pages.text()
+    pages.submit("form.actions button.danger")
+    assert "2 records deleted." in pages.text()
+
+
+def test_05_missing_index_offered_and_added(pages, driver):
+    create_book(pages, driver, "Ulysses", 730)
+    pages.open(f"{BASE}/public/records?type=Book&f0.field=pages&f0.op=GREATER_THAN&f0.value=500")
+    assert "This query needs an index" in pages.text()
+    assert "pages" in pages.text() and "QUERYABLE" in pages.text()
+    pages.check("records-missing-index")
+    pages.submit("section.warning button[type=submit]")
+    assert "Added a QUERYABLE index on Book.pages" in pages.text()
+    rows = driver.find_elements(By.CSS_SELECTOR, "table.records tbody tr")
+    assert len(rows) == 1 and "Ulysses" in rows[0].text
+
+
+def test_06_api_token_created_and_revoked(pages, driver, server):
+    pages.open(f"{BASE}/tokens")
+    pages.find("#token-name").send_keys("Browser test")
+    pages.submit("form.grid-form button[type=submit]")
+    notice = pages.find(".notice").text
+    token = notice.rsplit(": ", 1)[1].strip()
+    assert len(token) == 64
+    pages.check("tokens")
+    status, body = api_query(server, token, "Book")
+    assert status == 200 and len(body["records"]) == 1
+    pages.submit("form[action$='/revoke'] button[type=submit]")
+    pages.check("token-revoke-confirm")
+    pages.submit("form.actions button.danger")
+    assert "API token revoked." in pages.text()
+    status, body = api_query(server, token, "Book")
+    assert status in (401, 403) and body.get("serverErrorCode") in ("AUTHENTICATION_FAILED", "ACCESS_DENIED"), body
+
+
+def test_07_act_as_user(pages, driver):
+    pages.open(f"{BASE}/users")
+    pages.find("#user-name").send_keys("reader")
+    pages.find("#user-password").send_keys("reader password")
+    pages.submit("form.grid-form button[type=submit]")
+    assert "User reader added." in pages.text()
+    pages.check("users")
+    pages.find("a[href*='/private/records']").click()
+    assert "/private/records" in driver.current_url and "user=reader" in driver.current_url
+    pages.check("records-private")
+    pages.find("a.button[href*='/records/new']").click()
+    pages.find("#field-title").send_keys("Reader's own book")
+    pages.submit("form.record-form button[type=submit]")
+    assert "created." in pages.text() and "user=reader" in driver.current_url
+    # Listing every record needs ___recordID queryable, as in CloudKit: the page offers it.
+    pages.open(f"{BASE}/private/records?user=reader&type=Book")
+    assert "___recordID" in pages.text()
+    pages.submit("section.warning button[type=submit]")
+    assert "Added a QUERYABLE index on Book.___recordID" in pages.text()
+    rows = driver.find_elements(By.CSS_SELECTOR, "table.records tbody tr")
+    assert len(rows) == 1 and "Reader's own book" in rows[0].text
+    # The public database does not hold it.
+    pages.open(f"{BASE}/public/records?type=Book")
+    assert "Ulysses" in pages.text() and "Reader's own book" not in pages.text()
+    # Production keeps users' private data to themselves.
+    pages.open(f"/console/containers/{CONTAINER}/production/private/records?user=reader")
+    assert "belongs to them alone" in pages.text()
+
+
+def test_08_other_pages(pages, driver):
+    pages.open(f"{BASE}/public/zones")
+    pages.check("zones")
+    pages.open(f"{BASE}/private/zones?user=reader")
+    pages.find("#zoneName").send_keys("Shelf")
+    pages.submit("form.inline-form button[type=submit]")
+    assert "Zone Shelf created." in pages.text()
+    pages.check("zones-private")
+    pages.open(f"{BASE}/keys")
+    # A private key pasted by mistake is refused with the diagnostic `keys add` gives.
+    private = subprocess.run(["openssl", "ecparam", "-name", "prime256v1", "-genkey", "-noout"],
+                             capture_output=True, text=True, check=True).stdout
+    pages.find("#key-name").send_keys("nightly")
+    driver.execute_script("document.querySelector('#key-pem').value = arguments[0]", private)
+    pages.submit("form[action$='/keys'] button[type=submit]")
+    assert "private key" in pages.text().lower()
+    public = subprocess.run(["openssl", "ec", "-pubout"], input=private, capture_output=True, text=True, check=True).stdout
+    pages.find("#key-name").send_keys("nightly")
+    driver.execute_script("document.querySelector('#key-pem').value = arguments[0]", public)
+    pages.submit("form[action$='/keys'] button[type=submit]")
+    rows = driver.find_elements(By.CSS_SELECTOR, "table.list tbody tr")
+    assert len(rows) == 1 and "nightly" in rows[0].text and re.search(r"[0-9a-f]{64}|SHA256:", rows[0].text), rows[0].text
+    pages.check("keys")
+    pages.open("/console/management-tokens")
+    pages.find("#mt-name").send_keys("laptop")
+    pages.submit("form.inline-form button[type=submit]")
+    assert pages.find("#new-token").get_attribute("value").startswith("cumulus_mt_")
+    pages.check("management-tokens")
+    pages.open(f"{BASE}/schema")
+    pages.find("#schema-text").send_keys("DEFINE SCHEMA\n  RECORD TYPE Broken (\n    title STRNG\n  );\n")
+    pages.submit("form[enctype='multipart/form-data'] button[type=submit]")
+    assert "line 3" in pages.text()
+    excerpt = pages.find("pre.excerpt").text.splitlines()
+    assert excerpt[0].strip() == "3 |     title STRNG" and excerpt[1].index("^") == excerpt[0].index("STRNG"), excerpt
+    pages.check("schema-upload-error")
+
+
+def test_09_log_out(pages, driver):
+    pages.open("/console/containers")
+    pages.submit("form[action='/console/logout'] button")
+    assert "/console/login" in driver.current_url and "You are logged out." in pages.text()
+    pages.open(f"{BASE}/public/records")
+    assert "/console/login" in driver.current_url
