@@ -92,6 +92,7 @@ let package = Package(
             name: "cumulus",
             dependencies: [
                 "HTTPServer",
+                "CloudKitWire",
                 "CloudStore",
                 "WebServices",
                 "Console",

@@ -24,12 +24,13 @@ extension ManagementActions {
         return Self.tokenJSON(token)
     }
 
-    /// Revokes one of a container's API tokens: the API refuses it from the next request on.
-    /// - Throws: ``CloudStoreError/notFound(_:)`` when the container holds no such token.
-    public func revokeAPIToken(_ token: String, in container: String, as actor: OperatorIdentity) throws -> JSONValue {
-        let identifier = try existingContainer(container)
-        guard let found = try store.apiToken(token), found.container == identifier else {
-            throw CloudStoreError.notFound("Container \(container) has no API token \(token)")
+    /// Revokes an API token: the API refuses it from the next request on.
+    /// - Parameter container: The container the token must belong to; any when `nil`.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` when there is no such token (in the container).
+    public func revokeAPIToken(_ token: String, in container: String?, as actor: OperatorIdentity) throws -> JSONValue {
+        let identifier = try container.map { try existingContainer($0) }
+        guard let found = try store.apiToken(token), identifier == nil || found.container == identifier else {
+            throw CloudStoreError.notFound(container.map { "Container \($0) has no API token \(token)" } ?? "There is no API token \(token)")
         }
         try store.revokeAPIToken(found.token)
         return ["revoked": .string(found.token)]
@@ -62,12 +63,14 @@ extension ManagementActions {
         return Self.keyJSON(key)
     }
 
-    /// Revokes one of a container's server-to-server keys.
-    /// - Throws: ``CloudStoreError/notFound(_:)`` when the container holds no such key.
-    public func revokeServerKey(_ keyID: String, in container: String, as actor: OperatorIdentity) throws -> JSONValue {
-        let identifier = try existingContainer(container)
-        guard let found = try store.serverKey(keyID), found.container == identifier else {
-            throw CloudStoreError.notFound("Container \(container) has no server-to-server key \(keyID)")
+    /// Revokes a server-to-server key: its signatures are refused from the next request on.
+    /// - Parameter container: The container the key must belong to; any when `nil`.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` when there is no such key (in the container).
+    public func revokeServerKey(_ keyID: String, in container: String?, as actor: OperatorIdentity) throws -> JSONValue {
+        let identifier = try container.map { try existingContainer($0) }
+        guard let found = try store.serverKey(keyID), identifier == nil || found.container == identifier else {
+            throw CloudStoreError.notFound(
+                container.map { "Container \($0) has no server-to-server key \(keyID)" } ?? "There is no server-to-server key \(keyID)")
         }
         try store.revokeServerKey(found.keyID)
         return ["revoked": .string(found.keyID)]

@@ -122,6 +122,13 @@ struct ManagementAPI: Sendable {
         api.delete("/containers/:container/keys/:key") { request in
             answer(request) { input, actor in try actions.revokeServerKey(input.path("key"), in: input.path("container"), as: actor) }
         }
+        // A token or key names itself: these revoke one without knowing its container.
+        api.delete("/tokens/:token") { request in
+            answer(request) { input, actor in try actions.revokeAPIToken(input.path("token"), in: nil, as: actor) }
+        }
+        api.delete("/keys/:key") { request in
+            answer(request) { input, actor in try actions.revokeServerKey(input.path("key"), in: nil, as: actor) }
+        }
     }
 
     private func mountUsers(on api: inout RouteGroup) {

@@ -1,8 +1,9 @@
 import ArgumentParser
-import CloudStore
+import CloudKitWire
 import Foundation
 
-/// `cumulus containers create ID` and `cumulus containers list`.
+/// `cumulus containers create ID` and `cumulus containers list`, on the data directory or a
+/// remote server (`--server`).
 struct ContainersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "containers",
@@ -14,34 +15,43 @@ struct ContainersCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create a container with its development and production environments.")
 
-        @OptionGroup var data: DataDirectoryOptions
+        @OptionGroup var management: ManagementOptions
 
         @Argument(help: "The container identifier, such as iCloud.com.example.Notes.")
         var identifier: String
 
         func run() throws {
-            let store = try data.openStore()
-            let container = try ContainerIdentifier(identifier)
-            try store.createContainer(container)
-            print("Created container \(container) (development and production)")
+            let created = try management.client().json(.post, ManagementPath("containers"), body: ["identifier": .string(identifier)])
+            print("Created container \(created["identifier"]?.stringValue ?? identifier) (development and production)")
         }
     }
 
     struct List: ParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "List the containers.")
+        static let configuration = CommandConfiguration(abstract: "List the containers, with their records per environment.")
 
-        @OptionGroup var data: DataDirectoryOptions
+        @OptionGroup var management: ManagementOptions
 
         func run() throws {
-            let containers = try data.openStore().containers()
+            let containers = try management.client().json(.get, ManagementPath("containers"))["containers"]?.arrayValue ?? []
             if containers.isEmpty {
                 print("No containers. Create one with: cumulus containers create iCloud.com.example.App")
             }
-            let formatter = ISO8601DateFormatter()
             for container in containers {
-                let created = formatter.string(from: Date(timeIntervalSince1970: Double(container.created) / 1000))
-                print("\(container.identifier)\tcreated \(created)")
+                let records = ["development", "production"].map { environment in
+                    "\(environment) \(container["environments"]?[environment]?["records"]?.int64Value(acceptingNumericString: false) ?? 0) records"
+                }
+                print("\(container["identifier"]?.stringValue ?? "")\tcreated \(CommandOutput.time(container["created"]))\t"
+                      + records.joined(separator: ", "))
             }
         }
+    }
+}
+
+/// How commands print what the management API answers.
+enum CommandOutput {
+    /// A time in milliseconds since 1970 as ISO 8601, `-` when absent.
+    static func time(_ value: JSONValue?) -> String {
+        guard let milliseconds = value?.int64Value(acceptingNumericString: true) else { return "-" }
+        return ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
     }
 }

@@ -1,8 +1,10 @@
 import ArgumentParser
 import CloudStore
+import CloudKitWire
 import Foundation
 
-/// `cumulus keys add|list|revoke`: the server-to-server keys of a container.
+/// `cumulus keys add|list|revoke`: the server-to-server keys of a container, on the data
+/// directory or a remote server (`--server`).
 struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys", abstract: "Register, list and revoke server-to-server keys.", subcommands: [Add.self, List.self, Revoke.self])
@@ -17,7 +19,7 @@ struct KeysCommand: ParsableCommand {
             then register eckey.pub.pem. Requests signed with eckey.pem act as the public database's administrator.
             """)
 
-        @OptionGroup var data: DataDirectoryOptions
+        @OptionGroup var management: ManagementOptions
         @OptionGroup var target: ContainerOptions
 
         @Option(name: .customLong("public-key"), help: "The public key file (PEM).")
@@ -30,22 +32,27 @@ struct KeysCommand: ParsableCommand {
             guard let data = FileManager.default.contents(atPath: publicKey), let pem = String(data: data, encoding: .utf8) else {
                 throw ValidationError("Cannot read the public key file \(publicKey)")
             }
-            let key = try self.data.openStore().addServerKey(try target.identifier(), target.environment, publicKeyPEM: pem, name: name)
-            print(key.keyID)
+            let key = try management.client().json(
+                .post, ManagementPath("containers", target.container, "keys"),
+                body: ["environment": .string(target.environment.rawValue), "publicKey": .string(pem), "name": .string(name)])
+            print(key["keyID"]?.stringValue ?? "")
         }
     }
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List a container's server-to-server keys.")
 
-        @OptionGroup var data: DataDirectoryOptions
+        @OptionGroup var management: ManagementOptions
 
         @Option(help: "The container identifier.")
         var container: String
 
         func run() throws {
-            for key in try data.openStore().serverKeys(try ContainerIdentifier(container)) {
-                print("\(key.keyID)\t\(key.environment)\t\(key.name)\tacts as \(key.userRecordName)\tfingerprint \(key.fingerprint)")
+            for key in try management.client().json(.get, ManagementPath("containers", container, "keys"))["keys"]?.arrayValue ?? [] {
+                print([
+                    key["keyID"]?.stringValue ?? "", key["environment"]?.stringValue ?? "", key["name"]?.stringValue ?? "",
+                    "acts as " + (key["userRecordName"]?.stringValue ?? ""), "fingerprint " + (key["fingerprint"]?.stringValue ?? ""),
+                ].joined(separator: "\t"))
             }
         }
     }
@@ -54,13 +61,13 @@ struct KeysCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Revoke a server-to-server key: a running server refuses its signatures from the next request on.")
 
-        @OptionGroup var data: DataDirectoryOptions
+        @OptionGroup var management: ManagementOptions
 
         @Argument(help: "The key ID, as `cumulus keys list` prints it.")
         var keyID: String
 
         func run() throws {
-            try data.openStore().revokeServerKey(keyID)
+            _ = try management.client().json(.delete, ManagementPath("keys", keyID))
             print("Revoked server-to-server key \(keyID)")
         }
     }

@@ -1,20 +1,23 @@
 import ArgumentParser
+import CloudKitWire
 import CloudStore
 import Foundation
 
-/// `cumulus export-schema`: prints an environment's schema in CloudKit's schema language.
+/// `cumulus export-schema`: prints an environment's schema in CloudKit's schema language, from
+/// the data directory or a remote server (`--server`).
 struct ExportSchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export-schema", abstract: "Print an environment's schema in CloudKit's schema language (.ckdb).")
 
-    @OptionGroup var data: DataDirectoryOptions
+    @OptionGroup var management: ManagementOptions
     @OptionGroup var target: ContainerOptions
 
     @Option(name: .customLong("output-file"), help: "Write to this file instead of standard output.")
     var outputFile: String?
 
     func run() throws {
-        let text = try data.openStore().exportSchema(try target.identifier(), target.environment)
+        let text = try management.client().text(
+            .get, ManagementPath("containers", target.container, target.environment.rawValue, "schema", query: [("format", "ckdb")]))
         if let outputFile {
             try Data(text.utf8).write(to: URL(fileURLWithPath: outputFile))
         } else {
@@ -28,15 +31,17 @@ struct ValidateSchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate-schema", abstract: "Check a schema file as import-schema would, without changing anything.")
 
-    @OptionGroup var data: DataDirectoryOptions
+    @OptionGroup var management: ManagementOptions
     @OptionGroup var target: ContainerOptions
 
     @Option(help: "The schema file (.ckdb).")
     var file: String
 
     func run() throws {
-        let schema = try data.openStore().validateSchema(try readSchemaFile(file), for: try target.identifier(), target.environment)
-        print("Schema is valid: \(schema.recordTypes.count) record types, \(schema.roles.count) roles.")
+        let answer = try management.client().json(
+            .post, ManagementPath("containers", target.container, target.environment.rawValue, "schema", "validate"), text: try readSchemaFile(file))
+        print("Schema is valid: \(answer["recordTypes"]?.int64Value(acceptingNumericString: false) ?? 0) record types, "
+              + "\(answer["roles"]?.int64Value(acceptingNumericString: false) ?? 0) roles.")
     }
 }
 
@@ -47,18 +52,16 @@ struct ImportSchemaCommand: ParsableCommand {
         abstract: "Apply a schema file to development: adds types and fields, sets indexes, roles and grants.",
         discussion: "Import never deletes data: types and fields the file leaves out stay, without indexes.")
 
-    @OptionGroup var data: DataDirectoryOptions
+    @OptionGroup var management: ManagementOptions
     @OptionGroup var target: ContainerOptions
 
     @Option(help: "The schema file (.ckdb).")
     var file: String
 
     func run() throws {
-        let store = try data.openStore()
-        let container = try target.identifier()
-        try store.importSchema(try readSchemaFile(file), into: container, target.environment)
-        let schema = try store.schema(container, target.environment)
-        print("Imported schema into \(container) \(target.environment): \(schema.recordTypes.count) record types.")
+        let schema = try management.client().json(
+            .put, ManagementPath("containers", target.container, target.environment.rawValue, "schema"), text: try readSchemaFile(file))
+        print("Imported schema into \(target.container) \(target.environment): \(schema["recordTypes"]?.arrayValue?.count ?? 0) record types.")
     }
 }
 

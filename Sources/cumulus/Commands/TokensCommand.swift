@@ -1,7 +1,9 @@
 import ArgumentParser
 import CloudStore
+import CloudKitWire
 
-/// `cumulus tokens create|list|revoke`: the API tokens (`ckAPIToken`) of a container.
+/// `cumulus tokens create|list|revoke`: the API tokens (`ckAPIToken`) of a container, on the
+/// data directory or a remote server (`--server`).
 struct TokensCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tokens", abstract: "Create, list and revoke API tokens (ckAPIToken).",
@@ -10,7 +12,7 @@ struct TokensCommand: ParsableCommand {
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create an API token and print it.")
 
-        @OptionGroup var data: DataDirectoryOptions
+        @OptionGroup var management: ManagementOptions
         @OptionGroup var target: ContainerOptions
 
         @Option(help: "A label for the token.")
@@ -23,27 +25,34 @@ struct TokensCommand: ParsableCommand {
         var signInCallback: String?
 
         func run() throws {
-            let token = try data.openStore().createAPIToken(
-                try target.identifier(), target.environment, name: name,
-                allowedOrigins: allowedOrigins, signInCallback: signInCallback)
-            print(token.token)
+            var body: JSONObject = [
+                "environment": .string(target.environment.rawValue), "name": .string(name),
+                "allowedOrigins": .array(allowedOrigins.map(JSONValue.string)),
+            ]
+            if let signInCallback { body["signInCallback"] = .string(signInCallback) }
+            let token = try management.client().json(.post, ManagementPath("containers", target.container, "tokens"), body: .object(body))
+            print(token["token"]?.stringValue ?? "")
         }
     }
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List a container's API tokens.")
 
-        @OptionGroup var data: DataDirectoryOptions
+        @OptionGroup var management: ManagementOptions
 
         @Option(help: "The container identifier.")
         var container: String
 
         func run() throws {
-            let tokens = try data.openStore().apiTokens(try ContainerIdentifier(container))
+            let tokens = try management.client().json(.get, ManagementPath("containers", container, "tokens"))["tokens"]?.arrayValue ?? []
             if tokens.isEmpty { print("No API tokens. Create one with: cumulus tokens create --container \(container)") }
             for token in tokens {
-                let origins = token.allowedOrigins.isEmpty ? "(this server only)" : token.allowedOrigins.joined(separator: " ")
-                print("\(token.token)\t\(token.environment)\t\(token.name)\torigins: \(origins)\tcallback: \(token.signInCallback ?? "-")")
+                let origins = (token["allowedOrigins"]?.arrayValue ?? []).compactMap(\.stringValue)
+                print([
+                    token["token"]?.stringValue ?? "", token["environment"]?.stringValue ?? "", token["name"]?.stringValue ?? "",
+                    "origins: " + (origins.isEmpty ? "(this server only)" : origins.joined(separator: " ")),
+                    "callback: " + (token["signInCallback"]?.stringValue ?? "-"),
+                ].joined(separator: "\t"))
             }
         }
     }
@@ -52,13 +61,13 @@ struct TokensCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Revoke an API token: a running server refuses it from the next request on.")
 
-        @OptionGroup var data: DataDirectoryOptions
+        @OptionGroup var management: ManagementOptions
 
         @Argument(help: "The token, as `cumulus tokens list` prints it.")
         var token: String
 
         func run() throws {
-            try data.openStore().revokeAPIToken(token)
+            _ = try management.client().json(.delete, ManagementPath("tokens", token))
             print("Revoked API token \(token)")
         }
     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CloudKitWire
 import CloudStore
 import Foundation
 
@@ -14,7 +15,7 @@ struct UsersCommand: ParsableCommand {
             abstract: "Add a user; the password is read from standard input (one line).",
             discussion: "For example: printf '%s\\n' 'a long passphrase' | cumulus users add --container iCloud.com.example.Notes alice")
 
-        @OptionGroup var data: DataDirectoryOptions
+        @OptionGroup var management: ManagementOptions
 
         @Option(help: "The container identifier.")
         var container: String
@@ -33,29 +34,38 @@ struct UsersCommand: ParsableCommand {
 
         func run() throws {
             let password = try readPassword(for: "users add")
-            let user = try data.openStore().addUser(
-                try ContainerIdentifier(container), name: name, password: password, emailAddress: email, firstName: firstName,
-                lastName: lastName)
-            print(user.userRecordName)
+            var body: JSONObject = ["name": .string(name), "password": .string(password)]
+            if let email { body["emailAddress"] = .string(email) }
+            if let firstName { body["firstName"] = .string(firstName) }
+            if let lastName { body["lastName"] = .string(lastName) }
+            let user = try management.client().json(.post, ManagementPath("containers", container, "users"), body: .object(body))
+            print(user["userRecordName"]?.stringValue ?? "")
         }
     }
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List a container's users.")
 
-        @OptionGroup var data: DataDirectoryOptions
+        @OptionGroup var management: ManagementOptions
 
         @Option(help: "The container identifier.")
         var container: String
 
+        @Option(help: "Only users whose name, email address or user record name contains this.")
+        var search: String?
+
         func run() throws {
-            let store = try data.openStore()
-            let identifier = try ContainerIdentifier(container)
-            let users = try store.users(identifier)
-            if users.isEmpty { print("No users. Add one with: printf '%s\\n' 'a long passphrase' | cumulus users add --container \(container) NAME") }
+            let path = ManagementPath("containers", container, "users", query: search.map { [("search", $0)] } ?? [])
+            let users = try management.client().json(.get, path)["users"]?.arrayValue ?? []
+            if users.isEmpty, search == nil {
+                print("No users. Add one with: printf '%s\\n' 'a long passphrase' | cumulus users add --container \(container) NAME")
+            }
             for user in users {
-                let sessions = try store.openSessionCount(of: user.userRecordName, in: identifier)
-                print("\(user.userRecordName)\t\(user.name)\t\(user.emailAddress ?? "-")\t\(sessions) open session\(sessions == 1 ? "" : "s")")
+                let sessions = user["openSessions"]?.int64Value(acceptingNumericString: false) ?? 0
+                print([
+                    user["userRecordName"]?.stringValue ?? "", user["name"]?.stringValue ?? "", user["emailAddress"]?.stringValue ?? "-",
+                    "\(sessions) open session\(sessions == 1 ? "" : "s")",
+                ].joined(separator: "\t"))
             }
         }
     }
@@ -64,7 +74,7 @@ struct UsersCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Remove a user: they can no longer sign in and their sessions end at once. Their records stay.")
 
-        @OptionGroup var data: DataDirectoryOptions
+        @OptionGroup var management: ManagementOptions
 
         @Option(help: "The container identifier.")
         var container: String
@@ -73,9 +83,8 @@ struct UsersCommand: ParsableCommand {
         var user: String
 
         func run() throws {
-            let (store, identifier, found) = try data.findUser(user, in: container)
-            try store.removeUser(found.userRecordName, from: identifier)
-            print("Removed \(found.name) (\(found.userRecordName))")
+            let removed = try management.client().json(.delete, ManagementPath("containers", container, "users", user))
+            print("Removed \(user) (\(removed["removed"]?.stringValue ?? ""))")
         }
     }
 
@@ -83,7 +92,7 @@ struct UsersCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Set a user's password, read from standard input; it signs them out everywhere.")
 
-        @OptionGroup var data: DataDirectoryOptions
+        @OptionGroup var management: ManagementOptions
 
         @Option(help: "The container identifier.")
         var container: String
@@ -93,9 +102,9 @@ struct UsersCommand: ParsableCommand {
 
         func run() throws {
             let password = try readPassword(for: "users password")
-            let (store, identifier, found) = try data.findUser(user, in: container)
-            try store.setPassword(password, of: found.userRecordName, in: identifier)
-            print("Set the password of \(found.name); their sessions have ended")
+            _ = try management.client().json(
+                .post, ManagementPath("containers", container, "users", user, "password"), body: ["password": .string(password)])
+            print("Set the password of \(user); their sessions have ended")
         }
     }
 
@@ -103,7 +112,7 @@ struct UsersCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sign-out", abstract: "End every session of a user at once, on every device.")
 
-        @OptionGroup var data: DataDirectoryOptions
+        @OptionGroup var management: ManagementOptions
 
         @Option(help: "The container identifier.")
         var container: String
@@ -112,9 +121,9 @@ struct UsersCommand: ParsableCommand {
         var user: String
 
         func run() throws {
-            let (store, identifier, found) = try data.findUser(user, in: container)
-            let ended = try store.signOutEverywhere(found.userRecordName, in: identifier)
-            print("Signed \(found.name) out: \(ended) session\(ended == 1 ? "" : "s") ended")
+            let answer = try management.client().json(.post, ManagementPath("containers", container, "users", user, "sign-out"))
+            let ended = answer["endedSessions"]?.int64Value(acceptingNumericString: false) ?? 0
+            print("Signed \(user) out: \(ended) session\(ended == 1 ? "" : "s") ended")
         }
     }
 

@@ -19,6 +19,8 @@ import TestSupport
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/keys", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/keys", "{}"),
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/keys/KEY", ""),
+        ("DELETE", "/admin/v1/tokens/TOKEN", ""),
+        ("DELETE", "/admin/v1/keys/KEY", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/users", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/users", #"{"name":"zed","password":"long enough"}"#),
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/users/alice", ""),
@@ -182,6 +184,10 @@ import TestSupport
         #expect(try call("GET", "/containers/iCloud.com.example.Tests/tokens").1["tokens"]?.arrayValue?.count == 1)
         #expect(try call("DELETE", "/containers/iCloud.com.example.Fresh/tokens/\(tokenValue)").0 == 404)
         #expect(try call("DELETE", "/containers/iCloud.com.example.Tests/tokens/\(tokenValue)").0 == 200)
+        #expect(try call("DELETE", "/tokens/\(tokenValue)").1["serverErrorCode"] == "NOT_FOUND")
+        let other = try call("POST", "/containers/iCloud.com.example.Tests/tokens", "{}").1["token"]?.stringValue ?? ""
+        #expect(try call("DELETE", "/tokens/\(other)").1["revoked"] == .string(other), "a token is revoked without naming its container")
+        #expect(try server.store.apiToken(other) == nil)
         #expect(try server.store.apiToken(tokenValue) == nil)
 
         let (keyStatus, keyError) = try call("POST", "/containers/iCloud.com.example.Tests/keys", #"{"publicKey":"-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----"}"#)

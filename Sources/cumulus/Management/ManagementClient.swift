@@ -1,0 +1,105 @@
+import CloudKitWire
+import Foundation
+import HTTPServer
+
+/// The management API (`/admin/v1/…`) as the commands call it: answered in this process on a
+/// data directory, or by a remote server. Either way the same routes run the same actions, so a
+/// command behaves alike on a laptop against a server in Docker and on the server itself.
+struct ManagementClient {
+    /// Where requests go.
+    enum Transport {
+        /// The management API of a store opened in this process, acting as the local operator.
+        case local(InProcessResponder)
+        /// A server's management API at `base` (`https://cloud.example.com`), with a management token.
+        case remote(base: URL, token: String)
+    }
+
+    let transport: Transport
+
+    /// An answer: its status and body.
+    struct Answer {
+        var status: Int
+        var body: [UInt8]
+    }
+
+    /// Sends a JSON request and answers the JSON of a successful response.
+    /// - Throws: ``ManagementFailure`` with the server's reason for an error response.
+    func json(_ method: HTTPMethod, _ path: ManagementPath, body: JSONValue? = nil) throws -> JSONValue {
+        let answer = try send(method, path, body: body?.serialized() ?? [], contentType: "application/json")
+        return try Self.parse(answer.body, from: path)
+    }
+
+    /// Sends a text body (a `.ckdb` schema) and answers the JSON of a successful response.
+    func json(_ method: HTTPMethod, _ path: ManagementPath, text: String) throws -> JSONValue {
+        let answer = try send(method, path, body: Array(text.utf8), contentType: "text/plain; charset=utf-8")
+        return try Self.parse(answer.body, from: path)
+    }
+
+    /// Sends a request and answers the text of a successful response.
+    func text(_ method: HTTPMethod, _ path: ManagementPath) throws -> String {
+        String(decoding: try send(method, path, body: [], contentType: nil).body, as: UTF8.self)
+    }
+
+    private func send(_ method: HTTPMethod, _ path: ManagementPath, body: [UInt8], contentType: String?) throws -> Answer {
+        let answer: Answer
+        switch transport {
+        case .local(let responder):
+            var headers = HTTPHeaders()
+            if let contentType { headers.add(name: "Content-Type", value: contentType) }
+            let response = responder.respond(to: HTTPRequest(method: method, target: path.target, headers: headers, body: body))
+            guard case .bytes(let bytes) = response.body else {
+                answer = Answer(status: Int(response.status.code), body: [])
+                break
+            }
+            answer = Answer(status: Int(response.status.code), body: bytes)
+        case .remote(let base, let token):
+            answer = try RemoteManagement.send(method.rawValue, base: base, target: path.target, token: token, body: body, contentType: contentType)
+        }
+        guard (200..<300).contains(answer.status) else { throw ManagementFailure(answer) }
+        return answer
+    }
+
+    private static func parse(_ body: [UInt8], from path: ManagementPath) throws -> JSONValue {
+        do {
+            return try JSONValue.parse(body)
+        } catch {
+            throw ManagementFailure(description: "The server's answer to \(path.target) is not JSON; is this a Cumulus server?")
+        }
+    }
+}
+
+/// A management route's path and query, each part percent-encoded:
+/// `ManagementPath("containers", id, "tokens")` is `/admin/v1/containers/<id>/tokens`.
+struct ManagementPath {
+    /// The request target: path and query.
+    let target: String
+
+    /// The path of the segments under `/admin/v1/`, with an optional query.
+    init(_ segments: String..., query: [(String, String)] = []) {
+        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
+        allowed.insert(charactersIn: "-._~")
+        func encode(_ part: String) -> String { part.addingPercentEncoding(withAllowedCharacters: allowed) ?? part }
+        var target = "/admin/v1/" + segments.map(encode).joined(separator: "/")
+        if !query.isEmpty { target += "?" + query.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&") }
+        self.target = target
+    }
+}
+
+/// A management request the server refused, with its reason.
+struct ManagementFailure: Error, CustomStringConvertible, LocalizedError {
+    let description: String
+
+    init(description: String) { self.description = description }
+
+    /// The reason of CloudKit's error JSON (`{"serverErrorCode", "reason"}`), else the status.
+    init(_ answer: ManagementClient.Answer) {
+        let error = try? JSONValue.parse(answer.body)
+        if let reason = error?["reason"]?.stringValue, !reason.isEmpty {
+            description = reason
+        } else {
+            description = "The server answered HTTP \(answer.status)"
+        }
+    }
+
+    var errorDescription: String? { description }
+}
