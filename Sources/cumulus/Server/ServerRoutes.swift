@@ -7,7 +7,8 @@ import WebServices
 ///
 /// - `GET /healthz`: health and version (on the event loop unless configured otherwise: it never blocks).
 /// - `GET /static/*path`: the files of the public directory.
-/// - `GET /openapi.json`: the API's OpenAPI document, `openapi.json` of the public directory.
+/// - `GET /openapi.json`: the API's OpenAPI document, `openapi.json` of the public directory;
+///   `GET /admin/v1/openapi.json`: the management API's, `openapi-management.json`.
 /// - CloudKit Web Services under `/database/1/…` and `/device/1/…`, and the web courier (WebServices).
 /// - `GET /`, `GET|POST /signin`: the start page and web sign-in (Console).
 enum ServerRoutes {
@@ -30,6 +31,8 @@ enum ServerRoutes {
         // "index file" is the document: the file server's content type, ETag and gzip apply.
         let document = StaticFiles(root: settings.publicDirectory, indexFile: "openapi.json")
         router.get("/openapi.json", document.handler)
+        let managementDocument = StaticFiles(root: settings.publicDirectory, indexFile: "openapi-management.json")
+        router.get("/admin/v1/openapi.json", managementDocument.handler)
         try Console.mount(on: &router, store: store, configuration: ConsoleConfiguration(
             templatesDirectory: settings.templatesDirectory, publicURL: settings.publicURL, version: CumulusVersion.current))
         return router

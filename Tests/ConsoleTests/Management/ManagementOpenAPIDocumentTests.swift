@@ -1,0 +1,86 @@
+import Console
+import Foundation
+import HTTPServer
+import Testing
+import TestSupport
+
+/// Keeps `Public/openapi-management.json` true to the management routes the console mounts:
+/// every route described with exactly its methods and path parameters, nothing else described,
+/// every reference resolved, and the data API's document pointing at it.
+@Suite struct ManagementOpenAPIDocumentTests {
+    static let methodKeys: Set<String> = ["get", "put", "post", "delete", "patch"]
+
+    static func document(_ name: String) throws -> [String: Any] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: Repository.root + "/Public/" + name))
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// The mounted management routes as OpenAPI paths (`/admin/v1/containers/{container}`) and lower-case methods.
+    static func mountedRoutes() throws -> [String: Set<String>] {
+        var router = Router()
+        let store = try ConsoleTestServer(createContainer: false).store
+        try Console.mount(on: &router, store: store, configuration: ConsoleConfiguration(templatesDirectory: repositoryTemplates, version: "1"))
+        var routes: [String: Set<String>] = [:]
+        for route in router.routes where route.pattern.hasPrefix("/admin/v1/") {
+            let path = route.pattern.split(separator: "/", omittingEmptySubsequences: false)
+                .map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
+            routes[path, default: []].formUnion(route.methods.filter { $0 != .head }.map { $0.rawValue.lowercased() })
+        }
+        return routes
+    }
+
+    @Test func describesExactlyTheMountedRoutes() throws {
+        let document = try Self.document("openapi-management.json")
+        #expect(document["openapi"] as? String == "3.1.0")
+        let paths = try #require(document["paths"] as? [String: [String: Any]])
+        let mounted = try Self.mountedRoutes()
+        #expect(mounted.count >= 20)
+        for (path, methods) in mounted {
+            let item = try #require(paths[path], "\(path) is missing from openapi-management.json")
+            #expect(Set(item.keys.filter(Self.methodKeys.contains)) == methods, "\(path)")
+        }
+        for path in paths.keys { #expect(mounted[path] != nil, "\(path) is described but not routed") }
+    }
+
+    @Test func everyOperationIsSecuredHasItsPathParametersAndResolves() throws {
+        let document = try Self.document("openapi-management.json")
+        let components = try #require(document["components"] as? [String: Any])
+        let schemes = try #require(components["securitySchemes"] as? [String: [String: Any]])
+        #expect(schemes["managementToken"]?["scheme"] as? String == "bearer")
+        #expect((document["security"] as? [[String: Any]])?.first?["managementToken"] != nil)
+        let shared = components["parameters"] as? [String: [String: Any]] ?? [:]
+        for (path, item) in try #require(document["paths"] as? [String: [String: Any]]) {
+            let template = Set(path.split(separator: "/").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) })
+            for method in item.keys where Self.methodKeys.contains(method) {
+                let operation = try #require(item[method] as? [String: Any])
+                let parameters = (operation["parameters"] as? [[String: Any]] ?? []).map { parameter in
+                    (parameter["$ref"] as? String).flatMap { shared[String($0.split(separator: "/").last ?? "")] } ?? parameter
+                }
+                let inPath = Set(parameters.filter { $0["in"] as? String == "path" }.compactMap { $0["name"] as? String })
+                #expect(inPath == template, "\(method) \(path)")
+                let responses = try #require(operation["responses"] as? [String: Any], "\(method) \(path)")
+                #expect(responses["401"] != nil && responses["400"] != nil, "\(method) \(path) documents its refusals")
+            }
+        }
+        var references: [String] = []
+        func collect(_ value: Any) {
+            if let object = value as? [String: Any] {
+                if let ref = object["$ref"] as? String { references.append(ref) }
+                object.values.forEach(collect)
+            } else if let array = value as? [Any] {
+                array.forEach(collect)
+            }
+        }
+        collect(document)
+        for ref in Set(references) {
+            var node: Any? = document
+            for key in ref.dropFirst(2).split(separator: "/") { node = (node as? [String: Any])?[String(key)] }
+            #expect(ref.hasPrefix("#/") && node != nil, "\(ref) does not resolve")
+        }
+    }
+
+    @Test func theDataAPIDocumentLinksToIt() throws {
+        let link = try #require(try Self.document("openapi.json")["externalDocs"] as? [String: Any])
+        #expect(link["url"] as? String == "/admin/v1/openapi.json")
+    }
+}
