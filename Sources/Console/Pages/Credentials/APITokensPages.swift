@@ -26,9 +26,8 @@ struct APITokensPages: Sendable {
             let origins = (token["allowedOrigins"]?.arrayValue ?? []).compactMap(\.stringValue)
             return [
                 "token": value, "name": token["name"]?.stringValue ?? "", "environment": token["environment"]?.stringValue ?? "",
-                // false rather than "" for "none": an empty string is truthy to the template.
-                "origins": origins.isEmpty ? false : origins.joined(separator: " ") as Any,
-                "callback": token["signInCallback"]?.stringValue ?? false as Any,
+                "origins": origins.joined(separator: " "),
+                "callback": token["signInCallback"]?.stringValue ?? "",
                 "created": Formatting.time(token["created"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
                 "revokeAction": location.path(.tokens, "/" + URLEncoding.component(value) + "/revoke"),
             ] as [String: Any]

@@ -29,20 +29,35 @@ enum Formatting {
 
     /// A time in milliseconds since 1970 as `2026-11-24 14:05:09` in `zone`.
     static func time(_ milliseconds: Int64, in zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss"
-        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        civil(milliseconds, in: zone, separator: " ")
     }
 
     /// A time as an `<input type="datetime-local">` value in `zone`: `2026-11-24T14:05:09`.
     static func localInput(_ milliseconds: Int64, in zone: TimeZone) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = zone
-        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss"
-        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        civil(milliseconds, in: zone, separator: "T")
+    }
+
+    /// The proleptic Gregorian date and time of `milliseconds` in `zone`. Computed rather than
+    /// formatted with a DateFormatter: making one per value was a third of a records page's CPU.
+    static func civil(_ milliseconds: Int64, in zone: TimeZone, separator: Character) -> String {
+        let seconds = milliseconds >= 0 ? milliseconds / 1000 : (milliseconds - 999) / 1000
+        let local = seconds + Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(seconds))))
+        let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+        let secondOfDay = local - days * 86_400
+        // Days since 1970-01-01 to year, month, day (the "civil from days" algorithm).
+        let shifted = days + 719_468
+        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+        let dayOfEra = shifted - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let monthIndex = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : String(value) }
+        let yearText = year >= 0 && year < 1000 ? String(repeating: "0", count: 4 - String(year).count) + String(year) : String(year)
+        return yearText + "-" + two(month) + "-" + two(day) + String(separator)
+            + two(secondOfDay / 3600) + ":" + two(secondOfDay / 60 % 60) + ":" + two(secondOfDay % 60)
     }
 
     /// Reads a time typed or picked in `zone`: `2026-11-24`, `2026-11-24T14:05`, `2026-11-24 14:05:09`,
