@@ -19,13 +19,7 @@ CASES="${CASES:-lookup modify1 modify200 modify200-named}"
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 
 use_cumulus_binary
-RESULTS="$BENCH/results/api-$(date -u +%Y%m%dT%H%M%SZ)"
-mkdir -p "$RESULTS"
-WORK="$(mktemp -d /tmp/cumulus-api-bench.XXXXXX)"
-DATA="$WORK/data"
-PID=""
-cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$WORK"; }
-trap cleanup EXIT
+bench_workspace api
 
 cat > "$WORK/schema.ckdb" <<'SCHEMA'
 DEFINE SCHEMA
@@ -41,11 +35,7 @@ DEFINE SCHEMA
 SCHEMA
 make_bench_container "$DATA" "$WORK/schema.ckdb"
 
-PORT="$(free_port)"
-"$CUMULUS" serve --host 127.0.0.1 --port "$PORT" --data-dir "$DATA" --no-demo \
-    --templates-dir "$ROOT/Templates" --public-dir "$ROOT/Public" >/dev/null &
-PID=$!
-wait_for_url "http://127.0.0.1:$PORT/healthz"
+serve_bench
 BASE="http://127.0.0.1:$PORT/database/1/$CONTAINER/development/public"
 AS_WORLD="?ckAPIToken=$TOKEN"
 AS_USER="?ckAPIToken=$TOKEN&ckWebAuthToken=$WEB_QUERY"

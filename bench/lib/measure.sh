@@ -94,3 +94,25 @@ make_bench_container() {
     WEB_QUERY="$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$WEB")"
     "$CUMULUS" import-schema --file "$2" --container "$CONTAINER" --data-dir "$1" >/dev/null
 }
+
+# bench_workspace NAME: RESULTS (bench/results/NAME-<UTC time>), and WORK, a temporary directory
+# holding DATA, removed on exit after the server (PID, once serve_bench set it) is stopped.
+bench_workspace() {
+    RESULTS="$BENCH/results/$1-$(date -u +%Y%m%dT%H%M%SZ)"
+    mkdir -p "$RESULTS"
+    WORK="$(mktemp -d "/tmp/cumulus-$1-bench.XXXXXX")"
+    DATA="$WORK/data"
+    PID=""
+    trap 'end_bench_workspace' EXIT
+}
+end_bench_workspace() { [ -n "$PID" ] && kill "$PID" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$WORK"; }
+
+# serve_bench: `cumulus serve` on DATA at a free port of 127.0.0.1 (PORT, PID), access log on,
+# answering before this returns.
+serve_bench() {
+    PORT="$(free_port)"
+    "$CUMULUS" serve --host 127.0.0.1 --port "$PORT" --data-dir "$DATA" --no-demo \
+        --templates-dir "$ROOT/Templates" --public-dir "$ROOT/Public" >/dev/null &
+    PID=$!
+    wait_for_url "http://127.0.0.1:$PORT/healthz"
+}
