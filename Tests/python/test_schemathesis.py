@@ -1,6 +1,7 @@
 """Schemathesis against a server of its own (see schemathesis/run.py): no 5xx and nothing the
-OpenAPI document does not allow, as the world and as a signed-in user. A small run; raise
-SCHEMATHESIS_MAX_EXAMPLES for a deeper one, or run Tests/python/run_schemathesis.sh."""
+OpenAPI documents do not allow, as the world, as a signed-in user and as an operator on the
+management API. A small run; raise SCHEMATHESIS_MAX_EXAMPLES for a deeper one, or run
+Tests/python/run_schemathesis.sh."""
 
 from __future__ import annotations
 
@@ -23,7 +24,9 @@ def test_schemathesis_finds_no_failure(cumulus_binary: Path) -> None:
     )
     output = completed.stdout + completed.stderr
     assert completed.returncode == 0, output[-8000:]
-    # Both runs happened and each tested something.
+    # The three runs happened (the world, a signed-in user, an operator on the management API)
+    # and each tested something.
     totals = re.findall(r"(\d+) generated, (\d+) passed", output)
-    assert len(totals) == 2, output[-8000:]
+    assert len(totals) == 3, output[-8000:]
+    assert "Schemathesis as an operator (management token)" in output and "/admin/v1/openapi.json" in output
     assert all(int(generated) > 100 and generated == passed for generated, passed in totals), totals
