@@ -22,6 +22,7 @@ public final class CloudStore: Sendable {
     let catalog: any CatalogStorage
     let credentials: any CredentialStorage
     let operatorStorage: any OperatorStorage
+    let lifecycleStorage: any LifecycleStorage
     let credentialCache = CredentialCache()
     /// Seals continuation markers.
     let markerSigner: OpaqueTokenSigner
@@ -58,6 +59,7 @@ public final class CloudStore: Sendable {
         self.catalog = catalog
         self.credentials = catalog
         self.operatorStorage = catalog
+        self.lifecycleStorage = catalog
         let secret = try catalog.secret()
         self.markerSigner = OpaqueTokenSigner(secret: secret, purpose: .continuationMarker)
         self.syncTokenSigner = OpaqueTokenSigner(secret: secret, purpose: .syncToken)

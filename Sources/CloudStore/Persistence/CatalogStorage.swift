@@ -91,3 +91,11 @@ protocol OperatorStorage: Sendable {
     /// Records a use of a token, without moving the change counter.
     func touchManagementToken(_ id: String, at time: Int64) throws
 }
+
+/// What the store keeps about the development-to-production lifecycle.
+protocol LifecycleStorage: Sendable {
+    /// Adds a deployment to production's history.
+    func insertDeployment(_ deployment: SchemaDeployment) throws
+    /// A container's deployments, the latest first.
+    func deployments(in container: ContainerIdentifier, limit: Int) throws -> [SchemaDeployment]
+}

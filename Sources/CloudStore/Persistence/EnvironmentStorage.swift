@@ -38,6 +38,8 @@ protocol EnvironmentReader {
     func zoneStats() throws -> [ZoneStats]
     /// Records of each type in `zones` (every zone of the environment when `nil`), by type name.
     func recordCounts(in zones: [StoredZone]?) throws -> [String: Int64]
+    /// Zones created in any database, default zones not counted.
+    func createdZoneCount() throws -> Int
 }
 
 /// What the domain writes to an environment's storage, inside one transaction.
@@ -64,4 +66,7 @@ protocol EnvironmentWriter: EnvironmentReader {
     func appendChange(_ entry: ChangeEntry, in zone: StoredZone) throws
     /// Gives `user` exactly `roles` (custom roles of the schema).
     func setRoles(_ roles: Set<String>, of user: String) throws
+    /// Deletes every record, zone, change, role assignment and the whole schema, and gives the
+    /// environment a new incarnation: what a reset leaves before the schema is put back.
+    func eraseEverything() throws
 }

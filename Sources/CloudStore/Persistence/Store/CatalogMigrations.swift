@@ -105,5 +105,18 @@ enum CatalogMigrations {
             revoked INTEGER NOT NULL DEFAULT 0
         ) WITHOUT ROWID;
         """,
+        // Production's schema history: every deployment, who made it, what it changed and the
+        // schema it left.
+        """
+        CREATE TABLE schema_deployments(
+            id INTEGER PRIMARY KEY,
+            container TEXT NOT NULL,
+            deployed INTEGER NOT NULL,
+            deployed_by TEXT NOT NULL,
+            changes TEXT NOT NULL,
+            schema TEXT NOT NULL
+        );
+        CREATE INDEX schema_deployments_by_container ON schema_deployments(container, deployed);
+        """,
     ])
 }

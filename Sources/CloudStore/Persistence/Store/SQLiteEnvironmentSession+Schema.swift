@@ -80,6 +80,28 @@ extension SQLiteEnvironmentSession {
         try reloadCatalog(bumpingVersion: true)
     }
 
+    func eraseEverything() throws {
+        // The tables and indexes record types made for themselves: each type's list table, its
+        // full-text table (whose shadow tables go with it) and the partial indexes on records.
+        let made = try connection.statement(
+            """
+            SELECT type, name FROM sqlite_master
+            WHERE (type = 'table' AND name GLOB 'rl_[0-9]*' AND name NOT GLOB 'rl_*_*')
+               OR (type = 'table' AND name GLOB 'fts_[0-9]*' AND sql LIKE 'CREATE VIRTUAL TABLE%')
+               OR (type = 'index' AND name GLOB 'records_t[0-9]*')
+            """
+        ).rows { ($0.text(0), $0.text(1)) }
+        for (kind, name) in made {
+            try connection.execute("DROP \(kind == "index" ? "INDEX" : "TABLE") \"\(name)\"")
+        }
+        for table in ["records", "changes", "refs", "zones", "zone_stats", "type_stats", "user_roles", "grants", "fields", "record_types", "roles"] {
+            try connection.execute("DELETE FROM \(table)")
+        }
+        try connection.execute("UPDATE meta SET value = lower(hex(randomblob(8))) WHERE key = 'incarnation'")
+        statsDeltas = [:]
+        try reloadCatalog(bumpingVersion: true)
+    }
+
     private static func withoutIndexes(_ definition: RecordTypeDefinition) -> RecordTypeDefinition {
         RecordTypeDefinition(
             name: definition.name,

@@ -39,6 +39,10 @@ extension SQLiteEnvironmentSession {
         statsDeltas = [:]
     }
 
+    func createdZoneCount() throws -> Int {
+        Int(try connection.statement("SELECT count(*) FROM zones WHERE name != ?").firstRow([.text(ZoneID.defaultZoneName)]) { $0.integer(0) } ?? 0)
+    }
+
     func zoneStats() throws -> [ZoneStats] {
         try connection.statement(
             "SELECT z.zone, z.scope, z.owner, z.name, z.created, s.records, s.bytes FROM zone_stats s JOIN zones z ON z.zone = s.zone"

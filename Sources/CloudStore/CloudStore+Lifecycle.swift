@@ -1,0 +1,84 @@
+import Foundation
+
+extension CloudStore {
+    // MARK: - Deploying the schema
+
+    /// What deploying development's schema to production would change, with the production
+    /// records each change touches, and what it would refuse.
+    public func schemaDifference(_ container: ContainerIdentifier) throws -> SchemaDifference {
+        let production = try environment(container, .production)
+        let (schema, records) = try production.read { reader in (try reader.schema(), try reader.recordCounts(in: nil)) }
+        return SchemaDifference(production: schema, development: try self.schema(container, .development), productionRecords: records)
+    }
+
+    /// Deploys development's schema to production in one transaction: record types, fields,
+    /// indexes, roles and grants. Records are never copied. The deployment joins production's
+    /// history.
+    /// - Parameter deployedBy: who deploys, for the history.
+    /// - Returns: the deployment made.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` when development would remove or change
+    ///   something production has (with every reason), or when there is nothing to deploy.
+    @discardableResult
+    public func deploySchema(_ container: ContainerIdentifier, deployedBy: String) throws -> SchemaDeployment {
+        let development = try schema(container, .development)
+        let production = try environment(container, .production)
+        // The difference is worked out again inside the transaction, so what is applied is
+        // exactly what was checked, whatever changed in between.
+        let difference = try production.writeSchema { writer -> SchemaDifference in
+            let difference = SchemaDifference(
+                production: try writer.schema(), development: development, productionRecords: try writer.recordCounts(in: nil))
+            guard difference.refusals.isEmpty else {
+                throw CloudStoreError.badRequest(
+                    "The schema cannot be deployed: " + difference.refusals.map(\.reason).joined(separator: "; "))
+            }
+            guard !difference.changes.isEmpty else {
+                throw CloudStoreError.badRequest("Production's schema is already development's: there is nothing to deploy")
+            }
+            try writer.replaceSchema(development)
+            return difference
+        }
+        let deployment = SchemaDeployment(
+            container: container, deployed: now, deployedBy: deployedBy, changes: difference.changes.map(\.description),
+            schema: try exportSchema(container, .production))
+        try lifecycleStorage.insertDeployment(deployment)
+        return deployment
+    }
+
+    /// Production's deployments, the latest first.
+    public func schemaDeployments(_ container: ContainerIdentifier, limit: Int = 100) throws -> [SchemaDeployment] {
+        try lifecycleStorage.deployments(in: container, limit: limit)
+    }
+
+    // MARK: - Resetting development
+
+    /// What resetting development would delete.
+    public func developmentContents(_ container: ContainerIdentifier) throws -> DevelopmentContents {
+        let productionTypes = try schema(container, .production).recordTypes.count
+        return try environment(container, .development).read { reader in
+            let stats = try reader.zoneStats()
+            return DevelopmentContents(
+                records: stats.reduce(0) { $0 + $1.records }, zones: try reader.createdZoneCount(),
+                recordTypes: try reader.schema().recordTypes.count, productionRecordTypes: productionTypes)
+        }
+    }
+
+    /// Resets a container's development environment as CloudKit does: every record, zone and
+    /// change log deleted, custom roles taken from users, and the schema returned to
+    /// production's (empty if nothing was deployed), in one transaction. Production is not
+    /// touched. The environment gets a new incarnation, so change tokens and continuation
+    /// markers from before are recognised as stale rather than read as a gap.
+    /// - Returns: what was deleted.
+    @discardableResult
+    public func resetDevelopment(_ container: ContainerIdentifier) throws -> DevelopmentContents {
+        let production = try schema(container, .production)
+        return try environment(container, .development).writeSchema { writer in
+            let stats = try writer.zoneStats()
+            let deleted = DevelopmentContents(
+                records: stats.reduce(0) { $0 + $1.records }, zones: try writer.createdZoneCount(),
+                recordTypes: try writer.schema().recordTypes.count, productionRecordTypes: production.recordTypes.count)
+            try writer.eraseEverything()
+            try writer.replaceSchema(production)
+            return deleted
+        }
+    }
+}
