@@ -13,6 +13,8 @@ struct Cumulus: ParsableCommand {
             ExportSchemaCommand.self,
             ValidateSchemaCommand.self,
             ImportSchemaCommand.self,
+            DeployCommand.self,
+            ResetCommand.self,
             TokensCommand.self,
             KeysCommand.self,
             UsersCommand.self,

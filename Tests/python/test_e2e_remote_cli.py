@@ -56,6 +56,14 @@ def test_every_management_command_runs_against_a_remote_server(remote, tmp_path:
     assert "RECORD TYPE Note" in exported and "title" in exported
     assert exported == server.cli("export-schema", "--container", CONTAINER)
 
+    dry = ok(server, "deploy", "--container", CONTAINER, "--dry-run", token=token)
+    assert "add index QUERYABLE on Note.title" in dry and dry.endswith("nothing was changed.")
+    assert "RECORD TYPE Note" not in server.cli("export-schema", "--container", CONTAINER, "--environment", "production")
+    assert ok(server, "deploy", "--container", CONTAINER, token=token).endswith(f"changes to production of {CONTAINER}.")
+    assert "RECORD TYPE Note" in server.cli("export-schema", "--container", CONTAINER, "--environment", "production")
+    assert ok(server, "deploy", "--container", CONTAINER, token=token) == "Production's schema is already development's: nothing to deploy."
+    assert ok(server, "reset", "--container", CONTAINER, token=token).startswith(f"Reset development of {CONTAINER}: 0 records")
+
     api_token = ok(server, "tokens", "create", "--container", CONTAINER, "--name", "web", "--allowed-origin", "https://app.example.com", token=token)
     assert len(api_token) == 64
     listed = ok(server, "tokens", "list", "--container", CONTAINER, token=token)

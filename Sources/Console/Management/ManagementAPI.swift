@@ -32,6 +32,28 @@ struct ManagementAPI: Sendable {
             mountZones(on: &api)
             mountRecords(on: &api)
             mountManagementTokens(on: &api)
+            mountLifecycle(on: &api)
+        }
+    }
+
+    private func mountLifecycle(on api: inout RouteGroup) {
+        let actions = actions
+        api.get("/containers/:container/deployment") { request in
+            answer(request) { input, actor in try actions.schemaDifference(of: input.path("container"), as: actor) }
+        }
+        api.post("/containers/:container/deployment") { request in
+            answer(request, status: .created) { input, actor in try actions.deploySchema(of: input.path("container"), as: actor) }
+        }
+        api.get("/containers/:container/deployments") { request in
+            answer(request) { input, actor in try actions.schemaDeployments(of: input.path("container"), as: actor) }
+        }
+        api.get("/containers/:container/reset") { request in
+            answer(request) { input, actor in try actions.developmentContents(of: input.path("container"), as: actor) }
+        }
+        api.post("/containers/:container/reset") { request in
+            answer(request) { input, actor in
+                try actions.resetDevelopment(of: input.path("container"), confirmation: try input.string("confirm"), as: actor)
+            }
         }
     }
 

@@ -40,6 +40,11 @@ import TestSupport
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/public/records/modify",
          #"{"operations":[{"operationType":"create","record":{"recordType":"Note","fields":{"title":{"value":"x"}}}}]}"#),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/public/records/export?format=csv", #"{"query":{"recordType":"Note"}}"#),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/deployment", ""),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/deployment", ""),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/deployments", ""),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/reset", ""),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/reset", #"{"confirm":"iCloud.com.example.Tests"}"#),
         ("GET", "/admin/v1/management-tokens", ""),
         ("POST", "/admin/v1/management-tokens", #"{"name":"more"}"#),
         ("DELETE", "/admin/v1/management-tokens/ID", ""),
@@ -72,7 +77,7 @@ import TestSupport
             "\(try store.users(server.container).map(\.name))", try store.exportSchema(server.container, .development),
             "\(try store.user(named: "alice", in: server.container).map { try store.openSessionCount(of: $0.userRecordName, in: server.container) } ?? -1)",
             "\(try store.usage(of: server.container).mapValues(\.records).sorted { $0.key.rawValue < $1.key.rawValue })",
-            "\(try store.managementTokens().map(\.id))",
+            "\(try store.managementTokens().map(\.id))", try store.exportSchema(server.container, .production),
         ].joined(separator: "|")
     }
 
@@ -330,5 +335,35 @@ import TestSupport
         #expect(try call("DELETE", "/management-tokens/\(id)", token: second).0 == 200)
         #expect(try call("GET", "/management-tokens", token: second).0 == 401)
         #expect(try call("DELETE", "/management-tokens/\(id)", token: first).0 == 404)
+    }
+
+    @Test func theSchemaIsDeployedAndDevelopmentResetAsAScriptAsks() throws {
+        let server = try Self.server()
+        let token = try server.store.createManagementToken(for: "root", name: "t").text
+        func call(_ method: String, _ path: String, _ body: String = "") throws -> (Int, JSONValue) {
+            let response = try Self.send(server, method, "/admin/v1/containers/iCloud.com.example.Tests" + path, body: body,
+                                         headers: [("Authorization", "Bearer " + token)])
+            return (response.status, try response.json())
+        }
+        let difference = try call("GET", "/deployment").1
+        #expect(difference["canDeploy"] == true)
+        #expect(difference["changes"]?.arrayValue?.first?["description"] == "add record type Note (1 field)")
+        let (status, deployment) = try call("POST", "/deployment")
+        #expect(status == 201)
+        #expect(deployment["deployedBy"]?.stringValue == "root (token \(token.split(separator: "_")[2]))")
+        #expect(try call("POST", "/deployment").1["reason"] == "Production's schema is already development's: there is nothing to deploy")
+        #expect(try call("GET", "/deployments").1["deployments"]?.arrayValue?.count == 1)
+        #expect(try server.store.schema(server.container, .production).recordType("Note") != nil)
+
+        _ = try server.store.database(server.container, .development, .public, as: .operator())
+            .modify(ModifyRequest(operations: [RecordOperation(.create, recordName: "n1", recordType: "Note", fields: ["title": .string("x")])]))
+        #expect(try call("GET", "/reset").1 == ["records": 1, "zones": 1, "recordTypes": 1, "productionRecordTypes": 1])
+        let (wrongStatus, wrong) = try call("POST", "/reset", #"{"confirm":"iCloud.com.example.Other"}"#)
+        #expect(wrongStatus == 400 && wrong["reason"] == "To reset development, type the container identifier iCloud.com.example.Tests exactly")
+        #expect(try server.store.usage(of: server.container)[.development]?.records == 1, "a refused reset deletes nothing")
+        let (resetStatus, reset) = try call("POST", "/reset", #"{"confirm":"iCloud.com.example.Tests"}"#)
+        #expect(resetStatus == 200 && reset["deleted"]?["records"] == 1)
+        #expect(try server.store.usage(of: server.container)[.development]?.records == 0)
+        #expect(try call("GET", "/reset").1 == ["records": 0, "zones": 0, "recordTypes": 1, "productionRecordTypes": 1])
     }
 }
