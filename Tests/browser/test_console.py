@@ -281,7 +281,59 @@ def test_08_other_pages(pages, driver):
     pages.check("schema-upload-error")
 
 
-def test_09_log_out(pages, driver):
+def upload_schema(pages, text):
+    pages.open(f"{BASE}/schema")
+    pages.find("#schema-text").send_keys(text)
+    pages.submit("form[enctype='multipart/form-data'] button[type=submit]")
+
+
+def test_09_deploy_the_schema_then_refuse_a_removal(pages, driver):
+    upload_schema(pages, "DEFINE SCHEMA\n  CREATE ROLE Editor;\n  RECORD TYPE Book (\n    title STRING QUERYABLE SORTABLE\n  );\n")
+    assert "Schema imported into development." in pages.text()
+    pages.open(f"{BASE}/deploy")
+    changes = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "table.list tbody tr")]
+    assert any("add record type Book" in change for change in changes), changes
+    assert any("add role Editor" in change for change in changes), changes
+    pages.check("deploy")
+    pages.submit("form[action$='/deploy'] button[type=submit]")
+    assert "Deployed" in pages.text() and "changes to production." in pages.text()
+    assert "by admin" in pages.find("ol.history").text
+    assert "Production's schema is already development's" in pages.text()
+    pages.check("deploy-history")
+    # Production's schema page now has Book, read-only.
+    pages.open(f"/console/containers/{CONTAINER}/production/schema")
+    assert "Book" in pages.text() and "title" in pages.text()
+
+    # A schema without the role would take it from production: refused, with its reason.
+    upload_schema(pages, "DEFINE SCHEMA\n  RECORD TYPE Book (\n    title STRING QUERYABLE SORTABLE\n  );\n")
+    pages.open(f"{BASE}/deploy")
+    assert "Role Editor is in production but not in development: deployed roles cannot be removed" in pages.find(".alert").text
+    assert not driver.find_elements(By.CSS_SELECTOR, "form[action$='/deploy'] button[type=submit]")
+    pages.check("deploy-refused")
+
+
+def test_10_reset_development(pages, driver):
+    pages.open(f"{BASE}/reset")
+    counts = pages.find("ul.counts").text
+    assert "records" in counts and "zones" in counts
+    pages.check("reset")
+    pages.find("#confirm").send_keys("iCloud.com.example.Wrong")
+    pages.submit("form[action$='/reset'] button.danger")
+    assert "type the container identifier" in pages.text()
+    pages.find("#confirm").send_keys(CONTAINER)
+    pages.submit("form[action$='/reset'] button.danger")
+    assert "Development was reset:" in pages.text() and "/public/records" in driver.current_url
+    # Development holds nothing and has production's schema again, role included.
+    pages.open(f"{BASE}/public/records?type=Book&f0.field=title&f0.op=NOT_EQUALS&f0.value=none")
+    assert "No records match." in pages.text()
+    pages.open(f"{BASE}/schema")
+    assert "Editor" in pages.text()
+    # Production is never reset.
+    pages.open(f"/console/containers/{CONTAINER}/production/reset")
+    assert "Production is never reset" in pages.text()
+
+
+def test_11_log_out(pages, driver):
     pages.open("/console/containers")
     pages.submit("form[action='/console/logout'] button")
     assert "/console/login" in driver.current_url and "You are logged out." in pages.text()

@@ -67,7 +67,7 @@ import TestSupport
     @Test func everyPageSendsAVisitorWithoutASessionToTheLoginAndChangesNothing() throws {
         let server = try Self.server()
         let routes = try Self.consoleRoutes()
-        let open = ["/console/", "/console/login", "/console/logout"]
+        let open = ["/console", "/console/", "/console/login", "/console/logout"]
         #expect(routes.count > 30, "the console's routes were found")
         let before = try Self.snapshot(server)
         let forged = [("Cookie", "cumulus_console=" + String(repeating: "c", count: 64))]
@@ -83,6 +83,11 @@ import TestSupport
         }
         let after = try Self.snapshot(server)
         #expect(after == before, "\(zip(before.split(separator: "|"), after.split(separator: "|")).filter { $0 != $1 })")
+        // The console's front door, with or without its slash, sends a visitor to the login.
+        for door in ["/console", "/console/"] {
+            let response = try server.get(door)
+            #expect(response.status == 303 && response.header("Location") == "/console/login", "\(door)")
+        }
         // After the login, the visitor lands where they were going.
         let target = "/console/containers/iCloud.com.example.Tests/development/public/records?type=Note"
         #expect(try server.get(target).header("Location") == "/console/login?next=" + FormEncoding.component(target))

@@ -1,0 +1,61 @@
+import CloudKitWire
+import CloudStore
+import HTTPServer
+
+/// Resetting development, as CloudKit Console's "Reset Environment": what will be deleted,
+/// counted, and the container identifier typed to confirm. Production is never reset.
+///
+/// Under `/console/containers/C/ENV/reset`: `GET`, `POST` (reset, development only).
+struct ResetPages: Sendable {
+    let console: ConsolePages
+    var actions: ManagementActions { console.actions }
+
+    func mount(on group: inout RouteGroup) {
+        let pages = self
+        let base = "/containers/:container/:environment/reset"
+        console.get(&group, base) { request in try pages.show(request) }
+        console.post(&group, base) { request in try pages.reset(request) }
+    }
+
+    private func show(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        var context: [String: Any] = ["bar": location.bar(.reset), "container": location.container, "isProduction": false]
+        guard location.environment == .development else {
+            context["isProduction"] = true
+            context["developmentURL"] = ConsoleLocation(container: location.container).path(.reset)
+            return .page(Page("console.reset", context: context))
+        }
+        let contents = try actions.developmentContents(of: location.container, as: request.identity)
+        func count(_ key: String) -> Int64 { contents[key]?.int64Value(acceptingNumericString: false) ?? 0 }
+        context["records"] = Formatting.count(count("records"))
+        context["zones"] = Formatting.count(count("zones"))
+        context["recordTypes"] = Formatting.count(count("recordTypes"))
+        context["productionRecordTypes"] = Formatting.count(count("productionRecordTypes"))
+        context["action"] = location.path(.reset)
+        return .page(Page("console.reset", context: context))
+    }
+
+    private func reset(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        guard location.environment == .development else {
+            throw ConsoleError.badRequest("Only development is reset; production changes only by deploying.")
+        }
+        var records = location
+        records.database = .public
+        let back = location.path(.reset)
+        do {
+            let answer = try actions.resetDevelopment(
+                of: location.container, confirmation: request.field("confirm") ?? "", as: request.identity)
+            let deleted = answer["deleted"]
+            let count = deleted?["records"]?.int64Value(acceptingNumericString: false) ?? 0
+            let zones = deleted?["zones"]?.int64Value(acceptingNumericString: false) ?? 0
+            return .redirect(records.path(.records), .success(
+                "Development was reset: \(Formatting.count(count)) record\(count == 1 ? "" : "s") and \(Formatting.count(zones)) "
+                    + "zone\(zones == 1 ? "" : "s") deleted; its schema is production's."))
+        } catch {
+            let mapped = ConsoleError(error)
+            guard mapped.isShown else { throw mapped }
+            return .redirect(back, .failure(mapped.description))
+        }
+    }
+}
