@@ -82,3 +82,24 @@ extension CloudStore {
         }
     }
 }
+
+extension CloudStore {
+    // MARK: - The audit trail
+
+    /// Adds an operator action to the audit trail, stamped now; entries older than
+    /// ``CloudStoreConfiguration/auditRetention`` are forgotten.
+    public func recordAudit(
+        actor: String, operatorName: String, container: String?, environment: String?, action: String, target: String
+    ) throws {
+        let time = now
+        try lifecycleStorage.insertAuditEntry(
+            AuditEntry(time: time, actor: actor, operatorName: operatorName, container: container, environment: environment,
+                       action: action, target: target),
+            forgetBefore: time - configuration.auditRetention)
+    }
+
+    /// The audit entries `filter` selects, newest first.
+    public func auditEntries(_ filter: AuditFilter) throws -> [AuditEntry] {
+        try lifecycleStorage.auditEntries(filter)
+    }
+}

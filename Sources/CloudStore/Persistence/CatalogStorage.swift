@@ -98,4 +98,8 @@ protocol LifecycleStorage: Sendable {
     func insertDeployment(_ deployment: SchemaDeployment) throws
     /// A container's deployments, the latest first.
     func deployments(in container: ContainerIdentifier, limit: Int) throws -> [SchemaDeployment]
+    /// Adds an operator action to the audit trail, and forgets entries from before `forgetBefore`.
+    func insertAuditEntry(_ entry: AuditEntry, forgetBefore: Int64) throws
+    /// The audit entries `filter` selects, newest first.
+    func auditEntries(_ filter: AuditFilter) throws -> [AuditEntry]
 }

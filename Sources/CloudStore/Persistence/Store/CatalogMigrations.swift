@@ -118,5 +118,23 @@ enum CatalogMigrations {
         );
         CREATE INDEX schema_deployments_by_container ON schema_deployments(container, deployed);
         """,
+        // The audit trail of operator actions, read newest first (by id, which each index
+        // carries) and by operator, container or action; `time` serves the retention.
+        """
+        CREATE TABLE audit_log(
+            id INTEGER PRIMARY KEY,
+            time INTEGER NOT NULL,
+            actor TEXT NOT NULL,
+            operator TEXT NOT NULL COLLATE NOCASE,
+            container TEXT,
+            environment TEXT,
+            action TEXT NOT NULL,
+            target TEXT NOT NULL
+        );
+        CREATE INDEX audit_log_by_time ON audit_log(time);
+        CREATE INDEX audit_log_by_operator ON audit_log(operator);
+        CREATE INDEX audit_log_by_container ON audit_log(container);
+        CREATE INDEX audit_log_by_action ON audit_log(action);
+        """,
     ])
 }

@@ -21,4 +21,42 @@ extension SQLiteCatalogStore: LifecycleStorage {
             }
         }
     }
+
+    func insertAuditEntry(_ entry: AuditEntry, forgetBefore: Int64) throws {
+        try write { connection in
+            try connection.statement(
+                "INSERT INTO audit_log(time, actor, operator, container, environment, action, target) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            ).execute([
+                .integer(entry.time), .text(entry.actor), .text(entry.operatorName), entry.container.map(SQLiteValue.text) ?? .null,
+                entry.environment.map(SQLiteValue.text) ?? .null, .text(entry.action), .text(entry.target),
+            ])
+            try connection.statement("DELETE FROM audit_log WHERE time < ?").execute([.integer(forgetBefore)])
+        }
+    }
+
+    func auditEntries(_ filter: AuditFilter) throws -> [AuditEntry] {
+        var conditions: [String] = []
+        var values: [SQLiteValue] = []
+        if let name = filter.operatorName { conditions.append("operator = ?"); values.append(.text(name)) }
+        if let container = filter.container { conditions.append("container = ?"); values.append(.text(container)) }
+        if let action = filter.action {
+            // A prefix as a range, so the index on action serves it.
+            conditions.append("action >= ? AND action < ?")
+            values += [.text(action), .text(action + "\u{10FFFF}")]
+        }
+        if let before = filter.before { conditions.append("id < ?"); values.append(.integer(before)) }
+        let clause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        values.append(.integer(Int64(max(1, min(filter.limit, 1000)))))
+        return try read { connection in
+            try connection.statement(
+                "SELECT time, actor, operator, container, environment, action, target, id FROM audit_log\(clause) ORDER BY id DESC LIMIT ?"
+            ).rows(values) { row in
+                var entry = AuditEntry(
+                    time: row.integer(0), actor: row.text(1), operatorName: row.text(2), container: row.optionalText(3),
+                    environment: row.optionalText(4), action: row.text(5), target: row.text(6))
+                entry.id = row.integer(7)
+                return entry
+            }
+        }
+    }
 }
