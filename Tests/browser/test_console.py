@@ -333,6 +333,19 @@ def test_10_reset_development(pages, driver):
     assert "Production is never reset" in pages.text()
 
 
+def test_10b_the_audit_trail_shows_who_did_what(pages, driver):
+    pages.open("/console/audit")
+    rows = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "table.audit tbody tr")]
+    assert "environment.reset" in rows[0] and "admin" in rows[0], rows[:3]
+    assert any("schema.deploy" in row for row in rows)
+    assert any("record.delete" in row for row in rows) and any("token.revoke" in row for row in rows)
+    pages.check("audit")
+    Select(pages.find("#audit-action")).select_by_visible_text("Schema and deployments")
+    pages.submit("form[action='/console/audit'] button[type=submit]")
+    rows = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "table.audit tbody tr")]
+    assert rows and all("schema." in row for row in rows), rows
+
+
 def test_11_log_out(pages, driver):
     pages.open("/console/containers")
     pages.submit("form[action='/console/logout'] button")

@@ -21,6 +21,7 @@ extension ManagementActions {
         let token = try store.createAPIToken(
             try existingContainer(container), try Self.environment(environment), name: Self.label(name, default: "API token"),
             allowedOrigins: allowedOrigins, signInCallback: signInCallback)
+        note(actor, "token.create", container: container, environment: environment, target: Self.tokenLabel(token))
         return Self.tokenJSON(token)
     }
 
@@ -33,7 +34,13 @@ extension ManagementActions {
             throw CloudStoreError.notFound(container.map { "Container \($0) has no API token \(token)" } ?? "There is no API token \(token)")
         }
         try store.revokeAPIToken(found.token)
+        note(actor, "token.revoke", container: found.container.rawValue, environment: found.environment.rawValue, target: Self.tokenLabel(found))
         return ["revoked": .string(found.token)]
+    }
+
+    /// A token as the audit trail names it: its name and the start of its value, never all of it.
+    private static func tokenLabel(_ token: APIToken) -> String {
+        "\(token.name) (\(token.token.prefix(8))…)"
     }
 
     private static func tokenJSON(_ token: APIToken) -> JSONValue {
@@ -60,6 +67,7 @@ extension ManagementActions {
         let key = try store.addServerKey(
             try existingContainer(container), try Self.environment(environment), publicKeyPEM: publicKeyPEM,
             name: Self.label(name, default: "Server key"))
+        note(actor, "key.add", container: container, environment: environment, target: "\(key.name) (\(key.keyID))")
         return Self.keyJSON(key)
     }
 
@@ -73,6 +81,8 @@ extension ManagementActions {
                 container.map { "Container \($0) has no server-to-server key \(keyID)" } ?? "There is no server-to-server key \(keyID)")
         }
         try store.revokeServerKey(found.keyID)
+        note(actor, "key.revoke", container: found.container.rawValue, environment: found.environment.rawValue,
+             target: "\(found.name) (\(found.keyID))")
         return ["revoked": .string(found.keyID)]
     }
 

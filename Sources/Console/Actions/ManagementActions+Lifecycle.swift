@@ -27,7 +27,10 @@ extension ManagementActions {
     /// - Throws: ``CloudStoreError/badRequest(_:)`` with every reason when it would remove or
     ///   change something production has, or when there is nothing to deploy.
     public func deploySchema(of container: String, as actor: OperatorIdentity) throws -> JSONValue {
-        Self.deploymentJSON(try store.deploySchema(try existingContainer(container), deployedBy: actor.description))
+        let deployment = try store.deploySchema(try existingContainer(container), deployedBy: actor.description)
+        note(actor, "schema.deploy", container: container, environment: "production",
+             target: "\(deployment.changes.count) change\(deployment.changes.count == 1 ? "" : "s")")
+        return Self.deploymentJSON(deployment)
     }
 
     /// Production's schema history, the latest deployment first.
@@ -59,7 +62,10 @@ extension ManagementActions {
         guard confirmation.trimmingCharacters(in: .whitespaces) == identifier.rawValue else {
             throw CloudStoreError.badRequest("To reset development, type the container identifier \(identifier) exactly")
         }
-        return ["reset": true, "deleted": Self.contentsJSON(try store.resetDevelopment(identifier))]
+        let deleted = try store.resetDevelopment(identifier)
+        note(actor, "environment.reset", container: container, environment: "development",
+             target: "\(deleted.records) records, \(deleted.zones) zones")
+        return ["reset": true, "deleted": Self.contentsJSON(deleted)]
     }
 
     private static func contentsJSON(_ contents: DevelopmentContents) -> JSONValue {
@@ -67,5 +73,44 @@ extension ManagementActions {
             "records": .integer(contents.records), "zones": .integer(Int64(contents.zones)),
             "recordTypes": .integer(Int64(contents.recordTypes)), "productionRecordTypes": .integer(Int64(contents.productionRecordTypes)),
         ]
+    }
+}
+
+extension ManagementActions {
+    // MARK: - The audit trail
+
+    /// Operator actions, newest first: who (an operator, a management token or the local command
+    /// line) did what to which thing, when. `next` continues the list when there is more.
+    /// - Parameters:
+    ///   - operatorName: only this operator's actions.
+    ///   - container: only actions on this container.
+    ///   - action: only actions beginning with this (`record.` for every record action).
+    ///   - before: the `next` of the page before.
+    public func auditTrail(
+        operatorName: String?, container: String?, action: String?, before: String?, limit: Int = 50, as actor: OperatorIdentity
+    ) throws -> JSONValue {
+        var beforeID: Int64?
+        if let before, !before.isEmpty {
+            guard let id = Int64(before), id > 0 else { throw CloudStoreError.badRequest("'before' is the 'next' of an earlier page") }
+            beforeID = id
+        }
+        let size = max(1, min(limit, 500))
+        let entries = try store.auditEntries(AuditFilter(
+            operatorName: Self.nonBlank(operatorName), container: Self.nonBlank(container), action: Self.nonBlank(action), before: beforeID,
+            limit: size))
+        var answer: JSONObject = ["entries": .array(entries.map { entry in
+            [
+                "time": Self.time(entry.time), "actor": .string(entry.actor), "operator": .string(entry.operatorName),
+                "container": Self.optional(entry.container), "environment": Self.optional(entry.environment), "action": .string(entry.action),
+                "target": .string(entry.target),
+            ]
+        })]
+        if entries.count == size, let last = entries.last { answer["next"] = .string(String(last.id)) }
+        return .object(answer)
+    }
+
+    private static func nonBlank(_ text: String?) -> String? {
+        guard let trimmed = text?.trimmingCharacters(in: .whitespaces), !trimmed.isEmpty else { return nil }
+        return trimmed
     }
 }

@@ -11,6 +11,7 @@ extension ManagementActions {
     /// (`token`) and nowhere else, ever.
     public func createManagementToken(name: String, as actor: OperatorIdentity) throws -> JSONValue {
         let (token, text) = try store.createManagementToken(for: actor.operatorName, name: name)
+        note(actor, "management-token.create", container: nil, target: "\(token.name) (\(token.id))")
         guard case .object(var object) = Self.managementTokenJSON(token) else { return .null }
         object["token"] = .string(text)
         return .object(object)
@@ -19,6 +20,7 @@ extension ManagementActions {
     /// Revokes a management token: it is refused from the next request on.
     public func revokeManagementToken(_ id: String, as actor: OperatorIdentity) throws -> JSONValue {
         try store.revokeManagementToken(id)
+        note(actor, "management-token.revoke", container: nil, target: id)
         return ["id": .string(id), "revoked": true]
     }
 

@@ -22,6 +22,7 @@ extension ManagementActions {
     /// Imports schema text into development; errors name their line and column.
     public func importSchema(_ text: String, into container: String, environment: String, as actor: OperatorIdentity) throws -> JSONValue {
         try store.importSchema(text, into: try existingContainer(container), try Self.environment(environment))
+        note(actor, "schema.import", container: container, environment: environment, target: "\(text.utf8.count) bytes of .ckdb")
         return try schema(of: container, environment: environment, as: actor)
     }
 
@@ -36,6 +37,7 @@ extension ManagementActions {
         let identifier = try existingContainer(container)
         let environment = try Self.environment(environment)
         try store.createRecordType(name, in: identifier, environment)
+        note(actor, "schema.record-type.create", container: container, environment: environment.rawValue, target: name)
         return try recordType(name, identifier, environment)
     }
 
@@ -54,6 +56,7 @@ extension ManagementActions {
         }
         try store.addField(
             FieldDefinition(name: name, type: fieldType, indexes: try Self.indexes(indexes)), to: recordType, in: identifier, environment)
+        note(actor, "schema.field.add", container: container, environment: environment.rawValue, target: "\(recordType).\(name) \(fieldType)")
         return try self.recordType(recordType, identifier, environment)
     }
 
@@ -63,7 +66,10 @@ extension ManagementActions {
     ) throws -> JSONValue {
         let identifier = try existingContainer(container)
         let environment = try Self.environment(environment)
-        try store.setIndexes(try Self.indexes(indexes), of: field, recordType: recordType, in: identifier, environment)
+        let kinds = try Self.indexes(indexes)
+        try store.setIndexes(kinds, of: field, recordType: recordType, in: identifier, environment)
+        note(actor, "schema.indexes.set", container: container, environment: environment.rawValue,
+             target: "\(recordType).\(field): " + (kinds.isEmpty ? "none" : kinds.sorted().map(\.rawValue).joined(separator: ", ")))
         return try self.recordType(recordType, identifier, environment)
     }
 

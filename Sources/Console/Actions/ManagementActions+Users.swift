@@ -23,6 +23,7 @@ extension ManagementActions {
         let user = try store.addUser(
             try existingContainer(container), name: name, password: password, emailAddress: Self.nonEmpty(emailAddress),
             firstName: Self.nonEmpty(firstName), lastName: Self.nonEmpty(lastName))
+        note(actor, "user.add", container: container, target: "\(user.name) (\(user.userRecordName))")
         return try userJSON(user)
     }
 
@@ -30,6 +31,7 @@ extension ManagementActions {
     public func removeUser(_ user: String, in container: String, as actor: OperatorIdentity) throws -> JSONValue {
         let (identifier, found) = try existingUser(user, in: container)
         try store.removeUser(found.userRecordName, from: identifier)
+        note(actor, "user.remove", container: container, target: "\(found.name) (\(found.userRecordName))")
         return ["removed": .string(found.userRecordName)]
     }
 
@@ -37,6 +39,7 @@ extension ManagementActions {
     public func setUserPassword(_ user: String, in container: String, password: String, as actor: OperatorIdentity) throws -> JSONValue {
         let (identifier, found) = try existingUser(user, in: container)
         try store.setPassword(password, of: found.userRecordName, in: identifier)
+        note(actor, "user.password", container: container, target: "\(found.name) (\(found.userRecordName))")
         return try userJSON(found)
     }
 
@@ -44,6 +47,7 @@ extension ManagementActions {
     public func signOutUser(_ user: String, in container: String, as actor: OperatorIdentity) throws -> JSONValue {
         let (identifier, found) = try existingUser(user, in: container)
         let ended = try store.signOutEverywhere(found.userRecordName, in: identifier)
+        note(actor, "user.sign-out", container: container, target: "\(found.name) (\(found.userRecordName))")
         return ["userRecordName": .string(found.userRecordName), "endedSessions": .integer(Int64(ended))]
     }
 

@@ -47,6 +47,13 @@ struct ManagementAPI: Sendable {
         api.get("/containers/:container/deployments") { request in
             answer(request) { input, actor in try actions.schemaDeployments(of: input.path("container"), as: actor) }
         }
+        api.get("/audit") { request in
+            answer(request) { input, actor in
+                try actions.auditTrail(
+                    operatorName: input.query("operator"), container: input.query("container"), action: input.query("action"),
+                    before: input.query("before"), limit: Int(input.query("limit") ?? "") ?? 50, as: actor)
+            }
+        }
         api.get("/containers/:container/reset") { request in
             answer(request) { input, actor in try actions.developmentContents(of: input.path("container"), as: actor) }
         }

@@ -45,6 +45,7 @@ import TestSupport
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/deployments", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/reset", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/reset", #"{"confirm":"iCloud.com.example.Tests"}"#),
+        ("GET", "/admin/v1/audit", ""),
         ("GET", "/admin/v1/management-tokens", ""),
         ("POST", "/admin/v1/management-tokens", #"{"name":"more"}"#),
         ("DELETE", "/admin/v1/management-tokens/ID", ""),
@@ -365,5 +366,33 @@ import TestSupport
         #expect(resetStatus == 200 && reset["deleted"]?["records"] == 1)
         #expect(try server.store.usage(of: server.container)[.development]?.records == 0)
         #expect(try call("GET", "/reset").1 == ["records": 0, "zones": 0, "recordTypes": 1, "productionRecordTypes": 1])
+    }
+
+    @Test func everyChangeJoinsTheAuditTrailWithWhoMadeIt() throws {
+        let server = try Self.server()
+        let token = try server.store.createManagementToken(for: "root", name: "t")
+        let auth = [("Authorization", "Bearer " + token.text)]
+        func call(_ method: String, _ path: String, _ body: String = "") throws -> (Int, JSONValue) {
+            let response = try Self.send(server, method, "/admin/v1" + path, body: body, headers: auth)
+            return (response.status, try response.json())
+        }
+        let base = "/containers/iCloud.com.example.Tests"
+        #expect(try call("POST", base + "/users", #"{"name":"zed","password":"long enough"}"#).0 == 201)
+        #expect(try call("POST", base + "/development/public/records/modify",
+                         #"{"operations":[{"operationType":"create","record":{"recordName":"n1","recordType":"Note","fields":{}}},{"operationType":"delete","record":{"recordName":"missing"}}]}"#).0 == 200)
+        #expect(try call("POST", base + "/development/record-types", #"{"name":"Task"}"#).0 == 201)
+        #expect(try call("POST", base + "/users", #"{"name":"zed","password":"long enough"}"#).0 == 409, "a refused change is not audited")
+        #expect(try call("GET", base + "/users").0 == 200, "reading is not audited")
+
+        let trail = try call("GET", "/audit").1["entries"]?.arrayValue ?? []
+        #expect(trail.map { $0["action"]?.stringValue ?? "" } == ["schema.record-type.create", "record.create", "user.add"])
+        #expect(trail.allSatisfy { $0["actor"]?.stringValue == "root (token \(token.token.id))" && $0["operator"] == "root" })
+        #expect(trail[1]["target"] == "public _defaultZone/n1" && trail[1]["container"] == "iCloud.com.example.Tests")
+        #expect(try call("GET", "/audit?action=record.").1["entries"]?.arrayValue?.count == 1)
+        #expect(try call("GET", "/audit?operator=someone-else").1["entries"] == [])
+        let page = try call("GET", "/audit?limit=2").1
+        let next = try #require(page["next"]?.stringValue)
+        #expect(try call("GET", "/audit?limit=2&before=\(next)").1["entries"]?.arrayValue?.map { $0["action"] } == ["user.add"])
+        #expect(try call("GET", "/audit?before=nope").0 == 400)
     }
 }

@@ -1,0 +1,56 @@
+import CloudKitWire
+import CloudStore
+import HTTPServer
+
+/// The audit trail: every change an operator, a management token or the command line made,
+/// newest first, filtered by operator, container and kind of action, paged.
+///
+/// `GET /console/audit?operator=&container=&action=&before=`.
+struct AuditPages: Sendable {
+    let console: ConsolePages
+    var actions: ManagementActions { console.actions }
+
+    /// The kinds of action the filter offers, as action prefixes with their labels.
+    static let kinds: [(prefix: String, label: String)] = [
+        ("record.", "Records"), ("zone.", "Zones"), ("schema.", "Schema and deployments"), ("environment.", "Resets"),
+        ("user.", "App users"), ("token.", "API tokens"), ("key.", "Server keys"), ("container.", "Containers"),
+        ("management-token.", "Management tokens"),
+    ]
+
+    func mount(on group: inout RouteGroup) {
+        let pages = self
+        console.get(&group, "/audit") { request in try pages.list(request) }
+    }
+
+    private func list(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let timeZone = Formatting.timeZone(of: request.http)
+        let operatorName = request.query("operator") ?? ""
+        let container = request.query("container") ?? ""
+        let action = request.query("action") ?? ""
+        let answer = try actions.auditTrail(
+            operatorName: operatorName, container: container, action: action, before: request.query("before"), as: request.identity)
+        let entries = (answer["entries"]?.arrayValue ?? []).map { entry -> [String: Any] in
+            [
+                "time": Formatting.time(entry["time"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
+                "actor": entry["actor"]?.stringValue ?? "", "action": entry["action"]?.stringValue ?? "",
+                "container": entry["container"]?.stringValue ?? "", "environment": entry["environment"]?.stringValue ?? "",
+                "target": entry["target"]?.stringValue ?? "",
+            ]
+        }
+        let containers = (try actions.containers(as: request.identity)["containers"]?.arrayValue ?? []).compactMap { $0["identifier"]?.stringValue }
+        let filters: [(String, String?)] = [("operator", operatorName), ("container", container), ("action", action)]
+        var context: [String: Any] = [
+            "entries": entries, "hasEntries": !entries.isEmpty, "operator": operatorName, "timeZone": timeZone.identifier,
+            "containers": containers.map { ["name": $0, "selected": $0 == container] },
+            "kinds": Self.kinds.map { ["prefix": $0.prefix, "label": $0.label, "selected": $0.prefix == action] },
+            "isFiltered": !(operatorName.isEmpty && container.isEmpty && action.isEmpty),
+        ]
+        if let next = answer["next"]?.stringValue {
+            context["olderURL"] = "/console/audit" + URLEncoding.query(filters.filter { !($0.1 ?? "").isEmpty } + [("before", next)])
+        }
+        if request.query("before") != nil {
+            context["newestURL"] = "/console/audit" + URLEncoding.query(filters.filter { !($0.1 ?? "").isEmpty })
+        }
+        return .page(Page("console.audit", context: context))
+    }
+}
