@@ -12,7 +12,7 @@ extension CloudStore {
     @discardableResult
     public func addUser(
         _ container: ContainerIdentifier, name: String, password: String, emailAddress: String? = nil, firstName: String? = nil,
-        lastName: String? = nil
+        lastName: String? = nil, isDiscoverable: Bool = false
     ) throws -> AppUser {
         try requireContainer(container)
         let trimmed = name.trimmingCharacters(in: .whitespaces)
@@ -24,7 +24,7 @@ extension CloudStore {
         try Self.checkPassword(password)
         let user = AppUser(
             userRecordName: SecureToken.userRecordName(), container: container, name: trimmed, emailAddress: emailAddress,
-            firstName: firstName ?? trimmed, lastName: lastName, created: now)
+            firstName: firstName ?? trimmed, lastName: lastName, created: now, isDiscoverable: isDiscoverable)
         let hash = try hashPassword(password)
         try credentials.insertUser(user, passwordHash: hash)
         return user

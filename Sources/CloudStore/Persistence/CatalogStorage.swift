@@ -37,6 +37,10 @@ protocol CredentialStorage: Sendable {
     /// The user called `name` (without regard to case) and the hash of their password.
     func user(named name: String, in container: ContainerIdentifier) throws -> (user: AppUser, passwordHash: String)?
     func users(in container: ContainerIdentifier) throws -> [AppUser]
+    /// The user with this email address (compared without case) in a container.
+    func user(email: String, in container: ContainerIdentifier) throws -> AppUser?
+    /// Sets whether a user may be discovered; false when there is no such user.
+    func setDiscoverable(_ discoverable: Bool, of userRecordName: String, in container: ContainerIdentifier) throws -> Bool
     /// Replaces a user's password hash and, in the same transaction, ends every session of theirs.
     func setPasswordHash(_ hash: String, of userRecordName: String, in container: ContainerIdentifier) throws
     /// Removes a user, their sessions, and their hold on push tokens; `false` when there was none.

@@ -15,12 +15,16 @@ public struct AppUser: Hashable, Sendable {
     public var lastName: String?
     /// When the user was added, in milliseconds since 1970.
     public var created: Int64
+    /// Whether other users may find this one by email address or user record name
+    /// (`users/discover`, `users/lookup/*`), as CloudKit's user discoverability permission.
+    public var isDiscoverable: Bool
 
     /// Creates a user description.
     public init(
         userRecordName: String, container: ContainerIdentifier, name: String, emailAddress: String? = nil,
-        firstName: String? = nil, lastName: String? = nil, created: Int64
+        firstName: String? = nil, lastName: String? = nil, created: Int64, isDiscoverable: Bool = false
     ) {
+        self.isDiscoverable = isDiscoverable
         self.userRecordName = userRecordName
         self.container = container
         self.name = name

@@ -136,5 +136,10 @@ enum CatalogMigrations {
         CREATE INDEX audit_log_by_container ON audit_log(container);
         CREATE INDEX audit_log_by_action ON audit_log(action);
         """,
+        // Whether each user may be found by others (user discovery), and finding them by email.
+        """
+        ALTER TABLE users ADD COLUMN discoverable INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX users_by_email ON users(container, email COLLATE NOCASE);
+        """,
     ])
 }

@@ -87,20 +87,22 @@ extension SQLiteCatalogStore: CredentialStorage {
 
     // MARK: - Users
 
-    private static let userColumns = "user_record_name, container, name, email, first_name, last_name, created, password"
+    private static let userColumns = "user_record_name, container, name, email, first_name, last_name, created, password, discoverable"
 
     private static func user(from row: SQLiteRow) throws -> AppUser {
         AppUser(
             userRecordName: row.text(0), container: try ContainerIdentifier(row.text(1)), name: row.text(2),
-            emailAddress: row.optionalText(3), firstName: row.optionalText(4), lastName: row.optionalText(5), created: row.integer(6))
+            emailAddress: row.optionalText(3), firstName: row.optionalText(4), lastName: row.optionalText(5), created: row.integer(6),
+            isDiscoverable: row.integer(8) != 0)
     }
 
     func insertUser(_ user: AppUser, passwordHash: String) throws {
         try write { connection in
             do {
-                try connection.statement("INSERT INTO users(\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").execute([
+                try connection.statement("INSERT INTO users(\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)").execute([
                     .text(user.userRecordName), .text(user.container.rawValue), .text(user.name), .text(user.emailAddress),
                     .text(user.firstName), .text(user.lastName), .integer(user.created), .text(passwordHash),
+                    .integer(user.isDiscoverable ? 1 : 0),
                 ])
             } catch let error as SQLiteError where error.isUniqueViolation {
                 throw CloudStoreError.exists("A user named '\(user.name)' already exists in \(user.container)")
@@ -119,6 +121,21 @@ extension SQLiteCatalogStore: CredentialStorage {
         try read { connection in
             try connection.statement("SELECT \(Self.userColumns) FROM users WHERE container = ? AND name = ? COLLATE NOCASE")
                 .firstRow([.text(container.rawValue), .text(name)]) { row in (try Self.user(from: row), row.text(7)) }
+        }
+    }
+
+    func user(email: String, in container: ContainerIdentifier) throws -> AppUser? {
+        try read { connection in
+            try connection.statement("SELECT \(Self.userColumns) FROM users WHERE container = ? AND email = ? COLLATE NOCASE")
+                .firstRow([.text(container.rawValue), .text(email)], Self.user)
+        }
+    }
+
+    func setDiscoverable(_ discoverable: Bool, of userRecordName: String, in container: ContainerIdentifier) throws -> Bool {
+        try write { connection in
+            try connection.statement("UPDATE users SET discoverable = ? WHERE container = ? AND user_record_name = ?")
+                .execute([.integer(discoverable ? 1 : 0), .text(container.rawValue), .text(userRecordName)])
+            return connection.changes > 0
         }
     }
 
