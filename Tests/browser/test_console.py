@@ -221,6 +221,9 @@ def test_07_act_as_user(pages, driver):
     pages.find("#user-password").send_keys("reader password")
     pages.submit("form.grid-form button[type=submit]")
     assert "User reader added." in pages.text()
+    pages.submit("button[aria-label='Let others find reader']")
+    assert "Other users can now find reader" in pages.text()
+    assert pages.find("button[aria-label='Stop others finding reader']")
     pages.check("users")
     pages.find("a[href*='/private/records']").click()
     assert "/private/records" in driver.current_url and "user=reader" in driver.current_url

@@ -18,11 +18,11 @@ extension ManagementActions {
     /// Adds a user who signs in with `name` and `password`.
     public func addUser(
         in container: String, name: String, password: String, emailAddress: String?, firstName: String?, lastName: String?,
-        as actor: OperatorIdentity
+        discoverable: Bool = false, as actor: OperatorIdentity
     ) throws -> JSONValue {
         let user = try store.addUser(
             try existingContainer(container), name: name, password: password, emailAddress: Self.nonEmpty(emailAddress),
-            firstName: Self.nonEmpty(firstName), lastName: Self.nonEmpty(lastName))
+            firstName: Self.nonEmpty(firstName), lastName: Self.nonEmpty(lastName), isDiscoverable: discoverable)
         note(actor, "user.add", container: container, target: "\(user.name) (\(user.userRecordName))")
         return try userJSON(user)
     }
@@ -41,6 +41,17 @@ extension ManagementActions {
         try store.setPassword(password, of: found.userRecordName, in: identifier)
         note(actor, "user.password", container: container, target: "\(found.name) (\(found.userRecordName))")
         return try userJSON(found)
+    }
+
+    /// Sets whether other users may find this one (`users/discover`, `users/lookup/*`).
+    public func setUserDiscoverable(_ user: String, in container: String, discoverable: Bool, as actor: OperatorIdentity) throws -> JSONValue {
+        let (identifier, found) = try existingUser(user, in: container)
+        try store.setDiscoverable(discoverable, of: found.userRecordName, in: identifier)
+        note(actor, "user.discoverable", container: container, target: "\(found.name) (\(found.userRecordName)): \(discoverable ? "yes" : "no")")
+        guard let updated = try store.user(found.userRecordName, in: identifier) else {
+            throw CloudStoreError.notFound("Container \(container) has no user '\(user)'")
+        }
+        return try userJSON(updated)
     }
 
     /// Ends every session of a user at once.
@@ -69,6 +80,7 @@ extension ManagementActions {
                 (environment.rawValue, JSONValue.array(try store.roles(of: user.userRecordName, in: user.container, environment).sorted().map(JSONValue.string)))
             })),
             "openSessions": .integer(Int64(try store.openSessionCount(of: user.userRecordName, in: user.container))),
+            "discoverable": .bool(user.isDiscoverable),
         ]
     }
 

@@ -170,7 +170,7 @@ struct ManagementAPI: Sendable {
                 try actions.addUser(
                     in: input.path("container"), name: try input.string("name"), password: try input.string("password"),
                     emailAddress: try input.optionalString("emailAddress"), firstName: try input.optionalString("firstName"),
-                    lastName: try input.optionalString("lastName"), as: actor)
+                    lastName: try input.optionalString("lastName"), discoverable: try input.optionalBool("discoverable") ?? false, as: actor)
             }
         }
         api.delete("/containers/:container/users/:user") { request in
@@ -179,6 +179,12 @@ struct ManagementAPI: Sendable {
         api.post("/containers/:container/users/:user/password") { request in
             answer(request) { input, actor in
                 try actions.setUserPassword(input.path("user"), in: input.path("container"), password: try input.string("password"), as: actor)
+            }
+        }
+        api.post("/containers/:container/users/:user/discoverable") { request in
+            answer(request) { input, actor in
+                try actions.setUserDiscoverable(
+                    input.path("user"), in: input.path("container"), discoverable: try input.bool("discoverable"), as: actor)
             }
         }
         api.post("/containers/:container/users/:user/sign-out") { request in

@@ -60,6 +60,21 @@ struct ManagementInput {
         }
     }
 
+    /// A boolean member of the body that must be present.
+    func bool(_ key: String) throws -> Bool {
+        guard let value = try optionalBool(key) else { throw CloudStoreError.badRequest("The request body needs \"\(key)\"") }
+        return value
+    }
+
+    /// A boolean member of the body, or `nil` when absent or null.
+    func optionalBool(_ key: String) throws -> Bool? {
+        switch object[key] {
+        case nil, .null?: return nil
+        case .bool(let value)?: return value
+        default: throw CloudStoreError.badRequest("\"\(key)\" must be true or false")
+        }
+    }
+
     /// An array of strings in the body; empty when absent.
     func strings(_ key: String) throws -> [String] {
         switch object[key] {

@@ -26,6 +26,7 @@ import TestSupport
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/users/alice", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/users/alice/password", #"{"password":"another long one"}"#),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/users/alice/sign-out", ""),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/users/alice/discoverable", #"{"discoverable":true}"#),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/schema", ""),
         ("PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/schema", "DEFINE SCHEMA\n RECORD TYPE Other (title STRING);\n"),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/schema/validate", "DEFINE SCHEMA\n"),
@@ -75,7 +76,7 @@ import TestSupport
         let store = server.store
         return [
             "\(try store.containers().map(\.identifier))", "\(try store.apiTokens(server.container).count)",
-            "\(try store.users(server.container).map(\.name))", try store.exportSchema(server.container, .development),
+            "\(try store.users(server.container).map { "\($0.name) \($0.isDiscoverable)" })", try store.exportSchema(server.container, .development),
             "\(try store.user(named: "alice", in: server.container).map { try store.openSessionCount(of: $0.userRecordName, in: server.container) } ?? -1)",
             "\(try store.usage(of: server.container).mapValues(\.records).sorted { $0.key.rawValue < $1.key.rawValue })",
             "\(try store.managementTokens().map(\.id))", try store.exportSchema(server.container, .production),
@@ -210,6 +211,10 @@ import TestSupport
         #expect(try call("POST", "/containers/iCloud.com.example.Tests/users/bob/sign-out").1["endedSessions"] == .integer(1))
         #expect(try call("POST", "/containers/iCloud.com.example.Tests/users/bob/password", #"{"password":"a new passphrase"}"#).0 == 200)
         #expect(throws: CloudStoreError.self) { try server.store.signIn(server.container, name: "bob", password: "a long passphrase") }
+        #expect(user["discoverable"] == false)
+        #expect(try call("POST", "/containers/iCloud.com.example.Tests/users/bob/discoverable", #"{"discoverable":true}"#).1["discoverable"] == true)
+        #expect(try server.store.user(named: "bob", in: server.container)?.isDiscoverable == true)
+        #expect(try call("POST", "/containers/iCloud.com.example.Tests/users/bob/discoverable", #"{"discoverable":"yes"}"#).0 == 400)
         #expect(try call("DELETE", "/containers/iCloud.com.example.Tests/users/bob").0 == 200)
         #expect(try call("DELETE", "/containers/iCloud.com.example.Tests/users/bob").0 == 404)
     }

@@ -18,6 +18,7 @@ struct UsersPages: Sendable {
         console.post(&group, base) { request in try pages.add(request) }
         console.post(&group, base + "/:user/password") { request in try pages.password(request) }
         console.post(&group, base + "/:user/sign-out") { request in try pages.signOut(request) }
+        console.post(&group, base + "/:user/discoverable") { request in try pages.discoverable(request) }
         console.post(&group, base + "/:user/remove") { request in try pages.remove(request) }
     }
 
@@ -41,6 +42,7 @@ struct UsersPages: Sendable {
                 "sessions": String(user["openSessions"]?.int64Value(acceptingNumericString: false) ?? 0),
                 "created": Formatting.time(user["created"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
                 "passwordAction": userPath + "/password", "signOutAction": userPath + "/sign-out", "removeAction": userPath + "/remove",
+                "discoverableAction": userPath + "/discoverable", "discoverable": user["discoverable"] == true,
                 "actAsURL": actAs.path(.records), "canActAs": location.environment == .development,
                 "id": RecordForm.identifier(recordName),
             ]
@@ -78,6 +80,17 @@ struct UsersPages: Sendable {
             let answer = try actions.signOutUser(user, in: location.container, as: request.identity)
             let ended = answer["endedSessions"]?.int64Value(acceptingNumericString: false) ?? 0
             return "Signed \(user) out everywhere (\(ended) session\(ended == 1 ? "" : "s") ended)."
+        }
+    }
+
+    private func discoverable(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        let user = request.path("user")
+        let discoverable = request.field("discoverable") == "yes"
+        return try console.attempt(back: location.path(.users)) {
+            let answer = try actions.setUserDiscoverable(user, in: location.container, discoverable: discoverable, as: request.identity)
+            let name = answer["name"]?.stringValue ?? user
+            return discoverable ? "Other users can now find \(name) by email address or user record name." : "\(name) can no longer be found by other users."
         }
     }
 
