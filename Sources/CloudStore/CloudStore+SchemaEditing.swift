@@ -55,7 +55,7 @@ extension CloudStore {
         }
     }
 
-    private func editRecordType(
+    func editRecordType(
         _ name: String, in container: ContainerIdentifier, _ environment: Environment,
         _ change: @Sendable (inout RecordTypeDefinition) throws -> Void
     ) throws {
@@ -69,7 +69,7 @@ extension CloudStore {
         }
     }
 
-    private func requireDevelopment(_ environment: Environment) throws {
+    func requireDevelopment(_ environment: Environment) throws {
         guard environment == .development else {
             throw CloudStoreError.badRequest("The production schema is read-only; it changes only by deploying from development")
         }
