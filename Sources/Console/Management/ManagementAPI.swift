@@ -33,6 +33,47 @@ struct ManagementAPI: Sendable {
             mountRecords(on: &api)
             mountManagementTokens(on: &api)
             mountLifecycle(on: &api)
+            mountSecurity(on: &api)
+        }
+    }
+
+    private func mountSecurity(on api: inout RouteGroup) {
+        let actions = actions
+        let base = "/containers/:container/:environment/security"
+        api.get(base) { request in
+            answer(request) { input, actor in try actions.security(of: input.path("container"), environment: input.path("environment"), as: actor) }
+        }
+        api.put(base + "/record-types/:type/grants") { request in
+            answer(request) { input, actor in
+                try actions.setGrants(
+                    input.body["grants"] ?? .null, of: input.path("type"), in: input.path("container"), environment: input.path("environment"),
+                    as: actor)
+            }
+        }
+        api.post(base + "/roles") { request in
+            answer(request, status: .created) { input, actor in
+                try actions.createRole(try input.string("name"), in: input.path("container"), environment: input.path("environment"), as: actor)
+            }
+        }
+        api.delete(base + "/roles/:role") { request in
+            answer(request) { input, actor in
+                try actions.deleteRole(input.path("role"), in: input.path("container"), environment: input.path("environment"), as: actor)
+            }
+        }
+        api.post(base + "/simulate") { request in
+            answer(request) { input, actor in
+                try actions.simulateAccess(
+                    subject: try input.string("subject"), permission: try input.string("permission"), recordType: try input.string("recordType"),
+                    recordName: try input.optionalString("recordName"), in: input.path("container"), environment: input.path("environment"),
+                    as: actor)
+            }
+        }
+        api.put("/containers/:container/:environment/users/:user/roles") { request in
+            answer(request) { input, actor in
+                try actions.setUserRoles(
+                    try input.strings("roles"), of: input.path("user"), in: input.path("container"), environment: input.path("environment"),
+                    as: actor)
+            }
         }
     }
 

@@ -47,6 +47,12 @@ import TestSupport
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/reset", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/reset", #"{"confirm":"iCloud.com.example.Tests"}"#),
         ("GET", "/admin/v1/audit", ""),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/security", ""),
+        ("PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/security/record-types/Note/grants", #"{"grants":[]}"#),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/security/roles", #"{"name":"Editor"}"#),
+        ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/security/roles/Editor", ""),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/security/simulate", #"{"subject":"world","permission":"CREATE","recordType":"Note"}"#),
+        ("PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/users/alice/roles", #"{"roles":[]}"#),
         ("GET", "/admin/v1/management-tokens", ""),
         ("POST", "/admin/v1/management-tokens", #"{"name":"more"}"#),
         ("DELETE", "/admin/v1/management-tokens/ID", ""),
@@ -80,6 +86,7 @@ import TestSupport
             "\(try store.user(named: "alice", in: server.container).map { try store.openSessionCount(of: $0.userRecordName, in: server.container) } ?? -1)",
             "\(try store.usage(of: server.container).mapValues(\.records).sorted { $0.key.rawValue < $1.key.rawValue })",
             "\(try store.managementTokens().map(\.id))", try store.exportSchema(server.container, .production),
+            "\(try store.roleAssignments(in: server.container, .development).mapValues { $0.sorted() }.sorted { $0.key < $1.key })",
         ].joined(separator: "|")
     }
 
@@ -399,5 +406,33 @@ import TestSupport
         let next = try #require(page["next"]?.stringValue)
         #expect(try call("GET", "/audit?limit=2&before=\(next)").1["entries"]?.arrayValue?.map { $0["action"] } == ["user.add"])
         #expect(try call("GET", "/audit?before=nope").0 == 400)
+    }
+
+    @Test func rolesGrantsAndTheSimulatorAsAScriptUsesThem() throws {
+        let server = try Self.server()
+        let token = try server.store.createManagementToken(for: "root", name: "t").text
+        func call(_ method: String, _ path: String, _ body: String = "") throws -> (Int, JSONValue) {
+            let response = try Self.send(server, method, "/admin/v1/containers/iCloud.com.example.Tests" + path, body: body,
+                                         headers: [("Authorization", "Bearer " + token)])
+            return (response.status, try response.json())
+        }
+        func simulate(_ subject: String) throws -> JSONValue {
+            try call("POST", "/development/security/simulate", #"{"subject":"\#(subject)","permission":"CREATE","recordType":"Note"}"#).1
+        }
+        #expect(try simulate("alice")["allowed"] == false)
+        #expect(try call("POST", "/development/security/roles", #"{"name":"Editor"}"#).0 == 201)
+        let (status, grants) = try call("PUT", "/development/security/record-types/Note/grants",
+                                        #"{"grants":[{"role":"Editor","permissions":["create","READ"]},{"role":"_world","permissions":["READ"]}]}"#)
+        #expect(status == 200 && grants["grants"] == [["role": "Editor", "permissions": ["READ", "CREATE"]], ["role": "_world", "permissions": ["READ"]]])
+        #expect(try call("PUT", "/development/users/alice/roles", #"{"roles":["Editor"]}"#).1["roles"] == ["Editor"])
+        let decision = try simulate("alice")
+        #expect(decision["allowed"] == true && decision["rule"] == #"GRANT CREATE TO "Editor" (the user holds the role)"#)
+        #expect(try simulate("signedIn")["allowed"] == false)
+        let security = try call("GET", "/development/security").1
+        #expect(security["roles"] == ["Editor"] && security["holders"]?.arrayValue?.first?["name"] == "alice")
+        #expect(try call("PUT", "/production/security/record-types/Note/grants", #"{"grants":[]}"#).0 == 400)
+        #expect(try call("POST", "/development/security/simulate", #"{"subject":"world","permission":"FLY","recordType":"Note"}"#).0 == 400)
+        #expect(try call("DELETE", "/development/security/roles/Editor").0 == 200)
+        #expect(try simulate("alice")["allowed"] == false)
     }
 }
