@@ -284,6 +284,45 @@ def test_08_other_pages(pages, driver):
     pages.check("schema-upload-error")
 
 
+def ask_simulator(pages, subject, permission, record_type):
+    pages.open(f"{BASE}/security?subject={subject}&permission={permission}&type={record_type}#simulator")
+    return pages.find("p.answer").text
+
+
+def test_08b_security_roles_and_the_simulator(pages, driver):
+    answer = ask_simulator(pages, "signedIn", "CREATE", "Book")
+    assert answer.startswith("Allowed") and 'GRANT CREATE TO "_icloud"' in answer, answer
+    pages.check("security")
+    # Take CREATE from _icloud in development: the simulator's answer changes.
+    box = pages.find("input[name='g._icloud.CREATE'][form='grants-Book']")
+    assert box.is_selected()
+    box.click()
+    pages.submit("form#grants-Book button[type=submit]")
+    assert "Grants of Book saved." in pages.text()
+    answer = ask_simulator(pages, "signedIn", "CREATE", "Book")
+    assert answer.startswith("Denied") and "no grant gives CREATE on Book" in answer, answer
+    pages.check("security-denied")
+    # A custom role, given to a user, and CREATE granted to it.
+    pages.find("#role-name").send_keys("Author")
+    pages.submit("form[action$='/security/roles'] button[type=submit]")
+    assert "Role Author created." in pages.text()
+    pages.find("#holder-user").send_keys("reader")
+    pages.submit("form[action$='/security/holders'] button[type=submit]")
+    assert "reader now holds Author." in pages.text()
+    pages.find("input[name='g.Author.CREATE'][form='grants-Book']").click()
+    pages.submit("form#grants-Book button[type=submit]")
+    pages.open(f"{BASE}/security?subject=user&user=reader&permission=CREATE&type=Book#simulator")
+    assert 'GRANT CREATE TO "Author" (the user holds the role)' in pages.find("p.answer").text
+    assert ask_simulator(pages, "signedIn", "CREATE", "Book").startswith("Denied")
+    # Signed-in users create again, as before.
+    pages.find("input[name='g._icloud.CREATE'][form='grants-Book']").click()
+    pages.submit("form#grants-Book button[type=submit]")
+    assert ask_simulator(pages, "signedIn", "CREATE", "Book").startswith("Allowed")
+    # Production is read-only.
+    pages.open(f"/console/containers/{CONTAINER}/production/security")
+    assert not driver.find_elements(By.CSS_SELECTOR, "form[id^='grants-'] button")
+
+
 def upload_schema(pages, text):
     pages.open(f"{BASE}/schema")
     pages.find("#schema-text").send_keys(text)
