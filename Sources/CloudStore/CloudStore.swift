@@ -23,6 +23,8 @@ public final class CloudStore: Sendable {
     let credentials: any CredentialStorage
     let operatorStorage: any OperatorStorage
     let lifecycleStorage: any LifecycleStorage
+    /// Every API call, in `requests.sqlite` of the data directory.
+    public let requestLog: RequestLog
     let credentialCache = CredentialCache()
     /// Seals continuation markers.
     let markerSigner: OpaqueTokenSigner
@@ -46,6 +48,8 @@ public final class CloudStore: Sendable {
 
     /// The catalog's file name inside the data directory.
     public static let catalogFileName = "cumulus.sqlite"
+    /// The request log's file in the data directory.
+    public static let requestLogFileName = "requests.sqlite"
 
     /// Opens the store in `configuration.dataDirectory`, creating the directory and catalog if needed.
     public init(configuration: CloudStoreConfiguration) throws {
@@ -60,6 +64,9 @@ public final class CloudStore: Sendable {
         self.credentials = catalog
         self.operatorStorage = catalog
         self.lifecycleStorage = catalog
+        self.requestLog = RequestLog(
+            path: "\(configuration.dataDirectory)/\(Self.requestLogFileName)", synchronous: configuration.synchronous,
+            retention: configuration.requestLogRetention, clock: configuration.clock)
         let secret = try catalog.secret()
         self.markerSigner = OpaqueTokenSigner(secret: secret, purpose: .continuationMarker)
         self.syncTokenSigner = OpaqueTokenSigner(secret: secret, purpose: .syncToken)

@@ -34,6 +34,8 @@ public struct CloudStoreConfiguration: Sendable {
     public var operatorSessionIdleLifetime: Int64 = 60 * 60 * 1000
     /// How long a console session lives at most, in milliseconds (12 hours).
     public var operatorSessionMaximumAge: Int64 = 12 * 60 * 60 * 1000
+    /// How long the request log keeps an API call, in milliseconds (7 days).
+    public var requestLogRetention: Int64 = 7 * 24 * 60 * 60 * 1000
     /// How long the audit trail keeps an operator action, in milliseconds (7 days, as the request log).
     public var auditRetention: Int64 = 7 * 24 * 60 * 60 * 1000
     /// Push tokens no user holds that a container's environment keeps at most; `tokens/create`

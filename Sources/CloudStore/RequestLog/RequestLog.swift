@@ -1,0 +1,112 @@
+import Dispatch
+import Synchronization
+
+/// Every API call, kept in a file of its own and written off the request path: ``record(_:)``
+/// only appends to a buffer, which a background queue writes in batches (at most every
+/// ``flushInterval``), forgetting entries older than the retention as it goes. Listeners (the
+/// console's live tail) hear each entry as its batch is written.
+public final class RequestLog: Sendable {
+    /// How long after the first buffered entry a batch is written.
+    public static let flushInterval: DispatchTimeInterval = .milliseconds(200)
+    /// Entries held in memory at most; past it, new entries are counted as dropped rather than
+    /// slowing requests down.
+    public static let maximumBuffered = 100_000
+
+    private let path: String
+    private let synchronous: SynchronousMode
+    private let retention: Int64
+    private let clock: @Sendable () -> Int64
+    private let queue = DispatchQueue(label: "cumulus.request-log")
+    private let state = Mutex(State())
+    private let storage = Mutex<SQLiteRequestLogStore?>(nil)
+
+    private struct State {
+        var buffer: [RequestLogEntry] = []
+        var flushScheduled = false
+        var dropped = 0
+        var lastForget: Int64 = 0
+        var listeners: [Int: @Sendable (RequestLogEntry) -> Bool] = [:]
+        var nextListener = 0
+    }
+
+    init(path: String, synchronous: SynchronousMode, retention: Int64, clock: @escaping @Sendable () -> Int64) {
+        self.path = path
+        self.synchronous = synchronous
+        self.retention = retention
+        self.clock = clock
+    }
+
+    /// Entries dropped because the buffer was full.
+    public var droppedCount: Int { state.withLock { $0.dropped } }
+
+    /// Notes one call. Never blocks on the file.
+    public func record(_ entry: RequestLogEntry) {
+        let schedule = state.withLock { state -> Bool in
+            guard state.buffer.count < Self.maximumBuffered else {
+                state.dropped += 1
+                return false
+            }
+            state.buffer.append(entry)
+            guard !state.flushScheduled else { return false }
+            state.flushScheduled = true
+            return true
+        }
+        if schedule {
+            queue.asyncAfter(deadline: .now() + Self.flushInterval) { [weak self] in try? self?.write() }
+        }
+    }
+
+    /// Writes what is buffered now and waits for it: what tests and readers that must see the
+    /// latest calls use.
+    public func flush() throws {
+        try queue.sync { try write() }
+    }
+
+    /// The entries `filter` selects, newest first, including those still buffered.
+    public func entries(_ filter: RequestLogFilter) throws -> [RequestLogEntry] {
+        try flush()
+        return try open().entries(filter)
+    }
+
+    /// Calls `listener` with each entry as it is written, until it returns false or the
+    /// returned cancel function is called.
+    public func listen(_ listener: @escaping @Sendable (RequestLogEntry) -> Bool) -> @Sendable () -> Void {
+        let id = state.withLock { state -> Int in
+            state.nextListener += 1
+            state.listeners[state.nextListener] = listener
+            return state.nextListener
+        }
+        return { [weak self] in _ = self?.state.withLock { $0.listeners.removeValue(forKey: id) } }
+    }
+
+    /// Runs on the queue.
+    private func write() throws {
+        let now = clock()
+        let (batch, listeners, forget) = state.withLock { state -> ([RequestLogEntry], [(Int, @Sendable (RequestLogEntry) -> Bool)], Bool) in
+            let batch = state.buffer
+            state.buffer = []
+            state.flushScheduled = false
+            // The retention is applied at most once a minute: deleting is the costly part.
+            let forget = now - state.lastForget > 60_000
+            if forget { state.lastForget = now }
+            return (batch, Array(state.listeners), forget)
+        }
+        guard !batch.isEmpty else { return }
+        try open().insert(batch, forgetBefore: forget ? now - retention : nil)
+        for (id, listener) in listeners {
+            for entry in batch where !listener(entry) {
+                _ = state.withLock { $0.listeners.removeValue(forKey: id) }
+                break
+            }
+        }
+    }
+
+    private func open() throws -> SQLiteRequestLogStore {
+        try storage.withLock { storage in
+            if let storage { return storage }
+            let opened = try SQLiteRequestLogStore(path: path, synchronous: synchronous)
+            storage = opened
+            return opened
+        }
+    }
+}

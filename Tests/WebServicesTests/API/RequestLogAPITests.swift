@@ -1,0 +1,35 @@
+import CloudStore
+import Foundation
+import Testing
+@testable import WebServices
+import TestSupport
+
+/// Every API call joins the request log, with what it asked and how it was answered.
+@Suite struct RequestLogAPITests {
+    @Test func theLogHoldsExactlyTheCallsMadeWithTheirStatuses() throws {
+        let server = try APITestServer()
+        let token = try server.signIn()
+        let user = try #require(try server.store.users(server.container).first?.userRecordName)
+        let calls: [(String, String, String?, Int)] = [
+            ("public", "records/lookup", #"{"records":[{"recordName":"nothing"}]}"#, 200),
+            ("public", "records/query", "[1,", 400),
+            ("private", "zones/list", nil, 421),
+            ("private", "zones/list", "{}", 200),
+        ]
+        for (index, (database, operation, body, status)) in calls.enumerated() {
+            let response = index == 3
+                ? try server.post(database, operation, body ?? "{}", webAuthToken: token)
+                : try server.send("POST", server.authorized(server.path(database, operation)), body: body)
+            #expect(response.status == status, "\(operation)")
+        }
+        let entries = try server.store.requestLog.entries(RequestLogFilter(container: server.container.rawValue)).reversed()
+        #expect(entries.map(\.operation) == calls.map(\.1))
+        #expect(entries.map(\.database) == calls.map(\.0))
+        #expect(entries.map(\.status) == calls.map(\.3))
+        #expect(entries.map(\.serverErrorCode) == [nil, "BAD_REQUEST", "AUTHENTICATION_REQUIRED", nil])
+        #expect(entries.map(\.user) == [nil, nil, nil, user])
+        #expect(entries.allSatisfy { $0.environment == "development" && $0.clientAddress.hasPrefix("127.0.0.1") && !$0.requestID.isEmpty })
+        #expect(entries.first?.bytesIn == Int64(calls[0].2?.utf8.count ?? 0) && (entries.first?.bytesOut ?? 0) > 0)
+        #expect(try server.store.requestLog.entries(RequestLogFilter(container: server.container.rawValue, errorsOnly: true)).count == 2)
+    }
+}
