@@ -76,6 +76,7 @@ extension Console {
             ResetPages(console: console).mount(on: &group)
             AuditPages(console: console).mount(on: &group)
             SecurityPages(console: console).mount(on: &group)
+            LogsPages(console: console).mount(on: &group)
         }
         // The group's "/" is `/console`; the address people type and the start page links is `/console/`.
         router.get("/console/") { request in login.home(request) }

@@ -8,6 +8,7 @@ import re
 import subprocess
 import shutil
 import tempfile
+import time
 import urllib.error
 import urllib.request
 
@@ -321,6 +322,40 @@ def test_08b_security_roles_and_the_simulator(pages, driver):
     # Production is read-only.
     pages.open(f"/console/containers/{CONTAINER}/production/security")
     assert not driver.find_elements(By.CSS_SELECTOR, "form[id^='grants-'] button")
+
+
+def test_08c_request_log_and_live_tail(pages, driver, server):
+    pages.open(f"{BASE}/logs")
+    rows = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "table.logs tbody tr")]
+    assert any("records/query" in row and "200" in row for row in rows), rows[:5]
+    assert any("401" in row and "AUTHENTICATION_FAILED" in row for row in rows), "the call with the revoked token"
+    pages.check("logs")
+    pages.find("#log-errors").click()
+    pages.submit("form.log-filters button[type=submit]")
+    rows = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "table.logs tbody tr")]
+    assert rows and all("401" in row or "400" in row or "421" in row for row in rows), rows
+    # The live tail shows a call made after it started, and keeps the errors-only filter.
+    pages.open(f"{BASE}/logs?operation=records/lookup")
+    before = len(driver.find_elements(By.CSS_SELECTOR, "table.logs tbody tr"))
+    pages.find("#tail-toggle").click()
+    WebDriverWait(driver, 10).until(lambda d: "Live tail:" in d.find_element(By.ID, "tail-status").text)
+    time.sleep(0.5)
+    api_lookup(server, server.cli("tokens", "create", "--container", CONTAINER).strip())
+    WebDriverWait(driver, 15).until(lambda d: len(d.find_elements(By.CSS_SELECTOR, "table.logs tbody tr")) > before)
+    newest = driver.find_elements(By.CSS_SELECTOR, "table.logs tbody tr")[0].text
+    assert "records/lookup" in newest, newest
+
+
+def api_lookup(server, token):
+    """A records/lookup in the test container with an API token of it: (status)."""
+    request = urllib.request.Request(
+        f"{server.url}/database/1/{CONTAINER}/development/public/records/lookup?ckAPIToken={token}",
+        data=json.dumps({"records": [{"recordName": "nothing"}]}).encode(), headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status
+    except urllib.error.HTTPError as error:
+        return error.code
 
 
 def upload_schema(pages, text):

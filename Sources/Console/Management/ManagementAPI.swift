@@ -34,6 +34,42 @@ struct ManagementAPI: Sendable {
             mountManagementTokens(on: &api)
             mountLifecycle(on: &api)
             mountSecurity(on: &api)
+            mountRequestLog(on: &api)
+        }
+    }
+
+    private func mountRequestLog(on api: inout RouteGroup) {
+        let actions = actions
+        let filter: @Sendable (HTTPRequest) throws -> RequestLogFilter = { request in
+            try actions.requestLogFilter(
+                container: request.pathParameters["container"] ?? "",
+                parameters: Dictionary(request.queryItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }))
+        }
+        api.get("/containers/:container/logs") { request in
+            answer(request) { _, actor in try actions.requestLog(try filter(request), as: actor) }
+        }
+        api.get("/containers/:container/logs/export") { request in
+            do {
+                let actor = try authenticator.authenticate(request).identity
+                let format = request.queryParameter("format") ?? "jsonl"
+                guard format == "jsonl" || format == "csv" else {
+                    throw CloudStoreError.badRequest("Unknown export format '\(format)': use jsonl or csv")
+                }
+                let export = try actions.exportRequestLog(try filter(request), csv: format == "csv", as: actor)
+                var response = HTTPResponse(status: .ok, bytes: export.bytes)
+                response.headers["Content-Type"] = export.contentType
+                return Self.secured(response)
+            } catch {
+                return failure(error, request)
+            }
+        }
+        api.get("/containers/:container/logs/tail") { request in
+            do {
+                _ = try authenticator.authenticate(request)
+                return RequestLogTail.response(actions.store.requestLog, filter: try filter(request))
+            } catch {
+                return failure(error, request)
+            }
         }
     }
 

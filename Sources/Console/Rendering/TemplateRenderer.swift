@@ -16,7 +16,7 @@ struct TemplateRenderer: Sendable {
     static let requiredTemplates = [
         "layout", "error", "start", "signin", "signin-complete", "console.frame", "console.bar", "console.login", "console.confirm",
         "console.containers", "console.records", "console.record", "console.record-form", "console.schema", "console.zones",
-        "console.users", "console.tokens", "console.keys", "console.management-tokens", "console.deploy", "console.reset", "console.audit", "console.security",
+        "console.users", "console.tokens", "console.keys", "console.management-tokens", "console.deploy", "console.reset", "console.audit", "console.security", "console.logs",
     ]
 
     /// The folder the templates were loaded from.

@@ -47,6 +47,9 @@ import TestSupport
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/reset", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/reset", #"{"confirm":"iCloud.com.example.Tests"}"#),
         ("GET", "/admin/v1/audit", ""),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/logs", ""),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/logs/export?format=csv", ""),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/logs/tail", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/security", ""),
         ("PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/security/record-types/Note/grants", #"{"grants":[]}"#),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/security/roles", #"{"name":"Editor"}"#),
@@ -434,5 +437,30 @@ import TestSupport
         #expect(try call("POST", "/development/security/simulate", #"{"subject":"world","permission":"FLY","recordType":"Note"}"#).0 == 400)
         #expect(try call("DELETE", "/development/security/roles/Editor").0 == 200)
         #expect(try simulate("alice")["allowed"] == false)
+    }
+
+    @Test func theRequestLogIsReadFilteredExportedAndTailed() throws {
+        let server = try Self.server()
+        let token = try server.store.createManagementToken(for: "root", name: "t").text
+        let auth = [("Authorization", "Bearer " + token)]
+        for (index, status) in [200, 404, 200].enumerated() {
+            server.store.requestLog.record(RequestLogEntry(
+                time: 1_800_000_000_000 + Int64(index), container: "iCloud.com.example.Tests", environment: "development", database: "public",
+                operation: index == 1 ? "records/lookup" : "records/query", user: nil, clientAddress: "127.0.0.1", status: status,
+                serverErrorCode: status == 404 ? "NOT_FOUND" : nil, durationMicroseconds: 5, bytesIn: 1, bytesOut: 2, requestID: "r\(index)"))
+        }
+        let base = "/admin/v1/containers/iCloud.com.example.Tests/logs"
+        let all = try Self.send(server, "GET", base, headers: auth).json()
+        #expect(all["entries"]?.arrayValue?.map { $0["requestID"] } == ["r2", "r1", "r0"])
+        let errors = try Self.send(server, "GET", base + "?errors=1", headers: auth).json()
+        #expect(errors["entries"]?.arrayValue?.map { $0["serverErrorCode"] } == ["NOT_FOUND"])
+        let page = try Self.send(server, "GET", base + "?limit=2&operation=records/query", headers: auth).json()
+        #expect(page["entries"]?.arrayValue?.count == 2 && page["next"] != nil)
+        #expect(try Self.send(server, "GET", base + "?from=yesterday", headers: auth).status == 400)
+        let csv = try Self.send(server, "GET", base + "/export?format=csv", headers: auth)
+        #expect(csv.header("Content-Type")?.hasPrefix("text/csv") == true && csv.text.split(separator: "\r\n").count == 4)
+        let lines = try Self.send(server, "GET", base + "/export?format=jsonl&errors=1", headers: auth)
+        #expect(lines.text.split(separator: "\n").count == 1 && lines.text.contains(#""requestID":"r1""#))
+        #expect(try Self.send(server, "GET", base + "/export?format=xml", headers: auth).status == 400)
     }
 }

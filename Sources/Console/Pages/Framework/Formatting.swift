@@ -27,6 +27,12 @@ enum Formatting {
         return String(format: scaled < 10 ? "%.1f %@" : "%.0f %@", scaled, units[unit])
     }
 
+    /// A duration in microseconds as milliseconds: `0.42 ms`, `12 ms`.
+    static func milliseconds(_ microseconds: Int64) -> String {
+        let value = Double(microseconds) / 1000
+        return String(format: value < 10 ? "%.2f ms" : "%.0f ms", value)
+    }
+
     /// A time in milliseconds since 1970 as `2026-11-24 14:05:09` in `zone`.
     static func time(_ milliseconds: Int64, in zone: TimeZone) -> String {
         civil(milliseconds, in: zone, separator: " ")

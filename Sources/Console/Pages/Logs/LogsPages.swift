@@ -1,0 +1,108 @@
+import CloudKitWire
+import CloudStore
+import HTTPServer
+
+/// The request log of a container's environment: a table filtered by time range, operation,
+/// user, database, status and errors only, paged; export of the filtered log as JSON lines and
+/// CSV; and a live tail over server-sent events that keeps the filters.
+///
+/// Under `/console/containers/C/ENV/logs`: `GET`, `GET /export?format=jsonl|csv`, `GET /tail`.
+struct LogsPages: Sendable {
+    let console: ConsolePages
+    var actions: ManagementActions { console.actions }
+
+    /// The operations the filter offers.
+    static let operations = [
+        "records/query", "records/lookup", "records/modify", "zones/list", "zones/lookup", "zones/modify", "users/caller", "users/current",
+        "users/discover", "users/lookup/email", "users/lookup/id", "users/lookup/contacts", "tokens/create", "tokens/register",
+    ]
+
+    func mount(on group: inout RouteGroup) {
+        let pages = self
+        let base = "/containers/:container/:environment/logs"
+        console.get(&group, base) { request in try pages.list(request) }
+        console.get(&group, base + "/export") { request in try pages.export(request) }
+        console.get(&group, base + "/tail") { request in try pages.tail(request) }
+    }
+
+    /// The filter of the page's query, times read in the operator's time zone.
+    private func filter(_ request: ConsoleRequest, _ location: ConsoleLocation) throws -> (RequestLogFilter, [(String, String?)]) {
+        let timeZone = Formatting.timeZone(of: request.http)
+        var parameters: [String: String] = ["environment": location.environment.rawValue]
+        var kept: [(String, String?)] = []
+        for key in ["database", "operation", "user", "status", "errors", "before"] {
+            if let value = request.query(key), !value.isEmpty {
+                parameters[key] = value
+                if key != "before" { kept.append((key, value)) }
+            }
+        }
+        for key in ["from", "to"] {
+            guard let text = request.query(key), !text.isEmpty else { continue }
+            guard let time = Formatting.parseTime(text, in: timeZone) else {
+                throw ConsoleError.badRequest("'\(text)' is not a time: use 2026-11-24 14:05 or pick one.")
+            }
+            parameters[key] = String(time)
+            kept.append((key, text))
+        }
+        return (try actions.requestLogFilter(container: location.container, parameters: parameters), kept)
+    }
+
+    private func list(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        let timeZone = Formatting.timeZone(of: request.http)
+        var context: [String: Any] = ["bar": location.bar(.logs), "timeZone": timeZone.identifier]
+        let chosen = { (key: String) in request.query(key) ?? "" }
+        context["databases"] = ["public", "private", "shared"].map { ["name": $0, "selected": $0 == chosen("database")] }
+        context["operations"] = Self.operations.map { ["name": $0, "selected": $0 == chosen("operation")] }
+        context["user"] = chosen("user")
+        context["status"] = chosen("status")
+        context["errors"] = !chosen("errors").isEmpty
+        context["from"] = chosen("from")
+        context["to"] = chosen("to")
+        context["action"] = location.path(.logs)
+        do {
+            let (filter, kept) = try self.filter(request, location)
+            let answer = try actions.requestLog(filter, as: request.identity)
+            let entries = (answer["entries"]?.arrayValue ?? []).map { entry -> [String: Any] in
+                let status = entry["status"]?.int64Value(acceptingNumericString: false) ?? 0
+                return [
+                    "time": Formatting.time(entry["time"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
+                    "operation": entry["operation"]?.stringValue ?? "", "database": entry["database"]?.stringValue ?? "",
+                    "user": entry["user"]?.stringValue ?? "", "status": String(status), "isError": status >= 400,
+                    "code": entry["serverErrorCode"]?.stringValue ?? "",
+                    "duration": Formatting.milliseconds(entry["durationMicroseconds"]?.int64Value(acceptingNumericString: false) ?? 0),
+                    "bytesIn": Formatting.bytes(entry["bytesIn"]?.int64Value(acceptingNumericString: false) ?? 0),
+                    "bytesOut": Formatting.bytes(entry["bytesOut"]?.int64Value(acceptingNumericString: false) ?? 0),
+                    "client": entry["client"]?.stringValue ?? "", "requestID": entry["requestID"]?.stringValue ?? "",
+                ]
+            }
+            context["entries"] = entries
+            context["hasEntries"] = !entries.isEmpty
+            if let next = answer["next"]?.stringValue { context["olderURL"] = location.path(.logs, query: kept + [("before", next)]) }
+            if request.query("before") != nil { context["newestURL"] = location.path(.logs, query: kept) }
+            context["exportJSON"] = location.path(.logs, "/export", query: kept + [("format", "jsonl")])
+            context["exportCSV"] = location.path(.logs, "/export", query: kept + [("format", "csv")])
+            context["tailURL"] = location.path(.logs, "/tail", query: kept.filter { $0.0 != "from" && $0.0 != "to" })
+        } catch {
+            let mapped = ConsoleError(error)
+            guard mapped.isShown else { throw mapped }
+            context["filterError"] = mapped.description
+        }
+        return .page(Page("console.logs", context: context))
+    }
+
+    private func export(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        let csv = request.query("format") == "csv"
+        let export = try actions.exportRequestLog(try filter(request, location).0, csv: csv, as: request.identity)
+        var response = HTTPResponse(status: .ok, bytes: export.bytes)
+        response.headers["Content-Type"] = export.contentType
+        response.headers["Content-Disposition"] = "attachment; filename=\"requests-\(location.environment.rawValue).\(csv ? "csv" : "jsonl")\""
+        return .response(response)
+    }
+
+    private func tail(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        return .response(RequestLogTail.response(actions.store.requestLog, filter: try filter(request, location).0))
+    }
+}
