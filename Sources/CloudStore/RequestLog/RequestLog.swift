@@ -92,9 +92,16 @@ public final class RequestLog: Sendable {
             return (batch, Array(state.listeners), forget)
         }
         guard !batch.isEmpty else { return }
-        try open().insert(batch, forgetBefore: forget ? now - retention : nil)
+        let ids = try open().insert(batch, forgetBefore: forget ? now - retention : nil)
+        guard !listeners.isEmpty else { return }
+        // Listeners hear entries as stored, with their ids.
+        let stored = zip(batch, ids).map { entry, id in
+            var entry = entry
+            entry.id = id
+            return entry
+        }
         for (id, listener) in listeners {
-            for entry in batch where !listener(entry) {
+            for entry in stored where !listener(entry) {
                 _ = state.withLock { $0.listeners.removeValue(forKey: id) }
                 break
             }

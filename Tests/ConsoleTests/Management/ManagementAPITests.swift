@@ -463,4 +463,29 @@ import TestSupport
         #expect(lines.text.split(separator: "\n").count == 1 && lines.text.contains(#""requestID":"r1""#))
         #expect(try Self.send(server, "GET", base + "/export?format=xml", headers: auth).status == 400)
     }
+
+    @Test func theLiveTailStreamsNewCallsThatPassItsFilter() throws {
+        let server = try Self.server()
+        let token = try server.store.createManagementToken(for: "root", name: "t").text
+        let client = try RawClient(port: server.port)
+        try client.send(
+            "GET /admin/v1/containers/iCloud.com.example.Tests/logs/tail?errors=1 HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(token)\r\n\r\n")
+        let head = try client.readHead()
+        #expect(head.status == 200 && head.header("Content-Type")?.hasPrefix("text/event-stream") == true)
+        for (name, status) in [("r-ok", 200), ("r-error", 503)] {
+            server.store.requestLog.record(RequestLogEntry(
+                time: 1_800_000_000_000, container: "iCloud.com.example.Tests", environment: "development", database: "public",
+                operation: "records/query", user: nil, clientAddress: "127.0.0.1", status: status, serverErrorCode: status == 200 ? nil : "TRY_AGAIN_LATER",
+                durationMicroseconds: 5, bytesIn: 1, bytesOut: 2, requestID: name))
+        }
+        try server.store.requestLog.flush()
+        var text = ""
+        while !text.contains("\n\n"), let chunk = try client.readChunk() { text += String(decoding: chunk, as: UTF8.self) }
+        #expect(text.hasPrefix("id: 2\nevent: request\ndata: {"), "the second entry stored, with its id")
+        #expect(text.contains(#""requestID":"r-error""#) && !text.contains("r-ok"), "\(text)")
+        client.close()
+        // Without a credential the tail is refused, like every route.
+        let refused = try Self.send(server, "GET", "/admin/v1/containers/iCloud.com.example.Tests/logs/tail")
+        #expect(refused.status == 401)
+    }
 }

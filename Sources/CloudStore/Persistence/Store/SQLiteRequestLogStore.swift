@@ -35,8 +35,11 @@ final class SQLiteRequestLogStore: Sendable {
     }
 
     /// Writes a batch in one transaction and forgets entries from before `forgetBefore`.
-    func insert(_ entries: [RequestLogEntry], forgetBefore: Int64?) throws {
+    /// - Returns: the ids the entries got, in order.
+    func insert(_ entries: [RequestLogEntry], forgetBefore: Int64?) throws -> [Int64] {
         try database.write { connection in
+            var ids: [Int64] = []
+            ids.reserveCapacity(entries.count)
             let insert = try connection.statement(
                 """
                 INSERT INTO requests(time, container, environment, database, operation, user, client, status, error_code, duration_us,
@@ -48,10 +51,12 @@ final class SQLiteRequestLogStore: Sendable {
                     .text(entry.user), .text(entry.clientAddress), .integer(Int64(entry.status)), .text(entry.serverErrorCode),
                     .integer(entry.durationMicroseconds), .integer(entry.bytesIn), .integer(entry.bytesOut), .text(entry.requestID),
                 ])
+                ids.append(connection.lastInsertRowID)
             }
             if let forgetBefore {
                 try connection.statement("DELETE FROM requests WHERE time < ?").execute([.integer(forgetBefore)])
             }
+            return ids
         }
     }
 
