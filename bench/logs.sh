@@ -60,33 +60,11 @@ for name in "${!URLS[@]}"; do
 done
 
 SUMMARY="$RESULTS/summary.tsv"
-echo -e "case\tround\trequests_per_s\tp50_ms\tp99_ms\terrors\tcpu_busy_before\tserver_cpu_s\twrk_cpu_s\tforeign_cpu_pct" > "$SUMMARY"
+latency_header "$SUMMARY"
 for name in page user operation errors errors-deep; do
-    for round in $(seq 1 "$ROUNDS"); do
-        out="$RESULTS/wrk-$name-$round.txt"
-        measured="$(measured_wrk "$out" "$PID" "${DURATION%s}" -t1 -c1 --latency -H "Authorization: Bearer $MT" "${URLS[$name]}")"
-        p50="$(to_ms "$(awk '$1 == "50%" {print $2}' "$out")")"
-        printf '%s\t%s\t%s\n' "$name" "$round" "$(echo "$measured" | awk -F'\t' -v p50="$p50" 'BEGIN {OFS="\t"} {print $1, p50, $2, $3, $4, $5, $6, $7}')" \
-            | tee -a "$SUMMARY"
-        sleep 1
-    done
+    latency_rounds "$SUMMARY" "$name" "${URLS[$name]}" -H "Authorization: Bearer $MT"
 done
-
-python3 - "$SUMMARY" "${DURATION%s}" <<'PY' | tee "$RESULTS/medians.md"
-import csv, statistics, sys
-rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
-duration = float(sys.argv[2])
-names = {"page": "newest 100 calls", "user": "100 calls of one user", "operation": "100 calls of records/lookup in development",
-         "errors": "newest 100 errors", "errors-deep": "100 errors from the middle of the log (before=)"}
-print("| filter on 1,000,000 calls | rounds: p50 / p99 ms | median p50 | median p99 | server CPU per answer | target |")
-print("|---|---|---|---|---|---|")
-for case, name in names.items():
-    picked = [r for r in rows if r["case"] == case]
-    if not picked:
-        continue
-    cost = [float(r["server_cpu_s"]) / (float(r["requests_per_s"]) * duration) * 1e6 for r in picked]
-    rounds = " · ".join(f"{float(r['p50_ms']):.2f} / {float(r['p99_ms']):.2f}" for r in picked)
-    print(f"| {name} | {rounds} | **{statistics.median(float(r['p50_ms']) for r in picked):.2f} ms** "
-          f"| **{statistics.median(float(r['p99_ms']) for r in picked):.2f} ms** | {statistics.median(cost):,.0f} µs | < 50 ms |")
-PY
+latency_table "$SUMMARY" "filter on 1,000,000 calls" "page=newest 100 calls" "user=100 calls of one user" \
+    "operation=100 calls of records/lookup in development" "errors=newest 100 errors" \
+    "errors-deep=100 errors from the middle of the log (before=)" | tee "$RESULTS/medians.md"
 echo "raw results: $RESULTS"

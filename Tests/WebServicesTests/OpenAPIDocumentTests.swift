@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import Testing
 import CloudKitWire
+import TestSupport
 @testable import WebServices
 
 /// Keeps `Public/openapi.json` true to the routes the API mounts: every route is described with
@@ -100,25 +101,8 @@ import CloudKitWire
     /// Every `$ref` points at something the document defines.
     @Test func everyReferenceResolves() throws {
         let document = try Self.document()
-        var references: [String] = []
-        func collect(_ value: Any) {
-            if let object = value as? [String: Any] {
-                if let ref = object["$ref"] as? String { references.append(ref) }
-                object.values.forEach(collect)
-            } else if let array = value as? [Any] {
-                array.forEach(collect)
-            }
-        }
-        collect(document)
-        #expect(!references.isEmpty)
-        for ref in Set(references) {
-            #expect(ref.hasPrefix("#/"), "\(ref) is not local")
-            var node: Any? = document
-            for key in ref.dropFirst(2).split(separator: "/") {
-                node = (node as? [String: Any])?[String(key)]
-            }
-            #expect(node != nil, "\(ref) does not resolve")
-        }
+        #expect(!OpenAPIReferences.all(in: document).isEmpty)
+        #expect(OpenAPIReferences.unresolved(in: document) == [])
     }
 
     /// The statuses CloudKit documents for request-level errors are described for every API operation.

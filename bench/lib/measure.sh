@@ -116,3 +116,42 @@ serve_bench() {
     PID=$!
     wait_for_url "http://127.0.0.1:$PORT/healthz"
 }
+
+# latency_header SUMMARY: starts a summary of latency_rounds lines.
+latency_header() {
+    echo -e "case\tround\trequests_per_s\tp50_ms\tp99_ms\terrors\tcpu_busy_before\tserver_cpu_s\twrk_cpu_s\tforeign_cpu_pct" > "$1"
+}
+
+# latency_rounds SUMMARY NAME URL wrk-arguments…: ROUNDS runs of one client asking after
+# another (wrk -t1 -c1 --latency, so each latency is one answer's), each a line of SUMMARY.
+latency_rounds() {
+    local summary="$1" name="$2" url="$3" round out measured p50
+    shift 3
+    for round in $(seq 1 "$ROUNDS"); do
+        out="$RESULTS/wrk-$name-$round.txt"
+        measured="$(measured_wrk "$out" "$PID" "${DURATION%s}" -t1 -c1 --latency "$@" "$url")"
+        p50="$(to_ms "$(awk '$1 == "50%" {print $2}' "$out")")"
+        printf '%s\t%s\t%s\n' "$name" "$round" "$(echo "$measured" | awk -F'\t' -v p50="$p50" 'BEGIN {OFS="\t"} {print $1, p50, $2, $3, $4, $5, $6, $7}')" \
+            | tee -a "$summary"
+        sleep 1
+    done
+}
+
+# latency_table SUMMARY "WHAT" "case=label"…: the medians of latency_rounds as a Markdown table.
+latency_table() {
+    python3 - "$@" "${DURATION%s}" <<'PY'
+import csv, statistics, sys
+summary, what, pairs, duration = sys.argv[1], sys.argv[2], sys.argv[3:-1], float(sys.argv[-1])
+rows = list(csv.DictReader(open(summary), delimiter="\t"))
+print(f"| {what} | rounds: p50 / p99 ms | median p50 | median p99 | server CPU per answer | target |")
+print("|---|---|---|---|---|---|")
+for case, name in (pair.split("=", 1) for pair in pairs):
+    picked = [r for r in rows if r["case"] == case]
+    if not picked:
+        continue
+    cost = [float(r["server_cpu_s"]) / (float(r["requests_per_s"]) * duration) * 1e6 for r in picked]
+    rounds = " · ".join(f"{float(r['p50_ms']):.2f} / {float(r['p99_ms']):.2f}" for r in picked)
+    print(f"| {name} | {rounds} | **{statistics.median(float(r['p50_ms']) for r in picked):.2f} ms** "
+          f"| **{statistics.median(float(r['p99_ms']) for r in picked):.2f} ms** | {statistics.median(cost):,.0f} µs | < 50 ms |")
+PY
+}

@@ -62,21 +62,8 @@ import TestSupport
                 #expect(responses["401"] != nil && responses["400"] != nil, "\(method) \(path) documents its refusals")
             }
         }
-        var references: [String] = []
-        func collect(_ value: Any) {
-            if let object = value as? [String: Any] {
-                if let ref = object["$ref"] as? String { references.append(ref) }
-                object.values.forEach(collect)
-            } else if let array = value as? [Any] {
-                array.forEach(collect)
-            }
-        }
-        collect(document)
-        for ref in Set(references) {
-            var node: Any? = document
-            for key in ref.dropFirst(2).split(separator: "/") { node = (node as? [String: Any])?[String(key)] }
-            #expect(ref.hasPrefix("#/") && node != nil, "\(ref) does not resolve")
-        }
+        #expect(!OpenAPIReferences.all(in: document).isEmpty)
+        #expect(OpenAPIReferences.unresolved(in: document) == [])
     }
 
     @Test func theDataAPIDocumentLinksToIt() throws {
