@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The request log at 1,000,000 calls: fills it with real API calls (wrk on records/lookup, a
-# tenth of them with a bad token so that errors are there to find), then times the management
+# The request log at 1,000,000 calls: fills it with real API calls (wrk on records/lookup, the
+# first tenth with a revoked token, so that errors are there to find), then times the management
 # API's filters — by user, by operation, errors only, and a page of everything — as one script
 # asking after another (wrk -t1 -c1 --latency), three rounds each, with the server's CPU per
 # answer from /proc.
@@ -35,12 +35,13 @@ echo "filling the request log with $CALLS calls…"
 BAD="$("$CUMULUS" tokens create --container "$CONTAINER" --data-dir "$DATA")"
 "$CUMULUS" tokens revoke "$BAD" --data-dir "$DATA" >/dev/null
 logged() { sqlite3 "$DATA/requests.sqlite" 'SELECT count(*) FROM requests' 2>/dev/null || echo 0; }
-while [ "$(logged)" -lt $((CALLS * 9 / 10)) ]; do
-    BODY="$WORK/lookup.json" wrk -t2 -c32 -d10s -s "$BENCH/wrk/post.lua" "$API?ckAPIToken=$TOKEN&ckWebAuthToken=$WEB_QUERY" >/dev/null
+# The errors come first, so that the newest errors lie under 900,000 newer calls.
+while [ "$(logged)" -lt $((CALLS / 10)) ]; do
+    BODY="$WORK/lookup.json" wrk -t2 -c32 -d5s -s "$BENCH/wrk/post.lua" "$API?ckAPIToken=$BAD" >/dev/null
     sleep 1
 done
 while [ "$(logged)" -lt "$CALLS" ]; do
-    BODY="$WORK/lookup.json" wrk -t2 -c32 -d5s -s "$BENCH/wrk/post.lua" "$API?ckAPIToken=$BAD" >/dev/null
+    BODY="$WORK/lookup.json" wrk -t2 -c32 -d10s -s "$BENCH/wrk/post.lua" "$API?ckAPIToken=$TOKEN&ckWebAuthToken=$WEB_QUERY" >/dev/null
     sleep 1
 done
 echo "calls logged: $(logged)" | tee "$RESULTS/calls.txt"
@@ -52,7 +53,7 @@ declare -A URLS=(
     [user]="$LOGS?user=$USER_RECORD&limit=100"
     [operation]="$LOGS?operation=records/lookup&environment=development&limit=100"
     [errors]="$LOGS?errors=1&limit=100"
-    [errors-deep]="$LOGS?errors=1&before=$(( $(logged) / 2 ))&limit=100"
+    [errors-deep]="$LOGS?errors=1&before=$(sqlite3 "$DATA/requests.sqlite" 'SELECT id FROM requests WHERE status >= 400 ORDER BY id LIMIT 1 OFFSET (SELECT count(*) / 2 FROM requests WHERE status >= 400)')&limit=100"
 )
 for name in "${!URLS[@]}"; do
     count="$(curl -sf -H "Authorization: Bearer $MT" "${URLS[$name]}" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["entries"]))')"

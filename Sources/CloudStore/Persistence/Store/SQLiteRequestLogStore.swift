@@ -28,6 +28,21 @@ final class SQLiteRequestLogStore: Sendable {
         CREATE INDEX requests_by_user ON requests(user);
         CREATE INDEX requests_by_errors ON requests(status) WHERE status >= 400;
         """,
+        // Every read names its container and wants the newest first: each index leads with the
+        // container and ends, as SQLite indexes do, with the id, so a page is read in order from
+        // the index's end instead of sorting every match (a second for 1,000,000 calls before).
+        """
+        DROP INDEX requests_by_container;
+        DROP INDEX requests_by_operation;
+        DROP INDEX requests_by_user;
+        DROP INDEX requests_by_errors;
+        CREATE INDEX requests_by_container ON requests(container);
+        CREATE INDEX requests_by_environment ON requests(container, environment);
+        CREATE INDEX requests_by_operation ON requests(container, operation);
+        CREATE INDEX requests_by_user ON requests(container, user);
+        CREATE INDEX requests_with_errors ON requests(container) WHERE status >= 400;
+        CREATE INDEX requests_with_errors_by_environment ON requests(container, environment) WHERE status >= 400;
+        """,
     ])
 
     init(path: String, synchronous: SynchronousMode) throws {
