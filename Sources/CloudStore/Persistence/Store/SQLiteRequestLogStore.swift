@@ -43,6 +43,11 @@ final class SQLiteRequestLogStore: Sendable {
         CREATE INDEX requests_with_errors ON requests(container) WHERE status >= 400;
         CREATE INDEX requests_with_errors_by_environment ON requests(container, environment) WHERE status >= 400;
         """,
+        // Every full index is paid for on every call (the partial ones for errors only on
+        // errors): the time index goes, as the retention deletes by id, ids growing with time.
+        """
+        DROP INDEX requests_by_time;
+        """,
     ])
 
     init(path: String, synchronous: SynchronousMode) throws {
@@ -69,7 +74,15 @@ final class SQLiteRequestLogStore: Sendable {
                 ids.append(connection.lastInsertRowID)
             }
             if let forgetBefore {
-                try connection.statement("DELETE FROM requests WHERE time < ?").execute([.integer(forgetBefore)])
+                // Calls are written in the order they come, so the old ones are the first ids:
+                // find where the kept ones begin, reading from the start, and delete below it.
+                let firstKept = try connection.statement("SELECT id FROM requests WHERE time >= ? ORDER BY id LIMIT 1")
+                    .firstRow([.integer(forgetBefore)]) { $0.integer(0) }
+                if let firstKept {
+                    try connection.statement("DELETE FROM requests WHERE id < ?").execute([.integer(firstKept)])
+                } else {
+                    try connection.statement("DELETE FROM requests").execute()
+                }
             }
             return ids
         }
