@@ -1,8 +1,11 @@
 extension CloudStore {
     /// How a user is looked up for discovery: by email address, phone number or user record name.
     public enum UserLookup: Hashable, Sendable {
+        /// By email address, compared without case.
         case emailAddress(String)
+        /// By phone number, which the server does not keep: it finds no one.
         case phoneNumber(String)
+        /// By user record name.
         case userRecordName(String)
     }
 

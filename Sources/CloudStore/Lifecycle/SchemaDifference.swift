@@ -45,6 +45,7 @@ public struct SchemaDifference: Hashable, Sendable {
         /// Why it is refused.
         public var reason: String
 
+        /// The reason, as the deployment's refusal states it.
         public var description: String { reason }
     }
 
