@@ -49,7 +49,7 @@ def test_every_management_command_runs_against_a_remote_server(remote, tmp_path:
     assert CONTAINER in server.cli("containers", "list")
 
     schema = tmp_path / "schema.ckdb"
-    schema.write_text("DEFINE SCHEMA\n  RECORD TYPE Note (\n    title STRING QUERYABLE\n  );\n")
+    schema.write_text("DEFINE SCHEMA\n  CREATE ROLE Editor;\n  RECORD TYPE Note (\n    title STRING QUERYABLE\n  );\n")
     assert ok(server, "validate-schema", "--container", CONTAINER, "--file", str(schema), token=token).startswith("Schema is valid: 1 record types")
     assert "1 record types" in ok(server, "import-schema", "--container", CONTAINER, "--file", str(schema), token=token)
     exported = ok(server, "export-schema", "--container", CONTAINER, token=token)
@@ -83,6 +83,11 @@ def test_every_management_command_runs_against_a_remote_server(remote, tmp_path:
     assert ok(server, "users", "list", "--container", CONTAINER, "--search", "example.com", token=token).startswith(f"{record_name}\tdana\t")
     assert ok(server, "users", "password", "--container", CONTAINER, "dana", token=token, stdin="another passphrase\n").startswith("Set the password")
     assert ok(server, "users", "sign-out", "--container", CONTAINER, "dana", token=token) == "Signed dana out: 0 sessions ended"
+    assert ok(server, "users", "roles", "--container", CONTAINER, "dana", "--add", "Editor", token=token) == "dana holds in development: Editor"
+    assert server.cli("users", "roles", "--container", CONTAINER, "DANA") == "dana holds in development: Editor"
+    assert ok(server, "users", "roles", "--container", CONTAINER, "dana", "--remove", "Editor", token=token) == "dana holds no custom roles in development"
+    refused = run(server, "users", "roles", "--container", CONTAINER, "dana", "--add", "Ghost", token=token)
+    assert refused.returncode != 0 and "not declared" in refused.stderr
     assert ok(server, "users", "remove", "--container", CONTAINER, "dana", token=token) == f"Removed dana ({record_name})"
 
 

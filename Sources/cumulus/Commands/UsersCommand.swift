@@ -132,7 +132,7 @@ struct UsersCommand: ParsableCommand {
             abstract: "Show, give and take a user's custom security roles (declared with CREATE ROLE in the schema).",
             discussion: "For example: cumulus users roles --container iCloud.com.example.Notes alice --add Moderator")
 
-        @OptionGroup var data: DataDirectoryOptions
+        @OptionGroup var management: ManagementOptions
         @OptionGroup var target: ContainerOptions
 
         @Argument(help: "The name the user signs in with, or their user record name.")
@@ -145,15 +145,25 @@ struct UsersCommand: ParsableCommand {
         var remove: [String] = []
 
         func run() throws {
-            let (store, identifier, found) = try data.findUser(user, in: target.container)
-            var roles = try store.roles(of: found.userRecordName, in: identifier, target.environment)
+            let client = try management.client()
+            let environment = target.environment.rawValue
+            let found = try client.json(.get, ManagementPath("containers", target.container, "users", query: [("search", user)]))["users"]?
+                .arrayValue?.first { $0["name"]?.stringValue?.lowercased() == user.lowercased() || $0["userRecordName"]?.stringValue == user }
+            guard let found, let recordName = found["userRecordName"]?.stringValue else {
+                throw ValidationError("No user '\(user)' in \(target.container); `cumulus users list --container \(target.container)` lists them")
+            }
+            let name = found["name"]?.stringValue ?? user
+            var roles = Set((found["roles"]?[environment]?.arrayValue ?? []).compactMap(\.stringValue))
             if !add.isEmpty || !remove.isEmpty {
                 roles.formUnion(add)
                 roles.subtract(remove)
-                try store.setRoles(roles, of: found.userRecordName, in: identifier, target.environment)
+                let answer = try client.json(
+                    .put, ManagementPath("containers", target.container, environment, "users", recordName, "roles"),
+                    body: ["roles": .array(roles.sorted().map(JSONValue.string))])
+                roles = Set((answer["roles"]?.arrayValue ?? []).compactMap(\.stringValue))
             }
-            print(roles.isEmpty ? "\(found.name) holds no custom roles in \(target.environment)"
-                : "\(found.name) holds in \(target.environment): \(roles.sorted().joined(separator: ", "))")
+            print(roles.isEmpty ? "\(name) holds no custom roles in \(target.environment)"
+                : "\(name) holds in \(target.environment): \(roles.sorted().joined(separator: ", "))")
         }
     }
 
@@ -177,18 +187,5 @@ struct UsersCommand: ParsableCommand {
             let signedIn = try data.openStore().signIn(try ContainerIdentifier(container), name: name, password: password, keepSignedIn: keepSignedIn)
             print(signedIn.webAuthToken)
         }
-    }
-}
-
-/// The password on standard input (one line).
-extension DataDirectoryOptions {
-    /// Opens the store and finds a user by sign-in name or user record name.
-    func findUser(_ user: String, in container: String) throws -> (CloudStore, ContainerIdentifier, AppUser) {
-        let store = try openStore()
-        let identifier = try ContainerIdentifier(container)
-        guard let found = try store.user(named: user, in: identifier) ?? store.user(user, in: identifier) else {
-            throw ValidationError("No user '\(user)' in \(container); `cumulus users list --container \(container)` lists them")
-        }
-        return (store, identifier, found)
     }
 }
