@@ -53,27 +53,29 @@ public final class WebServices: Sendable {
         let endpoint = endpoint
         let tokens = TokensEndpoints(endpoint: endpoint)
         let cors: [any HTTPMiddleware] = [CORSMiddleware(store: store, ownOrigin: { request in endpoint.baseURL(of: request) })]
-        let handlers: [String: HTTPHandler] = [
-            "records/modify": endpoint.handler(RecordsEndpoints.modify),
-            "records/query": endpoint.handler(RecordsEndpoints.query),
-            "records/lookup": endpoint.handler(RecordsEndpoints.lookup),
-            "zones/list": endpoint.handler(ZonesEndpoints.list),
-            "zones/lookup": endpoint.handler(ZonesEndpoints.lookup),
-            "zones/modify": endpoint.handler(ZonesEndpoints.modify),
-            "users/caller": endpoint.handler(UsersEndpoints.caller),
-            "users/current": endpoint.handler(UsersEndpoints.current),
-            "users/discover": endpoint.handler(UsersEndpoints.discover),
-            "lookup/email": endpoint.handler(UsersEndpoints.lookupEmail),
-            "lookup/id": endpoint.handler(UsersEndpoints.lookupID),
-            "lookup/contacts": endpoint.handler(UsersEndpoints.lookupContacts),
-            "tokens/create": endpoint.handler(needsDatabase: false, tokens.create),
-            "tokens/register": endpoint.handler(needsDatabase: false, tokens.register),
+        typealias Body = @Sendable (APIContext) throws -> JSONValue
+        let bodies: [String: (needsDatabase: Bool, body: Body)] = [
+            "records/modify": (true, RecordsEndpoints.modify),
+            "records/query": (true, RecordsEndpoints.query),
+            "records/lookup": (true, RecordsEndpoints.lookup),
+            "zones/list": (true, ZonesEndpoints.list),
+            "zones/lookup": (true, ZonesEndpoints.lookup),
+            "zones/modify": (true, ZonesEndpoints.modify),
+            "users/caller": (true, UsersEndpoints.caller),
+            "users/current": (true, UsersEndpoints.current),
+            "users/discover": (true, UsersEndpoints.discover),
+            "users/lookup/email": (true, UsersEndpoints.lookupEmail),
+            "users/lookup/id": (true, UsersEndpoints.lookupID),
+            "users/lookup/contacts": (true, UsersEndpoints.lookupContacts),
+            "tokens/create": (false, tokens.create),
+            "tokens/register": (false, tokens.register),
         ]
         let options = RouteOptions(maxBodyBytes: configuration.maxRequestBytes)
         router.group("", middleware: cors) { api in
             for (methods, pattern) in Self.routes where pattern != "/webcourier/1/aps" {
-                let operation = pattern.split(separator: "/").suffix(2).joined(separator: "/")
-                api.route(methods, pattern, options: options, handlers[operation]!)
+                let operation = APIEndpoint.operation(of: pattern)
+                let (needsDatabase, body) = bodies[operation]!
+                api.route(methods, pattern, options: options, endpoint.handler(operation: operation, needsDatabase: needsDatabase, body))
             }
             let notFound = endpoint.notFound
             api.route(HTTPMethod.apiMethods, "/database/*rest", options: options, notFound)

@@ -11,64 +11,74 @@ struct APIEndpoint: Sendable {
     let authenticator: RequestAuthenticator
     let configuration: WebServicesConfiguration
 
-    /// A handler running `body`; `needsDatabase` says whether the path names a database.
-    func handler(needsDatabase: Bool = true, _ body: @escaping @Sendable (APIContext) throws -> JSONValue) -> HTTPHandler {
+    /// A handler running `body`; `needsDatabase` says whether the path names a database, and
+    /// `operation` (such as `records/query`) is what the request log calls the route.
+    func handler(operation: String, needsDatabase: Bool = true, _ body: @escaping @Sendable (APIContext) throws -> JSONValue) -> HTTPHandler {
         { request in
             let started = ContinuousClock.now
-            var authentication: Authentication?
-            var errorCode: String?
-            let response = answer()
+            let outcome = answer(request, needsDatabase: needsDatabase, body)
             // Every call joins the request log; recording only appends to a buffer.
             let elapsed = ContinuousClock.now - started
             store.requestLog.record(RequestLogEntry(
                 time: store.configuration.clock(), container: request.pathParameters["container"] ?? "",
                 environment: request.pathParameters["environment"] ?? "", database: request.pathParameters["database"] ?? "",
-                operation: Self.operation(of: request.path), user: authentication?.caller.signedInUser,
-                clientAddress: request.remoteAddress, status: response.status.code, serverErrorCode: errorCode,
+                operation: operation, user: outcome.user, clientAddress: request.remoteAddress, status: outcome.response.status.code,
+                serverErrorCode: outcome.errorCode,
                 durationMicroseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000,
-                bytesIn: Int64(request.body.count), bytesOut: Self.byteCount(of: response), requestID: request.requestID))
-            return response
+                bytesIn: Int64(request.body.count), bytesOut: Self.byteCount(of: outcome.response), requestID: request.requestID))
+            return outcome.response
+        }
+    }
 
-            func answer() -> HTTPResponse {
-                do {
-                    let container = try ContainerIdentifier.fromPath(request.pathParameters["container"])
-                    let environmentName = request.pathParameters["environment"] ?? ""
-                    guard let environment = Environment(rawValue: environmentName) else {
-                        throw WebServicesError.badRequest("Unknown environment '\(environmentName)': use development or production")
-                    }
-                    var scope: DatabaseScope?
-                    if let databaseName = request.pathParameters["database"] {
-                        guard let parsed = DatabaseScope(rawValue: databaseName) else {
-                            throw WebServicesError.badRequest("Unknown database '\(databaseName)': use public, private or shared")
-                        }
-                        scope = parsed
-                    } else if needsDatabase {
-                        throw WebServicesError.badRequest("The path needs a database: public, private or shared")
-                    }
-                    // The body is JSON whatever the Content-Type says; no body reads as an empty object.
-                    let json: JSONValue = request.body.isEmpty ? .object([:]) : try JSONValue.parse(request.body)
-                    guard json.objectValue != nil else { throw WebServicesError.badRequest("The request body must be a JSON object") }
-                    let authenticated = try authenticator.authenticate(request, container: container, environment: environment)
-                    authentication = authenticated
-                    let context = APIContext(
-                        request: request, store: store, container: container, environment: environment, scope: scope,
-                        authentication: authenticated, body: .body(json))
-                    return respond(.ok, try body(context), request: request, authentication: authenticated)
-                } catch {
-                    var failure = CloudKitError(any: error)
-                    if failure.isInternal {
-                        configuration.logger.error(
-                            "\(request.method) \(request.path) failed: \(error)", metadata: ["request-id": .string(request.requestID)])
-                    }
-                    if failure.serverErrorCode == "AUTHENTICATION_REQUIRED", failure.redirectURL == nil,
-                        let token = authentication?.apiToken ?? request.queryParameter("ckAPIToken").flatMap({ try? store.apiToken($0) })
-                    {
-                        failure.redirectURL = configuration.signInURL(baseURL(of: request), token.token, request.headers["Origin"])
-                    }
-                    errorCode = failure.serverErrorCode
-                    return respond(failure.httpStatus, failure.body(uuid: request.requestID), request: request, authentication: authentication)
-                }
+    /// An answer, with what the request log keeps of how it came about.
+    private struct Outcome {
+        var response: HTTPResponse
+        /// The signed-in user, once authenticated.
+        var user: String?
+        /// CloudKit's code of an error answer.
+        var errorCode: String?
+    }
+
+    private func answer(_ request: HTTPRequest, needsDatabase: Bool, _ body: (APIContext) throws -> JSONValue) -> Outcome {
+        var authentication: Authentication?
+        do {
+            let container = try ContainerIdentifier.fromPath(request.pathParameters["container"])
+            let environmentName = request.pathParameters["environment"] ?? ""
+            guard let environment = Environment(rawValue: environmentName) else {
+                throw WebServicesError.badRequest("Unknown environment '\(environmentName)': use development or production")
             }
+            var scope: DatabaseScope?
+            if let databaseName = request.pathParameters["database"] {
+                guard let parsed = DatabaseScope(rawValue: databaseName) else {
+                    throw WebServicesError.badRequest("Unknown database '\(databaseName)': use public, private or shared")
+                }
+                scope = parsed
+            } else if needsDatabase {
+                throw WebServicesError.badRequest("The path needs a database: public, private or shared")
+            }
+            // The body is JSON whatever the Content-Type says; no body reads as an empty object.
+            let json: JSONValue = request.body.isEmpty ? .object([:]) : try JSONValue.parse(request.body)
+            guard json.objectValue != nil else { throw WebServicesError.badRequest("The request body must be a JSON object") }
+            let authenticated = try authenticator.authenticate(request, container: container, environment: environment)
+            authentication = authenticated
+            let context = APIContext(
+                request: request, store: store, container: container, environment: environment, scope: scope,
+                authentication: authenticated, body: .body(json))
+            let response = respond(.ok, try body(context), request: request, authentication: authenticated)
+            return Outcome(response: response, user: authenticated.caller.signedInUser)
+        } catch {
+            var failure = CloudKitError(any: error)
+            if failure.isInternal {
+                configuration.logger.error(
+                    "\(request.method) \(request.path) failed: \(error)", metadata: ["request-id": .string(request.requestID)])
+            }
+            if failure.serverErrorCode == "AUTHENTICATION_REQUIRED", failure.redirectURL == nil,
+                let token = authentication?.apiToken ?? request.queryParameter("ckAPIToken").flatMap({ try? store.apiToken($0) })
+            {
+                failure.redirectURL = configuration.signInURL(baseURL(of: request), token.token, request.headers["Origin"])
+            }
+            let response = respond(failure.httpStatus, failure.body(uuid: request.requestID), request: request, authentication: authentication)
+            return Outcome(response: response, user: authentication?.caller.signedInUser, errorCode: failure.serverErrorCode)
         }
     }
 
@@ -78,12 +88,11 @@ struct APIEndpoint: Sendable {
         return 0
     }
 
-    /// What a path asks for: `records/query` of `/database/1/C/development/public/records/query`,
-    /// `tokens/create` of `/device/1/C/development/tokens/create`.
-    static func operation(of path: String) -> String {
-        var segments = path.split(separator: "/").dropFirst(4)
-        if let first = segments.first, DatabaseScope(rawValue: String(first)) != nil { segments = segments.dropFirst() }
-        return segments.joined(separator: "/")
+    /// What a route pattern asks for: `records/query` of
+    /// `/database/1/:container/:environment/:database/records/query`, `tokens/create` of
+    /// `/device/1/:container/:environment/tokens/create`.
+    static func operation(of pattern: String) -> String {
+        pattern.split(separator: "/").drop { $0 != ":environment" }.dropFirst().drop { $0 == ":database" }.joined(separator: "/")
     }
 
     private func respond(_ status: HTTPStatus, _ json: JSONValue, request: HTTPRequest, authentication: Authentication?) -> HTTPResponse {
