@@ -49,27 +49,17 @@ struct ManagementAPI: Sendable {
             answer(request) { _, actor in try actions.requestLog(try filter(request), as: actor) }
         }
         api.get("/containers/:container/logs/export") { request in
-            do {
-                let actor = try authenticator.authenticate(request).identity
-                let format = request.queryParameter("format") ?? "jsonl"
+            answerFile(request, jsonBody: false) { input, actor in
+                let format = input.query("format") ?? "jsonl"
                 guard format == "jsonl" || format == "csv" else {
                     throw CloudStoreError.badRequest("Unknown export format '\(format)': use jsonl or csv")
                 }
                 let export = try actions.exportRequestLog(try filter(request), csv: format == "csv", as: actor)
-                var response = HTTPResponse(status: .ok, bytes: export.bytes)
-                response.headers["Content-Type"] = export.contentType
-                return Self.secured(response)
-            } catch {
-                return failure(error, request)
+                return Self.file(export.bytes, contentType: export.contentType)
             }
         }
         api.get("/containers/:container/logs/tail") { request in
-            do {
-                _ = try authenticator.authenticate(request)
-                return RequestLogTail.response(actions.store.requestLog, filter: try filter(request))
-            } catch {
-                return failure(error, request)
-            }
+            answerFile(request, jsonBody: false) { _, _ in RequestLogTail.response(actions.store.requestLog, filter: try filter(request)) }
         }
     }
 
@@ -167,9 +157,7 @@ struct ManagementAPI: Sendable {
             }
         }
         api.post(base + "/export") { request in
-            do {
-                let actor = try authenticator.authenticate(request).identity
-                let input = try ManagementInput(request, jsonBody: true)
+            answerFile(request, jsonBody: true) { input, actor in
                 let formatName = input.query("format") ?? "json"
                 guard let format = RecordExport.Format(rawValue: formatName) else {
                     throw CloudStoreError.badRequest("Unknown export format '\(formatName)': use json or csv")
@@ -177,11 +165,7 @@ struct ManagementAPI: Sendable {
                 let export = try actions.exportRecords(
                     input.body, format: format, in: input.path("container"), environment: input.path("environment"),
                     database: input.path("database"), user: input.query("user"), as: actor)
-                var response = HTTPResponse(status: .ok, bytes: export.bytes)
-                response.headers["Content-Type"] = export.contentType
-                return Self.secured(response)
-            } catch {
-                return failure(error, request)
+                return Self.file(export.bytes, contentType: export.contentType)
             }
         }
     }
@@ -358,12 +342,27 @@ struct ManagementAPI: Sendable {
 
     /// Like ``answer(_:status:jsonBody:_:)`` for an action whose answer is text.
     private func answerText(_ request: HTTPRequest, _ action: (ManagementInput, OperatorIdentity) throws -> String) -> HTTPResponse {
+        answerFile(request, jsonBody: false) { input, actor in .text(try action(input, actor)) }
+    }
+
+    /// Like ``answer(_:status:jsonBody:_:)`` for an action whose answer is not JSON (an export,
+    /// a schema's text): the action makes the response, which gets the API's headers.
+    private func answerFile(
+        _ request: HTTPRequest, jsonBody: Bool, _ action: (ManagementInput, OperatorIdentity) throws -> HTTPResponse
+    ) -> HTTPResponse {
         do {
             let actor = try authenticator.authenticate(request).identity
-            return Self.secured(.text(try action(try ManagementInput(request, jsonBody: false), actor)))
+            return Self.secured(try action(try ManagementInput(request, jsonBody: jsonBody), actor))
         } catch {
             return failure(error, request)
         }
+    }
+
+    /// A file's response: its bytes with their content type.
+    private static func file(_ bytes: [UInt8], contentType: String) -> HTTPResponse {
+        var response = HTTPResponse(status: .ok, bytes: bytes)
+        response.headers["Content-Type"] = contentType
+        return response
     }
 
     private func failure(_ error: any Error, _ request: HTTPRequest) -> HTTPResponse {
