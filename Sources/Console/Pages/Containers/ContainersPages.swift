@@ -46,13 +46,12 @@ struct ContainersPages: Sendable {
 
     private func create(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let identifier = (request.field("identifier") ?? "").trimmingCharacters(in: .whitespaces)
-        do {
+        return try console.attempt(
+            back: "/console/containers" + URLEncoding.query([("identifier", identifier)]),
+            success: ConsoleLocation(container: identifier).path(.records)
+        ) {
             _ = try console.actions.createContainer(identifier, as: request.identity)
-        } catch {
-            let mapped = ConsoleError(error)
-            guard mapped.isShown else { throw mapped }
-            return .redirect("/console/containers" + URLEncoding.query([("identifier", identifier)]), .failure(mapped.description))
+            return "Container \(identifier) created."
         }
-        return .redirect(ConsoleLocation(container: identifier).path(.records), .success("Container \(identifier) created."))
     }
 }

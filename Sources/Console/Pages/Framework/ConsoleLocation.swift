@@ -51,13 +51,17 @@ struct ConsoleLocation {
 
     /// The address of `section` here, with `query` added; the zone and user stay when the section uses them.
     func path(_ section: ConsoleSection, _ suffix: String = "", query: [(String, String?)] = []) -> String {
-        var path = containerPath + "/" + environment.rawValue
-        if section.usesDatabase { path += "/" + database.rawValue }
-        path += "/" + section.rawValue + suffix
+        let path = formPath(section) + suffix
         var pairs: [(String, String?)] = []
         if section.usesZone, zone != ZoneID.defaultZoneName { pairs.append(("zone", zone)) }
         if section.usesDatabase, database != .public { pairs.append(("user", user)) }
         return path + URLEncoding.query(pairs + query)
+    }
+
+    /// The address of `section` here without a query: where its GET forms go, with the zone
+    /// and user in ``hiddenFields``.
+    func formPath(_ section: ConsoleSection) -> String {
+        containerPath + "/" + environment.rawValue + (section.usesDatabase ? "/" + database.rawValue : "") + "/" + section.rawValue
     }
 
     /// Hidden form fields that keep the zone and user on a post.
@@ -95,7 +99,7 @@ struct ConsoleLocation {
                 return ["label": scope.rawValue.capitalized, "url": target.path(section), "current": scope == database]
             }
             context["hasDatabases"] = true
-            context["actionPath"] = path(section).split(separator: "?").first.map(String.init) ?? ""
+            context["actionPath"] = formPath(section)
             context["needsUser"] = database != .public
             context["user"] = user ?? ""
             context["canActAsUser"] = environment == .development

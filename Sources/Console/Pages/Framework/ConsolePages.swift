@@ -97,9 +97,10 @@ struct ConsolePages: Sendable {
 
     /// Runs a change and goes back to `path` with its outcome as a notice: the success message,
     /// or the reason it was refused. A server failure still becomes the error page.
-    func attempt(back path: String, _ change: () throws -> String) throws -> ConsoleAnswer {
+    /// - Parameter success: where to go instead when the change succeeds.
+    func attempt(back path: String, success: String? = nil, _ change: () throws -> String) throws -> ConsoleAnswer {
         do {
-            return .redirect(path, .success(try change()))
+            return .redirect(success ?? path, .success(try change()))
         } catch {
             let mapped = ConsoleError(error)
             guard mapped.isShown else { throw mapped }

@@ -42,20 +42,14 @@ struct ResetPages: Sendable {
         }
         var records = location
         records.database = .public
-        let back = location.path(.reset)
-        do {
+        return try console.attempt(back: location.path(.reset), success: records.path(.records)) {
             let answer = try actions.resetDevelopment(
                 of: location.container, confirmation: request.field("confirm") ?? "", as: request.identity)
             let deleted = answer["deleted"]
             let count = deleted?["records"]?.int64Value(acceptingNumericString: false) ?? 0
             let zones = deleted?["zones"]?.int64Value(acceptingNumericString: false) ?? 0
-            return .redirect(records.path(.records), .success(
-                "Development was reset: \(Formatting.count(count)) record\(count == 1 ? "" : "s") and \(Formatting.count(zones)) "
-                    + "zone\(zones == 1 ? "" : "s") deleted; its schema is production's."))
-        } catch {
-            let mapped = ConsoleError(error)
-            guard mapped.isShown else { throw mapped }
-            return .redirect(back, .failure(mapped.description))
+            return "Development was reset: \(Formatting.count(count)) record\(count == 1 ? "" : "s") and \(Formatting.count(zones)) "
+                + "zone\(zones == 1 ? "" : "s") deleted; its schema is production's."
         }
     }
 }

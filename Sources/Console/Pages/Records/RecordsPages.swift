@@ -57,7 +57,7 @@ struct RecordsPages: Sendable {
         [
             "bar": location.bar(.records, zones: zones ? zoneNames(location, request) : []),
             "recordsURL": location.path(.records),
-            "recordsPath": location.path(.records).split(separator: "?").first.map(String.init) ?? "",
+            "recordsPath": location.formPath(.records),
             "hiddenFields": location.hiddenFields,
             "timeZone": Formatting.timeZone(of: request.http).identifier,
             "isDevelopment": location.environment == .development,
