@@ -18,6 +18,8 @@ final class ConsoleTestServer {
     let port: Int
     /// A container created at start (unless asked not to).
     let container: ContainerIdentifier
+    /// Every route the console mounted, for tests that walk them all.
+    let routes: [(methods: [HTTPMethod], pattern: String)]
 
     static let version = "9.9.9-test"
 
@@ -31,6 +33,7 @@ final class ConsoleTestServer {
         try Console.mount(
             on: &router, store: store,
             configuration: ConsoleConfiguration(templatesDirectory: repositoryTemplates, publicURL: publicURL, version: Self.version))
+        routes = router.routes
         var http = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
         http.eventLoopCount = 1
         http.workerCount = 2
