@@ -54,12 +54,13 @@ extension CloudStore {
     /// What resetting development would delete.
     public func developmentContents(_ container: ContainerIdentifier) throws -> DevelopmentContents {
         let productionTypes = try schema(container, .production).recordTypes.count
-        return try environment(container, .development).read { reader in
-            let stats = try reader.zoneStats()
-            return DevelopmentContents(
-                records: stats.reduce(0) { $0 + $1.records }, zones: try reader.createdZoneCount(),
-                recordTypes: try reader.schema().recordTypes.count, productionRecordTypes: productionTypes)
-        }
+        return try environment(container, .development).read { try Self.contents(of: $0, productionRecordTypes: productionTypes) }
+    }
+
+    private static func contents(of reader: any EnvironmentReader, productionRecordTypes: Int) throws -> DevelopmentContents {
+        DevelopmentContents(
+            records: try reader.zoneStats().reduce(0) { $0 + $1.records }, zones: try reader.createdZoneCount(),
+            recordTypes: try reader.schema().recordTypes.count, productionRecordTypes: productionRecordTypes)
     }
 
     /// Resets a container's development environment as CloudKit does: every record, zone and
@@ -72,10 +73,7 @@ extension CloudStore {
     public func resetDevelopment(_ container: ContainerIdentifier) throws -> DevelopmentContents {
         let production = try schema(container, .production)
         return try environment(container, .development).writeSchema { writer in
-            let stats = try writer.zoneStats()
-            let deleted = DevelopmentContents(
-                records: stats.reduce(0) { $0 + $1.records }, zones: try writer.createdZoneCount(),
-                recordTypes: try writer.schema().recordTypes.count, productionRecordTypes: production.recordTypes.count)
+            let deleted = try Self.contents(of: writer, productionRecordTypes: production.recordTypes.count)
             try writer.eraseEverything()
             try writer.replaceSchema(production)
             return deleted

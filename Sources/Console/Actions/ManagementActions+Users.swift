@@ -23,7 +23,7 @@ extension ManagementActions {
         let user = try store.addUser(
             try existingContainer(container), name: name, password: password, emailAddress: Self.nonEmpty(emailAddress),
             firstName: Self.nonEmpty(firstName), lastName: Self.nonEmpty(lastName), isDiscoverable: discoverable)
-        note(actor, "user.add", container: container, target: "\(user.name) (\(user.userRecordName))")
+        note(actor, "user.add", container: container, target: Self.auditLabel(user))
         return try userJSON(user)
     }
 
@@ -31,7 +31,7 @@ extension ManagementActions {
     public func removeUser(_ user: String, in container: String, as actor: OperatorIdentity) throws -> JSONValue {
         let (identifier, found) = try existingUser(user, in: container)
         try store.removeUser(found.userRecordName, from: identifier)
-        note(actor, "user.remove", container: container, target: "\(found.name) (\(found.userRecordName))")
+        note(actor, "user.remove", container: container, target: Self.auditLabel(found))
         return ["removed": .string(found.userRecordName)]
     }
 
@@ -39,7 +39,7 @@ extension ManagementActions {
     public func setUserPassword(_ user: String, in container: String, password: String, as actor: OperatorIdentity) throws -> JSONValue {
         let (identifier, found) = try existingUser(user, in: container)
         try store.setPassword(password, of: found.userRecordName, in: identifier)
-        note(actor, "user.password", container: container, target: "\(found.name) (\(found.userRecordName))")
+        note(actor, "user.password", container: container, target: Self.auditLabel(found))
         return try userJSON(found)
     }
 
@@ -47,7 +47,7 @@ extension ManagementActions {
     public func setUserDiscoverable(_ user: String, in container: String, discoverable: Bool, as actor: OperatorIdentity) throws -> JSONValue {
         let (identifier, found) = try existingUser(user, in: container)
         try store.setDiscoverable(discoverable, of: found.userRecordName, in: identifier)
-        note(actor, "user.discoverable", container: container, target: "\(found.name) (\(found.userRecordName)): \(discoverable ? "yes" : "no")")
+        note(actor, "user.discoverable", container: container, target: Self.auditLabel(found) + ": \(discoverable ? "yes" : "no")")
         guard let updated = try store.user(found.userRecordName, in: identifier) else {
             throw CloudStoreError.notFound("Container \(container) has no user '\(user)'")
         }
@@ -58,9 +58,12 @@ extension ManagementActions {
     public func signOutUser(_ user: String, in container: String, as actor: OperatorIdentity) throws -> JSONValue {
         let (identifier, found) = try existingUser(user, in: container)
         let ended = try store.signOutEverywhere(found.userRecordName, in: identifier)
-        note(actor, "user.sign-out", container: container, target: "\(found.name) (\(found.userRecordName))")
+        note(actor, "user.sign-out", container: container, target: Self.auditLabel(found))
         return ["userRecordName": .string(found.userRecordName), "endedSessions": .integer(Int64(ended))]
     }
+
+    /// A user as the audit trail names them: `alice (_3f2a…)`.
+    private static func auditLabel(_ user: AppUser) -> String { "\(user.name) (\(user.userRecordName))" }
 
     /// A user named by sign-in name or user record name.
     func existingUser(_ user: String, in container: String) throws -> (ContainerIdentifier, AppUser) {
