@@ -100,11 +100,12 @@ struct SecurityPages: Sendable {
     private func saveGrants(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
         let type = request.field("recordType") ?? ""
-        let security = try actions.security(of: location.container, environment: location.environment.rawValue, as: request.identity)
-        let roles = (security["systemRoles"]?.arrayValue ?? []).compactMap(\.stringValue) + (security["roles"]?.arrayValue ?? []).compactMap(\.stringValue)
-        let grants: [JSONValue] = roles.compactMap { role in
-            let permissions = Permission.allCases.filter { request.field("g.\(role).\($0.rawValue)") != nil }
-            return permissions.isEmpty ? nil : ["role": .string(role), "permissions": .array(permissions.map { .string($0.rawValue) })]
+        // A checked box posts `g.ROLE.PERMISSION`; the store merges them into one grant per role
+        // and refuses roles the schema does not declare.
+        let grants: [JSONValue] = request.form.fields.compactMap { field in
+            let parts = field.name.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[0] == "g" else { return nil }
+            return ["role": .string(String(parts[1])), "permissions": [.string(String(parts[2]))]]
         }
         return try console.attempt(back: location.path(.security)) {
             _ = try actions.setGrants(.array(grants), of: type, in: location.container, environment: location.environment.rawValue, as: request.identity)
