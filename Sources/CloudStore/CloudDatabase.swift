@@ -21,7 +21,13 @@ public struct CloudDatabase: Sendable {
     public func modify(_ request: ModifyRequest) throws -> [RecordResult] {
         let modifier = RecordModifier(
             database: database, caller: caller, evolution: SchemaEvolution(environment: environment), now: store.now)
-        return try storage.write { try modifier.apply(request, to: $0) }
+        let storageLimit = try store.limits(of: container, environment).storageBytes
+        let (store, container, environment) = (store, container, environment)
+        return try storage.write { writer in
+            let results = try modifier.apply(request, to: writer)
+            try store.checkStorage(of: writer, limit: storageLimit, container: container, environment: environment)
+            return results
+        }
     }
 
     /// Fetches records by name as `records/lookup` does: one result per name, in order.

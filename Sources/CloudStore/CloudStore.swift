@@ -39,12 +39,11 @@ public final class CloudStore: Sendable {
     let passwordPool: BoundedThreadPool
     /// Push tokens no user holds, per client address: 10 a minute, 20 at once.
     let pushTokenLimiter = KeyedRateLimiter(ratePerSecond: 10.0 / 60, burst: 20)
+    /// Each environment's limits, as last read from the catalog.
+    let limitsCache = LimitsCache()
+    /// Each environment's request rate.
+    let requestThrottle = RequestThrottle()
     private let environments = ReadWriteLock<[EnvironmentKey: any EnvironmentStorage]>([:])
-
-    private struct EnvironmentKey: Hashable {
-        var container: ContainerIdentifier
-        var environment: Environment
-    }
 
     /// The catalog's file name inside the data directory.
     public static let catalogFileName = "cumulus.sqlite"
@@ -71,6 +70,11 @@ public final class CloudStore: Sendable {
         self.markerSigner = OpaqueTokenSigner(secret: secret, purpose: .continuationMarker)
         self.syncTokenSigner = OpaqueTokenSigner(secret: secret, purpose: .syncToken)
         self.webAuthTokenKey = WebAuthToken.key(from: secret)
+        requestLog.usage.measureStorage { [weak self] key in
+            guard let self, let container = try? ContainerIdentifier(key.container), let environment = Environment(rawValue: key.environment)
+            else { return nil }
+            return try? self.storedBytes(container, environment)
+        }
     }
 
     deinit { passwordPool.stop() }

@@ -15,6 +15,7 @@ struct Cumulus: ParsableCommand {
             ImportSchemaCommand.self,
             DeployCommand.self,
             ResetCommand.self,
+            LimitsCommand.self,
             TokensCommand.self,
             KeysCommand.self,
             UsersCommand.self,

@@ -106,4 +106,8 @@ protocol LifecycleStorage: Sendable {
     func insertAuditEntry(_ entry: AuditEntry, forgetBefore: Int64) throws
     /// The audit entries `filter` selects, newest first.
     func auditEntries(_ filter: AuditFilter) throws -> [AuditEntry]
+    /// The limits an operator set for an environment; `nil` when none were set.
+    func limits(of container: ContainerIdentifier, _ environment: Environment) throws -> EnvironmentLimits?
+    /// Sets an environment's limits.
+    func setLimits(_ limits: EnvironmentLimits, of container: ContainerIdentifier, _ environment: Environment) throws
 }

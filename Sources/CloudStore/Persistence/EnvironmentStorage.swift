@@ -44,6 +44,10 @@ protocol EnvironmentReader {
 
 /// What the domain writes to an environment's storage, inside one transaction.
 protocol EnvironmentWriter: EnvironmentReader {
+    /// Bytes of records the environment holds, this transaction's changes included.
+    func storedBytes() throws -> Int64
+    /// Bytes of records this transaction added so far (negative when it freed more).
+    var storedBytesChange: Int64 { get }
     /// Runs `body` so that, if it throws, only what it wrote is undone.
     func savepoint<T>(_ body: () throws -> T) throws -> T
     /// Creates a zone.

@@ -4,13 +4,17 @@ import Synchronization
 /// Every API call, kept in a file of its own and written off the request path: ``record(_:)``
 /// only appends to a buffer, which a background queue writes in batches (at most every
 /// ``flushInterval``), forgetting entries older than the retention as it goes. Listeners (the
-/// console's live tail) hear each entry as its batch is written.
+/// console's live tail) hear each entry as its batch is written. The same batches keep the usage
+/// counters (``UsageMeter``).
 public final class RequestLog: Sendable {
     /// How long after the first buffered entry a batch is written.
     public static let flushInterval: DispatchTimeInterval = .milliseconds(200)
     /// Entries held in memory at most; past it, new entries are counted as dropped rather than
     /// slowing requests down.
     public static let maximumBuffered = 100_000
+    /// How long the usage counters are kept, in milliseconds: a month's transfer and a week's
+    /// charts need no more than 35 days.
+    public static let usageRetention: Int64 = 35 * 24 * 60 * 60 * 1000
 
     private let path: String
     private let synchronous: SynchronousMode
@@ -19,6 +23,8 @@ public final class RequestLog: Sendable {
     private let queue = DispatchQueue(label: "cumulus.request-log")
     private let state = Mutex(State())
     private let storage = Mutex<SQLiteRequestLogStore?>(nil)
+    /// The usage counters these entries keep.
+    let usage = UsageMeter()
 
     private struct State {
         var buffer: [RequestLogEntry] = []
@@ -68,6 +74,26 @@ public final class RequestLog: Sendable {
         return try open().entries(filter)
     }
 
+    /// The bytes of requests and answers an environment's API carried this calendar month
+    /// (UTC), as of the last written batch.
+    func transferThisMonth(_ container: ContainerIdentifier, _ environment: Environment) throws -> Int64 {
+        let key = UsageMeter.Key(container: container.rawValue, environment: environment.rawValue)
+        let now = clock()
+        if let known = usage.transferThisMonth(key, now: now) { return known }
+        return try queue.sync { try usage.loadMonth(key, now: now, storage: open()) }
+    }
+
+    /// An environment's usage minutes from `fromMinute` up to `toMinute`, including calls
+    /// still buffered, and the storage last measured before them.
+    func usageMinutes(
+        _ container: ContainerIdentifier, _ environment: Environment, fromMinute: Int64, toMinute: Int64
+    ) throws -> (minutes: [UsageMinute], storageBefore: Int64?) {
+        try flush()
+        let key = UsageMeter.Key(container: container.rawValue, environment: environment.rawValue)
+        let store = try open()
+        return (try store.usageMinutes(key, fromMinute: fromMinute, toMinute: toMinute), try store.storageBytes(key, before: fromMinute))
+    }
+
     /// Calls `listener` with each entry as it is written, until it returns false or the
     /// returned cancel function is called.
     public func listen(_ listener: @escaping @Sendable (RequestLogEntry) -> Bool) -> @Sendable () -> Void {
@@ -92,7 +118,10 @@ public final class RequestLog: Sendable {
             return (batch, Array(state.listeners), forget)
         }
         guard !batch.isEmpty else { return }
-        let ids = try open().insert(batch, forgetBefore: forget ? now - retention : nil)
+        let store = try open()
+        let minutes = try usage.absorb(batch, storage: store)
+        let ids = try store.insert(
+            batch, usage: minutes, forgetBefore: forget ? now - retention : nil, forgetUsageBefore: forget ? now - Self.usageRetention : nil)
         guard !listeners.isEmpty else { return }
         // Listeners hear entries as stored, with their ids.
         let stored = zip(batch, ids).map { entry, id in

@@ -35,6 +35,26 @@ struct ManagementAPI: Sendable {
             mountLifecycle(on: &api)
             mountSecurity(on: &api)
             mountRequestLog(on: &api)
+            mountLimits(on: &api)
+        }
+    }
+
+    private func mountLimits(on api: inout RouteGroup) {
+        let actions = actions
+        let base = "/containers/:container/:environment"
+        api.get(base + "/limits") { request in
+            answer(request) { input, actor in try actions.limits(of: input.path("container"), environment: input.path("environment"), as: actor) }
+        }
+        api.put(base + "/limits") { request in
+            answer(request) { input, actor in
+                try actions.setLimits(input.body, of: input.path("container"), environment: input.path("environment"), as: actor)
+            }
+        }
+        api.get(base + "/usage") { request in
+            answer(request) { input, actor in
+                try actions.usage(
+                    of: input.path("container"), environment: input.path("environment"), range: input.query("range") ?? "day", as: actor)
+            }
         }
     }
 

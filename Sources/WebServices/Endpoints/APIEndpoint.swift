@@ -61,6 +61,9 @@ struct APIEndpoint: Sendable {
             guard json.objectValue != nil else { throw WebServicesError.badRequest("The request body must be a JSON object") }
             let authenticated = try authenticator.authenticate(request, container: container, environment: environment)
             authentication = authenticated
+            // Limits apply to callers who got this far, as CloudKit's do: a request without
+            // credentials is refused before any limit counts it.
+            try store.admitRequest(to: container, environment)
             let context = APIContext(
                 request: request, store: store, container: container, environment: environment, scope: scope,
                 authentication: authenticated, body: .body(json))

@@ -56,6 +56,9 @@ import TestSupport
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/security/roles/Editor", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/security/simulate", #"{"subject":"world","permission":"CREATE","recordType":"Note"}"#),
         ("PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/users/alice/roles", #"{"roles":[]}"#),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/limits", ""),
+        ("PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/limits", #"{"preset":"cloudkit"}"#),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/usage?range=hour", ""),
         ("GET", "/admin/v1/management-tokens", ""),
         ("POST", "/admin/v1/management-tokens", #"{"name":"more"}"#),
         ("DELETE", "/admin/v1/management-tokens/ID", ""),
@@ -90,6 +93,7 @@ import TestSupport
             "\(try store.usage(of: server.container).mapValues(\.records).sorted { $0.key.rawValue < $1.key.rawValue })",
             "\(try store.managementTokens().map(\.id))", try store.exportSchema(server.container, .production),
             "\(try store.roleAssignments(in: server.container, .development).mapValues { $0.sorted() }.sorted { $0.key < $1.key })",
+            "\(try store.limits(of: server.container, .development))",
         ].joined(separator: "|")
     }
 
@@ -459,6 +463,43 @@ import TestSupport
         let lines = try Self.send(server, "GET", base + "/export?format=jsonl&errors=1", headers: auth)
         #expect(lines.text.split(separator: "\n").count == 1 && lines.text.contains(#""requestID":"r1""#))
         #expect(try Self.send(server, "GET", base + "/export?format=xml", headers: auth).status == 400)
+    }
+
+    @Test func limitsAreReadAndSetByPresetOrValueAndUsageIsCharted() throws {
+        let server = try Self.server()
+        let token = try server.store.createManagementToken(for: "root", name: "t").text
+        func call(_ method: String, _ path: String, _ body: String = "") throws -> (Int, JSONValue) {
+            let response = try Self.send(
+                server, method, "/admin/v1/containers/iCloud.com.example.Tests/development" + path, body: body,
+                headers: [("Authorization", "Bearer " + token)])
+            return (response.status, try response.json())
+        }
+        let (status, standard) = try call("GET", "/limits")
+        #expect(status == 200 && standard["preset"] == "standard" && standard["requestsPerSecond"]?.doubleValue == 5_000)
+        let (_, cloudKit) = try call("PUT", "/limits", #"{"preset":"cloudkit"}"#)
+        #expect(cloudKit["preset"] == "cloudkit" && cloudKit["requestsPerSecond"]?.doubleValue == 40 && cloudKit["burst"] == 40)
+        let (_, custom) = try call("PUT", "/limits", #"{"requestsPerSecond":"12.5","storageBytes":1000000,"transferBytesPerMonth":"2,000,000"}"#)
+        #expect(custom["preset"] == .null && custom["requestsPerSecond"]?.doubleValue == 12.5 && custom["burst"] == 40)
+        #expect(custom["storageBytes"] == 1_000_000 && custom["transferBytesPerMonth"] == 2_000_000)
+        #expect(try server.store.limits(of: server.container, .development).storageBytes == 1_000_000)
+        let (_, removed) = try call("PUT", "/limits", #"{"storageBytes":null,"transferBytesPerMonth":""}"#)
+        #expect(removed["storageBytes"] == .null && removed["transferBytesPerMonth"] == .null && removed["requestsPerSecond"]?.doubleValue == 12.5)
+        for bad in [#"{"preset":"unlimited"}"#, #"{"requestsPerSecond":0}"#, #"{"burst":1.5}"#, #"{"storageBytes":"lots"}"#, #"{"burst":-1}"#] {
+            let (status, body) = try call("PUT", "/limits", bad)
+            #expect(status == 400 && body["serverErrorCode"] == "BAD_REQUEST", "\(bad)")
+        }
+        #expect(try server.store.limits(of: server.container, .development).requestsPerSecond == 12.5, "a refused change changes nothing")
+        #expect(try server.store.auditEntries(AuditFilter(action: "limits.set")).count == 3)
+        server.store.requestLog.record(RequestLogEntry(
+            time: server.store.configuration.clock(), container: "iCloud.com.example.Tests", environment: "development", database: "public",
+            operation: "records/query", user: nil, clientAddress: "127.0.0.1", status: 500, serverErrorCode: "INTERNAL_ERROR",
+            durationMicroseconds: 2_000, bytesIn: 100, bytesOut: 23, requestID: "r"))
+        let (_, usage) = try call("GET", "/usage?range=week")
+        let points = try #require(usage["points"]?.arrayValue)
+        #expect(points.count == 168 && usage["bucketSeconds"] == 3_600)
+        #expect(points.last?["requests"] == 1 && points.last?["errors"] == 1 && points.last?["bytesIn"] == 100)
+        #expect(usage["transferThisMonth"] == 123 && usage["limits"]?["requestsPerSecond"]?.doubleValue == 12.5)
+        #expect(try call("GET", "/usage?range=year").0 == 400)
     }
 
     @Test func theLiveTailStreamsNewCallsThatPassItsFilter() throws {

@@ -141,5 +141,18 @@ enum CatalogMigrations {
         ALTER TABLE users ADD COLUMN discoverable INTEGER NOT NULL DEFAULT 0;
         CREATE INDEX users_by_email ON users(container, email COLLATE NOCASE);
         """,
+        // Each environment's limits, as an operator set them; an environment without a row has
+        // the standard ones.
+        """
+        CREATE TABLE environment_limits(
+            container TEXT NOT NULL,
+            environment TEXT NOT NULL,
+            requests_per_second REAL NOT NULL,
+            burst INTEGER NOT NULL,
+            storage_bytes INTEGER,
+            transfer_bytes_per_month INTEGER,
+            PRIMARY KEY(container, environment)
+        ) WITHOUT ROWID;
+        """,
     ])
 }

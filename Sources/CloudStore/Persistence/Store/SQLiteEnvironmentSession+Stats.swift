@@ -39,6 +39,12 @@ extension SQLiteEnvironmentSession {
         statsDeltas = [:]
     }
 
+    var storedBytesChange: Int64 { statsDeltas.values.reduce(0) { $0 + $1.bytes } }
+
+    func storedBytes() throws -> Int64 {
+        try (connection.statement("SELECT coalesce(sum(bytes), 0) FROM zone_stats").scalarInteger() ?? 0) + storedBytesChange
+    }
+
     func createdZoneCount() throws -> Int {
         Int(try connection.statement("SELECT count(*) FROM zones WHERE name != ?").firstRow([.text(ZoneID.defaultZoneName)]) { $0.integer(0) } ?? 0)
     }

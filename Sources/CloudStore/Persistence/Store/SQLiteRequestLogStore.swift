@@ -48,15 +48,33 @@ final class SQLiteRequestLogStore: Sendable {
         """
         DROP INDEX requests_by_time;
         """,
+        // The usage counters: one row per environment and minute, read by time span for the
+        // charts and the month's transfer, and forgotten by age.
+        """
+        CREATE TABLE usage_minutes(
+            container TEXT NOT NULL,
+            environment TEXT NOT NULL,
+            minute INTEGER NOT NULL,
+            requests INTEGER NOT NULL,
+            errors INTEGER NOT NULL,
+            bytes_in INTEGER NOT NULL,
+            bytes_out INTEGER NOT NULL,
+            latency BLOB NOT NULL,
+            storage_bytes INTEGER,
+            PRIMARY KEY(container, environment, minute)
+        ) WITHOUT ROWID;
+        CREATE INDEX usage_minutes_by_minute ON usage_minutes(minute);
+        """,
     ])
 
     init(path: String, synchronous: SynchronousMode) throws {
         database = try SQLiteDatabase(path: path, synchronous: synchronous, migrator: Self.migrator)
     }
 
-    /// Writes a batch in one transaction and forgets entries from before `forgetBefore`.
+    /// Writes a batch and the usage minutes it changed in one transaction, and forgets entries
+    /// from before `forgetBefore` (and usage minutes from before `forgetUsageBefore`).
     /// - Returns: the ids the entries got, in order.
-    func insert(_ entries: [RequestLogEntry], forgetBefore: Int64?) throws -> [Int64] {
+    func insert(_ entries: [RequestLogEntry], usage: [UsageMinute], forgetBefore: Int64?, forgetUsageBefore: Int64?) throws -> [Int64] {
         try database.write { connection in
             var ids: [Int64] = []
             ids.reserveCapacity(entries.count)
@@ -72,6 +90,20 @@ final class SQLiteRequestLogStore: Sendable {
                     .integer(entry.durationMicroseconds), .integer(entry.bytesIn), .integer(entry.bytesOut), .text(entry.requestID),
                 ])
                 ids.append(connection.lastInsertRowID)
+            }
+            let minute = try connection.statement(
+                """
+                INSERT OR REPLACE INTO usage_minutes(container, environment, minute, requests, errors, bytes_in, bytes_out, latency,
+                                                     storage_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """)
+            for row in usage {
+                try minute.execute([
+                    .text(row.container), .text(row.environment), .integer(row.minute), .integer(row.requests), .integer(row.errors),
+                    .integer(row.bytesIn), .integer(row.bytesOut), .blob(row.latency.encoded()), row.storageBytes.map(SQLiteValue.integer) ?? .null,
+                ])
+            }
+            if let forgetUsageBefore {
+                try connection.statement("DELETE FROM usage_minutes WHERE minute < ?").execute([.integer(forgetUsageBefore / 60_000)])
             }
             if let forgetBefore {
                 // Calls are written in the order they come, so the old ones are the first ids:
@@ -121,6 +153,66 @@ final class SQLiteRequestLogStore: Sendable {
                 entry.id = row.integer(0)
                 return entry
             }
+        }
+    }
+
+    // MARK: - Usage counters
+
+    private static let minuteColumns = "minute, requests, errors, bytes_in, bytes_out, latency, storage_bytes"
+
+    private static func usageMinute(_ key: UsageMeter.Key, _ row: SQLiteRow) -> UsageMinute {
+        var minute = UsageMinute(container: key.container, environment: key.environment, minute: row.integer(0))
+        minute.requests = row.integer(1)
+        minute.errors = row.integer(2)
+        minute.bytesIn = row.integer(3)
+        minute.bytesOut = row.integer(4)
+        minute.latency = LatencyHistogram(encoded: row.blob(5))
+        minute.storageBytes = row.optionalInteger(6)
+        return minute
+    }
+
+    /// One environment's minute, if written.
+    func usageMinute(_ key: UsageMeter.Key, minute: Int64) throws -> UsageMinute? {
+        try database.read { connection in
+            try connection.statement(
+                "SELECT \(Self.minuteColumns) FROM usage_minutes WHERE container = ? AND environment = ? AND minute = ?"
+            ).firstRow([.text(key.container), .text(key.environment), .integer(minute)]) { Self.usageMinute(key, $0) }
+        }
+    }
+
+    /// One environment's minutes from `fromMinute` up to (not including) `toMinute`, oldest first.
+    func usageMinutes(_ key: UsageMeter.Key, fromMinute: Int64, toMinute: Int64) throws -> [UsageMinute] {
+        try database.read { connection in
+            try connection.statement(
+                """
+                SELECT \(Self.minuteColumns) FROM usage_minutes WHERE container = ? AND environment = ? AND minute >= ? AND minute < ?
+                ORDER BY minute
+                """
+            ).rows([.text(key.container), .text(key.environment), .integer(fromMinute), .integer(toMinute)]) { Self.usageMinute(key, $0) }
+        }
+    }
+
+    /// The storage last measured for an environment before `minute`.
+    func storageBytes(_ key: UsageMeter.Key, before minute: Int64) throws -> Int64? {
+        try database.read { connection in
+            try connection.statement(
+                """
+                SELECT storage_bytes FROM usage_minutes WHERE container = ? AND environment = ? AND minute < ? AND storage_bytes IS NOT NULL
+                ORDER BY minute DESC LIMIT 1
+                """
+            ).firstRow([.text(key.container), .text(key.environment), .integer(minute)]) { $0.integer(0) }
+        }
+    }
+
+    /// Bytes in and out of an environment's API from `fromMinute` up to `toMinute`.
+    func transfer(_ key: UsageMeter.Key, fromMinute: Int64, toMinute: Int64) throws -> Int64 {
+        try database.read { connection in
+            try connection.statement(
+                """
+                SELECT coalesce(sum(bytes_in + bytes_out), 0) FROM usage_minutes
+                WHERE container = ? AND environment = ? AND minute >= ? AND minute < ?
+                """
+            ).scalarInteger([.text(key.container), .text(key.environment), .integer(fromMinute), .integer(toMinute)]) ?? 0
         }
     }
 }

@@ -1,0 +1,58 @@
+extension CloudStore {
+    // MARK: - Limits
+
+    /// The limits of a container's environment: the ones an operator set, else
+    /// ``EnvironmentLimits/standard``. Read from memory; another process's change is seen
+    /// within a second.
+    public func limits(of container: ContainerIdentifier, _ environment: Environment) throws -> EnvironmentLimits {
+        try limitsCache.limits(
+            EnvironmentKey(container: container, environment: environment), now: now, counter: { try credentials.changeCounter() },
+            load: { try lifecycleStorage.limits(of: container, environment) ?? .standard })
+    }
+
+    /// Sets the limits of a container's environment; they apply to the next request.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` for limits that cannot work,
+    ///   ``CloudStoreError/notFound(_:)`` for a container that does not exist.
+    public func setLimits(_ limits: EnvironmentLimits, of container: ContainerIdentifier, _ environment: Environment) throws {
+        try limits.validate()
+        guard try catalog.container(container) != nil else { throw CloudStoreError.notFound("Container \(container) does not exist") }
+        try lifecycleStorage.setLimits(limits, of: container, environment)
+        limitsCache.invalidate()
+        // A new rate starts from a full bucket rather than from the old rate's debt.
+        requestThrottle.reset(EnvironmentKey(container: container, environment: environment))
+    }
+
+    /// Lets one API request into a container's environment, or refuses it: past the request
+    /// rate with THROTTLED and the seconds to wait; past the month's transfer with
+    /// QUOTA_EXCEEDED. Called before the request does anything, so a refused one writes nothing.
+    public func admitRequest(to container: ContainerIdentifier, _ environment: Environment) throws {
+        let limits = try limits(of: container, environment)
+        if let wait = requestThrottle.take(EnvironmentKey(container: container, environment: environment), limits: limits, now: now) {
+            throw CloudStoreError.throttled(
+                "Too many requests: \(container) (\(environment)) allows \(Self.rate(limits.requestsPerSecond)) a second; retry in \(wait) s",
+                retryAfter: wait)
+        }
+        if let quota = limits.transferBytesPerMonth {
+            let used = try requestLog.transferThisMonth(container, environment)
+            guard used < quota else {
+                throw CloudStoreError.quotaExceeded(
+                    "\(container) (\(environment)) has used its transfer for this month: \(used) of \(quota) bytes")
+            }
+        }
+    }
+
+    /// Refuses a write that leaves an environment over its storage limit, inside the write's
+    /// transaction, so that throwing undoes it all. Writes that free space always pass.
+    func checkStorage(of writer: any EnvironmentWriter, limit: Int64?, container: ContainerIdentifier, environment: Environment) throws {
+        guard let limit, writer.storedBytesChange > 0 else { return }
+        let held = try writer.storedBytes()
+        guard held <= limit else {
+            throw CloudStoreError.quotaExceeded(
+                "\(container) (\(environment)) may hold \(limit) bytes of records; this request would bring it to \(held)")
+        }
+    }
+
+    private static func rate(_ perSecond: Double) -> String {
+        perSecond == perSecond.rounded() ? String(Int64(perSecond)) : String(perSecond)
+    }
+}
