@@ -77,6 +77,7 @@ extension Console {
             AuditPages(console: console).mount(on: &group)
             SecurityPages(console: console).mount(on: &group)
             LogsPages(console: console).mount(on: &group)
+            UsagePages(console: console).mount(on: &group)
         }
         // The group's "/" is `/console`; the address people type and the start page links is `/console/`.
         router.get("/console/") { request in login.home(request) }

@@ -346,6 +346,40 @@ def test_08c_request_log_and_live_tail(pages, driver, server):
     assert "records/lookup" in newest, newest
 
 
+def test_08d_usage_limits_and_throttling(pages, driver, server):
+    pages.open(f"{BASE}/usage")
+    assert "5,000 a second" in pages.text() and "the standard limits" in pages.text()
+    assert len(driver.find_elements(By.CSS_SELECTOR, "figure.chart svg path")) >= 7, "two lines each for three charts, one for storage"
+    pages.check("usage")
+    # A rate of one a second, in bursts of one: the second of two quick calls is throttled.
+    pages.find(".limits-editor summary").click()
+    rate = pages.find("#limits-rate")
+    rate.clear()
+    rate.send_keys("1")
+    burst = pages.find("#limits-burst")
+    burst.clear()
+    burst.send_keys("1")
+    pages.find("#limits-storage").send_keys("50000000")
+    pages.submit("form[action*='/usage/limits'] button[type=submit]")
+    assert "The limits of development were saved" in pages.text()
+    assert "1 a second, in bursts of up to 1." in pages.text() and "of 50 MB" in pages.text()
+    token = server.cli("tokens", "create", "--container", CONTAINER).strip()
+    statuses = [api_lookup(server, token) for _ in range(2)]
+    assert statuses == [200, 429], statuses
+    pages.open(f"{BASE}/usage?range=hour")
+    assert pages.find("nav.segmented a.current").text == "Last hour"
+    requests = pages.find("#chart-requests svg").get_attribute("aria-label")
+    errors = re.search(r"Errors: at most (\d+), last (\d+)", requests)
+    assert errors and int(errors.group(2)) >= 1, "the throttled call is this minute's error: " + requests
+    pages.check("usage-hour")
+    # Back to the standard limits, by preset, for the pages after this one.
+    pages.find(".limits-editor summary").click()
+    Select(pages.find("#limits-preset")).select_by_value("standard")
+    pages.submit("form[action*='/usage/limits'] button[type=submit]")
+    assert "5,000 a second" in pages.text()
+    assert api_lookup(server, token) == 200
+
+
 def api_lookup(server, token):
     """A records/lookup in the test container with an API token of it: (status)."""
     request = urllib.request.Request(

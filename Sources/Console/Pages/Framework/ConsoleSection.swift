@@ -1,7 +1,7 @@
 /// The pages inside a container, in the order of its tabs. A new page adds a case here, a
 /// route in its own mount file and a template: the frame and the bar pick it up.
 enum ConsoleSection: String, CaseIterable {
-    case records, zones, schema, security, users, tokens, keys, logs, deploy, reset
+    case records, zones, schema, security, users, tokens, keys, logs, usage, deploy, reset
 
     /// The tab's label.
     var title: String {
@@ -14,6 +14,7 @@ enum ConsoleSection: String, CaseIterable {
         case .tokens: "API tokens"
         case .keys: "Server keys"
         case .logs: "Logs"
+        case .usage: "Usage"
         case .deploy: "Deploy"
         case .reset: "Reset"
         }

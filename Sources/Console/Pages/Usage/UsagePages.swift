@@ -1,0 +1,136 @@
+import CloudKitWire
+import CloudStore
+import Foundation
+import HTTPServer
+
+/// An environment's usage against its limits, the form that changes the limits, and charts
+/// over the last hour, day or week of requests, errors, answer times, bandwidth and storage,
+/// drawn on the server as SVG.
+///
+/// Under `/console/containers/C/ENV/usage`: `GET` (`?range=hour|day|week`), `POST /limits`.
+struct UsagePages: Sendable {
+    let console: ConsolePages
+    var actions: ManagementActions { console.actions }
+
+    func mount(on group: inout RouteGroup) {
+        let pages = self
+        let base = "/containers/:container/:environment/usage"
+        console.get(&group, base) { request in try pages.show(request) }
+        console.post(&group, base + "/limits") { request in try pages.saveLimits(request) }
+    }
+
+    private func show(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        let range = UsageRange(rawValue: request.query("range") ?? "") ?? .day
+        let usage = try actions.usage(
+            of: location.container, environment: location.environment.rawValue, range: range.rawValue, as: request.identity)
+        let zone = Formatting.timeZone(of: request.http)
+        let limits = usage["limits"] ?? .null
+        func integer(_ value: JSONValue?) -> Int64? { value?.int64Value(acceptingNumericString: false) }
+        let rate = limits["requestsPerSecond"]?.doubleValue ?? 0
+        let burst = integer(limits["burst"]) ?? 0
+        let storageLimit = integer(limits["storageBytes"])
+        let transferLimit = integer(limits["transferBytesPerMonth"])
+        let stored = integer(usage["stored"]?["recordBytes"]) ?? 0
+        let records = integer(usage["stored"]?["records"]) ?? 0
+        let transfer = integer(usage["transferThisMonth"]) ?? 0
+        let preset = limits["preset"]?.stringValue
+
+        var context: [String: Any] = [
+            "bar": location.bar(.usage), "environment": location.environment.rawValue, "timeZone": zone.identifier,
+            "rate": Self.rate(rate), "burst": Formatting.count(burst),
+            "presetName": preset.map { $0 == "cloudkit" ? "CloudKit's public database" : "the standard limits" } ?? "",
+            "hasPreset": preset != nil,
+            "storageUsed": Formatting.bytes(stored), "records": Formatting.count(records),
+            "storageLimit": storageLimit.map(Formatting.bytes) ?? "", "hasStorageLimit": storageLimit != nil,
+            "storagePercent": storageLimit.map { Self.percent(stored, of: $0) } ?? "",
+            "storageMeter": min(stored, storageLimit ?? 0), "storageMax": storageLimit ?? 0,
+            "transferUsed": Formatting.bytes(transfer), "monthStart": String(Formatting.time(integer(usage["monthStart"]) ?? 0, in: zone).prefix(10)),
+            "transferLimit": transferLimit.map(Formatting.bytes) ?? "", "hasTransferLimit": transferLimit != nil,
+            "transferPercent": transferLimit.map { Self.percent(transfer, of: $0) } ?? "",
+            "transferMeter": min(transfer, transferLimit ?? 0), "transferMax": transferLimit ?? 0,
+            "limitsAction": location.path(.usage, "/limits", query: [("range", range.rawValue)]),
+            "presets": [("", "Keep the values below"), ("standard", "Standard: 5,000 a second"), ("cloudkit", "CloudKit: 40 a second")].map {
+                ["value": $0.0, "label": $0.1]
+            },
+            "rateValue": Self.rate(rate).replacingOccurrences(of: ",", with: ""), "burstValue": String(burst),
+            "storageValue": storageLimit.map(String.init) ?? "", "transferValue": transferLimit.map(String.init) ?? "",
+            "ranges": UsageRange.allCases.map { option -> [String: Any] in
+                ["label": Self.rangeLabel(option), "url": location.path(.usage, query: [("range", option.rawValue)]), "current": option == range]
+            },
+            "rangeLabel": Self.rangeLabel(range).lowercased(),
+        ]
+        context["charts"] = charts(usage["points"]?.arrayValue ?? [], range: range, zone: zone, storageLimit: storageLimit)
+        return .page(Page("console.usage", context: context))
+    }
+
+    private func charts(_ points: [JSONValue], range: UsageRange, zone: TimeZone, storageLimit: Int64?) -> [[String: Any]] {
+        func values(_ key: String) -> [Int64?] { points.map { $0[key]?.int64Value(acceptingNumericString: false) } }
+        let starts = values("start").map { $0 ?? 0 }
+        let label: (Int64) -> String = { time in
+            let text = Formatting.time(time, in: zone)
+            // `2026-11-24 14:05:09`: the hour and minute, and for a week the day too.
+            let start = text.index(text.startIndex, offsetBy: range == .week ? 5 : 11)
+            return String(text[start..<text.index(text.startIndex, offsetBy: 16)])
+        }
+        let per = range == .hour ? "minute" : range == .day ? "15 minutes" : "hour"
+        let count: (Int64) -> String = Formatting.count
+        let charts = [
+            UsageChart(
+                id: "requests", title: "Requests per \(per)",
+                series: [.init(name: "Requests", style: "series-a", values: values("requests")),
+                         .init(name: "Errors", style: "series-error", values: values("errors"))],
+                format: count, starts: starts, timeLabel: label),
+            UsageChart(
+                id: "latency", title: "Answer time",
+                series: [.init(name: "p50", style: "series-a", values: values("p50Microseconds")),
+                         .init(name: "p99", style: "series-b", values: values("p99Microseconds"))],
+                format: Formatting.milliseconds, starts: starts, timeLabel: label),
+            UsageChart(
+                id: "bandwidth", title: "Bandwidth per \(per)",
+                series: [.init(name: "In", style: "series-a", values: values("bytesIn")),
+                         .init(name: "Out", style: "series-b", values: values("bytesOut"))],
+                format: Formatting.bytes, starts: starts, timeLabel: label),
+            UsageChart(
+                id: "storage", title: "Storage",
+                series: [.init(name: "Records", style: "series-a", values: values("storageBytes"))],
+                format: Formatting.bytes, limit: storageLimit, starts: starts, timeLabel: label),
+        ]
+        return charts.map(\.context)
+    }
+
+    private func saveLimits(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        let back = location.path(.usage, query: [("range", request.query("range"))])
+        var changes: JSONObject = [:]
+        for key in ["preset", "requestsPerSecond", "burst", "storageBytes", "transferBytesPerMonth"] {
+            if let value = request.field(key) { changes[key] = .string(value) }
+        }
+        // A preset replaces the rate and burst typed below it, which still show the old ones.
+        if request.field("preset")?.isEmpty == false {
+            changes["requestsPerSecond"] = nil
+            changes["burst"] = nil
+        }
+        return try console.attempt(back: back) {
+            _ = try actions.setLimits(.object(changes), of: location.container, environment: location.environment.rawValue, as: request.identity)
+            return "The limits of \(location.environment.rawValue) were saved; they apply to the next request."
+        }
+    }
+
+    private static func rate(_ perSecond: Double) -> String {
+        perSecond == perSecond.rounded() ? Formatting.count(Int64(perSecond)) : String(perSecond)
+    }
+
+    private static func percent(_ used: Int64, of limit: Int64) -> String {
+        guard limit > 0 else { return "100 %" }
+        return String(format: "%.0f %%", min(999, 100 * Double(used) / Double(limit)))
+    }
+
+    private static func rangeLabel(_ range: UsageRange) -> String {
+        switch range {
+        case .hour: "Last hour"
+        case .day: "Last day"
+        case .week: "Last week"
+        }
+    }
+}
