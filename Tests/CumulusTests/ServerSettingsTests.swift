@@ -18,6 +18,7 @@ import Testing
         #expect(settings.http.maxConnectionsPerClient == 256)
         #expect(settings.http.minimumBodyBytesPerSecond == 16 * 1024)
         #expect(settings.demo && settings.http.accessLog && settings.healthzOnEventLoop)
+        #expect(settings.requestLogRetention == .seconds(7 * 86_400))
         #expect(settings.listeningURL == "http://127.0.0.1:8080")
     }
 
@@ -26,7 +27,7 @@ import Testing
             "CUMULUS_HOST": "0.0.0.0", "CUMULUS_PORT": "9000", "CUMULUS_DATA_DIR": "/srv/data",
             "CUMULUS_MAX_BODY_BYTES": "2MiB", "CUMULUS_IDLE_TIMEOUT": "90s", "CUMULUS_HEADER_READ_TIMEOUT": "500ms",
             "CUMULUS_MAX_CONNECTIONS": "123", "CUMULUS_ACCESS_LOG": "off", "CUMULUS_LOG_LEVEL": "debug", "CUMULUS_DEMO": "no",
-            "CUMULUS_MAX_CONNECTIONS_PER_CLIENT": "7",
+            "CUMULUS_MAX_CONNECTIONS_PER_CLIENT": "7", "CUMULUS_REQUEST_LOG_RETENTION": "30d",
         ]
         let settings = try ServerSettings.resolve(
             arguments: ["--port", "8181", "--max-body-bytes=16KiB", "--demo", "--no-access-log", "--min-body-rate", "1KiB"],
@@ -43,12 +44,14 @@ import Testing
         #expect(settings.http.accessLog == false)
         #expect(settings.demo == true)
         #expect(settings.logLevel == .debug)
+        #expect(settings.requestLogRetention == .seconds(30 * 86_400))
     }
 
     @Test func rejectsUnreadableValuesAndUnknownFlags() {
         for (arguments, environment) in [
             ([String](), ["CUMULUS_PORT": "eighty"]), ([], ["CUMULUS_IDLE_TIMEOUT": "soon"]), (["--max-header-bytes", "lots"], [:]),
             (["--bogus"], [:]), (["--port"], [:]), (["extra"], [:]), (["--no-port"], [:]),
+            (["--request-log-retention", "10m"], [:]), ([], ["CUMULUS_REQUEST_LOG_RETENTION": "500d"]),
         ] {
             #expect(throws: ServerSettings.InvalidSetting.self, "\(arguments) \(environment)") {
                 try ServerSettings.resolve(arguments: arguments, environment: environment)

@@ -44,8 +44,11 @@ struct ServeCommand: ParsableCommand {
         if !FileManager.default.fileExists(atPath: settings.publicDirectory, isDirectory: &isFolder) || !isFolder.boolValue {
             logger.warning("public directory \(settings.publicDirectory) not found: /static/ will answer 404")
         }
-        let store = try CloudStore(configuration: CloudStoreConfiguration(
-            dataDirectory: settings.dataDirectory, synchronous: settings.synchronous))
+        var configuration = CloudStoreConfiguration(dataDirectory: settings.dataDirectory, synchronous: settings.synchronous)
+        let retention = settings.requestLogRetention.components
+        configuration.requestLogRetention = retention.seconds * 1000 + retention.attoseconds / 1_000_000_000_000_000
+        configuration.auditRetention = configuration.requestLogRetention
+        let store = try CloudStore(configuration: configuration)
         for warning in store.permissionWarnings() { logger.warning("\(warning)") }
         let demo = settings.demo ? try DemoContainer.seedIfFirstStart(store) : nil
         let router = try ServerRoutes.makeRouter(settings: settings, started: started, store: store)

@@ -107,6 +107,13 @@ extension ServeSetting {
             }
             settings.synchronous = mode
         },
+        ServeSetting("request-log-retention", "How long the request log and the audit trail keep an entry (1h to 400d).",
+                     default: "`7d`", .value(placeholder: "DURATION")) { value, settings, source in
+            guard let retention = SettingReader.parseDuration(value), retention >= .seconds(3600), retention <= .seconds(400 * 86_400) else {
+                throw Invalid(name: source, value: value, expected: "a duration from 1h to 400d, such as 7d or 36h")
+            }
+            settings.requestLogRetention = retention
+        },
         ServeSetting("demo", "Seed the demo container iCloud.com.example.Notes on first start.", default: "on", .switchable) {
             $1.demo = try boolean($0, $2)
         },

@@ -29,6 +29,8 @@ struct ServerSettings: Sendable {
     var synchronous = SynchronousMode.normal
     /// Whether a first start (no containers yet) seeds the demo container.
     var demo = true
+    /// How long the request log and the audit trail keep an entry.
+    var requestLogRetention = Duration.seconds(7 * 86_400)
     /// The largest body a CloudKit Web Services request may have.
     var maxAPIBodyBytes = 4 * 1024 * 1024
 

@@ -28,6 +28,7 @@ enum SettingReader {
         case "", "s": return .milliseconds(Int64(value * 1000))
         case "m": return .seconds(Int64(value * 60))
         case "h": return .seconds(Int64(value * 3600))
+        case "d": return .seconds(Int64(value * 86_400))
         default: return nil
         }
     }

@@ -33,6 +33,13 @@ enum Formatting {
         return String(format: value < 10 ? "%.2f ms" : "%.0f ms", value)
     }
 
+    /// A span of milliseconds in whole days (`7 days`) when it is some, else in hours.
+    static func span(_ milliseconds: Int64) -> String {
+        let hours = milliseconds / 3_600_000
+        if hours % 24 == 0 { return hours == 24 ? "1 day" : "\(hours / 24) days" }
+        return hours == 1 ? "1 hour" : "\(hours) hours"
+    }
+
     /// A time in milliseconds since 1970 as `2026-11-24 14:05:09` in `zone`.
     static func time(_ milliseconds: Int64, in zone: TimeZone) -> String {
         civil(milliseconds, in: zone, separator: " ")

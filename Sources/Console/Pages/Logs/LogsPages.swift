@@ -50,7 +50,10 @@ struct LogsPages: Sendable {
     private func list(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
         let timeZone = Formatting.timeZone(of: request.http)
-        var context: [String: Any] = ["bar": location.bar(.logs), "timeZone": timeZone.identifier]
+        var context: [String: Any] = [
+            "bar": location.bar(.logs), "timeZone": timeZone.identifier,
+            "retention": Formatting.span(actions.store.configuration.requestLogRetention),
+        ]
         let chosen = { (key: String) in request.query(key) ?? "" }
         context["databases"] = ["public", "private", "shared"].map { ["name": $0, "selected": $0 == chosen("database")] }
         context["operations"] = Self.operations.map { ["name": $0, "selected": $0 == chosen("operation")] }
