@@ -95,7 +95,7 @@ make_bench_container() {
     WEB="$(printf '%s\n' 'bench password' | "$CUMULUS" users token --container "$CONTAINER" bench --keep-signed-in --data-dir "$1")"
     WEB_QUERY="$(python3 -c 'import sys, urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$WEB")"
     "$CUMULUS" import-schema --file "$2" --container "$CONTAINER" --data-dir "$1" >/dev/null
-    if "$CUMULUS" limits --help >/dev/null 2>&1; then
+    if "$CUMULUS" --help 2>/dev/null | grep -q "^  limits "; then
         "$CUMULUS" limits --container "$CONTAINER" --requests-per-second 1000000 --burst 1000000 --data-dir "$1" >/dev/null
     fi
 }

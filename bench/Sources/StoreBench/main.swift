@@ -2,7 +2,10 @@
 // single-record saves/s, 200-record batches/s, point lookups/s, and indexed equality queries
 // over 1,000,000 records (p50, p99).
 //
-// Usage: swift run -c release StoreBench [--records N] [--directory DIR] [--only single,batch,read]
+// With `--only log`: the request log's CPU per API call — recording it on the request thread and
+// writing it (row, indexes, usage counters) in the log's batches — over 400,000 calls.
+//
+// Usage: swift run -c release StoreBench [--records N] [--directory DIR] [--only single,batch,read,log]
 import CloudStore
 import Foundation
 import RawSQLite
@@ -167,6 +170,46 @@ var rows: [Row] = []
 @MainActor func report(_ row: Row) {
     rows.append(row)
     print(String(format: "%-34@ %12.0f %12.0f %@   ratio %.2f", row.name as NSString, row.cumulus, row.raw, row.unit as NSString, row.ratio))
+}
+
+// MARK: - The request log
+
+/// Process CPU time in seconds (user and system, every thread).
+@MainActor func cpuSeconds() -> Double {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+}
+
+if phases.contains("log") {
+    let calls = 400_000
+    let batch = 8_000
+    for round in 0..<3 {
+        let directory = baseDirectory + "/storebench-log-\(getpid())-\(round)"
+        let store = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: directory))
+        try store.createContainer(container)
+        let log = store.requestLog
+        let requestIDs = (0..<batch).map { "\(String($0, radix: 36))-req-\(round)" }
+        var recordCPU = 0.0
+        let start = cpuSeconds()
+        for first in stride(from: 0, to: calls, by: batch) {
+            let before = cpuSeconds()
+            for index in first..<first + batch {
+                log.record(RequestLogEntry(
+                    time: Int64(Date().timeIntervalSince1970 * 1000), container: container.rawValue, environment: "development",
+                    database: "public", operation: "records/lookup", user: index % 4 == 0 ? "_a1b2c3d4e5f60718293a4b5c6d7e8f90" : nil,
+                    clientAddress: "127.0.0.1", status: 200, serverErrorCode: nil, durationMicroseconds: Int64(30 + index % 50),
+                    bytesIn: 40, bytesOut: 400, requestID: requestIDs[index - first]))
+            }
+            recordCPU += cpuSeconds() - before
+            try log.flush()
+        }
+        let total = cpuSeconds() - start
+        print(String(format: "request log, %d calls: %.2f µs CPU per call (%.2f recording, %.2f writing)", calls,
+                     total / Double(calls) * 1e6, recordCPU / Double(calls) * 1e6, (total - recordCPU) / Double(calls) * 1e6))
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+    if phases == ["log"] { exit(0) }
 }
 
 print("StoreBench: \(recordCount) records, \(ProcessInfo.processInfo.activeProcessorCount) cores, SQLite \(String(cString: sqlite3_libversion()))")
