@@ -27,7 +27,9 @@ extension CloudStore {
     /// QUOTA_EXCEEDED. Called before the request does anything, so a refused one writes nothing.
     public func admitRequest(to container: ContainerIdentifier, _ environment: Environment) throws {
         let limits = try limits(of: container, environment)
-        if let wait = requestThrottle.take(EnvironmentKey(container: container, environment: environment), limits: limits, now: now) {
+        if let wait = requestThrottle.take(
+            EnvironmentKey(container: container, environment: environment), ratePerSecond: limits.requestsPerSecond,
+            burst: Double(limits.burst), now: now) {
             throw CloudStoreError.throttled(
                 "Too many requests: \(container) (\(environment)) allows \(Self.rate(limits.requestsPerSecond)) a second; retry in \(wait) s",
                 retryAfter: wait)

@@ -5,15 +5,20 @@ extension CloudStore {
     public func usage(of container: ContainerIdentifier) throws -> [Environment: EnvironmentUsage] {
         var usage: [Environment: EnvironmentUsage] = [:]
         for environment in Environment.allCases {
-            let zones = try self.environment(container, environment).read { try $0.zoneStats() }
-            let path = environmentPath(container, environment)
-            let fileBytes = [path, path + "-wal"].reduce(Int64(0)) { total, file in
-                total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64) ?? 0)
-            }
-            usage[environment] = EnvironmentUsage(
-                records: zones.reduce(0) { $0 + $1.records }, recordBytes: zones.reduce(0) { $0 + $1.bytes }, fileBytes: fileBytes)
+            usage[environment] = try self.usage(of: container, environment)
         }
         return usage
+    }
+
+    /// How much one environment of a container holds.
+    public func usage(of container: ContainerIdentifier, _ environment: Environment) throws -> EnvironmentUsage {
+        let zones = try self.environment(container, environment).read { try $0.zoneStats() }
+        let path = environmentPath(container, environment)
+        let fileBytes = [path, path + "-wal"].reduce(Int64(0)) { total, file in
+            total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64) ?? 0)
+        }
+        return EnvironmentUsage(
+            records: zones.reduce(0) { $0 + $1.records }, recordBytes: zones.reduce(0) { $0 + $1.bytes }, fileBytes: fileBytes)
     }
 
     /// How much every zone of an environment that holds records holds, in every database.

@@ -5,7 +5,7 @@ extension CloudStore {
     /// ending with the current one.
     public func usageReport(of container: ContainerIdentifier, _ environment: Environment, range: UsageRange) throws -> UsageReport {
         let limits = try limits(of: container, environment)
-        let stored = try usage(of: container)[environment] ?? EnvironmentUsage(records: 0, recordBytes: 0, fileBytes: 0)
+        let stored = try usage(of: container, environment)
         let now = self.now
         let bucket = range.bucketMinutes
         // Buckets are aligned to their size, the last one holding now.

@@ -38,11 +38,11 @@ public final class CloudStore: Sendable {
     /// The threads passwords are hashed on, apart from request threads.
     let passwordPool: BoundedThreadPool
     /// Push tokens no user holds, per client address: 10 a minute, 20 at once.
-    let pushTokenLimiter = KeyedRateLimiter(ratePerSecond: 10.0 / 60, burst: 20)
+    let pushTokenLimiter = KeyedRateLimiter<String>(ratePerSecond: 10.0 / 60, burst: 20)
     /// Each environment's limits, as last read from the catalog.
     let limitsCache = LimitsCache()
-    /// Each environment's request rate.
-    let requestThrottle = RequestThrottle()
+    /// Each environment's request rate, at the rate of its limits (the defaults here are unused).
+    let requestThrottle = KeyedRateLimiter<EnvironmentKey>(ratePerSecond: EnvironmentLimits.standard.requestsPerSecond, burst: 1)
     private let environments = ReadWriteLock<[EnvironmentKey: any EnvironmentStorage]>([:])
 
     /// The catalog's file name inside the data directory.

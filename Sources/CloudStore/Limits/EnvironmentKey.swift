@@ -1,0 +1,5 @@
+/// A container's environment, as a dictionary key.
+struct EnvironmentKey: Hashable, Sendable {
+    var container: ContainerIdentifier
+    var environment: Environment
+}
