@@ -34,7 +34,8 @@ printf '{"records":[{"recordName":"nothing"}]}' > "$WORK/lookup.json"
 echo "filling the request log with $CALLS calls…"
 BAD="$("$CUMULUS" tokens create --container "$CONTAINER" --data-dir "$DATA")"
 "$CUMULUS" tokens revoke "$BAD" --data-dir "$DATA" >/dev/null
-logged() { sqlite3 "$DATA/requests.sqlite" 'SELECT count(*) FROM requests' 2>/dev/null || echo 0; }
+# Ids follow one another from 1, so the newest id is the count of calls logged.
+logged() { sqlite3 "$DATA/requests.sqlite" 'SELECT coalesce(max(first_id + count - 1), 0) FROM request_blocks' 2>/dev/null || echo 0; }
 # The errors come first, so that the newest errors lie under 900,000 newer calls.
 while [ "$(logged)" -lt $((CALLS / 10)) ]; do
     BODY="$WORK/lookup.json" wrk -t2 -c32 -d5s -s "$BENCH/wrk/post.lua" "$API?ckAPIToken=$BAD" >/dev/null
@@ -53,7 +54,7 @@ declare -A URLS=(
     [user]="$LOGS?user=$USER_RECORD&limit=100"
     [operation]="$LOGS?operation=records/lookup&environment=development&limit=100"
     [errors]="$LOGS?errors=1&limit=100"
-    [errors-deep]="$LOGS?errors=1&before=$(sqlite3 "$DATA/requests.sqlite" 'SELECT id FROM requests WHERE status >= 400 ORDER BY id LIMIT 1 OFFSET (SELECT count(*) / 2 FROM requests WHERE status >= 400)')&limit=100"
+    [errors-deep]="$LOGS?errors=1&before=$(sqlite3 "$DATA/requests.sqlite" 'SELECT first_id FROM request_blocks WHERE errors > 0 ORDER BY first_id LIMIT 1 OFFSET (SELECT count(*) / 2 FROM request_blocks WHERE errors > 0)')&limit=100"
 )
 for name in "${!URLS[@]}"; do
     count="$(curl -sf -H "Authorization: Bearer $MT" "${URLS[$name]}" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["entries"]))')"

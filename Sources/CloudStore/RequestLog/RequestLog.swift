@@ -23,6 +23,9 @@ public final class RequestLog: Sendable {
     private let queue = DispatchQueue(label: "cumulus.request-log")
     private let state = Mutex(State())
     private let storage = Mutex<SQLiteRequestLogStore?>(nil)
+    /// The block being filled, written again with every batch until it closes. Used on the
+    /// queue only; the lock is never contended.
+    private let openBlock = Mutex<RequestLogBlock?>(nil)
     /// The usage counters these entries keep.
     let usage = UsageMeter()
 
@@ -68,9 +71,12 @@ public final class RequestLog: Sendable {
         try queue.sync { try write() }
     }
 
-    /// The entries `filter` selects, newest first, including those still buffered.
+    /// The entries `filter` selects, newest first, including those still buffered and leaving
+    /// out those older than the retention that a block still holds.
     public func entries(_ filter: RequestLogFilter) throws -> [RequestLogEntry] {
         try flush()
+        var filter = filter
+        filter.from = max(filter.from ?? .min, clock() - retention)
         return try open().entries(filter)
     }
 
@@ -120,13 +126,28 @@ public final class RequestLog: Sendable {
         guard !batch.isEmpty else { return }
         let store = try open()
         let minutes = try usage.absorb(batch, storage: store)
-        let ids = try store.insert(
-            batch, usage: minutes, forgetBefore: forget ? now - retention : nil, forgetUsageBefore: forget ? now - Self.usageRetention : nil)
+        let firstID = try openBlock.withLock { open -> Int64 in
+            var block = try open ?? RequestLogBlock(firstID: store.lastID() + 1)
+            let firstID = block.nextID
+            var blocks: [RequestLogBlock] = []
+            for entry in batch {
+                if block.isClosed(before: entry.time) {
+                    blocks.append(block)
+                    block = RequestLogBlock(firstID: block.nextID)
+                }
+                block.append(entry)
+            }
+            blocks.append(block)
+            open = block
+            try store.write(
+                blocks, usage: minutes, forgetBefore: forget ? now - retention : nil, forgetUsageBefore: forget ? now - Self.usageRetention : nil)
+            return firstID
+        }
         guard !listeners.isEmpty else { return }
         // Listeners hear entries as stored, with their ids.
-        let stored = zip(batch, ids).map { entry, id in
+        let stored = batch.enumerated().map { offset, entry in
             var entry = entry
-            entry.id = id
+            entry.id = firstID + Int64(offset)
             return entry
         }
         for (id, listener) in listeners {

@@ -44,28 +44,41 @@ final class UsageMeter: Sendable {
         var finished: [UsageMinute] = []
         var touched = Set<Key>()
         let sample = sampler.withLock { $0 }
-        for entry in batch {
-            // Only calls that reached an environment count; a path naming none is noise.
-            guard !entry.container.isEmpty, Environment(rawValue: entry.environment) != nil else { continue }
-            let key = Key(container: entry.container, environment: entry.environment)
-            let minute = entry.time / 60_000
-            var open: UsageMinute
-            if let known = current.open[key], known.minute >= minute {
-                open = known
-            } else {
-                if let known = current.open[key] { finished.append(known) }
-                // After a restart within a minute, that minute goes on from what was written.
-                open = try storage.usageMinute(key, minute: minute) ?? UsageMinute(container: key.container, environment: key.environment, minute: minute)
-                if open.storageBytes == nil { open.storageBytes = sample?(key) }
-            }
-            open.add(entry)
+        // The environment of the entries before: consecutive calls mostly share it, and
+        // comparing with it costs less than hashing its key for every call.
+        var key: Key?
+        var open: UsageMinute?
+        var month: Month?
+        func putBack() {
+            guard let key else { return }
             current.open[key] = open
+            current.months[key] = month
             touched.insert(key)
-            if current.months[key].map({ entry.time < $0.start || entry.time >= $0.end }) ?? true {
-                current.months[key] = try Self.month(of: key, at: entry.time, storage: storage)
-            }
-            current.months[key]?.bytes += entry.bytesIn + entry.bytesOut
         }
+        for entry in batch {
+            if key?.container != entry.container || key?.environment != entry.environment {
+                // Only calls that reached an environment count; a path naming none is noise.
+                guard !entry.container.isEmpty, Environment(rawValue: entry.environment) != nil else { continue }
+                putBack()
+                let next = Key(container: entry.container, environment: entry.environment)
+                (key, open, month) = (next, current.open[next], current.months[next])
+            }
+            guard let key else { continue }
+            let minute = entry.time / 60_000
+            if open.map({ $0.minute < minute }) ?? true {
+                if let known = open { finished.append(known) }
+                // After a restart within a minute, that minute goes on from what was written.
+                var loaded = try storage.usageMinute(key, minute: minute) ?? UsageMinute(container: key.container, environment: key.environment, minute: minute)
+                if loaded.storageBytes == nil { loaded.storageBytes = sample?(key) }
+                open = loaded
+            }
+            open?.add(entry)
+            if month.map({ entry.time < $0.start || entry.time >= $0.end }) ?? true {
+                month = try Self.month(of: key, at: entry.time, storage: storage)
+            }
+            month?.bytes += entry.bytesIn + entry.bytesOut
+        }
+        putBack()
         if current.open.count > Self.sweepAbove, let newest = batch.last?.time {
             current.open = current.open.filter { newest / 60_000 - $0.value.minute < 60 }
             current.months = current.months.filter { current.open[$0.key] != nil }

@@ -96,6 +96,16 @@ final class SQLiteStatement {
         return result
     }
 
+    /// Runs the statement with `values`, handing each row to `body` until it returns false:
+    /// for reads that stop when they have enough.
+    func each(_ values: [SQLiteValue] = [], _ body: (SQLiteRow) throws -> Bool) throws {
+        try bind(values)
+        defer { sqlite3_reset(handle) }
+        while try step() {
+            guard try body(SQLiteRow(statement: handle)) else { return }
+        }
+    }
+
     /// Runs the statement with `values` and maps the first row, if any.
     func firstRow<T>(_ values: [SQLiteValue] = [], _ map: (SQLiteRow) throws -> T) throws -> T? {
         try bind(values)

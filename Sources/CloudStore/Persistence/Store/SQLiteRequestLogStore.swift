@@ -73,32 +73,40 @@ final class SQLiteRequestLogStore: Sendable {
         DROP INDEX requests_by_user;
         CREATE INDEX requests_by_user ON requests(container, user) WHERE user IS NOT NULL;
         """,
+        // Calls kept in blocks of up to a thousand, one row each with a summary of what it
+        // holds (``RequestLogBlock``): a row and index entries per call cost more than the call.
+        // The rows of the layout before are moved into blocks when the file is opened.
+        """
+        CREATE TABLE request_blocks(
+            first_id INTEGER PRIMARY KEY,
+            count INTEGER NOT NULL,
+            first_time INTEGER NOT NULL,
+            last_time INTEGER NOT NULL,
+            errors INTEGER NOT NULL,
+            terms TEXT NOT NULL,
+            entries BLOB NOT NULL
+        );
+        """,
     ])
 
     init(path: String, synchronous: SynchronousMode) throws {
         database = try SQLiteDatabase(path: path, synchronous: synchronous, migrator: Self.migrator)
+        try convertRowsToBlocks()
     }
 
-    /// Writes a batch and the usage minutes it changed in one transaction, and forgets entries
-    /// from before `forgetBefore` (and usage minutes from before `forgetUsageBefore`).
-    /// - Returns: the ids the entries got, in order.
-    func insert(_ entries: [RequestLogEntry], usage: [UsageMinute], forgetBefore: Int64?, forgetUsageBefore: Int64?) throws -> [Int64] {
+    /// The id of the newest entry written; 0 for an empty log.
+    func lastID() throws -> Int64 {
+        try database.read { connection in
+            try connection.statement("SELECT max(first_id + count - 1) FROM request_blocks").scalarInteger() ?? 0
+        }
+    }
+
+    /// Writes blocks (new ones, or ones written before with fewer entries) and the usage
+    /// minutes they changed in one transaction, and forgets blocks whose every entry is from
+    /// before `forgetBefore` (and usage minutes from before `forgetUsageBefore`).
+    func write(_ blocks: [RequestLogBlock], usage: [UsageMinute], forgetBefore: Int64?, forgetUsageBefore: Int64?) throws {
         try database.write { connection in
-            var ids: [Int64] = []
-            ids.reserveCapacity(entries.count)
-            let insert = try connection.statement(
-                """
-                INSERT INTO requests(time, container, environment, database, operation, user, client, status, error_code, duration_us,
-                                     bytes_in, bytes_out, request_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """)
-            for entry in entries {
-                try insert.execute([
-                    .integer(entry.time), .text(entry.container), .text(entry.environment), .text(entry.database), .text(entry.operation),
-                    .text(entry.user), .text(entry.clientAddress), .integer(Int64(entry.status)), .text(entry.serverErrorCode),
-                    .integer(entry.durationMicroseconds), .integer(entry.bytesIn), .integer(entry.bytesOut), .text(entry.requestID),
-                ])
-                ids.append(connection.lastInsertRowID)
-            }
+            for block in blocks { try Self.insert(block, connection) }
             let minute = try connection.statement(
                 """
                 INSERT OR REPLACE INTO usage_minutes(container, environment, minute, requests, errors, bytes_in, bytes_out, latency,
@@ -114,20 +122,25 @@ final class SQLiteRequestLogStore: Sendable {
                 try connection.statement("DELETE FROM usage_minutes WHERE minute < ?").execute([.integer(forgetUsageBefore / 60_000)])
             }
             if let forgetBefore {
-                // Calls are written in the order they come, so the old ones are the first ids:
-                // find where the kept ones begin, reading from the start, and delete below it.
-                let firstKept = try connection.statement("SELECT id FROM requests WHERE time >= ? ORDER BY id LIMIT 1")
-                    .firstRow([.integer(forgetBefore)]) { $0.integer(0) }
-                if let firstKept {
-                    try connection.statement("DELETE FROM requests WHERE id < ?").execute([.integer(firstKept)])
-                } else {
-                    try connection.statement("DELETE FROM requests").execute()
-                }
+                try connection.statement("DELETE FROM request_blocks WHERE last_time < ?").execute([.integer(forgetBefore)])
             }
-            return ids
         }
     }
 
+    private static func insert(_ block: RequestLogBlock, _ connection: SQLiteConnection) throws {
+        try connection.statement(
+            """
+            INSERT OR REPLACE INTO request_blocks(first_id, count, first_time, last_time, errors, terms, entries)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """
+        ).execute([
+            .integer(block.firstID), .integer(Int64(block.count)), .integer(block.firstTime), .integer(block.lastTime),
+            .integer(Int64(block.errors)), .text(block.termsText), .blob(block.encoded()),
+        ])
+    }
+
+    /// The entries `filter` selects, newest first: blocks are read newest first, those that
+    /// cannot hold a match passed by on their summary, until the page is full.
     func entries(_ filter: RequestLogFilter) throws -> [RequestLogEntry] {
         var conditions: [String] = []
         var values: [SQLiteValue] = []
@@ -135,32 +148,56 @@ final class SQLiteRequestLogStore: Sendable {
             conditions.append(condition)
             values.append(value)
         }
-        if let container = filter.container { add("container = ?", .text(container)) }
-        if let environment = filter.environment { add("environment = ?", .text(environment)) }
-        if let database = filter.database { add("database = ?", .text(database)) }
-        if let operation = filter.operation { add("operation = ?", .text(operation)) }
-        if let user = filter.user { add("user = ?", .text(user)) }
-        if let status = filter.status { add("status = ?", .integer(Int64(status))) }
-        if filter.errorsOnly { conditions.append("status >= 400") }
-        if let from = filter.from { add("time >= ?", .integer(from)) }
-        if let to = filter.to { add("time < ?", .integer(to)) }
-        if let before = filter.before { add("id < ?", .integer(before)) }
+        let terms: [(RequestLogBlock.Term, String?)] = [
+            (.container, filter.container), (.environment, filter.environment), (.database, filter.database),
+            (.operation, filter.operation), (.user, filter.user), (.status, filter.status.map { String($0) }),
+        ]
+        for case (let term, let value?) in terms { add("instr(terms, ?) > 0", .text(term.text(value))) }
+        if filter.errorsOnly { conditions.append("errors > 0") }
+        if let from = filter.from { add("last_time >= ?", .integer(from)) }
+        if let to = filter.to { add("first_time < ?", .integer(to)) }
+        if let before = filter.before { add("first_id < ?", .integer(before)) }
         let clause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        values.append(.integer(Int64(max(1, min(filter.limit, 10_000)))))
+        let limit = max(1, min(filter.limit, 10_000))
         return try database.read { connection in
+            var found: [RequestLogEntry] = []
+            try connection.statement("SELECT first_id, entries FROM request_blocks\(clause) ORDER BY first_id DESC").each(values) { row in
+                found += try RequestLogBlock.entries(firstID: row.integer(0), encoded: row.blob(1), matching: filter, limit: limit - found.count)
+                return found.count < limit
+            }
+            return found
+        }
+    }
+
+    /// Moves the rows of the log's first layout, one per call, into blocks, once.
+    private func convertRowsToBlocks() throws {
+        try database.write { connection in
+            guard try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'requests'")
+                .scalarInteger() == 1
+            else { return }
+            var block: RequestLogBlock?
             try connection.statement(
                 """
                 SELECT id, time, container, environment, database, operation, user, client, status, error_code, duration_us, bytes_in,
-                       bytes_out, request_id FROM requests\(clause) ORDER BY id DESC LIMIT ?
+                       bytes_out, request_id FROM requests ORDER BY id
                 """
-            ).rows(values) { row in
-                var entry = RequestLogEntry(
+            ).each { row in
+                let id = row.integer(0)
+                let entry = RequestLogEntry(
                     time: row.integer(1), container: row.text(2), environment: row.text(3), database: row.text(4), operation: row.text(5),
                     user: row.optionalText(6), clientAddress: row.text(7), status: Int(row.integer(8)), serverErrorCode: row.optionalText(9),
                     durationMicroseconds: row.integer(10), bytesIn: row.integer(11), bytesOut: row.integer(12), requestID: row.text(13))
-                entry.id = row.integer(0)
-                return entry
+                // A block's ids follow one another: a gap in the old ids starts a new one.
+                if let open = block, open.nextID != id || open.isClosed(before: entry.time) {
+                    try Self.insert(open, connection)
+                    block = nil
+                }
+                if block == nil { block = RequestLogBlock(firstID: id) }
+                block?.append(entry)
+                return true
             }
+            if let block { try Self.insert(block, connection) }
+            try connection.execute("DROP TABLE requests")
         }
     }
 
