@@ -54,26 +54,34 @@ extension CloudStore {
     /// What resetting development would delete.
     public func developmentContents(_ container: ContainerIdentifier) throws -> DevelopmentContents {
         let productionTypes = try schema(container, .production).recordTypes.count
-        return try environment(container, .development).read { try Self.contents(of: $0, productionRecordTypes: productionTypes) }
+        let sessions = try credentials.openSessionCount(in: container, .development, now: now)
+        return try environment(container, .development).read {
+            try Self.contents(of: $0, productionRecordTypes: productionTypes, sessions: sessions)
+        }
     }
 
-    private static func contents(of reader: any EnvironmentReader, productionRecordTypes: Int) throws -> DevelopmentContents {
+    private static func contents(of reader: any EnvironmentReader, productionRecordTypes: Int, sessions: Int) throws -> DevelopmentContents {
         DevelopmentContents(
             records: try reader.zoneStats().reduce(0) { $0 + $1.records }, zones: try reader.createdZoneCount(),
-            recordTypes: try reader.schema().recordTypes.count, productionRecordTypes: productionRecordTypes)
+            recordTypes: try reader.schema().recordTypes.count, productionRecordTypes: productionRecordTypes, sessions: sessions)
     }
 
     /// Resets a container's development environment as CloudKit does: every record, zone and
     /// change log deleted, custom roles taken from users, and the schema returned to
     /// production's (empty if nothing was deployed), in one transaction. Production is not
     /// touched. The environment gets a new incarnation, so change tokens and continuation
-    /// markers from before are recognised as stale rather than read as a gap.
+    /// markers from before are recognised as stale rather than read as a gap; and its users'
+    /// sessions end, each refused afterwards with an error naming the reset.
     /// - Returns: what was deleted.
     @discardableResult
     public func resetDevelopment(_ container: ContainerIdentifier) throws -> DevelopmentContents {
         let production = try schema(container, .production)
+        // Sessions live in the catalog, apart from the environment's file: they end first, so
+        // that a failure between the two leaves users signed out of intact data rather than
+        // signed in to a reset one.
+        let sessions = try credentials.revokeSessionsForReset(of: container, .development)
         return try environment(container, .development).writeSchema { writer in
-            let deleted = try Self.contents(of: writer, productionRecordTypes: production.recordTypes.count)
+            let deleted = try Self.contents(of: writer, productionRecordTypes: production.recordTypes.count, sessions: sessions)
             try writer.eraseEverything()
             try writer.replaceSchema(production)
             return deleted

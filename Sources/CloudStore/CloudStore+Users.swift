@@ -100,6 +100,7 @@ extension CloudStore {
 
     /// Checks a user's name and password and opens a session, waiting for a password thread.
     /// - Parameters:
+    ///   - environment: the environment the session is for (its API token's): it works there only.
     ///   - keepSignedIn: the session lives ``CloudStoreConfiguration/keepSignedInLifetime`` without
     ///     use instead of ``CloudStoreConfiguration/webAuthTokenLifetime``.
     ///   - clientAddress: where the attempt comes from, for throttling guesses per address.
@@ -108,20 +109,21 @@ extension CloudStore {
     ///   message does not say which), ``CloudStoreError/throttled(_:retryAfter:)`` after too many
     ///   failures, ``CloudStoreError/tryAgainLater(_:)`` when too many checks are waiting.
     public func signIn(
-        _ container: ContainerIdentifier, name: String, password: String, keepSignedIn: Bool = false, clientAddress: String? = nil
+        _ container: ContainerIdentifier, _ environment: Environment, name: String, password: String, keepSignedIn: Bool = false,
+        clientAddress: String? = nil
     ) throws -> (user: AppUser, webAuthToken: String) {
         let account = Self.throttleKey(container, name)
         try signInThrottle.check(account: account, address: clientAddress, now: now)
         return try passwordPool.run(orThrow: Self.passwordPoolFull) { [self] in
-            try verifyAndOpenSession(container, name: name, password: password, keepSignedIn: keepSignedIn, clientAddress: clientAddress)
+            try verifyAndOpenSession(container, environment, name: name, password: password, keepSignedIn: keepSignedIn, clientAddress: clientAddress)
         }
     }
 
-    /// ``signIn(_:name:password:keepSignedIn:clientAddress:)`` without waiting: `completion`
+    /// ``signIn(_:_:name:password:keepSignedIn:clientAddress:)`` without waiting: `completion`
     /// runs on a password thread (or at once when refused), so a request thread is free meanwhile.
     public func signIn(
-        _ container: ContainerIdentifier, name: String, password: String, keepSignedIn: Bool = false, clientAddress: String? = nil,
-        completion: @escaping @Sendable (Result<(user: AppUser, webAuthToken: String), any Error>) -> Void
+        _ container: ContainerIdentifier, _ environment: Environment, name: String, password: String, keepSignedIn: Bool = false,
+        clientAddress: String? = nil, completion: @escaping @Sendable (Result<(user: AppUser, webAuthToken: String), any Error>) -> Void
     ) {
         do {
             try signInThrottle.check(account: Self.throttleKey(container, name), address: clientAddress, now: now)
@@ -131,7 +133,7 @@ extension CloudStore {
         }
         let submitted = passwordPool.submit { [self] in
             completion(Result {
-                try verifyAndOpenSession(container, name: name, password: password, keepSignedIn: keepSignedIn, clientAddress: clientAddress)
+                try verifyAndOpenSession(container, environment, name: name, password: password, keepSignedIn: keepSignedIn, clientAddress: clientAddress)
             })
         }
         if !submitted { completion(.failure(Self.passwordPoolFull)) }
@@ -142,7 +144,7 @@ extension CloudStore {
     }
 
     private func verifyAndOpenSession(
-        _ container: ContainerIdentifier, name: String, password: String, keepSignedIn: Bool, clientAddress: String?
+        _ container: ContainerIdentifier, _ environment: Environment, name: String, password: String, keepSignedIn: Bool, clientAddress: String?
     ) throws -> (user: AppUser, webAuthToken: String) {
         let hasher = configuration.passwordHasher
         let account = Self.throttleKey(container, name)
@@ -159,18 +161,20 @@ extension CloudStore {
         signInThrottle.recordSuccess(account: account)
         let started = now
         let session = WebSession(
-            id: WebAuthToken.hex(SecureToken.randomBytes(16)), container: container, userRecordName: found.user.userRecordName,
+            id: WebAuthToken.hex(SecureToken.randomBytes(16)), container: container, environment: environment, userRecordName: found.user.userRecordName,
             idleLifetime: keepSignedIn ? configuration.keepSignedInLifetime : configuration.webAuthTokenLifetime,
             created: started, expires: started + configuration.sessionMaximumAge)
         try credentials.insertSession(session)
         return (found.user, webAuthToken(for: session))
     }
 
-    /// The session a web auth token proves, for a container; the use counts as activity.
+    /// The session a web auth token proves, for a container's environment; the use counts as
+    /// activity.
     /// - Throws: ``CloudStoreError/authenticationRequired(_:)`` when the token is malformed or
-    ///   forged, its session was signed out, has gone unused too long or reached its maximum
-    ///   age, or it is for another container: the client must sign in again.
-    public func session(forWebAuthToken text: String, in container: ContainerIdentifier) throws -> WebSession {
+    ///   forged, its session was signed out, ended by a reset of its environment, has gone unused
+    ///   too long or reached its maximum age, or it is for another container or environment: the
+    ///   client must sign in again.
+    public func session(forWebAuthToken text: String, in container: ContainerIdentifier, _ environment: Environment) throws -> WebSession {
         guard let token = WebAuthToken.decode(text, with: webAuthTokenKey) else {
             throw CloudStoreError.authenticationRequired("The web auth token is not valid; sign in again")
         }
@@ -180,8 +184,18 @@ extension CloudStore {
             found = stored
             credentialCache.remember(stored, at: counter)
         }
-        guard let (session, stored) = found, session.container == container else {
+        guard let (session, stored) = found else {
+            if try credentials.sessionWasEndedByReset(token.sessionID) {
+                throw CloudStoreError.authenticationRequired("The session ended when its environment was reset; sign in again")
+            }
             throw CloudStoreError.authenticationRequired("The web auth token is not valid; sign in again")
+        }
+        guard session.container == container else {
+            throw CloudStoreError.authenticationRequired("The web auth token is not valid; sign in again")
+        }
+        if let opened = session.environment, opened != environment {
+            throw CloudStoreError.authenticationRequired(
+                "The web auth token was issued for \(opened), not \(environment); sign in with an API token of \(environment)")
         }
         let time = now
         guard time < session.expires else {
@@ -203,8 +217,8 @@ extension CloudStore {
     }
 
     /// Ends the session of a web auth token: none of its tokens is accepted again.
-    public func signOut(webAuthToken text: String, in container: ContainerIdentifier) throws {
-        let session = try session(forWebAuthToken: text, in: container)
+    public func signOut(webAuthToken text: String, in container: ContainerIdentifier, _ environment: Environment) throws {
+        let session = try session(forWebAuthToken: text, in: container, environment)
         try credentials.revokeSession(session.id)
         sessionActivity.forget(session.id)
     }

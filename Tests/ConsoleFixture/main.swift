@@ -44,7 +44,7 @@ do {
     case "verify" where arguments.count == 4:
         let store = try openStore(arguments[1])
         do {
-            let session = try store.session(forWebAuthToken: arguments[3], in: try ContainerIdentifier(arguments[2]))
+            let session = try store.session(forWebAuthToken: arguments[3], in: try ContainerIdentifier(arguments[2]), .development)
             print(session.userRecordName)
         } catch CloudStoreError.authenticationRequired(let reason) {
             fail("rejected: \(reason)", status: 1)

@@ -35,12 +35,18 @@ import TestSupport
         #expect(stored.allowedOrigins == ["https://app.example.com"])
         #expect(stored.signInCallback == "https://app.example.com/done")
         #expect(try store.serverKey(keyID)?.container == identifier)
-        let signedIn = try store.signIn(identifier, name: "alice", password: "a long passphrase")
+        let signedIn = try store.signIn(identifier, .development, name: "alice", password: "a long passphrase")
         #expect(signedIn.user.emailAddress == "alice@example.com")
 
-        let webToken = try CumulusBinary.run(["users", "token", "--container", container, "alice", "--data-dir", data], input: "a long passphrase\n")
+        let webToken = try CumulusBinary.run(
+            ["users", "token", "--container", container, "--environment", "production", "alice", "--data-dir", data], input: "a long passphrase\n")
         #expect(webToken.status == 0, "\(webToken.error)")
-        #expect(try store.session(forWebAuthToken: webToken.output.trimmingCharacters(in: .whitespacesAndNewlines), in: identifier).userRecordName == signedIn.user.userRecordName)
+        let issued = webToken.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(try store.session(forWebAuthToken: issued, in: identifier, .production).userRecordName == signedIn.user.userRecordName)
+        #expect(throws: CloudStoreError.authenticationRequired(
+            "The web auth token was issued for production, not development; sign in with an API token of development")) {
+            try store.session(forWebAuthToken: issued, in: identifier, .development)
+        }
         let wrong = try CumulusBinary.run(["users", "token", "--container", container, "alice", "--data-dir", data], input: "nope\n")
         #expect(wrong.status != 0)
         #expect(wrong.error.contains("Incorrect name or password"))
@@ -101,11 +107,11 @@ extension CredentialCommandsTests {
         let token = try CumulusBinary.run(["users", "token", "--container", container, "alice", "--data-dir", data], input: "a long passphrase\n")
             .output.trimmingCharacters(in: .whitespacesAndNewlines)
         let before = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: data))
-        #expect(try before.session(forWebAuthToken: token, in: ContainerIdentifier(container)).userRecordName.hasPrefix("_"))
+        #expect(try before.session(forWebAuthToken: token, in: ContainerIdentifier(container), .development).userRecordName.hasPrefix("_"))
         let rotated = try CumulusBinary.run(["secret", "rotate", "--data-dir", data])
         #expect(rotated.status == 0)
         #expect(rotated.output.contains("Rotated the server secret"))
         let after = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: data))
-        #expect(throws: CloudStoreError.self) { try after.session(forWebAuthToken: token, in: ContainerIdentifier(container)) }
+        #expect(throws: CloudStoreError.self) { try after.session(forWebAuthToken: token, in: ContainerIdentifier(container), .development) }
     }
 }

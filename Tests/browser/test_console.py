@@ -11,6 +11,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from urllib.parse import quote
 
 import pytest
 from selenium.webdriver.common.by import By
@@ -380,16 +381,22 @@ def test_08d_usage_limits_and_throttling(pages, driver, server):
     assert api_lookup(server, token) == 200
 
 
-def api_lookup(server, token):
-    """A records/lookup in the test container with an API token of it: (status)."""
+def api_lookup(server, token, web_auth_token=None, answer=False):
+    """A records/lookup in the test container with an API token of it (and a signed-in user's
+    web auth token): its status, or (status, body) with `answer`."""
+    query = f"ckAPIToken={token}"
+    if web_auth_token:
+        query += "&ckWebAuthToken=" + quote(web_auth_token, safe="")
     request = urllib.request.Request(
-        f"{server.url}/database/1/{CONTAINER}/development/public/records/lookup?ckAPIToken={token}",
+        f"{server.url}/database/1/{CONTAINER}/development/private/records/lookup?{query}" if web_auth_token
+        else f"{server.url}/database/1/{CONTAINER}/development/public/records/lookup?{query}",
         data=json.dumps({"records": [{"recordName": "nothing"}]}).encode(), headers={"Content-Type": "application/json"})
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
-            return response.status
+            status, body = response.status, response.read()
     except urllib.error.HTTPError as error:
-        return error.code
+        status, body = error.code, error.read()
+    return (status, json.loads(body or b"{}")) if answer else status
 
 
 def upload_schema(pages, text):
@@ -423,10 +430,15 @@ def test_09_deploy_the_schema_then_refuse_a_removal(pages, driver):
     pages.check("deploy-refused")
 
 
-def test_10_reset_development(pages, driver):
+def test_10_reset_development(pages, driver, server):
+    # A user signed in to development, whose session the reset ends.
+    server.cli("users", "add", "--container", CONTAINER, "resetter", input="a long passphrase\n")
+    web_auth_token = server.cli("users", "token", "--container", CONTAINER, "resetter", input="a long passphrase\n").strip()
+    api_token = server.cli("tokens", "create", "--container", CONTAINER).strip()
+    assert api_lookup(server, api_token, web_auth_token) == 200
     pages.open(f"{BASE}/reset")
     counts = pages.find("ul.counts").text
-    assert "records" in counts and "zones" in counts
+    assert "records" in counts and "zones" in counts and "signed-in sessions of development" in counts
     pages.check("reset")
     pages.find("#confirm").send_keys("iCloud.com.example.Wrong")
     pages.submit("form[action$='/reset'] button.danger")
@@ -434,6 +446,8 @@ def test_10_reset_development(pages, driver):
     pages.find("#confirm").send_keys(CONTAINER)
     pages.submit("form[action$='/reset'] button.danger")
     assert "Development was reset:" in pages.text() and "/public/records" in driver.current_url
+    status, body = api_lookup(server, api_token, web_auth_token, answer=True)
+    assert status == 421 and body["reason"] == "The session ended when its environment was reset; sign in again", body
     # Development holds nothing and has production's schema again, role included.
     pages.open(f"{BASE}/public/records?type=Book&f0.field=title&f0.op=NOT_EQUALS&f0.value=none")
     assert "No records match." in pages.text()

@@ -31,12 +31,15 @@ public struct DevelopmentContents: Hashable, Sendable {
     public var recordTypes: Int
     /// Record types it will have after the reset: production's.
     public var productionRecordTypes: Int
+    /// Users' sessions of development, which end: each must sign in again.
+    public var sessions: Int
 
     /// Creates a summary.
-    public init(records: Int64, zones: Int, recordTypes: Int, productionRecordTypes: Int) {
+    public init(records: Int64, zones: Int, recordTypes: Int, productionRecordTypes: Int, sessions: Int) {
         self.records = records
         self.zones = zones
         self.recordTypes = recordTypes
         self.productionRecordTypes = productionRecordTypes
+        self.sessions = sessions
     }
 }

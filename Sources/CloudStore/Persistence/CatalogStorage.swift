@@ -52,6 +52,13 @@ protocol CredentialStorage: Sendable {
     func revokeSession(_ id: String) throws
     /// Ends every session of a user; returns how many were open.
     func revokeSessions(of userRecordName: String, in container: ContainerIdentifier) throws -> Int
+    /// Ends the sessions opened for a container's environment (and those that kept no
+    /// environment), marked as ended by a reset; returns how many were open.
+    func revokeSessionsForReset(of container: ContainerIdentifier, _ environment: Environment) throws -> Int
+    /// How many sessions a reset of a container's environment would end (not past their expiry at `now`).
+    func openSessionCount(in container: ContainerIdentifier, _ environment: Environment, now: Int64) throws -> Int
+    /// Whether the session with `id` was ended by a reset of its environment.
+    func sessionWasEndedByReset(_ id: String) throws -> Bool
     /// How many sessions of a user are open (not revoked, not past their expiry at `now`).
     func openSessionCount(of userRecordName: String, in container: ContainerIdentifier, now: Int64) throws -> Int
     /// Records that a session was used at `time`. Not a change caches need to see: the change

@@ -5,6 +5,10 @@ public struct WebSession: Hashable, Sendable {
     public var id: String
     /// The container the session belongs to.
     public var container: ContainerIdentifier
+    /// The environment whose API token the user signed in through: the session works there
+    /// only, and ends when that environment is reset. `nil` for sessions opened before sessions
+    /// kept their environment, which work in both and end at a reset of development.
+    public var environment: Environment?
     /// The signed-in user.
     public var userRecordName: String
     /// How long the session lives without being used, in milliseconds: 30 minutes, or two weeks
@@ -16,9 +20,13 @@ public struct WebSession: Hashable, Sendable {
     public var expires: Int64
 
     /// Creates a session description.
-    public init(id: String, container: ContainerIdentifier, userRecordName: String, idleLifetime: Int64, created: Int64, expires: Int64) {
+    public init(
+        id: String, container: ContainerIdentifier, environment: Environment?, userRecordName: String, idleLifetime: Int64, created: Int64,
+        expires: Int64
+    ) {
         self.id = id
         self.container = container
+        self.environment = environment
         self.userRecordName = userRecordName
         self.idleLifetime = idleLifetime
         self.created = created

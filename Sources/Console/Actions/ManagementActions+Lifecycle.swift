@@ -64,7 +64,7 @@ extension ManagementActions {
         }
         let deleted = try store.resetDevelopment(identifier)
         note(actor, "environment.reset", container: container, environment: "development",
-             target: "\(deleted.records) records, \(deleted.zones) zones")
+             target: "\(deleted.records) records, \(deleted.zones) zones, \(deleted.sessions) sessions")
         return ["reset": true, "deleted": Self.contentsJSON(deleted)]
     }
 
@@ -72,6 +72,7 @@ extension ManagementActions {
         [
             "records": .integer(contents.records), "zones": .integer(Int64(contents.zones)),
             "recordTypes": .integer(Int64(contents.recordTypes)), "productionRecordTypes": .integer(Int64(contents.productionRecordTypes)),
+            "sessions": .integer(Int64(contents.sessions)),
         ]
     }
 }

@@ -48,7 +48,7 @@ struct SignInPage: Sendable {
         let pages = pages
         let page = self
         store.signIn(
-            target.apiToken.container, name: form.name, password: form.password, keepSignedIn: form.keepSignedIn,
+            target.apiToken.container, target.apiToken.environment, name: form.name, password: form.password, keepSignedIn: form.keepSignedIn,
             clientAddress: request.remoteHost
         ) { result in
             let response: HTTPResponse

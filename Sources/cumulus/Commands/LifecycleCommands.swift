@@ -60,7 +60,7 @@ struct ResetCommand: ParsableCommand {
             .post, ManagementPath("containers", container, "reset"), body: ["confirm": .string(container)])
         let deleted = answer["deleted"]
         func count(_ key: String) -> Int64 { deleted?[key]?.int64Value(acceptingNumericString: false) ?? 0 }
-        print("Reset development of \(container): \(count("records")) records and \(count("zones")) zones deleted; "
-              + "\(count("productionRecordTypes")) record types, as in production.")
+        print("Reset development of \(container): \(count("records")) records and \(count("zones")) zones deleted, "
+              + "\(count("sessions")) sessions ended; \(count("productionRecordTypes")) record types, as in production.")
     }
 }

@@ -176,6 +176,9 @@ struct UsersCommand: ParsableCommand {
         @Option(help: "The container identifier.")
         var container: String
 
+        @Option(help: "The environment the token is for (development or production): it works there only.")
+        var environment: Environment = .development
+
         @Argument(help: "The name the user signs in with.")
         var name: String
 
@@ -184,7 +187,8 @@ struct UsersCommand: ParsableCommand {
 
         func run() throws {
             let password = try readPassword(for: "users token")
-            let signedIn = try data.openStore().signIn(try ContainerIdentifier(container), name: name, password: password, keepSignedIn: keepSignedIn)
+            let signedIn = try data.openStore().signIn(
+                try ContainerIdentifier(container), environment, name: name, password: password, keepSignedIn: keepSignedIn)
             print(signedIn.webAuthToken)
         }
     }

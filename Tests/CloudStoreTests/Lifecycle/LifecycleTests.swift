@@ -103,13 +103,22 @@ import TestSupport
         try store.store.setRoles(["Moderator"], of: alice, in: store.container, .development)
         _ = try store.database(.production, as: .user("_writer")).create("Note", "p1", ["title": .string("live")])
         let tokenBefore = try store.database().zones().first?.syncToken
+        let developmentSession = try store.store.signIn(store.container, .development, name: "alice", password: "a long passphrase").webAuthToken
+        let productionSession = try store.store.signIn(store.container, .production, name: "alice", password: "a long passphrase").webAuthToken
 
         let contents = try store.store.developmentContents(store.container)
-        #expect(contents == DevelopmentContents(records: 2, zones: 1, recordTypes: 2, productionRecordTypes: 1))
+        #expect(contents == DevelopmentContents(records: 2, zones: 1, recordTypes: 2, productionRecordTypes: 1, sessions: 1))
         #expect(try store.store.resetDevelopment(store.container) == contents)
 
+        // Development's sessions end with an error naming the reset; production's go on.
+        #expect(throws: CloudStoreError.authenticationRequired("The session ended when its environment was reset; sign in again")) {
+            try store.store.session(forWebAuthToken: developmentSession, in: store.container, .development)
+        }
+        #expect(try store.store.session(forWebAuthToken: productionSession, in: store.container, .production).userRecordName == alice)
+        #expect(try store.store.signIn(store.container, .development, name: "alice", password: "a long passphrase").user.userRecordName == alice)
+
         #expect(try store.store.schema(store.container, .development) == (try store.store.schema(store.container, .production)))
-        #expect(try store.store.developmentContents(store.container) == DevelopmentContents(records: 0, zones: 0, recordTypes: 1, productionRecordTypes: 1))
+        #expect(try store.store.developmentContents(store.container) == DevelopmentContents(records: 0, zones: 0, recordTypes: 1, productionRecordTypes: 1, sessions: 1))
         #expect(try store.database().lookup([RecordLookup("n1")]).first?.error == .notFound("Record not found"))
         #expect(try store.privateDatabase(of: alice).zones().map(\.zoneID.zoneName) == ["_defaultZone"])
         #expect(try store.store.roles(of: alice, in: store.container, .development).isEmpty)

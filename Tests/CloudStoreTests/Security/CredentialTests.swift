@@ -59,87 +59,87 @@ import TestSupport
             try store.store.addUser(store.container, name: "ALICE", password: "another password")
         }
         #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) {
-            try store.store.signIn(store.container, name: "alice", password: "wrong password")
+            try store.store.signIn(store.container, .development, name: "alice", password: "wrong password")
         }
         #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) {
-            try store.store.signIn(store.container, name: "nobody", password: "correct horse")
+            try store.store.signIn(store.container, .development, name: "nobody", password: "correct horse")
         }
 
-        let (signedIn, token) = try store.store.signIn(store.container, name: "Alice", password: "correct horse")
+        let (signedIn, token) = try store.store.signIn(store.container, .development, name: "Alice", password: "correct horse")
         #expect(signedIn == user)
         #expect(token.count >= 100)
         #expect(token.allSatisfy { $0.isLetter || $0.isNumber || "+/=_".contains($0) })
-        let session = try store.store.session(forWebAuthToken: token, in: store.container)
+        let session = try store.store.session(forWebAuthToken: token, in: store.container, .development)
         #expect(session.userRecordName == user.userRecordName)
 
         // A renewed token is different, and the old one keeps working while the session is used.
         let renewed = store.store.webAuthToken(for: session)
         #expect(renewed != token)
-        #expect(try store.store.session(forWebAuthToken: token, in: store.container) == session)
+        #expect(try store.store.session(forWebAuthToken: token, in: store.container, .development) == session)
 
         // 30 minutes without use end the session's tokens; a token issued later counts as use.
         store.clock.advance(by: 29 * 60 * 1000)
         let fresh = store.store.webAuthToken(for: session)
         store.clock.advance(by: 2 * 60 * 1000)
         #expect(throws: CloudStoreError.authenticationRequired("The web auth token has expired; sign in again")) {
-            try store.store.session(forWebAuthToken: token, in: store.container)
+            try store.store.session(forWebAuthToken: token, in: store.container, .development)
         }
-        #expect(try store.store.session(forWebAuthToken: fresh, in: store.container) == session)
+        #expect(try store.store.session(forWebAuthToken: fresh, in: store.container, .development) == session)
 
         // Another container, a forged token, and a signed-out session all need a new sign-in.
         let other = try ContainerIdentifier("iCloud.com.example.Other")
         try store.store.createContainer(other)
         #expect(throws: CloudStoreError.authenticationRequired("The web auth token is not valid; sign in again")) {
-            try store.store.session(forWebAuthToken: fresh, in: other)
+            try store.store.session(forWebAuthToken: fresh, in: other, .development)
         }
         var forged = Array(fresh)
         forged[40] = forged[40] == "A" ? "B" : "A"
         #expect(throws: CloudStoreError.authenticationRequired("The web auth token is not valid; sign in again")) {
-            try store.store.session(forWebAuthToken: String(forged), in: store.container)
+            try store.store.session(forWebAuthToken: String(forged), in: store.container, .development)
         }
-        try store.store.signOut(webAuthToken: fresh, in: store.container)
+        try store.store.signOut(webAuthToken: fresh, in: store.container, .development)
         #expect(throws: CloudStoreError.authenticationRequired("The web auth token is not valid; sign in again")) {
-            try store.store.session(forWebAuthToken: fresh, in: store.container)
+            try store.store.session(forWebAuthToken: fresh, in: store.container, .development)
         }
     }
 
     @Test func aClientThatNeverRotatesStaysSignedInWhileItKeepsUsingItsToken() throws {
         let store = try TemporaryStore()
         try store.store.addUser(store.container, name: "dora", password: "a long password")
-        let (_, token) = try store.store.signIn(store.container, name: "dora", password: "a long password")
+        let (_, token) = try store.store.signIn(store.container, .development, name: "dora", password: "a long password")
         for _ in 0..<6 {
             store.clock.advance(by: 20 * 60 * 1000)
-            #expect(try store.store.session(forWebAuthToken: token, in: store.container).userRecordName.isEmpty == false)
+            #expect(try store.store.session(forWebAuthToken: token, in: store.container, .development).userRecordName.isEmpty == false)
         }
         store.clock.advance(by: 31 * 60 * 1000)
         #expect(throws: CloudStoreError.authenticationRequired("The web auth token has expired; sign in again")) {
-            try store.store.session(forWebAuthToken: token, in: store.container)
+            try store.store.session(forWebAuthToken: token, in: store.container, .development)
         }
     }
 
     @Test func aSessionEndsAtItsMaximumAgeHoweverMuchItIsUsed() throws {
         let store = try TemporaryStore()
         try store.store.addUser(store.container, name: "erin", password: "a long password")
-        let (_, token) = try store.store.signIn(store.container, name: "erin", password: "a long password", keepSignedIn: true)
+        let (_, token) = try store.store.signIn(store.container, .development, name: "erin", password: "a long password", keepSignedIn: true)
         let day: Int64 = 24 * 60 * 60 * 1000
         for _ in 0..<29 {
             store.clock.advance(by: day)
-            _ = try store.store.session(forWebAuthToken: token, in: store.container)
+            _ = try store.store.session(forWebAuthToken: token, in: store.container, .development)
         }
         store.clock.advance(by: day + 1000)
         #expect(throws: CloudStoreError.authenticationRequired("The session has reached its maximum age; sign in again")) {
-            try store.store.session(forWebAuthToken: token, in: store.container)
+            try store.store.session(forWebAuthToken: token, in: store.container, .development)
         }
     }
 
     @Test func keepSignedInSessionsLastTwoWeeksUnused() throws {
         let store = try TemporaryStore()
         try store.store.addUser(store.container, name: "bob", password: "a long password")
-        let (_, token) = try store.store.signIn(store.container, name: "bob", password: "a long password", keepSignedIn: true)
+        let (_, token) = try store.store.signIn(store.container, .development, name: "bob", password: "a long password", keepSignedIn: true)
         store.clock.advance(by: 13 * 24 * 60 * 60 * 1000)
-        #expect(try store.store.session(forWebAuthToken: token, in: store.container).userRecordName.isEmpty == false)
+        #expect(try store.store.session(forWebAuthToken: token, in: store.container, .development).userRecordName.isEmpty == false)
         store.clock.advance(by: 15 * 24 * 60 * 60 * 1000)
-        #expect(throws: CloudStoreError.self) { try store.store.session(forWebAuthToken: token, in: store.container) }
+        #expect(throws: CloudStoreError.self) { try store.store.session(forWebAuthToken: token, in: store.container, .development) }
     }
 
     @Test func passwordsNeedEightCharacters() throws {
@@ -171,23 +171,23 @@ import TestSupport
         #expect(try store.store.serverKey(key.keyID) == nil)
 
         let user = try store.store.addUser(store.container, name: "frank", password: "a long password")
-        let first = try store.store.signIn(store.container, name: "frank", password: "a long password").webAuthToken
-        let second = try store.store.signIn(store.container, name: "frank", password: "a long password").webAuthToken
+        let first = try store.store.signIn(store.container, .development, name: "frank", password: "a long password").webAuthToken
+        let second = try store.store.signIn(store.container, .development, name: "frank", password: "a long password").webAuthToken
         #expect(try store.store.openSessionCount(of: user.userRecordName, in: store.container) == 2)
         #expect(try other.signOutEverywhere(user.userRecordName, in: store.container) == 2)
         for token in [first, second] {
-            #expect(throws: CloudStoreError.self) { try store.store.session(forWebAuthToken: token, in: store.container) }
+            #expect(throws: CloudStoreError.self) { try store.store.session(forWebAuthToken: token, in: store.container, .development) }
         }
 
-        let third = try store.store.signIn(store.container, name: "frank", password: "a long password").webAuthToken
+        let third = try store.store.signIn(store.container, .development, name: "frank", password: "a long password").webAuthToken
         try other.setPassword("a new long password", of: user.userRecordName, in: store.container)
-        #expect(throws: CloudStoreError.self) { try store.store.session(forWebAuthToken: third, in: store.container) }
+        #expect(throws: CloudStoreError.self) { try store.store.session(forWebAuthToken: third, in: store.container, .development) }
         #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) {
-            try store.store.signIn(store.container, name: "frank", password: "a long password")
+            try store.store.signIn(store.container, .development, name: "frank", password: "a long password")
         }
-        let fourth = try store.store.signIn(store.container, name: "frank", password: "a new long password").webAuthToken
+        let fourth = try store.store.signIn(store.container, .development, name: "frank", password: "a new long password").webAuthToken
         try other.removeUser(user.userRecordName, from: store.container)
-        #expect(throws: CloudStoreError.self) { try store.store.session(forWebAuthToken: fourth, in: store.container) }
+        #expect(throws: CloudStoreError.self) { try store.store.session(forWebAuthToken: fourth, in: store.container, .development) }
         #expect(try store.store.user(user.userRecordName, in: store.container) == nil)
     }
 
@@ -197,11 +197,11 @@ import TestSupport
         // Five failures are free; the sixth attempt at once is held off.
         for _ in 0..<5 {
             #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) {
-                try store.store.signIn(store.container, name: "grace", password: "a wrong guess", clientAddress: "203.0.113.7")
+                try store.store.signIn(store.container, .development, name: "grace", password: "a wrong guess", clientAddress: "203.0.113.7")
             }
         }
         do {
-            _ = try store.store.signIn(store.container, name: "grace", password: "the right password", clientAddress: "203.0.113.7")
+            _ = try store.store.signIn(store.container, .development, name: "grace", password: "the right password", clientAddress: "203.0.113.7")
             Issue.record("a sixth attempt at once was let through")
         } catch CloudStoreError.throttled(let reason, let retryAfter) {
             #expect(reason.contains("this account"))
@@ -212,10 +212,10 @@ import TestSupport
         for _ in 0..<5 {
             store.clock.advance(by: 60_000)
             #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) {
-                try store.store.signIn(store.container, name: "grace", password: "a wrong guess", clientAddress: "203.0.113.7")
+                try store.store.signIn(store.container, .development, name: "grace", password: "a wrong guess", clientAddress: "203.0.113.7")
             }
             do {
-                _ = try store.store.signIn(store.container, name: "grace", password: "a wrong guess", clientAddress: "203.0.113.7")
+                _ = try store.store.signIn(store.container, .development, name: "grace", password: "a wrong guess", clientAddress: "203.0.113.7")
             } catch CloudStoreError.throttled(_, let retryAfter) {
                 waits.append(retryAfter)
             }
@@ -223,25 +223,25 @@ import TestSupport
         #expect(waits == [2, 4, 8, 16, 32])
         // The right password after waiting clears the account's failures.
         store.clock.advance(by: 60_000)
-        #expect(try store.store.signIn(store.container, name: "grace", password: "the right password", clientAddress: "203.0.113.7").user.name == "grace")
+        #expect(try store.store.signIn(store.container, .development, name: "grace", password: "the right password", clientAddress: "203.0.113.7").user.name == "grace")
 
         // Twenty failures on one account are refused for a quarter of an hour, from any address.
         for index in 0..<20 {
             store.clock.advance(by: 61_000)
-            _ = try? store.store.signIn(store.container, name: "grace", password: "guess \(index)", clientAddress: "198.51.100.\(index)")
+            _ = try? store.store.signIn(store.container, .development, name: "grace", password: "guess \(index)", clientAddress: "198.51.100.\(index)")
         }
         #expect(throws: CloudStoreError.self) {
-            try store.store.signIn(store.container, name: "grace", password: "the right password", clientAddress: "192.0.2.1")
+            try store.store.signIn(store.container, .development, name: "grace", password: "the right password", clientAddress: "192.0.2.1")
         }
         store.clock.advance(by: 16 * 60_000)
-        #expect(try store.store.signIn(store.container, name: "grace", password: "the right password").user.name == "grace")
+        #expect(try store.store.signIn(store.container, .development, name: "grace", password: "the right password").user.name == "grace")
 
         // One address guessing at many accounts is held off too.
         for index in 0..<20 {
-            _ = try? store.store.signIn(store.container, name: "user\(index)", password: "guess", clientAddress: "203.0.113.99")
+            _ = try? store.store.signIn(store.container, .development, name: "user\(index)", password: "guess", clientAddress: "203.0.113.99")
         }
         do {
-            _ = try store.store.signIn(store.container, name: "grace", password: "the right password", clientAddress: "203.0.113.99")
+            _ = try store.store.signIn(store.container, .development, name: "grace", password: "the right password", clientAddress: "203.0.113.99")
             Issue.record("an address with twenty failures was let through at once")
         } catch CloudStoreError.throttled(let reason, _) {
             #expect(reason.contains("this address"))

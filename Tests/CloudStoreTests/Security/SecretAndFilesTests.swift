@@ -59,7 +59,7 @@ import TestSupport
             """)
         for index in 0..<3 { try store.database().create("Note", "n\(index)") }
         try store.store.addUser(store.container, name: "alice", password: "a long password")
-        let token = try store.store.signIn(store.container, name: "alice", password: "a long password").webAuthToken
+        let token = try store.store.signIn(store.container, .development, name: "alice", password: "a long password").webAuthToken
         let page = try store.database().query(QueryRequest(query: Query(recordType: "Note"), resultsLimit: 1))
         let marker = try #require(page.continuationMarker)
 
@@ -69,15 +69,15 @@ import TestSupport
         configuration.passwordHasher = store.store.configuration.passwordHasher
         let restarted = try CloudStore(configuration: configuration)
         #expect(throws: CloudStoreError.authenticationRequired("The web auth token is not valid; sign in again")) {
-            try restarted.session(forWebAuthToken: token, in: store.container)
+            try restarted.session(forWebAuthToken: token, in: store.container, .development)
         }
         let database = try restarted.database(store.container, .development, .public, as: .operator())
         #expect(throws: CloudStoreError.badRequest("The continuation marker is not valid")) {
             try database.query(QueryRequest(query: Query(recordType: "Note"), resultsLimit: 1, continuationMarker: marker))
         }
         #expect(try database.query(QueryRequest(query: Query(recordType: "Note"))).records.count == 3)
-        let again = try restarted.signIn(store.container, name: "alice", password: "a long password").webAuthToken
-        #expect(try restarted.session(forWebAuthToken: again, in: store.container).userRecordName.hasPrefix("_"))
+        let again = try restarted.signIn(store.container, .development, name: "alice", password: "a long password").webAuthToken
+        #expect(try restarted.session(forWebAuthToken: again, in: store.container, .development).userRecordName.hasPrefix("_"))
     }
 }
 

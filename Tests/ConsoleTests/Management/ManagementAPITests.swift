@@ -100,7 +100,7 @@ import TestSupport
     @Test func everyRouteRefusesCallersWithoutAValidCredentialAndChangesNothing() throws {
         let server = try Self.server()
         let alice = try #require(try server.store.user(named: "alice", in: server.container))
-        _ = try server.store.signIn(server.container, name: "alice", password: "a long passphrase")
+        _ = try server.store.signIn(server.container, .development, name: "alice", password: "a long passphrase")
         let revoked = try server.store.createManagementToken(for: "root", name: "old")
         try server.store.revokeManagementToken(revoked.token.id)
         let signedIn = try server.store.signInOperator("root", password: "operator password", clientAddress: nil)
@@ -218,10 +218,10 @@ import TestSupport
         #expect(userStatus == 201 && user["name"] == "bob" && user["openSessions"] == .integer(0))
         #expect(try call("POST", "/containers/iCloud.com.example.Tests/users", #"{"name":"carl","password":"short"}"#).0 == 400)
         #expect(try call("GET", "/containers/iCloud.com.example.Tests/users?search=EXAMPLE.com").1["users"]?.arrayValue?.map { $0["name"] } == ["bob"])
-        _ = try server.store.signIn(server.container, name: "bob", password: "a long passphrase")
+        _ = try server.store.signIn(server.container, .development, name: "bob", password: "a long passphrase")
         #expect(try call("POST", "/containers/iCloud.com.example.Tests/users/bob/sign-out").1["endedSessions"] == .integer(1))
         #expect(try call("POST", "/containers/iCloud.com.example.Tests/users/bob/password", #"{"password":"a new passphrase"}"#).0 == 200)
-        #expect(throws: CloudStoreError.self) { try server.store.signIn(server.container, name: "bob", password: "a long passphrase") }
+        #expect(throws: CloudStoreError.self) { try server.store.signIn(server.container, .development, name: "bob", password: "a long passphrase") }
         #expect(user["discoverable"] == false)
         #expect(try call("POST", "/containers/iCloud.com.example.Tests/users/bob/discoverable", #"{"discoverable":true}"#).1["discoverable"] == true)
         #expect(try server.store.user(named: "bob", in: server.container)?.isDiscoverable == true)
@@ -374,14 +374,19 @@ import TestSupport
 
         _ = try server.store.database(server.container, .development, .public, as: .operator())
             .modify(ModifyRequest(operations: [RecordOperation(.create, recordName: "n1", recordType: "Note", fields: ["title": .string("x")])]))
-        #expect(try call("GET", "/reset").1 == ["records": 1, "zones": 1, "recordTypes": 1, "productionRecordTypes": 1])
+        _ = try server.store.addUser(server.container, name: "dana", password: "a long passphrase")
+        let session = try server.store.signIn(server.container, .development, name: "dana", password: "a long passphrase").webAuthToken
+        #expect(try call("GET", "/reset").1 == ["records": 1, "zones": 1, "recordTypes": 1, "productionRecordTypes": 1, "sessions": 1])
         let (wrongStatus, wrong) = try call("POST", "/reset", #"{"confirm":"iCloud.com.example.Other"}"#)
         #expect(wrongStatus == 400 && wrong["reason"] == "To reset development, type the container identifier iCloud.com.example.Tests exactly")
         #expect(try server.store.usage(of: server.container)[.development]?.records == 1, "a refused reset deletes nothing")
         let (resetStatus, reset) = try call("POST", "/reset", #"{"confirm":"iCloud.com.example.Tests"}"#)
         #expect(resetStatus == 200 && reset["deleted"]?["records"] == 1)
         #expect(try server.store.usage(of: server.container)[.development]?.records == 0)
-        #expect(try call("GET", "/reset").1 == ["records": 0, "zones": 0, "recordTypes": 1, "productionRecordTypes": 1])
+        #expect(try call("GET", "/reset").1 == ["records": 0, "zones": 0, "recordTypes": 1, "productionRecordTypes": 1, "sessions": 0])
+        #expect(throws: CloudStoreError.authenticationRequired("The session ended when its environment was reset; sign in again")) {
+            try server.store.session(forWebAuthToken: session, in: server.container, .development)
+        }
     }
 
     @Test func everyChangeJoinsTheAuditTrailWithWhoMadeIt() throws {

@@ -48,7 +48,7 @@ import TestSupport
         let components = try #require(URLComponents(string: location))
         let webAuthToken = try #require(components.queryItems?.first { $0.name == "ckWebAuthToken" }?.value)
         #expect(webAuthToken.contains("+") || webAuthToken.contains("/") || webAuthToken.contains("="))
-        let session = try server.store.session(forWebAuthToken: webAuthToken, in: server.container)
+        let session = try server.store.session(forWebAuthToken: webAuthToken, in: server.container, .development)
         #expect(session.userRecordName == user.userRecordName)
         #expect(session.idleLifetime == server.store.configuration.webAuthTokenLifetime)
     }
@@ -66,7 +66,7 @@ import TestSupport
         let encoded = String(location.dropFirst("cloudkit-icloud.com.example.notes://callback?ckWebAuthToken=".count))
         #expect(!encoded.contains("+") && !encoded.contains("/") && !encoded.contains("="))
         let webAuthToken = try #require(encoded.removingPercentEncoding)
-        let session = try server.store.session(forWebAuthToken: webAuthToken, in: server.container)
+        let session = try server.store.session(forWebAuthToken: webAuthToken, in: server.container, .development)
         #expect(session.userRecordName == user.userRecordName)
         // "Keep me signed in" was ticked.
         #expect(session.idleLifetime == server.store.configuration.keepSignedInLifetime)
@@ -85,7 +85,7 @@ import TestSupport
         let scripted = try #require(HTML.text(in: page, between: "var token = \"", and: "\";"))
         let shown = try #require(HTML.text(in: page, between: "readonly>", and: "</textarea>"))
         #expect(scripted == shown)
-        let session = try server.store.session(forWebAuthToken: scripted, in: server.container)
+        let session = try server.store.session(forWebAuthToken: scripted, in: server.container, .development)
         #expect(session.userRecordName == user.userRecordName)
         #expect(page.contains("as <strong>alice</strong>"))
         // The one inline script runs by the nonce the policy names, nothing else may.
@@ -207,7 +207,7 @@ import TestSupport
         #expect(response.status == 303)
         let location = try #require(response.header("Location").flatMap(URLComponents.init(string:)))
         let webAuthToken = try #require(location.queryItems?.first { $0.name == "ckWebAuthToken" }?.value)
-        #expect(try server.store.session(forWebAuthToken: webAuthToken, in: server.container).userRecordName == user.userRecordName)
+        #expect(try server.store.session(forWebAuthToken: webAuthToken, in: server.container, .development).userRecordName == user.userRecordName)
     }
 
     @Test func unreadableFormsGetReadablePages() throws {

@@ -62,6 +62,31 @@ import TestSupport
         #expect(revoked.status == 401)
     }
 
+    @Test func aResetOfDevelopmentEndsItsSessionsWithAReasonAndASignInURL() throws {
+        let server = try APITestServer()
+        let token = try server.signIn()
+        #expect(try server.post("private", "zones/list", "{}", webAuthToken: token).status == 200)
+        try server.store.resetDevelopment(server.container)
+        let ended = try server.post("private", "zones/list", "{}", webAuthToken: token)
+        #expect(ended.status == 421)
+        #expect(try ended.json()["serverErrorCode"] == "AUTHENTICATION_REQUIRED")
+        #expect(try ended.json()["reason"] == "The session ended when its environment was reset; sign in again")
+        #expect(try ended.json()["redirectURL"]?.stringValue?.contains("/signin?ckAPIToken=\(server.apiToken.token)") == true)
+        #expect(try server.post("private", "zones/list", "{}", webAuthToken: try server.signIn()).status == 200, "signing in again works")
+    }
+
+    @Test func aSessionWorksOnlyInTheEnvironmentItWasOpenedFor() throws {
+        let server = try APITestServer()
+        let production = try server.store.createAPIToken(server.container, .production, name: "production")
+        let token = try server.signIn()
+        let refused = try server.send(
+            "POST", server.path("private", "zones/list", environment: "production") + "?ckAPIToken=\(production.token)&ckWebAuthToken="
+                + PercentEncoding.encodeComponent(token), body: "{}")
+        #expect(refused.status == 421)
+        #expect(try refused.json()["reason"]
+            == "The web auth token was issued for development, not production; sign in with an API token of production")
+    }
+
     @Test func theOlderCloudKitJSNamesAreReadAndWritten() throws {
         let server = try APITestServer()
         let token = try server.signIn()

@@ -38,7 +38,7 @@ import Testing
         #expect(record["zoneID"] == ["zoneName": "_defaultZone", "ownerRecordName": "_defaultOwner", "zoneType": "DEFAULT_ZONE"])
         let rotated = try #require(response.header("X-Apple-CloudKit-Web-Auth-Token"))
         #expect(rotated != token)
-        #expect(try server.store.session(forWebAuthToken: rotated, in: server.container).userRecordName == user)
+        #expect(try server.store.session(forWebAuthToken: rotated, in: server.container, .development).userRecordName == user)
         // The old token stays valid in its grace period.
         #expect(try server.post("public", "records/lookup", #"{"records":[{"recordName":"n1"}]}"#, webAuthToken: token).status == 200)
     }

@@ -53,7 +53,7 @@ final class APITestServer {
 
     /// A web auth token for the test user.
     func signIn() throws -> String {
-        try store.signIn(container, name: userName, password: password).webAuthToken
+        try store.signIn(container, .development, name: userName, password: password).webAuthToken
     }
 
     /// The path of an endpoint of the test container.

@@ -154,5 +154,11 @@ enum CatalogMigrations {
             PRIMARY KEY(container, environment)
         ) WITHOUT ROWID;
         """,
+        // Each session keeps the environment it was opened for, and how it ended: a reset of
+        // development ends that environment's sessions with an error saying so (revoked = 2).
+        """
+        ALTER TABLE sessions ADD COLUMN environment TEXT;
+        CREATE INDEX sessions_by_environment ON sessions(container, environment) WHERE revoked = 0;
+        """,
     ])
 }

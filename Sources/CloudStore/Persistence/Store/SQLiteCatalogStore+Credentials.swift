@@ -172,11 +172,11 @@ extension SQLiteCatalogStore: CredentialStorage {
         try write { connection in
             try connection.statement(
                 """
-                INSERT INTO sessions(id, container, user_record_name, token_lifetime, created, last_seen, expires)
-                VALUES (?, ?, ?, ?, ?, ?, ?)
+                INSERT INTO sessions(id, container, environment, user_record_name, token_lifetime, created, last_seen, expires)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                 """
             ).execute([
-                .text(session.id), .text(session.container.rawValue), .text(session.userRecordName),
+                .text(session.id), .text(session.container.rawValue), .text(session.environment?.rawValue), .text(session.userRecordName),
                 .integer(session.idleLifetime), .integer(session.created), .integer(session.created), .integer(session.expires),
             ])
         }
@@ -186,14 +186,41 @@ extension SQLiteCatalogStore: CredentialStorage {
         try read { connection in
             try connection.statement(
                 """
-                SELECT id, container, user_record_name, token_lifetime, created, expires, last_seen
+                SELECT id, container, user_record_name, token_lifetime, created, expires, last_seen, environment
                 FROM sessions WHERE id = ? AND revoked = 0
                 """
             ).firstRow([.text(id)]) { row in
                 (WebSession(
-                    id: row.text(0), container: try ContainerIdentifier(row.text(1)), userRecordName: row.text(2),
+                    id: row.text(0), container: try ContainerIdentifier(row.text(1)),
+                    environment: row.optionalText(7).flatMap(Environment.init(rawValue:)), userRecordName: row.text(2),
                     idleLifetime: row.integer(3), created: row.integer(4), expires: row.integer(5)), row.integer(6))
             }
+        }
+    }
+
+    func revokeSessionsForReset(of container: ContainerIdentifier, _ environment: Environment) throws -> Int {
+        try write { connection in
+            try connection.statement(
+                "UPDATE sessions SET revoked = 2 WHERE container = ? AND (environment = ? OR environment IS NULL) AND revoked = 0"
+            ).execute([.text(container.rawValue), .text(environment.rawValue)])
+            return connection.changes
+        }
+    }
+
+    func openSessionCount(in container: ContainerIdentifier, _ environment: Environment, now: Int64) throws -> Int {
+        try read { connection in
+            Int(try connection.statement(
+                """
+                SELECT count(*) FROM sessions
+                WHERE container = ? AND (environment = ? OR environment IS NULL) AND revoked = 0 AND expires > ?
+                """
+            ).scalarInteger([.text(container.rawValue), .text(environment.rawValue), .integer(now)]) ?? 0)
+        }
+    }
+
+    func sessionWasEndedByReset(_ id: String) throws -> Bool {
+        try read { connection in
+            try connection.statement("SELECT revoked FROM sessions WHERE id = ?").scalarInteger([.text(id)]) == 2
         }
     }
 

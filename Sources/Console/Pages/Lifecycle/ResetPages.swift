@@ -31,6 +31,7 @@ struct ResetPages: Sendable {
         context["zones"] = Formatting.count(count("zones"))
         context["recordTypes"] = Formatting.count(count("recordTypes"))
         context["productionRecordTypes"] = Formatting.count(count("productionRecordTypes"))
+        context["sessions"] = Formatting.count(count("sessions"))
         context["action"] = location.path(.reset)
         return .page(Page("console.reset", context: context))
     }
@@ -48,8 +49,10 @@ struct ResetPages: Sendable {
             let deleted = answer["deleted"]
             let count = deleted?["records"]?.int64Value(acceptingNumericString: false) ?? 0
             let zones = deleted?["zones"]?.int64Value(acceptingNumericString: false) ?? 0
+            let sessions = deleted?["sessions"]?.int64Value(acceptingNumericString: false) ?? 0
             return "Development was reset: \(Formatting.count(count)) record\(count == 1 ? "" : "s") and \(Formatting.count(zones)) "
-                + "zone\(zones == 1 ? "" : "s") deleted; its schema is production's."
+                + "zone\(zones == 1 ? "" : "s") deleted, \(Formatting.count(sessions)) signed-in session\(sessions == 1 ? "" : "s") ended; "
+                + "its schema is production's."
         }
     }
 }
