@@ -2,8 +2,9 @@ import Dispatch
 import Synchronization
 
 /// Every API call, kept in a file of its own and written off the request path: ``record(_:)``
-/// only appends to a buffer, which a background queue writes in batches (at most every
-/// ``flushInterval``), forgetting entries older than the retention as it goes. Listeners (the
+/// only appends to a buffer of the calling thread's, which a background queue gathers and
+/// writes in batches (at most every ``flushInterval``), forgetting entries older than the
+/// retention as it goes. Listeners (the
 /// console's live tail) hear each entry as its batch is written. The same batches keep the usage
 /// counters (``UsageMeter``).
 public final class RequestLog: Sendable {
@@ -21,6 +22,11 @@ public final class RequestLog: Sendable {
     private let retention: Int64
     private let clock: @Sendable () -> Int64
     private let queue = DispatchQueue(label: "cumulus.request-log")
+    /// Buffers by thread: one buffer under one lock had every request thread wait for the others
+    /// (and sleep, and be woken), which cost the API more than writing the log does.
+    private let buffers = (0..<8).map { _ in Buffer() }
+    private let flushScheduled = Atomic(false)
+    private let dropped = Atomic(0)
     private let state = Mutex(State())
     private let storage = Mutex<SQLiteRequestLogStore?>(nil)
     /// The block being filled, written again with every batch until it closes. Used on the
@@ -29,10 +35,11 @@ public final class RequestLog: Sendable {
     /// The usage counters these entries keep.
     let usage = UsageMeter()
 
+    private final class Buffer: Sendable {
+        let entries = Mutex<[RequestLogEntry]>([])
+    }
+
     private struct State {
-        var buffer: [RequestLogEntry] = []
-        var flushScheduled = false
-        var dropped = 0
         var lastForget: Int64 = 0
         var listeners: [Int: @Sendable (RequestLogEntry) -> Bool] = [:]
         var nextListener = 0
@@ -46,22 +53,53 @@ public final class RequestLog: Sendable {
     }
 
     /// Entries dropped because the buffer was full.
-    public var droppedCount: Int { state.withLock { $0.dropped } }
+    public var droppedCount: Int { dropped.load(ordering: .relaxed) }
 
     /// Notes one call. Never blocks on the file.
     public func record(_ entry: RequestLogEntry) {
-        let schedule = state.withLock { state -> Bool in
-            guard state.buffer.count < Self.maximumBuffered else {
-                state.dropped += 1
-                return false
-            }
-            state.buffer.append(entry)
-            guard !state.flushScheduled else { return false }
-            state.flushScheduled = true
+        let perBuffer = Self.maximumBuffered / buffers.count
+        let kept = buffers[ThreadShard.index(of: buffers.count)].entries.withLock { buffer -> Bool in
+            guard buffer.count < perBuffer else { return false }
+            buffer.append(entry)
             return true
         }
-        if schedule {
+        guard kept else {
+            dropped.add(1, ordering: .relaxed)
+            return
+        }
+        // Whoever finds no batch pending schedules one; the others only read the flag.
+        if !flushScheduled.load(ordering: .acquiring),
+            flushScheduled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+        {
             queue.asyncAfter(deadline: .now() + Self.flushInterval) { [weak self] in try? self?.write() }
+        }
+    }
+
+    /// Takes every thread's buffered entries, in the order they came: merged by time, each
+    /// buffer being in order already (ties go to the lower buffer, so the order is the same
+    /// every time).
+    private func takeBuffered() -> [RequestLogEntry] {
+        // Cleared before taking, so that an entry recorded meanwhile schedules a batch of its own.
+        flushScheduled.store(false, ordering: .releasing)
+        let taken = buffers.map { buffer in
+            buffer.entries.withLock { entries -> [RequestLogEntry] in
+                defer { entries = [] }
+                return entries
+            }
+        }.filter { !$0.isEmpty }
+        guard taken.count > 1 else { return taken.first ?? [] }
+        var merged: [RequestLogEntry] = []
+        merged.reserveCapacity(taken.reduce(0) { $0 + $1.count })
+        var next = [Int](repeating: 0, count: taken.count)
+        while true {
+            var earliest: Int?
+            for source in taken.indices where next[source] < taken[source].count {
+                if let best = earliest, taken[best][next[best]].time <= taken[source][next[source]].time { continue }
+                earliest = source
+            }
+            guard let source = earliest else { return merged }
+            merged.append(taken[source][next[source]])
+            next[source] += 1
         }
     }
 
@@ -114,14 +152,12 @@ public final class RequestLog: Sendable {
     /// Runs on the queue.
     private func write() throws {
         let now = clock()
-        let (batch, listeners, forget) = state.withLock { state -> ([RequestLogEntry], [(Int, @Sendable (RequestLogEntry) -> Bool)], Bool) in
-            let batch = state.buffer
-            state.buffer = []
-            state.flushScheduled = false
+        let batch = takeBuffered()
+        let (listeners, forget) = state.withLock { state -> ([(Int, @Sendable (RequestLogEntry) -> Bool)], Bool) in
             // The retention is applied at most once a minute: deleting is the costly part.
             let forget = now - state.lastForget > 60_000
             if forget { state.lastForget = now }
-            return (batch, Array(state.listeners), forget)
+            return (Array(state.listeners), forget)
         }
         guard !batch.isEmpty else { return }
         let store = try open()

@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @testable import CloudStore
 import TestSupport
@@ -65,6 +66,29 @@ import TestSupport
             #expect(pages.map(\.requestID) == expected.map(\.requestID), "\(filter)")
         }
         #expect(try log.entries(RequestLogFilter(user: "_user9")).isEmpty)
+    }
+
+    @Test func callsRecordedOnManyThreadsAreAllKeptOnceInTimeOrder() throws {
+        let store = try TemporaryStore()
+        let log = store.store.requestLog
+        let start = store.clock.tick()
+        let entries = Self.entries(8_000, start: start)
+        DispatchQueue.concurrentPerform(iterations: 8) { thread in
+            for index in stride(from: thread, to: entries.count, by: 8) { log.record(entries[index]) }
+        }
+        try log.flush()
+        let stored = try log.entries(RequestLogFilter(limit: 10_000))
+        #expect(stored.count == 8_000)
+        #expect(Set(stored.map(\.requestID)) == Set(entries.map(\.requestID)))
+        #expect(stored.map(\.id) == Array((1...8_000).reversed()), "ids are given without gaps, newest first")
+        // Each thread's calls keep the order it made them in (ids growing with its calls' times).
+        let idByRequest = Dictionary(uniqueKeysWithValues: stored.map { ($0.requestID, $0.id) })
+        let outOfOrder = (0..<8).filter { thread in
+            let ids = stride(from: thread, to: entries.count, by: 8).map { idByRequest[entries[$0].requestID] ?? 0 }
+            return ids != ids.sorted()
+        }
+        #expect(outOfOrder.isEmpty, "threads whose calls were reordered: \(outOfOrder)")
+        #expect(log.droppedCount == 0)
     }
 
     @Test func rowsOfTheFirstLayoutAreMovedIntoBlocks() throws {

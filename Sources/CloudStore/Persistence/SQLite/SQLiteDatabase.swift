@@ -35,11 +35,7 @@ final class SQLiteDatabase: Sendable {
     }
 
     /// The reader shard of the calling thread.
-    private var shard: ReaderShard {
-        // Thread handles are addresses: drop the low bits that alignment makes equal.
-        let thread = UInt(bitPattern: Int(bitPattern: UnsafeRawPointer(bitPattern: UInt(pthread_self()))))
-        return idleReaders[Int((thread >> 12) % UInt(Self.shardCount))]
-    }
+    private var shard: ReaderShard { idleReaders[ThreadShard.index(of: Self.shardCount)] }
 
     /// Runs `body` on the writer connection inside a `BEGIN IMMEDIATE` transaction (shared with
     /// other waiting writes, each in its own savepoint); everything `body` does commits together
