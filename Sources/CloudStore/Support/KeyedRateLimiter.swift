@@ -3,15 +3,21 @@ import Synchronization
 /// Token buckets by key (a client address, a container environment): each key may spend `burst`
 /// at once and earns `ratePerSecond` back over time. Kept in memory; keys idle long enough to be
 /// full again are swept out, so memory stays bounded by the keys active recently.
+///
+/// Each bucket is one number — the time at which it will be full again (the generic cell rate
+/// algorithm, equivalent to a token bucket) — changed with compare-and-swap, so that every
+/// request of a busy environment spending from one bucket never waits on a lock; the table of
+/// buckets is only written when a key comes or goes.
 final class KeyedRateLimiter<Key: Hashable & Sendable>: Sendable {
-    private struct Bucket {
-        var tokens: Double
-        var updated: Int64
+    /// A key's bucket: when, in nanoseconds, it will be full again.
+    private final class Bucket: Sendable {
+        let fullAt: Atomic<Int64>
+        init(fullAt: Int64) { self.fullAt = Atomic(fullAt) }
     }
 
     private let ratePerSecond: Double
     private let burst: Double
-    private let buckets = Mutex<[Key: Bucket]>([:])
+    private let buckets = ReadWriteLock<[Key: Bucket]>([:])
     private static var sweepAbove: Int { 100_000 }
 
     /// A limiter allowing `burst` at once and `ratePerSecond` sustained, per key, unless a call
@@ -30,29 +36,43 @@ final class KeyedRateLimiter<Key: Hashable & Sendable>: Sendable {
     /// Spends one token of `key`'s bucket at `now`, with this key's own rate and burst.
     /// - Returns: `nil` when allowed, else the whole seconds (1 to a day) until a token will be there.
     func take(_ key: Key, ratePerSecond: Double, burst: Double, now: Int64) -> Int? {
-        let rate = max(ratePerSecond, 0.000_001)
-        let burst = max(1, burst)
-        return buckets.withLock { buckets in
+        // Nanoseconds, bounded so that a day of any rate and burst stays far inside Int64.
+        let interval = Int64(min(86_400e9, 1e9 / max(ratePerSecond, 0.000_001)).rounded(.up))
+        let capacity = Int64(min(86_400e9 * 1000, Double(interval) * max(1, burst)))
+        let time = now &* 1_000_000
+        let bucket = bucket(of: key, now: time)
+        var full = bucket.fullAt.load(ordering: .relaxed)
+        while true {
+            // An empty bucket's debt starts from now; each token adds one interval to it.
+            let next = max(full, time) + interval
+            guard next - time <= capacity else {
+                let wait = Double(next - capacity - time) / 1e9
+                return max(1, Int(min(86_400, wait.rounded(.up))))
+            }
+            let (exchanged, found) = bucket.fullAt.compareExchange(
+                expected: full, desired: next, successOrdering: .relaxed, failureOrdering: .relaxed)
+            if exchanged { return nil }
+            full = found
+        }
+    }
+
+    /// The bucket of `key`, made full when new; past ``sweepAbove`` keys, those full again by
+    /// `now` are forgotten first (a full bucket is the same as none).
+    private func bucket(of key: Key, now: Int64) -> Bucket {
+        if let known = buckets.read({ $0[key] }) { return known }
+        return buckets.write { buckets in
+            if let known = buckets[key] { return known }
             if buckets.count > Self.sweepAbove {
-                let refill = Int64(burst / rate * 1000)
-                buckets = buckets.filter { now - $0.value.updated < refill }
+                buckets = buckets.filter { $0.value.fullAt.load(ordering: .relaxed) > now }
             }
-            var bucket = buckets[key] ?? Bucket(tokens: burst, updated: now)
-            let elapsed = Double(max(0, now - bucket.updated)) / 1000
-            bucket.tokens = min(burst, bucket.tokens + elapsed * rate)
-            bucket.updated = now
-            defer { buckets[key] = bucket }
-            guard bucket.tokens >= 1 else {
-                // The bound only keeps the conversion safe: the slowest limit waits 1,000 s.
-                return max(1, Int(min(86_400, ((1 - bucket.tokens) / rate).rounded(.up))))
-            }
-            bucket.tokens -= 1
-            return nil
+            let made = Bucket(fullAt: now)
+            buckets[key] = made
+            return made
         }
     }
 
     /// Forgets a key's bucket, so that it starts full again.
     func reset(_ key: Key) {
-        _ = buckets.withLock { $0.removeValue(forKey: key) }
+        _ = buckets.write { $0.removeValue(forKey: key) }
     }
 }
