@@ -438,7 +438,7 @@ def test_10_reset_development(pages, driver, server):
     assert api_lookup(server, api_token, web_auth_token) == 200
     pages.open(f"{BASE}/reset")
     counts = pages.find("ul.counts").text
-    assert "records" in counts and "zones" in counts and "signed-in sessions of development" in counts
+    assert "records" in counts and "zone" in counts and "1 signed-in session of development" in counts, counts
     pages.check("reset")
     pages.find("#confirm").send_keys("iCloud.com.example.Wrong")
     pages.submit("form[action$='/reset'] button.danger")

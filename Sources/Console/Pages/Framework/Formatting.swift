@@ -14,6 +14,11 @@ enum Formatting {
         return (value < 0 ? "-" : "") + output
     }
 
+    /// `noun` as one of `count` things: `record` for 1, `records` for any other count.
+    static func noun(_ count: Int64, _ noun: String) -> String {
+        count == 1 ? noun : noun + "s"
+    }
+
     /// `0 bytes`, `512 bytes`, `1.5 KB`, `23.4 MB` (powers of 1,000, as storage is sold).
     static func bytes(_ value: Int64) -> String {
         if value < 1000 { return value == 1 ? "1 byte" : "\(value) bytes" }

@@ -27,11 +27,11 @@ struct ResetPages: Sendable {
         }
         let contents = try actions.developmentContents(of: location.container, as: request.identity)
         func count(_ key: String) -> Int64 { contents[key]?.int64Value(acceptingNumericString: false) ?? 0 }
-        context["records"] = Formatting.count(count("records"))
-        context["zones"] = Formatting.count(count("zones"))
-        context["recordTypes"] = Formatting.count(count("recordTypes"))
-        context["productionRecordTypes"] = Formatting.count(count("productionRecordTypes"))
-        context["sessions"] = Formatting.count(count("sessions"))
+        for (key, noun) in [("records", "record"), ("zones", "zone"), ("recordTypes", "record type"),
+                            ("productionRecordTypes", "record type"), ("sessions", "signed-in session")] {
+            context[key] = Formatting.count(count(key))
+            context[key + "Noun"] = Formatting.noun(count(key), noun)
+        }
         context["action"] = location.path(.reset)
         return .page(Page("console.reset", context: context))
     }
@@ -50,9 +50,9 @@ struct ResetPages: Sendable {
             let count = deleted?["records"]?.int64Value(acceptingNumericString: false) ?? 0
             let zones = deleted?["zones"]?.int64Value(acceptingNumericString: false) ?? 0
             let sessions = deleted?["sessions"]?.int64Value(acceptingNumericString: false) ?? 0
-            return "Development was reset: \(Formatting.count(count)) record\(count == 1 ? "" : "s") and \(Formatting.count(zones)) "
-                + "zone\(zones == 1 ? "" : "s") deleted, \(Formatting.count(sessions)) signed-in session\(sessions == 1 ? "" : "s") ended; "
-                + "its schema is production's."
+            return "Development was reset: \(Formatting.count(count)) \(Formatting.noun(count, "record")) and \(Formatting.count(zones)) "
+                + "\(Formatting.noun(zones, "zone")) deleted, \(Formatting.count(sessions)) \(Formatting.noun(sessions, "signed-in session")) "
+                + "ended; its schema is production's."
         }
     }
 }
