@@ -3,7 +3,7 @@
 // over 1,000,000 records (p50, p99).
 //
 // With `--only log`: the request log's CPU per API call — recording it on the request thread and
-// writing it (row, indexes, usage counters) in the log's batches — over 400,000 calls.
+// writing it (its block, the usage counters) in the log's batches — over 400,000 calls.
 //
 // Usage: swift run -c release StoreBench [--records N] [--directory DIR] [--only single,batch,read,log]
 import CloudStore
