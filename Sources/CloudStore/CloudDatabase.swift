@@ -99,7 +99,7 @@ public struct CloudDatabase: Sendable {
             case .none: throw CloudStoreError.accessDenied("READ operation not permitted on record type \(plan.recordType)")
             }
             if let marker = request.continuationMarker {
-                plan.after = try ContinuationMarker.decode(marker, for: plan, with: signer)
+                plan.after = try ContinuationMarker.decode(marker, for: plan, incarnation: { try reader.incarnation() }, with: signer)
             }
             let rows = try reader.query(plan)
             // A page ends at `limit` records or at the byte bound, whichever comes first.
@@ -118,7 +118,7 @@ public struct CloudDatabase: Sendable {
             var marker: String?
             if rows.count > taken, let last = page.last {
                 marker = ContinuationMarker(
-                    fingerprint: ContinuationMarker.fingerprint(of: plan),
+                    fingerprint: ContinuationMarker.fingerprint(of: plan), incarnation: try reader.incarnation(),
                     position: QueryPlan.Position(sortValues: last.sortValues, key: last.stored.key)
                 ).encoded(with: signer)
             }

@@ -1,14 +1,19 @@
 import Crypto
 
 /// Where a query page stopped, as the opaque `continuationMarker` a client passes back: the last
-/// row's sort values and key, bound to the query it came from and sealed by the server.
+/// row's sort values and key, bound to the query it came from and to the environment's
+/// incarnation, and sealed by the server.
 struct ContinuationMarker: Hashable, Sendable {
     /// Identifies the query (type, filters, sorts, zones), so a marker cannot resume another query.
     var fingerprint: [UInt8]
+    /// The environment's incarnation when the page was read: a marker from before a reset or a
+    /// restore would resume among records that are no longer the ones paged through.
+    var incarnation: String
     /// Where to resume.
     var position: QueryPlan.Position
 
-    private static let format: UInt8 = 1
+    /// Format 2 carries the incarnation; format 1, from before, is still read.
+    private static let format: UInt8 = 2
 
     /// The fingerprint of a plan: what must not change between pages.
     static func fingerprint(of plan: QueryPlan) -> [UInt8] {
@@ -20,6 +25,7 @@ struct ContinuationMarker: Hashable, Sendable {
     func encoded(with signer: OpaqueTokenSigner) -> String {
         var writer = BinaryWriter()
         writer.byte(Self.format)
+        writer.string(incarnation)
         writer.blob(fingerprint)
         writer.varint(UInt64(position.sortValues.count))
         for value in position.sortValues {
@@ -34,13 +40,22 @@ struct ContinuationMarker: Hashable, Sendable {
         return signer.seal(writer.bytes)
     }
 
-    /// Opens a marker and checks it belongs to `plan`.
-    /// - Throws: ``CloudStoreError/badRequest(_:)`` when it is malformed, forged or from another query.
-    static func decode(_ text: String, for plan: QueryPlan, with signer: OpaqueTokenSigner) throws -> QueryPlan.Position {
+    /// Opens a marker and checks it belongs to `plan` in the environment's `incarnation` (read
+    /// through `incarnation` only when the marker carries one).
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` when it is malformed, forged, from another
+    ///   query, or from before the environment was reset or restored.
+    static func decode(
+        _ text: String, for plan: QueryPlan, incarnation: () throws -> String, with signer: OpaqueTokenSigner
+    ) throws -> QueryPlan.Position {
         let invalid = CloudStoreError.badRequest("The continuation marker is not valid")
         guard let payload = signer.open(text) else { throw invalid }
         var reader = BinaryReader(bytes: payload, damaged: invalid)
-        guard try reader.byte() == format else { throw invalid }
+        let version = try reader.byte()
+        guard version == 1 || version == format else { throw invalid }
+        if version == format, try reader.string() != incarnation() {
+            throw CloudStoreError.badRequest(
+                "The continuation marker is from before this environment was reset or restored; run the query again from the start")
+        }
         guard try reader.blob() == fingerprint(of: plan) else {
             throw CloudStoreError.badRequest("The continuation marker belongs to a different query")
         }

@@ -133,6 +133,24 @@ import TestSupport
         #expect(try store.store.developmentContents(store.container).records == 2)
     }
 
+    @Test func aContinuationMarkerFromBeforeAResetIsRefusedWithItsReason() throws {
+        let store = try TemporaryStore()
+        try store.importSchema(Self.schema)
+        for name in ["a", "b", "c"] { try store.database().create("Note", name, ["title": .string(name)]) }
+        let query = Query(recordType: "Note")
+        let first = try store.database().query(QueryRequest(query: query, resultsLimit: 1))
+        let marker = try #require(first.continuationMarker)
+        #expect(try store.database().query(QueryRequest(query: query, resultsLimit: 1, continuationMarker: marker)).records.count == 1)
+        try store.store.resetDevelopment(store.container)
+        try store.importSchema(Self.schema)
+        for name in ["d", "e"] { try store.database().create("Note", name, ["title": .string(name)]) }
+        #expect(throws: CloudStoreError.badRequest(
+            "The continuation marker is from before this environment was reset or restored; run the query again from the start")) {
+            try store.database().query(QueryRequest(query: query, resultsLimit: 1, continuationMarker: marker))
+        }
+        #expect(try store.database().query(QueryRequest(query: query, resultsLimit: 5)).records.count == 2)
+    }
+
     @Test func aResetWithNothingDeployedLeavesAnEmptySchema() throws {
         let store = try TemporaryStore()
         try store.importSchema(Self.schema)
