@@ -4,9 +4,8 @@ import Synchronization
 /// Every API call, kept in a file of its own and written off the request path: ``record(_:)``
 /// only appends to a buffer of the calling thread's, which a background queue gathers and
 /// writes in batches (at most every ``flushInterval``), forgetting entries older than the
-/// retention as it goes. Listeners (the
-/// console's live tail) hear each entry as its batch is written. The same batches keep the usage
-/// counters (``UsageMeter``).
+/// retention as it goes. Listeners (the console's live tail) hear each entry as its batch is
+/// written. The same batches keep the usage counters (``UsageMeter``).
 public final class RequestLog: Sendable {
     /// How long after the first buffered entry a batch is written.
     public static let flushInterval: DispatchTimeInterval = .milliseconds(200)
@@ -52,7 +51,7 @@ public final class RequestLog: Sendable {
         self.clock = clock
     }
 
-    /// Entries dropped because the buffer was full.
+    /// Entries dropped because their thread's buffer was full.
     public var droppedCount: Int { dropped.load(ordering: .relaxed) }
 
     /// Notes one call. Never blocks on the file.
