@@ -35,7 +35,10 @@ public final class RequestLog: Sendable {
     let usage = UsageMeter()
 
     private final class Buffer: Sendable {
-        let entries = Mutex<[RequestLogEntry]>([])
+        /// Entries with the monotonic time they were recorded at, in nanoseconds: what orders
+        /// the buffers' entries among themselves, finer than the entries' milliseconds, which
+        /// calls one after another often share.
+        let entries = Mutex<[(recorded: UInt64, entry: RequestLogEntry)]>([])
     }
 
     private struct State {
@@ -57,9 +60,11 @@ public final class RequestLog: Sendable {
     /// Notes one call. Never blocks on the file.
     public func record(_ entry: RequestLogEntry) {
         let perBuffer = Self.maximumBuffered / buffers.count
-        let kept = buffers[ThreadShard.index(of: buffers.count)].entries.withLock { buffer -> Bool in
+        let buffer = buffers[ThreadShard.index(of: buffers.count)]
+        let kept = buffer.entries.withLock { buffer -> Bool in
             guard buffer.count < perBuffer else { return false }
-            buffer.append(entry)
+            // Read under the lock, so that each buffer's entries are in the order of their times.
+            buffer.append((DispatchTime.now().uptimeNanoseconds, entry))
             return true
         }
         guard kept else {
@@ -74,30 +79,29 @@ public final class RequestLog: Sendable {
         }
     }
 
-    /// Takes every thread's buffered entries, in the order they came: merged by time, each
-    /// buffer being in order already (ties go to the lower buffer, so the order is the same
-    /// every time).
+    /// Takes every thread's buffered entries in the order they were recorded: merged by the
+    /// monotonic time each was recorded at, each buffer being in that order already.
     private func takeBuffered() -> [RequestLogEntry] {
         // Cleared before taking, so that an entry recorded meanwhile schedules a batch of its own.
         flushScheduled.store(false, ordering: .releasing)
         let taken = buffers.map { buffer in
-            buffer.entries.withLock { entries -> [RequestLogEntry] in
+            buffer.entries.withLock { entries -> [(recorded: UInt64, entry: RequestLogEntry)] in
                 defer { entries = [] }
                 return entries
             }
         }.filter { !$0.isEmpty }
-        guard taken.count > 1 else { return taken.first ?? [] }
+        guard taken.count > 1 else { return taken.first?.map(\.entry) ?? [] }
         var merged: [RequestLogEntry] = []
         merged.reserveCapacity(taken.reduce(0) { $0 + $1.count })
         var next = [Int](repeating: 0, count: taken.count)
         while true {
             var earliest: Int?
             for source in taken.indices where next[source] < taken[source].count {
-                if let best = earliest, taken[best][next[best]].time <= taken[source][next[source]].time { continue }
+                if let best = earliest, taken[best][next[best]].recorded <= taken[source][next[source]].recorded { continue }
                 earliest = source
             }
             guard let source = earliest else { return merged }
-            merged.append(taken[source][next[source]])
+            merged.append(taken[source][next[source]].entry)
             next[source] += 1
         }
     }

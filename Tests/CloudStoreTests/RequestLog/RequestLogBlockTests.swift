@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Testing
 @testable import CloudStore
 import TestSupport
@@ -89,6 +90,33 @@ import TestSupport
         }
         #expect(outOfOrder.isEmpty, "threads whose calls were reordered: \(outOfOrder)")
         #expect(log.droppedCount == 0)
+    }
+
+    @Test func callsMadeOneAfterAnotherOnTwoThreadsKeepTheirOrderWithinOneMillisecond() throws {
+        let store = try TemporaryStore()
+        let log = store.store.requestLog
+        // One millisecond for every call: only the order they were recorded in tells them apart.
+        let entries = Self.entries(200, start: store.clock.tick()).map { entry -> RequestLogEntry in
+            var entry = entry
+            entry.time = 1_700_000_000_000
+            return entry
+        }
+        let turns = [DispatchSemaphore(value: 1), DispatchSemaphore(value: 0)]
+        let done = DispatchSemaphore(value: 0)
+        for side in 0..<2 {
+            Thread {
+                for index in stride(from: side, to: entries.count, by: 2) {
+                    turns[side].wait()
+                    log.record(entries[index])
+                    turns[1 - side].signal()
+                }
+                done.signal()
+            }.start()
+        }
+        done.wait()
+        done.wait()
+        try log.flush()
+        #expect(try log.entries(RequestLogFilter(limit: 1_000)).map(\.requestID) == entries.reversed().map(\.requestID))
     }
 
     @Test func rowsOfTheFirstLayoutAreMovedIntoBlocks() throws {
