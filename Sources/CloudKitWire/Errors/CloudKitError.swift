@@ -48,6 +48,8 @@ public struct CloudKitError: Error, Sendable {
         case .quotaExceeded(let reason): self.init("QUOTA_EXCEEDED", 413, reason)
         case .throttled(let reason, let retryAfter): self.init("THROTTLED", 429, reason, retryAfter: retryAfter)
         case .tryAgainLater(let reason): self.init("TRY_AGAIN_LATER", 503, reason, retryAfter: 1)
+        // No status is documented for it; 400, as for any token the server will not take.
+        case .changeTokenExpired(let reason): self.init("CHANGE_TOKEN_EXPIRED", 400, reason)
         // The cause stays in the server's log: clients learn only that it happened.
         case .internalError: self.init("INTERNAL_ERROR", 500, Self.internalReason)
         }

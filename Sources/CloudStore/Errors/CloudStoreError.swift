@@ -32,6 +32,10 @@ public enum CloudStoreError: Error, Hashable, Sendable, CustomStringConvertible 
     case quotaExceeded(String)
     /// Too many requests; retry after the given number of seconds. CloudKit: `THROTTLED`.
     case throttled(String, retryAfter: Int)
+    /// A change token from before a reset or restore of its environment, or older than the
+    /// change log keeps: the client must fetch everything again. CloudKit: `CHANGE_TOKEN_EXPIRED`
+    /// (which CloudKit JS reads as `serverErrorCode`).
+    case changeTokenExpired(String)
     /// A transient failure, such as the database staying locked; retry. CloudKit: `TRY_AGAIN_LATER`.
     case tryAgainLater(String)
     /// An unexpected failure of the store itself. CloudKit: `INTERNAL_ERROR`.
@@ -43,7 +47,7 @@ public enum CloudStoreError: Error, Hashable, Sendable, CustomStringConvertible 
         case .badRequest(let reason), .notFound(let reason), .exists(let reason), .atomicFailure(let reason),
             .accessDenied(let reason), .authenticationRequired(let reason), .authenticationFailed(let reason),
             .validatingReference(let reason), .quotaExceeded(let reason), .tryAgainLater(let reason),
-            .internalError(let reason):
+            .changeTokenExpired(let reason), .internalError(let reason):
             reason
         case .conflict(let reason, _), .throttled(let reason, _):
             reason

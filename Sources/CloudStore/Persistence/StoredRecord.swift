@@ -37,6 +37,10 @@ struct ChangeEntry: Hashable, Sendable {
     var recordType: String
     /// What happened.
     var kind: Kind
+    /// The user who created the record: what decides, in the public database, who may learn of
+    /// a deletion when only a record's creator may read it. Empty for changes logged before
+    /// the log kept it.
+    var creator: String
 }
 
 /// A value of a sort key, as continuation markers carry it.

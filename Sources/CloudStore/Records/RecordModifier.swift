@@ -236,7 +236,9 @@ struct RecordModifier {
                 "record to insert already exists", serverRecord: try readable(current?.record, writer: writer, access: access))
         }
         try writer.appendChange(
-            ChangeEntry(sequence: changeSequence, recordName: name, recordType: recordType, kind: existing == nil ? .created : .updated),
+            ChangeEntry(
+                sequence: changeSequence, recordName: name, recordType: recordType, kind: existing == nil ? .created : .updated,
+                creator: record.created.userRecordName),
             in: zone)
         return .record(record.keeping(desiredKeys))
     }
@@ -309,7 +311,9 @@ struct RecordModifier {
         for victim in doomed {
             try writer.delete(victim, in: zone)
             try writer.appendChange(
-                ChangeEntry(sequence: sequence.take(), recordName: victim.record.recordName, recordType: victim.record.recordType, kind: .deleted),
+                ChangeEntry(
+                    sequence: sequence.take(), recordName: victim.record.recordName, recordType: victim.record.recordType, kind: .deleted,
+                    creator: victim.record.created.userRecordName),
                 in: zone)
         }
     }

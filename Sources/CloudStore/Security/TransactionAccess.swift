@@ -29,6 +29,14 @@ final class TransactionAccess {
         return try decide(.read, on: type, creator: record.created.userRecordName).isAllowed
     }
 
+    /// Whether the caller may learn of a change to a record of `recordType` created by
+    /// `creator`: what a change feed asks of a deletion, whose record is gone.
+    func canRead(recordType: String, creator: String, in schema: Schema) throws -> Bool {
+        if policy.isAdministrator || policy.database.scope != .public { return true }
+        guard let type = schema.recordType(recordType) else { return false }
+        return try decide(.read, on: type, creator: creator).isAllowed
+    }
+
     /// Which records of `type` the caller may read.
     func readScope(of type: RecordTypeDefinition) throws -> ReadScope {
         if policy.isAdministrator || policy.database.scope != .public { return .all }

@@ -124,5 +124,10 @@ enum EnvironmentMigrations {
         ) WITHOUT ROWID;
         INSERT INTO type_stats(type, zone, records) SELECT type, zone, count(*) FROM records GROUP BY type, zone;
         """,
+        // Each change keeps the record's creator, so that a change feed shows a deletion only to
+        // those who could read the record.
+        """
+        ALTER TABLE changes ADD COLUMN creator TEXT NOT NULL DEFAULT '';
+        """,
     ])
 }

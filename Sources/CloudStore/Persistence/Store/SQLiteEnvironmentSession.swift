@@ -149,22 +149,22 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     }
 
     func changes(in zone: StoredZone, after sequence: Int64, limit: Int) throws -> [ChangeEntry] {
-        try connection.statement("SELECT seq, name, type, kind FROM changes WHERE zone = ? AND seq > ? ORDER BY seq LIMIT ?")
+        try connection.statement("SELECT seq, name, type, kind, creator FROM changes WHERE zone = ? AND seq > ? ORDER BY seq LIMIT ?")
             .rows([.integer(zone.key), .integer(sequence), .integer(Int64(limit))]) { row in
                 guard let kind = ChangeEntry.Kind(rawValue: row.integer(3)) else {
                     throw CloudStoreError.internalError("A change log entry has an unknown kind \(row.integer(3))")
                 }
                 return ChangeEntry(
                     sequence: row.integer(0), recordName: row.text(1),
-                    recordType: catalog.typeNames[row.integer(2)] ?? "", kind: kind)
+                    recordType: catalog.typeNames[row.integer(2)] ?? "", kind: kind, creator: row.text(4))
             }
     }
 
     func appendChange(_ entry: ChangeEntry, in zone: StoredZone) throws {
         let type = try catalog.recordType(entry.recordType)
-        try connection.statement("INSERT INTO changes(zone, seq, name, type, kind) VALUES (?, ?, ?, ?, ?)").execute([
+        try connection.statement("INSERT INTO changes(zone, seq, name, type, kind, creator) VALUES (?, ?, ?, ?, ?, ?)").execute([
             .integer(zone.key), .integer(entry.sequence), .text(entry.recordName), .integer(type.id),
-            .integer(entry.kind.rawValue),
+            .integer(entry.kind.rawValue), .text(entry.creator),
         ])
     }
 }

@@ -10,7 +10,7 @@ extension ConsoleError {
             self = error
         case let error as CloudStoreError:
             switch error {
-            case .badRequest, .missingIndex, .quotaExceeded, .atomicFailure: self = .badRequest(error.reason)
+            case .badRequest, .missingIndex, .quotaExceeded, .atomicFailure, .changeTokenExpired: self = .badRequest(error.reason)
             case .notFound, .zoneNotFound: self = .notFound(error.reason)
             case .conflict, .exists, .validatingReference: self = .conflict(error.reason)
             case .accessDenied, .authenticationRequired, .authenticationFailed: self = .forbidden(error.reason)

@@ -1,0 +1,83 @@
+/// What changed in a zone after a sync token, as `changes/zone` answers: each changed record
+/// once, as it is now, or as deleted; the token to ask from next; and whether more is waiting.
+public struct ZoneChanges: Hashable, Sendable {
+    /// The zone.
+    public var zoneID: ZoneID
+    /// Changed records as they are now (trimmed to the desired keys) and deleted ones as
+    /// ``RecordResult/deleted(recordName:zoneID:)``, in the order of their latest change.
+    public var records: [RecordResult]
+    /// Where this page ends: the token to send for the next one.
+    public var syncToken: String
+    /// Whether changes after this page are waiting.
+    public var moreComing: Bool
+}
+
+extension CloudDatabase {
+    /// The changes a page holds when the request names no `resultsLimit`.
+    public static let defaultChangesLimit = 200
+
+    /// The zone's changes after `syncToken` (from the start without one), at most
+    /// `resultsLimit` changes of its log per page. A record changed several times in a page
+    /// comes once; a feed never shows a record, nor the deletion of one, that the caller may
+    /// not read.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` for a token that is forged, damaged or of
+    ///   another zone; ``CloudStoreError/changeTokenExpired(_:)`` for one from before the
+    ///   environment was reset or restored; ``CloudStoreError/zoneNotFound(_:)``.
+    public func zoneChanges(
+        zoneName: String = ZoneID.defaultZoneName, syncToken: String?, resultsLimit: Int? = nil, desiredKeys: [String]? = nil,
+        desiredRecordTypes: [String]? = nil
+    ) throws -> ZoneChanges {
+        let limit = min(max(resultsLimit ?? Self.defaultChangesLimit, 1), QueryRequest.maximumResults)
+        let signer = store.syncTokenSigner
+        let token = try syncToken.map { try SyncToken.decode($0, with: signer) }
+        let (database, policy) = (database, policy)
+        return try storage.read { reader in
+            let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: database.owner)
+            let stored = try reader.zone(named: zoneName, in: database)
+            guard stored != nil || zoneID.isDefaultZone else { throw CloudStoreError.zoneNotFound(zoneID) }
+            let incarnation = try reader.incarnation()
+            var after: Int64 = 0
+            if let token {
+                guard token.incarnation == incarnation else {
+                    throw CloudStoreError.changeTokenExpired(
+                        "The sync token is from before this environment was reset or restored; fetch everything again, without a token")
+                }
+                // A default zone's token from before its first record, when it had no log yet, starts from the beginning.
+                guard token.zoneKey == (stored?.key ?? 0) || (token.zoneKey == 0 && token.sequence == 0) else {
+                    throw CloudStoreError.badRequest("The sync token belongs to another zone")
+                }
+                after = token.sequence
+            }
+            guard let zone = stored else {
+                return ZoneChanges(
+                    zoneID: zoneID, records: [], syncToken: SyncToken(incarnation: incarnation, zoneKey: 0, sequence: 0).encoded(with: signer),
+                    moreComing: false)
+            }
+            let last = try reader.lastChangeSequence(in: zone)
+            guard after <= last else { throw CloudStoreError.badRequest("The sync token is not valid") }
+            let entries = try reader.changes(in: zone, after: after, limit: limit)
+            // Each record once, where its latest change in the page puts it.
+            var latest: [String: Int] = [:]
+            for (index, entry) in entries.enumerated() { latest[entry.recordName] = index }
+            let access = TransactionAccess(policy: policy, reader: reader)
+            let schema = try reader.schema()
+            var records: [RecordResult] = []
+            for (index, entry) in entries.enumerated() where latest[entry.recordName] == index {
+                if let types = desiredRecordTypes, !types.contains(entry.recordType) { continue }
+                if entry.kind == .deleted {
+                    guard try access.canRead(recordType: entry.recordType, creator: entry.creator, in: schema) else { continue }
+                    records.append(.deleted(recordName: entry.recordName, zoneID: zoneID))
+                } else if let current = try reader.record(named: entry.recordName, in: zone) {
+                    guard try access.canRead(current.record, in: schema) else { continue }
+                    records.append(.record(current.record.keeping(desiredKeys)))
+                }
+                // A record gone since, by a change after this page: that page says it was deleted.
+            }
+            let next = entries.last?.sequence ?? after
+            return ZoneChanges(
+                zoneID: zoneID, records: records,
+                syncToken: SyncToken(incarnation: incarnation, zoneKey: zone.key, sequence: next).encoded(with: signer),
+                moreComing: next < last)
+        }
+    }
+}

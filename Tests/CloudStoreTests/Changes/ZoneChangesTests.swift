@@ -1,0 +1,145 @@
+import Testing
+import TestSupport
+@testable import CloudStore
+
+/// A zone's change feed: each changed record once, deletions as such, paging with tokens to the
+/// same copy as the server's, refused tokens with their reasons, and never a record (or the
+/// deletion of one) its reader may not read.
+@Suite struct ZoneChangesTests {
+    static let schema = """
+        DEFINE SCHEMA
+            RECORD TYPE Note (
+                "___recordID" REFERENCE QUERYABLE,
+                title STRING QUERYABLE,
+                GRANT WRITE TO "_creator",
+                GRANT CREATE TO "_icloud",
+                GRANT READ TO "_world"
+            );
+            RECORD TYPE Diary (
+                "___recordID" REFERENCE QUERYABLE,
+                title STRING QUERYABLE,
+                GRANT CREATE, READ, WRITE TO "_creator"
+            );
+        """
+
+    static func write(_ database: CloudDatabase, _ kind: RecordOperation.Kind, _ name: String, _ type: String = "Note", title: String = "")
+        throws
+    {
+        let result = try database.modify(ModifyRequest(operations: [
+            RecordOperation(kind, recordName: name, recordType: type, fields: kind == .forceDelete ? [:] : ["title": .string(title)]),
+        ]))
+        guard result.first?.record != nil || kind == .forceDelete else { throw TestFailure("\(kind) \(name) failed: \(result)") }
+    }
+
+    static func title(_ record: Record) -> String {
+        if case .string(let title)? = record.fields["title"] { return title }
+        return ""
+    }
+
+    /// A feed entry as a test reads it: the record's name, or "deleted" and the name.
+    static func describe(_ result: RecordResult) -> String {
+        switch result {
+        case .record(let record): record.recordName
+        case .deleted(let name, _): "deleted " + name
+        case .failure(let name, let error): "failed \(name ?? ""): \(error)"
+        }
+    }
+
+    /// The records a client holding everything from pages of `limit` changes ends up with.
+    static func follow(_ database: CloudDatabase, from token: String?, into copy: inout [String: String], limit: Int) throws -> String {
+        var token = token
+        while true {
+            let page = try database.zoneChanges(syncToken: token, resultsLimit: limit)
+            for result in page.records {
+                switch result {
+                case .record(let record): copy[record.recordName] = Self.title(record)
+                case .deleted(let name, _): copy[name] = nil
+                case .failure: throw TestFailure("a feed holds no failures")
+                }
+            }
+            token = page.syncToken
+            if !page.moreComing { return page.syncToken }
+        }
+    }
+
+    @Test func aFeedGivesEachChangedRecordOnceAndPagesToTheServersCopy() throws {
+        let store = try TemporaryStore()
+        try store.importSchema(Self.schema)
+        let database = try store.database()
+        let empty = try database.zoneChanges(syncToken: nil)
+        #expect(empty.records.isEmpty && !empty.moreComing)
+
+        for index in 0..<10 { try Self.write(database, .create, "n\(index)", title: "first \(index)") }
+        try Self.write(database, .forceUpdate, "n3", title: "second 3")
+        try Self.write(database, .forceDelete, "n4")
+        let whole = try database.zoneChanges(syncToken: empty.syncToken)
+        #expect(whole.records.count == 10 && !whole.moreComing)
+        #expect(whole.records.first?.record?.recordName == "n0")
+        #expect(whole.records.contains(.deleted(recordName: "n4", zoneID: .defaultZone(of: database.database))))
+        #expect(whole.records.compactMap(\.record).first { $0.recordName == "n3" }?.fields["title"] == .string("second 3"),
+                "a record changed twice comes once, as it is now")
+
+        // Small pages from the start, then more changes, then on from the last token.
+        var copy: [String: String] = [:]
+        var token = try Self.follow(database, from: nil, into: &copy, limit: 3)
+        #expect(copy == Dictionary(uniqueKeysWithValues: (0..<10).filter { $0 != 4 }.map { ("n\($0)", $0 == 3 ? "second 3" : "first \($0)") }))
+        try Self.write(database, .forceDelete, "n0")
+        try Self.write(database, .create, "n10", title: "late")
+        try Self.write(database, .forceUpdate, "n1", title: "again")
+        let since = try database.zoneChanges(syncToken: token)
+        #expect(since.records.map(Self.describe) == ["deleted n0", "n10", "n1"])
+        token = try Self.follow(database, from: token, into: &copy, limit: 1)
+        let server = try database.query(QueryRequest(query: Query(recordType: "Note"), resultsLimit: 100)).records
+        #expect(copy == Dictionary(uniqueKeysWithValues: server.map { ($0.recordName, Self.title($0)) }))
+        #expect(try database.zoneChanges(syncToken: token).records.isEmpty, "nothing after the newest token")
+        #expect(try database.zoneChanges(syncToken: nil, desiredRecordTypes: ["Diary"]).records.isEmpty)
+        #expect(try database.zoneChanges(syncToken: nil, desiredKeys: []).records.compactMap(\.record).allSatisfy { $0.fields.isEmpty })
+    }
+
+    @Test func tokensThatCannotBeFollowedAreRefusedWithTheirReasons() throws {
+        let store = try TemporaryStore()
+        try store.importSchema(Self.schema)
+        let alice = try store.store.addUser(store.container, name: "alice", password: "a long passphrase").userRecordName
+        let database = try store.privateDatabase(of: alice)
+        _ = try database.modifyZones([ZoneOperation(.create, zoneName: "Work")])
+        try Self.write(database, .create, "n1")
+        let token = try database.zoneChanges(syncToken: nil).syncToken
+        #expect(throws: CloudStoreError.badRequest("The sync token is not valid")) {
+            try database.zoneChanges(syncToken: String(token.dropLast(3)) + "AAA")
+        }
+        #expect(throws: CloudStoreError.badRequest("The sync token belongs to another zone")) {
+            try database.zoneChanges(zoneName: "Work", syncToken: token)
+        }
+        #expect(throws: CloudStoreError.zoneNotFound(ZoneID(zoneName: "Elsewhere", ownerRecordName: alice))) {
+            try database.zoneChanges(zoneName: "Elsewhere", syncToken: nil)
+        }
+        try store.store.resetDevelopment(store.container)
+        try store.importSchema(Self.schema)
+        #expect(throws: CloudStoreError.changeTokenExpired(
+            "The sync token is from before this environment was reset or restored; fetch everything again, without a token")) {
+            try store.privateDatabase(of: alice).zoneChanges(syncToken: token)
+        }
+    }
+
+    @Test func aFeedShowsOnlyWhatItsReaderMayRead() throws {
+        let store = try TemporaryStore()
+        try store.importSchema(Self.schema)
+        let alice = try store.store.addUser(store.container, name: "alice", password: "a long passphrase").userRecordName
+        let bob = try store.store.addUser(store.container, name: "bob", password: "a long passphrase").userRecordName
+        let asAlice = try store.database(as: .user(alice))
+        let asBob = try store.database(as: .user(bob))
+        try Self.write(asAlice, .create, "shared", "Note", title: "for all")
+        try Self.write(asAlice, .create, "alice-diary", "Diary", title: "mine")
+        try Self.write(asAlice, .create, "alice-gone", "Diary", title: "soon gone")
+        try Self.write(asAlice, .forceDelete, "alice-gone", "Diary")
+        try Self.write(asBob, .create, "bob-diary", "Diary", title: "his")
+
+        func seen(_ database: CloudDatabase) throws -> [String] {
+            try database.zoneChanges(syncToken: nil).records.map(Self.describe)
+        }
+        #expect(try seen(asAlice) == ["shared", "alice-diary", "deleted alice-gone"])
+        #expect(try seen(asBob) == ["shared", "bob-diary"], "bob learns neither alice's diary nor that one of hers was deleted")
+        #expect(try seen(try store.database(as: .world)) == ["shared"])
+        #expect(try seen(try store.database()) == ["shared", "alice-diary", "deleted alice-gone", "bob-diary"], "an operator sees everything")
+    }
+}
