@@ -1,0 +1,50 @@
+import CloudStore
+
+/// The record change feeds from request body to response body: `records/changes` (one zone, its
+/// options at the top level) and `changes/zone` (several zones, each with its own options over
+/// the request's).
+public enum ChangesExchange {
+    /// One zone's changes as both feeds answer them: `{zoneID, records, syncToken, moreComing}`.
+    /// - Parameters:
+    ///   - options: the zone's dictionary; `defaults` the request's, read for what it leaves out.
+    public static func zoneChanges(_ options: WireValue, defaults: WireValue, in database: CloudDatabase) throws -> JSONValue {
+        func option(_ key: String, _ other: String? = nil) -> WireValue {
+            let own = other.map { options.first(key, $0) } ?? options[key]
+            guard !own.isPresent else { return own }
+            return other.map { defaults.first(key, $0) } ?? defaults[key]
+        }
+        let desiredKeys = try option("desiredKeys").strings()
+        let changes = try database.zoneChanges(
+            zoneName: try ZoneWire.zoneName(options["zoneID"]), syncToken: try option("syncToken").string(),
+            resultsLimit: try option("resultsLimit").integer(), desiredKeys: desiredKeys,
+            desiredRecordTypes: try option("desiredRecordTypes").strings())
+        let encoder = RecordEncoder(numbersAsStrings: try option("numbersAsStrings", "numberAsStrings").bool() ?? false)
+        var records = changes.records.map { encoder.json($0, desiredKeys: desiredKeys) }
+        // `reverse` orders a page newest change first; pages still follow each other oldest first.
+        if try option("reverse").bool() == true { records.reverse() }
+        return .object([
+            "zoneID": ZoneWire.json(changes.zoneID), "records": .array(records), "syncToken": .string(changes.syncToken),
+            "moreComing": .bool(changes.moreComing),
+        ])
+    }
+
+    /// `changes/zone`: `{zones: [{zoneID, syncToken, …}], resultsLimit, desiredKeys, …}` →
+    /// `{zones: [{zoneID, records, syncToken, moreComing} | {zoneID, serverErrorCode, reason}]}`:
+    /// a zone that cannot be read (unknown, or its token refused) is an error in its place.
+    public static func zones(_ body: WireValue, in database: CloudDatabase) throws -> JSONValue {
+        var zones: [JSONValue] = []
+        for entry in try body["zones"].requiredArray() {
+            try entry.requireObjectIfPresent()
+            do {
+                zones.append(try zoneChanges(entry, defaults: body, in: database))
+            } catch let error as CloudStoreError where error.isPerItem {
+                let zoneID = ZoneWire.zoneID(entry["zoneID"].json ?? .object([:]), owner: database.database.owner)
+                let failure = CloudKitError(error)
+                var object: JSONObject = ["reason": .string(failure.reason), "serverErrorCode": .string(failure.serverErrorCode)]
+                if let zoneID { object["zoneID"] = ZoneWire.json(zoneID) }
+                zones.append(.object(object))
+            }
+        }
+        return .object(["zones": .array(zones)])
+    }
+}
