@@ -1,3 +1,5 @@
+import Foundation
+import Synchronization
 import Testing
 import TestSupport
 @testable import CloudStore
@@ -94,6 +96,45 @@ import TestSupport
         #expect(try database.zoneChanges(syncToken: token).records.isEmpty, "nothing after the newest token")
         #expect(try database.zoneChanges(syncToken: nil, desiredRecordTypes: ["Diary"]).records.isEmpty)
         #expect(try database.zoneChanges(syncToken: nil, desiredKeys: []).records.compactMap(\.record).allSatisfy { $0.fields.isEmpty })
+    }
+
+    @Test func aReaderFollowingWhileSeveralWritersChangeTheZoneEndsWithTheServersCopy() throws {
+        let store = try TemporaryStore(controlledClock: false)
+        try store.importSchema(Self.schema)
+        let database = try store.database()
+        let writing = Atomic(4)
+        let failures = Mutex<[String]>([])
+        for writer in 0..<4 {
+            Thread {
+                var generator = SeededGenerator(seed: UInt64(writer) + 11)
+                for step in 0..<150 {
+                    let name = "r\(generator.next(below: 40))"
+                    do {
+                        if generator.next(below: 4) == 0 {
+                            try Self.write(database, .forceDelete, name)
+                        } else {
+                            try Self.write(database, .forceReplace, name, title: "w\(writer) s\(step)")
+                        }
+                    } catch {
+                        failures.withLock { $0.append("\(error)") }
+                    }
+                }
+                writing.subtract(1, ordering: .releasing)
+            }.start()
+        }
+        // The reader follows with small pages while the writers write, then once more after.
+        var copy: [String: String] = [:]
+        var token: String?
+        var pages = 0
+        while writing.load(ordering: .acquiring) > 0 {
+            token = try Self.follow(database, from: token, into: &copy, limit: 7)
+            pages += 1
+        }
+        token = try Self.follow(database, from: token, into: &copy, limit: 7)
+        #expect(failures.withLock { $0 }.isEmpty)
+        let server = try database.query(QueryRequest(query: Query(recordType: "Note"), resultsLimit: 200)).records
+        #expect(copy == Dictionary(uniqueKeysWithValues: server.map { ($0.recordName, Self.title($0)) }))
+        #expect(pages > 1, "the reader followed while the writers wrote")
     }
 
     @Test func tokensThatCannotBeFollowedAreRefusedWithTheirReasons() throws {
