@@ -51,12 +51,12 @@ def test_error_codes_and_statuses_are_cloudkits() -> None:
     codes = set(DOCUMENT["components"]["schemas"]["ServerErrorCode"]["enum"])
     assert codes == {
         "ACCESS_DENIED", "ATOMIC_ERROR", "AUTHENTICATION_FAILED", "AUTHENTICATION_REQUIRED", "BAD_REQUEST",
-        "CONFLICT", "EXISTS", "INTERNAL_ERROR", "NOT_FOUND", "QUOTA_EXCEEDED", "THROTTLED", "TRY_AGAIN_LATER",
+        "CHANGE_TOKEN_EXPIRED", "CONFLICT", "EXISTS", "INTERNAL_ERROR", "NOT_FOUND", "QUOTA_EXCEEDED", "THROTTLED", "TRY_AGAIN_LATER",
         "VALIDATING_REFERENCE_ERROR", "ZONE_NOT_FOUND",
     }
     # Each status names the codes CloudKit documents for it.
     expected = {
-        "400": {"BAD_REQUEST", "ATOMIC_ERROR"}, "401": {"AUTHENTICATION_FAILED"}, "403": {"ACCESS_DENIED"},
+        "400": {"BAD_REQUEST", "ATOMIC_ERROR", "CHANGE_TOKEN_EXPIRED"}, "401": {"AUTHENTICATION_FAILED"}, "403": {"ACCESS_DENIED"},
         "404": {"NOT_FOUND", "ZONE_NOT_FOUND"}, "409": {"CONFLICT", "EXISTS"}, "412": {"VALIDATING_REFERENCE_ERROR"},
         "413": {"QUOTA_EXCEEDED"}, "421": {"AUTHENTICATION_REQUIRED"}, "429": {"THROTTLED"},
         "500": {"INTERNAL_ERROR"}, "503": {"TRY_AGAIN_LATER"},
