@@ -83,6 +83,31 @@ import Testing
         #expect(try expiredZone.json()["zones"]?[0]?["serverErrorCode"] == "CHANGE_TOKEN_EXPIRED")
     }
 
+    @Test func aQueryOrLookupHandsTheZonesCurrentTokenToFollowFrom() throws {
+        let server = try APITestServer()
+        try server.store.importSchema("""
+            DEFINE SCHEMA
+                RECORD TYPE Note ( "___recordID" REFERENCE QUERYABLE, title STRING QUERYABLE,
+                                   GRANT WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "_world" );
+            """, into: server.container, .development)
+        let token = try server.signIn()
+        try Self.create(server, "public", "n1", token: token)
+        let query = try server.send("POST", server.authorized(server.path("public", "records/query")) + "&getCurrentSyncToken=true",
+                                    body: #"{"query":{"recordType":"Note"}}"#)
+        #expect(query.status == 200, "\(query.text)")
+        let fromQuery = try #require(try query.json()["syncToken"]?.stringValue)
+        #expect(try query.json()["records"]?[0]?["recordName"] == "n1")
+        let lookup = try server.send("POST", server.authorized(server.path("public", "records/lookup")) + "&getCurrentSyncToken=true",
+                                     body: #"{"records":[{"recordName":"n1"}]}"#)
+        #expect(try lookup.json()["syncToken"]?.stringValue == fromQuery, "nothing changed between the two")
+        let plain = try server.post("public", "records/lookup", #"{"records":[{"recordName":"n1"}]}"#)
+        #expect(try plain.json()["syncToken"] == nil, "only when asked")
+
+        try Self.create(server, "public", "n2", token: token)
+        let next = try server.post("public", "records/changes", #"{"syncToken":"\#(fromQuery)"}"#)
+        #expect(try next.json()["records"]?.arrayValue?.map { $0["recordName"] } == ["n2"], "the feed goes on from what the query held")
+    }
+
     @Test func theWorldIsAskedToSignInForAPrivateFeed() throws {
         let server = try APITestServer()
         for operation in ["records/changes", "changes/zone"] {
