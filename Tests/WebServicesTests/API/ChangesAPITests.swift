@@ -85,11 +85,7 @@ import Testing
 
     @Test func aQueryOrLookupHandsTheZonesCurrentTokenToFollowFrom() throws {
         let server = try APITestServer()
-        try server.store.importSchema("""
-            DEFINE SCHEMA
-                RECORD TYPE Note ( "___recordID" REFERENCE QUERYABLE, title STRING QUERYABLE,
-                                   GRANT WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "_world" );
-            """, into: server.container, .development)
+        try server.defineNote("title STRING QUERYABLE")
         let token = try server.signIn()
         try Self.create(server, "public", "n1", token: token)
         let query = try server.send("POST", server.authorized(server.path("public", "records/query")) + "&getCurrentSyncToken=true",

@@ -10,11 +10,7 @@ import CloudKitWire
 @Suite struct ErrorShapeTests {
     @Test func aThousandFiltersAreABadRequestWithoutSQL() throws {
         let server = try APITestServer()
-        try server.store.importSchema("""
-            DEFINE SCHEMA
-                RECORD TYPE Note ( "___recordID" REFERENCE QUERYABLE, rank INT64 QUERYABLE,
-                                   GRANT READ TO "_world", GRANT CREATE TO "_icloud", GRANT WRITE TO "_creator" );
-            """, into: server.container, .development)
+        try server.defineNote("rank INT64 QUERYABLE")
         let filters = (0..<1_001).map { #"{"comparator":"GREATER_THAN","fieldName":"rank","fieldValue":{"value":\#(-$0)}}"# }
         let response = try server.post("public", "records/query", #"{"query":{"recordType":"Note","filterBy":[\#(filters.joined(separator: ","))]}}"#)
         #expect(response.status == 400)

@@ -147,12 +147,7 @@ import Testing
 
     @Test func queriesFilterSortAndPage() throws {
         let server = try APITestServer()
-        try server.store.importSchema("""
-            DEFINE SCHEMA
-                RECORD TYPE Note ( "___recordID" REFERENCE QUERYABLE, title STRING QUERYABLE SORTABLE, rank INT64 QUERYABLE SORTABLE,
-                                   "___createTime" TIMESTAMP QUERYABLE SORTABLE,
-                                   GRANT WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "_world" );
-            """, into: server.container, .development)
+        try server.defineNote(#"title STRING QUERYABLE SORTABLE, rank INT64 QUERYABLE SORTABLE, "___createTime" TIMESTAMP QUERYABLE SORTABLE"#)
         let token = try server.signIn()
         let operations = (1...5).map { #"{"operationType":"create","record":{"recordName":"n\#($0)","recordType":"Note","fields":{"title":{"value":"t\#($0)"},"rank":{"value":\#($0 % 3)}}}}"# }
         #expect(try server.post("public", "records/modify", #"{"operations":[\#(operations.joined(separator: ","))]}"#, webAuthToken: token).status == 200)

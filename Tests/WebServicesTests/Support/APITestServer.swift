@@ -51,6 +51,16 @@ final class APITestServer {
         server.shutdown(gracePeriod: .seconds(1))
     }
 
+    /// Defines in development a `Note` type with a queryable `___recordID`, `fields` (in the
+    /// schema language) and CloudKit's default grants.
+    func defineNote(_ fields: String) throws {
+        try store.importSchema("""
+            DEFINE SCHEMA
+                RECORD TYPE Note ( "___recordID" REFERENCE QUERYABLE, \(fields),
+                                   GRANT WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "_world" );
+            """, into: container, .development)
+    }
+
     /// A web auth token for the test user.
     func signIn() throws -> String {
         try store.signIn(container, .development, name: userName, password: password).webAuthToken
