@@ -19,6 +19,11 @@ enum Formatting {
         count == 1 ? noun : noun + "s"
     }
 
+    /// `1 record`, `1,234 records`.
+    static func counted(_ count: Int64, _ noun: String) -> String {
+        self.count(count) + " " + self.noun(count, noun)
+    }
+
     /// `0 bytes`, `512 bytes`, `1.5 KB`, `23.4 MB` (powers of 1,000, as storage is sold).
     static func bytes(_ value: Int64) -> String {
         if value < 1000 { return value == 1 ? "1 byte" : "\(value) bytes" }

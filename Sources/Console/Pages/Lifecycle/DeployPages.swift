@@ -51,8 +51,7 @@ struct DeployPages: Sendable {
         let location = try ConsoleLocation(request)
         return try console.attempt(back: location.path(.deploy)) {
             let deployment = try actions.deploySchema(of: location.container, as: request.identity)
-            let count = deployment["changes"]?.arrayValue?.count ?? 0
-            return "Deployed \(count) change\(count == 1 ? "" : "s") to production."
+            return "Deployed \(Formatting.counted(Int64(deployment["changes"]?.arrayValue?.count ?? 0), "change")) to production."
         }
     }
 

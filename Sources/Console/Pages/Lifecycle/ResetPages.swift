@@ -50,9 +50,8 @@ struct ResetPages: Sendable {
             let count = deleted?["records"]?.int64Value(acceptingNumericString: false) ?? 0
             let zones = deleted?["zones"]?.int64Value(acceptingNumericString: false) ?? 0
             let sessions = deleted?["sessions"]?.int64Value(acceptingNumericString: false) ?? 0
-            return "Development was reset: \(Formatting.count(count)) \(Formatting.noun(count, "record")) and \(Formatting.count(zones)) "
-                + "\(Formatting.noun(zones, "zone")) deleted, \(Formatting.count(sessions)) \(Formatting.noun(sessions, "signed-in session")) "
-                + "ended; its schema is production's."
+            return "Development was reset: \(Formatting.counted(count, "record")) and \(Formatting.counted(zones, "zone")) deleted, "
+                + "\(Formatting.counted(sessions, "signed-in session")) ended; its schema is production's."
         }
     }
 }
