@@ -38,11 +38,9 @@ public enum ChangesExchange {
             do {
                 zones.append(try zoneChanges(entry, defaults: body, in: database))
             } catch let error as CloudStoreError where error.isPerItem {
+                // The zone ID was read before anything could fail: a malformed one fails the request.
                 let zoneID = ZoneWire.zoneID(entry["zoneID"].json ?? .object([:]), owner: database.database.owner)
-                let failure = CloudKitError(error)
-                var object: JSONObject = ["reason": .string(failure.reason), "serverErrorCode": .string(failure.serverErrorCode)]
-                if let zoneID { object["zoneID"] = ZoneWire.json(zoneID) }
-                zones.append(.object(object))
+                zones.append(ZoneWire.error(zoneID ?? .defaultZone(of: database.database), error))
             }
         }
         return .object(["zones": .array(zones)])

@@ -33,6 +33,12 @@ public enum ZoneWire {
         ])
     }
 
+    /// A Zone Fetch Error Dictionary: one zone's failure in its place in a `zones` array.
+    public static func error(_ zoneID: ZoneID, _ error: CloudStoreError) -> JSONValue {
+        let failure = CloudKitError(error)
+        return .object(["zoneID": json(zoneID), "reason": .string(failure.reason), "serverErrorCode": .string(failure.serverErrorCode)])
+    }
+
     /// A Zone Dictionary.
     public static func json(_ zone: Zone) -> JSONValue {
         .object(["zoneID": json(zone.zoneID), "syncToken": .string(zone.syncToken), "atomic": .bool(zone.atomic)])

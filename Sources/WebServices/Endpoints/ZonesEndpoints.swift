@@ -43,10 +43,7 @@ enum ZonesEndpoints {
         case .deleted(let zoneID):
             return .object(["zoneID": ZoneWire.json(zoneID), "deleted": .bool(true)])
         case .failure(let zoneID, let error):
-            let failure = CloudKitError(error)
-            return .object([
-                "zoneID": ZoneWire.json(zoneID), "reason": .string(failure.reason), "serverErrorCode": .string(failure.serverErrorCode),
-            ])
+            return ZoneWire.error(zoneID, error)
         }
     }
 }
