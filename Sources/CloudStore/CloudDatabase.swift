@@ -207,13 +207,13 @@ public struct CloudDatabase: Sendable {
             return .zone(try describe(zone, zoneID, writer, incarnation, signer))
         case .delete:
             guard let existing else { throw CloudStoreError.zoneNotFound(zoneID) }
-            try writer.deleteZone(existing)
+            try writer.deleteZone(existing, at: now)
             return .deleted(zoneID)
         }
     }
 
     /// A zone's description; a default zone not created yet has an empty change log.
-    private static func describe(
+    static func describe(
         _ stored: StoredZone?, _ zoneID: ZoneID, _ reader: any EnvironmentReader, _ incarnation: String, _ signer: OpaqueTokenSigner
     ) throws -> Zone {
         let sequence = try stored.map { try reader.lastChangeSequence(in: $0) } ?? 0

@@ -38,6 +38,11 @@ public struct CloudStoreConfiguration: Sendable {
     public var requestLogRetention: Int64 = 7 * 24 * 60 * 60 * 1000
     /// How long the audit trail keeps an operator action, in milliseconds (7 days, as the request log).
     public var auditRetention: Int64 = 7 * 24 * 60 * 60 * 1000
+    /// How long change feeds keep the tombstones of deleted records and zones, in milliseconds
+    /// (30 days). A sync token from before a tombstone forgotten since is refused with
+    /// CHANGE_TOKEN_EXPIRED, so that its holder fetches everything again rather than keep a
+    /// deleted record.
+    public var tombstoneRetention: Int64 = 30 * 24 * 60 * 60 * 1000
     /// Push tokens no user holds that a container's environment keeps at most; `tokens/create`
     /// by the world beyond that is refused with QUOTA_EXCEEDED.
     public var maximumUnboundPushTokens = 100_000

@@ -45,4 +45,18 @@ public enum ChangesExchange {
         }
         return .object(["zones": .array(zones)])
     }
+
+    /// The zone feeds, `changes/database` and `zones/changes`: `{<token key>, resultsLimit}` →
+    /// `{zones: [Zone | {zoneID, deleted: true}], <token keys>, moreComing}`.
+    /// - Parameter tokenKeys: the keys the token may come under, first found wins; the answer
+    ///   carries it under each.
+    public static func database(_ body: WireValue, tokenKeys: [String], in database: CloudDatabase) throws -> JSONValue {
+        var token: String?
+        for key in tokenKeys where token == nil { token = try body[key].string() }
+        let changes = try database.databaseChanges(syncToken: token, resultsLimit: try body["resultsLimit"].integer())
+        var answer: JSONObject = ["zones": .array(changes.zones.map(ZoneWire.json))]
+        for key in tokenKeys { answer[key] = .string(changes.syncToken) }
+        answer["moreComing"] = .bool(changes.moreComing)
+        return .object(answer)
+    }
 }

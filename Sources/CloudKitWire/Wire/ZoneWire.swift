@@ -43,4 +43,17 @@ public enum ZoneWire {
     public static func json(_ zone: Zone) -> JSONValue {
         .object(["zoneID": json(zone.zoneID), "syncToken": .string(zone.syncToken), "atomic": .bool(zone.atomic)])
     }
+
+    /// One zone's outcome in a `zones` array: a Zone Dictionary, `{zoneID, deleted: true}`, or
+    /// a Zone Fetch Error Dictionary.
+    public static func json(_ result: ZoneResult) -> JSONValue {
+        switch result {
+        case .zone(let zone):
+            return json(zone)
+        case .deleted(let zoneID):
+            return .object(["zoneID": json(zoneID), "deleted": .bool(true)])
+        case .failure(let zoneID, let error):
+            return self.error(zoneID, error)
+        }
+    }
 }

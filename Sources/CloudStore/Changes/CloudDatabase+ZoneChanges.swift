@@ -22,7 +22,8 @@ extension CloudDatabase {
     /// not read.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` for a token that is forged, damaged or of
     ///   another zone; ``CloudStoreError/changeTokenExpired(_:)`` for one from before the
-    ///   environment was reset or restored; ``CloudStoreError/zoneNotFound(_:)``.
+    ///   environment was reset or restored, or from before deletions the tombstone retention
+    ///   has forgotten since; ``CloudStoreError/zoneNotFound(_:)``.
     public func zoneChanges(
         zoneName: String = ZoneID.defaultZoneName, syncToken: String?, resultsLimit: Int? = nil, desiredKeys: [String]? = nil,
         desiredRecordTypes: [String]? = nil
@@ -38,10 +39,7 @@ extension CloudDatabase {
             let incarnation = try reader.incarnation()
             var after: Int64 = 0
             if let token {
-                guard token.incarnation == incarnation else {
-                    throw CloudStoreError.changeTokenExpired(
-                        "The sync token is from before this environment was reset or restored; fetch everything again, without a token")
-                }
+                guard token.incarnation == incarnation else { throw CloudStoreError.changeTokenExpired(Self.resetTokenReason) }
                 // A default zone's token from before its first record, when it had no log yet, starts from the beginning.
                 guard token.zoneKey == (stored?.key ?? 0) || (token.zoneKey == 0 && token.sequence == 0) else {
                     throw CloudStoreError.badRequest("The sync token belongs to another zone")
@@ -55,6 +53,11 @@ extension CloudDatabase {
             }
             let last = try reader.lastChangeSequence(in: zone)
             guard after <= last else { throw CloudStoreError.badRequest("The sync token is not valid") }
+            // A token may have been made before deletions the retention has forgotten since:
+            // answering it would leave those records with its holder.
+            if token != nil, after < (try reader.changeHorizon(in: zone)) {
+                throw CloudStoreError.changeTokenExpired(Self.retentionTokenReason)
+            }
             let entries = try reader.changes(in: zone, after: after, limit: limit)
             // Each record once, where its latest change in the page puts it.
             var latest: [String: Int] = [:]

@@ -28,6 +28,15 @@ protocol EnvironmentReader {
     func lastChangeSequence(in zone: StoredZone) throws -> Int64
     /// The zone's change log after `sequence`, oldest first.
     func changes(in zone: StoredZone, after sequence: Int64, limit: Int) throws -> [ChangeEntry]
+    /// The newest tombstone of the zone's log forgotten after the retention: a token before it
+    /// may have missed a deletion. 0 when none was.
+    func changeHorizon(in zone: StoredZone) throws -> Int64
+    /// The sequence of the latest entry of `database`'s zone log; 0 for none.
+    func lastZoneLogSequence(in database: DatabaseID) throws -> Int64
+    /// The zones of `database` created, changed or deleted after `sequence`, each once, oldest first.
+    func zoneLog(in database: DatabaseID, after sequence: Int64, limit: Int) throws -> [ZoneLogEntry]
+    /// The newest zone tombstone of `database` forgotten after the retention; 0 when none was.
+    func zoneLogHorizon(in database: DatabaseID) throws -> Int64
     /// Names of the records of `zone` holding a reference with `action` to `recordName`.
     func referrers(to recordName: String, in zone: StoredZone, action: Reference.Action) throws -> [String]
     /// The custom security roles `user` holds.
@@ -52,8 +61,8 @@ protocol EnvironmentWriter: EnvironmentReader {
     func savepoint<T>(_ body: () throws -> T) throws -> T
     /// Creates a zone.
     func createZone(named name: String, in database: DatabaseID, created: Int64) throws -> StoredZone
-    /// Deletes a zone with its records and change log.
-    func deleteZone(_ zone: StoredZone) throws
+    /// Deletes a zone with its records and change log, leaving its tombstone in the database's log.
+    func deleteZone(_ zone: StoredZone, at time: Int64) throws
     /// Creates a record type or brings it to `definition`: new fields, changed indexes.
     func saveRecordType(_ definition: RecordTypeDefinition) throws
     /// Replaces the whole schema with `schema`: roles, types, fields, indexes and grants.
@@ -68,6 +77,9 @@ protocol EnvironmentWriter: EnvironmentReader {
     func delete(_ stored: StoredRecord, in zone: StoredZone) throws
     /// Appends to the zone's change log. `entry.sequence` must be the last sequence plus one.
     func appendChange(_ entry: ChangeEntry, in zone: StoredZone) throws
+    /// Forgets record tombstones, and zone tombstones, made before `time`, moving each
+    /// horizon past them. Returns how many went.
+    func forgetTombstones(before time: Int64) throws -> Int
     /// Gives `user` exactly `roles` (custom roles of the schema).
     func setRoles(_ roles: Set<String>, of user: String) throws
     /// Deletes every record, zone, change, role assignment and the whole schema, and gives the

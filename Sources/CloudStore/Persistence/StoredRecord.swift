@@ -41,6 +41,18 @@ struct ChangeEntry: Hashable, Sendable {
     /// a deletion when only a record's creator may read it. Empty for changes logged before
     /// the log kept it.
     var creator: String
+    /// When the change was made, in milliseconds since 1970.
+    var time: Int64
+}
+
+/// A zone's row in its database's log, as `changes/database` reads it.
+struct ZoneLogEntry: Hashable, Sendable {
+    /// Position in the database's log.
+    var sequence: Int64
+    /// The zone's name.
+    var zoneName: String
+    /// Whether the zone was deleted (and not created again since).
+    var deleted: Bool
 }
 
 /// A value of a sort key, as continuation markers carry it.

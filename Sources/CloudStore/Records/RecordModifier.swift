@@ -238,7 +238,7 @@ struct RecordModifier {
         try writer.appendChange(
             ChangeEntry(
                 sequence: changeSequence, recordName: name, recordType: recordType, kind: existing == nil ? .created : .updated,
-                creator: record.created.userRecordName),
+                creator: record.created.userRecordName, time: now),
             in: zone)
         return .record(record.keeping(desiredKeys))
     }
@@ -313,7 +313,7 @@ struct RecordModifier {
             try writer.appendChange(
                 ChangeEntry(
                     sequence: sequence.take(), recordName: victim.record.recordName, recordType: victim.record.recordType, kind: .deleted,
-                    creator: victim.record.created.userRecordName),
+                    creator: victim.record.created.userRecordName, time: now),
                 in: zone)
         }
     }

@@ -15,7 +15,7 @@ enum ZonesEndpoints {
         for zone in try context.body["zones"].requiredArray() {
             names.append(try ZoneWire.zoneName(zone["zoneID"].isPresent ? zone["zoneID"] : zone))
         }
-        return .object(["zones": .array(try database.lookupZones(names).map(json))])
+        return .object(["zones": .array(try database.lookupZones(names).map(ZoneWire.json))])
     }
 
     /// `zones/modify`: `{operations: [{operationType, zone: {zoneID}}]}` → `{zones}`.
@@ -33,17 +33,6 @@ enum ZonesEndpoints {
             guard zoneID["zoneName"].isPresent else { throw WebServicesError.badRequest("\(zoneID.path).zoneName is required") }
             operations.append(ZoneOperation(kind, zoneName: try ZoneWire.zoneName(zoneID)))
         }
-        return .object(["zones": .array(try database.modifyZones(operations).map(json))])
-    }
-
-    private static func json(_ result: ZoneResult) -> JSONValue {
-        switch result {
-        case .zone(let zone):
-            return ZoneWire.json(zone)
-        case .deleted(let zoneID):
-            return .object(["zoneID": ZoneWire.json(zoneID), "deleted": .bool(true)])
-        case .failure(let zoneID, let error):
-            return ZoneWire.error(zoneID, error)
-        }
+        return .object(["zones": .array(try database.modifyZones(operations).map(ZoneWire.json))])
     }
 }

@@ -45,10 +45,13 @@ struct ServeCommand: ParsableCommand {
             logger.warning("public directory \(settings.publicDirectory) not found: /static/ will answer 404")
         }
         var configuration = CloudStoreConfiguration(dataDirectory: settings.dataDirectory, synchronous: settings.synchronous)
-        let retention = settings.requestLogRetention.components
-        configuration.requestLogRetention = retention.seconds * 1000 + retention.attoseconds / 1_000_000_000_000_000
+        configuration.requestLogRetention = Self.milliseconds(settings.requestLogRetention)
         configuration.auditRetention = configuration.requestLogRetention
+        configuration.tombstoneRetention = Self.milliseconds(settings.tombstoneRetention)
         let store = try CloudStore(configuration: configuration)
+        let maintenance = Maintenance(store: store, logger: logger)
+        maintenance.start()
+        defer { maintenance.stop() }
         for warning in store.permissionWarnings() { logger.warning("\(warning)") }
         let demo = settings.demo ? try DemoContainer.seedIfFirstStart(store) : nil
         let router = try ServerRoutes.makeRouter(settings: settings, started: started, store: store)
@@ -63,5 +66,10 @@ struct ServeCommand: ParsableCommand {
         FileHandle.standardOutput.write(Data((banner + operatorHint + (demo.map { $0.banner(baseURL: bound.listeningURL) } ?? "")).utf8))
         server.waitForTerminationSignal()
         logger.notice("stopped")
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Int64 {
+        let parts = duration.components
+        return parts.seconds * 1000 + parts.attoseconds / 1_000_000_000_000_000
     }
 }

@@ -114,6 +114,13 @@ extension ServeSetting {
             }
             settings.requestLogRetention = retention
         },
+        ServeSetting("tombstone-retention", "How long change feeds keep deleted records' and zones' tombstones (1h to 400d).",
+                     default: "`30d`", .value(placeholder: "DURATION")) { value, settings, source in
+            guard let retention = SettingReader.parseDuration(value), retention >= .seconds(3600), retention <= .seconds(400 * 86_400) else {
+                throw Invalid(name: source, value: value, expected: "a duration from 1h to 400d, such as 30d or 36h")
+            }
+            settings.tombstoneRetention = retention
+        },
         ServeSetting("demo", "Seed the demo container iCloud.com.example.Notes on first start.", default: "on", .switchable) {
             $1.demo = try boolean($0, $2)
         },

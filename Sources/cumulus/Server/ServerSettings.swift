@@ -31,6 +31,8 @@ struct ServerSettings: Sendable {
     var demo = true
     /// How long the request log and the audit trail keep an entry.
     var requestLogRetention = Duration.seconds(7 * 86_400)
+    /// How long change feeds keep tombstones.
+    var tombstoneRetention = Duration.seconds(30 * 86_400)
     /// The largest body a CloudKit Web Services request may have.
     var maxAPIBodyBytes = 4 * 1024 * 1024
 

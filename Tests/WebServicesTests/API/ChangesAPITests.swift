@@ -106,12 +106,53 @@ import Testing
 
     @Test func theWorldIsAskedToSignInForAPrivateFeed() throws {
         let server = try APITestServer()
-        for operation in ["records/changes", "changes/zone"] {
+        for operation in ["records/changes", "changes/zone", "changes/database", "zones/changes"] {
             let response = try server.post("private", operation, #"{"zones":[{}]}"#)
             #expect(response.status == 421, "\(operation): \(response.text)")
             #expect(try response.json()["serverErrorCode"] == "AUTHENTICATION_REQUIRED")
         }
         let malformed = try server.post("public", "changes/zone", #"{"zones":"all"}"#)
         #expect(malformed.status == 400)
+    }
+
+    @Test func changesDatabaseAndZonesChangesListZonesWithTheirTokensAndTombstones() throws {
+        let server = try APITestServer()
+        let token = try server.signIn()
+        let zones = try server.post("private", "zones/modify", """
+            {"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Work"}}},
+                           {"operationType":"create","zone":{"zoneID":{"zoneName":"Home"}}}]}
+            """, webAuthToken: token)
+        #expect(zones.status == 200, "\(zones.text)")
+        let first = try server.post("private", "changes/database", "{}", webAuthToken: token)
+        #expect(first.status == 200, "\(first.text)")
+        let body = try first.json()
+        #expect(body["zones"]?.arrayValue?.map { $0["zoneID"]?["zoneName"] } == ["Work", "Home"] && body["moreComing"] == false)
+        #expect(body["zones"]?[0]?["syncToken"]?.stringValue != nil && body["zones"]?[0]?["zoneID"]?["zoneType"] == "REGULAR_CUSTOM_ZONE")
+        let syncToken = try #require(body["syncToken"]?.stringValue)
+
+        try Self.create(server, "private", "w1", token: token, zone: "Work")
+        let deleted = try server.post("private", "zones/modify", #"{"operations":[{"operationType":"delete","zone":{"zoneID":{"zoneName":"Home"}}}]}"#,
+                                      webAuthToken: token)
+        #expect(deleted.status == 200, "\(deleted.text)")
+        let next = try server.post("private", "changes/database", #"{"syncToken":"\#(syncToken)","resultsLimit":1}"#, webAuthToken: token)
+        let page = try next.json()
+        #expect(page["zones"]?.arrayValue?.map { $0["zoneID"]?["zoneName"] } == ["Work"] && page["moreComing"] == true)
+        let workToken = try #require(page["zones"]?[0]?["syncToken"]?.stringValue)
+        let work = try server.post("private", "changes/zone", #"{"zones":[{"zoneID":{"zoneName":"Work"},"syncToken":"\#(workToken)"}]}"#,
+                                   webAuthToken: token)
+        #expect(try work.json()["zones"]?[0]?["records"] == [], "the zone's token in the database feed is where the zone stands")
+
+        // zones/changes, as MistKit sends it (syncToken) and as Apple documents it (metaSyncToken).
+        let pageToken = try #require(page["syncToken"]?.stringValue)
+        for key in ["syncToken", "metaSyncToken"] {
+            let older = try server.post("private", "zones/changes", #"{"\#(key)":"\#(pageToken)"}"#, webAuthToken: token)
+            #expect(older.status == 200, "\(older.text)")
+            let answer = try older.json()
+            #expect(answer["zones"]?.arrayValue?.count == 1 && answer["zones"]?[0]?["deleted"] == true)
+            #expect(answer["zones"]?[0]?["zoneID"]?["zoneName"] == "Home" && answer["zones"]?[0]?["zoneID"]?["ownerRecordName"]?.stringValue?.hasPrefix("_") == true)
+            #expect(answer["syncToken"] != nil && answer["syncToken"] == answer["metaSyncToken"] && answer["moreComing"] == false)
+        }
+        let forged = try server.post("private", "changes/database", #"{"syncToken":"\#(workToken)"}"#, webAuthToken: token)
+        #expect(try forged.status == 400 && forged.json()["serverErrorCode"] == "BAD_REQUEST", "a zone's token is refused: \(forged.text)")
     }
 }

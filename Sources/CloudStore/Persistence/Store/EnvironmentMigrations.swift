@@ -129,5 +129,27 @@ enum EnvironmentMigrations {
         """
         ALTER TABLE changes ADD COLUMN creator TEXT NOT NULL DEFAULT '';
         """,
+        // The database-level log `changes/database` reads: one row per zone name of each
+        // database, moved to the database's next sequence whenever the zone is created, changed
+        // or deleted (a deleted zone keeps its row, marked, as the zone's tombstone). Changes
+        // keep their time, so that tombstones can be forgotten after the retention; `horizon`
+        // per zone is the newest tombstone forgotten, below which tokens have expired.
+        """
+        CREATE TABLE zone_log(
+            scope INTEGER NOT NULL,
+            owner TEXT NOT NULL,
+            name TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            deleted INTEGER NOT NULL,
+            time INTEGER NOT NULL,
+            PRIMARY KEY(scope, owner, name)
+        ) WITHOUT ROWID;
+        CREATE UNIQUE INDEX zone_log_by_seq ON zone_log(scope, owner, seq);
+        INSERT INTO zone_log(scope, owner, name, seq, deleted, time)
+            SELECT scope, owner, name, row_number() OVER (PARTITION BY scope, owner ORDER BY zone), 0, created FROM zones;
+        ALTER TABLE changes ADD COLUMN time INTEGER NOT NULL DEFAULT 0;
+        UPDATE changes SET time = CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER);
+        ALTER TABLE zones ADD COLUMN horizon INTEGER NOT NULL DEFAULT 0;
+        """,
     ])
 }

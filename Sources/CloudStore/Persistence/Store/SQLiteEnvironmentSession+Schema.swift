@@ -94,11 +94,13 @@ extension SQLiteEnvironmentSession {
         for (kind, name) in made {
             try connection.execute("DROP \(kind == "index" ? "INDEX" : "TABLE") \"\(name)\"")
         }
-        for table in ["records", "changes", "refs", "zones", "zone_stats", "type_stats", "user_roles", "grants", "fields", "record_types", "roles"] {
+        for table in ["records", "changes", "zone_log", "refs", "zones", "zone_stats", "type_stats", "user_roles", "grants", "fields", "record_types", "roles"] {
             try connection.execute("DELETE FROM \(table)")
         }
+        try connection.execute("DELETE FROM meta WHERE key GLOB 'zone_log_horizon:*'")
         try connection.execute("UPDATE meta SET value = lower(hex(randomblob(8))) WHERE key = 'incarnation'")
         statsDeltas = [:]
+        zoneLogTouches = []
         try reloadCatalog(bumpingVersion: true)
     }
 

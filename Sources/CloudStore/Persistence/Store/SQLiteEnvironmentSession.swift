@@ -6,6 +6,9 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     var catalog: SchemaCatalog
     /// Records and bytes gained or lost per zone and type, written once by ``flushStats()``.
     var statsDeltas: [StatsKey: (records: Int64, bytes: Int64)] = [:]
+    /// Zones this transaction created, changed or deleted, for the database log; written once
+    /// each by ``flushZoneLog()``.
+    var zoneLogTouches: [(key: ZoneLogKey, touch: ZoneLogTouch)] = []
 
     init(connection: SQLiteConnection, catalog: SchemaCatalog) {
         self.connection = connection
@@ -32,11 +35,13 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
         // and the pending counts must be too.
         let saved = catalog
         let savedDeltas = statsDeltas
+        let savedTouches = zoneLogTouches
         do {
             return try connection.savepoint(body)
         } catch {
             catalog = saved
             statsDeltas = savedDeltas
+            zoneLogTouches = savedTouches
             throw error
         }
     }
@@ -72,12 +77,15 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     func createZone(named name: String, in database: DatabaseID, created: Int64) throws -> StoredZone {
         try connection.statement("INSERT INTO zones(scope, owner, name, created) VALUES (?, ?, ?, ?)")
             .execute([.integer(Self.scopeCode(database.scope)), .text(database.owner), .text(name), .integer(created)])
-        return StoredZone(
+        let zone = StoredZone(
             key: connection.lastInsertRowID, zoneID: ZoneID(zoneName: name, ownerRecordName: database.owner),
             database: database, created: created)
+        touchZoneLog(zone, deleted: false, time: created)
+        return zone
     }
 
-    func deleteZone(_ zone: StoredZone) throws {
+    func deleteZone(_ zone: StoredZone, at time: Int64) throws {
+        touchZoneLog(zone, deleted: true, time: time)
         let key = SQLiteValue.integer(zone.key)
         for type in catalog.types.values {
             for field in type.listFields {
@@ -145,26 +153,29 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     // MARK: - Change log
 
     func lastChangeSequence(in zone: StoredZone) throws -> Int64 {
-        try connection.statement("SELECT max(seq) FROM changes WHERE zone = ?").scalarInteger([.integer(zone.key)]) ?? 0
+        // Forgotten tombstones leave the horizon behind, so that sequences are never given twice.
+        try connection.statement("SELECT max(coalesce((SELECT max(seq) FROM changes WHERE zone = ?1), 0), horizon) FROM zones WHERE zone = ?1")
+            .scalarInteger([.integer(zone.key)]) ?? 0
     }
 
     func changes(in zone: StoredZone, after sequence: Int64, limit: Int) throws -> [ChangeEntry] {
-        try connection.statement("SELECT seq, name, type, kind, creator FROM changes WHERE zone = ? AND seq > ? ORDER BY seq LIMIT ?")
+        try connection.statement("SELECT seq, name, type, kind, creator, time FROM changes WHERE zone = ? AND seq > ? ORDER BY seq LIMIT ?")
             .rows([.integer(zone.key), .integer(sequence), .integer(Int64(limit))]) { row in
                 guard let kind = ChangeEntry.Kind(rawValue: row.integer(3)) else {
                     throw CloudStoreError.internalError("A change log entry has an unknown kind \(row.integer(3))")
                 }
                 return ChangeEntry(
                     sequence: row.integer(0), recordName: row.text(1),
-                    recordType: catalog.typeNames[row.integer(2)] ?? "", kind: kind, creator: row.text(4))
+                    recordType: catalog.typeNames[row.integer(2)] ?? "", kind: kind, creator: row.text(4), time: row.integer(5))
             }
     }
 
     func appendChange(_ entry: ChangeEntry, in zone: StoredZone) throws {
         let type = try catalog.recordType(entry.recordType)
-        try connection.statement("INSERT INTO changes(zone, seq, name, type, kind, creator) VALUES (?, ?, ?, ?, ?, ?)").execute([
+        try connection.statement("INSERT INTO changes(zone, seq, name, type, kind, creator, time) VALUES (?, ?, ?, ?, ?, ?, ?)").execute([
             .integer(zone.key), .integer(entry.sequence), .text(entry.recordName), .integer(type.id),
-            .integer(entry.kind.rawValue), .text(entry.creator),
+            .integer(entry.kind.rawValue), .text(entry.creator), .integer(entry.time),
         ])
+        touchZoneLog(zone, deleted: false, time: entry.time)
     }
 }

@@ -22,6 +22,7 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
             let session = SQLiteEnvironmentSession(connection: connection, catalog: try catalog(on: connection))
             let result = try body(session)
             try session.flushStats()
+            try session.flushZoneLog()
             return result
         }
     }
@@ -31,6 +32,7 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
             let session = SQLiteEnvironmentSession(connection: connection, catalog: try catalog(on: connection))
             let result = try body(session)
             try session.flushStats()
+            try session.flushZoneLog()
             return result
         }
     }

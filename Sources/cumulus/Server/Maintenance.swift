@@ -1,0 +1,35 @@
+import CloudStore
+import Dispatch
+import Logging
+
+/// The server's periodic upkeep, off the request path: forgetting tombstones past their
+/// retention, once an hour and once shortly after start.
+final class Maintenance {
+    private let store: CloudStore
+    private let logger: Logger
+    private let timer: any DispatchSourceTimer
+
+    init(store: CloudStore, logger: Logger) {
+        self.store = store
+        self.logger = logger
+        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "cumulus.maintenance", qos: .utility))
+    }
+
+    /// Starts the schedule.
+    func start() {
+        let (store, logger) = (store, logger)
+        timer.setEventHandler {
+            do {
+                let forgotten = try store.forgetExpiredTombstones()
+                if forgotten > 0 { logger.info("forgot \(forgotten) tombstones past their retention") }
+            } catch {
+                logger.error("forgetting expired tombstones failed: \(error)")
+            }
+        }
+        timer.schedule(deadline: .now() + .seconds(60), repeating: .seconds(3600), leeway: .seconds(60))
+        timer.resume()
+    }
+
+    /// Stops the schedule.
+    func stop() { timer.cancel() }
+}
