@@ -19,15 +19,18 @@ public struct CloudDatabase: Sendable {
     /// Applies `request` as `records/modify` does: one result per operation, in order.
     /// - Throws: request-level failures (too many operations, a caller who may not write).
     public func modify(_ request: ModifyRequest) throws -> [RecordResult] {
+        let notifier = store.notifier(container, environment, database)
         let modifier = RecordModifier(
-            database: database, caller: caller, evolution: SchemaEvolution(environment: environment), now: store.now)
+            database: database, caller: caller, evolution: SchemaEvolution(environment: environment), now: store.now, notifier: notifier)
         let storageLimit = try store.limits(of: container, environment).storageBytes
         let (store, container, environment) = (store, container, environment)
-        return try storage.write { writer in
+        let (results, woken) = try storage.write { writer in
             let results = try modifier.apply(request, to: writer)
             try store.checkStorage(of: writer, limit: storageLimit, container: container, environment: environment)
-            return results
+            return (results, try notifier.flush(to: writer))
         }
+        store.notificationsQueued(woken)
+        return results
     }
 
     /// Fetches records by name as `records/lookup` does: one result per name, in order.
@@ -173,9 +176,10 @@ public struct CloudDatabase: Sendable {
         let database = database
         let signer = store.syncTokenSigner
         let now = store.now
-        return try storage.write { writer in
+        let notifier = store.notifier(container, environment, database)
+        let (results, woken) = try storage.write { writer in
             let incarnation = try writer.incarnation()
-            return try operations.map { operation in
+            let results = try operations.map { operation -> ZoneResult in
                 let zoneID = ZoneID(zoneName: operation.zoneName, ownerRecordName: database.owner)
                 do {
                     return try writer.savepoint {
@@ -185,7 +189,11 @@ public struct CloudDatabase: Sendable {
                     return .failure(zoneID, error)
                 }
             }
+            if results.contains(where: { if case .failure = $0 { false } else { true } }) { try notifier.zoneChanged(reader: writer) }
+            return (results, try notifier.flush(to: writer))
         }
+        store.notificationsQueued(woken)
+        return results
     }
 
     private static func apply(

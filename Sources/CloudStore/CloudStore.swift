@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 
 /// CloudKit's storage and sync backend: containers, their environments and databases, zones,
 /// records, schemas and change logs, in SQLite files under one data directory.
@@ -44,6 +45,8 @@ public final class CloudStore: Sendable {
     /// Each environment's request rate, at the rate of its limits (the defaults here are unused).
     let requestThrottle = KeyedRateLimiter<EnvironmentKey>(ratePerSecond: EnvironmentLimits.standard.requestsPerSecond, burst: 1)
     private let environments = ReadWriteLock<[EnvironmentKey: any EnvironmentStorage]>([:])
+    /// Told, after each commit that queued notifications, which push tokens got some.
+    let notificationListeners = Mutex<[@Sendable (Set<String>) -> Void]>([])
 
     /// The catalog's file name inside the data directory.
     public static let catalogFileName = "cumulus.sqlite"

@@ -43,6 +43,9 @@ public struct CloudStoreConfiguration: Sendable {
     /// CHANGE_TOKEN_EXPIRED, so that its holder fetches everything again rather than keep a
     /// deleted record.
     public var tombstoneRetention: Int64 = 30 * 24 * 60 * 60 * 1000
+    /// How long a notification waits in its push token's queue for a poll to take it, in
+    /// milliseconds (one day).
+    public var notificationLifetime: Int64 = 24 * 60 * 60 * 1000
     /// Push tokens no user holds that a container's environment keeps at most; `tokens/create`
     /// by the world beyond that is refused with QUOTA_EXCEEDED.
     public var maximumUnboundPushTokens = 100_000

@@ -37,6 +37,9 @@ public final class WebServices: Sendable {
         ([.get, .post], "/database/1/:container/:environment/:database/zones/list"),
         ([.post], "/database/1/:container/:environment/:database/zones/lookup"),
         ([.post], "/database/1/:container/:environment/:database/zones/modify"),
+        ([.get, .post], "/database/1/:container/:environment/:database/subscriptions/list"),
+        ([.post], "/database/1/:container/:environment/:database/subscriptions/lookup"),
+        ([.post], "/database/1/:container/:environment/:database/subscriptions/modify"),
         ([.get, .post], "/database/1/:container/:environment/:database/users/caller"),
         ([.get, .post], "/database/1/:container/:environment/:database/users/current"),
         ([.get, .post], "/database/1/:container/:environment/:database/users/discover"),
@@ -50,6 +53,7 @@ public final class WebServices: Sendable {
         ([.post], "/device/1/:container/:environment/tokens/create"),
         ([.post], "/device/1/:container/:environment/tokens/register"),
         ([.get], "/webcourier/1/aps"),
+        ([.get], "/webcourier/1/events"),
     ]
 
     /// Adds the API's routes to `router`.
@@ -69,6 +73,9 @@ public final class WebServices: Sendable {
             "zones/list": (true, ZonesEndpoints.list),
             "zones/lookup": (true, ZonesEndpoints.lookup),
             "zones/modify": (true, ZonesEndpoints.modify),
+            "subscriptions/list": (true, SubscriptionsEndpoints.list),
+            "subscriptions/lookup": (true, SubscriptionsEndpoints.lookup),
+            "subscriptions/modify": (true, SubscriptionsEndpoints.modify),
             "users/caller": (true, UsersEndpoints.caller),
             "users/current": (true, UsersEndpoints.current),
             "users/discover": (true, UsersEndpoints.discover),
@@ -80,7 +87,7 @@ public final class WebServices: Sendable {
         ]
         let options = RouteOptions(maxBodyBytes: configuration.maxRequestBytes)
         router.group("", middleware: cors) { api in
-            for (methods, pattern) in Self.routes where pattern != "/webcourier/1/aps" {
+            for (methods, pattern) in Self.routes where !pattern.hasPrefix("/webcourier/") {
                 let operation = APIEndpoint.operation(of: pattern)
                 let (needsDatabase, body) = bodies[operation]!
                 api.route(methods, pattern, options: options, endpoint.handler(operation: operation, needsDatabase: needsDatabase, body))
@@ -102,6 +109,7 @@ public final class WebServices: Sendable {
         let courier = courier
         router.group("", middleware: [AnyOriginMiddleware()]) { group in
             group.get("/webcourier/1/aps") { request in try courier.poll(request) }
+            group.get("/webcourier/1/events") { request in try courier.events(request) }
         }
     }
 }

@@ -62,10 +62,11 @@ class CumulusServer:
         #: The demo container's API token, when the server seeded the demo on this start.
         self.demo_api_token: Optional[str] = None
 
-    def start(self) -> "CumulusServer":
+    def start(self, port: int = 0) -> "CumulusServer":
+        """Starts the server on `port` (0: a free one)."""
         self.data_dir.mkdir(parents=True, exist_ok=True)
         arguments = [
-            str(self.binary), "serve", "--host", "127.0.0.1", "--port", "0",
+            str(self.binary), "serve", "--host", "127.0.0.1", "--port", str(port),
             "--data-dir", str(self.data_dir), "--public-dir", str(PACKAGE_ROOT / "Public"),
             "--templates-dir", str(PACKAGE_ROOT / "Templates"),
             "--no-access-log", "--log-level", "warning",
@@ -116,6 +117,12 @@ class CumulusServer:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait(timeout=5)
+
+    def restart(self) -> "CumulusServer":
+        """Stops the server and starts it again on the same port and data directory."""
+        port = self.port
+        self.stop()
+        return self.start(port=port)
 
     def cli(self, *arguments: str, stdin: Optional[str] = None) -> str:
         """Runs `cumulus <arguments> --data-dir <data dir>` and returns its standard output, stripped."""

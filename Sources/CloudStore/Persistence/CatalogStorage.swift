@@ -67,6 +67,8 @@ protocol CredentialStorage: Sendable {
 
     func insertPushToken(_ token: PushToken) throws
     func pushToken(_ token: String) throws -> PushToken?
+    /// The push tokens `user` registered in the container's environment.
+    func pushTokens(of user: String, in container: ContainerIdentifier, _ environment: Environment) throws -> [String]
     func setPushTokenUser(_ token: String, userRecordName: String?) throws
     /// How many push tokens of a container's environment no user holds.
     func unboundPushTokenCount(in container: ContainerIdentifier, _ environment: Environment) throws -> Int

@@ -37,6 +37,14 @@ protocol EnvironmentReader {
     func zoneLog(in database: DatabaseID, after sequence: Int64, limit: Int) throws -> [ZoneLogEntry]
     /// The newest zone tombstone of `database` forgotten after the retention; 0 when none was.
     func zoneLogHorizon(in database: DatabaseID) throws -> Int64
+    /// Every subscription of `database`, of every subscriber, in the order they were created.
+    func subscriptions(in database: DatabaseID) throws -> [(user: String, subscription: Subscription)]
+    /// The subscriptions `user` holds in `database`, by identifier.
+    func subscriptions(of user: String, in database: DatabaseID) throws -> [Subscription]
+    /// The oldest notification of `token` that has not expired at `now`, with its storage key.
+    func oldestNotification(for token: String, now: Int64) throws -> (key: Int64, notification: QueuedNotification)?
+    /// How many notifications wait for each push token that has any.
+    func queuedNotificationCounts() throws -> [String: Int]
     /// Names of the records of `zone` holding a reference with `action` to `recordName`.
     func referrers(to recordName: String, in zone: StoredZone, action: Reference.Action) throws -> [String]
     /// The custom security roles `user` holds.
@@ -77,6 +85,15 @@ protocol EnvironmentWriter: EnvironmentReader {
     func delete(_ stored: StoredRecord, in zone: StoredZone) throws
     /// Appends to the zone's change log. `entry.sequence` must be the last sequence plus one.
     func appendChange(_ entry: ChangeEntry, in zone: StoredZone) throws
+    /// Creates or replaces `user`'s subscription in `database`.
+    func saveSubscription(_ subscription: Subscription, of user: String, in database: DatabaseID, at time: Int64) throws
+    /// Deletes `user`'s subscription; whether there was one.
+    func deleteSubscription(_ id: String, of user: String, in database: DatabaseID) throws -> Bool
+    /// Queues `notification` for each of `tokens`, until `expires`.
+    func enqueue(_ notification: QueuedNotification, for tokens: [String], expires: Int64) throws
+    /// Removes a queued notification of `token`, and those of its notifications that expired
+    /// before `now`; whether the notification was still there.
+    func removeNotification(_ key: Int64, of token: String, expiredBefore now: Int64) throws -> Bool
     /// Forgets record tombstones, and zone tombstones, made before `time`, moving each
     /// horizon past them. Returns how many went.
     func forgetTombstones(before time: Int64) throws -> Int

@@ -36,6 +36,8 @@ struct QueryPlan: Hashable, Sendable {
     var after: Position?
     /// Only records this user created: the caller reads by `GRANT READ TO "_creator"` alone.
     var createdBy: String?
+    /// Only the record with this storage key: whether one record matches, as a subscription asks.
+    var onlyKey: Int64?
 
     /// Ties between equal sort keys are broken by storage key, in the direction of the last
     /// sort (ascending when there is none), so that an index serves the whole order.

@@ -14,6 +14,8 @@ struct RecordModifier {
     let evolution: SchemaEvolution
     /// The time every change of the request is stamped with, in milliseconds since 1970.
     let now: Int64
+    /// Told of every record change, to make the notifications of the subscriptions it fires.
+    var notifier: NotificationGenerator? = nil
 
     private var policy: AccessPolicy { AccessPolicy(caller: caller, database: database) }
 
@@ -81,6 +83,7 @@ struct RecordModifier {
                     }
                 }
             } catch let abort as AtomicAbort {
+                notifier?.discard()
                 let culprit = names[abort.index].map { "record '\($0)'" } ?? "operation \(abort.index + 1)"
                 return names.enumerated().map { index, name in
                     index == abort.index
@@ -228,9 +231,12 @@ struct RecordModifier {
             }
             try writer.saveRecordType(evolved)
         }
+        let stored: StoredRecord
         if let existing {
-            _ = try writer.update(existing, to: record, in: zone)
-        } else if try writer.insert(record, in: zone) == nil {
+            stored = try writer.update(existing, to: record, in: zone)
+        } else if let inserted = try writer.insert(record, in: zone) {
+            stored = inserted
+        } else {
             let current = try writer.record(named: name, in: zone)
             throw CloudStoreError.conflict(
                 "record to insert already exists", serverRecord: try readable(current?.record, writer: writer, access: access))
@@ -240,6 +246,7 @@ struct RecordModifier {
                 sequence: changeSequence, recordName: name, recordType: recordType, kind: existing == nil ? .created : .updated,
                 creator: record.created.userRecordName, time: now),
             in: zone)
+        try notifier?.recordChanged(stored, existing == nil ? .create : .update, in: zone, reader: writer)
         return .record(record.keeping(desiredKeys))
     }
 
@@ -309,6 +316,8 @@ struct RecordModifier {
             }
         }
         for victim in doomed {
+            // Asked while the record is still stored, so that a query subscription's filters see it.
+            try notifier?.recordChanged(victim, .delete, in: zone, reader: writer)
             try writer.delete(victim, in: zone)
             try writer.appendChange(
                 ChangeEntry(

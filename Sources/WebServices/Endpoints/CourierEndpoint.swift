@@ -1,21 +1,48 @@
 import CloudKitWire
 import CloudStore
+import Dispatch
 import HTTPServer
+import Logging
 import Synchronization
 
 /// The web courier: `GET /webcourier/1/aps?tok=<apnsToken>&ttl=43200`, the URL `tokens/create`
-/// hands out. Each poll waits, without holding a thread, for one notification for its token and
-/// answers it as JSON; when none comes before the timeout it answers 200 with an empty body, and
-/// the client polls again (CloudKit JS re-polls after 10 ms).
+/// hands out, and `GET /webcourier/1/events?tok=…`, a server-sent-events stream of the same.
+///
+/// Notifications wait in their push token's queue in CloudStore, written with the change that
+/// made them, so they outlive a poll that is not there and a restart. Each poll takes the
+/// oldest one; when there is none it waits, without holding a thread, until one is queued or
+/// the timeout answers 200 with an empty body (CloudKit JS polls again). A stream takes every
+/// one as it comes. An entry leaves the queue only once a poll or a stream was given it.
 final class CourierEndpoint: Sendable {
+    /// Who waits on a token: polls, oldest first, and open streams.
+    private enum Waiter: Sendable {
+        case poll(PendingResponse)
+        case stream(EventStream)
+
+        var identity: ObjectIdentifier {
+            switch self {
+            case .poll(let pending): ObjectIdentifier(pending)
+            case .stream(let events): ObjectIdentifier(events)
+            }
+        }
+    }
+
+    private struct Waiting: Sendable {
+        var token: PushToken
+        var waiters: [Waiter]
+    }
+
     private let store: CloudStore
     private let timeout: Duration
-    /// Polls waiting per push token, oldest first.
-    private let waiting = Mutex<[String: [PendingResponse]]>([:])
+    private let logger = Logger(label: "cumulus.courier")
+    private let waiting = Mutex<[String: Waiting]>([:])
+    /// Hands notifications out one at a time, so that no entry goes to two waiters.
+    private let delivery = DispatchQueue(label: "cumulus.courier")
 
     init(store: CloudStore, timeout: Duration) {
         self.store = store
         self.timeout = timeout
+        store.onNotificationsQueued { [weak self] tokens in self?.wake(tokens) }
     }
 
     /// The courier URL of a push token.
@@ -23,40 +50,90 @@ final class CourierEndpoint: Sendable {
         "\(base)/webcourier/1/aps?tok=\(PercentEncoding.encodeComponent(token))&ttl=43200"
     }
 
-    /// Answers one poll.
+    /// Answers one poll: the oldest queued notification, or one queued while it waits.
     func poll(_ request: HTTPRequest) throws -> HTTPResponse {
-        guard let token = request.queryParameter("tok"), try store.pushToken(token) != nil else {
-            let error = CloudKitError(WebServicesError.badRequest("Unknown or missing courier token"))
-            return .json(error.body(uuid: request.requestID).serialized(), status: error.httpStatus)
-        }
+        guard let token = try pushToken(of: request) else { return Self.unknownToken }
         let pending = PendingResponse(timeout: timeout, timeoutResponse: HTTPResponse(status: .ok, bytes: []))
-        waiting.withLock { $0[token, default: []].append(pending) }
-        pending.onCancel { [weak self] in self?.forget(pending, token: token) }
+        add(.poll(pending), for: token)
+        pending.onCancel { [weak self] in self?.forget(ObjectIdentifier(pending), token: token.token) }
+        delivery.async { [weak self] in self?.drain(token.token) }
         return .deferred(pending)
     }
 
-    /// Hands `payload` (a notification's JSON) to the oldest poll waiting on `token`.
-    /// - Returns: whether a poll was waiting to take it.
-    @discardableResult
-    func deliver(_ payload: JSONValue, to token: String) -> Bool {
-        while let next = waiting.withLock({ polls -> PendingResponse? in
-            guard var queue = polls[token], !queue.isEmpty else { return nil }
-            let first = queue.removeFirst()
-            polls[token] = queue.isEmpty ? nil : queue
-            return first
-        }) {
-            if next.complete(.json(payload.serialized())) { return true }
-        }
-        return false
+    /// Opens a stream of every notification queued for the token, those waiting first.
+    func events(_ request: HTTPRequest) throws -> HTTPResponse {
+        guard let token = try pushToken(of: request) else { return Self.unknownToken }
+        let events = EventStream(heartbeatInterval: .seconds(15))
+        add(.stream(events), for: token)
+        events.onClose { [weak self] in self?.forget(ObjectIdentifier(events), token: token.token) }
+        delivery.async { [weak self] in self?.drain(token.token) }
+        return .eventStream(events)
     }
 
-    /// How many polls are waiting on `token`.
-    func waitingCount(for token: String) -> Int { waiting.withLock { $0[token]?.count ?? 0 } }
+    /// How many polls and streams wait on `token`.
+    func waitingCount(for token: String) -> Int { waiting.withLock { $0[token]?.waiters.count ?? 0 } }
 
-    private func forget(_ pending: PendingResponse, token: String) {
-        waiting.withLock { polls in
-            polls[token]?.removeAll { $0 === pending }
-            if polls[token]?.isEmpty == true { polls[token] = nil }
+    /// CloudKit JS 2 hands any JSON a poll answers to the app as a notification, so an unknown or
+    /// revoked token gets no JSON at all: an empty 404, after which the client gives up.
+    private static let unknownToken = HTTPResponse(status: .notFound, bytes: [])
+
+    private func pushToken(of request: HTTPRequest) throws -> PushToken? {
+        guard let value = request.queryParameter("tok") else { return nil }
+        return try store.pushToken(value)
+    }
+
+    private func add(_ waiter: Waiter, for token: PushToken) {
+        waiting.withLock { waiting in
+            waiting[token.token, default: Waiting(token: token, waiters: [])].waiters.append(waiter)
+        }
+    }
+
+    private func forget(_ identity: ObjectIdentifier, token: String) {
+        waiting.withLock { waiting in
+            waiting[token]?.waiters.removeAll { $0.identity == identity }
+            if waiting[token]?.waiters.isEmpty == true { waiting[token] = nil }
+        }
+    }
+
+    /// Notifications were queued for `tokens`: those with waiters get them.
+    private func wake(_ tokens: Set<String>) {
+        let waited = waiting.withLock { waiting in tokens.filter { waiting[$0] != nil } }
+        guard !waited.isEmpty else { return }
+        delivery.async { [weak self] in
+            for token in waited { self?.drain(token) }
+        }
+    }
+
+    /// Gives queued notifications to the token's waiters, oldest notification to the oldest poll,
+    /// until one or the other runs out. Runs on `delivery` only.
+    private func drain(_ token: String) {
+        while let (pushToken, waiter) = waiting.withLock({ waiting in waiting[token].flatMap { entry in entry.waiters.first.map { (entry.token, $0) } } }) {
+            let next: NotificationDelivery?
+            do {
+                next = try store.oldestNotification(for: pushToken)
+            } catch {
+                logger.error("reading the notification queue failed: \(error)")
+                return
+            }
+            guard let next else { return }
+            let payload = NotificationWire.json(next.notification).serialized()
+            let given: Bool
+            switch waiter {
+            case .poll(let pending):
+                // A poll answers once: it leaves the line whether it took this one or had ended.
+                forget(waiter.identity, token: token)
+                given = pending.complete(.json(payload))
+            case .stream(let events):
+                given = events.send(event: "notification", id: next.notification.notificationID, data: String(decoding: payload, as: UTF8.self))
+                if !given { forget(waiter.identity, token: token) }
+            }
+            guard given else { continue }
+            do {
+                try store.removeNotification(next)
+            } catch {
+                logger.error("removing a delivered notification failed: \(error)")
+                return
+            }
         }
     }
 }

@@ -95,45 +95,6 @@ import TestSupport
         let bad = try server.send("POST", server.authorized(path), body: #"{"apnsEnvironment":"staging"}"#)
         #expect(bad.status == 400)
     }
-
-    @Test func theCourierWaitsWithoutAThreadAndDeliversOneNotificationPerPoll() throws {
-        let server = try APITestServer(courierTimeout: .milliseconds(300))
-        let created = try server.send("POST", server.authorized(server.path("public", "tokens/create")), body: "{}").json()
-        let url = try #require(created["webcourierURL"]?.stringValue)
-        let target = String(url.dropFirst("http://127.0.0.1:\(server.port)".count))
-
-        // Nothing to deliver: an empty 200 after the timeout.
-        let empty = try server.send("GET", target)
-        #expect(empty.status == 200)
-        #expect(empty.body.isEmpty)
-
-        // A notification delivered while a poll waits is its answer.
-        let token = try #require(created["apnsToken"]?.stringValue)
-        let slow = try APITestServer(courierTimeout: .seconds(20))
-        let slowToken = try slow.store.createPushToken(slow.container, .development, apnsEnvironment: "development", caller: .world)
-        let answer = DeliveredAnswer()
-        let port = slow.port
-        let pollTarget = "/webcourier/1/aps?tok=\(PercentEncoding.encodeComponent(slowToken.token))&ttl=43200"
-        let thread = Thread {
-            answer.set(try? HTTPTestClient.send(port: port, method: "GET", target: pollTarget, body: nil, headers: [:]))
-        }
-        thread.start()
-        var waited = 0
-        while slow.api.courier.waitingCount(for: slowToken.token) == 0 && waited < 200 {
-            usleep(10_000)
-            waited += 1
-        }
-        #expect(slow.api.courier.deliver(["ck": ["nid": "n1", "cid": "iCloud.com.example.Notes"]], to: slowToken.token))
-        while answer.get() == nil && waited < 1_000 {
-            usleep(10_000)
-            waited += 1
-        }
-        #expect(try answer.get()?.json() == ["ck": ["nid": "n1", "cid": "iCloud.com.example.Notes"]])
-        #expect(!token.isEmpty)
-
-        let unknown = try server.send("GET", "/webcourier/1/aps?tok=nope")
-        #expect(unknown.status == 400)
-    }
 }
 
 /// A response handed from a background thread.

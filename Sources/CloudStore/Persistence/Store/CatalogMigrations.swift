@@ -160,5 +160,9 @@ enum CatalogMigrations {
         ALTER TABLE sessions ADD COLUMN environment TEXT;
         CREATE INDEX sessions_by_environment ON sessions(container, environment) WHERE revoked = 0;
         """,
+        // Notifications go to every push token of their subscriber.
+        """
+        CREATE INDEX push_tokens_by_user ON push_tokens(container, environment, user_record_name) WHERE user_record_name IS NOT NULL;
+        """,
     ])
 }

@@ -151,5 +151,26 @@ enum EnvironmentMigrations {
         UPDATE changes SET time = CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER);
         ALTER TABLE zones ADD COLUMN horizon INTEGER NOT NULL DEFAULT 0;
         """,
+        // Subscriptions, per database and subscriber, and the notifications they made, queued
+        // per push token until the web courier hands them out: written in the transaction of
+        // the change that made them, so that none is lost or made for a change rolled back.
+        """
+        CREATE TABLE subscriptions(
+            scope INTEGER NOT NULL,
+            owner TEXT NOT NULL,
+            user TEXT NOT NULL,
+            id TEXT NOT NULL,
+            created INTEGER NOT NULL,
+            body BLOB NOT NULL,
+            PRIMARY KEY(scope, owner, user, id)
+        ) WITHOUT ROWID;
+        CREATE TABLE notifications(
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            token TEXT NOT NULL,
+            expires INTEGER NOT NULL,
+            body BLOB NOT NULL
+        );
+        CREATE INDEX notifications_by_token ON notifications(token, id);
+        """,
     ])
 }

@@ -32,6 +32,10 @@ struct QuerySQLBuilder {
             conditions.append("r.created_by = ?")
             whereParameters.append(.text(creator))
         }
+        if let key = plan.onlyKey {
+            conditions.append("r.rid = ?")
+            whereParameters.append(.integer(key))
+        }
 
         for filter in plan.filters {
             let (condition, parameters) = try sql(for: filter, zoneList: zoneList, zoneKeys: zoneKeys)

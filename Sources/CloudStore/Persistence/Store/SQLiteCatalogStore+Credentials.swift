@@ -281,6 +281,14 @@ extension SQLiteCatalogStore: CredentialStorage {
         }
     }
 
+    func pushTokens(of user: String, in container: ContainerIdentifier, _ environment: Environment) throws -> [String] {
+        try read { connection in
+            try connection.statement(
+                "SELECT token FROM push_tokens WHERE container = ? AND environment = ? AND user_record_name = ? ORDER BY created, token"
+            ).rows([.text(container.rawValue), .text(environment.rawValue), .text(user)]) { $0.text(0) }
+        }
+    }
+
     func unboundPushTokenCount(in container: ContainerIdentifier, _ environment: Environment) throws -> Int {
         try read { connection in
             Int(try connection.statement(

@@ -1,0 +1,63 @@
+extension SQLiteEnvironmentSession {
+    // MARK: - Subscriptions and queued notifications
+
+    func subscriptions(in database: DatabaseID) throws -> [(user: String, subscription: Subscription)] {
+        try connection.statement("SELECT user, body FROM subscriptions WHERE scope = ? AND owner = ? ORDER BY created, user, id")
+            .rows([.integer(Self.scopeCode(database.scope)), .text(database.owner)]) { row in
+                (row.text(0), try SubscriptionCodec.decodeSubscription(row.blob(1)))
+            }
+    }
+
+    func subscriptions(of user: String, in database: DatabaseID) throws -> [Subscription] {
+        try connection.statement("SELECT body FROM subscriptions WHERE scope = ? AND owner = ? AND user = ? ORDER BY id")
+            .rows([.integer(Self.scopeCode(database.scope)), .text(database.owner), .text(user)]) { row in
+                try SubscriptionCodec.decodeSubscription(row.blob(0))
+            }
+    }
+
+    func saveSubscription(_ subscription: Subscription, of user: String, in database: DatabaseID, at time: Int64) throws {
+        try connection.statement(
+            """
+            INSERT INTO subscriptions(scope, owner, user, id, created, body) VALUES (?, ?, ?, ?, ?, ?)
+            ON CONFLICT(scope, owner, user, id) DO UPDATE SET body = excluded.body
+            """
+        ).execute([
+            .integer(Self.scopeCode(database.scope)), .text(database.owner), .text(user), .text(subscription.subscriptionID),
+            .integer(time), .blob(SubscriptionCodec.encode(subscription)),
+        ])
+    }
+
+    func deleteSubscription(_ id: String, of user: String, in database: DatabaseID) throws -> Bool {
+        try connection.statement("DELETE FROM subscriptions WHERE scope = ? AND owner = ? AND user = ? AND id = ?")
+            .execute([.integer(Self.scopeCode(database.scope)), .text(database.owner), .text(user), .text(id)])
+        return connection.changes > 0
+    }
+
+    func enqueue(_ notification: QueuedNotification, for tokens: [String], expires: Int64) throws {
+        guard !tokens.isEmpty else { return }
+        let body = SQLiteValue.blob(SubscriptionCodec.encode(notification))
+        let insert = try connection.statement("INSERT INTO notifications(token, expires, body) VALUES (?, ?, ?)")
+        for token in tokens { try insert.execute([.text(token), .integer(expires), body]) }
+    }
+
+    func oldestNotification(for token: String, now: Int64) throws -> (key: Int64, notification: QueuedNotification)? {
+        try connection.statement("SELECT id, body FROM notifications WHERE token = ? AND expires > ? ORDER BY id LIMIT 1")
+            .firstRow([.text(token), .integer(now)]) { row in
+                (row.integer(0), try SubscriptionCodec.decodeNotification(row.blob(1)))
+            }
+    }
+
+    func queuedNotificationCounts() throws -> [String: Int] {
+        var counts: [String: Int] = [:]
+        let rows = try connection.statement("SELECT token, count(*) FROM notifications GROUP BY token").rows([]) { ($0.text(0), $0.integer(1)) }
+        for (token, count) in rows { counts[token] = Int(count) }
+        return counts
+    }
+
+    func removeNotification(_ key: Int64, of token: String, expiredBefore now: Int64) throws -> Bool {
+        try connection.statement("DELETE FROM notifications WHERE id = ?").execute([.integer(key)])
+        let removed = connection.changes > 0
+        try connection.statement("DELETE FROM notifications WHERE token = ? AND expires <= ?").execute([.text(token), .integer(now)])
+        return removed
+    }
+}

@@ -1,0 +1,147 @@
+/// Makes the notifications of one write transaction: for each record change, the query
+/// subscriptions it fires (the record's type and zone, the change's kind, the query's filters,
+/// and a subscriber who may read the record), and once per transaction each zone and database
+/// subscription whose zone changed. They are queued for the subscribers' push tokens in the same
+/// transaction as the change, so a change rolled back notifies nobody and a committed one
+/// survives a restart.
+final class NotificationGenerator {
+    private let container: ContainerIdentifier
+    private let environment: Environment
+    private let database: DatabaseID
+    private let now: Int64
+    private let lifetime: Int64
+    private let pushTokens: (String) throws -> [String]
+
+    /// The database's subscriptions, read once the transaction changes anything.
+    private var subscriptions: [(user: String, subscription: Subscription)]?
+    private var pending: [QueuedNotification] = []
+    /// Zone and database subscriptions fire once per transaction; fire-once ones once ever.
+    private var fired: Set<SubscriptionKey> = []
+    private var firedOnce: [SubscriptionKey] = []
+    /// Per subscriber, the readers deciding what they may learn of.
+    private var access: [String: TransactionAccess] = [:]
+
+    private struct SubscriptionKey: Hashable {
+        var user: String
+        var id: String
+    }
+
+    init(
+        container: ContainerIdentifier, environment: Environment, database: DatabaseID, now: Int64, lifetime: Int64,
+        pushTokens: @escaping (String) throws -> [String]
+    ) {
+        self.container = container
+        self.environment = environment
+        self.database = database
+        self.now = now
+        self.lifetime = lifetime
+        self.pushTokens = pushTokens
+    }
+
+    /// A record was created or updated (it is stored as it is now), or is about to be deleted
+    /// (it is still stored).
+    func recordChanged(_ stored: StoredRecord, _ change: Subscription.FiresOn, in zone: StoredZone, reader: any EnvironmentReader) throws {
+        let subscriptions = try loadedSubscriptions(reader)
+        guard !subscriptions.isEmpty else { return }
+        let record = stored.record
+        let schema = try reader.schema()
+        let notificationID = SecureToken.recordName(at: now)
+        for (user, subscription) in subscriptions {
+            let key = SubscriptionKey(user: user, id: subscription.subscriptionID)
+            guard !fired.contains(key) else { continue }
+            let reason: QueuedNotification.Reason
+            switch subscription.kind {
+            case .query(let query, let zoneName, let firesOn, let firesOnce):
+                guard query.recordType == record.recordType, zoneName == nil || zoneName == zone.zoneID.zoneName, firesOn.contains(change)
+                else { continue }
+                guard try canRead(record, user: user, schema: schema, reader: reader),
+                    try Self.matches(stored, query: query, zone: zone, schema: schema, reader: reader)
+                else { continue }
+                var fields: [String: FieldValue] = [:]
+                for name in subscription.notificationInfo?.additionalFields ?? [] { fields[name] = record.fields[name] }
+                reason = .query(recordName: record.recordName, firesOn: change, zoneID: zone.zoneID, fields: fields)
+                if firesOnce {
+                    fired.insert(key)
+                    firedOnce.append(key)
+                }
+            case .zone(let zoneName):
+                guard zoneName == zone.zoneID.zoneName, try canRead(record, user: user, schema: schema, reader: reader) else { continue }
+                reason = .zone(zone.zoneID)
+                fired.insert(key)
+            case .database:
+                guard try canRead(record, user: user, schema: schema, reader: reader) else { continue }
+                reason = .database
+                fired.insert(key)
+            }
+            pending.append(notification(subscription, user: user, id: notificationID, reason: reason))
+        }
+    }
+
+    /// A zone was created or deleted: database subscriptions fire.
+    func zoneChanged(reader: any EnvironmentReader) throws {
+        let notificationID = SecureToken.recordName(at: now)
+        for (user, subscription) in try loadedSubscriptions(reader) {
+            let key = SubscriptionKey(user: user, id: subscription.subscriptionID)
+            guard case .database = subscription.kind, !fired.contains(key) else { continue }
+            fired.insert(key)
+            pending.append(notification(subscription, user: user, id: notificationID, reason: .database))
+        }
+    }
+
+    /// Forgets what an atomic batch that failed had made.
+    func discard() {
+        pending = []
+        fired = []
+        firedOnce = []
+    }
+
+    /// Queues what the transaction made for the subscribers' push tokens, and deletes the
+    /// fire-once subscriptions that fired.
+    /// - Returns: the push tokens given notifications, to wake their waiting polls after commit.
+    func flush(to writer: any EnvironmentWriter) throws -> Set<String> {
+        var tokensOf: [String: [String]] = [:]
+        var woken: Set<String> = []
+        for notification in pending {
+            let user = notification.userRecordName
+            if tokensOf[user] == nil { tokensOf[user] = try pushTokens(user) }
+            let tokens = tokensOf[user] ?? []
+            try writer.enqueue(notification, for: tokens, expires: now + lifetime)
+            woken.formUnion(tokens)
+        }
+        for key in firedOnce { _ = try writer.deleteSubscription(key.id, of: key.user, in: database) }
+        discard()
+        return woken
+    }
+
+    private func loadedSubscriptions(_ reader: any EnvironmentReader) throws -> [(user: String, subscription: Subscription)] {
+        if let subscriptions { return subscriptions }
+        let loaded = try reader.subscriptions(in: database)
+        subscriptions = loaded
+        return loaded
+    }
+
+    private func notification(_ subscription: Subscription, user: String, id: String, reason: QueuedNotification.Reason) -> QueuedNotification {
+        QueuedNotification(
+            notificationID: id, subscriptionID: subscription.subscriptionID, container: container, environment: environment,
+            userRecordName: user, databaseScope: database.scope, reason: reason, notificationInfo: subscription.notificationInfo, created: now)
+    }
+
+    /// Whether the subscriber may read the record: nobody learns of a change by subscribing.
+    private func canRead(_ record: Record, user: String, schema: Schema, reader: any EnvironmentReader) throws -> Bool {
+        let decider = access[user] ?? TransactionAccess(policy: AccessPolicy(caller: .user(user), database: database), reader: reader)
+        access[user] = decider
+        return try decider.canRead(record, in: schema)
+    }
+
+    /// Whether the stored record passes the query's filters, decided by the query engine itself.
+    private static func matches(_ stored: StoredRecord, query: Query, zone: StoredZone, schema: Schema, reader: any EnvironmentReader) throws
+        -> Bool
+    {
+        guard !query.filters.isEmpty else { return true }
+        // The schema may have lost an index the subscription's query needs since it was saved:
+        // such a subscription fires no more, as its query would no longer run.
+        guard var plan = try? QueryPlanner(schema: schema).plan(query, zones: [zone], limit: 1) else { return false }
+        plan.onlyKey = stored.key
+        return try !reader.query(plan).isEmpty
+    }
+}

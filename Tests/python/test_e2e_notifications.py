@@ -1,0 +1,200 @@
+"""Subscriptions and the web courier, driven as CloudKit JS drives them, against a real server.
+
+A courier client shaped like CloudKit JS: it GETs `webcourierURL` exactly as `tokens/create`
+and `tokens/register` hand it out, with no headers, re-polls 10 ms after every answer, and keeps
+only payloads holding `ck.qry`, `ck.fet` or `ck.met`. Query, zone and database subscriptions
+must reach it in order, including notifications queued while it was away and across a restart
+of the server.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import socket
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Iterator, Optional
+
+import pytest
+from urllib.parse import urlsplit
+
+from cloudkit_client import CloudKitClient
+from conftest import CONTAINER, SCHEMA, USER_NAME, USER_PASSWORD
+from cumulus_server import CumulusServer
+
+
+class CourierClient:
+    """Polls one webcourierURL on a thread, as CloudKit JS's notification loop does."""
+
+    def __init__(self, url: str):
+        self.url = urlsplit(url)
+        self.received: list[dict[str, Any]] = []
+        self.empty_answers = 0
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._thread: Optional[threading.Thread] = None
+        self._connection: Optional[http.client.HTTPConnection] = None
+
+    def start(self) -> "CourierClient":
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Goes away as a closed tab does: the waiting poll's connection is closed."""
+        self._stop.set()
+        with self._lock:
+            connection = self._connection
+        if connection is not None and connection.sock is not None:
+            try:
+                connection.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        if self._thread is not None:
+            self._thread.join(timeout=10)
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            connection = http.client.HTTPConnection(self.url.hostname, self.url.port, timeout=40)
+            with self._lock:
+                self._connection = connection
+            try:
+                # Exactly the URL handed out, no headers beyond what any fetch sends.
+                connection.request("GET", f"{self.url.path}?{self.url.query}")
+                response = connection.getresponse()
+                body = response.read()
+            except (OSError, http.client.HTTPException):
+                time.sleep(0.05)
+                continue
+            finally:
+                connection.close()
+            if self._stop.is_set():
+                break
+            if body:
+                payload = json.loads(body)
+                ck = payload.get("ck", {})
+                if any(key in ck for key in ("qry", "fet", "met")):
+                    with self._lock:
+                        self.received.append(payload)
+            else:
+                self.empty_answers += 1
+            time.sleep(0.01)
+
+    def wait_for(self, count: int, timeout: float = 20) -> list[dict[str, Any]]:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with self._lock:
+                if len(self.received) >= count:
+                    return list(self.received)
+            time.sleep(0.02)
+        with self._lock:
+            return list(self.received)
+
+
+def describe(payload: dict[str, Any]) -> str:
+    ck = payload["ck"]
+    if "qry" in ck:
+        return f"{ck['qry']['sid']} {['', 'create', 'update', 'delete'][ck['qry']['fo']]} {ck['qry']['rid']}"
+    if "fet" in ck:
+        return f"{ck['fet']['sid']} zone {ck['fet']['zid']}"
+    return f"{ck['met']['sid']} database"
+
+
+@pytest.fixture(scope="module")
+def server(cumulus_binary: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """A server of its own, which the test restarts: the shared deployment keeps running."""
+    workspace = tmp_path_factory.mktemp("notifications")
+    server = CumulusServer(cumulus_binary, workspace / "data", demo=False)
+    server.start()
+    try:
+        server.cli("containers", "create", CONTAINER)
+        schema_file = workspace / "schema.ckdb"
+        schema_file.write_text(SCHEMA)
+        server.cli("import-schema", "--container", CONTAINER, "--file", str(schema_file))
+        api_token = server.cli("tokens", "create", "--container", CONTAINER, "--allowed-origin", "*")
+        server.cli("users", "add", "--container", CONTAINER, USER_NAME, stdin=USER_PASSWORD + "\n")
+        web_auth_token = server.cli("users", "token", "--container", CONTAINER, USER_NAME, stdin=USER_PASSWORD + "\n")
+        yield {"server": server, "api_token": api_token, "web_auth_token": web_auth_token}
+    finally:
+        server.stop()
+
+
+def test_a_cloudkit_js_shaped_courier_client_receives_every_subscription_in_order(server: dict[str, Any]) -> None:
+    cumulus: CumulusServer = server["server"]
+    user = CloudKitClient(cumulus.base_url, CONTAINER, "development", api_token=server["api_token"],
+                          web_auth_token=server["web_auth_token"])
+    world = CloudKitClient(cumulus.base_url, CONTAINER, "development", api_token=server["api_token"])
+
+    # tokens/create on the /device/1 path as both libraries call it, then tokens/register as a signed-in user.
+    created = world.session.post(
+        f"{cumulus.base_url}/device/1/{CONTAINER}/development/tokens/create?ckAPIToken={server['api_token']}",
+        data='{"apnsEnvironment":"development","clientId":"' + uuid.uuid4().hex + '"}', headers={"Content-Type": "text/plain"}, timeout=30)
+    assert created.status_code == 200, created.text
+    apns_token = created.json()["apnsToken"]
+    registered = user.post(None, "tokens/register", {"apnsEnvironment": "development", "apnsToken": apns_token})
+    assert registered.status_code == 200, registered.text
+    assert set(registered.json()) == {"apnsEnvironment", "apnsToken", "webcourierURL"}
+    url = registered.json()["webcourierURL"]
+    assert url == created.json()["webcourierURL"]
+
+    # A query subscription in the public database, a zone and a database subscription in the private one.
+    subscriptions = user.post("public", "subscriptions/modify", {"operations": [{"operationType": "create", "subscription": {
+        "subscriptionID": "urgent", "subscriptionType": "query", "firesOn": ["create", "update", "delete"],
+        "query": {"recordType": "Item", "filterBy": [{"comparator": "GREATER_THAN", "fieldName": "rank", "fieldValue": {"value": 5}}]},
+        "notificationInfo": {"alertBody": "Urgent item", "additionalFields": ["title"]}}}]})
+    assert "serverErrorCode" not in subscriptions.json()["subscriptions"][0], subscriptions.text
+    zones = user.post("private", "zones/modify", {"operations": [{"operationType": "create", "zone": {"zoneID": {"zoneName": "Work"}}}]})
+    assert zones.status_code == 200, zones.text
+    private = user.post("private", "subscriptions/modify", {"operations": [
+        {"operationType": "create", "subscription": {"subscriptionID": "work", "subscriptionType": "zone", "zoneID": {"zoneName": "Work"}}},
+        {"operationType": "create", "subscription": {"subscriptionID": "everything", "subscriptionType": "database"}},
+    ]})
+    assert all("serverErrorCode" not in entry for entry in private.json()["subscriptions"]), private.text
+
+    def save(database: str, name: str, rank: int, zone: str = "_defaultZone") -> None:
+        response = user.post(database, "records/modify", {"zoneID": {"zoneName": zone}, "operations": [{"operationType": "forceReplace", "record": {
+            "recordName": name, "recordType": "Item", "fields": {"title": {"value": name}, "rank": {"value": rank}}}}]})
+        assert response.status_code == 200 and "serverErrorCode" not in response.json()["records"][0], response.text
+
+    courier = CourierClient(url).start()
+    try:
+        save("public", "high", 9)
+        save("public", "low", 1)  # matches no filter
+        save("private", "task", 1, zone="Work")
+        save("public", "high", 10)
+        courier.wait_for(4)
+        time.sleep(0.3)  # nothing more may come
+        received = courier.wait_for(5, timeout=0)
+    finally:
+        courier.stop()
+    assert [describe(payload) for payload in received] == [
+        "urgent create high", "everything database", "work zone Work", "urgent update high",
+    ]
+    first = received[0]
+    assert first["aps"] == {"alert": {"body": "Urgent item"}}
+    assert first["ck"]["qry"]["af"] == {"title": "high"} and first["ck"]["qry"]["dbs"] == 0
+    assert first["ck"]["cid"] == CONTAINER and first["ck"]["ckuserid"].startswith("_")
+    assert received[2]["ck"]["fet"]["dbs"] == 1 and received[2]["ck"]["fet"]["zoid"] == first["ck"]["ckuserid"]
+
+    # Away: changes are queued, none is dropped; the server restarts in between.
+    save("public", "high", 11)
+    save("private", "task", 2, zone="Work")
+    cumulus.restart()
+    user.base_url = cumulus.base_url
+    delete = user.post("public", "records/modify", {"operations": [{"operationType": "forceDelete", "record": {"recordName": "high"}}]})
+    assert delete.status_code == 200, delete.text
+
+    courier = CourierClient(url).start()
+    try:
+        courier.wait_for(4)
+        time.sleep(0.3)  # nothing more may come
+        received = courier.wait_for(5, timeout=0)
+    finally:
+        courier.stop()
+    assert [describe(payload) for payload in received] == [
+        "urgent update high", "everything database", "work zone Work", "urgent delete high",
+    ]
