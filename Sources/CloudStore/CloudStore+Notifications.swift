@@ -32,24 +32,49 @@ extension CloudStore {
     }
 
     /// The oldest notification queued for `token` that has not expired, left in the queue until
-    /// ``removeNotification(_:)`` says it was handed out.
+    /// ``removeNotifications(_:)`` says it was handed out.
     public func oldestNotification(for token: PushToken) throws -> NotificationDelivery? {
-        let time = now
-        return try environment(token.container, token.environment).read { reader in
-            try reader.oldestNotification(for: token.token, now: time).map {
-                NotificationDelivery(key: $0.key, token: token, notification: $0.notification)
-            }
-        }
+        try oldestNotifications(for: [token])[token.token]
     }
 
-    /// Removes a notification that was handed out, with its token's expired ones.
+    /// The oldest notification of each token, read together: what the courier hands out at once
+    /// when one change notifies many waiting clients.
+    public func oldestNotifications(for tokens: [PushToken]) throws -> [String: NotificationDelivery] {
+        let time = now
+        var found: [String: NotificationDelivery] = [:]
+        for (key, group) in Dictionary(grouping: tokens, by: { EnvironmentKey(container: $0.container, environment: $0.environment) }) {
+            let deliveries = try environment(key.container, key.environment).read { reader in
+                try group.compactMap { token in
+                    try reader.oldestNotification(for: token.token, now: time).map {
+                        NotificationDelivery(key: $0.key, token: token, notification: $0.notification)
+                    }
+                }
+            }
+            for delivery in deliveries { found[delivery.token.token] = delivery }
+        }
+        return found
+    }
+
+    /// Removes a notification that was handed out, and those that expired.
     /// - Returns: whether it was still queued.
     @discardableResult
     public func removeNotification(_ delivery: NotificationDelivery) throws -> Bool {
+        try removeNotifications([delivery]) == 1
+    }
+
+    /// Removes notifications that were handed out, one transaction per environment, and those
+    /// that expired before anyone took them.
+    /// - Returns: how many were still queued.
+    @discardableResult
+    public func removeNotifications(_ deliveries: [NotificationDelivery]) throws -> Int {
         let time = now
-        return try environment(delivery.token.container, delivery.token.environment).write { writer in
-            try writer.removeNotification(delivery.key, of: delivery.token.token, expiredBefore: time)
+        var removed = 0
+        for (key, group) in Dictionary(grouping: deliveries, by: { EnvironmentKey(container: $0.token.container, environment: $0.token.environment) }) {
+            removed += try environment(key.container, key.environment).write { writer in
+                try writer.removeNotifications(group.map(\.key), expiredBefore: time)
+            }
         }
+        return removed
     }
 
     /// How many notifications wait for each push token of a container's environment.

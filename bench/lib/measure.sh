@@ -117,7 +117,7 @@ end_bench_workspace() { [ -n "$PID" ] && kill "$PID" 2>/dev/null; wait 2>/dev/nu
 serve_bench() {
     PORT="$(free_port)"
     "$CUMULUS" serve --host 127.0.0.1 --port "$PORT" --data-dir "$DATA" --no-demo \
-        --templates-dir "$ROOT/Templates" --public-dir "$ROOT/Public" >/dev/null &
+        --templates-dir "$ROOT/Templates" --public-dir "$ROOT/Public" >"${SERVE_LOG:-/dev/null}" &
     PID=$!
     wait_for_url "http://127.0.0.1:$PORT/healthz"
 }

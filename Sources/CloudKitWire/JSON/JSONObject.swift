@@ -54,6 +54,15 @@ public struct JSONObject: Sendable {
         }
     }
 
+    /// Creates an object from parallel arrays whose keys the caller made unique (the encoders
+    /// of this module, writing a record's keys): nothing to check, so nothing is paid for it.
+    init(uniqueKeys keys: [String], values: [JSONValue]) {
+        assert(Set(keys).count == keys.count, "duplicate keys")
+        self.init(
+            keys: keys, values: values,
+            positions: keys.count > Self.linearSearchLimit ? Dictionary(uniqueKeysWithValues: zip(keys, keys.indices)) : nil)
+    }
+
     private init(keys: [String], values: [JSONValue], positions: [String: Int]?) {
         self.keys = keys
         self.values = values

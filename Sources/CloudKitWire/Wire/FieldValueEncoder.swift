@@ -12,7 +12,7 @@ public struct FieldValueEncoder {
 
     /// The field dictionary.
     public func encode(_ value: FieldValue) -> JSONValue {
-        .object(["value": json(value), "type": .string(value.type.wireName)])
+        .object(JSONObject(uniqueKeys: ["value", "type"], values: [json(value), .string(value.type.wireName)]))
     }
 
     /// The bare value.

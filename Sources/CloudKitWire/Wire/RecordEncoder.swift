@@ -5,36 +5,56 @@ import Foundation
 /// Dictionary.
 public struct RecordEncoder {
     public var fields: FieldValueEncoder
+    /// The last zone ID written: a page of records is nearly always of one zone.
+    private let lastZone = LastZone()
+
+    private final class LastZone {
+        var zoneID: ZoneID?
+        var json: JSONValue = .null
+    }
 
     public init(numbersAsStrings: Bool) {
         fields = FieldValueEncoder(numbersAsStrings: numbersAsStrings)
     }
 
+    private func zoneJSON(_ zoneID: ZoneID) -> JSONValue {
+        if lastZone.zoneID != zoneID {
+            lastZone.zoneID = zoneID
+            lastZone.json = ZoneWire.json(zoneID)
+        }
+        return lastZone.json
+    }
+
     /// A Record Dictionary. `withFields: false` leaves `fields` out, as CloudKit does for `desiredKeys: []`.
     public func json(_ record: Record, withFields: Bool = true) -> JSONValue {
-        var object: JSONObject = [
-            "recordName": .string(record.recordName),
-            "recordType": .string(record.recordType),
-            "recordChangeTag": .string(record.changeTag),
-        ]
+        // Built as parallel arrays of keys known to be unique: a page of records is mostly this.
+        var keys = ["recordName", "recordType", "recordChangeTag"]
+        var values: [JSONValue] = [.string(record.recordName), .string(record.recordType), .string(record.changeTag)]
+        keys.reserveCapacity(9)
+        values.reserveCapacity(9)
         if withFields {
-            var values = JSONObject()
-            for name in record.fields.keys.sorted() { values[name] = fields.encode(record.fields[name]!) }
-            object["fields"] = .object(values)
+            let sorted = record.fields.sorted { $0.key < $1.key }
+            keys.append("fields")
+            values.append(.object(JSONObject(uniqueKeys: sorted.map(\.key), values: sorted.map { fields.encode($0.value) })))
         }
-        object["created"] = stamp(record.created)
-        object["modified"] = stamp(record.modified)
-        object["zoneID"] = ZoneWire.json(record.zoneID)
-        if let parent = record.parent { object["parent"] = .object(["recordName": .string(parent)]) }
-        object["pluginFields"] = .object([:])
-        return .object(object)
+        keys += ["created", "modified", "zoneID"]
+        values += [stamp(record.created), stamp(record.modified), zoneJSON(record.zoneID)]
+        if let parent = record.parent {
+            keys.append("parent")
+            values.append(.object(JSONObject(uniqueKeys: ["recordName"], values: [.string(parent)])))
+        }
+        keys.append("pluginFields")
+        values.append(.object(JSONObject()))
+        return .object(JSONObject(uniqueKeys: keys, values: values))
     }
 
     private func stamp(_ stamp: RecordStamp) -> JSONValue {
-        .object([
-            "timestamp": fields.numbersAsStrings ? .string(String(stamp.timestamp)) : .integer(stamp.timestamp),
-            "userRecordName": .string(stamp.userRecordName), "deviceID": .string(stamp.deviceID),
-        ])
+        .object(JSONObject(
+            uniqueKeys: ["timestamp", "userRecordName", "deviceID"],
+            values: [
+                fields.numbersAsStrings ? .string(String(stamp.timestamp)) : .integer(stamp.timestamp), .string(stamp.userRecordName),
+                .string(stamp.deviceID),
+            ]))
     }
 
     /// One entry of a `records` array in a response.
@@ -43,7 +63,7 @@ public struct RecordEncoder {
         case .record(let record):
             return json(record, withFields: desiredKeys.map { !$0.isEmpty } ?? true)
         case .deleted(let name, let zoneID):
-            return .object(["recordName": .string(name), "deleted": .bool(true), "zoneID": ZoneWire.json(zoneID)])
+            return .object(["recordName": .string(name), "deleted": .bool(true), "zoneID": zoneJSON(zoneID)])
         case .failure(let name, let error):
             return self.error(CloudKitError(error), recordName: name)
         }

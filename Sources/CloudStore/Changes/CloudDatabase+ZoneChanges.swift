@@ -58,25 +58,25 @@ extension CloudDatabase {
             if token != nil, after < (try reader.changeHorizon(in: zone)) {
                 throw CloudStoreError.changeTokenExpired(Self.retentionTokenReason)
             }
-            let entries = try reader.changes(in: zone, after: after, limit: limit)
+            let entries = try reader.changesWithRecords(in: zone, after: after, limit: limit)
             // Each record once, where its latest change in the page puts it.
             var latest: [String: Int] = [:]
-            for (index, entry) in entries.enumerated() { latest[entry.recordName] = index }
+            for (index, change) in entries.enumerated() { latest[change.entry.recordName] = index }
             let access = TransactionAccess(policy: policy, reader: reader)
             let schema = try reader.schema()
             var records: [RecordResult] = []
-            for (index, entry) in entries.enumerated() where latest[entry.recordName] == index {
+            for (index, (entry, current)) in entries.enumerated() where latest[entry.recordName] == index {
                 if let types = desiredRecordTypes, !types.contains(entry.recordType) { continue }
                 if entry.kind == .deleted {
                     guard try access.canRead(recordType: entry.recordType, creator: entry.creator, in: schema) else { continue }
                     records.append(.deleted(recordName: entry.recordName, zoneID: zoneID))
-                } else if let current = try reader.record(named: entry.recordName, in: zone) {
+                } else if let current {
                     guard try access.canRead(current.record, in: schema) else { continue }
                     records.append(.record(current.record.keeping(desiredKeys)))
                 }
                 // A record gone since, by a change after this page: that page says it was deleted.
             }
-            let next = entries.last?.sequence ?? after
+            let next = entries.last?.entry.sequence ?? after
             return ZoneChanges(
                 zoneID: zoneID, records: records,
                 syncToken: SyncToken(incarnation: incarnation, zoneKey: zone.key, sequence: next).encoded(with: signer),

@@ -28,6 +28,9 @@ protocol EnvironmentReader {
     func lastChangeSequence(in zone: StoredZone) throws -> Int64
     /// The zone's change log after `sequence`, oldest first.
     func changes(in zone: StoredZone, after sequence: Int64, limit: Int) throws -> [ChangeEntry]
+    /// The zone's change log after `sequence`, oldest first, each entry with its record as it is
+    /// now (`nil` when it is gone): one statement for a whole page of a change feed.
+    func changesWithRecords(in zone: StoredZone, after sequence: Int64, limit: Int) throws -> [(entry: ChangeEntry, current: StoredRecord?)]
     /// The newest tombstone of the zone's log forgotten after the retention: a token before it
     /// may have missed a deletion. 0 when none was.
     func changeHorizon(in zone: StoredZone) throws -> Int64
@@ -91,9 +94,9 @@ protocol EnvironmentWriter: EnvironmentReader {
     func deleteSubscription(_ id: String, of user: String, in database: DatabaseID) throws -> Bool
     /// Queues `notification` for each of `tokens`, until `expires`.
     func enqueue(_ notification: QueuedNotification, for tokens: [String], expires: Int64) throws
-    /// Removes a queued notification of `token`, and those of its notifications that expired
-    /// before `now`; whether the notification was still there.
-    func removeNotification(_ key: Int64, of token: String, expiredBefore now: Int64) throws -> Bool
+    /// Removes queued notifications, and every notification that expired before `now`; how
+    /// many of `keys` were still there.
+    func removeNotifications(_ keys: [Int64], expiredBefore now: Int64) throws -> Int
     /// Forgets record tombstones, and zone tombstones, made before `time`, moving each
     /// horizon past them. Returns how many went.
     func forgetTombstones(before time: Int64) throws -> Int

@@ -56,7 +56,7 @@ final class CourierEndpoint: Sendable {
         let pending = PendingResponse(timeout: timeout, timeoutResponse: HTTPResponse(status: .ok, bytes: []))
         add(.poll(pending), for: token)
         pending.onCancel { [weak self] in self?.forget(ObjectIdentifier(pending), token: token.token) }
-        delivery.async { [weak self] in self?.drain(token.token) }
+        delivery.async { [weak self] in self?.drain([token.token]) }
         return .deferred(pending)
     }
 
@@ -66,7 +66,7 @@ final class CourierEndpoint: Sendable {
         let events = EventStream(heartbeatInterval: .seconds(15))
         add(.stream(events), for: token)
         events.onClose { [weak self] in self?.forget(ObjectIdentifier(events), token: token.token) }
-        delivery.async { [weak self] in self?.drain(token.token) }
+        delivery.async { [weak self] in self?.drain([token.token]) }
         return .eventStream(events)
     }
 
@@ -99,41 +99,59 @@ final class CourierEndpoint: Sendable {
     private func wake(_ tokens: Set<String>) {
         let waited = waiting.withLock { waiting in tokens.filter { waiting[$0] != nil } }
         guard !waited.isEmpty else { return }
-        delivery.async { [weak self] in
-            for token in waited { self?.drain(token) }
-        }
+        delivery.async { [weak self] in self?.drain(Array(waited)) }
     }
 
-    /// Gives queued notifications to the token's waiters, oldest notification to the oldest poll,
-    /// until one or the other runs out. Runs on `delivery` only.
-    private func drain(_ token: String) {
-        while let (pushToken, waiter) = waiting.withLock({ waiting in waiting[token].flatMap { entry in entry.waiters.first.map { (entry.token, $0) } } }) {
-            let next: NotificationDelivery?
+    /// Gives queued notifications to the tokens' waiters, oldest notification to the oldest poll,
+    /// until one or the other runs out; one read and one write for all the tokens at each step,
+    /// so that a change notifying a thousand waiting clients costs two transactions, not two
+    /// thousand. Runs on `delivery` only.
+    private func drain(_ tokens: [String]) {
+        var tokens = tokens
+        while !tokens.isEmpty {
+            let heads = waiting.withLock { waiting in
+                tokens.compactMap { token in waiting[token].flatMap { entry in entry.waiters.first.map { (entry.token, $0) } } }
+            }
+            guard !heads.isEmpty else { return }
+            let next: [String: NotificationDelivery]
             do {
-                next = try store.oldestNotification(for: pushToken)
+                next = try store.oldestNotifications(for: heads.map(\.0))
             } catch {
                 logger.error("reading the notification queue failed: \(error)")
                 return
             }
-            guard let next else { return }
-            let payload = NotificationWire.json(next.notification).serialized()
-            let given: Bool
-            switch waiter {
-            case .poll(let pending):
-                // A poll answers once: it leaves the line whether it took this one or had ended.
-                forget(waiter.identity, token: token)
-                given = pending.complete(.json(payload))
-            case .stream(let events):
-                given = events.send(event: "notification", id: next.notification.notificationID, data: String(decoding: payload, as: UTF8.self))
-                if !given { forget(waiter.identity, token: token) }
+            var given: [NotificationDelivery] = []
+            // One change fires one notification per token of each subscriber: write each once.
+            var payloads: [QueuedNotification: [UInt8]] = [:]
+            tokens = []
+            for (token, waiter) in heads {
+                guard let notification = next[token.token] else { continue }
+                let payload = payloads[notification.notification] ?? NotificationWire.json(notification.notification).serialized()
+                payloads[notification.notification] = payload
+                if give(notification, payload, to: waiter, token: token.token) { given.append(notification) }
+                // Either way the token may have more for its next waiter.
+                tokens.append(token.token)
             }
-            guard given else { continue }
             do {
-                try store.removeNotification(next)
+                try store.removeNotifications(given)
             } catch {
-                logger.error("removing a delivered notification failed: \(error)")
+                logger.error("removing delivered notifications failed: \(error)")
                 return
             }
+        }
+    }
+
+    /// Hands one notification to a waiter; whether it took it.
+    private func give(_ next: NotificationDelivery, _ payload: [UInt8], to waiter: Waiter, token: String) -> Bool {
+        switch waiter {
+        case .poll(let pending):
+            // A poll answers once: it leaves the line whether it took this one or had ended.
+            forget(waiter.identity, token: token)
+            return pending.complete(.json(payload))
+        case .stream(let events):
+            let sent = events.send(event: "notification", id: next.notification.notificationID, data: String(decoding: payload, as: UTF8.self))
+            if !sent { forget(waiter.identity, token: token) }
+            return sent
         }
     }
 }

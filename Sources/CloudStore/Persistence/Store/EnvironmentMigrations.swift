@@ -172,5 +172,9 @@ enum EnvironmentMigrations {
         );
         CREATE INDEX notifications_by_token ON notifications(token, id);
         """,
+        // Expired notifications are removed with each batch handed out, found by their expiry.
+        """
+        CREATE INDEX notifications_by_expiry ON notifications(expires);
+        """,
     ])
 }

@@ -54,10 +54,14 @@ extension SQLiteEnvironmentSession {
         return counts
     }
 
-    func removeNotification(_ key: Int64, of token: String, expiredBefore now: Int64) throws -> Bool {
-        try connection.statement("DELETE FROM notifications WHERE id = ?").execute([.integer(key)])
-        let removed = connection.changes > 0
-        try connection.statement("DELETE FROM notifications WHERE token = ? AND expires <= ?").execute([.text(token), .integer(now)])
+    func removeNotifications(_ keys: [Int64], expiredBefore now: Int64) throws -> Int {
+        let delete = try connection.statement("DELETE FROM notifications WHERE id = ?")
+        var removed = 0
+        for key in keys {
+            try delete.execute([.integer(key)])
+            removed += connection.changes
+        }
+        try connection.statement("DELETE FROM notifications WHERE expires <= ?").execute([.integer(now)])
         return removed
     }
 }

@@ -170,6 +170,26 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
             }
     }
 
+    func changesWithRecords(in zone: StoredZone, after sequence: Int64, limit: Int) throws -> [(entry: ChangeEntry, current: StoredRecord?)] {
+        try connection.statement(
+            """
+            SELECT c.seq, c.name, c.type, c.kind, c.creator, c.time, \(Self.recordColumns)
+            FROM changes c LEFT JOIN records r ON r.zone = c.zone AND r.name = c.name
+            WHERE c.zone = ? AND c.seq > ? ORDER BY c.seq LIMIT ?
+            """
+        ).rows([.integer(zone.key), .integer(sequence), .integer(Int64(limit))]) { row in
+            guard let kind = ChangeEntry.Kind(rawValue: row.integer(3)) else {
+                throw CloudStoreError.internalError("A change log entry has an unknown kind \(row.integer(3))")
+            }
+            let entry = ChangeEntry(
+                sequence: row.integer(0), recordName: row.text(1), recordType: catalog.typeNames[row.integer(2)] ?? "", kind: kind,
+                creator: row.text(4), time: row.integer(5))
+            // The record's key is NULL when the join found none.
+            let current = row.isNull(6) ? nil : try storedRecord(from: row, offset: 6, zoneID: zone.zoneID)
+            return (entry, current)
+        }
+    }
+
     func appendChange(_ entry: ChangeEntry, in zone: StoredZone) throws {
         let type = try catalog.recordType(entry.recordType)
         try connection.statement("INSERT INTO changes(zone, seq, name, type, kind, creator, time) VALUES (?, ?, ?, ?, ?, ?, ?)").execute([
