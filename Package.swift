@@ -54,6 +54,7 @@ let package = Package(
             name: "CloudStore",
             dependencies: [
                 "CSQLite",
+                "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),

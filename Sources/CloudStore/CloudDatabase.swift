@@ -11,6 +11,9 @@ public struct CloudDatabase: Sendable {
     public let database: DatabaseID
     /// Who is asking.
     public let caller: Caller
+    /// The server's URL as this caller reaches it, for the `downloadURL` of the assets of the
+    /// records it is given; without it records carry no download URL.
+    public var assetBaseURL: String?
 
     var policy: AccessPolicy { AccessPolicy(caller: caller, database: database) }
 
@@ -20,8 +23,12 @@ public struct CloudDatabase: Sendable {
     /// - Throws: request-level failures (too many operations, a caller who may not write).
     public func modify(_ request: ModifyRequest) throws -> [RecordResult] {
         let notifier = store.notifier(container, environment, database)
+        let now = store.now
+        let receipts = AssetReceiptCheck(
+            place: AssetTickets.Place(container: container, environment: environment, database: database), signer: store.assetSigner, now: now)
         let modifier = RecordModifier(
-            database: database, caller: caller, evolution: SchemaEvolution(environment: environment), now: store.now, notifier: notifier)
+            database: database, caller: caller, evolution: SchemaEvolution(environment: environment), now: now, notifier: notifier,
+            receipts: receipts)
         let storageLimit = try store.limits(of: container, environment).storageBytes
         let (store, container, environment) = (store, container, environment)
         let (results, woken) = try storage.write { writer in
@@ -30,7 +37,7 @@ public struct CloudDatabase: Sendable {
             return (results, try notifier.flush(to: writer))
         }
         store.notificationsQueued(woken)
-        return results
+        return present(results)
     }
 
     /// Fetches records by name as `records/lookup` does: one result per name, in order.
@@ -43,7 +50,7 @@ public struct CloudDatabase: Sendable {
         }
         let database = database
         let policy = policy
-        return try storage.read { reader in
+        return present(try storage.read { reader in
             let zone = try reader.zone(named: zoneName, in: database)
             if zone == nil, zoneName != ZoneID.defaultZoneName {
                 let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: database.owner)
@@ -60,7 +67,7 @@ public struct CloudDatabase: Sendable {
                 }
                 return .record(stored.record.keeping(lookup.desiredKeys ?? desiredKeys))
             }
-        }
+        })
     }
 
     /// Runs a query as `records/query` does: one page of matching records, and a marker for the next.
@@ -73,7 +80,7 @@ public struct CloudDatabase: Sendable {
         let signer = store.markerSigner
         let policy = policy
         let maximumPageBytes = store.configuration.maximumQueryPageBytes
-        return try storage.read { reader in
+        var result = try storage.read { reader in
             var zones: [StoredZone]
             if let zoneName = request.zoneName {
                 if let zone = try reader.zone(named: zoneName, in: database) {
@@ -127,6 +134,8 @@ public struct CloudDatabase: Sendable {
             }
             return QueryResult(records: records, continuationMarker: marker)
         }
+        result.records = result.records.map(present)
+        return result
     }
 
     // MARK: - Zones

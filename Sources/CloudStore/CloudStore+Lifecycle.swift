@@ -67,7 +67,7 @@ extension CloudStore {
     }
 
     /// Resets a container's development environment as CloudKit does: every record, zone and
-    /// change log deleted, custom roles taken from users, and the schema returned to
+    /// change log, subscription, queued notification and asset deleted, custom roles taken from users, and the schema returned to
     /// production's (empty if nothing was deployed), in one transaction. Production is not
     /// touched. The environment gets a new incarnation, so change tokens and continuation
     /// markers from before are recognised as stale rather than read as a gap; and its users'
@@ -80,12 +80,15 @@ extension CloudStore {
         // that a failure between the two leaves users signed out of intact data rather than
         // signed in to a reset one.
         let sessions = try credentials.revokeSessionsForReset(of: container, .development)
-        return try environment(container, .development).writeSchema { writer in
+        let deleted = try environment(container, .development).writeSchema { writer in
             let deleted = try Self.contents(of: writer, productionRecordTypes: production.recordTypes.count, sessions: sessions)
             try writer.eraseEverything()
             try writer.replaceSchema(production)
             return deleted
         }
+        // No record holds an asset any more: every blob goes, uploads not yet saved included.
+        _ = try collectUnreferencedAssets(container, .development, createdBefore: .max)
+        return deleted
     }
 }
 

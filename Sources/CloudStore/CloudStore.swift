@@ -31,6 +31,8 @@ public final class CloudStore: Sendable {
     let markerSigner: OpaqueTokenSigner
     /// Seals sync tokens.
     let syncTokenSigner: OpaqueTokenSigner
+    /// Seals asset upload tickets, receipts and download tickets.
+    let assetSigner: OpaqueTokenSigner
     let webAuthTokenKey: SymmetricKey
     /// Slows password guessing per account and address.
     let signInThrottle = SignInThrottle()
@@ -72,6 +74,7 @@ public final class CloudStore: Sendable {
         let secret = try catalog.secret()
         self.markerSigner = OpaqueTokenSigner(secret: secret, purpose: .continuationMarker)
         self.syncTokenSigner = OpaqueTokenSigner(secret: secret, purpose: .syncToken)
+        self.assetSigner = OpaqueTokenSigner(secret: secret, purpose: .assets)
         self.webAuthTokenKey = WebAuthToken.key(from: secret)
         requestLog.usage.measureStorage { [weak self] key in
             guard let self, let container = try? ContainerIdentifier(key.container), let environment = Environment(rawValue: key.environment)

@@ -46,6 +46,17 @@ public struct CloudStoreConfiguration: Sendable {
     /// How long a notification waits in its push token's queue for a poll to take it, in
     /// milliseconds (one day).
     public var notificationLifetime: Int64 = 24 * 60 * 60 * 1000
+    /// The largest asset file, in bytes (50 MB, CloudKit's limit); larger uploads are refused
+    /// with QUOTA_EXCEEDED.
+    public var maximumAssetBytes = 50 * 1024 * 1024
+    /// How long an upload URL of `assets/upload` stays valid, in milliseconds (15 minutes, as CloudKit's).
+    public var assetUploadLifetime: Int64 = 15 * 60 * 1000
+    /// How long the receipt of an upload may be saved into a record, in milliseconds (one day);
+    /// a blob no record took by then is collected.
+    public var assetReceiptLifetime: Int64 = 24 * 60 * 60 * 1000
+    /// How long a `downloadURL` stays valid, in milliseconds (one day); fetching the record again
+    /// gives a new one.
+    public var assetDownloadLifetime: Int64 = 24 * 60 * 60 * 1000
     /// Push tokens no user holds that a container's environment keeps at most; `tokens/create`
     /// by the world beyond that is refused with QUOTA_EXCEEDED.
     public var maximumUnboundPushTokens = 100_000

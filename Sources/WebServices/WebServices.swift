@@ -37,6 +37,8 @@ public final class WebServices: Sendable {
         ([.get, .post], "/database/1/:container/:environment/:database/zones/list"),
         ([.post], "/database/1/:container/:environment/:database/zones/lookup"),
         ([.post], "/database/1/:container/:environment/:database/zones/modify"),
+        ([.post], "/database/1/:container/:environment/:database/assets/upload"),
+        ([.post], "/database/1/:container/:environment/:database/assets/rereference"),
         ([.get, .post], "/database/1/:container/:environment/:database/subscriptions/list"),
         ([.post], "/database/1/:container/:environment/:database/subscriptions/lookup"),
         ([.post], "/database/1/:container/:environment/:database/subscriptions/modify"),
@@ -54,12 +56,15 @@ public final class WebServices: Sendable {
         ([.post], "/device/1/:container/:environment/tokens/register"),
         ([.get], "/webcourier/1/aps"),
         ([.get], "/webcourier/1/events"),
+        ([.post, .options], "/assets/1/upload/:ticket"),
+        ([.get], "/assets/1/download/:ticket/:file"),
     ]
 
     /// Adds the API's routes to `router`.
     public func mount(on router: inout Router) {
         let endpoint = endpoint
         let tokens = TokensEndpoints(endpoint: endpoint)
+        let assets = AssetsEndpoints(endpoint: endpoint, store: store)
         let cors: [any HTTPMiddleware] = [CORSMiddleware(store: store, ownOrigin: { request in endpoint.baseURL(of: request) })]
         typealias Body = @Sendable (APIContext) throws -> JSONValue
         let bodies: [String: (needsDatabase: Bool, body: Body)] = [
@@ -73,6 +78,8 @@ public final class WebServices: Sendable {
             "zones/list": (true, ZonesEndpoints.list),
             "zones/lookup": (true, ZonesEndpoints.lookup),
             "zones/modify": (true, ZonesEndpoints.modify),
+            "assets/upload": (true, assets.upload),
+            "assets/rereference": (true, assets.rereference),
             "subscriptions/list": (true, SubscriptionsEndpoints.list),
             "subscriptions/lookup": (true, SubscriptionsEndpoints.lookup),
             "subscriptions/modify": (true, SubscriptionsEndpoints.modify),
@@ -87,7 +94,7 @@ public final class WebServices: Sendable {
         ]
         let options = RouteOptions(maxBodyBytes: configuration.maxRequestBytes)
         router.group("", middleware: cors) { api in
-            for (methods, pattern) in Self.routes where !pattern.hasPrefix("/webcourier/") {
+            for (methods, pattern) in Self.routes where pattern.hasPrefix("/database/") || pattern.hasPrefix("/device/") {
                 let operation = APIEndpoint.operation(of: pattern)
                 let (needsDatabase, body) = bodies[operation]!
                 api.route(methods, pattern, options: options, endpoint.handler(operation: operation, needsDatabase: needsDatabase, body))
@@ -110,14 +117,30 @@ public final class WebServices: Sendable {
         router.group("", middleware: [AnyOriginMiddleware()]) { group in
             group.get("/webcourier/1/aps") { request in try courier.poll(request) }
             group.get("/webcourier/1/events") { request in try courier.events(request) }
+            // CloudKit JS posts the file from the app's page, cross-origin: the URL is the credential.
+            group.route([.post], "/assets/1/upload/:ticket", options: RouteOptions(maxBodyBytes: store.configuration.maximumAssetBytes)) { request in
+                assets.receive(request)
+            }
+            group.route([.options], "/assets/1/upload/:ticket", options: RouteOptions()) { _ in Self.uploadPreflight }
+            group.route([.get, .head], "/assets/1/download/:ticket/:file", options: RouteOptions()) { request in assets.download(request) }
         }
     }
 }
 
 extension WebServices {
-    /// Whether a request path belongs to the API: `/database/…`, `/device/…`, the web courier.
+    /// The answer to a browser asking whether it may post a file to an upload URL: yes, from any origin.
+    static let uploadPreflight: HTTPResponse = {
+        var response = HTTPResponse(status: .noContent, bytes: [])
+        response.headers["Access-Control-Allow-Origin"] = "*"
+        response.headers["Access-Control-Allow-Methods"] = "POST"
+        response.headers["Access-Control-Allow-Headers"] = "Content-Type"
+        response.headers["Access-Control-Max-Age"] = "600"
+        return response
+    }()
+
+    /// Whether a request path belongs to the API: `/database/…`, `/device/…`, the web courier, assets.
     static func isAPIPath(_ path: String) -> Bool {
-        path.hasPrefix("/database/") || path.hasPrefix("/device/") || path.hasPrefix("/webcourier/")
+        path.hasPrefix("/database/") || path.hasPrefix("/device/") || path.hasPrefix("/webcourier/") || path.hasPrefix("/assets/")
     }
 }
 

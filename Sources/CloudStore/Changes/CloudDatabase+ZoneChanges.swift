@@ -32,7 +32,7 @@ extension CloudDatabase {
         let signer = store.syncTokenSigner
         let token = try syncToken.map { try SyncToken.decode($0, with: signer) }
         let (database, policy) = (database, policy)
-        return try storage.read { reader in
+        var changes = try storage.read { reader in
             let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: database.owner)
             let stored = try reader.zone(named: zoneName, in: database)
             guard stored != nil || zoneID.isDefaultZone else { throw CloudStoreError.zoneNotFound(zoneID) }
@@ -82,5 +82,7 @@ extension CloudDatabase {
                 syncToken: SyncToken(incarnation: incarnation, zoneKey: zone.key, sequence: next).encoded(with: signer),
                 moreComing: next < last)
         }
+        changes.records = present(changes.records)
+        return changes
     }
 }

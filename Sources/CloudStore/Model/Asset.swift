@@ -1,3 +1,5 @@
+import Foundation
+
 /// An asset field value: CloudKit's Asset dictionary. The bytes themselves live in the asset store.
 public struct Asset: Hashable, Sendable {
     /// Checksum of the uploaded file, from the upload step.
@@ -24,5 +26,25 @@ public struct Asset: Hashable, Sendable {
         self.wrappingKey = wrappingKey
         self.receipt = receipt
         self.downloadURL = downloadURL
+    }
+}
+
+extension Asset {
+    /// The SHA-256 of the content, in hex, as storage names its blob; `nil` unless
+    /// `fileChecksum` is the base64 SHA-256 this server hands out.
+    var contentHash: String? {
+        guard let checksum = fileChecksum, let digest = Data(base64Encoded: checksum), digest.count == 32 else { return nil }
+        return SecureToken.hexString(Array(digest))
+    }
+}
+
+extension FieldValue {
+    /// The assets this value holds: itself, or the elements of an asset list.
+    var assets: [Asset] {
+        switch self {
+        case .asset(let asset): [asset]
+        case .list(.asset, let elements): elements.compactMap { if case .asset(let asset) = $0 { asset } else { nil } }
+        default: []
+        }
     }
 }

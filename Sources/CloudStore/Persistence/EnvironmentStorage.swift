@@ -48,6 +48,8 @@ protocol EnvironmentReader {
     func oldestNotification(for token: String, now: Int64) throws -> (key: Int64, notification: QueuedNotification)?
     /// How many notifications wait for each push token that has any.
     func queuedNotificationCounts() throws -> [String: Int]
+    /// The stored blob with this content hash.
+    func assetBlob(_ sha: String) throws -> AssetBlob?
     /// Names of the records of `zone` holding a reference with `action` to `recordName`.
     func referrers(to recordName: String, in zone: StoredZone, action: Reference.Action) throws -> [String]
     /// The custom security roles `user` holds.
@@ -97,6 +99,11 @@ protocol EnvironmentWriter: EnvironmentReader {
     /// Removes queued notifications, and every notification that expired before `now`; how
     /// many of `keys` were still there.
     func removeNotifications(_ keys: [Int64], expiredBefore now: Int64) throws -> Int
+    /// Notes a blob written to disk, or renews the upload time of one known already; whether it was new.
+    func insertAssetBlob(_ blob: AssetBlob) throws -> Bool
+    /// Blobs no record holds, created before `time`: removed from storage and returned, so
+    /// that their files can go.
+    func removeUnreferencedAssetBlobs(createdBefore time: Int64) throws -> [AssetBlob]
     /// Forgets record tombstones, and zone tombstones, made before `time`, moving each
     /// horizon past them. Returns how many went.
     func forgetTombstones(before time: Int64) throws -> Int

@@ -16,6 +16,8 @@ struct RecordModifier {
     let now: Int64
     /// Told of every record change, to make the notifications of the subscriptions it fires.
     var notifier: NotificationGenerator? = nil
+    /// Checks the receipts of the assets a save carries; without it, assets are refused.
+    var receipts: AssetReceiptCheck? = nil
 
     private var policy: AccessPolicy { AccessPolicy(caller: caller, database: database) }
 
@@ -194,21 +196,22 @@ struct RecordModifier {
         }
 
         let schema = try writer.schema()
-        let evolved = try evolution.evolve(recordType, for: operation.fields, in: schema)
+        let operationFields = try assetChecked(operation.fields, existing: existing?.record, writer: writer)
+        let evolved = try evolution.evolve(recordType, for: operationFields, in: schema)
         if existing == nil {
             // A type created just in time has CloudKit's default grants.
             guard let type = evolved ?? schema.recordType(recordType),
                 try access.decide(.create, on: type, creator: nil).isAllowed
             else { throw CloudStoreError.accessDenied("CREATE operation not permitted") }
         }
-        try checkReferences(in: operation.fields, of: name, zone: zone, writer: writer)
+        try checkReferences(in: operationFields, of: name, zone: zone, writer: writer)
 
         var fields: [String: FieldValue]
         if let existing, !operation.kind.replacesFields {
-            fields = existing.record.fields.merging(operation.fields) { _, new in new }
+            fields = existing.record.fields.merging(operationFields) { _, new in new }
             for cleared in operation.clearedFields { fields[cleared] = nil }
         } else {
-            fields = operation.fields
+            fields = operationFields
         }
         let stamp = RecordStamp(timestamp: now, userRecordName: caller.userRecordName ?? Caller.operatorRecordName, deviceID: caller.deviceID)
         let changeSequence = sequence.take()
@@ -248,6 +251,13 @@ struct RecordModifier {
             in: zone)
         try notifier?.recordChanged(stored, existing == nil ? .create : .update, in: zone, reader: writer)
         return .record(record.keeping(desiredKeys))
+    }
+
+    /// The operation's fields with their assets checked against their receipts.
+    private func assetChecked(_ fields: [String: FieldValue], existing: Record?, writer: any EnvironmentWriter) throws -> [String: FieldValue] {
+        guard fields.values.contains(where: { !$0.assets.isEmpty }) else { return fields }
+        guard let receipts else { throw CloudStoreError.badRequest("Assets cannot be saved here") }
+        return try receipts.normalize(fields, existing: existing, reader: writer)
     }
 
     /// References stay within the record's zone, and a VALIDATE reference's target must exist.

@@ -8,6 +8,7 @@ struct OpaqueTokenSigner: Sendable {
     enum Purpose: String, Sendable {
         case continuationMarker = "continuation markers"
         case syncToken = "sync tokens"
+        case assets = "asset tickets"
     }
 
     private let key: SymmetricKey

@@ -1,7 +1,7 @@
 /// A single `Range: bytes=…` request (RFC 9110 §14.2), resolved against a file size.
-enum ByteRange {
+public enum ByteRange {
     /// The outcome of reading a `Range` header.
-    enum Resolution: Equatable {
+    public enum Resolution: Equatable, Sendable {
         /// Serve the whole file (no header, an unsupported unit, or several ranges).
         case whole
         /// Serve bytes `lower...upper`.
@@ -10,7 +10,8 @@ enum ByteRange {
         case unsatisfiable
     }
 
-    static func resolve(_ header: String?, size: Int64) -> Resolution {
+    /// Reads a `Range` header against a body of `size` bytes.
+    public static func resolve(_ header: String?, size: Int64) -> Resolution {
         guard let header else { return .whole }
         let trimmed = header.trimmingHTTPWhitespace()
         guard trimmed.lowercased().hasPrefix("bytes=") else { return .whole }

@@ -13,6 +13,8 @@ struct APIContext {
     let authentication: Authentication
     /// The JSON body (an empty object for none).
     let body: WireValue
+    /// The URL clients reach this server at, when configured; else the request's Host.
+    let publicURL: String?
 
     /// Whether numbers in the response go as strings (`numbersAsStrings`; `changes/zone` spells it `numberAsStrings`).
     func numbersAsStrings() throws(WireError) -> Bool {
@@ -24,9 +26,12 @@ struct APIContext {
     /// The client's IP address, for limits per client.
     var clientAddress: String { request.remoteHost }
 
-    /// The path's database, as the caller sees it.
+    /// The path's database, as the caller sees it; the records it answers carry `downloadURL`s
+    /// on this server.
     func database() throws -> CloudDatabase {
-        try store.database(container, environment, scope ?? .public, as: caller)
+        var database = try store.database(container, environment, scope ?? .public, as: caller)
+        database.assetBaseURL = request.baseURL(publicURL: publicURL) ?? ""
+        return database
     }
 
     /// The record name of the signed-in user (or of a server-to-server key).

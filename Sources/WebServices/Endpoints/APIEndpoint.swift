@@ -66,7 +66,7 @@ struct APIEndpoint: Sendable {
             try store.admitRequest(to: container, environment)
             let context = APIContext(
                 request: request, store: store, container: container, environment: environment, scope: scope,
-                authentication: authenticated, body: .body(json))
+                authentication: authenticated, body: .body(json), publicURL: configuration.publicURL)
             let response = respond(.ok, try body(context), request: request, authentication: authenticated)
             return Outcome(response: response, user: authenticated.caller.signedInUser)
         } catch {
@@ -83,6 +83,16 @@ struct APIEndpoint: Sendable {
             let response = respond(failure.httpStatus, failure.body(uuid: request.requestID), request: request, authentication: authentication)
             return Outcome(response: response, user: authentication?.caller.signedInUser, errorCode: failure.serverErrorCode)
         }
+    }
+
+    /// CloudKit's error JSON for a failure outside the JSON endpoints (asset uploads and
+    /// downloads); an internal cause is logged under the request id, never sent.
+    func failure(_ error: any Error, request: HTTPRequest) -> HTTPResponse {
+        let failure = CloudKitError(any: error)
+        if failure.isInternal {
+            configuration.logger.error("\(request.method) \(request.path) failed: \(error)", metadata: ["request-id": .string(request.requestID)])
+        }
+        return respond(failure.httpStatus, failure.body(uuid: request.requestID), request: request, authentication: nil)
     }
 
     /// The bytes of a JSON answer's body (API answers are never streamed).

@@ -48,6 +48,7 @@ struct ServeCommand: ParsableCommand {
         configuration.requestLogRetention = Self.milliseconds(settings.requestLogRetention)
         configuration.auditRetention = configuration.requestLogRetention
         configuration.tombstoneRetention = Self.milliseconds(settings.tombstoneRetention)
+        configuration.maximumAssetBytes = settings.maxAssetBytes
         let store = try CloudStore(configuration: configuration)
         let maintenance = Maintenance(store: store, logger: logger)
         maintenance.start()

@@ -2,8 +2,8 @@ import CloudStore
 import Dispatch
 import Logging
 
-/// The server's periodic upkeep, off the request path: forgetting tombstones past their
-/// retention, once an hour and once shortly after start.
+/// The server's periodic upkeep, off the request path, once an hour and once shortly after
+/// start: forgetting tombstones past their retention, collecting asset blobs no record holds.
 final class Maintenance {
     private let store: CloudStore
     private let logger: Logger
@@ -24,6 +24,12 @@ final class Maintenance {
                 if forgotten > 0 { logger.info("forgot \(forgotten) tombstones past their retention") }
             } catch {
                 logger.error("forgetting expired tombstones failed: \(error)")
+            }
+            do {
+                let collected = try store.collectUnreferencedAssets()
+                if collected > 0 { logger.info("collected \(collected) asset blobs no record holds") }
+            } catch {
+                logger.error("collecting asset blobs failed: \(error)")
             }
         }
         timer.schedule(deadline: .now() + .seconds(60), repeating: .seconds(3600), leeway: .seconds(60))

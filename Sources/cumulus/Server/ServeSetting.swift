@@ -154,6 +154,10 @@ extension ServeSetting {
                      .value(placeholder: "SIZE")) {
             $1.maxAPIBodyBytes = try size($0, $2)
         },
+        ServeSetting("max-asset-bytes", "Largest asset file an upload may hold (QUOTA_EXCEEDED above).", default: "`50MiB`",
+                     .value(placeholder: "SIZE")) {
+            $1.maxAssetBytes = try size($0, $2)
+        },
         ServeSetting("header-read-timeout", "Time to receive a request head.", default: "`10s`", .value(placeholder: "DURATION")) {
             $1.http.headerReadTimeout = try duration($0, $2)
         },

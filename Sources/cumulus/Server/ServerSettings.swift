@@ -35,6 +35,8 @@ struct ServerSettings: Sendable {
     var tombstoneRetention = Duration.seconds(30 * 86_400)
     /// The largest body a CloudKit Web Services request may have.
     var maxAPIBodyBytes = 4 * 1024 * 1024
+    /// The largest asset file.
+    var maxAssetBytes = 50 * 1024 * 1024
 
     /// A problem with a flag or an environment variable.
     struct InvalidSetting: Error, CustomStringConvertible {

@@ -176,5 +176,23 @@ enum EnvironmentMigrations {
         """
         CREATE INDEX notifications_by_expiry ON notifications(expires);
         """,
+        // Asset blobs, by the SHA-256 of their content, and which records hold each: a blob no
+        // record holds is collected once its receipts have expired. Blob bytes count toward the
+        // environment's storage.
+        """
+        CREATE TABLE asset_blobs(
+            sha TEXT PRIMARY KEY,
+            size INTEGER NOT NULL,
+            stored INTEGER NOT NULL,
+            compressed INTEGER NOT NULL,
+            created INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE TABLE asset_refs(
+            rid INTEGER NOT NULL,
+            sha TEXT NOT NULL,
+            PRIMARY KEY(rid, sha)
+        ) WITHOUT ROWID;
+        CREATE INDEX asset_refs_by_sha ON asset_refs(sha);
+        """,
     ])
 }

@@ -22,6 +22,7 @@ extension SQLiteEnvironmentSession {
             try insertSearchRow(key: key, fields: record.fields, type: type)
         }
         try insertReferences(key: key, zone: zone, record: record)
+        try insertAssetReferences(key: key, fields: record.fields)
         return StoredRecord(key: key, record: record, size: size)
     }
 
@@ -46,6 +47,10 @@ extension SQLiteEnvironmentSession {
             try connection.statement("DELETE FROM \(type.searchTable) WHERE rowid = ?").execute([.integer(stored.key)])
             try insertSearchRow(key: stored.key, fields: record.fields, type: type)
         }
+        if old.fields.values.contains(where: { !$0.assets.isEmpty }) || record.fields.values.contains(where: { !$0.assets.isEmpty }) {
+            try deleteAssetReferences(key: stored.key)
+            try insertAssetReferences(key: stored.key, fields: record.fields)
+        }
         if !old.fields.values.allSatisfy({ $0.references.isEmpty }) {
             try deleteReferences(key: stored.key)
         }
@@ -64,6 +69,7 @@ extension SQLiteEnvironmentSession {
             try connection.statement("DELETE FROM \(type.searchTable) WHERE rowid = ?").execute([.integer(stored.key)])
         }
         try deleteReferences(key: stored.key)
+        if stored.record.fields.values.contains(where: { !$0.assets.isEmpty }) { try deleteAssetReferences(key: stored.key) }
     }
 
     /// Runs an insert; `false` when a unique index refused the row.

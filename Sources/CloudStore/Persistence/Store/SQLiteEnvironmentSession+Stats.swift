@@ -42,7 +42,7 @@ extension SQLiteEnvironmentSession {
     var storedBytesChange: Int64 { statsDeltas.values.reduce(0) { $0 + $1.bytes } }
 
     func storedBytes() throws -> Int64 {
-        try (connection.statement("SELECT coalesce(sum(bytes), 0) FROM zone_stats").scalarInteger() ?? 0) + storedBytesChange
+        try (connection.statement("SELECT coalesce(sum(bytes), 0) FROM zone_stats").scalarInteger() ?? 0) + storedBytesChange + assetBytes()
     }
 
     func createdZoneCount() throws -> Int {

@@ -99,6 +99,7 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
             }
         }
         try connection.statement("DELETE FROM refs WHERE source IN (SELECT rid FROM records WHERE zone = ?)").execute([key])
+        try connection.statement("DELETE FROM asset_refs WHERE rid IN (SELECT rid FROM records WHERE zone = ?)").execute([key])
         try connection.statement("DELETE FROM refs WHERE target_zone = ?").execute([key])
         try connection.statement("DELETE FROM records WHERE zone = ?").execute([key])
         try connection.statement("DELETE FROM changes WHERE zone = ?").execute([key])

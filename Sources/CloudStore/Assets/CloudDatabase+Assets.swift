@@ -1,0 +1,122 @@
+import Foundation
+
+/// One field an `assets/upload` request asks to upload a file for.
+public struct AssetUploadRequest: Hashable, Sendable {
+    /// The record the file is for; a new name when `nil`.
+    public var recordName: String?
+    /// The record's type.
+    public var recordType: String
+    /// The asset field.
+    public var fieldName: String
+
+    /// Creates a request.
+    public init(recordName: String? = nil, recordType: String, fieldName: String) {
+        self.recordName = recordName
+        self.recordType = recordType
+        self.fieldName = fieldName
+    }
+}
+
+/// Where to post one file: `url` is `<server>/assets/1/upload/<ticket>`.
+public struct AssetUploadTicket: Hashable, Sendable {
+    /// The record the file is for.
+    public var recordName: String
+    /// The asset field.
+    public var fieldName: String
+    /// The sealed ticket the upload URL carries.
+    public var ticket: String
+}
+
+extension CloudDatabase {
+    // MARK: - Assets
+
+    /// Tickets for the upload URLs of `assets/upload`, valid for
+    /// ``CloudStoreConfiguration/assetUploadLifetime``; only callers who may change records get them.
+    public func assetUploadTickets(_ requests: [AssetUploadRequest]) throws -> [AssetUploadTicket] {
+        guard requests.count <= ModifyRequest.maximumOperations else {
+            throw CloudStoreError.badRequest("A request may ask for at most \(ModifyRequest.maximumOperations) upload URLs; this one asks for \(requests.count)")
+        }
+        try policy.checkCanModify()
+        let now = store.now
+        let user = caller.userRecordName ?? Caller.operatorRecordName
+        return try requests.map { request in
+            guard !request.recordType.isEmpty, !request.fieldName.isEmpty else {
+                throw CloudStoreError.badRequest("Each upload needs a recordType and a fieldName")
+            }
+            let recordName = request.recordName ?? SecureToken.recordName(at: now)
+            guard RecordModifier.isValidRecordName(recordName) else { throw CloudStoreError.badRequest("Invalid record name '\(recordName)'") }
+            let upload = AssetTickets.Upload(
+                place: place, user: user, recordType: request.recordType, fieldName: request.fieldName, recordName: recordName,
+                expires: now + store.configuration.assetUploadLifetime)
+            return AssetUploadTicket(recordName: recordName, fieldName: request.fieldName, ticket: AssetTickets.seal(upload, with: store.assetSigner))
+        }
+    }
+
+    /// `assets/rereference`: the asset each named record field holds, with a new receipt, to save
+    /// into another record without uploading the file again. A record the caller may not read, or
+    /// a field holding no asset, is an error in its place.
+    public func rereferenceAssets(_ fields: [(recordName: String, fieldName: String)], zoneName: String = ZoneID.defaultZoneName) throws
+        -> [Result<Asset, CloudStoreError>]
+    {
+        let records = try lookup(fields.map { RecordLookup($0.recordName) }, zoneName: zoneName)
+        let now = store.now
+        return zip(fields, records).map { field, result in
+            switch result {
+            case .record(let record):
+                guard let asset = record.fields[field.fieldName]?.assets.first, let sha = asset.contentHash, let size = asset.size else {
+                    return .failure(.badRequest("Field '\(field.fieldName)' of record '\(field.recordName)' holds no asset"))
+                }
+                let receipt = AssetTickets.Receipt(place: place, sha: sha, size: size, expires: now + store.configuration.assetReceiptLifetime)
+                var answer = asset
+                answer.receipt = AssetTickets.seal(receipt, with: store.assetSigner)
+                return .success(answer)
+            case .failure(_, let error):
+                return .failure(error)
+            case .deleted:
+                return .failure(.notFound("Record not found"))
+            }
+        }
+    }
+
+    /// Where this database's assets belong.
+    var place: AssetTickets.Place { AssetTickets.Place(container: container, environment: environment, database: database) }
+
+    /// Results as the caller is given them: each asset with a `downloadURL` made for this caller.
+    func present(_ results: [RecordResult]) -> [RecordResult] {
+        results.map { result in
+            guard case .record(let record) = result else { return result }
+            return .record(present(record))
+        }
+    }
+
+    /// A record as the caller is given it: each asset with a `downloadURL` made for this caller,
+    /// valid for ``CloudStoreConfiguration/assetDownloadLifetime``, naming the file `${f}`.
+    func present(_ record: Record) -> Record {
+        guard let base = assetBaseURL, record.fields.values.contains(where: { !$0.assets.isEmpty }) else { return record }
+        let expires = store.now + store.configuration.assetDownloadLifetime
+        var presented = record
+        func withURL(_ asset: Asset, field: String) -> Asset {
+            guard let sha = asset.contentHash else { return asset }
+            let ticket = AssetTickets.Download(
+                place: place, zoneName: record.zoneID.zoneName, recordName: record.recordName, fieldName: field, sha: sha, caller: caller,
+                expires: expires)
+            var shown = asset
+            shown.downloadURL = "\(base)/assets/1/download/\(AssetTickets.seal(ticket, with: store.assetSigner))/${f}"
+            return shown
+        }
+        for (name, value) in record.fields where !value.assets.isEmpty {
+            switch value {
+            case .asset(let asset):
+                presented.fields[name] = .asset(withURL(asset, field: name))
+            case .list(.asset, let elements):
+                presented.fields[name] = .list(.asset, elements.map { element in
+                    guard case .asset(let asset) = element else { return element }
+                    return .asset(withURL(asset, field: name))
+                })
+            default:
+                break
+            }
+        }
+        return presented
+    }
+}

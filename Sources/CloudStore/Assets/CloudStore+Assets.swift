@@ -1,0 +1,113 @@
+/// What an upload gives back, CloudKit's `singleFile` dictionary: the value to save in the field.
+public struct UploadedAsset: Hashable, Sendable {
+    /// The base64 SHA-256 of the content.
+    public var fileChecksum: String
+    /// The content's size in bytes.
+    public var size: Int64
+    /// The receipt `records/modify` takes, valid for ``CloudStoreConfiguration/assetReceiptLifetime``.
+    public var receipt: String
+}
+
+/// An asset's content for a download.
+public struct AssetContent: Sendable {
+    /// The bytes.
+    public var bytes: [UInt8]
+    /// The base64 SHA-256 of the content, usable as an entity tag.
+    public var fileChecksum: String
+}
+
+extension CloudStore {
+    // MARK: - Asset blobs
+
+    /// The files of an environment's asset blobs.
+    func blobFiles(_ container: ContainerIdentifier, _ environment: Environment) -> BlobFiles {
+        BlobFiles(directory: "\(configuration.dataDirectory)/containers/\(container.rawValue)/\(environment.rawValue)-assets")
+    }
+
+    /// Takes the file posted to an upload URL: stores it once per content (a second upload of
+    /// the same bytes shares the first's blob) and hands back the receipt a record save takes.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` for an upload URL this server did not make,
+    ///   ``CloudStoreError/badRequest(_:)`` for an expired one, ``CloudStoreError/quotaExceeded(_:)``
+    ///   for a file over ``CloudStoreConfiguration/maximumAssetBytes`` or one the environment's
+    ///   storage quota has no room for.
+    public func uploadAsset(ticket: String, content: [UInt8]) throws -> UploadedAsset {
+        let time = now
+        let upload = try AssetTickets.upload(ticket, with: assetSigner, now: time)
+        let place = upload.place
+        guard content.count <= configuration.maximumAssetBytes else {
+            throw CloudStoreError.quotaExceeded(
+                "The file is \(content.count) bytes; an asset may hold at most \(configuration.maximumAssetBytes) bytes")
+        }
+        let (sha, stored, compressed) = BlobFiles.prepare(content)
+        let files = blobFiles(place.container, place.environment)
+        let storage = try environment(place.container, place.environment)
+        let limit = try limits(of: place.container, place.environment).storageBytes
+        let blob = AssetBlob(sha: sha, size: Int64(content.count), stored: Int64(stored.count), compressed: compressed, created: time)
+        // The file is written and flushed first, outside the transaction; it takes its name
+        // with the writer held, so that a collection of the same blob cannot cross it.
+        let staged = try files.stage(sha, stored)
+        let (container, environment) = (place.container, place.environment)
+        do {
+            try storage.write { writer in
+                let isNew = try writer.insertAssetBlob(blob)
+                if isNew, let limit {
+                    let held = try writer.storedBytes()
+                    guard held <= limit else {
+                        throw CloudStoreError.quotaExceeded(
+                            "\(container) (\(environment)) may hold \(limit) bytes; this file would bring it to \(held)")
+                    }
+                }
+                try files.commit(staged, as: sha)
+            }
+        } catch {
+            files.discard(staged)
+            throw error
+        }
+        let receipt = AssetTickets.Receipt(place: place, sha: sha, size: blob.size, expires: time + configuration.assetReceiptLifetime)
+        return UploadedAsset(
+            fileChecksum: AssetReceiptCheck.checksum(of: sha), size: blob.size, receipt: AssetTickets.seal(receipt, with: assetSigner))
+    }
+
+    /// The content a `downloadURL` names, for the caller it was made for, if that caller may
+    /// still read the record and the record still holds that content.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` for a URL this server did not make, one that
+    ///   expired, or content the record no longer holds; the record's own refusal otherwise.
+    public func assetContent(ticket: String) throws -> AssetContent {
+        let download = try AssetTickets.download(ticket, with: assetSigner, now: now)
+        let place = download.place
+        let database = try self.database(place.container, place.environment, database: place.database, as: download.caller)
+        let result = try database.lookup([RecordLookup(download.recordName)], zoneName: download.zoneName).first
+        guard case .record(let record)? = result else {
+            if case .failure(_, let error)? = result, case .accessDenied = error { throw error }
+            throw CloudStoreError.notFound("The record of this asset is gone")
+        }
+        guard record.fields[download.fieldName]?.assets.contains(where: { $0.contentHash == download.sha }) == true,
+            let blob = try environment(place.container, place.environment).read({ try $0.assetBlob(download.sha) })
+        else { throw CloudStoreError.notFound("The record no longer holds this asset") }
+        return AssetContent(bytes: try blobFiles(place.container, place.environment).read(blob), fileChecksum: AssetReceiptCheck.checksum(of: blob.sha))
+    }
+
+    /// Removes, in every container's environments, the blobs no record holds whose receipts
+    /// have expired, files and all. The server runs it periodically.
+    /// - Returns: how many blobs went.
+    @discardableResult
+    public func collectUnreferencedAssets() throws -> Int {
+        var collected = 0
+        for container in try containers() {
+            for environment in Environment.allCases {
+                collected += try collectUnreferencedAssets(container.identifier, environment, createdBefore: now - configuration.assetReceiptLifetime)
+            }
+        }
+        return collected
+    }
+
+    /// Removes an environment's blobs no record holds, created before `time`.
+    func collectUnreferencedAssets(_ container: ContainerIdentifier, _ environment: Environment, createdBefore time: Int64) throws -> Int {
+        let files = blobFiles(container, environment)
+        return try self.environment(container, environment).write { writer in
+            let removed = try writer.removeUnreferencedAssetBlobs(createdBefore: time)
+            for blob in removed { files.remove(blob.sha) }
+            return removed.count
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import CloudKitWire
+import CloudStore
+import HTTPServer
+
+/// Assets: `assets/upload` hands out upload URLs on this server, the client posts the file to
+/// one (`POST /assets/1/upload/<ticket>`, no credentials but the URL, from any origin) and gets
+/// the `singleFile` dictionary to save in the record; `downloadURL`s
+/// (`GET /assets/1/download/<ticket>/<file name>`) serve the content, whole or by range, to the
+/// caller they were made for while that caller may read the record; `assets/rereference` hands
+/// out an asset a record holds, to save into another.
+struct AssetsEndpoints: Sendable {
+    let endpoint: APIEndpoint
+    let store: CloudStore
+
+    /// `assets/upload`: `{tokens: [{recordName?, recordType, fieldName}], zoneID}` →
+    /// `{tokens: [{recordName, fieldName, url}]}`.
+    func upload(_ context: APIContext) throws -> JSONValue {
+        var requests: [AssetUploadRequest] = []
+        for token in try context.body["tokens"].requiredArray() {
+            try token.requireObjectIfPresent()
+            requests.append(AssetUploadRequest(
+                recordName: try token["recordName"].string(), recordType: try token["recordType"].requiredString(),
+                fieldName: try token["fieldName"].requiredString()))
+        }
+        let base = endpoint.baseURL(of: context.request)
+        let tickets = try context.database().assetUploadTickets(requests)
+        return .object(["tokens": .array(tickets.map { ticket in
+            .object([
+                "recordName": .string(ticket.recordName), "fieldName": .string(ticket.fieldName),
+                "url": .string("\(base)/assets/1/upload/\(ticket.ticket)"),
+            ])
+        })])
+    }
+
+    /// `assets/rereference`: `{assets: [{recordName, fieldName}], zoneID}` → `{assets: [asset | error]}`.
+    func rereference(_ context: APIContext) throws -> JSONValue {
+        var fields: [(recordName: String, fieldName: String)] = []
+        for asset in try context.body["assets"].requiredArray() {
+            fields.append((try asset["recordName"].requiredString(), try asset["fieldName"].requiredString()))
+        }
+        let results = try context.database().rereferenceAssets(fields, zoneName: try ZoneWire.zoneName(context.body["zoneID"]))
+        return .object(["assets": .array(zip(fields, results).map { field, result in
+            switch result {
+            case .success(let asset):
+                return FieldValueEncoder.asset(asset)
+            case .failure(let error):
+                return RecordEncoder(numbersAsStrings: false).error(CloudKitError(error), recordName: field.recordName)
+            }
+        })])
+    }
+
+    /// The file posted to an upload URL → `{singleFile: {fileChecksum, size, receipt}}`.
+    func receive(_ request: HTTPRequest) -> HTTPResponse {
+        let ticket = request.pathParameters["ticket"] ?? ""
+        do {
+            let uploaded = try store.uploadAsset(ticket: ticket, content: request.body)
+            let body: JSONValue = .object(["singleFile": .object([
+                "fileChecksum": .string(uploaded.fileChecksum), "size": .integer(uploaded.size), "receipt": .string(uploaded.receipt),
+            ])])
+            return .json(body.serialized())
+        } catch {
+            return endpoint.failure(error, request: request)
+        }
+    }
+
+    /// An asset's content for its `downloadURL`, whole or the range asked.
+    func download(_ request: HTTPRequest) -> HTTPResponse {
+        let ticket = request.pathParameters["ticket"] ?? ""
+        let content: AssetContent
+        do {
+            content = try store.assetContent(ticket: ticket)
+        } catch {
+            return endpoint.failure(error, request: request)
+        }
+        let size = Int64(content.bytes.count)
+        let etag = "\"\(content.fileChecksum)\""
+        var headers = HTTPHeaders()
+        headers["Content-Type"] = "application/octet-stream"
+        headers["Accept-Ranges"] = "bytes"
+        headers["ETag"] = etag
+        // The URL names the caller it was made for: no cache may hand it to anyone else.
+        headers["Cache-Control"] = "private, max-age=3600"
+        var range = ByteRange.resolve(request.headers["Range"], size: size)
+        if let ifRange = request.headers["If-Range"], ifRange != etag { range = .whole }
+        switch range {
+        case .unsatisfiable:
+            headers["Content-Range"] = "bytes */\(size)"
+            return HTTPResponse(status: .rangeNotSatisfiable, headers: headers, bytes: [])
+        case .partial(let lower, let upper):
+            headers["Content-Range"] = "bytes \(lower)-\(upper)/\(size)"
+            return HTTPResponse(status: .partialContent, headers: headers, bytes: Array(content.bytes[Int(lower)...Int(upper)]))
+        case .whole:
+            return HTTPResponse(status: .ok, headers: headers, bytes: content.bytes)
+        }
+    }
+}
