@@ -67,6 +67,7 @@ extension Console {
             ContainersPages(console: console).mount(on: &group)
             RecordsPages(console: console).mount(on: &group)
             ZonesPages(console: console).mount(on: &group)
+            SyncPages(console: console).mount(on: &group)
             SchemaPages(console: console).mount(on: &group)
             UsersPages(console: console).mount(on: &group)
             APITokensPages(console: console).mount(on: &group)

@@ -286,6 +286,69 @@ def test_08_other_pages(pages, driver):
     pages.check("schema-upload-error")
 
 
+def api_call(server, path, body, api_token, web_auth_token=None, database="public"):
+    """A CloudKit Web Services call in the test container: (status, body)."""
+    query = f"ckAPIToken={api_token}" + (f"&ckWebAuthToken={quote(web_auth_token, safe='')}" if web_auth_token else "")
+    request = urllib.request.Request(
+        f"{server.url}/database/1/{CONTAINER}/development/{database}/{path}?{query}",
+        data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read() or b"{}")
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read() or b"{}")
+
+
+def test_08e_sync_inspector_subscriptions_and_queued_notifications(pages, driver, server):
+    server.cli("users", "add", "--container", CONTAINER, "syncer", input="a long passphrase\n")
+    web_auth_token = server.cli("users", "token", "--container", CONTAINER, "syncer", input="a long passphrase\n").strip()
+    api_token = server.cli("tokens", "create", "--container", CONTAINER).strip()
+    status, _ = api_call(server, "tokens/create", {"apnsEnvironment": "development"}, api_token, web_auth_token)
+    assert status == 200
+    status, body = api_call(server, "subscriptions/modify", {"operations": [{"operationType": "create", "subscription": {
+        "subscriptionID": "every-book", "subscriptionType": "query", "query": {"recordType": "Book"}}}]}, api_token, web_auth_token)
+    assert status == 200 and "serverErrorCode" not in body["subscriptions"][0], body
+    for name in ("sync-a", "sync-b"):
+        status, body = api_call(server, "records/modify", {"operations": [{"operationType": "forceReplace", "record": {
+            "recordName": name, "recordType": "Book", "fields": {"title": {"value": name}}}}]}, api_token, web_auth_token)
+        assert status == 200 and "serverErrorCode" not in body["records"][0], body
+    status, _ = api_call(server, "records/modify", {"operations": [{"operationType": "forceDelete", "record": {"recordName": "sync-a"}}]},
+                         api_token, web_auth_token)
+    assert status == 200
+
+    pages.open(f"{BASE}/public/sync")
+    text = pages.text()
+    assert "Change feed of _defaultZone" in text
+    rows = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "table.list tbody tr")]
+    assert any("deleted" in row and "sync-a" in row for row in rows), rows
+    assert any("every-book" in row and "Book in every zone" in row for row in rows), rows
+    queued = driver.find_elements(By.XPATH, "//h2[text()='Notifications waiting']/following::table[1]//tbody/tr")
+    assert len(queued) == 1 and queued[0].text.endswith("3"), [row.text for row in queued]
+    pages.check("sync")
+
+    # What a client holding the current token would get next: nothing; from no token, both names.
+    token = pages.find("dl.meta dd code").text
+    pages.find("#sync-token").send_keys(token)
+    pages.submit("#sync-token ~ button[type=submit]")
+    assert "0 changes." in pages.text()
+    pages.find("#sync-token").clear()
+    pages.submit("#sync-token ~ button[type=submit]")
+    answer = pages.text()
+    assert "deleted sync-a" in answer and "sync-b Book" in answer, answer
+    pages.find("#sync-token").send_keys("forged")
+    pages.submit("#sync-token ~ button[type=submit]")
+    assert "BAD_REQUEST: The sync token is not valid" in pages.text()
+    pages.check("sync-next-page")
+
+    # Delete the subscription after the confirmation.
+    pages.submit("form[action$='/subscriptions/delete'] button[type=submit]")
+    assert "Delete subscription every-book?" in pages.text()
+    pages.submit("form button.danger")
+    assert "Subscription every-book deleted." in pages.text()
+    assert "No subscriptions in this environment." in pages.text()
+    server.cli("users", "sign-out", "--container", CONTAINER, "syncer")
+
+
 def ask_simulator(pages, subject, permission, record_type):
     pages.open(f"{BASE}/security?subject={subject}&permission={permission}&type={record_type}#simulator")
     return pages.find("p.answer").text

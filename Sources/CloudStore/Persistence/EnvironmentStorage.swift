@@ -44,6 +44,8 @@ protocol EnvironmentReader {
     func subscriptions(in database: DatabaseID) throws -> [(user: String, subscription: Subscription)]
     /// The subscriptions `user` holds in `database`, by identifier.
     func subscriptions(of user: String, in database: DatabaseID) throws -> [Subscription]
+    /// Every subscription of the environment, in every database, with its subscriber.
+    func allSubscriptions() throws -> [(database: DatabaseID, user: String, subscription: Subscription)]
     /// The oldest notification of `token` that has not expired at `now`, with its storage key.
     func oldestNotification(for token: String, now: Int64) throws -> (key: Int64, notification: QueuedNotification)?
     /// How many notifications wait for each push token that has any.

@@ -36,6 +36,43 @@ struct ManagementAPI: Sendable {
             mountSecurity(on: &api)
             mountRequestLog(on: &api)
             mountLimits(on: &api)
+            mountSync(on: &api)
+        }
+    }
+
+    private func mountSync(on api: inout RouteGroup) {
+        let actions = actions
+        api.get("/containers/:container/:environment/subscriptions") { request in
+            answer(request) { input, actor in
+                try actions.subscriptions(in: input.path("container"), environment: input.path("environment"), as: actor)
+            }
+        }
+        api.delete("/containers/:container/:environment/:database/subscriptions/:user/:subscription") { request in
+            answer(request) { input, actor in
+                try actions.deleteSubscription(
+                    input.path("subscription"), of: input.path("user"), database: input.path("database"), owner: input.query("owner"),
+                    in: input.path("container"), environment: input.path("environment"), as: actor)
+            }
+        }
+        api.get("/containers/:container/:environment/notifications") { request in
+            answer(request) { input, actor in
+                try actions.notificationQueues(in: input.path("container"), environment: input.path("environment"), as: actor)
+            }
+        }
+        api.get("/containers/:container/:environment/:database/zones/:zone/changes") { request in
+            answer(request) { input, actor in
+                try actions.changeLog(
+                    zone: input.path("zone"), in: input.path("container"), environment: input.path("environment"),
+                    database: input.path("database"), user: input.query("user"), after: try input.queryInteger("after"),
+                    since: try input.queryInteger("since"), as: actor)
+            }
+        }
+        api.get("/containers/:container/:environment/:database/zones/:zone/changes/next") { request in
+            answer(request) { input, actor in
+                try actions.nextChanges(
+                    zone: input.path("zone"), syncToken: input.query("syncToken"), in: input.path("container"),
+                    environment: input.path("environment"), database: input.path("database"), user: input.query("user"), as: actor)
+            }
         }
     }
 

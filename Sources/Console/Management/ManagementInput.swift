@@ -37,6 +37,14 @@ struct ManagementInput {
     /// A query parameter, or `nil`.
     func query(_ name: String) -> String? { request.queryParameter(name) }
 
+    /// An integer query parameter, `nil` when absent.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` when it is not an integer.
+    func queryInteger(_ name: String) throws -> Int64? {
+        guard let text = query(name), !text.isEmpty else { return nil }
+        guard let value = Int64(text) else { throw CloudStoreError.badRequest("\(name) must be an integer, not '\(text)'") }
+        return value
+    }
+
     /// The body as text (a schema), which must be UTF-8.
     func text() throws -> String {
         guard let text = String(validating: request.body, as: UTF8.self) else {

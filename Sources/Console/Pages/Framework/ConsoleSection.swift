@@ -1,13 +1,14 @@
 /// The pages inside a container, in the order of its tabs. A new page adds a case here, a
 /// route in its own mount file and a template: the frame and the bar pick it up.
 enum ConsoleSection: String, CaseIterable {
-    case records, zones, schema, security, users, tokens, keys, logs, usage, deploy, reset
+    case records, zones, sync, schema, security, users, tokens, keys, logs, usage, deploy, reset
 
     /// The tab's label.
     var title: String {
         switch self {
         case .records: "Records"
         case .zones: "Zones"
+        case .sync: "Sync"
         case .schema: "Schema"
         case .security: "Security"
         case .users: "Users"
@@ -21,7 +22,7 @@ enum ConsoleSection: String, CaseIterable {
     }
 
     /// Whether the page depends on the database (public, private, shared) as well as the environment.
-    var usesDatabase: Bool { self == .records || self == .zones }
+    var usesDatabase: Bool { self == .records || self == .zones || self == .sync }
     /// Whether the page depends on the zone.
-    var usesZone: Bool { self == .records }
+    var usesZone: Bool { self == .records || self == .sync }
 }
