@@ -17,11 +17,9 @@ public enum ChangesExchange {
         let changes = try database.zoneChanges(
             zoneName: try ZoneWire.zoneName(options["zoneID"]), syncToken: try option("syncToken").string(),
             resultsLimit: try option("resultsLimit").integer(), desiredKeys: desiredKeys,
-            desiredRecordTypes: try option("desiredRecordTypes").strings())
+            desiredRecordTypes: try option("desiredRecordTypes").strings(), reverse: try option("reverse").bool() ?? false)
         let encoder = RecordEncoder(numbersAsStrings: try option("numbersAsStrings", "numberAsStrings").bool() ?? false)
-        var records = changes.records.map { encoder.json($0, desiredKeys: desiredKeys) }
-        // `reverse` orders a page newest change first; pages still follow each other oldest first.
-        if try option("reverse").bool() == true { records.reverse() }
+        let records = changes.records.map { encoder.json($0, desiredKeys: desiredKeys) }
         return .object([
             "zoneID": ZoneWire.json(changes.zoneID), "records": .array(records), "syncToken": .string(changes.syncToken),
             "moreComing": .bool(changes.moreComing),

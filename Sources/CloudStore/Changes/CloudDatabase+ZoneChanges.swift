@@ -20,13 +20,19 @@ extension CloudDatabase {
     /// `resultsLimit` changes of its log per page. A record changed several times in a page
     /// comes once; a feed never shows a record, nor the deletion of one, that the caller may
     /// not read.
+    ///
+    /// With `reverse`, pages come newest change first, and the pages themselves from the newest
+    /// to the oldest, down to the token's position; the last page's token then stands where the
+    /// log stood when the first page was asked for. A record that changed in two pages is in
+    /// both, each time as it is now; a deletion is left out when the record exists again, so
+    /// that an older page never takes back what a newer one gave.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` for a token that is forged, damaged or of
     ///   another zone; ``CloudStoreError/changeTokenExpired(_:)`` for one from before the
     ///   environment was reset or restored, or from before deletions the tombstone retention
     ///   has forgotten since; ``CloudStoreError/zoneNotFound(_:)``.
     public func zoneChanges(
         zoneName: String = ZoneID.defaultZoneName, syncToken: String?, resultsLimit: Int? = nil, desiredKeys: [String]? = nil,
-        desiredRecordTypes: [String]? = nil
+        desiredRecordTypes: [String]? = nil, reverse: Bool = false
     ) throws -> ZoneChanges {
         let limit = min(max(resultsLimit ?? Self.defaultChangesLimit, 1), QueryRequest.maximumResults)
         let signer = store.syncTokenSigner
@@ -58,16 +64,21 @@ extension CloudDatabase {
             if token != nil, after < (try reader.changeHorizon(in: zone)) {
                 throw CloudStoreError.changeTokenExpired(Self.retentionTokenReason)
             }
-            let entries = try reader.changesWithRecords(in: zone, after: after, limit: limit)
+            // Reverse: from the newest change not yet handed out, down toward the token's position.
+            let window = reverse ? (token?.reverse ?? (upper: last, final: last)) : nil
+            let entries = try reader.changesWithRecords(in: zone, after: after, through: window?.upper, limit: limit)
             // Each record once, where its latest change in the page puts it.
             var latest: [String: Int] = [:]
-            for (index, change) in entries.enumerated() { latest[change.entry.recordName] = index }
+            for (index, change) in entries.enumerated() where window == nil || latest[change.entry.recordName] == nil {
+                latest[change.entry.recordName] = index
+            }
             let access = TransactionAccess(policy: policy, reader: reader)
             let schema = try reader.schema()
             var records: [RecordResult] = []
             for (index, (entry, current)) in entries.enumerated() where latest[entry.recordName] == index {
                 if let types = desiredRecordTypes, !types.contains(entry.recordType) { continue }
                 if entry.kind == .deleted {
+                    if window != nil, current != nil { continue }
                     guard try access.canRead(recordType: entry.recordType, creator: entry.creator, in: schema) else { continue }
                     records.append(.deleted(recordName: entry.recordName, zoneID: zoneID))
                 } else if let current {
@@ -75,6 +86,15 @@ extension CloudDatabase {
                     records.append(.record(current.record.keeping(desiredKeys)))
                 }
                 // A record gone since, by a change after this page: that page says it was deleted.
+            }
+            if let window {
+                // The oldest change handed out so far; below it, down to `after`, is still to come.
+                let lowest = entries.last?.entry.sequence ?? after
+                let done = entries.count < limit || lowest <= after + 1
+                let next = done
+                    ? SyncToken(incarnation: incarnation, zoneKey: zone.key, sequence: window.final)
+                    : SyncToken(incarnation: incarnation, zoneKey: zone.key, sequence: after, reverse: (upper: lowest - 1, final: window.final))
+                return ZoneChanges(zoneID: zoneID, records: records, syncToken: next.encoded(with: signer), moreComing: !done || window.final < last)
             }
             let next = entries.last?.entry.sequence ?? after
             return ZoneChanges(

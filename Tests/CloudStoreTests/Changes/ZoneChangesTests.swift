@@ -183,4 +183,43 @@ import TestSupport
         #expect(try seen(try store.database(as: .world)) == ["shared"])
         #expect(try seen(try store.database()) == ["shared", "alice-diary", "deleted alice-gone", "bob-diary"], "an operator sees everything")
     }
+
+    @Test func reverseHandsOutPagesNewestFirstDownToTheTokenAndNeverTakesBackANewerPage() throws {
+        let store = try TemporaryStore()
+        try store.importSchema(Self.schema)
+        let database = try store.database()
+        try Self.write(database, .create, "old", title: "before the token")
+        let start = try database.zoneChanges(syncToken: nil).syncToken
+        for index in 0..<6 { try Self.write(database, .create, "n\(index)", title: "first \(index)") }
+        try Self.write(database, .forceDelete, "n1")
+        try Self.write(database, .forceUpdate, "n2", title: "second 2")
+        try Self.write(database, .create, "n1", title: "again")  // deleted, then created again
+
+        var pages: [[String]] = []
+        var copy: [String: String] = [:]
+        var token: String? = start
+        var moreComing = true
+        while moreComing {
+            let page = try database.zoneChanges(syncToken: token, resultsLimit: 3, reverse: true)
+            pages.append(page.records.map(Self.describe))
+            // A client applies pages as they come; an older page must not undo a newer one.
+            for result in page.records {
+                switch result {
+                case .record(let record): copy[record.recordName] = Self.title(record)
+                case .deleted(let name, _): copy[name] = nil
+                case .failure: throw TestFailure("a feed holds no failures")
+                }
+            }
+            token = page.syncToken
+            moreComing = page.moreComing
+        }
+        #expect(pages.first == ["n1", "n2"], "the newest three changes first: n1 again, n2 updated, n1 deleted (left out: n1 exists)")
+        #expect(!pages.joined().contains("deleted n1"), "n1's deletion is not handed out: n1 exists again")
+        #expect(!pages.joined().contains("old"), "nothing from before the token")
+        #expect(copy == ["n0": "first 0", "n1": "again", "n2": "second 2", "n3": "first 3", "n4": "first 4", "n5": "first 5"])
+        // The last token stands where the log stood: the feed goes on from there, either way.
+        #expect(try database.zoneChanges(syncToken: token).records.isEmpty)
+        try Self.write(database, .create, "later")
+        #expect(try database.zoneChanges(syncToken: token, reverse: true).records.map(Self.describe) == ["later"])
+    }
 }

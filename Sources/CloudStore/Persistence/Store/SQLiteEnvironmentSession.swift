@@ -171,14 +171,18 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
             }
     }
 
-    func changesWithRecords(in zone: StoredZone, after sequence: Int64, limit: Int) throws -> [(entry: ChangeEntry, current: StoredRecord?)] {
-        try connection.statement(
-            """
-            SELECT c.seq, c.name, c.type, c.kind, c.creator, c.time, \(Self.recordColumns)
-            FROM changes c LEFT JOIN records r ON r.zone = c.zone AND r.name = c.name
-            WHERE c.zone = ? AND c.seq > ? ORDER BY c.seq LIMIT ?
-            """
-        ).rows([.integer(zone.key), .integer(sequence), .integer(Int64(limit))]) { row in
+    func changesWithRecords(in zone: StoredZone, after sequence: Int64, through: Int64?, limit: Int) throws
+        -> [(entry: ChangeEntry, current: StoredRecord?)]
+    {
+        let columns = "SELECT c.seq, c.name, c.type, c.kind, c.creator, c.time, \(Self.recordColumns) FROM changes c "
+            + "LEFT JOIN records r ON r.zone = c.zone AND r.name = c.name WHERE c.zone = ? AND c.seq > ? "
+        let statement = try through == nil
+            ? connection.statement(columns + "ORDER BY c.seq LIMIT ?")
+            : connection.statement(columns + "AND c.seq <= ? ORDER BY c.seq DESC LIMIT ?")
+        var parameters: [SQLiteValue] = [.integer(zone.key), .integer(sequence)]
+        if let through { parameters.append(.integer(through)) }
+        parameters.append(.integer(Int64(limit)))
+        return try statement.rows(parameters) { row in
             guard let kind = ChangeEntry.Kind(rawValue: row.integer(3)) else {
                 throw CloudStoreError.internalError("A change log entry has an unknown kind \(row.integer(3))")
             }
