@@ -134,7 +134,7 @@ public struct CloudDatabase: Sendable {
             }
             return QueryResult(records: records, continuationMarker: marker)
         }
-        result.records = result.records.map(present)
+        result.records = present(result.records.map { .record($0) }).compactMap(\.record)
         return result
     }
 

@@ -286,6 +286,17 @@ def test_08_other_pages(pages, driver):
     pages.check("schema-upload-error")
 
 
+def tiny_png():
+    """A 24×16 PNG, blue, made here so the test needs no file."""
+    import struct
+    import zlib
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+    rows = b"".join(b"\x00" + b"\x20\x60\xd0" * 24 for _ in range(16))
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 24, 16, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
 def api_call(server, path, body, api_token, web_auth_token=None, database="public"):
     """A CloudKit Web Services call in the test container: (status, body)."""
     query = f"ckAPIToken={api_token}" + (f"&ckWebAuthToken={quote(web_auth_token, safe='')}" if web_auth_token else "")
@@ -340,7 +351,25 @@ def test_08e_sync_inspector_subscriptions_and_queued_notifications(pages, driver
     assert "BAD_REQUEST: The sync token is not valid" in pages.text()
     pages.check("sync-next-page")
 
+    # An asset on a record: its size, type, a download and, for an image, a preview.
+    status, body = api_call(server, "assets/upload", {"tokens": [{"recordName": "with-cover", "recordType": "Book", "fieldName": "cover"}]},
+                            api_token, web_auth_token)
+    assert status == 200, body
+    upload = urllib.request.Request(body["tokens"][0]["url"], data=tiny_png(), headers={"Content-Type": "application/octet-stream"})
+    with urllib.request.urlopen(upload, timeout=10) as response:
+        single_file = json.loads(response.read())["singleFile"]
+    status, body = api_call(server, "records/modify", {"operations": [{"operationType": "forceReplace", "record": {
+        "recordName": "with-cover", "recordType": "Book", "fields": {"title": {"value": "Covered"}, "cover": {"value": single_file}}}}]},
+        api_token, web_auth_token)
+    assert status == 200 and "serverErrorCode" not in body["records"][0], body
+    pages.open(f"{BASE}/public/records/with-cover")
+    assert "image/png" in pages.text()
+    preview = pages.find("img.preview")
+    WebDriverWait(driver, 10).until(lambda d: d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", preview) == 24)
+    pages.check("record-with-asset")
+
     # Delete the subscription after the confirmation.
+    pages.open(f"{BASE}/public/sync")
     pages.submit("form[action$='/subscriptions/delete'] button[type=submit]")
     assert "Delete subscription every-book?" in pages.text()
     pages.submit("form button.danger")

@@ -83,16 +83,29 @@ extension CloudDatabase {
 
     /// Results as the caller is given them: each asset with a `downloadURL` made for this caller.
     func present(_ results: [RecordResult]) -> [RecordResult] {
-        results.map { result in
+        guard assetBaseURL != nil else { return results }
+        let records = results.compactMap(\.record)
+        let types = contentTypes(of: records)
+        return results.map { result in
             guard case .record(let record) = result else { return result }
-            return .record(present(record))
+            return .record(present(record, types: types))
         }
+    }
+
+    /// The media types of the assets `records` hold, by content hash: one read for them all.
+    private func contentTypes(of records: [Record]) -> [String: String] {
+        let hashes = Set(records.flatMap { $0.fields.values.flatMap(\.assets) }.compactMap(\.contentHash))
+        guard !hashes.isEmpty else { return [:] }
+        // Only the download's Content-Type hint depends on it: a failed read leaves it out.
+        let blobs = (try? storage.read { reader in try hashes.compactMap { try reader.assetBlob($0) } }) ?? []
+        return Dictionary(blobs.map { ($0.sha, $0.contentType) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// A record as the caller is given it: each asset with a `downloadURL` made for this caller,
     /// valid for ``CloudStoreConfiguration/assetDownloadLifetime``, naming the file `${f}`.
-    func present(_ record: Record) -> Record {
+    func present(_ record: Record, types: [String: String]? = nil) -> Record {
         guard let base = assetBaseURL, record.fields.values.contains(where: { !$0.assets.isEmpty }) else { return record }
+        let types = types ?? contentTypes(of: [record])
         let expires = store.now + store.configuration.assetDownloadLifetime
         var presented = record
         func withURL(_ asset: Asset, field: String) -> Asset {
@@ -101,7 +114,9 @@ extension CloudDatabase {
                 place: place, zoneName: record.zoneID.zoneName, recordName: record.recordName, fieldName: field, sha: sha, caller: caller,
                 expires: expires)
             var shown = asset
-            shown.downloadURL = "\(base)/assets/1/download/\(AssetTickets.seal(ticket, with: store.assetSigner))/${f}"
+            // The media type rides along, as Apple's URLs carry their own query after `${f}`.
+            let type = types[sha].map { "?type=" + $0.replacingOccurrences(of: "/", with: "%2F") } ?? ""
+            shown.downloadURL = "\(base)/assets/1/download/\(AssetTickets.seal(ticket, with: store.assetSigner))/${f}\(type)"
             return shown
         }
         for (name, value) in record.fields where !value.assets.isEmpty {

@@ -14,6 +14,10 @@ public struct AssetContent: Sendable {
     public var bytes: [UInt8]
     /// The base64 SHA-256 of the content, usable as an entity tag.
     public var fileChecksum: String
+    /// The media type sniffed at upload: an image type, PDF, or `application/octet-stream`.
+    public var contentType: String
+    /// Whether a browser may show it inline (an image); anything else is served as a download.
+    public var isInline: Bool { AssetContentType.isImage(contentType) }
 }
 
 extension CloudStore {
@@ -42,7 +46,9 @@ extension CloudStore {
         let files = blobFiles(place.container, place.environment)
         let storage = try environment(place.container, place.environment)
         let limit = try limits(of: place.container, place.environment).storageBytes
-        let blob = AssetBlob(sha: sha, size: Int64(content.count), stored: Int64(stored.count), compressed: compressed, created: time)
+        let blob = AssetBlob(
+            sha: sha, size: Int64(content.count), stored: Int64(stored.count), compressed: compressed, created: time,
+            contentType: AssetContentType.sniff(content))
         // The file is written and flushed first, outside the transaction; it takes its name
         // with the writer held, so that a collection of the same blob cannot cross it.
         let staged = try files.stage(sha, stored)
@@ -84,7 +90,9 @@ extension CloudStore {
         guard record.fields[download.fieldName]?.assets.contains(where: { $0.contentHash == download.sha }) == true,
             let blob = try environment(place.container, place.environment).read({ try $0.assetBlob(download.sha) })
         else { throw CloudStoreError.notFound("The record no longer holds this asset") }
-        return AssetContent(bytes: try blobFiles(place.container, place.environment).read(blob), fileChecksum: AssetReceiptCheck.checksum(of: blob.sha))
+        return AssetContent(
+            bytes: try blobFiles(place.container, place.environment).read(blob), fileChecksum: AssetReceiptCheck.checksum(of: blob.sha),
+            contentType: blob.contentType)
     }
 
     /// Removes, in every container's environments, the blobs no record holds whose receipts

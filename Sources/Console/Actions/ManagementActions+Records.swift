@@ -76,7 +76,9 @@ extension ManagementActions {
         throws -> (CloudDatabase, Schema)
     {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
-        let handle = try store.database(identifier, environment, database: target, as: actor.caller)
+        var handle = try store.database(identifier, environment, database: target, as: actor.caller)
+        // Assets come with download URLs on this server, relative to it.
+        handle.assetBaseURL = ""
         return (handle, try store.schema(identifier, environment))
     }
 }

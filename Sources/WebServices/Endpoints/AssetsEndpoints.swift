@@ -75,7 +75,12 @@ struct AssetsEndpoints: Sendable {
         let size = Int64(content.bytes.count)
         let etag = "\"\(content.fileChecksum)\""
         var headers = HTTPHeaders()
-        headers["Content-Type"] = "application/octet-stream"
+        // The type sniffed at upload: images inline; anything else only ever as a download,
+        // never rendered on this server's origin.
+        headers["Content-Type"] = content.contentType
+        headers["X-Content-Type-Options"] = "nosniff"
+        if !content.isInline { headers["Content-Disposition"] = "attachment" }
+        headers["Content-Security-Policy"] = "default-src 'none'; sandbox"
         headers["Accept-Ranges"] = "bytes"
         headers["ETag"] = etag
         // The URL names the caller it was made for: no cache may hand it to anyone else.

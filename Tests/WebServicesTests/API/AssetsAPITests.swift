@@ -59,7 +59,7 @@ import TestSupport
         let saved = try Self.save(server, token, singleFile)
         #expect(saved["serverErrorCode"] == nil, "\(saved)")
         let url = try #require(saved["fields"]?["image"]?["value"]?["downloadURL"]?.stringValue)
-        #expect(url.hasSuffix("/${f}"), "CloudKit's file-name placeholder")
+        #expect(url.contains("/${f}"), "CloudKit's file-name placeholder")
         let fetched = try Self.download(server, url)
         #expect(fetched.status == 200 && fetched.body.count == size)
         #expect(fetched.body == content, "byte-identical")
@@ -154,6 +154,28 @@ import TestSupport
         _ = try server.post("public", "records/modify", #"{"operations":[{"operationType":"forceDelete","record":{"recordName":"second"}}]}"#, webAuthToken: token)
         #expect(try collect() == 1)
         #expect(blobCount() == 0, "gone with both")
+    }
+
+    @Test func imagesAreServedInlineAndEverythingElseOnlyAsADownload() throws {
+        let server = try APITestServer()
+        try server.defineNote(Self.schema)
+        let token = try server.signIn()
+        let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 0, count: 32)
+        let image = try Self.save(server, token, try Self.upload(server, token, png, record: "picture"), record: "picture")
+        let imageURL = try #require(image["fields"]?["image"]?["value"]?["downloadURL"]?.stringValue)
+        #expect(imageURL.hasSuffix("/${f}?type=image%2Fpng"))
+        let shown = try Self.download(server, imageURL)
+        #expect(shown.header("Content-Type") == "image/png" && shown.header("Content-Disposition") == nil)
+        #expect(shown.header("X-Content-Type-Options") == "nosniff")
+
+        let html = Array("<html><script>alert(document.cookie)</script></html>".utf8)
+        let page = try Self.save(server, token, try Self.upload(server, token, html, record: "page"), record: "page")
+        let pageURL = try #require(page["fields"]?["image"]?["value"]?["downloadURL"]?.stringValue)
+        let fetched = try Self.download(server, pageURL)
+        #expect(fetched.body == html)
+        #expect(fetched.header("Content-Type") == "application/octet-stream" && fetched.header("Content-Disposition") == "attachment",
+                "an upload never renders on this server's origin")
+        #expect(fetched.header("Content-Security-Policy")?.contains("sandbox") == true)
     }
 
     @Test func blobsCountTowardTheStorageQuota() throws {

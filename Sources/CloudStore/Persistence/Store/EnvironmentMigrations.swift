@@ -194,5 +194,10 @@ enum EnvironmentMigrations {
         ) WITHOUT ROWID;
         CREATE INDEX asset_refs_by_sha ON asset_refs(sha);
         """,
+        // What an asset's content is, sniffed from its first bytes at upload: downloads carry it,
+        // so that images show inline and anything else is only ever downloaded.
+        """
+        ALTER TABLE asset_blobs ADD COLUMN type TEXT NOT NULL DEFAULT 'application/octet-stream';
+        """,
     ])
 }

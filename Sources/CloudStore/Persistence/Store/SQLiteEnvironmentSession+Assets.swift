@@ -2,14 +2,19 @@ extension SQLiteEnvironmentSession {
     // MARK: - Asset blobs and the records holding them
 
     func assetBlob(_ sha: String) throws -> AssetBlob? {
-        try connection.statement("SELECT sha, size, stored, compressed, created FROM asset_blobs WHERE sha = ?").firstRow([.text(sha)]) {
-            AssetBlob(sha: $0.text(0), size: $0.integer(1), stored: $0.integer(2), compressed: $0.integer(3) != 0, created: $0.integer(4))
+        try connection.statement("SELECT sha, size, stored, compressed, created, type FROM asset_blobs WHERE sha = ?").firstRow([.text(sha)]) {
+            AssetBlob(
+                sha: $0.text(0), size: $0.integer(1), stored: $0.integer(2), compressed: $0.integer(3) != 0, created: $0.integer(4),
+                contentType: $0.text(5))
         }
     }
 
     func insertAssetBlob(_ blob: AssetBlob) throws -> Bool {
-        try connection.statement("INSERT OR IGNORE INTO asset_blobs(sha, size, stored, compressed, created) VALUES (?, ?, ?, ?, ?)")
-            .execute([.text(blob.sha), .integer(blob.size), .integer(blob.stored), .integer(blob.compressed ? 1 : 0), .integer(blob.created)])
+        try connection.statement("INSERT OR IGNORE INTO asset_blobs(sha, size, stored, compressed, created, type) VALUES (?, ?, ?, ?, ?, ?)")
+            .execute([
+                .text(blob.sha), .integer(blob.size), .integer(blob.stored), .integer(blob.compressed ? 1 : 0), .integer(blob.created),
+                .text(blob.contentType),
+            ])
         guard connection.changes == 0 else { return true }
         // Uploaded again: its new receipt keeps it from collection as long as a first one would.
         try connection.statement("UPDATE asset_blobs SET created = max(created, ?) WHERE sha = ?").execute([.integer(blob.created), .text(blob.sha)])

@@ -41,7 +41,7 @@ struct FieldDisplay {
     private func scalar(_ value: JSONValue, _ scalar: ScalarType, field: String, index: Int?) -> [String: Any] {
         // Every key the templates test is present, so a value without a link never inherits
         // one from the enclosing context (mustache looks names up the context stack).
-        let defaults: [String: Any] = ["url": false, "download": false, "title": false, "numeric": false, "detail": ""]
+        let defaults: [String: Any] = ["url": false, "download": false, "title": false, "numeric": false, "detail": "", "preview": false]
         return defaults.merging(scalarValues(value, scalar, field: field, index: index)) { _, new in new }
     }
 
@@ -81,8 +81,13 @@ struct FieldDisplay {
             let size = value["size"]?.int64Value(acceptingNumericString: true)
             var context: [String: Any] = ["text": size.map(Formatting.bytes) ?? "file"]
             if let url = value["downloadURL"]?.stringValue, url.hasPrefix("/") || url.hasPrefix("http://") || url.hasPrefix("https://") {
-                context["url"] = url
+                // The file name stands in for CloudKit's `${f}`; the type rides in the URL's query.
+                let type = URLComponents(string: url.replacingOccurrences(of: "${f}", with: "f"))?.queryItems?
+                    .first { $0.name == "type" }?.value ?? "application/octet-stream"
+                context["url"] = url.replacingOccurrences(of: "${f}", with: URLEncoding.component(field))
                 context["download"] = true
+                context["detail"] = type
+                if type.hasPrefix("image/") { context["preview"] = context["url"] }
             }
             return context
         }
