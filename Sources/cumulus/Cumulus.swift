@@ -16,6 +16,8 @@ struct Cumulus: ParsableCommand {
             DeployCommand.self,
             ResetCommand.self,
             LimitsCommand.self,
+            SubscriptionsCommand.self,
+            ChangesCommand.self,
             TokensCommand.self,
             KeysCommand.self,
             UsersCommand.self,

@@ -198,3 +198,18 @@ def test_a_cloudkit_js_shaped_courier_client_receives_every_subscription_in_orde
     assert [describe(payload) for payload in received] == [
         "urgent update high", "everything database", "work zone Work", "urgent delete high",
     ]
+
+
+def test_the_cli_lists_subscriptions_and_shows_the_change_log(server: dict[str, Any]) -> None:
+    cumulus: CumulusServer = server["server"]
+    listed = cumulus.cli("subscriptions", "list", "--container", CONTAINER).splitlines()
+    assert any(line.split("\t")[2:] == ["urgent", "query Item on create,update,delete"] for line in listed), listed
+    assert any(line.split("\t")[2] == "work" and line.split("\t")[1].startswith("private of _") for line in listed), listed
+    log = [line.split("\t") for line in cumulus.cli("changes", "--container", CONTAINER).splitlines()]
+    kinds = [(fields[1], fields[2]) for fields in log if fields[0].isdigit()]
+    assert ("deleted", "high") in kinds and ("created", "low") in kinds, kinds
+    token = next(fields[1] for fields in log if fields[0] == "syncToken")
+    assert cumulus.cli("changes", "--container", CONTAINER, "--sync-token", token).splitlines()[0] == f"syncToken\t{token}"
+    user = next(line.split("\t")[0] for line in listed if line.split("\t")[2] == "urgent")
+    assert cumulus.cli("subscriptions", "delete", "--container", CONTAINER, "--user", user, "urgent") == f"Deleted subscription urgent of {user}."
+    assert "urgent" not in cumulus.cli("subscriptions", "list", "--container", CONTAINER)

@@ -76,11 +76,17 @@ struct ManagementPath {
 
     /// The path of the segments under `/admin/v1/`, with an optional query.
     init(_ segments: String..., query: [(String, String)] = []) {
+        self.init(segments: segments, query: query)
+    }
+
+    /// The path of the segments under `/admin/v1/`, with the query parameters that have a value.
+    init(segments: [String], query: [(String, String?)]) {
         var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
         allowed.insert(charactersIn: "-._~")
         func encode(_ part: String) -> String { part.addingPercentEncoding(withAllowedCharacters: allowed) ?? part }
         var target = "/admin/v1/" + segments.map(encode).joined(separator: "/")
-        if !query.isEmpty { target += "?" + query.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&") }
+        let given = query.compactMap { name, value in value.map { (name, $0) } }
+        if !given.isEmpty { target += "?" + given.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&") }
         self.target = target
     }
 }

@@ -1,0 +1,136 @@
+import ArgumentParser
+import CloudKitWire
+
+/// `cumulus subscriptions list|delete`: the subscriptions of a container's environment.
+struct SubscriptionsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "subscriptions", abstract: "List or delete the subscriptions of a container's environment.",
+        subcommands: [List.self, Delete.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List every subscription, with its subscriber and database.")
+
+        @OptionGroup var management: ManagementOptions
+
+        @Option(help: "The container identifier.")
+        var container: String
+
+        @Option(help: "development or production.")
+        var environment = "development"
+
+        func run() throws {
+            let answer = try management.client().json(.get, ManagementPath("containers", container, environment, "subscriptions"))
+            let subscriptions = answer["subscriptions"]?.arrayValue ?? []
+            if subscriptions.isEmpty { print("No subscriptions in \(environment) of \(container).") }
+            for entry in subscriptions {
+                let database = entry["database"]?.stringValue ?? ""
+                let what: String = switch entry["subscriptionType"]?.stringValue {
+                case "query": "query " + (entry["query"]?["recordType"]?.stringValue ?? "")
+                    + " on " + (entry["firesOn"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ",")
+                case "zone": "zone " + (entry["zoneID"]?["zoneName"]?.stringValue ?? "")
+                default: "database"
+                }
+                print([
+                    entry["userRecordName"]?.stringValue ?? "", database == "public" ? database : "\(database) of \(entry["owner"]?.stringValue ?? "")",
+                    entry["subscriptionID"]?.stringValue ?? "", what,
+                ].joined(separator: "\t"))
+            }
+        }
+    }
+
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Delete a user's subscription.")
+
+        @OptionGroup var management: ManagementOptions
+
+        @Option(help: "The container identifier.")
+        var container: String
+
+        @Option(help: "development or production.")
+        var environment = "development"
+
+        @Option(help: "public, private or shared.")
+        var database = "public"
+
+        @Option(help: "The user whose private or shared database it is.")
+        var owner: String?
+
+        @Option(help: "The subscriber: sign-in name or user record name.")
+        var user: String
+
+        @Argument(help: "The subscription's identifier.")
+        var subscriptionID: String
+
+        func run() throws {
+            let path = ManagementPath(
+                segments: ["containers", container, environment, database, "subscriptions", user, subscriptionID], query: [("owner", owner)])
+            _ = try management.client().json(.delete, path)
+            print("Deleted subscription \(subscriptionID) of \(user).")
+        }
+    }
+}
+
+/// `cumulus changes --container ID --zone Z [--after N | --since MS] [--sync-token T]`: a zone's
+/// change log, tombstones included, or what a client holding a token receives next.
+struct ChangesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "changes", abstract: "Inspect a zone's change feed: its log, or the next page for a sync token.",
+        discussion: """
+        Without --sync-token, prints the zone's change log after --after (a change number) or from --since \
+        (milliseconds since 1970) on, tombstones included, then the zone's current token. With --sync-token \
+        (empty for a first fetch), prints what a client holding it receives next, or the error it would get.
+        """)
+
+    @OptionGroup var management: ManagementOptions
+
+    @Option(help: "The container identifier.")
+    var container: String
+
+    @Option(help: "development or production.")
+    var environment = "development"
+
+    @Option(help: "public, private or shared.")
+    var database = "public"
+
+    @Option(help: "The user whose private or shared database it is.")
+    var user: String?
+
+    @Option(help: "The zone.")
+    var zone = "_defaultZone"
+
+    @Option(help: "Changes after this change number.")
+    var after: Int64?
+
+    @Option(help: "Changes from this time on, in milliseconds since 1970.")
+    var since: Int64?
+
+    @Option(name: .customLong("sync-token"), help: "Show what a client holding this token receives next.")
+    var syncToken: String?
+
+    func run() throws {
+        let client = try management.client()
+        let base = ["containers", container, environment, database, "zones", zone, "changes"]
+        if let syncToken {
+            let next = try client.json(.get, ManagementPath(segments: base + ["next"], query: [("user", user), ("syncToken", syncToken)]))
+            for record in next["records"]?.arrayValue ?? [] {
+                print((record["deleted"] == true ? "deleted\t" : "record\t") + (record["recordName"]?.stringValue ?? ""))
+            }
+            print("syncToken\t\(next["syncToken"]?.stringValue ?? "")\nmoreComing\t\(next["moreComing"] == true)")
+            return
+        }
+        let log = try client.json(.get, ManagementPath(segments: base, query: [
+            ("user", user), ("after", after.map(String.init)), ("since", since.map(String.init)),
+        ]))
+        for entry in log["entries"]?.arrayValue ?? [] {
+            print([
+                entry["sequence"]?.int64Value(acceptingNumericString: false).map(String.init) ?? "",
+                entry["kind"]?.stringValue ?? "", entry["recordName"]?.stringValue ?? "", entry["recordType"]?.stringValue ?? "",
+                entry["time"]?.int64Value(acceptingNumericString: false).map(String.init) ?? "",
+            ].joined(separator: "\t"))
+        }
+        print("syncToken\t\(log["syncToken"]?.stringValue ?? "")")
+        if let horizon = log["horizon"]?.int64Value(acceptingNumericString: false), horizon > 0 {
+            print("expired below\t\(horizon)")
+        }
+    }
+}
