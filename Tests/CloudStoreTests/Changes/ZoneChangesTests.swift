@@ -47,11 +47,18 @@ import TestSupport
         }
     }
 
-    /// The records a client holding everything from pages of `limit` changes ends up with.
-    static func follow(_ database: CloudDatabase, from token: String?, into copy: inout [String: String], limit: Int) throws -> String {
+    /// The records a client holding everything from pages of `limit` changes ends up with;
+    /// `onPage` sees each page's entries (names, or "deleted" and the name).
+    @discardableResult
+    static func follow(
+        _ database: CloudDatabase, from token: String?, into copy: inout [String: String], limit: Int, reverse: Bool = false,
+        onPage: ([String]) -> Void = { _ in }
+    ) throws -> String {
         var token = token
         while true {
-            let page = try database.zoneChanges(syncToken: token, resultsLimit: limit)
+            let page = try database.zoneChanges(syncToken: token, resultsLimit: limit, reverse: reverse)
+            onPage(page.records.map(Self.describe))
+            // A client applies pages as they come.
             for result in page.records {
                 switch result {
                 case .record(let record): copy[record.recordName] = Self.title(record)
@@ -197,22 +204,8 @@ import TestSupport
 
         var pages: [[String]] = []
         var copy: [String: String] = [:]
-        var token: String? = start
-        var moreComing = true
-        while moreComing {
-            let page = try database.zoneChanges(syncToken: token, resultsLimit: 3, reverse: true)
-            pages.append(page.records.map(Self.describe))
-            // A client applies pages as they come; an older page must not undo a newer one.
-            for result in page.records {
-                switch result {
-                case .record(let record): copy[record.recordName] = Self.title(record)
-                case .deleted(let name, _): copy[name] = nil
-                case .failure: throw TestFailure("a feed holds no failures")
-                }
-            }
-            token = page.syncToken
-            moreComing = page.moreComing
-        }
+        // Applied as they come, an older page must not undo a newer one.
+        let token = try Self.follow(database, from: start, into: &copy, limit: 3, reverse: true) { pages.append($0) }
         #expect(pages.first == ["n1", "n2"], "the newest three changes first: n1 again, n2 updated, n1 deleted (left out: n1 exists)")
         #expect(!pages.joined().contains("deleted n1"), "n1's deletion is not handed out: n1 exists again")
         #expect(!pages.joined().contains("old"), "nothing from before the token")
