@@ -18,30 +18,8 @@ from cryptography.hazmat.primitives.asymmetric import ec
 
 from cloudkit_client import public_key_pem
 from cumulus_server import PACKAGE_ROOT, CumulusServer, build_cumulus
-from cumulus_deployment import Deployment
+from cumulus_deployment import CONTAINER, SCHEMA, USER_NAME, USER_PASSWORD, Deployment
 from openapi_validation import OpenAPIDocument
-
-CONTAINER = "iCloud.com.example.EndToEnd"
-USER_NAME = "alice"
-USER_PASSWORD = "correct horse battery staple"
-
-#: The record type the tests use, with the indexes their queries need.
-SCHEMA = """
-DEFINE SCHEMA
-
-    RECORD TYPE Item (
-        "___createTime" TIMESTAMP QUERYABLE SORTABLE,
-        "___recordID"   REFERENCE QUERYABLE,
-        title           STRING QUERYABLE SEARCHABLE SORTABLE,
-        rank            INT64 QUERYABLE SORTABLE,
-        batch           STRING QUERYABLE,
-        tags            LIST<STRING> QUERYABLE,
-        body            STRING,
-        GRANT WRITE TO "_creator",
-        GRANT CREATE TO "_icloud",
-        GRANT READ TO "_world"
-    );
-"""
 
 
 @pytest.fixture(scope="session")

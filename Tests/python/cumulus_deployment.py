@@ -15,6 +15,28 @@ from cloudkit_client import CloudKitClient
 from cumulus_server import CumulusServer
 from openapi_validation import OpenAPIDocument
 
+CONTAINER = "iCloud.com.example.EndToEnd"
+USER_NAME = "alice"
+USER_PASSWORD = "correct horse battery staple"
+
+#: The record type the tests use, with the indexes their queries need.
+SCHEMA = """
+DEFINE SCHEMA
+
+    RECORD TYPE Item (
+        "___createTime" TIMESTAMP QUERYABLE SORTABLE,
+        "___recordID"   REFERENCE QUERYABLE,
+        title           STRING QUERYABLE SEARCHABLE SORTABLE,
+        rank            INT64 QUERYABLE SORTABLE,
+        batch           STRING QUERYABLE,
+        tags            LIST<STRING> QUERYABLE,
+        body            STRING,
+        GRANT WRITE TO "_creator",
+        GRANT CREATE TO "_icloud",
+        GRANT READ TO "_world"
+    );
+"""
+
 
 @dataclass
 class Deployment:

@@ -22,7 +22,7 @@ import pytest
 from urllib.parse import urlsplit
 
 from cloudkit_client import CloudKitClient
-from conftest import CONTAINER, SCHEMA, USER_NAME, USER_PASSWORD
+from cumulus_deployment import CONTAINER, SCHEMA, USER_NAME, USER_PASSWORD
 from cumulus_server import CumulusServer
 
 
