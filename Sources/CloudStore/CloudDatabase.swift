@@ -24,8 +24,7 @@ public struct CloudDatabase: Sendable {
     public func modify(_ request: ModifyRequest) throws -> [RecordResult] {
         let notifier = store.notifier(container, environment, database)
         let now = store.now
-        let receipts = AssetReceiptCheck(
-            place: AssetTickets.Place(container: container, environment: environment, database: database), signer: store.assetSigner, now: now)
+        let receipts = AssetReceiptCheck(place: place, signer: store.assetSigner, now: now)
         let modifier = RecordModifier(
             database: database, caller: caller, evolution: SchemaEvolution(environment: environment), now: now, notifier: notifier,
             receipts: receipts)

@@ -77,6 +77,21 @@ extension CloudStore {
         return removed
     }
 
+    /// Removes, in every container's environments, the notifications whose lifetime ended with
+    /// no poll taking them (a token nobody polls any more). The server runs it periodically.
+    /// - Returns: how many went.
+    @discardableResult
+    public func removeExpiredNotifications() throws -> Int {
+        let time = now
+        var removed = 0
+        for container in try containers() {
+            for environment in Environment.allCases {
+                removed += try self.environment(container.identifier, environment).write { try $0.removeExpiredNotifications(before: time) }
+            }
+        }
+        return removed
+    }
+
     /// How many notifications wait for each push token of a container's environment.
     public func queuedNotificationCounts(_ container: ContainerIdentifier, _ environment: Environment) throws -> [String: Int] {
         try self.environment(container, environment).read { try $0.queuedNotificationCounts() }

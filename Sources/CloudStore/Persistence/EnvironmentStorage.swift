@@ -108,6 +108,8 @@ protocol EnvironmentWriter: EnvironmentReader {
     /// Blobs no record holds, created before `time`: removed from storage and returned, so
     /// that their files can go.
     func removeUnreferencedAssetBlobs(createdBefore time: Int64) throws -> [AssetBlob]
+    /// Removes the notifications that expired before `now` with no poll taking them; how many.
+    func removeExpiredNotifications(before now: Int64) throws -> Int
     /// Forgets record tombstones, and zone tombstones, made before `time`, moving each
     /// horizon past them. Returns how many went.
     func forgetTombstones(before time: Int64) throws -> Int

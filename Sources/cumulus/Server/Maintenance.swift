@@ -3,7 +3,8 @@ import Dispatch
 import Logging
 
 /// The server's periodic upkeep, off the request path, once an hour and once shortly after
-/// start: forgetting tombstones past their retention, collecting asset blobs no record holds.
+/// start: forgetting tombstones past their retention, removing notifications no poll took in
+/// time, collecting asset blobs no record holds.
 final class Maintenance {
     private let store: CloudStore
     private let logger: Logger
@@ -24,6 +25,12 @@ final class Maintenance {
                 if forgotten > 0 { logger.info("forgot \(forgotten) tombstones past their retention") }
             } catch {
                 logger.error("forgetting expired tombstones failed: \(error)")
+            }
+            do {
+                let expired = try store.removeExpiredNotifications()
+                if expired > 0 { logger.info("removed \(expired) notifications no poll took in time") }
+            } catch {
+                logger.error("removing expired notifications failed: \(error)")
             }
             do {
                 let collected = try store.collectUnreferencedAssets()

@@ -201,5 +201,8 @@ import TestSupport
 
         fixture.store.clock.advance(by: day + 1)
         #expect(try reopened.oldestNotification(for: fixture.aliceToken) == nil, "expired")
+        #expect(try reopened.queuedNotificationCounts(fixture.store.container, .development) == [fixture.aliceToken.token: 1], "until removed")
+        #expect(try reopened.removeExpiredNotifications() == 1)
+        #expect(try reopened.queuedNotificationCounts(fixture.store.container, .development).isEmpty)
     }
 }

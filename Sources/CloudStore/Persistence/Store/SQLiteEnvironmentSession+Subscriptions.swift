@@ -76,4 +76,9 @@ extension SQLiteEnvironmentSession {
         try connection.statement("DELETE FROM notifications WHERE expires <= ?").execute([.integer(now)])
         return removed
     }
+
+    func removeExpiredNotifications(before now: Int64) throws -> Int {
+        try connection.statement("DELETE FROM notifications WHERE expires <= ?").execute([.integer(now)])
+        return connection.changes
+    }
 }
