@@ -11,21 +11,10 @@ struct AssetReceiptCheck {
     let now: Int64
 
     func normalize(_ fields: [String: FieldValue], existing: Record?, reader: any EnvironmentReader) throws -> [String: FieldValue] {
-        guard fields.values.contains(where: { !$0.assets.isEmpty }) else { return fields }
         let held = Set((existing?.fields.values ?? [:].values).flatMap(\.assets).compactMap(\.contentHash))
         var normalized = fields
         for (name, value) in fields where !value.assets.isEmpty {
-            switch value {
-            case .asset(let asset):
-                normalized[name] = .asset(try check(asset, field: name, held: held, reader: reader))
-            case .list(.asset, let elements):
-                normalized[name] = .list(.asset, try elements.map { element in
-                    guard case .asset(let asset) = element else { return element }
-                    return .asset(try check(asset, field: name, held: held, reader: reader))
-                })
-            default:
-                break
-            }
+            normalized[name] = try value.mappingAssets { try check($0, field: name, held: held, reader: reader) }
         }
         return normalized
     }

@@ -120,17 +120,7 @@ extension CloudDatabase {
             return shown
         }
         for (name, value) in record.fields where !value.assets.isEmpty {
-            switch value {
-            case .asset(let asset):
-                presented.fields[name] = .asset(withURL(asset, field: name))
-            case .list(.asset, let elements):
-                presented.fields[name] = .list(.asset, elements.map { element in
-                    guard case .asset(let asset) = element else { return element }
-                    return .asset(withURL(asset, field: name))
-                })
-            default:
-                break
-            }
+            presented.fields[name] = value.mappingAssets { withURL($0, field: name) }
         }
         return presented
     }

@@ -47,4 +47,20 @@ extension FieldValue {
         default: []
         }
     }
+
+    /// The value with each asset it holds (itself, or the elements of an asset list) replaced
+    /// by `transform`'s; any other value as it is.
+    func mappingAssets(_ transform: (Asset) throws -> Asset) rethrows -> FieldValue {
+        switch self {
+        case .asset(let asset):
+            return .asset(try transform(asset))
+        case .list(.asset, let elements):
+            return .list(.asset, try elements.map { element in
+                guard case .asset(let asset) = element else { return element }
+                return .asset(try transform(asset))
+            })
+        default:
+            return self
+        }
+    }
 }

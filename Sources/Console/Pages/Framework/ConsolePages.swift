@@ -95,6 +95,17 @@ struct ConsolePages: Sendable {
         return response
     }
 
+    /// The zone names of the location's database, for the bar's zone picker; none when they
+    /// cannot be listed (a private database without a user, or in production), which the page
+    /// says on its own.
+    func zoneNames(_ location: ConsoleLocation, _ request: ConsoleRequest) -> [String] {
+        guard location.database == .public || location.user != nil else { return [] }
+        let zones = try? actions.zones(
+            in: location.container, environment: location.environment.rawValue, database: location.databaseName, user: location.user,
+            as: request.identity)
+        return (zones?["zones"]?.arrayValue ?? []).compactMap { $0["zoneName"]?.stringValue }
+    }
+
     /// Runs a change and goes back to `path` with its outcome as a notice: the success message,
     /// or the reason it was refused. A server failure still becomes the error page.
     /// - Parameter success: where to go instead when the change succeeds.

@@ -42,20 +42,10 @@ struct RecordsPages: Sendable {
         return (location, schema, Formatting.timeZone(of: request.http))
     }
 
-    /// The zone names of the database, for the zone picker; none when they cannot be listed (a
-    /// private database without a user), which the page says on its own.
-    private func zoneNames(_ location: ConsoleLocation, _ request: ConsoleRequest) -> [String] {
-        guard location.database == .public || location.user != nil else { return [] }
-        let zones = try? actions.zones(
-            in: location.container, environment: location.environment.rawValue, database: location.databaseName, user: location.user,
-            as: request.identity)
-        return (zones?["zones"]?.arrayValue ?? []).compactMap { $0["zoneName"]?.stringValue }
-    }
-
     /// The base template values of a records page.
     private func frame(_ location: ConsoleLocation, _ request: ConsoleRequest, zones: Bool = true) -> [String: Any] {
         [
-            "bar": location.bar(.records, zones: zones ? zoneNames(location, request) : []),
+            "bar": location.bar(.records, zones: zones ? console.zoneNames(location, request) : []),
             "recordsURL": location.path(.records),
             "recordsPath": location.formPath(.records),
             "hiddenFields": location.hiddenFields,

@@ -26,7 +26,7 @@ struct SyncPages: Sendable {
         let timeZone = Formatting.timeZone(of: request.http)
         let environment = location.environment.rawValue
         var context: [String: Any] = [
-            "bar": location.bar(.sync, zones: zoneNames(location, request)), "hiddenFields": location.hiddenFields,
+            "bar": location.bar(.sync, zones: console.zoneNames(location, request)), "hiddenFields": location.hiddenFields,
             "action": location.formPath(.sync), "timeZone": timeZone.identifier,
         ]
         if let reason = blocked(location) {
@@ -117,14 +117,6 @@ struct SyncPages: Sendable {
             // What the client would be told instead: the page says it, in the client's terms.
             context["nextError"] = "\(CloudKitError(error).serverErrorCode): \(error.reason)"
         }
-    }
-
-    private func zoneNames(_ location: ConsoleLocation, _ request: ConsoleRequest) -> [String] {
-        guard blocked(location) == nil else { return [] }
-        let zones = try? actions.zones(
-            in: location.container, environment: location.environment.rawValue, database: location.databaseName, user: location.user,
-            as: request.identity)
-        return (zones?["zones"]?.arrayValue ?? []).compactMap { $0["zoneName"]?.stringValue }
     }
 
     private func blocked(_ location: ConsoleLocation) -> String? {
