@@ -128,6 +128,10 @@ public final class WebServices: Sendable {
 }
 
 extension WebServices {
+    /// The path prefixes whose next segment is a credential (an asset ticket), for the server's
+    /// `redactedPathPrefixes`, so that no log holds an upload or download URL that works.
+    public static let credentialPathPrefixes = ["/assets/1/upload/", "/assets/1/download/"]
+
     /// The answer to a browser asking whether it may post a file to an upload URL: yes, from any origin.
     static let uploadPreflight: HTTPResponse = {
         var response = HTTPResponse(status: .noContent, bytes: [])

@@ -70,6 +70,20 @@ import TestSupport
         #expect(test.log.all.contains { $0.contains("connection refused: 3 connections open from 127.0.0.1") })
     }
 
+    @Test func credentialsInTheConfiguredPathSegmentsNeverReachTheLog() throws {
+        let test = try TestServer.start(configure: { $0.redactedPathPrefixes = ["/files/"] }) { router in
+            router.get("/files/:ticket/:name") { _ in .text("ok") }
+        }
+        defer { test.stop() }
+        let secret = "s3cr3t-\(UUID().uuidString)"
+        #expect(try test.request(get("/files/\(secret)/photo.jpg?type=x")).status == 200)
+        usleep(100_000)
+        let lines = test.log.all.filter { $0.contains("\"GET /files/") }
+        #expect(lines.count == 1)
+        #expect(lines.allSatisfy { !$0.contains(secret) })
+        #expect(lines.first?.contains("/files/REDACTED/photo.jpg?type=x") == true)
+    }
+
     @Test(arguments: ["ckAPIToken", "ckWebAuthToken", "ckSession", "tok", "CKAPITOKEN", "ck%41PIToken"])
     func credentialsInTheQueryNeverReachTheLog(_ name: String) throws {
         let test = try TestServer.start { router in

@@ -1,5 +1,5 @@
 /// Keeps credentials out of log lines: the values of named query parameters become `REDACTED`.
-enum LogRedaction {
+public enum LogRedaction {
     /// `target` with the values of the parameters in `names` (lowercase) replaced, compared on
     /// their percent-decoded, lowercased names. A target with none of them comes back as it is.
     /// Runs on every logged request: it scans bytes and builds a new string only to redact.
@@ -23,6 +23,18 @@ enum LogRedaction {
         }
         redacted += target[copied...]
         return redacted
+    }
+
+    /// `target` with the path segment that follows any of `prefixes` replaced by `REDACTED`:
+    /// for capability URLs, whose credential is part of the path.
+    public static func redact(path target: String, prefixes: [String]) -> String {
+        for prefix in prefixes where target.hasPrefix(prefix) {
+            let rest = target.dropFirst(prefix.count)
+            let end = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+            guard end != rest.startIndex else { return target }
+            return prefix + "REDACTED" + rest[end...]
+        }
+        return target
     }
 
     /// Whether a parameter name, percent-decoded and lowercased, is one of `names`.

@@ -286,7 +286,8 @@ extension Connection {
         line += " \""
         line += exchange!.head.method.rawValue
         line += " "
-        line += LogRedaction.redact(target: exchange!.head.target, names: context.redactedQueryParameters)
+        line += LogRedaction.redact(
+            target: LogRedaction.redact(path: exchange!.head.target, prefixes: context.redactedPathPrefixes), names: context.redactedQueryParameters)
         line += exchange!.head.version == .http1_1 ? " HTTP/1.1\" " : " HTTP/1.0\" "
         if let status { line += status } else { line += String(exchange!.status) }
         line += " "

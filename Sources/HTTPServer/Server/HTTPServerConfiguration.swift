@@ -54,6 +54,10 @@ public struct HTTPServerConfiguration: Sendable {
     public var redactedQueryParameters: Set<String> = [
         "ckapitoken", "ckwebauthtoken", "cksession", "tok", "token", "access_token", "password", "secret", "key", "signature",
     ]
+    /// Path prefixes after which the next segment is a credential (a capability URL such as an
+    /// upload ticket) that never appears in logs: `/assets/1/upload/` logs as
+    /// `/assets/1/upload/REDACTED`.
+    public var redactedPathPrefixes: [String] = []
     /// The header carrying the request id in both directions.
     public var requestIDHeader = "X-Request-Id"
     /// Whether to raise the soft open-files limit to the hard limit at start.

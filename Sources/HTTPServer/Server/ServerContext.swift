@@ -14,6 +14,8 @@ final class ServerContext: Sendable {
     let clientConnections = Mutex<[String: Int]>([:])
     /// The query parameters redacted from logs, lowercased.
     let redactedQueryParameters: Set<String>
+    /// Path prefixes whose next segment is redacted from logs.
+    let redactedPathPrefixes: [String]
 
     // Timeouts in nanoseconds, computed once.
     let headerReadTimeout: UInt64
@@ -35,6 +37,7 @@ final class ServerContext: Sendable {
         accessLogger = configuration.accessLog ? access : nil
         workers = WorkerPool(threads: configuration.workerCount, capacity: configuration.workerQueueCapacity)
         redactedQueryParameters = Set(configuration.redactedQueryParameters.map { $0.lowercased() })
+        redactedPathPrefixes = configuration.redactedPathPrefixes
         headerReadTimeout = max(1, configuration.headerReadTimeout.nanoseconds)
         bodyReadTimeout = max(1, configuration.bodyReadTimeout.nanoseconds)
         minimumBodyBytesPerSecond = UInt64(max(1, configuration.minimumBodyBytesPerSecond))

@@ -90,7 +90,8 @@ struct APIEndpoint: Sendable {
     func failure(_ error: any Error, request: HTTPRequest) -> HTTPResponse {
         let failure = CloudKitError(any: error)
         if failure.isInternal {
-            configuration.logger.error("\(request.method) \(request.path) failed: \(error)", metadata: ["request-id": .string(request.requestID)])
+            let path = LogRedaction.redact(path: request.path, prefixes: WebServices.credentialPathPrefixes)
+            configuration.logger.error("\(request.method) \(path) failed: \(error)", metadata: ["request-id": .string(request.requestID)])
         }
         return respond(failure.httpStatus, failure.body(uuid: request.requestID), request: request, authentication: nil)
     }

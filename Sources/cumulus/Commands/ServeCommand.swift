@@ -3,6 +3,7 @@ import CloudStore
 import Foundation
 import HTTPServer
 import Logging
+import WebServices
 
 /// `cumulus serve`: runs the HTTP server until SIGTERM or SIGINT.
 struct ServeCommand: ParsableCommand {
@@ -56,7 +57,9 @@ struct ServeCommand: ParsableCommand {
         for warning in store.permissionWarnings() { logger.warning("\(warning)") }
         let demo = settings.demo ? try DemoContainer.seedIfFirstStart(store) : nil
         let router = try ServerRoutes.makeRouter(settings: settings, started: started, store: store)
-        let server = HTTPServer(configuration: settings.http, router: router, logger: logger)
+        var http = settings.http
+        http.redactedPathPrefixes = WebServices.credentialPathPrefixes
+        let server = HTTPServer(configuration: http, router: router, logger: logger)
         var bound = settings
         bound.http.port = try server.start()
         // Written straight to the descriptor so it appears at once, before any log line.
