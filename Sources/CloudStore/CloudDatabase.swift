@@ -14,8 +14,11 @@ public struct CloudDatabase: Sendable {
     /// The server's URL as this caller reaches it, for the `downloadURL` of the assets of the
     /// records it is given; without it records carry no download URL.
     public var assetBaseURL: String?
+    /// Whether the caller reaches `database`, another user's private database, through the
+    /// shares they accepted (their shared database).
+    public internal(set) var viaShare = false
 
-    var policy: AccessPolicy { AccessPolicy(caller: caller, database: database) }
+    var policy: AccessPolicy { AccessPolicy(caller: caller, database: database, viaShare: viaShare) }
 
     // MARK: - Records
 
@@ -24,10 +27,18 @@ public struct CloudDatabase: Sendable {
     public func modify(_ request: ModifyRequest) throws -> [RecordResult] {
         let notifier = store.notifier(container, environment, database)
         let now = store.now
+        if isSharedDirectory {
+            throw CloudStoreError.badRequest(
+                "The shared database holds zones other users shared: name the zone's ownerRecordName in zoneID")
+        }
         let receipts = AssetReceiptCheck(place: place, signer: store.assetSigner, now: now)
-        let modifier = RecordModifier(
+        var modifier = RecordModifier(
             database: database, caller: caller, evolution: SchemaEvolution(environment: environment), now: now, notifier: notifier,
             receipts: receipts)
+        modifier.viaShare = viaShare
+        if request.operations.contains(where: { $0.share?.participants?.isEmpty == false }) {
+            modifier.participantUsers = try store.shareParticipants(in: container)
+        }
         let storageLimit = try store.limits(of: container, environment).storageBytes
         let (store, container, environment) = (store, container, environment)
         let (results, woken) = try storage.write { writer in
@@ -50,21 +61,31 @@ public struct CloudDatabase: Sendable {
         let database = database
         let policy = policy
         return present(try storage.read { reader in
-            let zone = try reader.zone(named: zoneName, in: database)
-            if zone == nil, zoneName != ZoneID.defaultZoneName {
+            let access = TransactionAccess(policy: policy, reader: reader)
+            let zone = try access.visibleZone(named: zoneName)
+            if zone == nil, zoneName != ZoneID.defaultZoneName || policy.viaShare {
                 let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: database.owner)
                 return lookups.map { .failure(recordName: $0.recordName, error: .zoneNotFound(zoneID)) }
             }
-            let access = TransactionAccess(policy: policy, reader: reader)
             let schema = try reader.schema()
             return try lookups.map { lookup in
-                guard let zone, let stored = try reader.record(named: lookup.recordName, in: zone) else {
+                guard let zone else { return .failure(recordName: lookup.recordName, error: .notFound("Record not found")) }
+                guard let stored = try reader.record(named: lookup.recordName, in: zone) else {
+                    // A share is looked up by its record name too.
+                    if let share = try access.shares(in: zone).first(where: { $0.recordName == lookup.recordName }),
+                        try access.canRead(Record(share), in: schema)
+                    {
+                        return .record(Record(share))
+                    }
                     return .failure(recordName: lookup.recordName, error: .notFound("Record not found"))
                 }
                 guard try access.canRead(stored.record, in: schema) else {
-                    return .failure(recordName: lookup.recordName, error: .accessDenied("READ operation not permitted"))
+                    // Through shares, a record not shared with the caller is not there for them.
+                    return .failure(
+                        recordName: lookup.recordName,
+                        error: policy.viaShare ? .notFound("Record not found") : .accessDenied("READ operation not permitted"))
                 }
-                return .record(stored.record.keeping(lookup.desiredKeys ?? desiredKeys))
+                return .record(try access.markingShare(stored.record, in: zone).keeping(lookup.desiredKeys ?? desiredKeys))
             }
         })
     }
@@ -80,17 +101,21 @@ public struct CloudDatabase: Sendable {
         let policy = policy
         let maximumPageBytes = store.configuration.maximumQueryPageBytes
         var result = try storage.read { reader in
+            let access = TransactionAccess(policy: policy, reader: reader)
             var zones: [StoredZone]
             if let zoneName = request.zoneName {
-                if let zone = try reader.zone(named: zoneName, in: database) {
+                if let zone = try access.visibleZone(named: zoneName) {
                     zones = [zone]
-                } else if zoneName == ZoneID.defaultZoneName {
+                } else if zoneName == ZoneID.defaultZoneName, !policy.viaShare {
                     zones = []
                 } else {
                     throw CloudStoreError.zoneNotFound(ZoneID(zoneName: zoneName, ownerRecordName: database.owner))
                 }
-            } else if request.zoneWide {
+            } else if request.zoneWide, !policy.viaShare {
                 zones = try reader.zones(in: database)
+            } else if policy.viaShare {
+                // Through shares a query names its zone: each zone's shares bound it differently.
+                throw CloudStoreError.badRequest("A query of the shared database names its zone, with its ownerRecordName, in zoneID")
             } else {
                 zones = try reader.zone(named: ZoneID.defaultZoneName, in: database).map { [$0] } ?? []
             }
@@ -102,7 +127,12 @@ public struct CloudDatabase: Sendable {
             guard let type = schema.recordType(plan.recordType) else {
                 throw CloudStoreError.badRequest("Did not find record type: \(plan.recordType)")
             }
-            switch try TransactionAccess(policy: policy, reader: reader).readScope(of: type) {
+            if policy.viaShare, let zone = zones.first {
+                // Only the hierarchies shared with the caller, unless the whole zone is.
+                let scope = try access.shareScope(in: zone)
+                if scope.wholeZone == .none { plan.withinTrees = scope.trees.keys.sorted() }
+            }
+            switch try access.readScope(of: type) {
             case .all: break
             case .createdBy(let user): plan.createdBy = user
             case .none: throw CloudStoreError.accessDenied("READ operation not permitted on record type \(plan.recordType)")
@@ -115,8 +145,10 @@ public struct CloudDatabase: Sendable {
             var records: [Record] = []
             var bytes = 0
             var taken = 0
+            let zoneByID = Dictionary(zones.map { ($0.zoneID, $0) }, uniquingKeysWith: { first, _ in first })
             for row in rows.prefix(limit) {
-                let record = row.stored.record.keeping(request.desiredKeys)
+                var record = row.stored.record.keeping(request.desiredKeys)
+                if let zone = zoneByID[record.zoneID] { record = try access.markingShare(record, in: zone) }
                 let size = RecordSize.of(record)
                 if taken > 0, bytes + size > maximumPageBytes { break }
                 records.append(record)
@@ -141,11 +173,18 @@ public struct CloudDatabase: Sendable {
 
     /// Every zone of the database, the default zone first, as `zones/list` returns them.
     public func zones() throws -> [Zone] {
+        if isSharedDirectory { return try sharedZones() }
         let database = database
         let signer = store.syncTokenSigner
+        let policy = policy
         return try storage.read { reader in
             let incarnation = try reader.incarnation()
-            let stored = try reader.zones(in: database)
+            var stored = try reader.zones(in: database)
+            if policy.viaShare {
+                let access = TransactionAccess(policy: policy, reader: reader)
+                stored = try stored.filter { !(try access.shareScope(in: $0).isEmpty) }
+                return try stored.map { try Self.describe($0, $0.zoneID, reader, incarnation, signer) }
+            }
             var zones = [try Self.describe(stored.first { $0.zoneID.isDefaultZone }, ZoneID.defaultZone(of: database), reader, incarnation, signer)]
             for zone in stored where !zone.zoneID.isDefaultZone {
                 zones.append(try Self.describe(zone, zone.zoneID, reader, incarnation, signer))
@@ -156,14 +195,25 @@ public struct CloudDatabase: Sendable {
 
     /// Looks zones up by name, as `zones/lookup` does.
     public func lookupZones(_ names: [String]) throws -> [ZoneResult] {
+        if isSharedDirectory {
+            // Without an owner, the first zone of that name shared with the caller.
+            let shared = try sharedZones()
+            let user = self.database.owner
+            return names.map { name in
+                let zoneID = ZoneID(zoneName: name, ownerRecordName: user)
+                return shared.first { $0.zoneID.zoneName == name }.map { .zone($0) } ?? .failure(zoneID, .zoneNotFound(zoneID))
+            }
+        }
         let database = database
         let signer = store.syncTokenSigner
+        let policy = policy
         return try storage.read { reader in
             let incarnation = try reader.incarnation()
+            let access = TransactionAccess(policy: policy, reader: reader)
             return try names.map { name in
                 let zoneID = ZoneID(zoneName: name, ownerRecordName: database.owner)
-                let stored = try reader.zone(named: name, in: database)
-                guard stored != nil || zoneID.isDefaultZone else { return .failure(zoneID, .zoneNotFound(zoneID)) }
+                let stored = try access.visibleZone(named: name)
+                guard stored != nil || (zoneID.isDefaultZone && !policy.viaShare) else { return .failure(zoneID, .zoneNotFound(zoneID)) }
                 return .zone(try Self.describe(stored, zoneID, reader, incarnation, signer))
             }
         }

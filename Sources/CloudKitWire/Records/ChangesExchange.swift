@@ -18,7 +18,8 @@ public enum ChangesExchange {
             zoneName: try ZoneWire.zoneName(options["zoneID"]), syncToken: try option("syncToken").string(),
             resultsLimit: try option("resultsLimit").integer(), desiredKeys: desiredKeys,
             desiredRecordTypes: try option("desiredRecordTypes").strings(), reverse: try option("reverse").bool() ?? false)
-        let encoder = RecordEncoder(numbersAsStrings: try option("numbersAsStrings", "numberAsStrings").bool() ?? false)
+        var encoder = RecordEncoder(numbersAsStrings: try option("numbersAsStrings", "numberAsStrings").bool() ?? false)
+        encoder.currentUser = database.caller.signedInUser
         let records = changes.records.map { encoder.json($0, desiredKeys: desiredKeys) }
         return .object([
             "zoneID": ZoneWire.json(changes.zoneID), "records": .array(records), "syncToken": .string(changes.syncToken),
@@ -34,7 +35,8 @@ public enum ChangesExchange {
         for entry in try body["zones"].requiredArray() {
             try entry.requireObjectIfPresent()
             do {
-                zones.append(try zoneChanges(entry, defaults: body, in: database))
+                // In the shared database each zone names its owner.
+                zones.append(try zoneChanges(entry, defaults: body, in: database.reaching(owner: try ZoneWire.owner(entry["zoneID"]))))
             } catch let error as CloudStoreError where error.isPerItem {
                 // The zone ID was read before anything could fail: a malformed one fails the request.
                 let zoneID = ZoneWire.zoneID(entry["zoneID"].json ?? .object([:]), owner: database.database.owner)

@@ -14,7 +14,7 @@ public enum RecordsExchange {
             query: query, zoneName: zoneName, zoneWide: try body["zoneWide"].bool() ?? false,
             resultsLimit: try body["resultsLimit"].integer(), continuationMarker: try body["continuationMarker"].string(),
             desiredKeys: desiredKeys))
-        let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings)
+        let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings, currentUser: database.caller.signedInUser)
         var response: JSONObject = [
             "records": .array(result.records.map { encoder.json(.record($0), desiredKeys: desiredKeys) })
         ]
@@ -36,7 +36,7 @@ public enum RecordsExchange {
             lookups.append(RecordLookup(try entry["recordName"].requiredString(), desiredKeys: try entry["desiredKeys"].strings()))
         }
         let results = try database.lookup(lookups, zoneName: try ZoneWire.zoneName(body["zoneID"]), desiredKeys: desiredKeys)
-        let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings)
+        let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings, currentUser: database.caller.signedInUser)
         return .object(["records": .array(zip(lookups, results).map { lookup, result in
             encoder.json(result, desiredKeys: lookup.desiredKeys ?? desiredKeys)
         })])
@@ -64,7 +64,7 @@ public enum RecordsExchange {
     /// Applies a modify request and answers `{records}`: one result per operation, in order.
     public static func modify(_ request: ModifyRequest, in database: CloudDatabase, numbersAsStrings: Bool) throws -> JSONValue {
         let results = try database.modify(request)
-        let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings)
+        let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings, currentUser: database.caller.signedInUser)
         return .object(["records": .array(zip(request.operations, results).map { operation, result in
             encoder.json(result, desiredKeys: operation.desiredKeys ?? request.desiredKeys)
         })])

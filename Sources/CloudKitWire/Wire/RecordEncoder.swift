@@ -5,6 +5,8 @@ import Foundation
 /// Dictionary.
 public struct RecordEncoder {
     public var fields: FieldValueEncoder
+    /// The signed-in user the records go to: a share says which participant they are.
+    public var currentUser: String?
     /// The last zone ID written: a page of records is nearly always of one zone.
     private let lastZone = LastZone()
 
@@ -13,8 +15,9 @@ public struct RecordEncoder {
         var json: JSONValue = .null
     }
 
-    public init(numbersAsStrings: Bool) {
+    public init(numbersAsStrings: Bool, currentUser: String? = nil) {
         fields = FieldValueEncoder(numbersAsStrings: numbersAsStrings)
+        self.currentUser = currentUser
     }
 
     private func zoneJSON(_ zoneID: ZoneID) -> JSONValue {
@@ -42,6 +45,21 @@ public struct RecordEncoder {
         if let parent = record.parent {
             keys.append("parent")
             values.append(.object(JSONObject(uniqueKeys: ["recordName"], values: [.string(parent)])))
+        }
+        if let share = record.share {
+            keys.append("share")
+            values.append(.object(JSONObject(uniqueKeys: ["recordName", "zoneID"], values: [.string(share), zoneJSON(record.zoneID)])))
+        }
+        if let sharing = record.sharing {
+            keys += ["shortGUID", "publicPermission", "participants", "owner"]
+            values += [
+                .string(sharing.shortGUID), .string(sharing.publicPermission.rawValue),
+                .array(sharing.allParticipants.map(ShareWire.json)), ShareWire.json(sharing.ownerParticipant),
+            ]
+            if let user = currentUser, let participant = sharing.participant(user) {
+                keys.append("currentUserParticipant")
+                values.append(ShareWire.json(participant))
+            }
         }
         keys.append("pluginFields")
         values.append(.object(JSONObject()))

@@ -25,6 +25,17 @@ public enum ZoneWire {
         return zoneID.zoneName
     }
 
+    /// The owner a request's `zoneID` names (`ownerRecordName`, or MistKit's older `ownerName`);
+    /// `nil` when it names none. In the shared database it says whose zone is meant.
+    public static func owner(_ value: WireValue) throws(WireError) -> String? {
+        guard let object = value.json?.objectValue else { return nil }
+        guard let owner = object["ownerRecordName"]?.nonNull ?? object["ownerName"]?.nonNull else { return nil }
+        guard let name = owner.stringValue, !name.isEmpty else {
+            throw WireError("\(value.path).ownerRecordName must be a user record name")
+        }
+        return name
+    }
+
     /// A Zone ID Dictionary as responses carry it, with `zoneType`.
     public static func json(_ zoneID: ZoneID) -> JSONValue {
         .object([

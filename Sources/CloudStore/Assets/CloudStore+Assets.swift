@@ -81,7 +81,11 @@ extension CloudStore {
     public func assetContent(ticket: String) throws -> AssetContent {
         let download = try AssetTickets.download(ticket, with: assetSigner, now: now)
         let place = download.place
-        let database = try self.database(place.container, place.environment, database: place.database, as: download.caller)
+        // A participant of a share reads another user's private database through their shares.
+        let reachedThroughShares = place.database.scope == .private && download.caller.signedInUser.map { $0 != place.database.owner } == true
+        let database = reachedThroughShares
+            ? try self.database(place.container, place.environment, .shared, as: download.caller).reaching(owner: place.database.owner)
+            : try self.database(place.container, place.environment, database: place.database, as: download.caller)
         let result = try database.lookup([RecordLookup(download.recordName)], zoneName: download.zoneName).first
         guard case .record(let record)? = result else {
             if case .failure(_, let error)? = result, case .accessDenied = error { throw error }

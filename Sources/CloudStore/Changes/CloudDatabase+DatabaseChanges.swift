@@ -21,6 +21,10 @@ extension CloudDatabase {
         let limit = min(max(resultsLimit ?? Self.defaultChangesLimit, 1), QueryRequest.maximumResults)
         let signer = store.syncTokenSigner
         let token = try syncToken.map { try DatabaseSyncToken.decode($0, with: signer) }
+        if isSharedDirectory { return try sharedDatabaseChanges(after: token) }
+        if viaShare {
+            throw CloudStoreError.badRequest("changes/database of the shared database covers every owner's zones: send it without a zoneID")
+        }
         let database = database
         return try storage.read { reader in
             let incarnation = try reader.incarnation()

@@ -40,8 +40,9 @@ extension CloudDatabase {
         let (database, policy) = (database, policy)
         var changes = try storage.read { reader in
             let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: database.owner)
-            let stored = try reader.zone(named: zoneName, in: database)
-            guard stored != nil || zoneID.isDefaultZone else { throw CloudStoreError.zoneNotFound(zoneID) }
+            let access = TransactionAccess(policy: policy, reader: reader)
+            let stored = try access.visibleZone(named: zoneName)
+            guard stored != nil || (zoneID.isDefaultZone && !policy.viaShare) else { throw CloudStoreError.zoneNotFound(zoneID) }
             let incarnation = try reader.incarnation()
             var after: Int64 = 0
             if let token {
@@ -72,18 +73,20 @@ extension CloudDatabase {
             for (index, change) in entries.enumerated() where window == nil || latest[change.entry.recordName] == nil {
                 latest[change.entry.recordName] = index
             }
-            let access = TransactionAccess(policy: policy, reader: reader)
             let schema = try reader.schema()
             var records: [RecordResult] = []
             for (index, (entry, current)) in entries.enumerated() where latest[entry.recordName] == index {
                 if let types = desiredRecordTypes, !types.contains(entry.recordType) { continue }
                 if entry.kind == .deleted {
                     if window != nil, current != nil { continue }
-                    guard try access.canRead(recordType: entry.recordType, creator: entry.creator, in: schema) else { continue }
+                    guard policy.viaShare
+                        ? try access.canReadSharedDeletion(entry, in: zone)
+                        : try access.canRead(recordType: entry.recordType, creator: entry.creator, in: schema)
+                    else { continue }
                     records.append(.deleted(recordName: entry.recordName, zoneID: zoneID))
                 } else if let current {
                     guard try access.canRead(current.record, in: schema) else { continue }
-                    records.append(.record(current.record.keeping(desiredKeys)))
+                    records.append(.record(try access.markingShare(current.record, in: zone).keeping(desiredKeys)))
                 }
                 // A record gone since, by a change after this page: that page says it was deleted.
             }

@@ -16,11 +16,16 @@ public struct Record: Hashable, Sendable {
     public var created: RecordStamp
     /// When and by whom the record was last changed.
     public var modified: RecordStamp
+    /// The name of the share whose root this record is, if it is one.
+    public var share: String?
+    /// For a record of type ``Share/recordType``: the share it describes.
+    public var sharing: Share?
 
     /// Creates a record.
     public init(
         recordName: String, recordType: String, zoneID: ZoneID, fields: [String: FieldValue] = [:],
-        parent: String? = nil, changeTag: String, created: RecordStamp, modified: RecordStamp
+        parent: String? = nil, changeTag: String, created: RecordStamp, modified: RecordStamp, share: String? = nil,
+        sharing: Share? = nil
     ) {
         self.recordName = recordName
         self.recordType = recordType
@@ -30,6 +35,15 @@ public struct Record: Hashable, Sendable {
         self.changeTag = changeTag
         self.created = created
         self.modified = modified
+        self.share = share
+        self.sharing = sharing
+    }
+
+    /// A share as the record CloudKit presents it: of type ``Share/recordType``.
+    public init(_ share: Share) {
+        self.init(
+            recordName: share.recordName, recordType: Share.recordType, zoneID: share.zoneID, fields: share.fields,
+            changeTag: share.changeTag, created: share.created, modified: share.modified, sharing: share)
     }
 
     /// The record with only the fields named in `desiredKeys` (all fields when `nil`).

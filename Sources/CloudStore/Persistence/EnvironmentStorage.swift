@@ -56,6 +56,14 @@ protocol EnvironmentReader {
     func assetBlob(_ sha: String) throws -> AssetBlob?
     /// Names of the records of `zone` holding a reference with `action` to `recordName`.
     func referrers(to recordName: String, in zone: StoredZone, action: Reference.Action) throws -> [String]
+    /// The shares of a zone, with their participants, by name.
+    func shares(in zone: StoredZone) throws -> [Share]
+    /// The share a short GUID names, and its zone.
+    func share(shortGUID: String) throws -> (share: Share, zone: StoredZone)?
+    /// The zones of other users' databases shared with `user`, who accepted and was not removed.
+    func zonesShared(with user: String) throws -> [StoredZone]
+    /// Every share of the environment, by owner, zone and name.
+    func allShares() throws -> [Share]
     /// The custom security roles `user` holds.
     func roles(of user: String) throws -> Set<String>
     /// Every user holding a custom role, with the roles held.
@@ -94,6 +102,10 @@ protocol EnvironmentWriter: EnvironmentReader {
     func delete(_ stored: StoredRecord, in zone: StoredZone) throws
     /// Appends to the zone's change log. `entry.sequence` must be the last sequence plus one.
     func appendChange(_ entry: ChangeEntry, in zone: StoredZone) throws
+    /// Creates or changes a share with its participants; `version` makes its change tag.
+    func saveShare(_ share: Share, version: Int64, in zone: StoredZone) throws
+    /// Deletes a share and its participants.
+    func deleteShare(named name: String, in zone: StoredZone) throws
     /// Creates or replaces `user`'s subscription in `database`.
     func saveSubscription(_ subscription: Subscription, of user: String, in database: DatabaseID, at time: Int64) throws
     /// Deletes `user`'s subscription; whether there was one.

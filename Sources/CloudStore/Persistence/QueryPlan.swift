@@ -36,6 +36,9 @@ struct QueryPlan: Hashable, Sendable {
     var after: Position?
     /// Only records this user created: the caller reads by `GRANT READ TO "_creator"` alone.
     var createdBy: String?
+    /// Only records of the hierarchies with these roots (of the plan's one zone): what shares
+    /// give a caller who reaches the zone through them.
+    var withinTrees: [String]?
     /// Only the record with this storage key: whether one record matches, as a subscription asks.
     var onlyKey: Int64?
 

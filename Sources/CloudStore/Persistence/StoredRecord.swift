@@ -43,6 +43,9 @@ struct ChangeEntry: Hashable, Sendable {
     var creator: String
     /// When the change was made, in milliseconds since 1970.
     var time: Int64
+    /// For a deletion in a zone with shared hierarchies: the root of the hierarchy the record
+    /// was in, which decides which participants learn of it.
+    var tree: String? = nil
 }
 
 /// A zone's row in its database's log, as `changes/database` reads it.

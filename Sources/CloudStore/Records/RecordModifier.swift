@@ -18,11 +18,15 @@ struct RecordModifier {
     var notifier: NotificationGenerator? = nil
     /// Checks the receipts of the assets a save carries; without it, assets are refused.
     var receipts: AssetReceiptCheck? = nil
+    /// Whether the caller reaches `database`, another user's, through shares.
+    var viaShare = false
+    /// The users the request's share saves may name.
+    var participantUsers = ShareParticipants()
 
-    private var policy: AccessPolicy { AccessPolicy(caller: caller, database: database) }
+    private var policy: AccessPolicy { AccessPolicy(caller: caller, database: database, viaShare: viaShare) }
 
     /// The sequence the next change gets; kept across the operations of one request.
-    private final class Sequence {
+    final class Sequence {
         var next: Int64
         init(after last: Int64) { next = last + 1 }
         func take() -> Int64 {
@@ -58,10 +62,11 @@ struct RecordModifier {
                 "Record '\(name)' appears in more than one operation; a request may hold one operation per record")
         }
 
+        let access = TransactionAccess(policy: policy, reader: writer)
         let zone: StoredZone
-        if let existing = try writer.zone(named: request.zoneName, in: database) {
+        if let existing = try access.visibleZone(named: request.zoneName) {
             zone = existing
-        } else if request.zoneName == ZoneID.defaultZoneName {
+        } else if request.zoneName == ZoneID.defaultZoneName, !viaShare {
             zone = try writer.createZone(named: ZoneID.defaultZoneName, in: database, created: now)
         } else {
             let zoneID = ZoneID(zoneName: request.zoneName, ownerRecordName: database.owner)
@@ -69,7 +74,6 @@ struct RecordModifier {
         }
 
         let sequence = Sequence(after: try writer.lastChangeSequence(in: zone))
-        let access = TransactionAccess(policy: policy, reader: writer)
         let atomic = request.atomic && !zone.zoneID.isDefaultZone
 
         if atomic {
@@ -121,6 +125,9 @@ struct RecordModifier {
                 "Invalid record name '\(name)': it must be 1 to 255 bytes without control characters")
         }
         let desiredKeys = operation.desiredKeys ?? request.desiredKeys
+        if try isShareOperation(operation, named: name, in: zone, access: access) {
+            return try applyShare(operation, named: name, in: zone, writer: writer, sequence: sequence, access: access)
+        }
         if operation.kind == .create {
             // The insert itself finds out whether the name is taken.
             return try save(
@@ -130,7 +137,10 @@ struct RecordModifier {
         if let existing {
             // Permission first, so that a caller who may not write learns nothing from a
             // change-tag conflict.
-            try requireWrite(existing.record, writer: writer, access: access)
+            try requireWrite(existing.record, in: zone, writer: writer, access: access)
+            if viaShare, operation.kind.isDelete, try access.shares(in: zone).contains(where: { $0.rootRecordName == name }) {
+                throw CloudStoreError.accessDenied("The root of a shared hierarchy is deleted by its owner only")
+            }
         }
 
         switch operation.kind {
@@ -147,7 +157,7 @@ struct RecordModifier {
                     "client oplock error updating record", serverRecord: try readable(existing.record, writer: writer, access: access))
             }
             if operation.kind == .delete {
-                return try delete(existing, in: zone, writer: writer, sequence: sequence)
+                return try delete(existing, in: zone, writer: writer, sequence: sequence, access: access)
             }
             return try save(
                 operation, named: name, replacing: existing, in: zone, writer: writer, sequence: sequence, access: access,
@@ -158,12 +168,19 @@ struct RecordModifier {
                 desiredKeys: desiredKeys)
         case .forceDelete:
             guard let existing else { throw CloudStoreError.notFound("Record not found") }
-            return try delete(existing, in: zone, writer: writer, sequence: sequence)
+            return try delete(existing, in: zone, writer: writer, sequence: sequence, access: access)
         }
     }
 
-    /// Refuses to change `record` unless a grant lets the caller write it.
-    private func requireWrite(_ record: Record, writer: any EnvironmentWriter, access: TransactionAccess) throws {
+    /// Refuses to change `record` unless a grant, or for a caller reaching it through shares its
+    /// share, lets the caller write it.
+    private func requireWrite(_ record: Record, in zone: StoredZone, writer: any EnvironmentWriter, access: TransactionAccess) throws {
+        if viaShare {
+            guard try access.decideShared(.write, on: record, in: zone).isAllowed else {
+                throw CloudStoreError.accessDenied("WRITE operation not permitted: no share lets the caller change this record")
+            }
+            return
+        }
         guard let type = try writer.schema().recordType(record.recordType) else {
             throw CloudStoreError.internalError("Record type \(record.recordType) of a stored record is not in the schema")
         }
@@ -198,7 +215,18 @@ struct RecordModifier {
         let schema = try writer.schema()
         let operationFields = try assetChecked(operation.fields, existing: existing?.record, writer: writer)
         let evolved = try evolution.evolve(recordType, for: operationFields, in: schema)
-        if existing == nil {
+        if viaShare {
+            // A record reached through shares may go, or move, only where a share lets the
+            // caller write: under a parent in a read-write hierarchy, or in a read-write zone.
+            if existing == nil || operation.parent != nil {
+                let parent: String? = operation.parent ?? existing?.record.parent
+                let permission = try access.shareScope(in: zone).permission(on: name, parent: parent, in: zone, reader: writer)
+                guard permission == .readWrite else {
+                    throw CloudStoreError.accessDenied(
+                        "\(existing == nil ? "CREATE" : "WRITE") operation not permitted: the record's parent must be in a hierarchy shared with the caller read-write")
+                }
+            }
+        } else if existing == nil {
             // A type created just in time has CloudKit's default grants.
             guard let type = evolved ?? schema.recordType(recordType),
                 try access.decide(.create, on: type, creator: nil).isAllowed
@@ -287,19 +315,21 @@ struct RecordModifier {
 
     // MARK: - Deleting
 
-    private func delete(_ stored: StoredRecord, in zone: StoredZone, writer: any EnvironmentWriter, sequence: Sequence) throws
-        -> RecordResult
-    {
+    private func delete(
+        _ stored: StoredRecord, in zone: StoredZone, writer: any EnvironmentWriter, sequence: Sequence, access: TransactionAccess
+    ) throws -> RecordResult {
         // The caller's WRITE permission was checked; records that follow by DELETE_SELF go
         // with it whoever created them, as their references asked.
-        try cascadeDelete(stored, in: zone, writer: writer, sequence: sequence)
+        try cascadeDelete(stored, in: zone, writer: writer, sequence: sequence, access: access)
         return .deleted(recordName: stored.record.recordName, zoneID: zone.zoneID)
     }
 
     /// Deletes a record and every record that references it with DELETE_SELF, transitively;
     /// refuses, before deleting anything, if a record outside that set references one of them
     /// with VALIDATE.
-    private func cascadeDelete(_ stored: StoredRecord, in zone: StoredZone, writer: any EnvironmentWriter, sequence: Sequence) throws {
+    private func cascadeDelete(
+        _ stored: StoredRecord, in zone: StoredZone, writer: any EnvironmentWriter, sequence: Sequence, access: TransactionAccess
+    ) throws {
         var doomed = [stored]
         var names: Set<String> = [stored.record.recordName]
         var next = 0
@@ -325,15 +355,26 @@ struct RecordModifier {
                     "Record '\(name)' cannot be deleted: record '\(holder)' references it with VALIDATE")
             }
         }
-        for victim in doomed {
+        // Which shared hierarchy each record was in, found while they are all still stored: its
+        // participants learn of the deletion. A shared root takes its share with it.
+        let shares = try access.shares(in: zone)
+        let roots = ShareScope.roots(of: shares)
+        let trees = try doomed.map { victim in
+            try ShareScope.root(of: victim.record.recordName, parent: victim.record.parent, roots: roots, in: zone, reader: writer)
+        }
+        for (victim, tree) in zip(doomed, trees) {
             // Asked while the record is still stored, so that a query subscription's filters see it.
             try notifier?.recordChanged(victim, .delete, in: zone, reader: writer)
             try writer.delete(victim, in: zone)
             try writer.appendChange(
                 ChangeEntry(
                     sequence: sequence.take(), recordName: victim.record.recordName, recordType: victim.record.recordType, kind: .deleted,
-                    creator: victim.record.created.userRecordName, time: now),
+                    creator: victim.record.created.userRecordName, time: now, tree: tree),
                 in: zone)
+            if let share = shares.first(where: { $0.rootRecordName == victim.record.recordName }) {
+                try writer.deleteShare(named: share.recordName, in: zone)
+                access.sharesChanged(in: zone)
+            }
         }
     }
 

@@ -41,12 +41,14 @@ public struct RecordOperation: Hashable, Sendable {
     public var parent: String??
     /// Fields to return for this operation's record, overriding the request's; `nil` returns all.
     public var desiredKeys: [String]?
+    /// For a record of type ``Share/recordType``: what the save asks of the share.
+    public var share: ShareChange?
 
     /// Creates an operation.
     public init(
         _ kind: Kind, recordName: String? = nil, recordType: String? = nil, recordChangeTag: String? = nil,
         fields: [String: FieldValue] = [:], clearedFields: Set<String> = [], parent: String?? = nil,
-        desiredKeys: [String]? = nil
+        desiredKeys: [String]? = nil, share: ShareChange? = nil
     ) {
         self.kind = kind
         self.recordName = recordName
@@ -56,5 +58,6 @@ public struct RecordOperation: Hashable, Sendable {
         self.clearedFields = clearedFields
         self.parent = parent
         self.desiredKeys = desiredKeys
+        self.share = share
     }
 }

@@ -1,11 +1,15 @@
 /// Decides what a caller may do in a database. The public database follows the grants of the
 /// environment's schema — the one source of truth — for the roles `_world` (everyone),
 /// `_icloud` (every signed-in user), `_creator` (the user who created the record) and custom
-/// roles held by users; server-to-server keys administer it. A private or shared database
-/// belongs to its user alone. The operator may do anything.
+/// roles held by users; server-to-server keys administer it. A private database belongs to its
+/// user alone, except what its user shares: other users reach that through their shared database,
+/// where ``TransactionAccess`` decides by the shares. The operator may do anything.
 struct AccessPolicy {
     let caller: Caller
     let database: DatabaseID
+    /// Whether the caller reaches `database`, another user's private database, through shares
+    /// (their shared database) rather than as its owner.
+    var viaShare = false
 
     /// Whether the caller administers the database: the operator everywhere, a
     /// server-to-server key in the public database.
@@ -28,6 +32,8 @@ struct AccessPolicy {
         case .server:
             throw CloudStoreError.accessDenied("Server-to-server keys can use the public database only")
         case .user(let user, _):
+            // Each zone's shares decide, zone by zone and record by record.
+            if viaShare, database.scope == .private, user != database.owner { return }
             guard user == database.owner else {
                 throw CloudStoreError.accessDenied("The \(database.scope) database belongs to another user")
             }
@@ -65,8 +71,9 @@ struct AccessPolicy {
             break
         }
         if database.scope != .public {
-            // checkAccess let the caller in, so the database is the caller's own.
-            return .allowed(.ownDatabase(database.scope))
+            // checkAccess let the caller in, so the database is the caller's own, or another
+            // user's reached through shares, where the record's share decides, not its type.
+            return viaShare ? .denied(.notShared(permission)) : .allowed(.ownDatabase(database.scope))
         }
 
         // Runs for every record of a batch or a page: no allocation on the way to an answer.
@@ -110,7 +117,7 @@ struct AccessPolicy {
     /// Refuses zone changes outside private databases, and callers who may not change anything.
     func checkCanModifyZones() throws {
         try checkCanModify()
-        guard database.scope == .private else {
+        guard database.scope == .private, !viaShare else {
             throw CloudStoreError.badRequest("Custom zones exist only in private databases, not in the \(database.scope) database")
         }
     }

@@ -22,8 +22,92 @@ final class TransactionAccess {
         try policy.decide(permission, on: type, creator: creator, roles: heldRoles)
     }
 
+    // MARK: - Shares
+
+    /// The shares of each zone asked about, by zone key, read once per transaction.
+    private var shares: [Int64: [Share]] = [:]
+    /// The caller's share scope per zone key.
+    private var scopes: [Int64: ShareScope] = [:]
+    /// Zones by name, for records that name only their zone.
+    private var zones: [String: StoredZone?] = [:]
+
+    /// The shares of `zone`; none in the public database, where nothing is shared.
+    func shares(in zone: StoredZone) throws -> [Share] {
+        guard zone.database.scope == .private else { return [] }
+        if let known = shares[zone.key] { return known }
+        let read = try reader.shares(in: zone)
+        shares[zone.key] = read
+        return read
+    }
+
+    /// Forgets what was read of `zone`'s shares, after the transaction changed them.
+    func sharesChanged(in zone: StoredZone) {
+        shares[zone.key] = nil
+        scopes[zone.key] = nil
+    }
+
+    /// What the caller reaches in `zone` through shares.
+    func shareScope(in zone: StoredZone) throws -> ShareScope {
+        if let scope = scopes[zone.key] { return scope }
+        let scope = ShareScope(shares: try shares(in: zone), user: policy.caller.signedInUser ?? "")
+        scopes[zone.key] = scope
+        return scope
+    }
+
+    /// The zone `name` of the database, when the caller may know of it: reached through shares,
+    /// only a zone with something shared with the caller.
+    func visibleZone(named name: String) throws -> StoredZone? {
+        guard let zone = try reader.zone(named: name, in: policy.database) else { return nil }
+        if policy.viaShare, try shareScope(in: zone).isEmpty { return nil }
+        return zone
+    }
+
+    /// `record` with the name of the share whose root it is, when it is one.
+    func markingShare(_ record: Record, in zone: StoredZone) throws -> Record {
+        guard zone.database.scope == .private else { return record }
+        var record = record
+        record.share = try shares(in: zone).first { $0.rootRecordName == record.recordName }?.recordName
+        return record
+    }
+
+    /// The permission the caller's shares give on `record`.
+    func sharePermission(on record: Record, in zone: StoredZone) throws -> SharePermission {
+        if record.recordType == Share.recordType, let share = record.sharing {
+            // Participants read the share they are in; only the owner changes it.
+            return share.permission(of: policy.caller.signedInUser ?? "") == .none ? .none : .readOnly
+        }
+        return try shareScope(in: zone).permission(on: record.recordName, parent: record.parent, in: zone, reader: reader)
+    }
+
+    /// Decides `permission` on a record reached through shares: reading needs any share of it,
+    /// anything else one that allows writing.
+    func decideShared(_ permission: Permission, on record: Record, in zone: StoredZone) throws -> AccessDecision {
+        let given = try sharePermission(on: record, in: zone)
+        let needed: SharePermission = permission == .read ? .readOnly : .readWrite
+        return given >= needed ? .allowed(.shared(given, permission)) : .denied(.notShared(permission))
+    }
+
+    private func zone(of record: Record) throws -> StoredZone? {
+        if let zone = zones[record.zoneID.zoneName] { return zone }
+        let zone = try reader.zone(named: record.zoneID.zoneName, in: policy.database)
+        zones[record.zoneID.zoneName] = zone
+        return zone
+    }
+
+    /// Whether the caller may learn of the deletion `entry` through shares.
+    func canReadSharedDeletion(_ entry: ChangeEntry, in zone: StoredZone) throws -> Bool {
+        let scope = try shareScope(in: zone)
+        return scope.wholeZone != .none || entry.tree.map { (scope.trees[$0] ?? .none) != .none } == true
+    }
+
+    // MARK: - Reading
+
     /// Whether the caller may read `record`, whose type `schema` defines.
     func canRead(_ record: Record, in schema: Schema) throws -> Bool {
+        if policy.viaShare {
+            guard let zone = try zone(of: record) else { return false }
+            return try decideShared(.read, on: record, in: zone).isAllowed
+        }
         if policy.isAdministrator || policy.database.scope != .public { return true }
         guard let type = schema.recordType(record.recordType) else { return false }
         return try decide(.read, on: type, creator: record.created.userRecordName).isAllowed
@@ -32,6 +116,8 @@ final class TransactionAccess {
     /// Whether the caller may learn of a change to a record of `recordType` created by
     /// `creator`: what a change feed asks of a deletion, whose record is gone.
     func canRead(recordType: String, creator: String, in schema: Schema) throws -> Bool {
+        // Deletions reached through shares are decided by `canReadSharedDeletion(_:in:)`.
+        if policy.viaShare { return false }
         if policy.isAdministrator || policy.database.scope != .public { return true }
         guard let type = schema.recordType(recordType) else { return false }
         return try decide(.read, on: type, creator: creator).isAllowed
@@ -39,6 +125,8 @@ final class TransactionAccess {
 
     /// Which records of `type` the caller may read.
     func readScope(of type: RecordTypeDefinition) throws -> ReadScope {
+        // Queries reached through shares are bounded by the zone's shares, not by type.
+        if policy.viaShare { return .all }
         if policy.isAdministrator || policy.database.scope != .public { return .all }
         return try policy.readScope(of: type, roles: heldRoles)
     }

@@ -43,6 +43,10 @@ extension CloudDatabase {
         for operation in operations where !seen.insert(operation.subscription.subscriptionID).inserted {
             throw CloudStoreError.badRequest("Subscription '\(operation.subscription.subscriptionID)' appears in more than one operation")
         }
+        if viaShare {
+            throw CloudStoreError.badRequest(
+                "Subscriptions of the shared database cover every owner's zones: send subscriptions/modify without a zoneID")
+        }
         let (user, database, policy, now) = (try subscriber(), database, policy, store.now)
         return try storage.write { writer in
             var held = Set(try writer.subscriptions(of: user, in: database).map(\.subscriptionID))
@@ -82,7 +86,12 @@ extension CloudDatabase {
             throw CloudStoreError.badRequest("Invalid subscriptionID '\(subscription.subscriptionID)': 1 to 255 bytes, no control characters")
         }
         func requireZone(_ name: String) throws {
-            guard name != ZoneID.defaultZoneName, try reader.zone(named: name, in: database) == nil else { return }
+            guard name != ZoneID.defaultZoneName else { return }
+            // The shared database's zones are those shared with its user.
+            let exists = database.scope == .shared
+                ? try reader.zonesShared(with: database.owner).contains { $0.zoneID.zoneName == name }
+                : try reader.zone(named: name, in: database) != nil
+            guard !exists else { return }
             throw CloudStoreError.zoneNotFound(ZoneID(zoneName: name, ownerRecordName: database.owner))
         }
         switch subscription.kind {

@@ -3,7 +3,8 @@
 /// and a subscriber who may read the record), and once per transaction each zone and database
 /// subscription whose zone changed. They are queued for the subscribers' push tokens in the same
 /// transaction as the change, so a change rolled back notifies nobody and a committed one
-/// survives a restart.
+/// survives a restart. A change in a shared zone also fires the subscriptions its participants
+/// hold in their shared databases, for what they may read through the share.
 final class NotificationGenerator {
     private let container: ContainerIdentifier
     private let environment: Environment
@@ -14,16 +15,20 @@ final class NotificationGenerator {
 
     /// The database's subscriptions, read once the transaction changes anything.
     private var subscriptions: [(user: String, subscription: Subscription)]?
+    /// The shared-database subscriptions of each zone's participants, by zone key.
+    private var participantSubscriptions: [Int64: [(user: String, subscription: Subscription)]] = [:]
     private var pending: [QueuedNotification] = []
     /// Zone and database subscriptions fire once per transaction; fire-once ones once ever.
     private var fired: Set<SubscriptionKey> = []
     private var firedOnce: [SubscriptionKey] = []
-    /// Per subscriber, the readers deciding what they may learn of.
-    private var access: [String: TransactionAccess] = [:]
+    /// Per subscriber and whether through shares, the readers deciding what they may learn of.
+    private var access: [SubscriptionKey: TransactionAccess] = [:]
 
     private struct SubscriptionKey: Hashable {
         var user: String
         var id: String
+        /// Whether the subscription is in the user's shared database, not in `database`.
+        var viaShare = false
     }
 
     init(
@@ -41,20 +46,22 @@ final class NotificationGenerator {
     /// A record was created or updated (it is stored as it is now), or is about to be deleted
     /// (it is still stored).
     func recordChanged(_ stored: StoredRecord, _ change: Subscription.FiresOn, in zone: StoredZone, reader: any EnvironmentReader) throws {
-        let subscriptions = try loadedSubscriptions(reader)
-        guard !subscriptions.isEmpty else { return }
+        let own = try loadedSubscriptions(reader)
+        let shared = try sharedSubscriptions(in: zone, reader: reader)
+        guard !own.isEmpty || !shared.isEmpty else { return }
         let record = stored.record
         let schema = try reader.schema()
         let notificationID = SecureToken.recordName(at: now)
-        for (user, subscription) in subscriptions {
-            let key = SubscriptionKey(user: user, id: subscription.subscriptionID)
+        let all = own.lazy.map { ($0.user, $0.subscription, false) } + shared.lazy.map { ($0.user, $0.subscription, true) }
+        for (user, subscription, viaShare) in all {
+            let key = SubscriptionKey(user: user, id: subscription.subscriptionID, viaShare: viaShare)
             guard !fired.contains(key) else { continue }
             let reason: QueuedNotification.Reason
             switch subscription.kind {
             case .query(let query, let zoneName, let firesOn, let firesOnce):
                 guard query.recordType == record.recordType, zoneName == nil || zoneName == zone.zoneID.zoneName, firesOn.contains(change)
                 else { continue }
-                guard try canRead(record, user: user, schema: schema, reader: reader),
+                guard try canRead(record, subscriber: key, schema: schema, reader: reader),
                     try Self.matches(stored, query: query, zone: zone, schema: schema, reader: reader)
                 else { continue }
                 var fields: [String: FieldValue] = [:]
@@ -65,15 +72,15 @@ final class NotificationGenerator {
                     firedOnce.append(key)
                 }
             case .zone(let zoneName):
-                guard zoneName == zone.zoneID.zoneName, try canRead(record, user: user, schema: schema, reader: reader) else { continue }
+                guard zoneName == zone.zoneID.zoneName, try canRead(record, subscriber: key, schema: schema, reader: reader) else { continue }
                 reason = .zone(zone.zoneID)
                 fired.insert(key)
             case .database:
-                guard try canRead(record, user: user, schema: schema, reader: reader) else { continue }
+                guard try canRead(record, subscriber: key, schema: schema, reader: reader) else { continue }
                 reason = .database
                 fired.insert(key)
             }
-            pending.append(notification(subscription, user: user, id: notificationID, reason: reason))
+            pending.append(notification(subscription, user: user, id: notificationID, reason: reason, scope: viaShare ? .shared : database.scope))
         }
     }
 
@@ -84,7 +91,7 @@ final class NotificationGenerator {
             let key = SubscriptionKey(user: user, id: subscription.subscriptionID)
             guard case .database = subscription.kind, !fired.contains(key) else { continue }
             fired.insert(key)
-            pending.append(notification(subscription, user: user, id: notificationID, reason: .database))
+            pending.append(notification(subscription, user: user, id: notificationID, reason: .database, scope: database.scope))
         }
     }
 
@@ -108,7 +115,7 @@ final class NotificationGenerator {
             try writer.enqueue(notification, for: tokens, expires: now + lifetime)
             woken.formUnion(tokens)
         }
-        for key in firedOnce { _ = try writer.deleteSubscription(key.id, of: key.user, in: database) }
+        for key in firedOnce { _ = try writer.deleteSubscription(key.id, of: key.user, in: key.viaShare ? .shared(key.user) : database) }
         discard()
         return woken
     }
@@ -120,16 +127,38 @@ final class NotificationGenerator {
         return loaded
     }
 
-    private func notification(_ subscription: Subscription, user: String, id: String, reason: QueuedNotification.Reason) -> QueuedNotification {
+    /// The subscriptions the participants of `zone`'s shares hold in their shared databases.
+    private func sharedSubscriptions(in zone: StoredZone, reader: any EnvironmentReader) throws -> [(user: String, subscription: Subscription)] {
+        guard database.scope == .private else { return [] }
+        if let known = participantSubscriptions[zone.key] { return known }
+        var users: Set<String> = []
+        for share in try reader.shares(in: zone) {
+            for participant in share.participants where share.permission(of: participant.userRecordName) != .none {
+                users.insert(participant.userRecordName)
+            }
+        }
+        var loaded: [(user: String, subscription: Subscription)] = []
+        for user in users.sorted() {
+            loaded += try reader.subscriptions(of: user, in: .shared(user)).map { (user, $0) }
+        }
+        participantSubscriptions[zone.key] = loaded
+        return loaded
+    }
+
+    private func notification(
+        _ subscription: Subscription, user: String, id: String, reason: QueuedNotification.Reason, scope: DatabaseScope
+    ) -> QueuedNotification {
         QueuedNotification(
             notificationID: id, subscriptionID: subscription.subscriptionID, container: container, environment: environment,
-            userRecordName: user, databaseScope: database.scope, reason: reason, notificationInfo: subscription.notificationInfo, created: now)
+            userRecordName: user, databaseScope: scope, reason: reason, notificationInfo: subscription.notificationInfo, created: now)
     }
 
     /// Whether the subscriber may read the record: nobody learns of a change by subscribing.
-    private func canRead(_ record: Record, user: String, schema: Schema, reader: any EnvironmentReader) throws -> Bool {
-        let decider = access[user] ?? TransactionAccess(policy: AccessPolicy(caller: .user(user), database: database), reader: reader)
-        access[user] = decider
+    private func canRead(_ record: Record, subscriber: SubscriptionKey, schema: Schema, reader: any EnvironmentReader) throws -> Bool {
+        let key = SubscriptionKey(user: subscriber.user, id: "", viaShare: subscriber.viaShare)
+        let decider = access[key] ?? TransactionAccess(
+            policy: AccessPolicy(caller: .user(subscriber.user), database: database, viaShare: subscriber.viaShare), reader: reader)
+        access[key] = decider
         return try decider.canRead(record, in: schema)
     }
 

@@ -27,11 +27,12 @@ struct APIContext {
     var clientAddress: String { request.remoteHost }
 
     /// The path's database, as the caller sees it; the records it answers carry `downloadURL`s
-    /// on this server.
+    /// on this server. In the shared database, the owner the body's `zoneID` names says whose
+    /// zone the request reaches.
     func database() throws -> CloudDatabase {
         var database = try store.database(container, environment, scope ?? .public, as: caller)
         database.assetBaseURL = request.baseURL(publicURL: publicURL) ?? ""
-        return database
+        return database.reaching(owner: try ZoneWire.owner(body["zoneID"]))
     }
 
     /// The record name of the signed-in user (or of a server-to-server key).

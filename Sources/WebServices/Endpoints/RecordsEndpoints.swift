@@ -7,11 +7,13 @@ enum RecordsEndpoints {
     static func modify(_ context: APIContext) throws -> JSONValue {
         let body = context.body
         let database = try context.database()
-        // Short GUIDs name shares, which this server does not have yet: say so rather than
-        // ignore the request and leave the client waiting for a link that never comes.
+        // Every share has a short GUID; other records have none here. Say so rather than leave
+        // the client waiting for a link that never comes.
         for operation in try body["operations"].array() ?? [] where try operation["record"]["createShortGUID"].bool() == true {
-            throw WebServicesError.badRequest(
-                "\(operation["record"]["createShortGUID"].path): short GUIDs name shares, which this server does not support yet")
+            guard try operation["record"]["recordType"].string() == Share.recordType else {
+                throw WebServicesError.badRequest(
+                    "\(operation["record"]["createShortGUID"].path): short GUIDs name shares here; save a \(Share.recordType) record for the record to share")
+            }
         }
         let request = try RecordsExchange.modifyRequest(
             body, in: database, schema: try context.store.schema(context.container, context.environment))
@@ -31,6 +33,24 @@ enum RecordsEndpoints {
     static func lookup(_ context: APIContext) throws -> JSONValue {
         let token = try currentSyncToken(context)
         return try withSyncToken(token, RecordsExchange.lookup(context.body, in: try context.database(), numbersAsStrings: try context.numbersAsStrings()))
+    }
+
+    /// `records/resolve`: `{shortGUIDs: [{value, shouldFetchRootRecord, rootRecordDesiredKeys}]}` →
+    /// `{results: [ShortGUID Result | ShortGUID Fetch Error]}`.
+    static func resolve(_ context: APIContext) throws -> JSONValue {
+        let results = try context.store.resolveShares(try ShareWire.lookups(context.body), context.container, context.environment, as: context.caller)
+        return shareResults(results, context)
+    }
+
+    /// `records/accept`: as `records/resolve`, accepting each share for the caller.
+    static func accept(_ context: APIContext) throws -> JSONValue {
+        let results = try context.store.acceptShares(try ShareWire.lookups(context.body), context.container, context.environment, as: context.caller)
+        return shareResults(results, context)
+    }
+
+    private static func shareResults(_ results: [ShareResolution], _ context: APIContext) -> JSONValue {
+        let encoder = RecordEncoder(numbersAsStrings: (try? context.numbersAsStrings()) ?? false, currentUser: context.caller.signedInUser)
+        return .object(["results": .array(results.map { ShareWire.json($0, encoder: encoder) })])
     }
 
     /// The zone's sync token when the request asks `?getCurrentSyncToken=true`, for following the

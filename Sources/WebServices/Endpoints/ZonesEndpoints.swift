@@ -11,11 +11,14 @@ enum ZonesEndpoints {
     /// `zones/lookup`: `{zones: [zoneID…]}` → `{zones}`.
     static func lookup(_ context: APIContext) throws -> JSONValue {
         let database = try context.database()
-        var names: [String] = []
+        var zones: [JSONValue] = []
         for zone in try context.body["zones"].requiredArray() {
-            names.append(try ZoneWire.zoneName(zone["zoneID"].isPresent ? zone["zoneID"] : zone))
+            let zoneID = zone["zoneID"].isPresent ? zone["zoneID"] : zone
+            // In the shared database each zone names its owner.
+            let reached = database.reaching(owner: try ZoneWire.owner(zoneID))
+            zones += try reached.lookupZones([try ZoneWire.zoneName(zoneID)]).map(ZoneWire.json)
         }
-        return .object(["zones": .array(try database.lookupZones(names).map(ZoneWire.json))])
+        return .object(["zones": .array(zones)])
     }
 
     /// `zones/modify`: `{operations: [{operationType, zone: {zoneID}}]}` → `{zones}`.

@@ -199,5 +199,42 @@ enum EnvironmentMigrations {
         """
         ALTER TABLE asset_blobs ADD COLUMN type TEXT NOT NULL DEFAULT 'application/octet-stream';
         """,
+        // Shares of a record hierarchy or of a whole zone of a private database, and who they were
+        // given to. A participant's shared database is read from the participants by user; a
+        // hierarchy is followed from child to parent, and a query of a shared hierarchy from
+        // parent to children. A deletion in a zone with shares keeps the root of the hierarchy
+        // the record was in, so that the hierarchy's participants learn of it.
+        """
+        CREATE TABLE shares(
+            zone INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            root TEXT,
+            guid TEXT NOT NULL UNIQUE,
+            public_permission TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            created INTEGER NOT NULL,
+            created_by TEXT NOT NULL,
+            created_device TEXT NOT NULL,
+            modified INTEGER NOT NULL,
+            modified_by TEXT NOT NULL,
+            modified_device TEXT NOT NULL,
+            payload BLOB NOT NULL,
+            PRIMARY KEY(zone, name)
+        ) WITHOUT ROWID;
+        CREATE UNIQUE INDEX shares_by_root ON shares(zone, root);
+        CREATE TABLE share_participants(
+            zone INTEGER NOT NULL,
+            share TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            user TEXT NOT NULL,
+            permission TEXT NOT NULL,
+            type TEXT NOT NULL,
+            status TEXT NOT NULL,
+            PRIMARY KEY(zone, share, user)
+        ) WITHOUT ROWID;
+        CREATE INDEX share_participants_by_user ON share_participants(user, status);
+        CREATE INDEX records_by_parent ON records(zone, parent) WHERE parent IS NOT NULL;
+        ALTER TABLE changes ADD COLUMN tree TEXT;
+        """,
     ])
 }

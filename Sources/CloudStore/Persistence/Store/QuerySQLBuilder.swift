@@ -32,6 +32,21 @@ struct QuerySQLBuilder {
             conditions.append("r.created_by = ?")
             whereParameters.append(.text(creator))
         }
+        if let roots = plan.withinTrees, let zone = zoneKeys.first {
+            // The roots and every record below them, following parents down; UNION, not UNION
+            // ALL, so that a parent cycle ends.
+            if roots.isEmpty {
+                conditions.append("0")
+            } else {
+                conditions.append(
+                    """
+                    r.name IN (WITH RECURSIVE tree(name) AS (VALUES \(Array(repeating: "(?)", count: roots.count).joined(separator: ", ")) \
+                    UNION SELECT c.name FROM records c JOIN tree t ON c.parent = t.name WHERE c.zone = ?) SELECT name FROM tree)
+                    """)
+                whereParameters += roots.map { .text($0) }
+                whereParameters.append(zone)
+            }
+        }
         if let key = plan.onlyKey {
             conditions.append("r.rid = ?")
             whereParameters.append(.integer(key))

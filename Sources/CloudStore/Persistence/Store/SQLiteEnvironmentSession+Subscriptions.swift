@@ -10,11 +10,7 @@ extension SQLiteEnvironmentSession {
 
     func allSubscriptions() throws -> [(database: DatabaseID, user: String, subscription: Subscription)] {
         try connection.statement("SELECT scope, owner, user, body FROM subscriptions ORDER BY scope, owner, user, id").rows([]) { row in
-            let scope: DatabaseScope = switch row.integer(0) {
-            case 1: .private
-            case 2: .shared
-            default: .public
-            }
+            let scope = Self.scope(ofCode: row.integer(0))
             let database = scope == .public ? DatabaseID.public : DatabaseID(scope: scope, owner: row.text(1))
             return (database, row.text(2), try SubscriptionCodec.decodeSubscription(row.blob(3)))
         }

@@ -56,6 +56,15 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
         }
     }
 
+    /// The scope `scopeCode(_:)` stored as `code`.
+    static func scope(ofCode code: Int64) -> DatabaseScope {
+        switch code {
+        case 1: .private
+        case 2: .shared
+        default: .public
+        }
+    }
+
     func zone(named name: String, in database: DatabaseID) throws -> StoredZone? {
         try connection.statement("SELECT zone, created FROM zones WHERE scope = ? AND owner = ? AND name = ?")
             .firstRow([.integer(Self.scopeCode(database.scope)), .text(database.owner), .text(name)]) { row in
@@ -103,6 +112,8 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
         try connection.statement("DELETE FROM refs WHERE target_zone = ?").execute([key])
         try connection.statement("DELETE FROM records WHERE zone = ?").execute([key])
         try connection.statement("DELETE FROM changes WHERE zone = ?").execute([key])
+        try connection.statement("DELETE FROM shares WHERE zone = ?").execute([key])
+        try connection.statement("DELETE FROM share_participants WHERE zone = ?").execute([key])
         try connection.statement("DELETE FROM zones WHERE zone = ?").execute([key])
         try connection.statement("DELETE FROM zone_stats WHERE zone = ?").execute([key])
         try connection.statement("DELETE FROM type_stats WHERE zone = ?").execute([key])
@@ -174,7 +185,7 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     func changesWithRecords(in zone: StoredZone, after sequence: Int64, through: Int64?, limit: Int) throws
         -> [(entry: ChangeEntry, current: StoredRecord?)]
     {
-        let columns = "SELECT c.seq, c.name, c.type, c.kind, c.creator, c.time, \(Self.recordColumns) FROM changes c "
+        let columns = "SELECT c.seq, c.name, c.type, c.kind, c.creator, c.time, c.tree, \(Self.recordColumns) FROM changes c "
             + "LEFT JOIN records r ON r.zone = c.zone AND r.name = c.name WHERE c.zone = ? AND c.seq > ? "
         let statement = try through == nil
             ? connection.statement(columns + "ORDER BY c.seq LIMIT ?")
@@ -188,18 +199,18 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
             }
             let entry = ChangeEntry(
                 sequence: row.integer(0), recordName: row.text(1), recordType: catalog.typeNames[row.integer(2)] ?? "", kind: kind,
-                creator: row.text(4), time: row.integer(5))
+                creator: row.text(4), time: row.integer(5), tree: row.optionalText(6))
             // The record's key is NULL when the join found none.
-            let current = row.isNull(6) ? nil : try storedRecord(from: row, offset: 6, zoneID: zone.zoneID)
+            let current = row.isNull(7) ? nil : try storedRecord(from: row, offset: 7, zoneID: zone.zoneID)
             return (entry, current)
         }
     }
 
     func appendChange(_ entry: ChangeEntry, in zone: StoredZone) throws {
         let type = try catalog.recordType(entry.recordType)
-        try connection.statement("INSERT INTO changes(zone, seq, name, type, kind, creator, time) VALUES (?, ?, ?, ?, ?, ?, ?)").execute([
+        try connection.statement("INSERT INTO changes(zone, seq, name, type, kind, creator, time, tree) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").execute([
             .integer(zone.key), .integer(entry.sequence), .text(entry.recordName), .integer(type.id),
-            .integer(entry.kind.rawValue), .text(entry.creator), .integer(entry.time),
+            .integer(entry.kind.rawValue), .text(entry.creator), .integer(entry.time), .text(entry.tree),
         ])
         touchZoneLog(zone, deleted: false, time: entry.time)
     }

@@ -1,0 +1,110 @@
+extension SQLiteEnvironmentSession {
+    // MARK: - Shares
+
+    private static let shareColumns =
+        "s.zone, s.name, s.root, s.guid, s.public_permission, s.version, s.created, s.created_by, s.created_device, s.modified, s.modified_by, s.modified_device, s.payload"
+
+    func shares(in zone: StoredZone) throws -> [Share] {
+        let rows = try connection.statement("SELECT \(Self.shareColumns) FROM shares s WHERE s.zone = ? ORDER BY s.name")
+            .rows([.integer(zone.key)]) { row in try Self.share(from: row, zoneID: zone.zoneID) }
+        return try rows.map { try withParticipants($0, zoneKey: zone.key) }
+    }
+
+    func share(shortGUID: String) throws -> (share: Share, zone: StoredZone)? {
+        let found = try connection.statement(
+            """
+            SELECT \(Self.shareColumns), z.scope, z.owner, z.name, z.created FROM shares s JOIN zones z ON z.zone = s.zone
+            WHERE s.guid = ?
+            """
+        ).firstRow([.text(shortGUID)]) { row -> (Share, StoredZone) in
+            let database = DatabaseID(scope: Self.scope(ofCode: row.integer(13)), owner: row.text(14))
+            let zoneID = ZoneID(zoneName: row.text(15), ownerRecordName: database.owner)
+            let zone = StoredZone(key: row.integer(0), zoneID: zoneID, database: database, created: row.integer(16))
+            return (try Self.share(from: row, zoneID: zoneID), zone)
+        }
+        guard let (share, zone) = found else { return nil }
+        return (try withParticipants(share, zoneKey: zone.key), zone)
+    }
+
+    func zonesShared(with user: String) throws -> [StoredZone] {
+        try connection.statement(
+            """
+            SELECT DISTINCT z.zone, z.scope, z.owner, z.name, z.created FROM share_participants p JOIN zones z ON z.zone = p.zone
+            WHERE p.user = ? AND p.status = ? AND p.permission != ? ORDER BY z.owner, z.name
+            """
+        ).rows([.text(user), .text(ShareParticipant.AcceptanceStatus.accepted.rawValue), .text(SharePermission.none.rawValue)]) { row in
+            let database = DatabaseID(scope: Self.scope(ofCode: row.integer(1)), owner: row.text(2))
+            return StoredZone(
+                key: row.integer(0), zoneID: ZoneID(zoneName: row.text(3), ownerRecordName: database.owner), database: database,
+                created: row.integer(4))
+        }
+    }
+
+    func allShares() throws -> [Share] {
+        let rows = try connection.statement(
+            "SELECT \(Self.shareColumns), z.owner, z.name FROM shares s JOIN zones z ON z.zone = s.zone ORDER BY z.owner, z.name, s.name"
+        ).rows { row in
+            (key: row.integer(0), share: try Self.share(from: row, zoneID: ZoneID(zoneName: row.text(14), ownerRecordName: row.text(13))))
+        }
+        return try rows.map { try withParticipants($0.share, zoneKey: $0.key) }
+    }
+
+    func saveShare(_ share: Share, version: Int64, in zone: StoredZone) throws {
+        let key = SQLiteValue.integer(zone.key)
+        try connection.statement(
+            """
+            INSERT INTO shares(zone, name, root, guid, public_permission, version, created, created_by, created_device,
+                modified, modified_by, modified_device, payload)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT(zone, name) DO UPDATE SET public_permission = excluded.public_permission, version = excluded.version,
+                modified = excluded.modified, modified_by = excluded.modified_by, modified_device = excluded.modified_device,
+                payload = excluded.payload
+            """
+        ).execute([
+            key, .text(share.recordName), .text(share.rootRecordName), .text(share.shortGUID), .text(share.publicPermission.rawValue),
+            .integer(version), .integer(share.created.timestamp), .text(share.created.userRecordName), .text(share.created.deviceID),
+            .integer(share.modified.timestamp), .text(share.modified.userRecordName), .text(share.modified.deviceID),
+            .blob(RecordPayloadCodec.encode(share.fields)),
+        ])
+        try connection.statement("DELETE FROM share_participants WHERE zone = ? AND share = ?").execute([key, .text(share.recordName)])
+        let insert = try connection.statement(
+            "INSERT INTO share_participants(zone, share, position, user, permission, type, status) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        for (position, participant) in share.participants.enumerated() {
+            try insert.execute([
+                key, .text(share.recordName), .integer(Int64(position)), .text(participant.userRecordName),
+                .text(participant.permission.rawValue), .text(participant.type.rawValue), .text(participant.acceptanceStatus.rawValue),
+            ])
+        }
+    }
+
+    func deleteShare(named name: String, in zone: StoredZone) throws {
+        try connection.statement("DELETE FROM shares WHERE zone = ? AND name = ?").execute([.integer(zone.key), .text(name)])
+        try connection.statement("DELETE FROM share_participants WHERE zone = ? AND share = ?").execute([.integer(zone.key), .text(name)])
+    }
+
+    private func withParticipants(_ share: Share, zoneKey: Int64) throws -> Share {
+        var share = share
+        share.participants = try connection.statement(
+            "SELECT user, permission, type, status FROM share_participants WHERE zone = ? AND share = ? ORDER BY position"
+        ).rows([.integer(zoneKey), .text(share.recordName)]) { row in
+            guard let permission = SharePermission(rawValue: row.text(1)), let type = ShareParticipant.Kind(rawValue: row.text(2)),
+                let status = ShareParticipant.AcceptanceStatus(rawValue: row.text(3))
+            else { throw CloudStoreError.internalError("A stored share participant is damaged") }
+            return ShareParticipant(userRecordName: row.text(0), permission: permission, type: type, acceptanceStatus: status)
+        }
+        return share
+    }
+
+    /// A share from the first 13 columns of `shareColumns`, without its participants.
+    private static func share(from row: SQLiteRow, zoneID: ZoneID) throws -> Share {
+        guard let permission = SharePermission(rawValue: row.text(4)) else {
+            throw CloudStoreError.internalError("A stored share is damaged")
+        }
+        return Share(
+            recordName: row.text(1), zoneID: zoneID, rootRecordName: row.optionalText(2), shortGUID: row.text(3),
+            publicPermission: permission, participants: [], fields: try RecordPayloadCodec.decode(row.blob(12)),
+            changeTag: Share.changeTag(version: row.integer(5)),
+            created: RecordStamp(timestamp: row.integer(6), userRecordName: row.text(7), deviceID: row.text(8)),
+            modified: RecordStamp(timestamp: row.integer(9), userRecordName: row.text(10), deviceID: row.text(11)))
+    }
+}

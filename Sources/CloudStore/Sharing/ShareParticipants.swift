@@ -1,0 +1,52 @@
+/// The users a batch's share saves may name, resolved before the write: invitations name users
+/// by record name or email address, and both must be users of the container.
+struct ShareParticipants: Sendable {
+    /// User record names of the container's users.
+    var users: Set<String> = []
+    /// The same users by email address, lower-cased.
+    var byEmail: [String: String] = [:]
+
+    /// The user `invitation` names.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` for an unknown user or address.
+    func user(_ invitation: ShareChange.Invitation) throws -> String {
+        if let name = invitation.userRecordName {
+            guard users.contains(name) else { throw CloudStoreError.badRequest("No user of the container is named '\(name)'") }
+            return name
+        }
+        if let address = invitation.emailAddress {
+            guard let name = byEmail[address.lowercased()] else {
+                throw CloudStoreError.badRequest("No user of the container has the email address '\(address)'")
+            }
+            return name
+        }
+        throw CloudStoreError.badRequest("A participant needs a userIdentity with a userRecordName or lookupInfo.emailAddress")
+    }
+}
+
+extension ShareGUID {
+    /// A new short GUID: 25 characters of base 62, as CloudKit's (`0NEa3AEPXwK71VM4gHFnvh2kw`),
+    /// 148 random bits, so that it cannot be guessed.
+    static func make() -> String {
+        let alphabet = Array("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".utf8)
+        var characters: [UInt8] = []
+        characters.reserveCapacity(length)
+        // Bytes of 248 and above are skipped, so that every character is as likely (248 = 4 × 62).
+        while characters.count < length {
+            for byte in SecureToken.randomBytes(32) where byte < 248 && characters.count < length {
+                characters.append(alphabet[Int(byte) % 62])
+            }
+        }
+        return String(decoding: characters, as: UTF8.self)
+    }
+}
+
+/// Short GUIDs: the names shares go by outside their zone.
+enum ShareGUID {
+    /// The characters of a short GUID.
+    static let length = 25
+
+    /// Whether `text` could be a short GUID: anything else is refused before storage is asked.
+    static func isWellFormed(_ text: String) -> Bool {
+        text.utf8.count == length && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+    }
+}
