@@ -68,6 +68,7 @@ extension Console {
             RecordsPages(console: console).mount(on: &group)
             ZonesPages(console: console).mount(on: &group)
             SyncPages(console: console).mount(on: &group)
+            SharePages(console: console).mount(on: &group)
             SchemaPages(console: console).mount(on: &group)
             UsersPages(console: console).mount(on: &group)
             APITokensPages(console: console).mount(on: &group)

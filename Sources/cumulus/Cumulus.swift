@@ -17,6 +17,7 @@ struct Cumulus: ParsableCommand {
             ResetCommand.self,
             LimitsCommand.self,
             SubscriptionsCommand.self,
+            SharesCommand.self,
             ChangesCommand.self,
             TokensCommand.self,
             KeysCommand.self,

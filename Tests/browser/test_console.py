@@ -378,6 +378,67 @@ def test_08e_sync_inspector_subscriptions_and_queued_notifications(pages, driver
     server.cli("users", "sign-out", "--container", CONTAINER, "syncer")
 
 
+def test_08f_sharing_page_lists_shares_and_removes_a_participant(pages, driver, server):
+    api_token = server.cli("tokens", "create", "--container", CONTAINER).strip()
+    tokens = {}
+    for name in ("sharer", "guest"):
+        server.cli("users", "add", "--container", CONTAINER, name, input="a long passphrase\n")
+        tokens[name] = server.cli("users", "token", "--container", CONTAINER, name, input="a long passphrase\n").strip()
+    status, body = api_call(server, "zones/modify", {"operations": [{"operationType": "create", "zone": {"zoneID": {"zoneName": "Trips"}}}]},
+                            api_token, tokens["sharer"], database="private")
+    assert status == 200, body
+    status, body = api_call(server, "users/caller", {}, api_token, tokens["guest"])
+    guest = body["userRecordName"]
+    status, body = api_call(server, "records/modify", {"zoneID": {"zoneName": "Trips"}, "operations": [
+        {"operationType": "create", "record": {"recordName": "lisbon", "recordType": "Trip", "fields": {"title": {"value": "Lisbon"}}}},
+        {"operationType": "create", "record": {"recordName": "lisbon-share", "recordType": "cloudkit.share", "forRecord": {"recordName": "lisbon"},
+         "publicPermission": "READ_ONLY", "participants": [{"userIdentity": {"userRecordName": guest}, "permission": "READ_WRITE"}]}}]},
+        api_token, tokens["sharer"], database="private")
+    assert status == 200 and "serverErrorCode" not in body["records"][1], body
+    short_guid = body["records"][1]["shortGUID"]
+    owner = body["records"][1]["owner"]["userIdentity"]["userRecordName"]
+    status, body = api_call(server, "records/accept", {"shortGUIDs": [{"value": short_guid}]}, api_token, tokens["guest"])
+    assert status == 200 and body["results"][0]["participantStatus"] == "ACCEPTED", body
+    trips = {"zoneName": "Trips", "ownerRecordName": owner}
+    status, body = api_call(server, "records/lookup", {"zoneID": trips, "records": [{"recordName": "lisbon"}]}, api_token, tokens["guest"],
+                            database="shared")
+    assert body["records"][0]["fields"]["title"]["value"] == "Lisbon", body
+
+    pages.open(f"{BASE}/sharing")
+    text = pages.text()
+    assert "lisbon-share of sharer, zone Trips" in text, text
+    assert "record lisbon and the records under it" in text and short_guid in text
+    rows = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "table.list tbody tr")]
+    assert any(row.startswith("guest") and "read and write" in row and "accepted" in row for row in rows), rows
+    pages.check("sharing")
+
+    # Remove the guest after the confirmation: their next request finds nothing.
+    pages.submit("form[action$='/participants/remove'] button[type=submit]")
+    assert "Remove guest from share lisbon-share?" in pages.text()
+    pages.submit("form button.danger")
+    assert "guest was removed from share lisbon-share." in pages.text()
+    rows = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "table.list tbody tr")]
+    assert any(row.startswith("guest") and "removed" in row for row in rows), rows
+    status, body = api_call(server, "records/lookup", {"zoneID": trips, "records": [{"recordName": "lisbon"}]}, api_token, tokens["guest"],
+                            database="shared")
+    assert body["records"][0]["serverErrorCode"] == "ZONE_NOT_FOUND", body
+    listed = server.cli("shares", "list", "--container", CONTAINER)
+    assert "lisbon-share" in listed and "REMOVED" in listed, listed
+
+    # Production shows its shares and offers no change.
+    pages.open(f"/console/containers/{CONTAINER}/production/sharing")
+    assert "In production shares belong to their users" in pages.text()
+    assert not driver.find_elements(By.CSS_SELECTOR, "form[action$='/delete'] button")
+
+    pages.open(f"{BASE}/sharing")
+    pages.submit("form[action$='/sharing/delete'] button[type=submit]")
+    pages.submit("form button.danger")
+    assert "Share lisbon-share was deleted." in pages.text()
+    assert "Nothing is shared in this environment." in pages.text()
+    for name in tokens:
+        server.cli("users", "sign-out", "--container", CONTAINER, name)
+
+
 def ask_simulator(pages, subject, permission, record_type):
     pages.open(f"{BASE}/security?subject={subject}&permission={permission}&type={record_type}#simulator")
     return pages.find("p.answer").text

@@ -54,6 +54,25 @@ struct ManagementAPI: Sendable {
                     in: input.path("container"), environment: input.path("environment"), as: actor)
             }
         }
+        api.get("/containers/:container/:environment/shares") { request in
+            answer(request) { input, actor in
+                try actions.shares(in: input.path("container"), environment: input.path("environment"), as: actor)
+            }
+        }
+        api.delete("/containers/:container/:environment/shares/:owner/:zone/:share") { request in
+            answer(request) { input, actor in
+                try actions.deleteShare(
+                    input.path("share"), zone: input.path("zone"), owner: input.path("owner"), in: input.path("container"),
+                    environment: input.path("environment"), as: actor)
+            }
+        }
+        api.delete("/containers/:container/:environment/shares/:owner/:zone/:share/participants/:user") { request in
+            answer(request) { input, actor in
+                try actions.removeShareParticipant(
+                    input.path("user"), share: input.path("share"), zone: input.path("zone"), owner: input.path("owner"),
+                    in: input.path("container"), environment: input.path("environment"), as: actor)
+            }
+        }
         api.get("/containers/:container/:environment/notifications") { request in
             answer(request) { input, actor in
                 try actions.notificationQueues(in: input.path("container"), environment: input.path("environment"), as: actor)

@@ -12,16 +12,12 @@ struct SubscriptionsCommand: ParsableCommand {
 
         @OptionGroup var management: ManagementOptions
 
-        @Option(help: "The container identifier.")
-        var container: String
-
-        @Option(help: "development or production.")
-        var environment = "development"
+        @OptionGroup var target: ContainerOptions
 
         func run() throws {
-            let answer = try management.client().json(.get, ManagementPath("containers", container, environment, "subscriptions"))
+            let answer = try management.client().json(.get, ManagementPath("containers", target.container, target.environment.rawValue, "subscriptions"))
             let subscriptions = answer["subscriptions"]?.arrayValue ?? []
-            if subscriptions.isEmpty { print("No subscriptions in \(environment) of \(container).") }
+            if subscriptions.isEmpty { print("No subscriptions in \(target.environment) of \(target.container).") }
             for entry in subscriptions {
                 let database = entry["database"]?.stringValue ?? ""
                 let what: String = switch entry["subscriptionType"]?.stringValue {
@@ -43,11 +39,7 @@ struct SubscriptionsCommand: ParsableCommand {
 
         @OptionGroup var management: ManagementOptions
 
-        @Option(help: "The container identifier.")
-        var container: String
-
-        @Option(help: "development or production.")
-        var environment = "development"
+        @OptionGroup var target: ContainerOptions
 
         @Option(help: "public, private or shared.")
         var database = "public"
@@ -63,7 +55,7 @@ struct SubscriptionsCommand: ParsableCommand {
 
         func run() throws {
             let path = ManagementPath(
-                segments: ["containers", container, environment, database, "subscriptions", user, subscriptionID], query: [("owner", owner)])
+                segments: ["containers", target.container, target.environment.rawValue, database, "subscriptions", user, subscriptionID], query: [("owner", owner)])
             _ = try management.client().json(.delete, path)
             print("Deleted subscription \(subscriptionID) of \(user).")
         }
@@ -83,11 +75,7 @@ struct ChangesCommand: ParsableCommand {
 
     @OptionGroup var management: ManagementOptions
 
-    @Option(help: "The container identifier.")
-    var container: String
-
-    @Option(help: "development or production.")
-    var environment = "development"
+    @OptionGroup var target: ContainerOptions
 
     @Option(help: "public, private or shared.")
     var database = "public"
@@ -109,7 +97,7 @@ struct ChangesCommand: ParsableCommand {
 
     func run() throws {
         let client = try management.client()
-        let base = ["containers", container, environment, database, "zones", zone, "changes"]
+        let base = ["containers", target.container, target.environment.rawValue, database, "zones", zone, "changes"]
         if let syncToken {
             let next = try client.json(.get, ManagementPath(segments: base + ["next"], query: [("user", user), ("syncToken", syncToken)]))
             for record in next["records"]?.arrayValue ?? [] {

@@ -39,6 +39,9 @@ import TestSupport
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/subscriptions", ""),
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/public/subscriptions/alice/every-note", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/notifications", ""),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/shares", ""),
+        ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/shares/alice/Trips/share-trip", ""),
+        ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/shares/alice/Trips/share-trip/participants/bob", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/public/zones/_defaultZone/changes?after=0", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/public/zones/_defaultZone/changes/next", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/public/records/query", #"{"query":{"recordType":"Note"}}"#),
@@ -420,6 +423,48 @@ import TestSupport
         let next = try #require(page["next"]?.stringValue)
         #expect(try call("GET", "/audit?limit=2&before=\(next)").1["entries"]?.arrayValue?.map { $0["action"] } == ["user.add"])
         #expect(try call("GET", "/audit?before=nope").0 == 400)
+    }
+
+    @Test func sharesAreListedAndTheirParticipantsRemoved() throws {
+        let server = try Self.server()
+        let store = server.store
+        let alice = try #require(try store.user(named: "alice", in: server.container)).userRecordName
+        let bob = try store.addUser(server.container, name: "bob", password: "a long passphrase").userRecordName
+        let owner = try store.database(server.container, .development, .private, as: .user(alice))
+        _ = try owner.modify(ModifyRequest(operations: [
+            RecordOperation(.create, recordName: "trip", recordType: "Note"),
+            RecordOperation(.create, recordName: "share-trip", recordType: Share.recordType, share: ShareChange(
+                rootRecordName: "trip", participants: [.init(userRecordName: bob, permission: .readWrite)])),
+        ], zoneName: "Work"))
+        let share = try #require(try store.shares(server.container, .development).first)
+        _ = try store.acceptShares([ShareLookup(shortGUID: share.shortGUID)], server.container, .development, as: .user(bob))
+        let shared = try store.database(server.container, .development, .shared, as: .user(bob)).reaching(owner: alice)
+        #expect(try shared.lookup([RecordLookup("trip")], zoneName: "Work").first?.record != nil)
+
+        let token = try store.createManagementToken(for: "root", name: "t").text
+        func call(_ method: String, _ path: String) throws -> (Int, JSONValue) {
+            let response = try Self.send(server, method, "/admin/v1/containers/iCloud.com.example.Tests" + path,
+                                         headers: [("Authorization", "Bearer " + token)])
+            return (response.status, try response.json())
+        }
+        let listed = try call("GET", "/development/shares").1["shares"]?[0]
+        #expect(listed?["ownerName"] == "alice" && listed?["zoneName"] == "Work" && listed?["rootRecordName"] == "trip")
+        #expect(listed?["shortGUID"] == .string(share.shortGUID) && listed?["publicPermission"] == "NONE")
+        #expect(listed?["participants"] == [[
+            "userRecordName": .string(bob), "name": "bob", "permission": "READ_WRITE", "type": "USER", "acceptanceStatus": "ACCEPTED",
+        ]])
+        // Production belongs to its users: the operator cannot change a share there.
+        #expect(try call("DELETE", "/production/shares/alice/Work/share-trip/participants/bob").0 == 403)
+        #expect(try call("DELETE", "/development/shares/alice/Work/share-trip/participants/carol").0 == 404)
+        let (status, removed) = try call("DELETE", "/development/shares/alice/Work/share-trip/participants/bob")
+        #expect(status == 200 && removed["removed"] == .string(bob))
+        #expect(try shared.lookup([RecordLookup("trip")], zoneName: "Work").first?.error == .zoneNotFound(ZoneID(zoneName: "Work", ownerRecordName: alice)))
+        #expect(try call("GET", "/development/shares").1["shares"]?[0]?["participants"]?[0]?["acceptanceStatus"] == "REMOVED")
+        #expect(try call("DELETE", "/development/shares/alice/Work/share-trip").0 == 200)
+        #expect(try call("GET", "/development/shares").1["shares"] == [])
+        #expect(try call("DELETE", "/development/shares/alice/Work/share-trip").0 == 404)
+        let trail = try Self.send(server, "GET", "/admin/v1/audit?action=share.", headers: [("Authorization", "Bearer " + token)]).json()
+        #expect(trail["entries"]?.arrayValue?.map { $0["action"]?.stringValue ?? "" } == ["share.delete", "share.participant.remove"])
     }
 
     @Test func rolesGrantsAndTheSimulatorAsAScriptUsesThem() throws {

@@ -1,5 +1,6 @@
 import CloudStore
 import Testing
+import TestSupport
 @testable import WebServices
 
 /// Sharing over HTTP: a `cloudkit.share` saved with `records/modify`, `records/resolve` and
@@ -159,5 +160,44 @@ import Testing
         #expect(try removed.json()["records"]?[0]?["participants"]?[1]?["acceptanceStatus"] == "REMOVED", "\(removed.text)")
         let after = try fixture.shared("records/lookup", lookup, as: fixture.bobToken)
         #expect(try after.json()["records"]?[0]?["serverErrorCode"] == "ZONE_NOT_FOUND", "\(after.text)")
+    }
+
+    @Test func aParticipantsFilesAreServedWhileTheShareLasts() throws {
+        let fixture = try Fixture()
+        let server = fixture.server
+        _ = try server.post("public", "records/accept", #"{"shortGUIDs":[{"value":"\#(fixture.shortGUID)"}]}"#, webAuthToken: fixture.bobToken)
+        // Bob uploads into alice's zone through his shared database, and saves the file under the shared root.
+        let asked = try fixture.shared(
+            "assets/upload", #"{"zoneID":\#(fixture.tripsZone),"tokens":[{"recordName":"day3","recordType":"Trip","fieldName":"photo"}]}"#,
+            as: fixture.bobToken)
+        let url = try #require(try asked.json()["tokens"]?[0]?["url"]?.stringValue, "\(asked.text)")
+        let content = (0..<3_000).map { UInt8($0 % 253) }
+        let posted = try HTTPTestClient.send(
+            port: server.port, method: "POST", target: String(url.dropFirst("http://127.0.0.1:\(server.port)".count)), body: content,
+            headers: ["Content-Type": "application/octet-stream"])
+        let file = try #require(try posted.json()["singleFile"], "\(posted.text)")
+        let saved = try fixture.shared("records/modify", """
+            {"zoneID":\(fixture.tripsZone),"operations":[{"operationType":"create","record":{"recordName":"day3","recordType":"Trip",
+              "parent":{"recordName":"trip"},"fields":{"photo":{"value":\(String(decoding: file.serialized(), as: UTF8.self))}}}}]}
+            """, as: fixture.bobToken)
+        let bobURL = try #require(try saved.json()["records"]?[0]?["fields"]?["photo"]?["value"]?["downloadURL"]?.stringValue, "\(saved.text)")
+        let bobDownload = try AssetsAPITests.download(server, bobURL)
+        #expect(bobDownload.status == 200 && bobDownload.body == content)
+        let ownerLookup = try server.post(
+            "private", "records/lookup", #"{"zoneID":{"zoneName":"Trips"},"records":[{"recordName":"day3"}]}"#, webAuthToken: fixture.aliceToken)
+        let aliceURL = try #require(try ownerLookup.json()["records"]?[0]?["fields"]?["photo"]?["value"]?["downloadURL"]?.stringValue)
+        #expect(try AssetsAPITests.download(server, aliceURL).body == content)
+
+        // Once bob is out of the share, the URL he was given serves nothing.
+        let current = try server.post(
+            "private", "records/lookup", #"{"zoneID":{"zoneName":"Trips"},"records":[{"recordName":"share-trip"}]}"#, webAuthToken: fixture.aliceToken)
+        let tag = try #require(try current.json()["records"]?[0]?["recordChangeTag"]?.stringValue)
+        _ = try server.post("private", "records/modify", """
+            {"zoneID":{"zoneName":"Trips"},"operations":[{"operationType":"update","record":{"recordName":"share-trip",
+              "recordChangeTag":"\(tag)","participants":[]}}]}
+            """, webAuthToken: fixture.aliceToken)
+        let refused = try AssetsAPITests.download(server, bobURL)
+        #expect(refused.status == 404 && refused.body != content, "\(refused.status)")
+        #expect(try AssetsAPITests.download(server, aliceURL).status == 200)
     }
 }

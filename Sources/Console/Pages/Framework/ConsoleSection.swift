@@ -1,7 +1,7 @@
 /// The pages inside a container, in the order of its tabs. A new page adds a case here, a
 /// route in its own mount file and a template: the frame and the bar pick it up.
 enum ConsoleSection: String, CaseIterable {
-    case records, zones, sync, schema, security, users, tokens, keys, logs, usage, deploy, reset
+    case records, zones, sync, sharing, schema, security, users, tokens, keys, logs, usage, deploy, reset
 
     /// The tab's label.
     var title: String {
@@ -9,6 +9,7 @@ enum ConsoleSection: String, CaseIterable {
         case .records: "Records"
         case .zones: "Zones"
         case .sync: "Sync"
+        case .sharing: "Sharing"
         case .schema: "Schema"
         case .security: "Security"
         case .users: "Users"

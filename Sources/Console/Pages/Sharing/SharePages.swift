@@ -1,0 +1,107 @@
+import CloudKitWire
+import CloudStore
+import Foundation
+import HTTPServer
+
+/// Sharing in one environment: every share with its owner, zone, what it shares, its short
+/// GUID and public permission, and each participant with their permission and whether they
+/// accepted. In development the operator can take a participant out of a share, or delete a
+/// share, as its owner would; in production shares belong to their users.
+///
+/// Under `/console/containers/C/ENV/sharing`: `GET`; `POST /participants/remove` and
+/// `POST /delete` (each after a confirmation page).
+struct SharePages: Sendable {
+    let console: ConsolePages
+    var actions: ManagementActions { console.actions }
+
+    func mount(on group: inout RouteGroup) {
+        let pages = self
+        let base = "/containers/:container/:environment/sharing"
+        console.get(&group, base) { request in try pages.show(request) }
+        console.post(&group, base + "/participants/remove") { request in try pages.removeParticipant(request) }
+        console.post(&group, base + "/delete") { request in try pages.deleteShare(request) }
+    }
+
+    private func show(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        let timeZone = Formatting.timeZone(of: request.http)
+        let editable = location.environment == .development
+        let answer = try actions.shares(in: location.container, environment: location.environment.rawValue, as: request.identity)
+        let shares = (answer["shares"]?.arrayValue ?? []).map { share -> [String: Any] in
+            let owner = share["ownerName"]?.stringValue ?? share["owner"]?.stringValue ?? ""
+            let zone = share["zoneName"]?.stringValue ?? ""
+            let name = share["recordName"]?.stringValue ?? ""
+            let which = [["name": "owner", "value": owner], ["name": "zone", "value": zone], ["name": "share", "value": name]]
+            return [
+                "owner": owner, "zone": zone, "name": name, "shortGUID": share["shortGUID"]?.stringValue ?? "",
+                "what": share["rootRecordName"]?.stringValue.map { "record \($0) and the records under it" } ?? "the whole zone",
+                "publicPermission": Self.permission(share["publicPermission"]?.stringValue),
+                "modified": Formatting.time(share["modified"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
+                "fields": which, "editable": editable,
+                "participants": (share["participants"]?.arrayValue ?? []).map { participant -> [String: Any] in
+                    let status = participant["acceptanceStatus"]?.stringValue ?? ""
+                    let user = participant["name"]?.stringValue ?? participant["userRecordName"]?.stringValue ?? ""
+                    return [
+                        "user": user, "permission": Self.permission(participant["permission"]?.stringValue),
+                        "type": participant["type"] == "PUBLIC_USER" ? "joined by link" : "invited",
+                        "status": status.lowercased(), "isRemoved": status == "REMOVED",
+                        "removable": editable && status != "REMOVED", "fields": which + [["name": "user", "value": user]],
+                    ]
+                },
+            ]
+        }
+        let context: [String: Any] = [
+            "bar": location.bar(.sharing), "shares": shares, "editable": editable,
+            "removeAction": location.path(.sharing, "/participants/remove"), "deleteAction": location.path(.sharing, "/delete"),
+            "timeZone": timeZone.identifier,
+        ]
+        return .page(Page("console.shares", context: context))
+    }
+
+    /// A permission as the page says it.
+    private static func permission(_ value: String?) -> String {
+        switch value {
+        case "READ_ONLY": "read only"
+        case "READ_WRITE": "read and write"
+        default: "none"
+        }
+    }
+
+    private func removeParticipant(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        let (owner, zone, share, user) = (request.field("owner") ?? "", request.field("zone") ?? "", request.field("share") ?? "", request.field("user") ?? "")
+        guard request.isConfirmed else {
+            return .page(ConfirmPage.page(
+                title: "Remove \(user) from share \(share)?",
+                message: "\(user) loses what \(owner)'s share \(share) in zone \(zone) gives them at once; the zone leaves their shared "
+                    + "database, and resolving the share tells them they were removed. The owner may invite them again.",
+                action: request.http.path, button: "Remove participant",
+                fields: [["name": "owner", "value": owner], ["name": "zone", "value": zone], ["name": "share", "value": share],
+                         ["name": "user", "value": user]],
+                cancelURL: location.path(.sharing), bar: location.bar(.sharing)))
+        }
+        return try console.attempt(back: location.path(.sharing)) {
+            _ = try actions.removeShareParticipant(
+                user, share: share, zone: zone, owner: owner, in: location.container, environment: location.environment.rawValue, as: request.identity)
+            return "\(user) was removed from share \(share)."
+        }
+    }
+
+    private func deleteShare(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        let (owner, zone, share) = (request.field("owner") ?? "", request.field("zone") ?? "", request.field("share") ?? "")
+        guard request.isConfirmed else {
+            return .page(ConfirmPage.page(
+                title: "Delete share \(share)?",
+                message: "Everyone in \(owner)'s share \(share) in zone \(zone) loses what it gives them at once. "
+                    + "The shared records stay in \(owner)'s private database.",
+                action: request.http.path, button: "Delete share",
+                fields: [["name": "owner", "value": owner], ["name": "zone", "value": zone], ["name": "share", "value": share]],
+                cancelURL: location.path(.sharing), bar: location.bar(.sharing)))
+        }
+        return try console.attempt(back: location.path(.sharing)) {
+            _ = try actions.deleteShare(share, zone: zone, owner: owner, in: location.container, environment: location.environment.rawValue, as: request.identity)
+            return "Share \(share) was deleted."
+        }
+    }
+}
