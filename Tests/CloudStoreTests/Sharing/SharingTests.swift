@@ -363,4 +363,14 @@ import TestSupport
         #expect(delivered.notification.userRecordName == fixture.bob)
         #expect(delivered.notification.subscriptionID == "everything")
     }
+
+    @Test func aResetOfDevelopmentEndsItsShares() throws {
+        let fixture = try Fixture()
+        _ = try fixture.accept(fixture.bob)
+        try fixture.store.store.resetDevelopment(fixture.store.container)
+        #expect(try fixture.store.store.shares(fixture.store.container, .development).isEmpty)
+        #expect(try fixture.sharedDirectory(fixture.bob).zones().isEmpty)
+        guard case .failure(_, let error) = try fixture.resolve(fixture.bob) else { Issue.record("a share outlived the reset"); return }
+        #expect(CloudKitCode.of(error) == "NOT_FOUND")
+    }
 }

@@ -67,17 +67,29 @@ struct SharePages: Sendable {
         }
     }
 
+    /// The share a form names: its owner, zone and record name, and the same as hidden fields.
+    private struct Named {
+        let owner: String
+        let zone: String
+        let share: String
+        let fields: [[String: String]]
+
+        init(_ request: ConsoleRequest) {
+            (owner, zone, share) = (request.field("owner") ?? "", request.field("zone") ?? "", request.field("share") ?? "")
+            fields = [["name": "owner", "value": owner], ["name": "zone", "value": zone], ["name": "share", "value": share]]
+        }
+    }
+
     private func removeParticipant(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
-        let (owner, zone, share, user) = (request.field("owner") ?? "", request.field("zone") ?? "", request.field("share") ?? "", request.field("user") ?? "")
+        let named = Named(request)
+        let (owner, zone, share, user) = (named.owner, named.zone, named.share, request.field("user") ?? "")
         guard request.isConfirmed else {
             return .page(ConfirmPage.page(
                 title: "Remove \(user) from share \(share)?",
                 message: "\(user) loses what \(owner)'s share \(share) in zone \(zone) gives them at once; the zone leaves their shared "
                     + "database, and resolving the share tells them they were removed. The owner may invite them again.",
-                action: request.http.path, button: "Remove participant",
-                fields: [["name": "owner", "value": owner], ["name": "zone", "value": zone], ["name": "share", "value": share],
-                         ["name": "user", "value": user]],
+                action: request.http.path, button: "Remove participant", fields: named.fields + [["name": "user", "value": user]],
                 cancelURL: location.path(.sharing), bar: location.bar(.sharing)))
         }
         return try console.attempt(back: location.path(.sharing)) {
@@ -89,14 +101,14 @@ struct SharePages: Sendable {
 
     private func deleteShare(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
-        let (owner, zone, share) = (request.field("owner") ?? "", request.field("zone") ?? "", request.field("share") ?? "")
+        let named = Named(request)
+        let (owner, zone, share) = (named.owner, named.zone, named.share)
         guard request.isConfirmed else {
             return .page(ConfirmPage.page(
                 title: "Delete share \(share)?",
                 message: "Everyone in \(owner)'s share \(share) in zone \(zone) loses what it gives them at once. "
                     + "The shared records stay in \(owner)'s private database.",
-                action: request.http.path, button: "Delete share",
-                fields: [["name": "owner", "value": owner], ["name": "zone", "value": zone], ["name": "share", "value": share]],
+                action: request.http.path, button: "Delete share", fields: named.fields,
                 cancelURL: location.path(.sharing), bar: location.bar(.sharing)))
         }
         return try console.attempt(back: location.path(.sharing)) {
