@@ -2,6 +2,9 @@
 # The CloudKit Web Services API over HTTP, on `cumulus serve` (release build, access log on):
 #   records/lookup of one record   (API token: the world reads the public database)
 #   records/modify of one record   (a signed-in user creates a record per request)
+#   the same two in the user's private database (lookup-private, modify1-private), which also
+#                                  reads the zone's shares to mark a shared root and to find
+#                                  the participants' subscriptions
 #   records/modify of 200 records  (a signed-in user creates 200 records per request, named by
 #                                   the server; and again with random names chosen by the client)
 # wrk -t2 -c64 -d10s --latency (-c16 for 200-record batches), three rounds each, 127.0.0.1 only.
@@ -15,7 +18,7 @@ ROOT="$(cd .. && pwd)"
 source "$BENCH/lib/measure.sh"
 ROUNDS="${ROUNDS:-3}"
 DURATION="${DURATION:-10s}"
-CASES="${CASES:-lookup modify1 modify200 modify200-named}"
+CASES="${CASES:-lookup modify1 lookup-private modify1-private modify200 modify200-named}"
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 
 use_cumulus_binary
@@ -39,10 +42,12 @@ serve_bench
 BASE="http://127.0.0.1:$PORT/database/1/$CONTAINER/development/public"
 AS_WORLD="?ckAPIToken=$TOKEN"
 AS_USER="?ckAPIToken=$TOKEN&ckWebAuthToken=$WEB_QUERY"
+PRIVATE="http://127.0.0.1:$PORT/database/1/$CONTAINER/development/private"
 
 FIELDS='"title":{"value":"A moderately long note title for benchmarking"},"body":{"value":"lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore"},"count":{"value":42}'
 printf '{"operations":[{"operationType":"create","record":{"recordName":"lookup-target","recordType":"Note","fields":{%s}}}]}' "$FIELDS" > "$WORK/seed.json"
 curl -sf "$BASE/records/modify$AS_USER" -d @"$WORK/seed.json" >/dev/null
+curl -sf "$PRIVATE/records/modify$AS_USER" -d @"$WORK/seed.json" >/dev/null
 printf '{"records":[{"recordName":"lookup-target"}]}' > "$WORK/lookup.json"
 printf '{"operations":[{"operationType":"create","record":{"recordType":"Note","fields":{%s}}}],"desiredKeys":[]}' "$FIELDS" > "$WORK/modify1.json"
 python3 - "$FIELDS" > "$WORK/modify200.json" <<'PY'
@@ -53,6 +58,7 @@ PY
 # A request that fails would still count in wrk's rate: check each body once first.
 curl -sf "$BASE/records/lookup$AS_WORLD" -d @"$WORK/lookup.json" | grep -q '"recordChangeTag"'
 curl -sf "$BASE/records/modify$AS_USER" -d @"$WORK/modify1.json" | grep -q '"recordChangeTag"'
+curl -sf "$PRIVATE/records/lookup$AS_USER" -d @"$WORK/lookup.json" | grep -q '"recordChangeTag"'
 [ "$(curl -sf "$BASE/records/modify$AS_USER" -d @"$WORK/modify200.json" | grep -o '"recordChangeTag"' | wc -l)" = 200 ]
 
 SUMMARY="$RESULTS/summary.tsv"
@@ -68,6 +74,8 @@ run() {  # name connections url body [wrk script]
 }
 run lookup 64 "$BASE/records/lookup$AS_WORLD" "$WORK/lookup.json"
 run modify1 64 "$BASE/records/modify$AS_USER" "$WORK/modify1.json"
+run lookup-private 64 "$PRIVATE/records/lookup$AS_USER" "$WORK/lookup.json"
+run modify1-private 64 "$PRIVATE/records/modify$AS_USER" "$WORK/modify1.json"
 run modify200 16 "$BASE/records/modify$AS_USER" "$WORK/modify200.json"
 run modify200-named 16 "$BASE/records/modify$AS_USER" "" create_named.lua
 echo "server VmRSS after the runs: $(awk '/VmRSS/ {print $2, $3}' /proc/$PID/status)" | tee "$RESULTS/rss.txt"
@@ -88,6 +96,8 @@ import csv, statistics, sys
 rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
 duration = float(sys.argv[2])
 names = {"lookup": ("records/lookup, 1 record", 25_000), "modify1": ("records/modify, 1 record", 8_000),
+         "lookup-private": ("records/lookup, 1 record, private database", 25_000),
+         "modify1-private": ("records/modify, 1 record, private database", 8_000),
          "modify200": ("records/modify, 200 records", 150),
          "modify200-named": ("records/modify, 200 records named by the client (random UUIDs)", 150)}
 print("| request | rounds: req/s (other work's CPU %) | median req/s | median p99 | server CPU per request | target |")

@@ -145,10 +145,12 @@ public struct CloudDatabase: Sendable {
             var records: [Record] = []
             var bytes = 0
             var taken = 0
-            let zoneByID = Dictionary(zones.map { ($0.zoneID, $0) }, uniquingKeysWith: { first, _ in first })
+            // Only a private database's zones have shares whose roots a record could be.
+            let zoneByID = database.scope == .private
+                ? Dictionary(zones.map { ($0.zoneID, $0) }, uniquingKeysWith: { first, _ in first }) : [:]
             for row in rows.prefix(limit) {
                 var record = row.stored.record.keeping(request.desiredKeys)
-                if let zone = zoneByID[record.zoneID] { record = try access.markingShare(record, in: zone) }
+                if !zoneByID.isEmpty, let zone = zoneByID[record.zoneID] { record = try access.markingShare(record, in: zone) }
                 let size = RecordSize.of(record)
                 if taken > 0, bytes + size > maximumPageBytes { break }
                 records.append(record)

@@ -57,7 +57,7 @@ public struct RecordOperationDecoder {
                 }
             }
         }
-        if try ShareWire.isShare(record) { operation.share = try ShareWire.change(record) }
+        if ShareWire.isShare(record, recordType: recordType) { operation.share = try ShareWire.change(record) }
         let parent = record["parent"]
         if record.json?["parent"] != nil {
             if parent.isPresent {

@@ -3,10 +3,12 @@ import CloudStore
 /// Shares on the wire: the share fields of a `cloudkit.share` save, participants, and the
 /// ShortGUID Result of `records/resolve` and `records/accept`.
 public enum ShareWire {
-    /// Whether a Record Dictionary of a save describes a share: its type, or share-only keys.
-    static func isShare(_ record: WireValue) throws(WireError) -> Bool {
-        try record["recordType"].string() == Share.recordType || record["forRecord"].isPresent || record["participants"].isPresent
-            || record["publicPermission"].isPresent
+    /// Whether a Record Dictionary of a save, of type `recordType`, describes a share: by its
+    /// type, or, without one (a change to a share), by share-only keys. Asked of every
+    /// operation: a record of another type is answered without a lookup.
+    static func isShare(_ record: WireValue, recordType: String?) -> Bool {
+        if let recordType { return recordType == Share.recordType }
+        return record["forRecord"].isPresent || record["participants"].isPresent || record["publicPermission"].isPresent
     }
 
     /// The share change a save's Record Dictionary asks for: `forRecord`, `publicPermission`

@@ -19,7 +19,13 @@ public struct Record: Hashable, Sendable {
     /// The name of the share whose root this record is, if it is one.
     public var share: String?
     /// For a record of type ``Share/recordType``: the share it describes.
-    public var sharing: Share?
+    public var sharing: Share? {
+        get { sharingBox?.share }
+        set { sharingBox = newValue.map(SharingBox.init) }
+    }
+    /// The share behind a reference: every record is copied many times on its way out, and
+    /// nearly none is a share, so the field costs them one word, not a whole share.
+    private var sharingBox: SharingBox?
 
     /// Creates a record.
     public init(
@@ -36,7 +42,7 @@ public struct Record: Hashable, Sendable {
         self.created = created
         self.modified = modified
         self.share = share
-        self.sharing = sharing
+        self.sharingBox = sharing.map(SharingBox.init)
     }
 
     /// A share as the record CloudKit presents it: of type ``Share/recordType``.
@@ -54,4 +60,14 @@ public struct Record: Hashable, Sendable {
         copy.fields = fields.filter { wanted.contains($0.key) }
         return copy
     }
+}
+
+/// A share held by reference for ``Record/sharing``; never changed once made.
+private final class SharingBox: Hashable, Sendable {
+    let share: Share
+
+    init(_ share: Share) { self.share = share }
+
+    static func == (lhs: SharingBox, rhs: SharingBox) -> Bool { lhs.share == rhs.share }
+    func hash(into hasher: inout Hasher) { hasher.combine(share) }
 }

@@ -134,6 +134,14 @@ struct RecordModifier {
                 operation, named: name, replacing: nil, in: zone, writer: writer, sequence: sequence, access: access, desiredKeys: desiredKeys)
         }
         let existing = try writer.record(named: name, in: zone)
+        if viaShare, let existing, try access.sharePermission(on: existing.record, in: zone) == .none {
+            // Through shares, a record not shared with the caller is not there for them: an
+            // update or delete finds nothing, and a forced save may not take its name.
+            if operation.kind.isForced, !operation.kind.isDelete {
+                throw CloudStoreError.accessDenied("WRITE operation not permitted: no share lets the caller change this record")
+            }
+            throw CloudStoreError.notFound("Record not found")
+        }
         if let existing {
             // Permission first, so that a caller who may not write learns nothing from a
             // change-tag conflict.

@@ -94,6 +94,14 @@ final class TransactionAccess {
         return zone
     }
 
+    /// Whether the caller may read `record` through shares. Kept out of `canRead(_:in:)`, which
+    /// runs for every record of a page, so that it stays small enough to inline.
+    @inline(never)
+    private func canReadShared(_ record: Record) throws -> Bool {
+        guard let zone = try zone(of: record) else { return false }
+        return try decideShared(.read, on: record, in: zone).isAllowed
+    }
+
     /// Whether the caller may learn of the deletion `entry` through shares.
     func canReadSharedDeletion(_ entry: ChangeEntry, in zone: StoredZone) throws -> Bool {
         let scope = try shareScope(in: zone)
@@ -104,10 +112,7 @@ final class TransactionAccess {
 
     /// Whether the caller may read `record`, whose type `schema` defines.
     func canRead(_ record: Record, in schema: Schema) throws -> Bool {
-        if policy.viaShare {
-            guard let zone = try zone(of: record) else { return false }
-            return try decideShared(.read, on: record, in: zone).isAllowed
-        }
+        if policy.viaShare { return try canReadShared(record) }
         if policy.isAdministrator || policy.database.scope != .public { return true }
         guard let type = schema.recordType(record.recordType) else { return false }
         return try decide(.read, on: type, creator: record.created.userRecordName).isAllowed

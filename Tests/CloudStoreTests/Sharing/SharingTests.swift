@@ -209,6 +209,14 @@ import TestSupport
         let day1 = try #require(try shared.lookup([RecordLookup("day1")], zoneName: "Trips").first?.record)
         let ownerToken = try fixture.owner().zoneChanges(zoneName: "Trips", syncToken: nil).syncToken
         let bobToken = try shared.zoneChanges(zoneName: "Trips", syncToken: nil).syncToken
+        // `other` is not shared with bob: updating or deleting it finds nothing, as if it never was.
+        for operation in [
+            RecordOperation(.update, recordName: "other", recordChangeTag: "x", fields: ["title": .string("Taken")]),
+            RecordOperation(.forceDelete, recordName: "other"),
+        ] {
+            let hidden = try shared.modify(ModifyRequest(operations: [operation], zoneName: "Trips"))
+            #expect(hidden.first?.error.map(CloudKitCode.of) == "NOT_FOUND", "\(operation.kind)")
+        }
         let results = try shared.modify(ModifyRequest(operations: [
             RecordOperation(.update, recordName: "day1", recordChangeTag: day1.changeTag, fields: ["title": .string("Day one, by bob")]),
             RecordOperation(.create, recordName: "day2", recordType: "Item", fields: ["title": .string("Day two")], parent: .some("trip")),
@@ -223,6 +231,7 @@ import TestSupport
         ])
         let owner = try fixture.owner()
         let day2 = try #require(try owner.lookup([RecordLookup("day2")], zoneName: "Trips").first?.record)
+
         #expect(day2.created.userRecordName == fixture.bob)
         #expect(try owner.lookup([RecordLookup("other")], zoneName: "Trips").first?.record?.fields["title"] == .string("Private"))
         // Both feeds carry the deletion bob made inside the hierarchy.
