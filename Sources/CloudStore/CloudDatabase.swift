@@ -111,11 +111,11 @@ public struct CloudDatabase: Sendable {
                 } else {
                     throw CloudStoreError.zoneNotFound(ZoneID(zoneName: zoneName, ownerRecordName: database.owner))
                 }
-            } else if request.zoneWide, !policy.viaShare {
-                zones = try reader.zones(in: database)
             } else if policy.viaShare {
                 // Through shares a query names its zone: each zone's shares bound it differently.
                 throw CloudStoreError.badRequest("A query of the shared database names its zone, with its ownerRecordName, in zoneID")
+            } else if request.zoneWide {
+                zones = try reader.zones(in: database)
             } else {
                 zones = try reader.zone(named: ZoneID.defaultZoneName, in: database).map { [$0] } ?? []
             }

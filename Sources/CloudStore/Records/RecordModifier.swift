@@ -134,20 +134,13 @@ struct RecordModifier {
                 operation, named: name, replacing: nil, in: zone, writer: writer, sequence: sequence, access: access, desiredKeys: desiredKeys)
         }
         let existing = try writer.record(named: name, in: zone)
-        if viaShare, let existing, try access.sharePermission(on: existing.record, in: zone) == .none {
-            // Through shares, a record not shared with the caller is not there for them: an
-            // update or delete finds nothing, and a forced save may not take its name.
-            if operation.kind.isForced, !operation.kind.isDelete {
-                throw CloudStoreError.accessDenied("WRITE operation not permitted: no share lets the caller change this record")
-            }
-            throw CloudStoreError.notFound("Record not found")
-        }
         if let existing {
             // Permission first, so that a caller who may not write learns nothing from a
             // change-tag conflict.
-            try requireWrite(existing.record, in: zone, writer: writer, access: access)
-            if viaShare, operation.kind.isDelete, try access.shares(in: zone).contains(where: { $0.rootRecordName == name }) {
-                throw CloudStoreError.accessDenied("The root of a shared hierarchy is deleted by its owner only")
+            if viaShare {
+                try requireSharedWrite(existing.record, operation.kind, in: zone, access: access)
+            } else {
+                try requireWrite(existing.record, writer: writer, access: access)
             }
         }
 
@@ -180,20 +173,33 @@ struct RecordModifier {
         }
     }
 
-    /// Refuses to change `record` unless a grant, or for a caller reaching it through shares its
-    /// share, lets the caller write it.
-    private func requireWrite(_ record: Record, in zone: StoredZone, writer: any EnvironmentWriter, access: TransactionAccess) throws {
-        if viaShare {
-            guard try access.decideShared(.write, on: record, in: zone).isAllowed else {
-                throw CloudStoreError.accessDenied("WRITE operation not permitted: no share lets the caller change this record")
-            }
-            return
-        }
+    /// Refuses to change `record` unless a grant lets the caller write it.
+    private func requireWrite(_ record: Record, writer: any EnvironmentWriter, access: TransactionAccess) throws {
         guard let type = try writer.schema().recordType(record.recordType) else {
             throw CloudStoreError.internalError("Record type \(record.recordType) of a stored record is not in the schema")
         }
         guard try access.decide(.write, on: type, creator: record.created.userRecordName).isAllowed else {
             throw CloudStoreError.accessDenied("WRITE operation not permitted")
+        }
+    }
+
+    /// Refuses a `kind` operation on `record`, reached through shares, unless a share lets the
+    /// caller write it. A record not shared with them is not there for them: an update or a
+    /// delete finds nothing, and a forced save may not take its name. The root of a shared
+    /// hierarchy is deleted by its owner only.
+    private func requireSharedWrite(_ record: Record, _ kind: RecordOperation.Kind, in zone: StoredZone, access: TransactionAccess) throws {
+        let given = try access.sharePermission(on: record, in: zone)
+        if given == .none {
+            if kind.isForced, !kind.isDelete {
+                throw CloudStoreError.accessDenied("WRITE operation not permitted: no share lets the caller change this record")
+            }
+            throw CloudStoreError.notFound("Record not found")
+        }
+        guard given == .readWrite else {
+            throw CloudStoreError.accessDenied("WRITE operation not permitted: no share lets the caller change this record")
+        }
+        if kind.isDelete, try access.shares(in: zone).contains(where: { $0.rootRecordName == record.recordName }) {
+            throw CloudStoreError.accessDenied("The root of a shared hierarchy is deleted by its owner only")
         }
     }
 

@@ -25,7 +25,6 @@ public struct AccessDecision: Hashable, Sendable, CustomStringConvertible {
         case serverUsesPublicDatabaseOnly
         case worldOnlyReads(Permission)
         case ownDatabase(DatabaseScope)
-        case shared(SharePermission, Permission)
         case notShared(Permission)
         case grant(Grant, Permission, creatorIsCaller: Bool)
         case customRole(role: String, Permission)
@@ -38,7 +37,6 @@ public struct AccessDecision: Hashable, Sendable, CustomStringConvertible {
             case .serverUsesPublicDatabaseOnly: "server-to-server keys can use the public database only"
             case .worldOnlyReads(let permission): "the world only reads; \(permission) needs a signed-in user"
             case .ownDatabase(let scope): "the \(scope) database belongs to the caller"
-            case .shared(let given, let permission): "a share gives the caller \(given), which allows \(permission)"
             case .notShared(let permission): "no share gives the caller \(permission) on the record"
             case .grant(let grant, let permission, let creatorIsCaller):
                 switch grant.role {

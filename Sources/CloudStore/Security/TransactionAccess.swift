@@ -79,14 +79,6 @@ final class TransactionAccess {
         return try shareScope(in: zone).permission(on: record.recordName, parent: record.parent, in: zone, reader: reader)
     }
 
-    /// Decides `permission` on a record reached through shares: reading needs any share of it,
-    /// anything else one that allows writing.
-    func decideShared(_ permission: Permission, on record: Record, in zone: StoredZone) throws -> AccessDecision {
-        let given = try sharePermission(on: record, in: zone)
-        let needed: SharePermission = permission == .read ? .readOnly : .readWrite
-        return given >= needed ? .allowed(.shared(given, permission)) : .denied(.notShared(permission))
-    }
-
     private func zone(of record: Record) throws -> StoredZone? {
         if let zone = zones[record.zoneID.zoneName] { return zone }
         let zone = try reader.zone(named: record.zoneID.zoneName, in: policy.database)
@@ -99,7 +91,7 @@ final class TransactionAccess {
     @inline(never)
     private func canReadShared(_ record: Record) throws -> Bool {
         guard let zone = try zone(of: record) else { return false }
-        return try decideShared(.read, on: record, in: zone).isAllowed
+        return try sharePermission(on: record, in: zone) != .none
     }
 
     /// Whether the caller may learn of the deletion `entry` through shares.
@@ -130,8 +122,8 @@ final class TransactionAccess {
 
     /// Which records of `type` the caller may read.
     func readScope(of type: RecordTypeDefinition) throws -> ReadScope {
-        // Queries reached through shares are bounded by the zone's shares, not by type.
-        if policy.viaShare { return .all }
+        // Outside the public database every type is read whole; reached through shares, the
+        // query itself is bounded by the zone's shares.
         if policy.isAdministrator || policy.database.scope != .public { return .all }
         return try policy.readScope(of: type, roles: heldRoles)
     }

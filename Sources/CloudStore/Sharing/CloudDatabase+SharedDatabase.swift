@@ -18,12 +18,11 @@ extension CloudDatabase {
     /// The zones shared with the caller that they accepted, each with its owner and current
     /// sync token.
     func sharedZones() throws -> [Zone] {
-        let user = database.owner
-        let signer = store.syncTokenSigner
-        return try storage.read { reader in
-            let incarnation = try reader.incarnation()
-            return try reader.zonesShared(with: user).map { try Self.describe($0, $0.zoneID, reader, incarnation, signer) }
-        }
+        try storage.read { reader in try sharedZones(reader, incarnation: try reader.incarnation()) }
+    }
+
+    private func sharedZones(_ reader: any EnvironmentReader, incarnation: String) throws -> [Zone] {
+        try reader.zonesShared(with: database.owner).map { try Self.describe($0, $0.zoneID, reader, incarnation, store.syncTokenSigner) }
     }
 
     /// `changes/database` of the shared database: every zone shared with the caller, each with
@@ -32,8 +31,11 @@ extension CloudDatabase {
     func sharedDatabaseChanges(after token: DatabaseSyncToken?) throws -> DatabaseChanges {
         let database = database
         let signer = store.syncTokenSigner
-        let zones = try sharedZones()
-        let incarnation = try storage.read { try $0.incarnation() }
+        // The zones and the incarnation their tokens carry, read together.
+        let (zones, incarnation) = try storage.read { reader in
+            let incarnation = try reader.incarnation()
+            return (try sharedZones(reader, incarnation: incarnation), incarnation)
+        }
         if let token {
             guard token.belongs(to: database) else { throw CloudStoreError.badRequest("The sync token belongs to another database") }
             guard token.incarnation == incarnation else { throw CloudStoreError.changeTokenExpired(Self.resetTokenReason) }

@@ -23,6 +23,17 @@ struct ShareParticipants: Sendable {
     }
 }
 
+/// Short GUIDs: the names shares go by outside their zone.
+enum ShareGUID {
+    /// The characters of a short GUID.
+    static let length = 25
+
+    /// Whether `text` could be a short GUID: anything else is refused before storage is asked.
+    static func isWellFormed(_ text: String) -> Bool {
+        text.utf8.count == length && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+    }
+}
+
 extension ShareGUID {
     /// A new short GUID: 25 characters of base 62, as CloudKit's (`0NEa3AEPXwK71VM4gHFnvh2kw`),
     /// 148 random bits, so that it cannot be guessed.
@@ -37,16 +48,5 @@ extension ShareGUID {
             }
         }
         return String(decoding: characters, as: UTF8.self)
-    }
-}
-
-/// Short GUIDs: the names shares go by outside their zone.
-enum ShareGUID {
-    /// The characters of a short GUID.
-    static let length = 25
-
-    /// Whether `text` could be a short GUID: anything else is refused before storage is asked.
-    static func isWellFormed(_ text: String) -> Bool {
-        text.utf8.count == length && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
     }
 }
