@@ -13,7 +13,7 @@
 ///
 /// Equality is structural and order-sensitive for objects: two objects are equal when they
 /// hold the same keys in the same order with equal values. `.integer(1)` and `.double(1)` are
-/// different values.
+/// different values. ``serialized(_:)`` text equals the value it holds.
 public enum JSONValue: Hashable, Sendable {
     /// `null`.
     case null
@@ -29,4 +29,7 @@ public enum JSONValue: Hashable, Sendable {
     case array([JSONValue])
     /// An object, keys in order.
     case object(JSONObject)
+    /// A value already written as JSON text (records on the hot paths), written out as it is.
+    /// The parser never produces it; the accessors read through it.
+    case serialized(JSONText)
 }

@@ -47,14 +47,17 @@ struct JSONWriter {
                 write(values[position])
             }
             output.append(UInt8(ascii: "}"))
+        case .serialized(let text):
+            output.append(contentsOf: text.bytes)
         }
     }
 
-    private mutating func append(_ literal: StaticString) {
+    /// Appends text known to be valid JSON in its place: punctuation and keys such as `{"recordName":`.
+    mutating func append(_ literal: StaticString) {
         output.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
     }
 
-    private mutating func write(_ integer: Int64) {
+    mutating func write(_ integer: Int64) {
         // Digits are produced from the end into a small buffer, without going through String.
         var magnitude = integer.magnitude
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
@@ -69,7 +72,7 @@ struct JSONWriter {
         }
     }
 
-    private mutating func write(_ double: Double) {
+    mutating func write(_ double: Double) {
         guard double.isFinite else {
             append("null")
             return
@@ -79,7 +82,7 @@ struct JSONWriter {
         output.append(contentsOf: double.description.utf8)
     }
 
-    private mutating func write(_ string: String) {
+    mutating func write(_ string: String) {
         output.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { bytes in
@@ -102,6 +105,16 @@ struct JSONWriter {
             output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// Appends JSON text this writer wrote before (a zone ID written once for a page).
+    mutating func append(bytes: [UInt8]) {
+        output.append(contentsOf: bytes)
+    }
+
+    /// Appends one byte of punctuation: `,`, `:`, a bracket.
+    mutating func append(_ byte: UInt8) {
+        output.append(byte)
     }
 
     private mutating func writeEscape(_ byte: UInt8) {

@@ -20,9 +20,8 @@ public enum ChangesExchange {
             desiredRecordTypes: try option("desiredRecordTypes").strings(), reverse: try option("reverse").bool() ?? false)
         var encoder = RecordEncoder(numbersAsStrings: try option("numbersAsStrings", "numberAsStrings").bool() ?? false)
         encoder.currentUser = database.caller.signedInUser
-        let records = changes.records.map { encoder.json($0, desiredKeys: desiredKeys) }
         return .object([
-            "zoneID": ZoneWire.json(changes.zoneID), "records": .array(records), "syncToken": .string(changes.syncToken),
+            "zoneID": ZoneWire.json(changes.zoneID), "records": encoder.array(changes.records) { _ in desiredKeys }, "syncToken": .string(changes.syncToken),
             "moreComing": .bool(changes.moreComing),
         ])
     }

@@ -15,9 +15,7 @@ public enum RecordsExchange {
             resultsLimit: try body["resultsLimit"].integer(), continuationMarker: try body["continuationMarker"].string(),
             desiredKeys: desiredKeys))
         let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings, currentUser: database.caller.signedInUser)
-        var response: JSONObject = [
-            "records": .array(result.records.map { encoder.json(.record($0), desiredKeys: desiredKeys) })
-        ]
+        var response: JSONObject = ["records": encoder.array(result.records, desiredKeys: desiredKeys)]
         if let marker = result.continuationMarker { response["continuationMarker"] = .string(marker) }
         return .object(response)
     }
@@ -37,9 +35,7 @@ public enum RecordsExchange {
         }
         let results = try database.lookup(lookups, zoneName: try ZoneWire.zoneName(body["zoneID"]), desiredKeys: desiredKeys)
         let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings, currentUser: database.caller.signedInUser)
-        return .object(["records": .array(zip(lookups, results).map { lookup, result in
-            encoder.json(result, desiredKeys: lookup.desiredKeys ?? desiredKeys)
-        })])
+        return .object(["records": encoder.array(results) { lookups.indices.contains($0) ? lookups[$0].desiredKeys ?? desiredKeys : desiredKeys }])
     }
 
     /// The operations of a `records/modify` body, each field read as its declared type; records
@@ -65,8 +61,8 @@ public enum RecordsExchange {
     public static func modify(_ request: ModifyRequest, in database: CloudDatabase, numbersAsStrings: Bool) throws -> JSONValue {
         let results = try database.modify(request)
         let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings, currentUser: database.caller.signedInUser)
-        return .object(["records": .array(zip(request.operations, results).map { operation, result in
-            encoder.json(result, desiredKeys: operation.desiredKeys ?? request.desiredKeys)
-        })])
+        return .object(["records": encoder.array(results) { position in
+            request.operations.indices.contains(position) ? request.operations[position].desiredKeys ?? request.desiredKeys : request.desiredKeys
+        }])
     }
 }

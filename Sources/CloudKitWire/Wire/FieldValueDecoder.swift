@@ -62,6 +62,7 @@ public struct FieldValueDecoder {
             }
             return scalar.map { FieldType.list($0) }
         case .null: return nil
+        case .serialized(let text): return infer(text.value)
         }
     }
 

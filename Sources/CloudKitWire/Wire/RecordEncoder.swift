@@ -3,6 +3,10 @@ import Foundation
 
 /// Writes records and per-record results as CloudKit's Record Dictionary and Record Fetch Error
 /// Dictionary.
+///
+/// Records are written straight into JSON text, a page of them into one buffer; the `JSONValue`
+/// it hands back holds that text (``JSONValue/serialized(_:)``) and is copied into the response
+/// as it is. No tree of values is built for a record on the way out.
 public struct RecordEncoder {
     public var fields: FieldValueEncoder
     /// The signed-in user the records go to: a share says which participant they are.
@@ -12,7 +16,7 @@ public struct RecordEncoder {
 
     private final class LastZone {
         var zoneID: ZoneID?
-        var json: JSONValue = .null
+        var text: [UInt8] = []
     }
 
     public init(numbersAsStrings: Bool, currentUser: String? = nil) {
@@ -20,70 +24,38 @@ public struct RecordEncoder {
         self.currentUser = currentUser
     }
 
-    private func zoneJSON(_ zoneID: ZoneID) -> JSONValue {
-        if lastZone.zoneID != zoneID {
-            lastZone.zoneID = zoneID
-            lastZone.json = ZoneWire.json(zoneID)
-        }
-        return lastZone.json
-    }
-
     /// A Record Dictionary. `withFields: false` leaves `fields` out, as CloudKit does for `desiredKeys: []`.
     public func json(_ record: Record, withFields: Bool = true) -> JSONValue {
-        // Built as parallel arrays of keys known to be unique: a page of records is mostly this.
-        var keys = ["recordName", "recordType", "recordChangeTag"]
-        var values: [JSONValue] = [.string(record.recordName), .string(record.recordType), .string(record.changeTag)]
-        keys.reserveCapacity(9)
-        values.reserveCapacity(9)
-        if withFields {
-            let sorted = record.fields.sorted { $0.key < $1.key }
-            keys.append("fields")
-            values.append(.object(JSONObject(uniqueKeys: sorted.map(\.key), values: sorted.map { fields.encode($0.value) })))
-        }
-        keys += ["created", "modified", "zoneID"]
-        values += [stamp(record.created), stamp(record.modified), zoneJSON(record.zoneID)]
-        if let parent = record.parent {
-            keys.append("parent")
-            values.append(.object(JSONObject(uniqueKeys: ["recordName"], values: [.string(parent)])))
-        }
-        if let share = record.share {
-            keys.append("share")
-            values.append(.object(JSONObject(uniqueKeys: ["recordName", "zoneID"], values: [.string(share), zoneJSON(record.zoneID)])))
-        }
-        if let sharing = record.sharing {
-            keys += ["shortGUID", "publicPermission", "participants", "owner"]
-            values += [
-                .string(sharing.shortGUID), .string(sharing.publicPermission.rawValue),
-                .array(sharing.allParticipants.map(ShareWire.json)), ShareWire.json(sharing.ownerParticipant),
-            ]
-            if let user = currentUser, let participant = sharing.participant(user) {
-                keys.append("currentUserParticipant")
-                values.append(ShareWire.json(participant))
-            }
-        }
-        keys.append("pluginFields")
-        values.append(.object(JSONObject()))
-        return .object(JSONObject(uniqueKeys: keys, values: values))
-    }
-
-    private func stamp(_ stamp: RecordStamp) -> JSONValue {
-        .object(JSONObject(
-            uniqueKeys: ["timestamp", "userRecordName", "deviceID"],
-            values: [
-                fields.numbersAsStrings ? .string(String(stamp.timestamp)) : .integer(stamp.timestamp), .string(stamp.userRecordName),
-                .string(stamp.deviceID),
-            ]))
+        text { write(record, withFields: withFields, into: &$0) }
     }
 
     /// One entry of a `records` array in a response.
     public func json(_ result: RecordResult, desiredKeys: [String]?) -> JSONValue {
-        switch result {
-        case .record(let record):
-            return json(record, withFields: desiredKeys.map { !$0.isEmpty } ?? true)
-        case .deleted(let name, let zoneID):
-            return .object(["recordName": .string(name), "deleted": .bool(true), "zoneID": zoneJSON(zoneID)])
-        case .failure(let name, let error):
-            return self.error(CloudKitError(error), recordName: name)
+        text { write(result, desiredKeys: desiredKeys, into: &$0) }
+    }
+
+    /// A `records` array of records, each with the fields `desiredKeys` leaves in.
+    public func array(_ records: [Record], desiredKeys: [String]?) -> JSONValue {
+        let withFields = desiredKeys.map { !$0.isEmpty } ?? true
+        return text(capacity: records.count * 320) { writer in
+            writer.append(UInt8(ascii: "["))
+            for (position, record) in records.enumerated() {
+                if position > 0 { writer.append(UInt8(ascii: ",")) }
+                write(record, withFields: withFields, into: &writer)
+            }
+            writer.append(UInt8(ascii: "]"))
+        }
+    }
+
+    /// A `records` array of results, each with the fields its `desiredKeys(position)` leaves in.
+    public func array(_ results: [RecordResult], desiredKeys: (Int) -> [String]?) -> JSONValue {
+        text(capacity: results.count * 320) { writer in
+            writer.append(UInt8(ascii: "["))
+            for (position, result) in results.enumerated() {
+                if position > 0 { writer.append(UInt8(ascii: ",")) }
+                write(result, desiredKeys: desiredKeys(position), into: &writer)
+            }
+            writer.append(UInt8(ascii: "]"))
         }
     }
 
@@ -97,5 +69,99 @@ public struct RecordEncoder {
         if let url = error.redirectURL { object["redirectURL"] = .string(url) }
         if let record = error.serverRecord { object["serverRecord"] = json(record) }
         return .object(object)
+    }
+
+    // MARK: - Writing
+
+    private func text(capacity: Int = 320, _ write: (inout JSONWriter) -> Void) -> JSONValue {
+        var writer = JSONWriter(capacity: capacity)
+        write(&writer)
+        return .serialized(JSONText(writtenBy: writer))
+    }
+
+    private func write(_ result: RecordResult, desiredKeys: [String]?, into writer: inout JSONWriter) {
+        switch result {
+        case .record(let record):
+            write(record, withFields: desiredKeys.map { !$0.isEmpty } ?? true, into: &writer)
+        case .deleted(let name, let zoneID):
+            writer.append(#"{"recordName":"#)
+            writer.write(name)
+            writer.append(#","deleted":true,"zoneID":"#)
+            writeZone(zoneID, into: &writer)
+            writer.append(UInt8(ascii: "}"))
+        case .failure(let name, let error):
+            writer.write(self.error(CloudKitError(error), recordName: name))
+        }
+    }
+
+    private func write(_ record: Record, withFields: Bool, into writer: inout JSONWriter) {
+        writer.append(#"{"recordName":"#)
+        writer.write(record.recordName)
+        writer.append(#","recordType":"#)
+        writer.write(record.recordType)
+        writer.append(#","recordChangeTag":"#)
+        writer.write(record.changeTag)
+        if withFields {
+            writer.append(#","fields":{"#)
+            // Keys in order, so the same record always reads the same.
+            for (position, (key, value)) in record.fields.sorted(by: { $0.key < $1.key }).enumerated() {
+                if position > 0 { writer.append(UInt8(ascii: ",")) }
+                writer.write(key)
+                writer.append(UInt8(ascii: ":"))
+                fields.write(value, into: &writer)
+            }
+            writer.append(UInt8(ascii: "}"))
+        }
+        writer.append(#","created":"#)
+        writeStamp(record.created, into: &writer)
+        writer.append(#","modified":"#)
+        writeStamp(record.modified, into: &writer)
+        writer.append(#","zoneID":"#)
+        writeZone(record.zoneID, into: &writer)
+        if let parent = record.parent {
+            writer.append(#","parent":{"recordName":"#)
+            writer.write(parent)
+            writer.append(UInt8(ascii: "}"))
+        }
+        if let share = record.share {
+            writer.append(#","share":{"recordName":"#)
+            writer.write(share)
+            writer.append(#","zoneID":"#)
+            writeZone(record.zoneID, into: &writer)
+            writer.append(UInt8(ascii: "}"))
+        }
+        if let sharing = record.sharing {
+            writer.append(#","shortGUID":"#)
+            writer.write(sharing.shortGUID)
+            writer.append(#","publicPermission":"#)
+            writer.write(sharing.publicPermission.rawValue)
+            writer.append(#","participants":"#)
+            writer.write(.array(sharing.allParticipants.map(ShareWire.json)))
+            writer.append(#","owner":"#)
+            writer.write(ShareWire.json(sharing.ownerParticipant))
+            if let user = currentUser, let participant = sharing.participant(user) {
+                writer.append(#","currentUserParticipant":"#)
+                writer.write(ShareWire.json(participant))
+            }
+        }
+        writer.append(#","pluginFields":{}}"#)
+    }
+
+    private func writeStamp(_ stamp: RecordStamp, into writer: inout JSONWriter) {
+        writer.append(#"{"timestamp":"#)
+        if fields.numbersAsStrings { writer.write(String(stamp.timestamp)) } else { writer.write(stamp.timestamp) }
+        writer.append(#","userRecordName":"#)
+        writer.write(stamp.userRecordName)
+        writer.append(#","deviceID":"#)
+        writer.write(stamp.deviceID)
+        writer.append(UInt8(ascii: "}"))
+    }
+
+    private func writeZone(_ zoneID: ZoneID, into writer: inout JSONWriter) {
+        if lastZone.zoneID != zoneID {
+            lastZone.zoneID = zoneID
+            lastZone.text = ZoneWire.json(zoneID).serialized()
+        }
+        writer.append(bytes: lastZone.text)
     }
 }
