@@ -53,6 +53,7 @@ let package = Package(
         .target(
             name: "CloudStore",
             dependencies: [
+                "CLinux",
                 "CSQLite",
                 "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),

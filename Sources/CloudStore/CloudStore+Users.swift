@@ -161,7 +161,7 @@ extension CloudStore {
         signInThrottle.recordSuccess(account: account)
         let started = now
         let session = WebSession(
-            id: WebAuthToken.hex(SecureToken.randomBytes(16)), container: container, environment: environment, userRecordName: found.user.userRecordName,
+            id: SecureToken.hex(bytes: 16), container: container, environment: environment, userRecordName: found.user.userRecordName,
             idleLifetime: keepSignedIn ? configuration.keepSignedInLifetime : configuration.webAuthTokenLifetime,
             created: started, expires: started + configuration.sessionMaximumAge)
         try credentials.insertSession(session)
@@ -224,5 +224,5 @@ extension CloudStore {
     }
 
     /// A valid hash of a password nobody knows, checked when a name is unknown.
-    private static let decoyPasswordHash = (try? PasswordHasher().hash(password: WebAuthToken.hex(SecureToken.randomBytes(16)))) ?? ""
+    private static let decoyPasswordHash = (try? PasswordHasher().hash(password: SecureToken.hex(bytes: 16))) ?? ""
 }

@@ -33,7 +33,7 @@ public final class CloudStore: Sendable {
     let syncTokenSigner: OpaqueTokenSigner
     /// Seals asset upload tickets, receipts and download tickets.
     let assetSigner: OpaqueTokenSigner
-    let webAuthTokenKey: SymmetricKey
+    let webAuthTokenKey: PreparedMAC
     /// Slows password guessing per account and address.
     let signInThrottle = SignInThrottle()
     /// When sessions were last used.

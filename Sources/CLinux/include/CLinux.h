@@ -1,5 +1,6 @@
 // What Glibc's Swift overlay does not export: epoll, eventfd, sendfile and accept4 need
-// _GNU_SOURCE or are hidden behind macros, so they are wrapped here.
+// _GNU_SOURCE or are hidden behind macros, so they are wrapped here; getrandom's header is
+// not in the overlay at all.
 #ifndef CUMULUS_CLINUX_H
 #define CUMULUS_CLINUX_H
 
@@ -8,6 +9,7 @@
 #include <sys/socket.h>
 #include <sys/resource.h>
 #include <sys/sendfile.h>
+#include <sys/random.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 

@@ -1,6 +1,3 @@
-import Crypto
-import Foundation
-
 /// The web auth tokens of signed-in users, in CloudKit's shape (`1__32__<base64>`, over 100
 /// characters of `[A-Za-z0-9+/=_]`): a session id, the time the token was issued and a nonce,
 /// sealed with an HMAC under the server's secret. Nothing about a token is stored, so a new
@@ -15,14 +12,15 @@ struct WebAuthToken: Hashable, Sendable {
     private static let format: UInt8 = 1
 
     /// The key web auth tokens are sealed with: derived from the server secret, so that no other
-    /// sealed value can pass as a token.
-    static func key(from secret: [UInt8]) -> SymmetricKey {
-        OpaqueTokenSigner.derivedKey(secret: secret, label: "cumulus web auth tokens")
+    /// sealed value can pass as a token; prepared once, as every signed-in request uses it twice.
+    static func key(from secret: [UInt8]) -> PreparedMAC {
+        PreparedMAC(key: OpaqueTokenSigner.derivedKey(secret: secret, label: "cumulus web auth tokens"))
     }
 
     /// The token's text.
-    func encoded(with key: SymmetricKey) -> String {
+    func encoded(with key: PreparedMAC) -> String {
         var writer = BinaryWriter()
+        writer.bytes.reserveCapacity(105)
         writer.byte(Self.format)
         writer.blob(Self.bytes(fromHex: sessionID) ?? [])
         writer.signed(issued)
@@ -30,36 +28,44 @@ struct WebAuthToken: Hashable, Sendable {
         // clients must percent-encode it either way, and a token that always needs it shows
         // a client that does not at once.
         writer.bytes += SecureToken.randomBytes(17)
-        let tag = HMAC<SHA256>.authenticationCode(for: writer.bytes, using: key)
-        return Self.prefix + Data(writer.bytes + Array(tag)).base64EncodedString()
+        writer.bytes += key.code(writer.bytes)
+        return Self.prefix + Base64.encode(writer.bytes, .standard)
     }
 
     /// Opens a token; `nil` when it is malformed or was not sealed with `key`.
-    static func decode(_ text: String, with key: SymmetricKey) -> WebAuthToken? {
-        guard text.hasPrefix(prefix), let data = Data(base64Encoded: String(text.dropFirst(prefix.count))), data.count > 32 else {
+    static func decode(_ text: String, with key: PreparedMAC) -> WebAuthToken? {
+        guard text.hasPrefix(prefix), let bytes = Base64.decode(text.dropFirst(prefix.count), .standard), bytes.count > 32 else {
             return nil
         }
-        let bytes = Array(data)
         let payload = Array(bytes.dropLast(32))
-        guard SecureToken.constantTimeEquals(Array(bytes.suffix(32)), Array(HMAC<SHA256>.authenticationCode(for: payload, using: key))) else {
+        guard SecureToken.constantTimeEquals(Array(bytes.suffix(32)), key.code(payload)) else {
             return nil
         }
         var reader = BinaryReader(bytes: payload, damaged: .authenticationFailed("The web auth token is not valid"))
         guard (try? reader.byte()) == format, let session = try? reader.blob(), let issued = try? reader.signed() else { return nil }
-        return WebAuthToken(sessionID: hex(session), issued: issued)
+        return WebAuthToken(sessionID: SecureToken.hexString(session), issued: issued)
     }
 
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
-    }
-
+    /// The bytes lowercase or uppercase hex text spells; `nil` for anything else.
     static func bytes(fromHex hex: String) -> [UInt8]? {
+        let digits = hex.utf8
+        guard digits.count % 2 == 0 else { return nil }
         var bytes: [UInt8] = []
-        var iterator = hex.utf8.makeIterator()
-        while let high = iterator.next() {
-            guard let low = iterator.next(), let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16) else { return nil }
-            bytes.append(value)
+        bytes.reserveCapacity(digits.count / 2)
+        var iterator = digits.makeIterator()
+        while let high = iterator.next(), let low = iterator.next() {
+            guard let high = Self.hexValue(high), let low = Self.hexValue(low) else { return nil }
+            bytes.append(high << 4 | low)
         }
         return bytes
+    }
+
+    private static func hexValue(_ digit: UInt8) -> UInt8? {
+        switch digit {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
+        default: nil
+        }
     }
 }

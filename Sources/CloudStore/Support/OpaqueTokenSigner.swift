@@ -11,12 +11,12 @@ struct OpaqueTokenSigner: Sendable {
         case assets = "asset tickets"
     }
 
-    private let key: SymmetricKey
+    private let mac: PreparedMAC
     private static let tagLength = 16
 
     /// A signer for `purpose`, with a key derived from `secret` by HKDF-SHA256.
     init(secret: [UInt8], purpose: Purpose) {
-        key = Self.derivedKey(secret: secret, label: "cumulus " + purpose.rawValue)
+        mac = PreparedMAC(key: Self.derivedKey(secret: secret, label: "cumulus " + purpose.rawValue))
     }
 
     /// A key for one use of the server secret: HKDF-SHA256 with the use's label as info.
@@ -26,8 +26,7 @@ struct OpaqueTokenSigner: Sendable {
 
     /// `payload` followed by its truncated HMAC, in URL-safe base64.
     func seal(_ payload: [UInt8]) -> String {
-        let tag = HMAC<SHA256>.authenticationCode(for: payload, using: key)
-        return Base64URL.encode(payload + Array(tag).prefix(Self.tagLength))
+        return Base64URL.encode(payload + mac.code(payload).prefix(Self.tagLength))
     }
 
     /// The payload of a sealed string, or `nil` when it is malformed or was not sealed by us.
@@ -35,7 +34,7 @@ struct OpaqueTokenSigner: Sendable {
         guard let bytes = Base64URL.decode(sealed), bytes.count > Self.tagLength else { return nil }
         let payload = Array(bytes.dropLast(Self.tagLength))
         let tag = Array(bytes.suffix(Self.tagLength))
-        let expected = Array(HMAC<SHA256>.authenticationCode(for: payload, using: key)).prefix(Self.tagLength)
+        let expected = mac.code(payload).prefix(Self.tagLength)
         // Compare every byte so the time taken does not reveal where a forgery went wrong.
         var difference: UInt8 = 0
         for (left, right) in zip(tag, expected) { difference |= left ^ right }
