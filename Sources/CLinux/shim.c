@@ -110,3 +110,11 @@ static __thread int is_event_loop_thread;
 void CLinux_set_event_loop_thread(int flag) { is_event_loop_thread = flag; }
 
 int CLinux_is_event_loop_thread(void) { return is_event_loop_thread; }
+
+unsigned long long CLinux_shared_counter_load(const unsigned long long *counter) {
+    return __atomic_load_n(counter, __ATOMIC_ACQUIRE);
+}
+
+void CLinux_shared_counter_increment(unsigned long long *counter) {
+    __atomic_fetch_add(counter, 1, __ATOMIC_ACQ_REL);
+}

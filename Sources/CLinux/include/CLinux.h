@@ -71,4 +71,10 @@ void CLinux_set_event_loop_thread(int flag);
 /// Whether the calling thread is an event-loop thread.
 int CLinux_is_event_loop_thread(void);
 
+/// Reads a 64-bit counter in memory shared between processes (acquire ordering).
+unsigned long long CLinux_shared_counter_load(const unsigned long long *counter);
+
+/// Adds one to a 64-bit counter in memory shared between processes (atomically).
+void CLinux_shared_counter_increment(unsigned long long *counter);
+
 #endif

@@ -1,5 +1,6 @@
 extension SQLiteCatalogStore: CredentialStorage {
-    func changeCounter() throws -> Int64 {
+    /// The change counter as the file holds it now.
+    func storedChangeCounter() throws -> Int64 {
         try read { connection in
             try connection.statement("SELECT CAST(value AS INTEGER) FROM settings WHERE key = 'change_counter'").scalarInteger() ?? 0
         }

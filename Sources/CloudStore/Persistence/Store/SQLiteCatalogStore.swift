@@ -1,22 +1,60 @@
+import CLinux
+import Synchronization
+
 /// The catalog file, `cumulus.sqlite`: containers, credentials and server-wide settings.
 final class SQLiteCatalogStore: CatalogStorage {
     let database: SQLiteDatabase
+    /// Moved after every catalog write, by every process that opens the catalog.
+    private let changeSignal: SharedChangeSignal?
+    /// The change counter as last read, with the signal's value read before it.
+    private let knownCounter = Mutex<KnownCounter?>(nil)
+
+    private struct KnownCounter {
+        var counter: Int64
+        var signal: UInt64
+        /// When the counter is read again even without a signal (monotonic nanoseconds).
+        var recheckAt: UInt64
+    }
+
+    /// How long a counter is trusted without a signal: a process that dies between its commit
+    /// and its signal delays what it changed by at most this.
+    static let counterRecheckNanoseconds: UInt64 = 1_000_000_000
 
     /// Opens (creating and migrating as needed) the catalog at `path`.
     init(path: String, synchronous: SynchronousMode) throws {
         database = try SQLiteDatabase(path: path, synchronous: synchronous, migrator: CatalogMigrations.migrator)
+        changeSignal = SharedChangeSignal(path: path + "-changes")
     }
 
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T { try database.read(body) }
 
     /// Runs `body` in a write transaction that also moves the change counter, so that caches of
-    /// catalog rows in every process see that something changed.
+    /// catalog rows in every process see that something changed; after the commit the change
+    /// is signalled to every process.
     func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
-        try database.write { connection in
+        let result = try database.write { connection in
             let result = try body(connection)
             try connection.statement("UPDATE settings SET value = CAST(value AS INTEGER) + 1 WHERE key = 'change_counter'").execute()
             return result
         }
+        changeSignal?.signal()
+        return result
+    }
+
+    /// The catalog's change counter, read from the file only when a change was signalled since
+    /// it was last read, or a second has passed: credential checks ask for it on every request.
+    func changeCounter() throws -> Int64 {
+        guard let changeSignal else { return try storedChangeCounter() }
+        // The signal is read before the counter: a change signalled after this read is seen
+        // at the next call, never lost.
+        let signal = changeSignal.value
+        let now = CLinux_monotonic_ns()
+        if let known = knownCounter.withLock({ $0 }), known.signal == signal, now < known.recheckAt {
+            return known.counter
+        }
+        let counter = try storedChangeCounter()
+        knownCounter.withLock { $0 = KnownCounter(counter: counter, signal: signal, recheckAt: now + Self.counterRecheckNanoseconds) }
+        return counter
     }
 
     func secret() throws -> [UInt8] {
