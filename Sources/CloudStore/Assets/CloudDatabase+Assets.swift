@@ -83,7 +83,8 @@ extension CloudDatabase {
 
     /// Results as the caller is given them: each asset with a `downloadURL` made for this caller.
     func present(_ results: [RecordResult]) -> [RecordResult] {
-        guard assetBaseURL != nil else { return results }
+        // Most pages hold no asset: they go out as they are, without a copy of each record.
+        guard assetBaseURL != nil, results.contains(where: { $0.record?.holdsAssets == true }) else { return results }
         let records = results.compactMap(\.record)
         let types = contentTypes(of: records)
         return results.map { result in
@@ -104,7 +105,7 @@ extension CloudDatabase {
     /// A record as the caller is given it: each asset with a `downloadURL` made for this caller,
     /// valid for ``CloudStoreConfiguration/assetDownloadLifetime``, naming the file `${f}`.
     func present(_ record: Record, types: [String: String]? = nil) -> Record {
-        guard let base = assetBaseURL, record.fields.values.contains(where: { !$0.assets.isEmpty }) else { return record }
+        guard let base = assetBaseURL, record.holdsAssets else { return record }
         let types = types ?? contentTypes(of: [record])
         let expires = store.now + store.configuration.assetDownloadLifetime
         var presented = record

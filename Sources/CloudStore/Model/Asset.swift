@@ -39,6 +39,16 @@ extension Asset {
 }
 
 extension FieldValue {
+    /// Whether the value is an asset or a list holding one: asked of every field of every
+    /// record read, so it makes no array.
+    var holdsAssets: Bool {
+        switch self {
+        case .asset: true
+        case .list(.asset, let elements): !elements.isEmpty
+        default: false
+        }
+    }
+
     /// The assets this value holds: itself, or the elements of an asset list.
     var assets: [Asset] {
         switch self {
@@ -63,4 +73,9 @@ extension FieldValue {
             return self
         }
     }
+}
+
+extension Record {
+    /// Whether any field holds an asset.
+    var holdsAssets: Bool { fields.values.contains(where: \.holdsAssets) }
 }

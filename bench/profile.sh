@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# What one request costs the server, for /healthz, read (records/lookup of one record, as the
+# world), query (records/query on an indexed field with one result, as the world) and create
+# (records/modify of one record, as a signed-in user), on `cumulus serve` (release build, access
+# log on), 127.0.0.1 only:
+#   - instructions, malloc calls and commits per request: the server under callgrind, counting
+#     only while one client makes COUNT requests of the case one after another (after WARMUP);
+#   - syscalls per request: strace -c -f attached during a wrk -t2 -c64 run of DURATION;
+#   - context switches per request: every server thread's switches over a wrk run (no strace);
+#   - fsyncs per create at synchronous=NORMAL and FULL, and so commits per create at FULL
+#     (there each commit syncs the write-ahead log once): strace of fsync/fdatasync over a wrk
+#     run of creates.
+#
+# Usage: bench/profile.sh   (COUNT 2000, WARMUP 300, DURATION 5s; CUMULUS_BIN another build;
+#                            CASES="healthz read query create" a subset)
+set -euo pipefail
+cd "$(dirname "$0")"
+BENCH="$PWD"
+ROOT="$(cd .. && pwd)"
+source "$BENCH/lib/measure.sh"
+COUNT="${COUNT:-2000}"
+WARMUP="${WARMUP:-300}"
+DURATION="${DURATION:-5s}"
+CASES="${CASES:-healthz read query create}"
+for tool in valgrind strace wrk; do
+    command -v "$tool" >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind strace wrk >/dev/null; break; }
+done
+
+use_cumulus_binary
+bench_workspace profile
+cat > "$WORK/schema.ckdb" <<'SCHEMA'
+DEFINE SCHEMA
+    RECORD TYPE Note (
+        "___recordID" REFERENCE QUERYABLE,
+        title STRING QUERYABLE SORTABLE,
+        body STRING,
+        count INT64 QUERYABLE,
+        GRANT WRITE TO "_creator",
+        GRANT CREATE TO "_icloud",
+        GRANT READ TO "_world"
+    );
+SCHEMA
+make_bench_container "$DATA" "$WORK/schema.ckdb"
+FIELDS='"title":{"value":"A moderately long note title for benchmarking"},"body":{"value":"lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore"},"count":{"value":42}'
+printf '{"records":[{"recordName":"lookup-target"}]}' > "$WORK/read.json"
+printf '{"query":{"recordType":"Note","filterBy":[{"fieldName":"count","comparator":"EQUALS","fieldValue":{"value":7}}]}}' > "$WORK/query.json"
+printf '{"operations":[{"operationType":"create","record":{"recordType":"Note","fields":{%s}}}],"desiredKeys":[]}' "$FIELDS" > "$WORK/create.json"
+
+# The server under test, plain or under a tool (`valgrind …`), with `synchronous` as asked.
+start_server() {  # synchronous [command prefix…]
+    local synchronous="$1"
+    shift
+    PORT="$(free_port)"
+    "$@" "$CUMULUS" serve --host 127.0.0.1 --port "$PORT" --data-dir "$DATA" --no-demo --synchronous "$synchronous" \
+        --templates-dir "$ROOT/Templates" --public-dir "$ROOT/Public" >"$RESULTS/serve-$synchronous.log" 2>&1 &
+    PID=$!
+    for _ in $(seq 1 600); do curl -sf -o /dev/null "http://127.0.0.1:$PORT/healthz" && break; sleep 0.2; done
+    BASE="/database/1/$CONTAINER/development/public"
+    PATHS=(
+        [0]="/healthz" [1]="$BASE/records/lookup?ckAPIToken=$TOKEN" [2]="$BASE/records/query?ckAPIToken=$TOKEN"
+        [3]="$BASE/records/modify?ckAPIToken=$TOKEN&ckWebAuthToken=$WEB_QUERY"
+    )
+}
+stop_server() { kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null || true; PID=""; }
+case_index() { case "$1" in healthz) echo 0 ;; read) echo 1 ;; query) echo 2 ;; create) echo 3 ;; esac; }
+client() {  # case count
+    local index method=POST body
+    index="$(case_index "$1")"
+    body="$WORK/$1.json"
+    [ "$1" = healthz ] && { method=GET; body=""; }
+    python3 "$BENCH/profile_client.py" 127.0.0.1 "$PORT" "$2" "$method" "${PATHS[$index]}" ${body:+"$body"}
+}
+wrk_case() {  # case out-file
+    local index
+    index="$(case_index "$1")"
+    if [ "$1" = healthz ]; then
+        wrk -t2 -c64 -d"$DURATION" "http://127.0.0.1:$PORT${PATHS[$index]}" > "$2"
+    else
+        BODY="$WORK/$1.json" wrk -t2 -c64 -d"$DURATION" -s "$BENCH/wrk/post.lua" "http://127.0.0.1:$PORT${PATHS[$index]}" > "$2"
+    fi
+    awk '/requests in/ {print $1}' "$2"
+}
+thread_switches() { cat /proc/"$PID"/task/*/status 2>/dev/null | awk '/ctxt_switches/ {n += $2} END {print n}'; }
+
+# Seed: the record read, and 2,000 records of which one has count 7 (the query's one result).
+start_server normal
+curl -sf "http://127.0.0.1:$PORT$BASE/records/modify?ckAPIToken=$TOKEN&ckWebAuthToken=$WEB_QUERY" \
+    -d "{\"operations\":[{\"operationType\":\"create\",\"record\":{\"recordName\":\"lookup-target\",\"recordType\":\"Note\",\"fields\":{$FIELDS}}}]}" >/dev/null
+python3 - "$FIELDS" "$WORK" <<'PY'
+import json, sys
+fields = json.loads("{" + sys.argv[1] + "}")
+for batch in range(10):
+    operations = []
+    for index in range(200):
+        number = batch * 200 + index
+        record_fields = dict(fields, count={"value": 7 if number == 1234 else 100_000 + number})
+        operations.append({"operationType": "create", "record": {"recordType": "Note", "fields": record_fields}})
+    open(f"{sys.argv[2]}/seed-{batch}.json", "w").write(json.dumps({"operations": operations, "desiredKeys": []}))
+PY
+for batch in $(seq 0 9); do
+    curl -sf "http://127.0.0.1:$PORT$BASE/records/modify?ckAPIToken=$TOKEN&ckWebAuthToken=$WEB_QUERY" -d @"$WORK/seed-$batch.json" >/dev/null
+done
+for name in $CASES; do client "$name" 1; done
+[ "$(curl -sf "http://127.0.0.1:$PORT$BASE/records/query?ckAPIToken=$TOKEN" -d @"$WORK/query.json" | grep -o '"recordName"' | wc -l)" = 1 ]
+
+SUMMARY="$RESULTS/summary.tsv"
+echo -e "case\tinstructions\tmalloc\tcommits\tsyscalls\tcontext_switches\tfsync_normal\tfsync_full" > "$SUMMARY"
+declare -A INSTR MALLOC COMMITS SYSCALLS SWITCHES FSYNC_NORMAL FSYNC_FULL
+
+# Syscalls and context switches, natively.
+for name in $CASES; do
+    client "$name" "$WARMUP"
+    before="$(thread_switches)"
+    served="$(wrk_case "$name" "$RESULTS/wrk-$name-switches.txt")"
+    SWITCHES[$name]="$(awk -v s="$(( $(thread_switches) - before ))" -v n="$served" 'BEGIN {printf "%.2f", s / n}')"
+    strace -c -f -q -p "$PID" -o "$RESULTS/strace-$name.txt" &
+    TRACER=$!
+    sleep 1
+    served="$(wrk_case "$name" "$RESULTS/wrk-$name-strace.txt")"
+    kill -INT "$TRACER"; wait "$TRACER" 2>/dev/null || true
+    SYSCALLS[$name]="$(awk -v n="$served" '$NF == "total" {printf "%.2f", $(NF-2) / n}' "$RESULTS/strace-$name.txt")"
+done
+# fsyncs per create at NORMAL (the server already running) and at FULL.
+if [[ " $CASES " == *" create "* ]]; then
+    for mode in normal full; do
+        [ "$mode" = full ] && { stop_server; start_server full; client create "$WARMUP"; }
+        strace -f -q -e trace=fsync,fdatasync -o "$RESULTS/fsync-$mode.txt" -p "$PID" &
+        TRACER=$!
+        sleep 1
+        served="$(wrk_case create "$RESULTS/wrk-create-fsync-$mode.txt")"
+        kill -INT "$TRACER"; wait "$TRACER" 2>/dev/null || true
+        value="$(awk -v n="$served" 'END {printf "%.3f", NR / n}' "$RESULTS/fsync-$mode.txt")"
+        if [ "$mode" = normal ]; then FSYNC_NORMAL[create]="$value"; else FSYNC_FULL[create]="$value"; fi
+    done
+fi
+stop_server
+
+# Instructions, mallocs and commits, under callgrind, collecting only around the counted requests.
+start_server normal valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$RESULTS/callgrind.%p"
+for name in $CASES; do
+    client "$name" "$WARMUP"
+    callgrind_control -z "$PID" >/dev/null
+    callgrind_control -i on "$PID" >/dev/null
+    client "$name" "$COUNT"
+    callgrind_control -i off "$PID" >/dev/null
+    callgrind_control -d "$name" "$PID" >/dev/null
+    dump="$(ls -t "$RESULTS"/callgrind.*.* | head -1)"
+    mv "$dump" "$RESULTS/callgrind-$name.out"
+    read -r instructions mallocs commits < <(python3 "$BENCH/profile_callgrind.py" "$RESULTS/callgrind-$name.out")
+    INSTR[$name]=$((instructions / COUNT))
+    MALLOC[$name]="$(awk -v m="$mallocs" -v n="$COUNT" 'BEGIN {printf "%.1f", m / n}')"
+    COMMITS[$name]="$(awk -v m="$commits" -v n="$COUNT" 'BEGIN {printf "%.2f", m / n}')"
+done
+stop_server
+
+for name in $CASES; do
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "${INSTR[$name]}" "${MALLOC[$name]}" "${COMMITS[$name]}" "${SYSCALLS[$name]}" \
+        "${SWITCHES[$name]}" "${FSYNC_NORMAL[$name]:--}" "${FSYNC_FULL[$name]:--}" >> "$SUMMARY"
+done
+{
+    echo "| per request | instructions | malloc calls | commits (sequential client) | syscalls (wrk -c64) | context switches (wrk -c64) | fsyncs, NORMAL | fsyncs (= commits), FULL |"
+    echo "|---|---|---|---|---|---|---|---|"
+    tail -n +2 "$SUMMARY" | awk -F'\t' '{printf "| %s | %\047d | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8}'
+} | tee "$RESULTS/profile.md"
+echo "raw results: $RESULTS"
