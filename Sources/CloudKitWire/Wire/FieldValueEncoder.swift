@@ -90,7 +90,7 @@ public struct FieldValueEncoder {
         writer.write(reference.action.rawValue)
         if let zoneID = reference.zoneID {
             writer.append(#","zoneID":"#)
-            writer.write(ZoneWire.json(zoneID))
+            ZoneWire.write(zoneID, into: &writer)
         }
         writer.append(UInt8(ascii: "}"))
     }

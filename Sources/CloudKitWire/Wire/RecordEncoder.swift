@@ -159,8 +159,10 @@ public struct RecordEncoder {
 
     private func writeZone(_ zoneID: ZoneID, into writer: inout JSONWriter) {
         if lastZone.zoneID != zoneID {
+            var zone = JSONWriter(capacity: 96)
+            ZoneWire.write(zoneID, into: &zone)
             lastZone.zoneID = zoneID
-            lastZone.text = ZoneWire.json(zoneID).serialized()
+            lastZone.text = zone.output
         }
         writer.append(bytes: lastZone.text)
     }

@@ -38,10 +38,18 @@ public enum ZoneWire {
 
     /// A Zone ID Dictionary as responses carry it, with `zoneType`.
     public static func json(_ zoneID: ZoneID) -> JSONValue {
-        .object([
-            "zoneName": .string(zoneID.zoneName), "ownerRecordName": .string(zoneID.ownerRecordName),
-            "zoneType": .string(zoneID.isDefaultZone ? "DEFAULT_ZONE" : "REGULAR_CUSTOM_ZONE"),
-        ])
+        var writer = JSONWriter(capacity: 96)
+        write(zoneID, into: &writer)
+        return .serialized(JSONText(writtenBy: writer))
+    }
+
+    /// Writes a Zone ID Dictionary as responses carry it.
+    static func write(_ zoneID: ZoneID, into writer: inout JSONWriter) {
+        writer.append(#"{"zoneName":"#)
+        writer.write(zoneID.zoneName)
+        writer.append(#","ownerRecordName":"#)
+        writer.write(zoneID.ownerRecordName)
+        writer.append(zoneID.isDefaultZone ? #","zoneType":"DEFAULT_ZONE"}"# : #","zoneType":"REGULAR_CUSTOM_ZONE"}"#)
     }
 
     /// A Zone Fetch Error Dictionary: one zone's failure in its place in a `zones` array.

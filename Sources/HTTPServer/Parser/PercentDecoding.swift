@@ -39,23 +39,34 @@ public enum PercentDecoding {
 
     /// Calls `body` with each encoded pair of `text`, in order, until it returns `false`.
     /// Splits on the UTF-8 bytes of `&` and `=`, which are never inside another character, so no
-    /// grapheme breaking is paid for: requests read their query several times each.
+    /// grapheme breaking is paid for: requests read their query several times each, so the
+    /// bytes are scanned in place, and only the pairs' bounds become string indices.
     static func forEachEncodedPair(_ text: Substring, _ body: (Substring, Substring) -> Bool) {
-        let utf8 = text.utf8
-        var start = utf8.startIndex
-        while start < utf8.endIndex {
-            let end = utf8[start...].firstIndex(of: UInt8(ascii: "&")) ?? utf8.endIndex
-            if start != end {
-                let pair = utf8[start..<end]
-                let more: Bool
-                if let equals = pair.firstIndex(of: UInt8(ascii: "=")) {
-                    more = body(Substring(utf8[start..<equals]), Substring(utf8[utf8.index(after: equals)..<end]))
-                } else {
-                    more = body(Substring(pair), Substring(utf8[end..<end]))
+        var contiguous = text
+        contiguous.withUTF8 { bytes in
+            let utf8 = text.utf8
+            let base = utf8.startIndex
+            // Offsets into a native string's UTF-8 become indices in constant time.
+            func index(_ offset: Int) -> String.Index { utf8.index(base, offsetBy: offset) }
+            var start = 0
+            while start < bytes.count {
+                var end = start
+                var equals = -1
+                while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
+                    if equals < 0, bytes[end] == UInt8(ascii: "=") { equals = end }
+                    end += 1
                 }
-                if !more { return }
+                if start != end {
+                    let more: Bool
+                    if equals >= 0 {
+                        more = body(text[index(start)..<index(equals)], text[index(equals + 1)..<index(end)])
+                    } else {
+                        more = body(text[index(start)..<index(end)], text[index(end)..<index(end)])
+                    }
+                    if !more { return }
+                }
+                start = end + 1
             }
-            start = end == utf8.endIndex ? end : utf8.index(after: end)
         }
     }
 
@@ -63,12 +74,18 @@ public enum PercentDecoding {
     /// compare (canonically equivalent characters are equal); byte for byte, without decoding,
     /// when both are ASCII and the encoded name holds no escape.
     static func encodedName(_ encoded: Substring, is name: String) -> Bool {
-        let bytes = encoded.utf8
-        if name.utf8.allSatisfy({ $0 < 0x80 }),
-            !bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") || $0 >= 0x80 })
-        {
-            return bytes.elementsEqual(name.utf8)
+        var encoded = encoded
+        var name = name
+        let plain = encoded.withUTF8 { bytes in
+            name.withUTF8 { wanted -> Bool? in
+                // Plain ASCII on both sides (nearly every name): equal exactly when the bytes are.
+                if bytes.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: "+") }), wanted.allSatisfy({ $0 < 0x80 }) {
+                    return bytes.elementsEqual(wanted)
+                }
+                return nil
+            }
         }
+        if let plain { return plain }
         return (decode(encoded, plusAsSpace: true) ?? String(encoded)) == name
     }
 }
