@@ -146,17 +146,39 @@ final class RouteTable: Sendable {
         if let endpoint = literalEndpoints[rawPath], !rawPath.utf8.contains(UInt8(ascii: "%")) {
             return resolve(method: method, endpoint: endpoint, values: [])
         }
-        let trimmed = rawPath.hasPrefix("/") ? rawPath.utf8.dropFirst() : rawPath.utf8[...]
-        var segments: [String] = []
-        if !trimmed.isEmpty {
-            for raw in trimmed.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false) {
-                guard let decoded = PercentDecoding.decode(Substring(raw)) else { return nil }
-                segments.append(decoded)
-            }
-        }
+        guard let segments = Self.pathSegments(rawPath) else { return nil }
         var values: [String] = []
         guard let endpoint = RouteTable.match(root, segments, 0, &values) else { return notFound }
         return resolve(method: method, endpoint: endpoint, values: values)
+    }
+
+    /// The decoded segments of a path (`/a/b%20c` → `a`, `b c`); `nil` for a malformed escape.
+    /// Scanned on the path's bytes in place: every API request is routed through here.
+    static func pathSegments(_ rawPath: String) -> [String]? {
+        var path = rawPath
+        return path.withUTF8 { bytes -> [String]? in
+            var start = bytes.first == UInt8(ascii: "/") ? 1 : 0
+            guard start < bytes.count else { return [] }
+            var segments: [String] = []
+            segments.reserveCapacity(8)
+            while true {
+                var end = start
+                var escaped = false
+                while end < bytes.count, bytes[end] != UInt8(ascii: "/") {
+                    if bytes[end] == UInt8(ascii: "%") { escaped = true }
+                    end += 1
+                }
+                let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                if escaped {
+                    guard let decoded = PercentDecoding.decode(Substring(String(decoding: raw, as: UTF8.self))) else { return nil }
+                    segments.append(decoded)
+                } else {
+                    segments.append(String(decoding: raw, as: UTF8.self))
+                }
+                guard end < bytes.count else { return segments }
+                start = end + 1
+            }
+        }
     }
 
     private func resolve(method: HTTPMethod, endpoint: Endpoint, values: [String]) -> Resolution {
