@@ -4,8 +4,10 @@ public enum LogRedaction {
     /// their percent-decoded, lowercased names. A target with none of them comes back as it is.
     /// Runs on every logged request: it scans bytes and builds a new string only to redact.
     static func redact(target: String, names: Set<String>) -> String {
-        guard !names.isEmpty, let question = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return target }
-        let query = Substring(target.utf8[target.utf8.index(after: question)...])
+        guard !names.isEmpty else { return target }
+        var scanned = target
+        guard let offset = scanned.withUTF8({ $0.firstIndex(of: UInt8(ascii: "?")) }) else { return target }
+        let query = Substring(target.utf8[target.utf8.index(target.utf8.startIndex, offsetBy: offset + 1)...])
         var values: [Range<String.Index>] = []
         PercentDecoding.forEachEncodedPair(query) { name, value in
             // A name alone (`&tok&`) has no value to hide.

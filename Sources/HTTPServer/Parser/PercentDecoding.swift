@@ -4,24 +4,34 @@ public enum PercentDecoding {
     /// Decoded bytes that are not UTF-8 are replaced with U+FFFD, or make the result `nil` when
     /// `validatingUTF8` is set.
     public static func decode<S: StringProtocol>(_ text: S, plusAsSpace: Bool = false, validatingUTF8: Bool = false) -> String? {
-        let utf8 = text.utf8
-        // Most paths have nothing to decode: keep them as they are.
-        if !utf8.contains(UInt8(ascii: "%")) && !(plusAsSpace && utf8.contains(UInt8(ascii: "+"))) {
-            return String(text)
+        // Strings and substrings of native strings hand out their bytes in place.
+        if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(bytes: $0, plusAsSpace: plusAsSpace, validatingUTF8: validatingUTF8) }) {
+            return decoded
+        }
+        var copy = String(text)
+        return copy.withUTF8 { decode(bytes: $0, plusAsSpace: plusAsSpace, validatingUTF8: validatingUTF8) }
+    }
+
+    private static func decode(bytes text: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool, validatingUTF8: Bool) -> String? {
+        // Most paths and values have nothing to decode: keep them as they are.
+        if !text.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) {
+            return String(decoding: text, as: UTF8.self)
         }
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(utf8.count)
-        var iterator = utf8.makeIterator()
-        while let byte = iterator.next() {
+        bytes.reserveCapacity(text.count)
+        var index = 0
+        while index < text.count {
+            let byte = text[index]
             if byte == UInt8(ascii: "%") {
-                guard let high = iterator.next().flatMap(ByteClass.hexValue),
-                      let low = iterator.next().flatMap(ByteClass.hexValue) else { return nil }
+                guard index + 2 < text.count, let high = ByteClass.hexValue(text[index + 1]), let low = ByteClass.hexValue(text[index + 2]) else {
+                    return nil
+                }
                 bytes.append(UInt8(high << 4 | low))
-            } else if plusAsSpace && byte == UInt8(ascii: "+") {
-                bytes.append(UInt8(ascii: " "))
-            } else {
-                bytes.append(byte)
+                index += 3
+                continue
             }
+            bytes.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+            index += 1
         }
         return validatingUTF8 ? String(validating: bytes, as: UTF8.self) : String(decoding: bytes, as: UTF8.self)
     }
