@@ -44,7 +44,7 @@ final class RequestAuthenticator: Sendable {
         }
         // Tokens hold no spaces: one here is a `+` a client forgot to percent-encode.
         let session = try store.session(
-            forWebAuthToken: webAuthToken.contains(" ") ? webAuthToken.replacingOccurrences(of: " ", with: "+") : webAuthToken,
+            forWebAuthToken: webAuthToken.utf8.contains(UInt8(ascii: " ")) ? webAuthToken.replacingOccurrences(of: " ", with: "+") : webAuthToken,
             in: container, environment)
         return Authentication(
             caller: .user(session.userRecordName, deviceID: "web"), apiToken: apiToken, session: session)
