@@ -169,6 +169,6 @@ public final class CloudStore: Sendable {
 
     /// The schema of a container's environment.
     public func schema(_ container: ContainerIdentifier, _ environment: Environment) throws -> Schema {
-        try self.environment(container, environment).read { try $0.schema() }
+        try self.environment(container, environment).currentSchema()
     }
 }

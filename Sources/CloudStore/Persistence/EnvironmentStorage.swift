@@ -7,6 +7,9 @@ protocol EnvironmentStorage: Sendable {
     func write<T: Sendable>(_ body: (any EnvironmentWriter) throws -> T) throws -> T
     /// Runs `body` alone in a transaction of its own: for changes to the schema's indexes.
     func writeSchema<T: Sendable>(_ body: (any EnvironmentWriter) throws -> T) throws -> T
+    /// The schema as committed now: read before a request is decoded, so kept from the last
+    /// read while no process has changed it, without a transaction of its own.
+    func currentSchema() throws -> Schema
 }
 
 /// What the domain reads from an environment's storage.

@@ -5,6 +5,22 @@ import TestSupport
 /// Record types, fields and indexes changed one at a time, as the console does: development only,
 /// and an index added over existing records serves queries at once.
 @Suite struct SchemaEditingTests {
+    /// The schema a request is decoded with is kept between requests; a change made by another
+    /// process on the same directory (the command line) must show at the next request.
+    @Test func aSchemaChangedByAnotherProcessShowsAtOnce() throws {
+        let temporary = try TemporaryStore()
+        let container = temporary.container
+        let other = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: temporary.directory))
+        for _ in 0..<2 { #expect(try temporary.store.schema(container, .development).recordType("Late") == nil) }
+        try other.createRecordType("Late", in: container, .development)
+        #expect(try temporary.store.schema(container, .development).recordType("Late") != nil)
+        try other.addField(FieldDefinition(name: "when", type: .timestamp), to: "Late", in: container, .development)
+        #expect(try temporary.store.schema(container, .development).recordType("Late")?.field("when")?.type == .timestamp)
+        // And the other way round, on the store that cached it first.
+        try temporary.store.createRecordType("Early", in: container, .development)
+        #expect(try other.schema(container, .development).recordType("Early") != nil)
+    }
+
     @Test func typesFieldsAndIndexesChangeInDevelopmentOnly() throws {
         let temporary = try TemporaryStore()
         let store = temporary.store

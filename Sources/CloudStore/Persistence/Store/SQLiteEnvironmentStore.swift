@@ -1,14 +1,45 @@
+import CLinux
 import Synchronization
 
 /// An environment's storage in one SQLite file: the writer and readers of `SQLiteDatabase`, and
 /// the schema catalog cached across transactions until the stored schema version moves.
 final class SQLiteEnvironmentStore: EnvironmentStorage {
     private let database: SQLiteDatabase
-    private let cachedCatalog = Mutex<SchemaCatalog?>(nil)
+    private let cachedCatalog = Mutex<CachedCatalog?>(nil)
+    /// Moved, by every process that opens this file, after each commit that changed the schema.
+    private let schemaSignal: SharedChangeSignal?
+
+    private struct CachedCatalog {
+        var catalog: SchemaCatalog
+        /// The schema signal's value read before the transaction the catalog came from began,
+        /// or `nil` when that order is not known (a catalog loaded inside any transaction).
+        var signal: UInt64?
+        /// When the catalog is read again even without a signal (monotonic nanoseconds).
+        var recheckAt: UInt64
+    }
 
     /// Opens (creating and migrating as needed) the environment file at `path`.
     init(path: String, synchronous: SynchronousMode) throws {
         database = try SQLiteDatabase(path: path, synchronous: synchronous, migrator: EnvironmentMigrations.migrator)
+        schemaSignal = SharedChangeSignal(path: path + "-schema-changes")
+    }
+
+    func currentSchema() throws -> Schema {
+        let now = CLinux_monotonic_ns()
+        if let schemaSignal, let cached = cachedCatalog.withLock({ $0 }), let signal = cached.signal, signal == schemaSignal.value,
+            now < cached.recheckAt
+        {
+            return cached.catalog.schema
+        }
+        // Every change signalled before this read committed before the transaction below began,
+        // so its catalog is at least that new; a later change moves the signal past this value.
+        let signal = schemaSignal?.value
+        let catalog = try database.read { try self.catalog(on: $0) }
+        cachedCatalog.withLock { cached in
+            guard cached == nil || cached!.catalog.version == catalog.version else { return }
+            cached = CachedCatalog(catalog: catalog, signal: signal, recheckAt: now + SQLiteCatalogStore.counterRecheckNanoseconds)
+        }
+        return catalog.schema
     }
 
     func read<T: Sendable>(_ body: (any EnvironmentReader) throws -> T) throws -> T {
@@ -18,34 +49,39 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
     }
 
     func write<T: Sendable>(_ body: (any EnvironmentWriter) throws -> T) throws -> T {
-        try database.write { connection in
-            let session = SQLiteEnvironmentSession(connection: connection, catalog: try catalog(on: connection))
-            let result = try body(session)
-            try session.flushStats()
-            try session.flushZoneLog()
-            return result
-        }
+        try write(exclusive: false, body)
     }
 
     func writeSchema<T: Sendable>(_ body: (any EnvironmentWriter) throws -> T) throws -> T {
-        try database.write(exclusive: true) { connection in
-            let session = SQLiteEnvironmentSession(connection: connection, catalog: try catalog(on: connection))
+        try write(exclusive: true, body)
+    }
+
+    private func write<T: Sendable>(exclusive: Bool, _ body: (any EnvironmentWriter) throws -> T) throws -> T {
+        let (result, changedSchema) = try database.write(exclusive: exclusive) { connection in
+            let catalog = try catalog(on: connection)
+            let session = SQLiteEnvironmentSession(connection: connection, catalog: catalog)
             let result = try body(session)
             try session.flushStats()
             try session.flushZoneLog()
-            return result
+            return (result, session.catalog.version != catalog.version)
         }
+        // After the commit, so that whoever sees the signal reads the new schema. (A change
+        // rolled back with its group is signalled too; readers then only read again.)
+        if changedSchema { schemaSignal?.signal() }
+        return result
     }
 
     /// The catalog for the schema version `connection` sees, from the cache when it is current.
     /// A schema changed by another connection or process moves the version, so it is reloaded.
     private func catalog(on connection: SQLiteConnection) throws -> SchemaCatalog {
         let version = try SQLiteEnvironmentSession.schemaVersion(on: connection)
-        if let cached = cachedCatalog.withLock({ $0 }), cached.version == version { return cached }
+        if let cached = cachedCatalog.withLock({ $0 }), cached.catalog.version == version { return cached.catalog }
         let loaded = try SchemaCatalog.load(from: connection, version: version)
         // A version that differs from the cache replaces it, older or newer: after a group
-        // commit fails, the catalog of its rolled-back version must not outlive it.
-        cachedCatalog.withLock { $0 = loaded }
+        // commit fails, the catalog of its rolled-back version must not outlive it. Loaded
+        // inside any transaction, it is not known to be current: the next `currentSchema`
+        // reads again.
+        cachedCatalog.withLock { $0 = CachedCatalog(catalog: loaded, signal: nil, recheckAt: 0) }
         return loaded
     }
 }
