@@ -45,5 +45,14 @@ import TestSupport
         #expect(LogRedaction.redact(path: "/assets/1/upload/secretTicket", prefixes: prefixes) == "/assets/1/upload/REDACTED")
         #expect(LogRedaction.redact(path: "/assets/1/upload/", prefixes: prefixes) == "/assets/1/upload/")
         #expect(LogRedaction.redact(path: "/database/1/x", prefixes: prefixes) == "/database/1/x")
+        // The access log redacts both at once, straight into its line.
+        var line = Array("127.0.0.1 \"GET ".utf8)
+        LogRedaction.append(
+            target: "/assets/1/download/ticket/a.jpg?tok=q&type=image%2Fjpeg&ckAPIToken=k&&x", pathPrefixes: prefixes, names: names, to: &line)
+        #expect(String(decoding: line, as: UTF8.self)
+            == "127.0.0.1 \"GET /assets/1/download/REDACTED/a.jpg?tok=REDACTED&type=image%2Fjpeg&ckAPIToken=REDACTED&&x")
+        line = []
+        LogRedaction.append(target: "/a?", pathPrefixes: prefixes, names: names, to: &line)
+        #expect(line == Array("/a?".utf8))
     }
 }

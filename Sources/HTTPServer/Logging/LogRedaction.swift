@@ -1,53 +1,81 @@
-/// Keeps credentials out of log lines: the values of named query parameters become `REDACTED`.
+/// Keeps credentials out of log lines: the values of named query parameters, and the path
+/// segment after a capability URL's prefix, become `REDACTED`.
 public enum LogRedaction {
     /// `target` with the values of the parameters in `names` (lowercase) replaced, compared on
     /// their percent-decoded, lowercased names. A target with none of them comes back as it is.
-    /// Runs on every logged request: it scans bytes and builds a new string only to redact.
     static func redact(target: String, names: Set<String>) -> String {
-        guard !names.isEmpty else { return target }
-        var scanned = target
-        guard let offset = scanned.withUTF8({ $0.firstIndex(of: UInt8(ascii: "?")) }) else { return target }
-        let query = Substring(target.utf8[target.utf8.index(target.utf8.startIndex, offsetBy: offset + 1)...])
-        var values: [Range<String.Index>] = []
-        PercentDecoding.forEachEncodedPair(query) { name, value in
-            // A name alone (`&tok&`) has no value to hide.
-            if name.endIndex != value.startIndex, matches(name, names) { values.append(value.startIndex..<value.endIndex) }
-            return true
-        }
-        guard !values.isEmpty else { return target }
-        var redacted = ""
-        redacted.reserveCapacity(target.utf8.count)
-        var copied = target.startIndex
-        for value in values {
-            redacted += target[copied..<value.lowerBound]
-            redacted += "REDACTED"
-            copied = value.upperBound
-        }
-        redacted += target[copied...]
-        return redacted
+        var line: [UInt8] = []
+        append(target: target, pathPrefixes: [], names: names, to: &line)
+        return String(decoding: line, as: UTF8.self)
     }
 
     /// `target` with the path segment that follows any of `prefixes` replaced by `REDACTED`:
     /// for capability URLs, whose credential is part of the path.
     public static func redact(path target: String, prefixes: [String]) -> String {
-        for prefix in prefixes where target.hasPrefix(prefix) {
-            let rest = target.dropFirst(prefix.count)
-            let end = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-            guard end != rest.startIndex else { return target }
-            return prefix + "REDACTED" + rest[end...]
+        var line: [UInt8] = []
+        append(target: target, pathPrefixes: prefixes, names: [], to: &line)
+        return String(decoding: line, as: UTF8.self)
+    }
+
+    /// Appends `target` to a log line, redacted: the segment after the first of `pathPrefixes`
+    /// it starts with, and the values of the query parameters in `names`. Runs on every logged
+    /// request, so it works on the target's bytes and writes straight into the line.
+    static func append(target: String, pathPrefixes: [String], names: Set<String>, to line: inout [UInt8]) {
+        var target = target
+        target.withUTF8 { bytes in
+            var position = 0
+            for prefix in pathPrefixes where startsWith(bytes, prefix) {
+                let start = prefix.utf8.count
+                var end = start
+                while end < bytes.count, bytes[end] != UInt8(ascii: "/"), bytes[end] != UInt8(ascii: "?") { end += 1 }
+                if end != start {
+                    line.append(contentsOf: prefix.utf8)
+                    line.append(contentsOf: "REDACTED".utf8)
+                    position = end
+                }
+                break
+            }
+            guard !names.isEmpty, let question = bytes[position...].firstIndex(of: UInt8(ascii: "?")) else {
+                line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position...]))
+                return
+            }
+            line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position...question]))
+            var start = question + 1
+            while start <= bytes.count {
+                var end = start
+                var equals = -1
+                while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
+                    if equals < 0, bytes[end] == UInt8(ascii: "=") { equals = end }
+                    end += 1
+                }
+                // A name alone (`&tok&`) has no value to hide.
+                if equals >= 0, matches(UnsafeBufferPointer(rebasing: bytes[start..<equals]), names) {
+                    line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...equals]))
+                    line.append(contentsOf: "REDACTED".utf8)
+                } else {
+                    line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                }
+                guard end < bytes.count else { break }
+                line.append(UInt8(ascii: "&"))
+                start = end + 1
+            }
         }
-        return target
+    }
+
+    private static func startsWith(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: String) -> Bool {
+        let wanted = prefix.utf8
+        return bytes.count >= wanted.count && zip(bytes, wanted).allSatisfy { $0 == $1 }
     }
 
     /// Whether a parameter name, percent-decoded and lowercased, is one of `names`.
-    private static func matches(_ name: Substring, _ names: Set<String>) -> Bool {
-        let bytes = name.utf8
-        if !bytes.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") || $0 >= 0x80 }) {
+    private static func matches(_ name: UnsafeBufferPointer<UInt8>, _ names: Set<String>) -> Bool {
+        if !name.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") || $0 >= 0x80 }) {
             // ASCII without escapes: lowercase the bytes themselves, and only for a name of a
             // length one of `names` has.
-            guard names.contains(where: { $0.utf8.count == bytes.count }) else { return false }
-            return names.contains(String(decoding: bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self))
+            guard names.contains(where: { $0.utf8.count == name.count }) else { return false }
+            return names.contains(String(decoding: name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self))
         }
-        return names.contains((PercentDecoding.decode(name, plusAsSpace: true) ?? String(name)).lowercased())
+        let text = String(decoding: name, as: UTF8.self)
+        return names.contains((PercentDecoding.decode(text, plusAsSpace: true) ?? text).lowercased())
     }
 }

@@ -279,24 +279,39 @@ extension Connection {
     func logAccess(status: String?) {
         guard let logger = context.accessLogger, logger.logLevel <= .info, exchange != nil else { return }
         let micros = (CLinux_monotonic_ns() &- exchange!.started) / 1000
-        // Built with appends into one buffer: this runs for every request.
-        var line = ""
+        // Built as bytes in one buffer: this runs for every request.
+        var line: [UInt8] = []
         line.reserveCapacity(64 + remoteAddress.utf8.count + exchange!.head.target.utf8.count + exchange!.requestID.utf8.count)
-        line += remoteAddress
-        line += " \""
-        line += exchange!.head.method.rawValue
-        line += " "
-        line += LogRedaction.redact(
-            target: LogRedaction.redact(path: exchange!.head.target, prefixes: context.redactedPathPrefixes), names: context.redactedQueryParameters)
-        line += exchange!.head.version == .http1_1 ? " HTTP/1.1\" " : " HTTP/1.0\" "
-        if let status { line += status } else { line += String(exchange!.status) }
-        line += " "
-        line += String(exchange!.bodyBytes)
-        line += " "
-        line += String(micros)
-        line += "us "
-        line += exchange!.requestID
-        logger.info(Logger.Message(stringLiteral: line), source: "HTTPServer")
+        line.append(contentsOf: remoteAddress.utf8)
+        line.append(contentsOf: " \"".utf8)
+        line.append(contentsOf: exchange!.head.method.rawValue.utf8)
+        line.append(UInt8(ascii: " "))
+        LogRedaction.append(
+            target: exchange!.head.target, pathPrefixes: context.redactedPathPrefixes, names: context.redactedQueryParameters, to: &line)
+        line.append(contentsOf: (exchange!.head.version == .http1_1 ? " HTTP/1.1\" " : " HTTP/1.0\" ").utf8)
+        if let status { line.append(contentsOf: status.utf8) } else { Self.appendDecimal(UInt64(exchange!.status), to: &line) }
+        line.append(UInt8(ascii: " "))
+        Self.appendDecimal(UInt64(max(0, exchange!.bodyBytes)), to: &line)
+        line.append(UInt8(ascii: " "))
+        Self.appendDecimal(micros, to: &line)
+        line.append(contentsOf: "us ".utf8)
+        line.append(contentsOf: exchange!.requestID.utf8)
+        logger.info(Logger.Message(stringLiteral: String(decoding: line, as: UTF8.self)), source: "HTTPServer")
+    }
+
+    /// Appends `value` in decimal, without making a string of it.
+    static func appendDecimal(_ value: UInt64, to line: inout [UInt8]) {
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
+            var rest = value
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+            } while rest != 0
+            line.append(contentsOf: buffer[start...])
+        }
     }
 
     // MARK: - Serialization
