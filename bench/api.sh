@@ -24,19 +24,7 @@ command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk 
 use_cumulus_binary
 bench_workspace api
 
-cat > "$WORK/schema.ckdb" <<'SCHEMA'
-DEFINE SCHEMA
-    RECORD TYPE Note (
-        "___recordID" REFERENCE QUERYABLE,
-        title STRING QUERYABLE SORTABLE,
-        body STRING,
-        count INT64 QUERYABLE,
-        GRANT WRITE TO "_creator",
-        GRANT CREATE TO "_icloud",
-        GRANT READ TO "_world"
-    );
-SCHEMA
-make_bench_container "$DATA" "$WORK/schema.ckdb"
+make_bench_container "$DATA" "$BENCH/lib/notes.ckdb"
 
 serve_bench
 BASE="http://127.0.0.1:$PORT/database/1/$CONTAINER/development/public"

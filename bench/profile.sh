@@ -28,19 +28,7 @@ done
 
 use_cumulus_binary
 bench_workspace profile
-cat > "$WORK/schema.ckdb" <<'SCHEMA'
-DEFINE SCHEMA
-    RECORD TYPE Note (
-        "___recordID" REFERENCE QUERYABLE,
-        title STRING QUERYABLE SORTABLE,
-        body STRING,
-        count INT64 QUERYABLE,
-        GRANT WRITE TO "_creator",
-        GRANT CREATE TO "_icloud",
-        GRANT READ TO "_world"
-    );
-SCHEMA
-make_bench_container "$DATA" "$WORK/schema.ckdb"
+make_bench_container "$DATA" "$BENCH/lib/notes.ckdb"
 FIELDS='"title":{"value":"A moderately long note title for benchmarking"},"body":{"value":"lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore"},"count":{"value":42}'
 printf '{"records":[{"recordName":"lookup-target"}]}' > "$WORK/read.json"
 printf '{"query":{"recordType":"Note","filterBy":[{"fieldName":"count","comparator":"EQUALS","fieldValue":{"value":7}}]}}' > "$WORK/query.json"
