@@ -3,19 +3,22 @@
 enum HeadDecoder {
     /// Decodes `input[start..<end]`, where `end` is just past the final empty line's LF.
     static func decode(_ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Result<HTTPRequestHead, HTTPParseError> {
+        // The tables are globals, initialised once: read through locals, the loops below do not
+        // ask on every byte whether they are.
+        let token = ByteClass.token, targetBytes = ByteClass.target
         // MARK: Request line
         var index = start
         let methodStart = index
-        while index < end, ByteClass.token[Int(input[index])] { index += 1 }
+        while index < end, token[Int(input[index])] { index += 1 }
         guard index > methodStart else { return .failure(.invalidMethod) }
         guard index < end, input[index] == ByteClass.space else {
-            return .failure(ByteClass.token[Int(input[index])] || input[index] == ByteClass.cr ? .invalidRequestLine : .invalidMethod)
+            return .failure(token[Int(input[index])] || input[index] == ByteClass.cr ? .invalidRequestLine : .invalidMethod)
         }
         let method = HTTPMethod(string(input, methodStart, index))
         index += 1
 
         let targetStart = index
-        while index < end, ByteClass.target[Int(input[index])] { index += 1 }
+        while index < end, targetBytes[Int(input[index])] { index += 1 }
         guard index > targetStart else { return .failure(.invalidRequestLine) }
         guard input[index] == ByteClass.space else { return .failure(.invalidTarget) }
         let targetEnd = index
@@ -139,8 +142,9 @@ enum HeadDecoder {
     private static func decodeField(
         _ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, decodeStrings: Bool = true
     ) -> Field? {
+        let token = ByteClass.token, fieldValue = ByteClass.fieldValue
         var index = start
-        while index < end, ByteClass.token[Int(input[index])] { index += 1 }
+        while index < end, token[Int(input[index])] { index += 1 }
         guard index > start, index < end, input[index] == ByteClass.colon else { return nil }
         let nameEnd = index
         index += 1
@@ -149,7 +153,7 @@ enum HeadDecoder {
         var valueEnd = valueStart
         while index < end {
             let byte = input[index]
-            guard ByteClass.fieldValue[Int(byte)] else { return nil }
+            guard fieldValue[Int(byte)] else { return nil }
             index += 1
             if byte != ByteClass.space && byte != ByteClass.tab { valueEnd = index }
         }

@@ -38,6 +38,9 @@ final class RouteTable: Sendable {
     /// Endpoints of patterns made only of literal segments, by path: most requests are found
     /// here with one lookup and no splitting.
     private let literalEndpoints: [String: Endpoint]
+    /// Whether some literal pattern is this many bytes long: a path of another length skips
+    /// the hash of the whole path (an API path, with its container and database, never hits).
+    private let literalLengths: [Bool]
     private let notFound: Resolution
     /// Renders errors the server makes itself.
     let errorResponder: ServerErrorResponder?
@@ -60,6 +63,9 @@ final class RouteTable: Sendable {
         RouteTable.collectLiterals(root, path: "", into: &literals)
         self.root = root
         literalEndpoints = literals
+        var lengths = [Bool](repeating: false, count: (literals.keys.map(\.utf8.count).max() ?? 0) + 1)
+        for path in literals.keys { lengths[path.utf8.count] = true }
+        literalLengths = lengths
     }
 
     private static func collectLiterals(_ node: Node, path: String, into literals: inout [String: Endpoint]) {
@@ -143,7 +149,10 @@ final class RouteTable: Sendable {
 
     /// Resolves a request; `nil` if a path segment has a malformed percent escape.
     func resolve(method: HTTPMethod, rawPath: String) -> Resolution? {
-        if let endpoint = literalEndpoints[rawPath], !rawPath.utf8.contains(UInt8(ascii: "%")) {
+        let length = rawPath.utf8.count
+        if length < literalLengths.count, literalLengths[length], let endpoint = literalEndpoints[rawPath],
+            !rawPath.utf8.contains(UInt8(ascii: "%"))
+        {
             return resolve(method: method, endpoint: endpoint, values: [])
         }
         guard let segments = Self.pathSegments(rawPath) else { return nil }
