@@ -8,6 +8,7 @@ import Foundation
 /// it hands back holds that text (``JSONValue/serialized(_:)``) and is copied into the response
 /// as it is. No tree of values is built for a record on the way out.
 public struct RecordEncoder {
+    /// Writes the records' fields (and says whether numbers go as strings).
     public var fields: FieldValueEncoder
     /// The signed-in user the records go to: a share says which participant they are.
     public var currentUser: String?
@@ -19,6 +20,7 @@ public struct RecordEncoder {
         var text: [UInt8] = []
     }
 
+    /// An encoder; `numbersAsStrings` as the client asked, `currentUser` the signed-in caller.
     public init(numbersAsStrings: Bool, currentUser: String? = nil) {
         fields = FieldValueEncoder(numbersAsStrings: numbersAsStrings)
         self.currentUser = currentUser
