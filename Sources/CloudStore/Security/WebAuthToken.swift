@@ -22,7 +22,7 @@ struct WebAuthToken: Hashable, Sendable {
         var writer = BinaryWriter()
         writer.bytes.reserveCapacity(105)
         writer.byte(Self.format)
-        writer.blob(Self.bytes(fromHex: sessionID) ?? [])
+        writer.blob(SecureToken.bytes(fromHex: sessionID) ?? [])
         writer.signed(issued)
         // 17 bytes of nonce make the sealed token 73 bytes, so its base64 always ends in `=`:
         // clients must percent-encode it either way, and a token that always needs it shows
@@ -44,28 +44,5 @@ struct WebAuthToken: Hashable, Sendable {
         var reader = BinaryReader(bytes: payload, damaged: .authenticationFailed("The web auth token is not valid"))
         guard (try? reader.byte()) == format, let session = try? reader.blob(), let issued = try? reader.signed() else { return nil }
         return WebAuthToken(sessionID: SecureToken.hexString(session), issued: issued)
-    }
-
-    /// The bytes lowercase or uppercase hex text spells; `nil` for anything else.
-    static func bytes(fromHex hex: String) -> [UInt8]? {
-        let digits = hex.utf8
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var iterator = digits.makeIterator()
-        while let high = iterator.next(), let low = iterator.next() {
-            guard let high = Self.hexValue(high), let low = Self.hexValue(low) else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        return bytes
-    }
-
-    private static func hexValue(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

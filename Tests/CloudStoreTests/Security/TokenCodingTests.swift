@@ -71,12 +71,12 @@ struct TokenCodingTests {
     func hex() {
         let bytes: [UInt8] = [0, 1, 0x7F, 0x80, 0xAB, 0xFF]
         #expect(SecureToken.hexString(bytes) == "00017f80abff")
-        #expect(WebAuthToken.bytes(fromHex: "00017f80abff") == bytes)
-        #expect(WebAuthToken.bytes(fromHex: "00017F80ABFF") == bytes)
-        #expect(WebAuthToken.bytes(fromHex: "0") == nil)
-        #expect(WebAuthToken.bytes(fromHex: "0g") == nil)
-        #expect(WebAuthToken.bytes(fromHex: "+1") == nil)
-        #expect(WebAuthToken.bytes(fromHex: "") == [])
+        #expect(SecureToken.bytes(fromHex: "00017f80abff") == bytes)
+        #expect(SecureToken.bytes(fromHex: "00017F80ABFF") == bytes)
+        #expect(SecureToken.bytes(fromHex: "0") == nil)
+        #expect(SecureToken.bytes(fromHex: "0g") == nil)
+        #expect(SecureToken.bytes(fromHex: "+1") == nil)
+        #expect(SecureToken.bytes(fromHex: "") == [])
     }
 
     @Test("random bytes: the length asked, past one call's 256-byte chunk too, and never the same twice")

@@ -61,7 +61,7 @@ final class SQLiteCatalogStore: CatalogStorage {
         let hex = try read { connection in
             try connection.statement("SELECT value FROM settings WHERE key = 'secret'").firstRow { $0.text(0) }
         }
-        guard let hex, let bytes = Self.bytes(fromHex: hex) else {
+        guard let hex, let bytes = SecureToken.bytes(fromHex: hex) else {
             throw CloudStoreError.internalError("The catalog has no server secret")
         }
         return bytes
@@ -97,28 +97,6 @@ final class SQLiteCatalogStore: CatalogStorage {
             try connection.statement("INSERT INTO containers(container, created) VALUES (?, ?)")
                 .execute([.text(identifier.rawValue), .integer(created)])
             return ContainerInfo(identifier: identifier, created: created)
-        }
-    }
-
-    private static func bytes(fromHex hex: String) -> [UInt8]? {
-        let digits = Array(hex.utf8)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(digits.count / 2)
-        var index = 0
-        while index < digits.count {
-            guard let high = nibble(digits[index]), let low = nibble(digits[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
-    }
-
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        default: nil
         }
     }
 }
