@@ -38,6 +38,28 @@ final class SharedChangeSignal: @unchecked Sendable {
         UInt64(CLinux_shared_counter_load(UnsafeMutableRawPointer(counter).assumingMemoryBound(to: CUnsignedLongLong.self)))
     }
 
+    /// How long what a reader read is trusted without a signal: a process that dies between its
+    /// commit and its signal delays what it changed by at most this.
+    static let recheckNanoseconds: UInt64 = 1_000_000_000
+
+    /// What a reader knew when it read: the signal's value, taken before the read began, and
+    /// when to read again anyway.
+    struct Mark: Sendable {
+        let value: UInt64
+        let recheckAt: UInt64
+    }
+
+    /// A mark for a read about to begin: a change signalled after this is seen by `isCurrent`.
+    func mark() -> Mark {
+        Mark(value: value, recheckAt: CLinux_monotonic_ns() + Self.recheckNanoseconds)
+    }
+
+    /// Whether what was read under `mark` is still current: nothing signalled since, and not
+    /// trusted too long.
+    func isCurrent(_ mark: Mark) -> Bool {
+        mark.value == value && CLinux_monotonic_ns() < mark.recheckAt
+    }
+
     /// Signals a change: called after the change committed, so whoever sees the new value reads it.
     func signal() {
         CLinux_shared_counter_increment(UnsafeMutableRawPointer(counter).assumingMemoryBound(to: CUnsignedLongLong.self))

@@ -1,4 +1,3 @@
-import CLinux
 import Synchronization
 
 /// The catalog file, `cumulus.sqlite`: containers, credentials and server-wide settings.
@@ -6,19 +5,8 @@ final class SQLiteCatalogStore: CatalogStorage {
     let database: SQLiteDatabase
     /// Moved after every catalog write, by every process that opens the catalog.
     private let changeSignal: SharedChangeSignal?
-    /// The change counter as last read, with the signal's value read before it.
-    private let knownCounter = Mutex<KnownCounter?>(nil)
-
-    private struct KnownCounter {
-        var counter: Int64
-        var signal: UInt64
-        /// When the counter is read again even without a signal (monotonic nanoseconds).
-        var recheckAt: UInt64
-    }
-
-    /// How long a counter is trusted without a signal: a process that dies between its commit
-    /// and its signal delays what it changed by at most this.
-    static let counterRecheckNanoseconds: UInt64 = 1_000_000_000
+    /// The change counter as last read, with the mark of the signal taken before it.
+    private let knownCounter = Mutex<(counter: Int64, mark: SharedChangeSignal.Mark)?>(nil)
 
     /// Opens (creating and migrating as needed) the catalog at `path`.
     init(path: String, synchronous: SynchronousMode) throws {
@@ -45,15 +33,11 @@ final class SQLiteCatalogStore: CatalogStorage {
     /// it was last read, or a second has passed: credential checks ask for it on every request.
     func changeCounter() throws -> Int64 {
         guard let changeSignal else { return try storedChangeCounter() }
-        // The signal is read before the counter: a change signalled after this read is seen
-        // at the next call, never lost.
-        let signal = changeSignal.value
-        let now = CLinux_monotonic_ns()
-        if let known = knownCounter.withLock({ $0 }), known.signal == signal, now < known.recheckAt {
-            return known.counter
-        }
+        if let known = knownCounter.withLock({ $0 }), changeSignal.isCurrent(known.mark) { return known.counter }
+        // Marked before the read: a change signalled after it is seen at the next call, never lost.
+        let mark = changeSignal.mark()
         let counter = try storedChangeCounter()
-        knownCounter.withLock { $0 = KnownCounter(counter: counter, signal: signal, recheckAt: now + Self.counterRecheckNanoseconds) }
+        knownCounter.withLock { $0 = (counter, mark) }
         return counter
     }
 

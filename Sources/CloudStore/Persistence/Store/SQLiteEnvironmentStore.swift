@@ -1,4 +1,3 @@
-import CLinux
 import Synchronization
 
 /// An environment's storage in one SQLite file: the writer and readers of `SQLiteDatabase`, and
@@ -11,11 +10,9 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
 
     private struct CachedCatalog {
         var catalog: SchemaCatalog
-        /// The schema signal's value read before the transaction the catalog came from began,
+        /// The schema signal's mark taken before the transaction the catalog came from began,
         /// or `nil` when that order is not known (a catalog loaded inside any transaction).
-        var signal: UInt64?
-        /// When the catalog is read again even without a signal (monotonic nanoseconds).
-        var recheckAt: UInt64
+        var mark: SharedChangeSignal.Mark?
     }
 
     /// Opens (creating and migrating as needed) the environment file at `path`.
@@ -25,19 +22,16 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
     }
 
     func currentSchema() throws -> Schema {
-        let now = CLinux_monotonic_ns()
-        if let schemaSignal, let cached = cachedCatalog.withLock({ $0 }), let signal = cached.signal, signal == schemaSignal.value,
-            now < cached.recheckAt
-        {
+        if let schemaSignal, let cached = cachedCatalog.withLock({ $0 }), let mark = cached.mark, schemaSignal.isCurrent(mark) {
             return cached.catalog.schema
         }
-        // Every change signalled before this read committed before the transaction below began,
-        // so its catalog is at least that new; a later change moves the signal past this value.
-        let signal = schemaSignal?.value
+        // Every change signalled before this mark committed before the transaction below began,
+        // so its catalog is at least that new; a later change moves the signal past the mark.
+        let mark = schemaSignal?.mark()
         let catalog = try database.read { try self.catalog(on: $0) }
         cachedCatalog.withLock { cached in
             guard cached == nil || cached!.catalog.version == catalog.version else { return }
-            cached = CachedCatalog(catalog: catalog, signal: signal, recheckAt: now + SQLiteCatalogStore.counterRecheckNanoseconds)
+            cached = CachedCatalog(catalog: catalog, mark: mark)
         }
         return catalog.schema
     }
@@ -81,7 +75,7 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
         // commit fails, the catalog of its rolled-back version must not outlive it. Loaded
         // inside any transaction, it is not known to be current: the next `currentSchema`
         // reads again.
-        cachedCatalog.withLock { $0 = CachedCatalog(catalog: loaded, signal: nil, recheckAt: 0) }
+        cachedCatalog.withLock { $0 = CachedCatalog(catalog: loaded, mark: nil) }
         return loaded
     }
 }
