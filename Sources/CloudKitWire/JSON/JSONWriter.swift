@@ -28,14 +28,7 @@ struct JSONWriter {
         case .string(let string):
             write(string)
         case .array(let elements):
-            output.append(UInt8(ascii: "["))
-            var first = true
-            for element in elements {
-                if !first { output.append(UInt8(ascii: ",")) }
-                first = false
-                write(element)
-            }
-            output.append(UInt8(ascii: "]"))
+            writeArray(elements) { $0.write($1) }
         case .object(let object):
             output.append(UInt8(ascii: "{"))
             let keys = object.keys
@@ -110,6 +103,18 @@ struct JSONWriter {
     /// Appends JSON text this writer wrote before (a zone ID written once for a page).
     mutating func append(bytes: [UInt8]) {
         output.append(contentsOf: bytes)
+    }
+
+    /// Writes an array of `elements`, each written by `element`.
+    mutating func writeArray<Elements: Sequence>(_ elements: Elements, _ element: (inout JSONWriter, Elements.Element) -> Void) {
+        output.append(UInt8(ascii: "["))
+        var first = true
+        for value in elements {
+            if !first { output.append(UInt8(ascii: ",")) }
+            first = false
+            element(&self, value)
+        }
+        output.append(UInt8(ascii: "]"))
     }
 
     /// Appends one byte of punctuation: `,`, `:`, a bracket.

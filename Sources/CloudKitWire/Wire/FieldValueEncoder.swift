@@ -64,13 +64,7 @@ public struct FieldValueEncoder {
         case .reference(let reference): Self.writeReference(reference, into: &writer)
         case .asset(let asset): Self.writeAsset(asset, into: &writer)
         case .location(let value): writeLocation(value, into: &writer)
-        case .list(_, let elements):
-            writer.append(UInt8(ascii: "["))
-            for (position, element) in elements.enumerated() {
-                if position > 0 { writer.append(UInt8(ascii: ",")) }
-                writeBare(element, into: &writer)
-            }
-            writer.append(UInt8(ascii: "]"))
+        case .list(_, let elements): writer.writeArray(elements) { writeBare($1, into: &$0) }
         }
     }
 
