@@ -40,24 +40,18 @@ public enum LogRedaction {
                 return
             }
             line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position...question]))
-            var start = question + 1
-            while start <= bytes.count {
-                var end = start
-                var equals = -1
-                while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
-                    if equals < 0, bytes[end] == UInt8(ascii: "=") { equals = end }
-                    end += 1
-                }
+            var first = true
+            PercentDecoding.forEachPairBounds(in: bytes, from: question + 1) { name, value in
+                if !first { line.append(UInt8(ascii: "&")) }
+                first = false
                 // A name alone (`&tok&`) has no value to hide.
-                if equals >= 0, matches(UnsafeBufferPointer(rebasing: bytes[start..<equals]), names) {
-                    line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...equals]))
+                if let value, matches(UnsafeBufferPointer(rebasing: bytes[name]), names) {
+                    line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[name.lowerBound..<value.lowerBound]))
                     line.append(contentsOf: "REDACTED".utf8)
                 } else {
-                    line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+                    line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[name.lowerBound..<(value?.upperBound ?? name.upperBound)]))
                 }
-                guard end < bytes.count else { break }
-                line.append(UInt8(ascii: "&"))
-                start = end + 1
+                return true
             }
         }
     }

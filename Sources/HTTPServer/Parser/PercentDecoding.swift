@@ -47,10 +47,9 @@ public enum PercentDecoding {
         return pairs
     }
 
-    /// Calls `body` with each encoded pair of `text`, in order, until it returns `false`.
-    /// Splits on the UTF-8 bytes of `&` and `=`, which are never inside another character, so no
-    /// grapheme breaking is paid for: requests read their query several times each, so the
-    /// bytes are scanned in place, and only the pairs' bounds become string indices.
+    /// Calls `body` with each encoded pair of `text`, in order, until it returns `false`; empty
+    /// pairs are skipped. Requests read their query several times each, so the bytes are
+    /// scanned in place, and only the pairs' bounds become string indices.
     static func forEachEncodedPair(_ text: Substring, _ body: (Substring, Substring) -> Bool) {
         var contiguous = text
         contiguous.withUTF8 { bytes in
@@ -58,25 +57,32 @@ public enum PercentDecoding {
             let base = utf8.startIndex
             // Offsets into a native string's UTF-8 become indices in constant time.
             func index(_ offset: Int) -> String.Index { utf8.index(base, offsetBy: offset) }
-            var start = 0
-            while start < bytes.count {
-                var end = start
-                var equals = -1
-                while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
-                    if equals < 0, bytes[end] == UInt8(ascii: "=") { equals = end }
-                    end += 1
-                }
-                if start != end {
-                    let more: Bool
-                    if equals >= 0 {
-                        more = body(text[index(start)..<index(equals)], text[index(equals + 1)..<index(end)])
-                    } else {
-                        more = body(text[index(start)..<index(end)], text[index(end)..<index(end)])
-                    }
-                    if !more { return }
-                }
-                start = end + 1
+            forEachPairBounds(in: bytes, from: 0) { name, value in
+                if name.isEmpty, value == nil { return true }
+                let value = value ?? name.upperBound..<name.upperBound
+                return body(text[index(name.lowerBound)..<index(name.upperBound)], text[index(value.lowerBound)..<index(value.upperBound)])
             }
+        }
+    }
+
+    /// Calls `body` with the bounds of each pair of the query or form text `bytes[start...]`, in
+    /// order, empty pairs too, until it returns `false`: the name's, and the value's after its
+    /// `=` (`nil` when the pair has none). Splits on the bytes of `&` and `=`, which are never
+    /// inside another character, so no grapheme breaking is paid for.
+    static func forEachPairBounds(
+        in bytes: UnsafeBufferPointer<UInt8>, from start: Int, _ body: (_ name: Range<Int>, _ value: Range<Int>?) -> Bool
+    ) {
+        var start = start
+        while start <= bytes.count {
+            var end = start
+            var equals = -1
+            while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
+                if equals < 0, bytes[end] == UInt8(ascii: "=") { equals = end }
+                end += 1
+            }
+            let more = equals >= 0 ? body(start..<equals, equals + 1..<end) : body(start..<end, nil)
+            guard more, end < bytes.count else { return }
+            start = end + 1
         }
     }
 
