@@ -74,8 +74,6 @@ extension CloudDatabase {
                 latest[change.entry.recordName] = index
             }
             let schema = try reader.schema()
-            // Only a private database's zones have shares whose roots a record could be.
-            let marksShares = database.scope == .private
             var records: [RecordResult] = []
             for (index, (entry, current)) in entries.enumerated() where latest[entry.recordName] == index {
                 if let types = desiredRecordTypes, !types.contains(entry.recordType) { continue }
@@ -88,11 +86,7 @@ extension CloudDatabase {
                     records.append(.deleted(recordName: entry.recordName, zoneID: zoneID))
                 } else if let current {
                     guard try access.canRead(current.record, in: schema) else { continue }
-                    if marksShares {
-                        records.append(.record(try access.markingShare(current.record, in: zone).keeping(desiredKeys)))
-                    } else {
-                        records.append(.record(current.record.keeping(desiredKeys)))
-                    }
+                    records.append(.record(try access.markingShare(current.record, in: zone).keeping(desiredKeys)))
                 }
                 // A record gone since, by a change after this page: that page says it was deleted.
             }

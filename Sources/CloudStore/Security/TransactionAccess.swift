@@ -63,8 +63,16 @@ final class TransactionAccess {
     }
 
     /// `record` with the name of the share whose root it is, when it is one.
+    @inline(__always)
     func markingShare(_ record: Record, in zone: StoredZone) throws -> Record {
+        // Only a private database's zones have shares. Inlined, so that every record of a page
+        // elsewhere goes out without a copy made for nothing.
         guard zone.database.scope == .private else { return record }
+        return try markedShare(record, in: zone)
+    }
+
+    @inline(never)
+    private func markedShare(_ record: Record, in zone: StoredZone) throws -> Record {
         var record = record
         record.share = try shares(in: zone).first { $0.rootRecordName == record.recordName }?.recordName
         return record
