@@ -1,3 +1,6 @@
+import Dispatch
+import Synchronization
+
 /// One database of a container's environment as one caller sees it: the records, queries and
 /// zones operations of CloudKit Web Services, each one transaction.
 public struct CloudDatabase: Sendable {
@@ -25,29 +28,56 @@ public struct CloudDatabase: Sendable {
     /// Applies `request` as `records/modify` does: one result per operation, in order.
     /// - Throws: request-level failures (too many operations, a caller who may not write).
     public func modify(_ request: ModifyRequest) throws -> [RecordResult] {
-        let notifier = store.notifier(container, environment, database)
+        let answer = Mutex<Result<[RecordResult], any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        modify(request) { result in
+            answer.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return try answer.withLock { $0! }.get()
+    }
+
+    /// Applies `request` as `records/modify` does, handing its write to the environment's writer
+    /// and returning at once, so that no thread waits for the commit: `completion` gets one
+    /// result per operation, in order, or the request-level failure, after the commit. It runs
+    /// on the writer's thread (or on this one for a failure found before writing): it should
+    /// hand the answer on and return.
+    public func modify(_ request: ModifyRequest, completion: @escaping @Sendable (Result<[RecordResult], any Error>) -> Void) {
         let now = store.now
-        if isSharedDirectory {
-            throw CloudStoreError.badRequest(
-                "The shared database holds zones other users shared: name the zone's ownerRecordName in zoneID")
+        var participantUsers = ShareParticipants()
+        let storageLimit: Int64?
+        do {
+            if isSharedDirectory {
+                throw CloudStoreError.badRequest(
+                    "The shared database holds zones other users shared: name the zone's ownerRecordName in zoneID")
+            }
+            if request.operations.contains(where: { $0.share?.participants?.isEmpty == false }) {
+                participantUsers = try store.shareParticipants(in: container)
+            }
+            storageLimit = try store.limits(of: container, environment).storageBytes
+        } catch {
+            return completion(.failure(error))
         }
+        let (store, container, environment, database, caller, viaShare) = (store, container, environment, database, caller, viaShare)
         let receipts = AssetReceiptCheck(place: place, signer: store.assetSigner, now: now)
-        var modifier = RecordModifier(
-            database: database, caller: caller, evolution: SchemaEvolution(environment: environment), now: now, notifier: notifier,
-            receipts: receipts)
-        modifier.viaShare = viaShare
-        if request.operations.contains(where: { $0.share?.participants?.isEmpty == false }) {
-            modifier.participantUsers = try store.shareParticipants(in: container)
-        }
-        let storageLimit = try store.limits(of: container, environment).storageBytes
-        let (store, container, environment) = (store, container, environment)
-        let (results, woken) = try storage.write { writer in
+        storage.write({ [participantUsers] writer in
+            // Made on the writer's thread, which alone uses them.
+            let notifier = store.notifier(container, environment, database)
+            var modifier = RecordModifier(
+                database: database, caller: caller, evolution: SchemaEvolution(environment: environment), now: now, notifier: notifier,
+                receipts: receipts)
+            modifier.viaShare = viaShare
+            modifier.participantUsers = participantUsers
             let results = try modifier.apply(request, to: writer)
             try store.checkStorage(of: writer, limit: storageLimit, container: container, environment: environment)
             return (results, try notifier.flush(to: writer))
+        }) { [self] result in
+            completion(result.map { results, woken in
+                store.notificationsQueued(woken)
+                return present(results)
+            })
         }
-        store.notificationsQueued(woken)
-        return present(results)
     }
 
     /// Fetches records by name as `records/lookup` does: one result per name, in order.

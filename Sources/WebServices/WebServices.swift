@@ -69,8 +69,11 @@ public final class WebServices: Sendable {
         let assets = AssetsEndpoints(endpoint: endpoint, store: store)
         let cors: [any HTTPMiddleware] = [CORSMiddleware(store: store, ownOrigin: { request in endpoint.baseURL(of: request) })]
         typealias Body = @Sendable (APIContext) throws -> JSONValue
-        let bodies: [String: (needsDatabase: Bool, body: Body)] = [
-            "records/modify": (true, RecordsEndpoints.modify),
+        var bodies: [String: (needsDatabase: Bool, body: APIEndpoint.Body)] = [
+            // A write waits for its commit holding no worker.
+            "records/modify": (true, .later(RecordsEndpoints.modify)),
+        ]
+        let answeringNow: [String: (needsDatabase: Bool, body: Body)] = [
             "records/query": (true, RecordsEndpoints.query),
             "records/lookup": (true, RecordsEndpoints.lookup),
             "records/changes": (true, ChangesEndpoints.records),
@@ -96,6 +99,7 @@ public final class WebServices: Sendable {
             "tokens/create": (false, tokens.create),
             "tokens/register": (false, tokens.register),
         ]
+        for (operation, (needsDatabase, body)) in answeringNow { bodies[operation] = (needsDatabase, .now(body)) }
         let options = RouteOptions(maxBodyBytes: configuration.maxRequestBytes)
         router.group("", middleware: cors) { api in
             for (methods, pattern) in Self.routes where pattern.hasPrefix("/database/") || pattern.hasPrefix("/device/") {

@@ -12,6 +12,15 @@ final class StreamBox: Sendable {
     let closed = Atomic<Int>(0)
 }
 
+/// Adds a header to every answer, as CORS middleware does.
+private struct AddedHeader: HTTPMiddleware {
+    func respond(to request: HTTPRequest, next: HTTPHandler) throws -> HTTPResponse {
+        var response = try next(request)
+        response.headers.replaceOrAdd(name: "X-Added", value: "by middleware")
+        return response
+    }
+}
+
 @Suite struct StreamingTests {
     @Test func sendsServerSentEventsWithHeartbeats() throws {
         let box = StreamBox()
@@ -113,6 +122,67 @@ final class StreamBox: Sendable {
         #expect(!waiting.complete(.text("twice")))
         let response = try client.readResponse()
         #expect(response.text == #"{"changed":true}"#)
+    }
+
+    @Test func aDeferredAnswerGetsTheHeadersMiddlewareSetAndIsCompressed() throws {
+        let text = String(repeating: "words that compress well ", count: 200)
+        let test = try TestServer.start { router in
+            router.group("", middleware: [AddedHeader()]) { group in
+                group.get("/later") { _ in
+                    let pending = PendingResponse(timeout: .seconds(30))
+                    Thread {
+                        usleep(20_000)
+                        pending.complete(.text(text))
+                    }.start()
+                    return .deferred(pending)
+                }
+                group.get("/already") { _ in
+                    let pending = PendingResponse(timeout: .seconds(30))
+                    pending.complete(.text(text))
+                    return .deferred(pending)
+                }
+                group.get("/expired") { _ in
+                    .deferred(PendingResponse(timeout: .milliseconds(100), timeoutResponse: .text("late")))
+                }
+            }
+        }
+        defer { test.stop() }
+        for path in ["/later", "/already"] {
+            let response = try test.request(get(path, headers: "Accept-Encoding: gzip\r\n"))
+            #expect(response.status == 200)
+            #expect(response.header("X-Added") == "by middleware", "\(path)")
+            #expect(response.header("Content-Encoding") == "gzip", "\(path)")
+            #expect(Gzip.decompress(response.body) == Array(text.utf8))
+        }
+        let expired = try test.request(get("/expired"))
+        #expect(expired.text == "late")
+        #expect(expired.header("X-Added") == "by middleware")
+    }
+
+    @Test func shutdownWaitsForADeferredAnswerThatWillCome() throws {
+        let box = StreamBox()
+        let test = try TestServer.start { router in
+            router.get("/write") { _ in
+                let pending = PendingResponse(timeout: .seconds(30), timeoutResponse: .text("gave up"), waitsThroughShutdown: true)
+                box.pendings.withLock { $0.append(pending) }
+                return .deferred(pending)
+            }
+        }
+        let client = try test.client()
+        try client.send(get("/write"))
+        var pending: PendingResponse?
+        for _ in 0..<100 where pending == nil {
+            usleep(10_000)
+            pending = box.pendings.withLock { $0.first }
+        }
+        let waiting = try #require(pending)
+        let stopped = Thread { test.stop() }
+        stopped.start()
+        usleep(100_000)
+        #expect(!waiting.isCompleted, "shutdown did not answer for it")
+        #expect(waiting.complete(.text("committed")))
+        let response = try client.readResponse()
+        #expect(response.text == "committed")
     }
 
     @Test func answersLongPollsWithTheTimeoutResponse() throws {

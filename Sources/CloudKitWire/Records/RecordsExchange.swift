@@ -59,7 +59,21 @@ public enum RecordsExchange {
 
     /// Applies a modify request and answers `{records}`: one result per operation, in order.
     public static func modify(_ request: ModifyRequest, in database: CloudDatabase, numbersAsStrings: Bool) throws -> JSONValue {
-        let results = try database.modify(request)
+        answer(to: request, try database.modify(request), in: database, numbersAsStrings: numbersAsStrings)
+    }
+
+    /// As `modify(_:in:numbersAsStrings:)`, returning at once: `completion` gets the answer
+    /// after the commit, from the writer's thread.
+    public static func modify(
+        _ request: ModifyRequest, in database: CloudDatabase, numbersAsStrings: Bool,
+        completion: @escaping @Sendable (Result<JSONValue, any Error>) -> Void
+    ) {
+        database.modify(request) { result in
+            completion(result.map { answer(to: request, $0, in: database, numbersAsStrings: numbersAsStrings) })
+        }
+    }
+
+    private static func answer(to request: ModifyRequest, _ results: [RecordResult], in database: CloudDatabase, numbersAsStrings: Bool) -> JSONValue {
         let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings, currentUser: database.caller.signedInUser)
         return .object(["records": encoder.array(results) { position in
             request.operations.indices.contains(position) ? request.operations[position].desiredKeys ?? request.desiredKeys : request.desiredKeys

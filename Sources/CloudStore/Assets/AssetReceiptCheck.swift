@@ -5,7 +5,7 @@ import Foundation
 /// without one only if the record already holds that content (a client saving back what it
 /// fetched). Either way the record keeps the content's checksum and size alone — never a
 /// `downloadURL` a client sent, which would be served to every reader.
-struct AssetReceiptCheck {
+struct AssetReceiptCheck: Sendable {
     let place: AssetTickets.Place
     let signer: OpaqueTokenSigner
     let now: Int64

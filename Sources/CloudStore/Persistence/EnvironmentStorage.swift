@@ -5,6 +5,13 @@ protocol EnvironmentStorage: Sendable {
     func read<T: Sendable>(_ body: (any EnvironmentReader) throws -> T) throws -> T
     /// Runs `body` in one transaction; nothing it wrote remains if it throws.
     func write<T: Sendable>(_ body: (any EnvironmentWriter) throws -> T) throws -> T
+    /// Hands `body` to the writer and returns at once: `completion` gets what it returned, or
+    /// what it or the commit threw, once its transaction has ended. No thread waits meanwhile.
+    /// `completion` runs on the writer's thread, holding up the next group: keep it short.
+    func write<T: Sendable>(
+        _ body: @escaping @Sendable (any EnvironmentWriter) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void)
+    /// How the environment's writer has grouped its jobs so far.
+    var writeStatistics: SQLiteWriteQueue.WriteStatistics { get }
     /// Runs `body` alone in a transaction of its own: for changes to the schema's indexes.
     func writeSchema<T: Sendable>(_ body: (any EnvironmentWriter) throws -> T) throws -> T
     /// The schema as committed now: read before a request is decoded, so kept from the last

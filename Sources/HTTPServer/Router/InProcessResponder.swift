@@ -1,6 +1,6 @@
 /// Answers requests with a router's routes in the calling thread, without sockets: what the
 /// server would answer, for fuzzing and tools. Routes, middleware, 404 and 405 apply as in the
-/// server; a handler's error becomes the same 500.
+/// server; a handler's error becomes the same 500, and a deferred answer is waited for.
 ///
 /// ```swift
 /// let responder = InProcessResponder(router)
@@ -26,6 +26,11 @@ public struct InProcessResponder: Sendable {
         }
         var routed = request
         routed.pathParameters = resolution.parameters
-        return invoke(resolution.handler, for: routed, failed: failed)
+        let response = invoke(resolution.handler, for: routed, failed: failed)
+        if case .pending(let pending) = response.body {
+            pending.prepare(PendingResponse.Finishing(headers: response.headers) { _ in })
+            return pending.waitForResponse()
+        }
+        return response
     }
 }

@@ -261,7 +261,8 @@ extension Connection {
         case .head:
             if parser.isIdle && inbox.isEmpty { close() }
         case .pending:
-            if let pending, let response = pending.expire() {
+            // Work that will finish (a write) is waited for, within the grace period.
+            if let pending, !pending.waitsThroughShutdown, let response = pending.expire() {
                 self.pending = nil
                 phase = .handler
                 send(response)

@@ -308,8 +308,17 @@ final class Connection {
             context.logger.error("handler failed: \(error)", metadata: ["request-id": .string(request.requestID)])
         }
         let configuration = context.configuration
+        let acceptEncoding = request.headers["Accept-Encoding"]
+        if case .pending(let pending) = response.body {
+            // The answer comes later, from another thread: finish it there as it would be here.
+            pending.prepare(PendingResponse.Finishing(headers: response.headers) { response in
+                ResponseCompression.apply(
+                    to: &response, acceptEncoding: acceptEncoding, minimumBytes: configuration.gzipMinimumBytes, level: configuration.gzipLevel)
+            })
+            return response
+        }
         ResponseCompression.apply(
-            to: &response, acceptEncoding: request.headers["Accept-Encoding"],
+            to: &response, acceptEncoding: acceptEncoding,
             minimumBytes: configuration.gzipMinimumBytes, level: configuration.gzipLevel
         )
         return response

@@ -11,22 +11,60 @@ struct APIEndpoint: Sendable {
     let authenticator: RequestAuthenticator
     let configuration: WebServicesConfiguration
 
+    /// What an endpoint does with a request it was handed, authenticated and admitted.
+    enum Body: Sendable {
+        /// Answers in the calling thread.
+        case now(@Sendable (APIContext) throws -> JSONValue)
+        /// Hands the work on (a write to the writer) and has the answer passed to the completion
+        /// later, from any thread, so that no worker waits for it.
+        case later(@Sendable (APIContext, _ completion: @escaping @Sendable (Result<JSONValue, any Error>) -> Void) throws -> Void)
+    }
+
+    /// How long a deferred answer may take before the client is told to try again (the work
+    /// itself still ends: a write commits or not whatever the client was told).
+    static let deferredTimeout = Duration.seconds(120)
+
     /// A handler running `body`; `needsDatabase` says whether the path names a database, and
     /// `operation` (such as `records/query`) is what the request log calls the route.
-    func handler(operation: String, needsDatabase: Bool = true, _ body: @escaping @Sendable (APIContext) throws -> JSONValue) -> HTTPHandler {
+    func handler(operation: String, needsDatabase: Bool = true, _ body: Body) -> HTTPHandler {
         { request in
             let started = ContinuousClock.now
-            let outcome = answer(request, needsDatabase: needsDatabase, body)
             // Every call joins the request log; recording only appends to a buffer.
-            let elapsed = ContinuousClock.now - started
-            store.requestLog.record(RequestLogEntry(
-                time: store.configuration.clock(), container: request.pathParameters["container"] ?? "",
-                environment: request.pathParameters["environment"] ?? "", database: request.pathParameters["database"] ?? "",
-                operation: operation, user: outcome.user, clientAddress: request.remoteAddress, status: outcome.response.status.code,
-                serverErrorCode: outcome.errorCode,
-                durationMicroseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000,
-                bytesIn: Int64(request.body.count), bytesOut: Self.byteCount(of: outcome.response), requestID: request.requestID))
-            return outcome.response
+            let answered: @Sendable (Outcome) -> HTTPResponse = { outcome in
+                let elapsed = ContinuousClock.now - started
+                store.requestLog.record(RequestLogEntry(
+                    time: store.configuration.clock(), container: request.pathParameters["container"] ?? "",
+                    environment: request.pathParameters["environment"] ?? "", database: request.pathParameters["database"] ?? "",
+                    operation: operation, user: outcome.user, clientAddress: request.remoteAddress, status: outcome.response.status.code,
+                    serverErrorCode: outcome.errorCode,
+                    durationMicroseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000,
+                    bytesIn: Int64(request.body.count), bytesOut: Self.byteCount(of: outcome.response), requestID: request.requestID))
+                return outcome.response
+            }
+            var authentication: Authentication?
+            do {
+                let context = try admit(request, needsDatabase: needsDatabase, authentication: &authentication)
+                switch body {
+                case .now(let body):
+                    return answered(success(try body(context), request: request, authentication: context.authentication))
+                case .later(let body):
+                    let timedOut = CloudKitError("TRY_AGAIN_LATER", 503, "The request did not finish in time; it may still take effect", retryAfter: 1)
+                    let pending = PendingResponse(
+                        timeout: Self.deferredTimeout, timeoutResponse: respond(timedOut.httpStatus, timedOut.body(uuid: request.requestID), request: request, authentication: nil),
+                        waitsThroughShutdown: true)
+                    let authenticated = context.authentication
+                    try body(context) { result in
+                        let outcome = switch result {
+                        case .success(let json): success(json, request: request, authentication: authenticated)
+                        case .failure(let error): failure(error, request: request, authentication: authenticated)
+                        }
+                        pending.complete(answered(outcome))
+                    }
+                    return .deferred(pending)
+                }
+            } catch {
+                return answered(failure(error, request: request, authentication: authentication))
+            }
         }
     }
 
@@ -39,50 +77,55 @@ struct APIEndpoint: Sendable {
         var errorCode: String?
     }
 
-    private func answer(_ request: HTTPRequest, needsDatabase: Bool, _ body: (APIContext) throws -> JSONValue) -> Outcome {
-        var authentication: Authentication?
-        do {
-            let container = try ContainerIdentifier.fromPath(request.pathParameters["container"])
-            let environmentName = request.pathParameters["environment"] ?? ""
-            guard let environment = Environment(rawValue: environmentName) else {
-                throw WebServicesError.badRequest("Unknown environment '\(environmentName)': use development or production")
-            }
-            var scope: DatabaseScope?
-            if let databaseName = request.pathParameters["database"] {
-                guard let parsed = DatabaseScope(rawValue: databaseName) else {
-                    throw WebServicesError.badRequest("Unknown database '\(databaseName)': use public, private or shared")
-                }
-                scope = parsed
-            } else if needsDatabase {
-                throw WebServicesError.badRequest("The path needs a database: public, private or shared")
-            }
-            // The body is JSON whatever the Content-Type says; no body reads as an empty object.
-            let json: JSONValue = request.body.isEmpty ? .object([:]) : try JSONValue.parse(request.body)
-            guard json.objectValue != nil else { throw WebServicesError.badRequest("The request body must be a JSON object") }
-            let authenticated = try authenticator.authenticate(request, container: container, environment: environment)
-            authentication = authenticated
-            // Limits apply to callers who got this far, as CloudKit's do: a request without
-            // credentials is refused before any limit counts it.
-            try store.admitRequest(to: container, environment)
-            let context = APIContext(
-                request: request, store: store, container: container, environment: environment, scope: scope,
-                authentication: authenticated, body: .body(json), publicURL: configuration.publicURL)
-            let response = respond(.ok, try body(context), request: request, authentication: authenticated)
-            return Outcome(response: response, user: authenticated.caller.signedInUser)
-        } catch {
-            var failure = CloudKitError(any: error)
-            if failure.isInternal {
-                configuration.logger.error(
-                    "\(request.method) \(request.path) failed: \(error)", metadata: ["request-id": .string(request.requestID)])
-            }
-            if failure.serverErrorCode == "AUTHENTICATION_REQUIRED", failure.redirectURL == nil,
-                let token = authentication?.apiToken ?? request.queryParameter("ckAPIToken").flatMap({ try? store.apiToken($0) })
-            {
-                failure.redirectURL = configuration.signInURL(baseURL(of: request), token.token, request.headers["Origin"])
-            }
-            let response = respond(failure.httpStatus, failure.body(uuid: request.requestID), request: request, authentication: authentication)
-            return Outcome(response: response, user: authentication?.caller.signedInUser, errorCode: failure.serverErrorCode)
+    /// Reads the path and the body, authenticates and applies the limits: the context an
+    /// endpoint runs in. `authentication` is set as soon as it is known, for the error answer.
+    private func admit(_ request: HTTPRequest, needsDatabase: Bool, authentication: inout Authentication?) throws -> APIContext {
+        let container = try ContainerIdentifier.fromPath(request.pathParameters["container"])
+        let environmentName = request.pathParameters["environment"] ?? ""
+        guard let environment = Environment(rawValue: environmentName) else {
+            throw WebServicesError.badRequest("Unknown environment '\(environmentName)': use development or production")
         }
+        var scope: DatabaseScope?
+        if let databaseName = request.pathParameters["database"] {
+            guard let parsed = DatabaseScope(rawValue: databaseName) else {
+                throw WebServicesError.badRequest("Unknown database '\(databaseName)': use public, private or shared")
+            }
+            scope = parsed
+        } else if needsDatabase {
+            throw WebServicesError.badRequest("The path needs a database: public, private or shared")
+        }
+        // The body is JSON whatever the Content-Type says; no body reads as an empty object.
+        let json: JSONValue = request.body.isEmpty ? .object([:]) : try JSONValue.parse(request.body)
+        guard json.objectValue != nil else { throw WebServicesError.badRequest("The request body must be a JSON object") }
+        let authenticated = try authenticator.authenticate(request, container: container, environment: environment)
+        authentication = authenticated
+        // Limits apply to callers who got this far, as CloudKit's do: a request without
+        // credentials is refused before any limit counts it.
+        try store.admitRequest(to: container, environment)
+        return APIContext(
+            request: request, store: store, container: container, environment: environment, scope: scope,
+            authentication: authenticated, body: .body(json), publicURL: configuration.publicURL)
+    }
+
+    private func success(_ json: JSONValue, request: HTTPRequest, authentication: Authentication) -> Outcome {
+        Outcome(response: respond(.ok, json, request: request, authentication: authentication), user: authentication.caller.signedInUser)
+    }
+
+    /// CloudKit's error answer for `error`; an internal cause is logged under the request id,
+    /// never sent.
+    private func failure(_ error: any Error, request: HTTPRequest, authentication: Authentication?) -> Outcome {
+        var failure = CloudKitError(any: error)
+        if failure.isInternal {
+            configuration.logger.error(
+                "\(request.method) \(request.path) failed: \(error)", metadata: ["request-id": .string(request.requestID)])
+        }
+        if failure.serverErrorCode == "AUTHENTICATION_REQUIRED", failure.redirectURL == nil,
+            let token = authentication?.apiToken ?? request.queryParameter("ckAPIToken").flatMap({ try? store.apiToken($0) })
+        {
+            failure.redirectURL = configuration.signInURL(baseURL(of: request), token.token, request.headers["Origin"])
+        }
+        let response = respond(failure.httpStatus, failure.body(uuid: request.requestID), request: request, authentication: authentication)
+        return Outcome(response: response, user: authentication?.caller.signedInUser, errorCode: failure.serverErrorCode)
     }
 
     /// CloudKit's error JSON for a failure outside the JSON endpoints (asset uploads and

@@ -3,8 +3,9 @@ import CloudStore
 
 /// `records/modify`, `records/query` and `records/lookup`.
 enum RecordsEndpoints {
-    /// `records/modify`: `{operations, zoneID, atomic, desiredKeys, numbersAsStrings}` → `{records}`.
-    static func modify(_ context: APIContext) throws -> JSONValue {
+    /// `records/modify`: `{operations, zoneID, atomic, desiredKeys, numbersAsStrings}` → `{records}`,
+    /// passed to `completion` once the write has committed.
+    static func modify(_ context: APIContext, completion: @escaping @Sendable (Result<JSONValue, any Error>) -> Void) throws {
         let body = context.body
         let database = try context.database()
         // Every share has a short GUID; other records have none here. Say so rather than leave
@@ -17,7 +18,7 @@ enum RecordsEndpoints {
         }
         let request = try RecordsExchange.modifyRequest(
             body, in: database, schema: try context.store.schema(context.container, context.environment))
-        return try RecordsExchange.modify(request, in: database, numbersAsStrings: try context.numbersAsStrings())
+        RecordsExchange.modify(request, in: database, numbersAsStrings: try context.numbersAsStrings(), completion: completion)
     }
 
     /// `records/query`: `{query, zoneID, zoneWide, resultsLimit, continuationMarker, desiredKeys}` →

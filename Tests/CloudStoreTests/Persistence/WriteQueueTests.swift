@@ -65,6 +65,69 @@ import Testing
     }
 }
 
+/// Writes handed to the writer without a thread waiting for each.
+@Suite struct HandedOffWriteTests {
+    @Test func everyWriteWaitingSharesOneCommitAndAFailingOneUndoesOnlyItself() throws {
+        let store = try TemporaryStore()
+        let database = try store.database()
+        try database.create("Note", "seed", ["title": .string("seed")])
+        let held = try #require(try store.store.usage(of: store.container)[.development]?.recordBytes)
+        try store.store.setLimits(
+            EnvironmentLimits(requestsPerSecond: 100, burst: 100, storageBytes: held + 20_000), of: store.container, .development)
+        let storage = try store.store.environment(store.container, .development)
+        let before = storage.writeStatistics
+
+        // The writer is held by a job of its own while the modifies are handed in, so the next
+        // group is every one of them; none has a thread waiting for it.
+        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
+        Thread {
+            _ = try? storage.write { _ in
+                holding.signal()
+                release.wait()
+            }
+        }.start()
+        holding.wait()
+        let count = 40, failing = 17
+        let answers = Mutex<[Int: Result<[RecordResult], any Error>]>([:])
+        let finished = DispatchGroup()
+        for index in 0..<count {
+            finished.enter()
+            // One write that alone passes the storage limit: its records are written, then refused.
+            let title = index == failing ? String(repeating: "x", count: 30_000) : "note \(index)"
+            database.modify(ModifyRequest(operations: [
+                RecordOperation(.create, recordName: "n\(index)", recordType: "Note", fields: ["title": .string(title)]),
+                RecordOperation(.create, recordName: "n\(index)-b", recordType: "Note"),
+            ])) { result in
+                answers.withLock { $0[index] = result }
+                finished.leave()
+            }
+        }
+        #expect(storage.writeStatistics.waiting == count, "handing a write in waits for nothing")
+        release.signal()
+        finished.wait()
+
+        let after = storage.writeStatistics
+        #expect(after.transactions - before.transactions == 2, "the holding job, then all \(count) modifies in one transaction")
+        #expect(after.largestGroup == count)
+        for (index, result) in answers.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
+            if index == failing {
+                #expect(throws: CloudStoreError.self) { try result.get() }
+            } else {
+                let results = try result.get()
+                #expect(results.map { $0.record?.recordName } == ["n\(index)", "n\(index)-b"])
+            }
+        }
+        let found = try database.lookup((0..<count).flatMap { [RecordLookup("n\($0)"), RecordLookup("n\($0)-b")] })
+        #expect(found.compactMap { $0.record?.recordName }.count == (count - 1) * 2)
+        #expect(found[failing * 2].record == nil && found[failing * 2 + 1].record == nil, "the failing write left nothing")
+        let log = try storage.read { reader in
+            try reader.changes(in: try #require(try reader.zone(named: "_defaultZone", in: .public)), after: 0, limit: 1_000)
+        }
+        #expect(log.map(\.sequence) == Array(1...Int64(1 + (count - 1) * 2)), "the change log stays dense")
+        #expect(try store.store.usage(of: store.container)[.development]?.recordBytes ?? 0 < held + 20_000)
+    }
+}
+
 /// Messages collected from several threads.
 final class FailureCounter: Sendable {
     private let messages = Mutex<[String]>([])

@@ -45,6 +45,19 @@ final class SQLiteDatabase: Sendable {
         try mapErrors { try writer.submit(exclusive: exclusive, body) }
     }
 
+    /// As `write`, but returns at once: `completion` gets the outcome after the commit, on the
+    /// writer's thread (see ``SQLiteWriteQueue/enqueue(exclusive:_:completion:)``).
+    func write<T: Sendable>(
+        _ body: @escaping @Sendable (SQLiteConnection) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        writer.enqueue(body) { result in
+            completion(result.mapError { error in (error as? SQLiteError)?.cloudStoreError ?? error })
+        }
+    }
+
+    /// How the writer has grouped its jobs so far.
+    var writeStatistics: SQLiteWriteQueue.WriteStatistics { writer.statistics }
+
     /// Runs `body` on a reader connection inside one read transaction, so that everything it
     /// reads comes from the same snapshot.
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {

@@ -34,26 +34,60 @@ final class SQLiteWriteQueue: Sendable {
     /// - Throws: what `body` threw (its savepoint is rolled back), or the commit's failure.
     func submit<T: Sendable>(exclusive: Bool = false, _ body: (SQLiteConnection) throws -> T) throws -> T {
         try withoutActuallyEscaping(body) { body in
-            let job = Job(run: CallerClosure { connection in try body(connection) }, exclusive: exclusive)
-            core.enqueue(job)
-            job.done.wait()
-            return try job.result.withLock { $0! }.get() as! T
+            let answer = Mutex<Result<any Sendable, any Error>?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            core.enqueue(Job(run: CallerClosure { connection in try body(connection) }, exclusive: exclusive) { result in
+                answer.withLock { $0 = result }
+                done.signal()
+            })
+            done.wait()
+            return try answer.withLock { $0! }.get() as! T
         }
     }
 
-    /// A submitted job and, once the group commits, its result.
+    /// Hands `body` to the writer and returns at once; `completion` gets what `body` returned,
+    /// or what it or the commit threw, once the group's transaction has ended. Nothing waits
+    /// meanwhile, so the jobs of every caller in flight can share one commit.
+    ///
+    /// `completion` runs on the writer's thread before it starts the next group: it should
+    /// only hand the answer on.
+    func enqueue<T: Sendable>(
+        exclusive: Bool = false, _ body: @escaping @Sendable (SQLiteConnection) throws -> T,
+        completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        core.enqueue(Job(run: CallerClosure(body: body), exclusive: exclusive) { result in
+            completion(result.map { $0 as! T })
+        })
+    }
+
+    /// How the writer has grouped the jobs it committed so far, and how many wait now.
+    var statistics: WriteStatistics { core.statistics }
+
+    /// Counts of the writer's work since it started.
+    struct WriteStatistics: Sendable, Equatable {
+        /// Transactions the writer committed or rolled back.
+        var transactions = 0
+        /// Jobs those transactions ran.
+        var jobs = 0
+        /// The most jobs one transaction ran.
+        var largestGroup = 0
+        /// Jobs submitted and not yet taken into a transaction.
+        var waiting = 0
+    }
+
+    /// A submitted job: the caller's closure and who to tell the outcome.
     final class Job: Sendable {
-        /// Taken (and so released) by the writer before it signals: `withoutActuallyEscaping`
+        /// Taken (and so released) by the writer before it reports: `withoutActuallyEscaping`
         /// checks that nothing holds the caller's closure once `submit` returns.
         let run: Mutex<CallerClosure?>
-        let result = Mutex<Result<any Sendable, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
         /// Whether the job runs alone in its own transaction.
         let exclusive: Bool
+        private let report: @Sendable (Result<any Sendable, any Error>) -> Void
 
-        init(run: CallerClosure, exclusive: Bool) {
+        init(run: CallerClosure, exclusive: Bool, report: @escaping @Sendable (Result<any Sendable, any Error>) -> Void) {
             self.run = Mutex(run)
             self.exclusive = exclusive
+            self.report = report
         }
 
         /// Runs the caller's closure once, dropping it afterwards.
@@ -63,14 +97,21 @@ final class SQLiteWriteQueue: Sendable {
             }
             return try closure.body(connection)
         }
+
+        /// Drops the closure if it never ran, then tells the caller.
+        func finish(_ result: Result<any Sendable, any Error>) {
+            run.withLock { $0 = nil }
+            report(result)
+        }
     }
 
     /// A caller's closure, carried to the writer thread.
     ///
-    /// `@unchecked Sendable` is sound because the caller blocks on its job's semaphore from the
-    /// moment it submits until the writer has finished running the closure and signalled: the
-    /// closure's captured state is used by one thread at a time, and the semaphore orders the
-    /// two threads' accesses. The closure never outlives `submit` (`withoutActuallyEscaping`).
+    /// `@unchecked Sendable` is sound because the closure is either `@Sendable` itself (a job
+    /// handed off with `enqueue`), or its caller blocks in `submit` from the moment it submits
+    /// until the writer has finished running the closure and reported: the closure's captured
+    /// state is then used by one thread at a time, the semaphore ordering the two threads'
+    /// accesses, and the closure never outlives `submit` (`withoutActuallyEscaping`).
     struct CallerClosure: @unchecked Sendable {
         let body: (SQLiteConnection) throws -> any Sendable
     }
@@ -79,7 +120,13 @@ final class SQLiteWriteQueue: Sendable {
     final class Core: Sendable {
         /// Used by the writer thread alone after `init`.
         private let connection: SQLiteConnection
-        private let pending = Mutex<(jobs: [Job], stopping: Bool)>(([], false))
+        private let pending = Mutex(State())
+        private struct State {
+            var jobs: [Job] = []
+            var stopping = false
+            /// Counted as groups are taken, under the lock already held for that.
+            var counts = WriteStatistics()
+        }
         private let wakeup = DispatchSemaphore(value: 0)
 
         init(connection: SQLiteConnection) { self.connection = connection }
@@ -87,6 +134,14 @@ final class SQLiteWriteQueue: Sendable {
         func enqueue(_ job: Job) {
             pending.withLock { $0.jobs.append(job) }
             wakeup.signal()
+        }
+
+        var statistics: WriteStatistics {
+            pending.withLock { state in
+                var statistics = state.counts
+                statistics.waiting = state.jobs.count
+                return statistics
+            }
         }
 
         func stop() {
@@ -108,6 +163,11 @@ final class SQLiteWriteQueue: Sendable {
                     }
                     let taken = Array(state.jobs.prefix(count))
                     state.jobs.removeFirst(count)
+                    if count > 0 {
+                        state.counts.transactions += 1
+                        state.counts.jobs += count
+                        state.counts.largestGroup = max(state.counts.largestGroup, count)
+                    }
                     return (taken, state.stopping)
                 }
                 // Each job signalled once: jobs beyond this group are picked up by later wakes,
@@ -128,7 +188,6 @@ final class SQLiteWriteQueue: Sendable {
             do {
                 try connection.statement("BEGIN IMMEDIATE").execute()
             } catch {
-                for job in jobs { job.run.withLock { $0 = nil } }
                 finish(jobs, with: Array(repeating: .failure(error), count: jobs.count))
                 return
             }
@@ -158,17 +217,13 @@ final class SQLiteWriteQueue: Sendable {
             do {
                 result = .success(try connection.transaction { try job.perform(on: connection) })
             } catch {
-                job.run.withLock { $0 = nil }
                 result = .failure(error)
             }
             finish([job], with: [result])
         }
 
         private func finish(_ jobs: [Job], with results: [Result<any Sendable, any Error>]) {
-            for (job, result) in zip(jobs, results) {
-                job.result.withLock { $0 = result }
-                job.done.signal()
-            }
+            for (job, result) in zip(jobs, results) { job.finish(result) }
         }
     }
 }

@@ -50,19 +50,36 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
         try write(exclusive: true, body)
     }
 
-    private func write<T: Sendable>(exclusive: Bool, _ body: (any EnvironmentWriter) throws -> T) throws -> T {
-        let (result, changedSchema) = try database.write(exclusive: exclusive) { connection in
-            let catalog = try catalog(on: connection)
-            let session = SQLiteEnvironmentSession(connection: connection, catalog: catalog)
-            let result = try body(session)
-            try session.flushStats()
-            try session.flushZoneLog()
-            return (result, session.catalog.version != catalog.version)
+    func write<T: Sendable>(
+        _ body: @escaping @Sendable (any EnvironmentWriter) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        database.write({ [self] connection in try run(body, on: connection) }) { [schemaSignal] result in
+            completion(result.map { result, changedSchema in
+                if changedSchema { schemaSignal?.signal() }
+                return result
+            })
         }
+    }
+
+    var writeStatistics: SQLiteWriteQueue.WriteStatistics { database.writeStatistics }
+
+    private func write<T: Sendable>(exclusive: Bool, _ body: (any EnvironmentWriter) throws -> T) throws -> T {
+        let (result, changedSchema) = try database.write(exclusive: exclusive) { connection in try run(body, on: connection) }
         // After the commit, so that whoever sees the signal reads the new schema. (A change
         // rolled back with its group is signalled too; readers then only read again.)
         if changedSchema { schemaSignal?.signal() }
         return result
+    }
+
+    /// Runs a write job's body in a session on the writer connection; also says whether the
+    /// job changed the schema.
+    private func run<T>(_ body: (any EnvironmentWriter) throws -> T, on connection: SQLiteConnection) throws -> (T, Bool) {
+        let catalog = try catalog(on: connection)
+        let session = SQLiteEnvironmentSession(connection: connection, catalog: catalog)
+        let result = try body(session)
+        try session.flushStats()
+        try session.flushZoneLog()
+        return (result, session.catalog.version != catalog.version)
     }
 
     /// The catalog for the schema version `connection` sees, from the cache when it is current.
