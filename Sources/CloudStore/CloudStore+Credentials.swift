@@ -34,7 +34,8 @@ extension CloudStore {
 
     /// The API token with this value, or `nil` when there is none.
     public func apiToken(_ value: String) throws -> APIToken? {
-        guard value.utf8.count == 64, value.utf8.allSatisfy(Self.isHexDigit) else { return nil }
+        var value = value
+        guard value.utf8.count == 64, value.withUTF8({ $0.allSatisfy(Self.isHexDigit) }) else { return nil }
         let counter = try credentials.changeCounter()
         if let cached = credentialCache.apiToken(value, at: counter) { return cached }
         guard let token = try credentials.apiToken(value.lowercased()) else { return nil }

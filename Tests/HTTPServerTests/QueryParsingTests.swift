@@ -17,7 +17,7 @@ import TestSupport
 
     @Test(arguments: 0..<3) func parametersAgreeWithThePlainReading(seed: UInt64) {
         var generator = SeededGenerator(seed: seed)
-        let pieces = ["a", "b", "ckAPIToken", "=", "&", "&&", "%41", "%6", "+", "é", "🇫🇷", "e\u{301}", "x=y", "", "%zz", "%2B"]
+        let pieces = ["a", "b", "ckAPIToken", "=", "&", "&&", "%41", "%6", "+", "é", "🇫🇷", "e\u{301}", "x=y", "", "%zz", "%2B", "%61", "%25", "K", "\u{212A}"]
         for _ in 0..<2_000 {
             let query = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             let request = HTTPRequest(method: .get, target: "/p?" + query)
@@ -25,6 +25,9 @@ import TestSupport
             for name in Set(expected.map(\.0)).union(["a", "ckAPIToken", "missing"]) {
                 #expect(request.queryParameter(name) == expected.first { $0.0 == name }?.1, "\(query) \(name)")
                 #expect(request.queryParameters(name) == expected.filter { $0.0 == name }.map(\.1), "\(query) \(name)")
+                #expect(
+                    request.queryParameter(name, orElse: "b") == (expected.first { $0.0 == name } ?? expected.first { $0.0 == "b" })?.1,
+                    "\(query) \(name) or b")
             }
             #expect(request.queryItems.map(\.name) == expected.map(\.0))
         }

@@ -107,6 +107,23 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
 
     /// ASCII case-insensitive comparison of two header names or tokens.
     @inlinable
+    public static func namesEqual(_ a: String, _ b: String) -> Bool {
+        // Names are short: compared on their contiguous bytes, not through the generic views.
+        var a = a, b = b
+        guard a.utf8.count == b.utf8.count else { return false }
+        return a.withUTF8 { lhs in
+            b.withUTF8 { rhs in
+                for index in 0..<lhs.count where lhs[index] != rhs[index] {
+                    let x = lhs[index] | 0x20
+                    guard x == rhs[index] | 0x20, x >= 0x61, x <= 0x7A else { return false }
+                }
+                return true
+            }
+        }
+    }
+
+    /// Whether two field names (or tokens) are equal ignoring ASCII case.
+    @inlinable
     public static func namesEqual<A: StringProtocol, B: StringProtocol>(_ a: A, _ b: B) -> Bool {
         let lhs = a.utf8, rhs = b.utf8
         guard lhs.count == rhs.count else { return false }

@@ -18,6 +18,22 @@ extension HTTPRequest {
         return found
     }
 
+    /// The first decoded value of the query parameter `name`, else of `other`, or `nil`: for a
+    /// parameter that goes by two names, in one pass over the query.
+    public func queryParameter(_ name: String, orElse other: String) -> String? {
+        var first: Substring?, second: Substring?
+        PercentDecoding.forEachEncodedPair(Substring(query)) { encodedName, value in
+            if PercentDecoding.encodedName(encodedName, is: name) {
+                first = value
+                return false
+            }
+            if second == nil, PercentDecoding.encodedName(encodedName, is: other) { second = value }
+            return true
+        }
+        guard let value = first ?? second else { return nil }
+        return PercentDecoding.decode(value, plusAsSpace: true) ?? String(value)
+    }
+
     /// Every decoded value of the query parameter `name`, in order.
     public func queryParameters(_ name: String) -> [String] {
         var found: [String] = []

@@ -71,11 +71,18 @@ public struct HTTPRequest: Sendable {
     /// Splits a request-target into its path and query (absolute-form targets lose their
     /// scheme and authority).
     static func splitTarget(_ target: String) -> (path: String, query: String) {
-        // The common case, an origin-form target: split on the first "?" without copying.
-        let utf8 = target.utf8
-        if utf8.first == UInt8(ascii: "/") {
-            guard let question = utf8.firstIndex(of: UInt8(ascii: "?")) else { return (target, "") }
-            return (String(target[..<question]), String(target[target.index(after: question)...]))
+        // The common case, an origin-form target: split on the first "?" of its bytes.
+        var target = target
+        let split = target.withUTF8 { bytes -> (path: String, query: String)?? in
+            guard bytes.first == UInt8(ascii: "/") else { return nil }
+            guard let question = bytes.firstIndex(of: UInt8(ascii: "?")) else { return .some(nil) }
+            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[..<question]), as: UTF8.self),
+                    String(decoding: UnsafeBufferPointer(rebasing: bytes[(question + 1)...]), as: UTF8.self))
+        }
+        switch split {
+        case .some(.some(let parts)): return parts
+        case .some(.none): return (target, "")
+        case .none: break
         }
         var pathPart = Substring(target)
         if !pathPart.hasPrefix("/") {

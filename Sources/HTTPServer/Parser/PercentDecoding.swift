@@ -94,11 +94,17 @@ public enum PercentDecoding {
         var name = name
         let plain = encoded.withUTF8 { bytes in
             name.withUTF8 { wanted -> Bool? in
-                // Plain ASCII on both sides (nearly every name): equal exactly when the bytes are.
-                if bytes.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "%") && $0 != UInt8(ascii: "+") }), wanted.allSatisfy({ $0 < 0x80 }) {
-                    return bytes.elementsEqual(wanted)
+                // Plain ASCII on both sides, no escapes (nearly every name): equal exactly when the
+                // bytes are, `+` read as a space. Anything else compares as decoded strings, as
+                // Swift compares them (canonical equivalence).
+                for byte in wanted where byte >= 0x80 { return nil }
+                var equal = bytes.count == wanted.count
+                for index in 0..<bytes.count {
+                    let byte = bytes[index]
+                    if byte >= 0x80 || byte == UInt8(ascii: "%") { return nil }
+                    if equal, (byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte) != wanted[index] { equal = false }
                 }
-                return nil
+                return equal
             }
         }
         if let plain { return plain }

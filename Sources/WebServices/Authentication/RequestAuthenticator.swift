@@ -53,7 +53,7 @@ final class RequestAuthenticator: Sendable {
     /// The web auth token a request carries: `ckWebAuthToken`, or `ckSession` as the older
     /// CloudKit JS 1.2.0 build names it, in the query or in the matching header.
     static func webAuthToken(of request: HTTPRequest) -> String? {
-        request.queryParameter("ckWebAuthToken") ?? request.queryParameter("ckSession")
+        request.queryParameter("ckWebAuthToken", orElse: "ckSession")
             ?? request.headers["X-Apple-CloudKit-Web-Auth-Token"] ?? request.headers["X-Apple-CloudKit-Session"]
     }
 

@@ -29,24 +29,13 @@ struct APIEndpoint: Sendable {
     func handler(operation: String, needsDatabase: Bool = true, _ body: Body) -> HTTPHandler {
         { request in
             let started = ContinuousClock.now
-            // Every call joins the request log; recording only appends to a buffer.
-            let answered: @Sendable (Outcome) -> HTTPResponse = { outcome in
-                let elapsed = ContinuousClock.now - started
-                store.requestLog.record(RequestLogEntry(
-                    time: store.configuration.clock(), container: request.pathParameters["container"] ?? "",
-                    environment: request.pathParameters["environment"] ?? "", database: request.pathParameters["database"] ?? "",
-                    operation: operation, user: outcome.user, clientAddress: request.remoteAddress, status: outcome.response.status.code,
-                    serverErrorCode: outcome.errorCode,
-                    durationMicroseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000,
-                    bytesIn: Int64(request.body.count), bytesOut: Self.byteCount(of: outcome.response), requestID: request.requestID))
-                return outcome.response
-            }
             var authentication: Authentication?
             do {
                 let context = try admit(request, needsDatabase: needsDatabase, authentication: &authentication)
                 switch body {
                 case .now(let body):
-                    return answered(success(try body(context), request: request, authentication: context.authentication))
+                    let outcome = success(try body(context), request: request, authentication: context.authentication)
+                    return logged(outcome, request, operation, started)
                 case .later(let body):
                     let timedOut = CloudKitError("TRY_AGAIN_LATER", 503, "The request did not finish in time; it may still take effect", retryAfter: 1)
                     let pending = PendingResponse(
@@ -58,14 +47,27 @@ struct APIEndpoint: Sendable {
                         case .success(let json): success(json, request: request, authentication: authenticated)
                         case .failure(let error): failure(error, request: request, authentication: authenticated)
                         }
-                        pending.complete(answered(outcome))
+                        pending.complete(logged(outcome, request, operation, started))
                     }
                     return .deferred(pending)
                 }
             } catch {
-                return answered(failure(error, request: request, authentication: authentication))
+                return logged(failure(error, request: request, authentication: authentication), request, operation, started)
             }
         }
+    }
+
+    /// Adds the call to the request log (recording only appends to a buffer) and returns its answer.
+    private func logged(_ outcome: Outcome, _ request: HTTPRequest, _ operation: String, _ started: ContinuousClock.Instant) -> HTTPResponse {
+        let elapsed = ContinuousClock.now - started
+        store.requestLog.record(RequestLogEntry(
+            time: store.configuration.clock(), container: request.pathParameters["container"] ?? "",
+            environment: request.pathParameters["environment"] ?? "", database: request.pathParameters["database"] ?? "",
+            operation: operation, user: outcome.user, clientAddress: request.remoteAddress, status: outcome.response.status.code,
+            serverErrorCode: outcome.errorCode,
+            durationMicroseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000,
+            bytesIn: Int64(request.body.count), bytesOut: Self.byteCount(of: outcome.response), requestID: request.requestID))
+        return outcome.response
     }
 
     /// An answer, with what the request log keeps of how it came about.

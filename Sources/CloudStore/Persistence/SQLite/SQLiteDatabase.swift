@@ -42,7 +42,7 @@ final class SQLiteDatabase: Sendable {
     /// or not at all, and has committed when this returns.
     /// - Parameter exclusive: run alone in a transaction of its own (schema changes).
     func write<T: Sendable>(exclusive: Bool = false, _ body: (SQLiteConnection) throws -> T) throws -> T {
-        try mapErrors { try writer.submit(exclusive: exclusive, body) }
+        try writer.submit(exclusive: exclusive, body)
     }
 
     /// As `write`, but returns at once: `completion` gets the outcome after the commit, on the
@@ -50,9 +50,7 @@ final class SQLiteDatabase: Sendable {
     func write<T: Sendable>(
         _ body: @escaping @Sendable (SQLiteConnection) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        writer.enqueue(body) { result in
-            completion(result.mapError { error in (error as? SQLiteError)?.cloudStoreError ?? error })
-        }
+        writer.enqueue(body, completion: completion)
     }
 
     /// How the writer has grouped its jobs so far.

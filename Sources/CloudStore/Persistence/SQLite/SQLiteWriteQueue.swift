@@ -31,7 +31,8 @@ final class SQLiteWriteQueue: Sendable {
 
     /// Runs `body` on the writer connection inside the group's transaction and returns what it
     /// returned once the transaction has committed.
-    /// - Throws: what `body` threw (its savepoint is rolled back), or the commit's failure.
+    /// - Throws: what `body` threw (its savepoint is rolled back), or the commit's failure; SQLite's
+    ///   errors as ``CloudStoreError``.
     func submit<T: Sendable>(exclusive: Bool = false, _ body: (SQLiteConnection) throws -> T) throws -> T {
         try withoutActuallyEscaping(body) { body in
             let answer = Mutex<Result<any Sendable, any Error>?>(nil)
@@ -98,10 +99,10 @@ final class SQLiteWriteQueue: Sendable {
             return try closure.body(connection)
         }
 
-        /// Drops the closure if it never ran, then tells the caller.
+        /// Drops the closure if it never ran, then tells the caller, SQLite's errors as CloudStore's.
         func finish(_ result: Result<any Sendable, any Error>) {
             run.withLock { $0 = nil }
-            report(result)
+            report(result.mapError { error in (error as? SQLiteError)?.cloudStoreError ?? error })
         }
     }
 
