@@ -165,7 +165,8 @@ extension CloudStore {
             idleLifetime: keepSignedIn ? configuration.keepSignedInLifetime : configuration.webAuthTokenLifetime,
             created: started, expires: started + configuration.sessionMaximumAge)
         try credentials.insertSession(session)
-        return (found.user, webAuthToken(for: session))
+        // A new token of its own, never one handed out before.
+        return (found.user, WebAuthToken(sessionID: session.id, issued: now).encoded(with: webAuthTokenKey))
     }
 
     /// The session a web auth token proves, for a container's environment; the use counts as
@@ -175,7 +176,7 @@ extension CloudStore {
     ///   too long or reached its maximum age, or it is for another container or environment: the
     ///   client must sign in again.
     public func session(forWebAuthToken text: String, in container: ContainerIdentifier, _ environment: Environment) throws -> WebSession {
-        guard let token = WebAuthToken.decode(text, with: webAuthTokenKey) else {
+        guard let token = webAuthTokens.open(text) else {
             throw CloudStoreError.authenticationRequired("The web auth token is not valid; sign in again")
         }
         let counter = try credentials.changeCounter()
@@ -211,9 +212,10 @@ extension CloudStore {
         return session
     }
 
-    /// A fresh web auth token for a session: what each authenticated response hands back.
+    /// A web auth token for a session issued within the last second: what each authenticated
+    /// response hands back (the same one to every answer of that second).
     public func webAuthToken(for session: WebSession) -> String {
-        WebAuthToken(sessionID: session.id, issued: now).encoded(with: webAuthTokenKey)
+        webAuthTokens.token(for: session.id, now: now)
     }
 
     /// Ends the session of a web auth token: none of its tokens is accepted again.

@@ -34,6 +34,8 @@ public final class CloudStore: Sendable {
     /// Seals asset upload tickets, receipts and download tickets.
     let assetSigner: OpaqueTokenSigner
     let webAuthTokenKey: PreparedMAC
+    /// Web auth tokens opened and handed out lately.
+    let webAuthTokens: WebAuthTokenCache
     /// Slows password guessing per account and address.
     let signInThrottle = SignInThrottle()
     /// When sessions were last used.
@@ -76,6 +78,7 @@ public final class CloudStore: Sendable {
         self.syncTokenSigner = OpaqueTokenSigner(secret: secret, purpose: .syncToken)
         self.assetSigner = OpaqueTokenSigner(secret: secret, purpose: .assets)
         self.webAuthTokenKey = WebAuthToken.key(from: secret)
+        self.webAuthTokens = WebAuthTokenCache(key: webAuthTokenKey)
         requestLog.usage.measureStorage { [weak self] key in
             guard let self, let container = try? ContainerIdentifier(key.container), let environment = Environment(rawValue: key.environment)
             else { return nil }

@@ -157,8 +157,8 @@ struct APIEndpoint: Sendable {
     private func respond(_ status: HTTPStatus, _ json: JSONValue, request: HTTPRequest, authentication: Authentication?) -> HTTPResponse {
         var response = HTTPResponse.json(json.serialized(), status: status)
         response.headers.replaceOrAdd(name: "X-Apple-Request-UUID", value: request.requestID)
-        // Every answer to a signed-in user hands back a fresh web auth token, under both names
-        // CloudKit JS builds read.
+        // Every answer to a signed-in user hands back a web auth token at most a second old, under
+        // both names CloudKit JS builds read.
         if let session = authentication?.session {
             let token = store.webAuthToken(for: session)
             response.headers.replaceOrAdd(name: "X-Apple-CloudKit-Web-Auth-Token", value: token)

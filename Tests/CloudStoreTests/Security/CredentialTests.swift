@@ -103,6 +103,35 @@ import TestSupport
         }
     }
 
+    @Test func theTokenHandedBackIsReusedForASecondAndRefusedOnceItsSessionEnds() throws {
+        let store = try TemporaryStore()
+        try store.store.addUser(store.container, name: "alice", password: "correct horse", emailAddress: "alice@example.com")
+        let (_, signedIn) = try store.store.signIn(store.container, .development, name: "alice", password: "correct horse")
+        let session = try store.store.session(forWebAuthToken: signedIn, in: store.container, .development)
+        let first = store.store.webAuthToken(for: session)
+        #expect(first != signedIn, "the first answer rotates the token sign-in gave")
+        store.clock.advance(by: 500)
+        #expect(store.store.webAuthToken(for: session) == first, "answers within a second hand back the same token")
+        store.clock.advance(by: 1_000)
+        let later = store.store.webAuthToken(for: session)
+        #expect(later != first)
+        // Each opens (from the cache or not) to its own issue time, as the token sealed it.
+        let issuedFirst = try #require(WebAuthToken.decode(first, with: store.store.webAuthTokenKey)?.issued)
+        #expect(store.store.webAuthTokens.open(later)?.issued ?? 0 >= issuedFirst + 1_500)
+        #expect(WebAuthToken.decode(later, with: store.store.webAuthTokenKey) == store.store.webAuthTokens.open(later))
+        #expect(try store.store.session(forWebAuthToken: later, in: store.container, .development) == session)
+        // A token that opened before is still checked against its session.
+        try store.store.signOut(webAuthToken: later, in: store.container, .development)
+        for token in [signedIn, first, later] {
+            #expect(throws: CloudStoreError.self) { try store.store.session(forWebAuthToken: token, in: store.container, .development) }
+        }
+        // A token altered by one character opens to nothing, though its original opened before.
+        var altered = Array(first.utf8)
+        altered[20] = altered[20] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        #expect(store.store.webAuthTokens.open(String(decoding: altered, as: UTF8.self)) == nil)
+        #expect(store.store.webAuthTokens.open(first)?.sessionID == session.id)
+    }
+
     @Test func aClientThatNeverRotatesStaysSignedInWhileItKeepsUsingItsToken() throws {
         let store = try TemporaryStore()
         try store.store.addUser(store.container, name: "dora", password: "a long password")
