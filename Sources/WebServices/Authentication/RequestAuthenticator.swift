@@ -39,12 +39,12 @@ final class RequestAuthenticator: Sendable {
             throw WebServicesError.authenticationFailed(
                 "The API token is for \(apiToken.container) \(apiToken.environment), not \(container) \(environment)")
         }
-        guard let webAuthToken = Self.webAuthToken(of: request), !webAuthToken.isEmpty else {
+        guard var webAuthToken = Self.webAuthToken(of: request), !webAuthToken.isEmpty else {
             return Authentication(caller: .world, apiToken: apiToken)
         }
         // Tokens hold no spaces: one here is a `+` a client forgot to percent-encode.
         let session = try store.session(
-            forWebAuthToken: webAuthToken.utf8.contains(UInt8(ascii: " ")) ? webAuthToken.replacingOccurrences(of: " ", with: "+") : webAuthToken,
+            forWebAuthToken: webAuthToken.withUTF8 { $0.contains(UInt8(ascii: " ")) } ? webAuthToken.replacingOccurrences(of: " ", with: "+") : webAuthToken,
             in: container, environment)
         return Authentication(
             caller: .user(session.userRecordName, deviceID: "web"), apiToken: apiToken, session: session)
