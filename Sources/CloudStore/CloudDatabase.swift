@@ -41,8 +41,9 @@ public struct CloudDatabase: Sendable {
     /// Applies `request` as `records/modify` does, handing its write to the environment's writer
     /// and returning at once, so that no thread waits for the commit: `completion` gets one
     /// result per operation, in order, or the request-level failure, after the commit. It runs
-    /// on the writer's thread (or on this one for a failure found before writing): it should
-    /// hand the answer on and return.
+    /// on the writer's thread for a request of a few operations (a hop would cost more than the
+    /// answer), on another thread for a larger one, and on this one for a failure found before
+    /// writing.
     public func modify(_ request: ModifyRequest, completion: @escaping @Sendable (Result<[RecordResult], any Error>) -> Void) {
         let now = store.now
         var participantUsers = ShareParticipants()
@@ -73,12 +74,21 @@ public struct CloudDatabase: Sendable {
             try store.checkStorage(of: writer, limit: storageLimit, container: container, environment: environment)
             return (results, try notifier.flush(to: writer))
         }) { [self] result in
-            completion(result.map { results, woken in
+            let answer: @Sendable () -> Void = { completion(result.map { results, woken in
                 store.notificationsQueued(woken)
                 return present(results)
-            })
+            }) }
+            // A large answer is made elsewhere, so that the writer goes on to the next group.
+            if request.operations.count > Self.operationsAnsweredOnTheWriter {
+                DispatchQueue.global().async(execute: answer)
+            } else {
+                answer()
+            }
         }
     }
+
+    /// The most operations of a modify whose answer the writer's thread makes itself.
+    static let operationsAnsweredOnTheWriter = 8
 
     /// Fetches records by name as `records/lookup` does: one result per name, in order.
     public func lookup(_ lookups: [RecordLookup], zoneName: String = ZoneID.defaultZoneName, desiredKeys: [String]? = nil) throws
