@@ -1,5 +1,3 @@
-import Synchronization
-
 /// Web auth tokens this process opened or issued recently, so that a signed-in request does not
 /// pay for two HMACs, base64 both ways and a random nonce: a token opened once opens again from
 /// here, and the token handed back with every answer is reused for a second per session.
@@ -13,7 +11,8 @@ final class WebAuthTokenCache: Sendable {
         var issued: [String: (text: String, token: WebAuthToken)] = [:]
     }
 
-    private let state = Mutex(State())
+    /// Read by every signed-in request, written about once a second per session.
+    private let state = ReadWriteLock(State())
     private let key: PreparedMAC
     /// The most tokens each table keeps.
     static let capacity = 4_096
@@ -26,21 +25,21 @@ final class WebAuthTokenCache: Sendable {
     /// Opens a token; `nil` when it is malformed or was not sealed with the store's key
     /// (refusals are not kept: they cannot fill the table).
     func open(_ text: String) -> WebAuthToken? {
-        if let known = state.withLock({ $0.opened[text] }) { return known }
+        if let known = state.read({ $0.opened[text] }) { return known }
         guard let token = WebAuthToken.decode(text, with: key) else { return nil }
-        state.withLock { Self.keep(token, as: text, in: &$0.opened) }
+        state.write { Self.keep(token, as: text, in: &$0.opened) }
         return token
     }
 
     /// A token for `sessionID` issued at most `reuse` before `now`: the last one handed out, or
     /// a new one.
     func token(for sessionID: String, now: Int64) -> String {
-        if let last = state.withLock({ $0.issued[sessionID] }), last.token.issued <= now, now - last.token.issued < Self.reuse {
+        if let last = state.read({ $0.issued[sessionID] }), last.token.issued <= now, now - last.token.issued < Self.reuse {
             return last.text
         }
         let token = WebAuthToken(sessionID: sessionID, issued: now)
         let text = token.encoded(with: key)
-        state.withLock { state in
+        state.write { state in
             if state.issued.count >= Self.capacity { state.issued.removeAll(keepingCapacity: true) }
             state.issued[sessionID] = (text, token)
             // The client sends it back next: it opens from here.

@@ -6,7 +6,13 @@ final class SQLiteCatalogStore: CatalogStorage {
     /// Moved after every catalog write, by every process that opens the catalog.
     private let changeSignal: SharedChangeSignal?
     /// The change counter as last read, with the mark of the signal taken before it.
-    private let knownCounter = Mutex<(counter: Int64, mark: SharedChangeSignal.Mark)?>(nil)
+    /// Read by every credential check, written when the catalog changed: a reader-writer lock,
+    /// so that workers never queue behind each other to read it.
+    private let knownCounter = ReadWriteLock<KnownCounter?>(nil)
+    private struct KnownCounter {
+        var counter: Int64
+        var mark: SharedChangeSignal.Mark
+    }
 
     /// Opens (creating and migrating as needed) the catalog at `path`.
     init(path: String, synchronous: SynchronousMode) throws {
@@ -33,11 +39,11 @@ final class SQLiteCatalogStore: CatalogStorage {
     /// it was last read, or a second has passed: credential checks ask for it on every request.
     func changeCounter() throws -> Int64 {
         guard let changeSignal else { return try storedChangeCounter() }
-        if let known = knownCounter.withLock({ $0 }), changeSignal.isCurrent(known.mark) { return known.counter }
+        if let known = knownCounter.read({ $0 }), changeSignal.isCurrent(known.mark) { return known.counter }
         // Marked before the read: a change signalled after it is seen at the next call, never lost.
         let mark = changeSignal.mark()
         let counter = try storedChangeCounter()
-        knownCounter.withLock { $0 = (counter, mark) }
+        knownCounter.write { $0 = KnownCounter(counter: counter, mark: mark) }
         return counter
     }
 

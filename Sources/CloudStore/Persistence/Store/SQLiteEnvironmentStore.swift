@@ -4,7 +4,9 @@ import Synchronization
 /// the schema catalog cached across transactions until the stored schema version moves.
 final class SQLiteEnvironmentStore: EnvironmentStorage {
     private let database: SQLiteDatabase
-    private let cachedCatalog = Mutex<CachedCatalog?>(nil)
+    /// Read by every request, written when the schema changes: a reader-writer lock, so that
+    /// workers never queue behind each other to read it.
+    private let cachedCatalog = ReadWriteLock<CachedCatalog?>(nil)
     /// Moved, by every process that opens this file, after each commit that changed the schema.
     private let schemaSignal: SharedChangeSignal?
 
@@ -22,14 +24,14 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
     }
 
     func currentSchema() throws -> Schema {
-        if let schemaSignal, let cached = cachedCatalog.withLock({ $0 }), let mark = cached.mark, schemaSignal.isCurrent(mark) {
+        if let schemaSignal, let cached = cachedCatalog.read({ $0 }), let mark = cached.mark, schemaSignal.isCurrent(mark) {
             return cached.catalog.schema
         }
         // Every change signalled before this mark committed before the transaction below began,
         // so its catalog is at least that new; a later change moves the signal past the mark.
         let mark = schemaSignal?.mark()
         let catalog = try database.read { try self.catalog(on: $0) }
-        cachedCatalog.withLock { cached in
+        cachedCatalog.write { cached in
             guard cached == nil || cached!.catalog.version == catalog.version else { return }
             cached = CachedCatalog(catalog: catalog, mark: mark)
         }
@@ -86,13 +88,13 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
     /// A schema changed by another connection or process moves the version, so it is reloaded.
     private func catalog(on connection: SQLiteConnection) throws -> SchemaCatalog {
         let version = try SQLiteEnvironmentSession.schemaVersion(on: connection)
-        if let cached = cachedCatalog.withLock({ $0 }), cached.catalog.version == version { return cached.catalog }
+        if let cached = cachedCatalog.read({ $0 }), cached.catalog.version == version { return cached.catalog }
         let loaded = try SchemaCatalog.load(from: connection, version: version)
         // A version that differs from the cache replaces it, older or newer: after a group
         // commit fails, the catalog of its rolled-back version must not outlive it. Loaded
         // inside any transaction, it is not known to be current: the next `currentSchema`
         // reads again.
-        cachedCatalog.withLock { $0 = CachedCatalog(catalog: loaded, mark: nil) }
+        cachedCatalog.write { $0 = CachedCatalog(catalog: loaded, mark: nil) }
         return loaded
     }
 }
