@@ -10,6 +10,15 @@ final class StreamBox: Sendable {
     let events = Mutex<[EventStream]>([])
     let pendings = Mutex<[PendingResponse]>([])
     let closed = Atomic<Int>(0)
+
+    /// The first pending response a handler registered, waiting up to a second for one.
+    func firstPending() -> PendingResponse? {
+        for _ in 0..<100 {
+            if let pending = pendings.withLock({ $0.first }) { return pending }
+            usleep(10_000)
+        }
+        return nil
+    }
 }
 
 /// Adds a header to every answer, as CORS middleware does.
@@ -112,12 +121,7 @@ private struct AddedHeader: HTTPMiddleware {
         defer { test.stop() }
         let client = try test.client()
         try client.send(get("/poll"))
-        var pending: PendingResponse?
-        for _ in 0..<100 where pending == nil {
-            usleep(10_000)
-            pending = box.pendings.withLock { $0.first }
-        }
-        let waiting = try #require(pending)
+        let waiting = try #require(box.firstPending())
         #expect(waiting.complete(.json(#"{"changed":true}"#)))
         #expect(!waiting.complete(.text("twice")))
         let response = try client.readResponse()
@@ -170,12 +174,7 @@ private struct AddedHeader: HTTPMiddleware {
         }
         let client = try test.client()
         try client.send(get("/write"))
-        var pending: PendingResponse?
-        for _ in 0..<100 where pending == nil {
-            usleep(10_000)
-            pending = box.pendings.withLock { $0.first }
-        }
-        let waiting = try #require(pending)
+        let waiting = try #require(box.firstPending())
         let stopped = Thread { test.stop() }
         stopped.start()
         usleep(100_000)

@@ -63,7 +63,8 @@ public enum RecordsExchange {
     }
 
     /// As `modify(_:in:numbersAsStrings:)`, returning at once: `completion` gets the answer
-    /// after the commit, from the writer's thread.
+    /// after the commit, from the writer's thread (another one for a large request; see
+    /// `CloudDatabase.modify(_:completion:)`).
     public static func modify(
         _ request: ModifyRequest, in database: CloudDatabase, numbersAsStrings: Bool,
         completion: @escaping @Sendable (Result<JSONValue, any Error>) -> Void

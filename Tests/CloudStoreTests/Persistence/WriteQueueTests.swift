@@ -71,22 +71,13 @@ import Testing
         let store = try TemporaryStore()
         let database = try store.database()
         try database.create("Note", "seed", ["title": .string("seed")])
-        let held = try #require(try store.store.usage(of: store.container)[.development]?.recordBytes)
-        try store.store.setLimits(
-            EnvironmentLimits(requestsPerSecond: 100, burst: 100, storageBytes: held + 20_000), of: store.container, .development)
+        let held = try store.store.limitStorage(of: store.container, headroom: 20_000)
         let storage = try store.store.environment(store.container, .development)
         let before = storage.writeStatistics
 
-        // The writer is held by a job of its own while the modifies are handed in, so the next
-        // group is every one of them; none has a thread waiting for it.
-        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-        Thread {
-            _ = try? storage.write { _ in
-                holding.signal()
-                release.wait()
-            }
-        }.start()
-        holding.wait()
+        // The writer is held while the modifies are handed in, so the next group is every one
+        // of them; none has a thread waiting for it.
+        let writer = HeldWriter { hold in _ = try? storage.write { _ in hold() } }
         let count = 40, failing = 17
         let answers = Mutex<[Int: Result<[RecordResult], any Error>]>([:])
         let finished = DispatchGroup()
@@ -103,7 +94,7 @@ import Testing
             }
         }
         #expect(storage.writeStatistics.waiting == count, "handing a write in waits for nothing")
-        release.signal()
+        writer.release()
         finished.wait()
 
         let after = storage.writeStatistics

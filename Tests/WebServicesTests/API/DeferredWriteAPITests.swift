@@ -12,22 +12,13 @@ import TestSupport
         let server = try APITestServer()
         let token = try server.signIn()
         _ = try server.post("public", "records/modify", create("seed", title: "seed"), webAuthToken: token)
-        let held = try #require(try server.store.usage(of: server.container)[.development]?.recordBytes)
-        try server.store.setLimits(
-            EnvironmentLimits(requestsPerSecond: 1_000, burst: 1_000, storageBytes: held + 20_000), of: server.container, .development)
+        try server.store.limitStorage(of: server.container, headroom: 20_000)
         let storage = try server.store.environment(server.container, .development)
         let before = storage.writeStatistics
 
         // Hold the writer, send six times as many creates as the server has workers (4), and let
         // go once all of them wait in the writer's queue: only writes that hold no worker get there.
-        let holding = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0)
-        Thread {
-            _ = try? storage.write { _ in
-                holding.signal()
-                release.wait()
-            }
-        }.start()
-        holding.wait()
+        let writer = HeldWriter { hold in _ = try? storage.write { _ in hold() } }
         let count = 24, failing = 5
         let responses = Mutex<[Int: Result<APIResponse, any Error>]>([:])
         let finished = DispatchGroup()
@@ -48,7 +39,7 @@ import TestSupport
             waited += 1
         }
         let queued = storage.writeStatistics.waiting
-        release.signal()
+        writer.release()
         finished.wait()
         #expect(queued == count, "every create waits in the writer's queue, none holding a worker")
 
