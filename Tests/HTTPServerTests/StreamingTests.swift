@@ -163,6 +163,31 @@ private struct AddedHeader: HTTPMiddleware {
         #expect(expired.header("X-Added") == "by middleware")
     }
 
+    @Test func aTimeoutResponseIsMadeOnlyWhenItIsSent() throws {
+        let made = Atomic<Int>(0)
+        let test = try TestServer.start { router in
+            router.get("/late") { _ in
+                .deferred(PendingResponse(timeout: .milliseconds(100)) {
+                    made.add(1, ordering: .relaxed)
+                    return .text("timed out")
+                })
+            }
+            router.get("/done") { _ in
+                let pending = PendingResponse(timeout: .seconds(30)) {
+                    made.add(100, ordering: .relaxed)
+                    return .text("never")
+                }
+                pending.complete(.text("done"))
+                return .deferred(pending)
+            }
+        }
+        defer { test.stop() }
+        #expect(try test.request(get("/done")).text == "done")
+        #expect(made.load(ordering: .relaxed) == 0)
+        #expect(try test.request(get("/late")).text == "timed out")
+        #expect(made.load(ordering: .relaxed) == 1)
+    }
+
     @Test func shutdownWaitsForADeferredAnswerThatWillCome() throws {
         let box = StreamBox()
         let test = try TestServer.start { router in

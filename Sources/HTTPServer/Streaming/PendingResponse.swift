@@ -28,7 +28,8 @@ public final class PendingResponse: Sendable {
     /// How long the server waits before sending `timeoutResponse`.
     public let timeout: Duration
     /// What is sent if nobody completes the response in time.
-    public let timeoutResponse: HTTPResponse
+    public var timeoutResponse: HTTPResponse { makeTimeoutResponse() }
+    private let makeTimeoutResponse: @Sendable () -> HTTPResponse
     /// Whether a server shutting down waits for the answer (within its grace period) instead of
     /// sending `timeoutResponse` at once: for work that will finish, such as a write.
     public let waitsThroughShutdown: Bool
@@ -40,9 +41,15 @@ public final class PendingResponse: Sendable {
     ///   - timeoutResponse: What to send after the timeout (204 by default).
     ///   - waitsThroughShutdown: Whether shutdown waits for the answer rather than sending
     ///     `timeoutResponse` (long-polls: no).
-    public init(timeout: Duration, timeoutResponse: HTTPResponse = .noContent, waitsThroughShutdown: Bool = false) {
+    public convenience init(timeout: Duration, timeoutResponse: HTTPResponse = .noContent, waitsThroughShutdown: Bool = false) {
+        self.init(timeout: timeout, waitsThroughShutdown: waitsThroughShutdown) { timeoutResponse }
+    }
+
+    /// Creates a pending response whose timeout response is made only if it is needed: for
+    /// work that nearly always completes, whose timeout answer is costly to build.
+    public init(timeout: Duration, waitsThroughShutdown: Bool = false, timeoutResponse: @escaping @Sendable () -> HTTPResponse) {
         self.timeout = timeout
-        self.timeoutResponse = timeoutResponse
+        self.makeTimeoutResponse = timeoutResponse
         self.waitsThroughShutdown = waitsThroughShutdown
     }
 

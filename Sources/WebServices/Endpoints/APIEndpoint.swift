@@ -37,10 +37,11 @@ struct APIEndpoint: Sendable {
                     let outcome = success(try body(context), request: request, authentication: context.authentication)
                     return logged(outcome, request, operation, started)
                 case .later(let body):
-                    let timedOut = CloudKitError("TRY_AGAIN_LATER", 503, "The request did not finish in time; it may still take effect", retryAfter: 1)
-                    let pending = PendingResponse(
-                        timeout: Self.deferredTimeout, timeoutResponse: respond(timedOut.httpStatus, timedOut.body(uuid: request.requestID), request: request, authentication: nil),
-                        waitsThroughShutdown: true)
+                    let pending = PendingResponse(timeout: Self.deferredTimeout, waitsThroughShutdown: true) { [self] in
+                        let timedOut = CloudKitError(
+                            "TRY_AGAIN_LATER", 503, "The request did not finish in time; it may still take effect", retryAfter: 1)
+                        return respond(timedOut.httpStatus, timedOut.body(uuid: request.requestID), request: request, authentication: nil)
+                    }
                     let authenticated = context.authentication
                     try body(context) { result in
                         let outcome = switch result {
