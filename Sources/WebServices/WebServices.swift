@@ -68,38 +68,34 @@ public final class WebServices: Sendable {
         let tokens = TokensEndpoints(endpoint: endpoint)
         let assets = AssetsEndpoints(endpoint: endpoint, store: store)
         let cors: [any HTTPMiddleware] = [CORSMiddleware(store: store, ownOrigin: { request in endpoint.baseURL(of: request) })]
-        typealias Body = @Sendable (APIContext) throws -> JSONValue
-        var bodies: [String: (needsDatabase: Bool, body: APIEndpoint.Body)] = [
+        let bodies: [String: (needsDatabase: Bool, body: APIEndpoint.Body)] = [
             // A write waits for its commit holding no worker.
             "records/modify": (true, .later(RecordsEndpoints.modify)),
+            "records/query": (true, .now(RecordsEndpoints.query)),
+            "records/lookup": (true, .now(RecordsEndpoints.lookup)),
+            "records/changes": (true, .now(ChangesEndpoints.records)),
+            "records/resolve": (true, .now(RecordsEndpoints.resolve)),
+            "records/accept": (true, .now(RecordsEndpoints.accept)),
+            "changes/zone": (true, .now(ChangesEndpoints.zones)),
+            "changes/database": (true, .now(ChangesEndpoints.database)),
+            "zones/changes": (true, .now(ChangesEndpoints.zoneLog)),
+            "zones/list": (true, .now(ZonesEndpoints.list)),
+            "zones/lookup": (true, .now(ZonesEndpoints.lookup)),
+            "zones/modify": (true, .now(ZonesEndpoints.modify)),
+            "assets/upload": (true, .now(assets.upload)),
+            "assets/rereference": (true, .now(assets.rereference)),
+            "subscriptions/list": (true, .now(SubscriptionsEndpoints.list)),
+            "subscriptions/lookup": (true, .now(SubscriptionsEndpoints.lookup)),
+            "subscriptions/modify": (true, .now(SubscriptionsEndpoints.modify)),
+            "users/caller": (true, .now(UsersEndpoints.caller)),
+            "users/current": (true, .now(UsersEndpoints.current)),
+            "users/discover": (true, .now(UsersEndpoints.discover)),
+            "users/lookup/email": (true, .now(UsersEndpoints.lookupEmail)),
+            "users/lookup/id": (true, .now(UsersEndpoints.lookupID)),
+            "users/lookup/contacts": (true, .now(UsersEndpoints.lookupContacts)),
+            "tokens/create": (false, .now(tokens.create)),
+            "tokens/register": (false, .now(tokens.register)),
         ]
-        let answeringNow: [String: (needsDatabase: Bool, body: Body)] = [
-            "records/query": (true, RecordsEndpoints.query),
-            "records/lookup": (true, RecordsEndpoints.lookup),
-            "records/changes": (true, ChangesEndpoints.records),
-            "records/resolve": (true, RecordsEndpoints.resolve),
-            "records/accept": (true, RecordsEndpoints.accept),
-            "changes/zone": (true, ChangesEndpoints.zones),
-            "changes/database": (true, ChangesEndpoints.database),
-            "zones/changes": (true, ChangesEndpoints.zoneLog),
-            "zones/list": (true, ZonesEndpoints.list),
-            "zones/lookup": (true, ZonesEndpoints.lookup),
-            "zones/modify": (true, ZonesEndpoints.modify),
-            "assets/upload": (true, assets.upload),
-            "assets/rereference": (true, assets.rereference),
-            "subscriptions/list": (true, SubscriptionsEndpoints.list),
-            "subscriptions/lookup": (true, SubscriptionsEndpoints.lookup),
-            "subscriptions/modify": (true, SubscriptionsEndpoints.modify),
-            "users/caller": (true, UsersEndpoints.caller),
-            "users/current": (true, UsersEndpoints.current),
-            "users/discover": (true, UsersEndpoints.discover),
-            "users/lookup/email": (true, UsersEndpoints.lookupEmail),
-            "users/lookup/id": (true, UsersEndpoints.lookupID),
-            "users/lookup/contacts": (true, UsersEndpoints.lookupContacts),
-            "tokens/create": (false, tokens.create),
-            "tokens/register": (false, tokens.register),
-        ]
-        for (operation, (needsDatabase, body)) in answeringNow { bodies[operation] = (needsDatabase, .now(body)) }
         let options = RouteOptions(maxBodyBytes: configuration.maxRequestBytes)
         router.group("", middleware: cors) { api in
             for (methods, pattern) in Self.routes where pattern.hasPrefix("/database/") || pattern.hasPrefix("/device/") {
