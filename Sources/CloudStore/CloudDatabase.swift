@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// One database of a container's environment as one caller sees it: the records, queries and
 /// zones operations of CloudKit Web Services, each one transaction.
@@ -28,14 +27,7 @@ public struct CloudDatabase: Sendable {
     /// Applies `request` as `records/modify` does: one result per operation, in order.
     /// - Throws: request-level failures (too many operations, a caller who may not write).
     public func modify(_ request: ModifyRequest) throws -> [RecordResult] {
-        let answer = Mutex<Result<[RecordResult], any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        modify(request) { result in
-            answer.withLock { $0 = result }
-            done.signal()
-        }
-        done.wait()
-        return try answer.withLock { $0! }.get()
+        try waitForCompletion { modify(request, completion: $0) }
     }
 
     /// Applies `request` as `records/modify` does, handing its write to the environment's writer

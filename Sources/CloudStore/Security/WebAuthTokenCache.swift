@@ -40,16 +40,15 @@ final class WebAuthTokenCache: Sendable {
         let token = WebAuthToken(sessionID: sessionID, issued: now)
         let text = token.encoded(with: key)
         state.write { state in
-            if state.issued.count >= Self.capacity { state.issued.removeAll(keepingCapacity: true) }
-            state.issued[sessionID] = (text, token)
+            Self.keep((text, token), as: sessionID, in: &state.issued)
             // The client sends it back next: it opens from here.
             Self.keep(token, as: text, in: &state.opened)
         }
         return text
     }
 
-    private static func keep(_ token: WebAuthToken, as text: String, in table: inout [String: WebAuthToken]) {
+    private static func keep<Value>(_ value: Value, as key: String, in table: inout [String: Value]) {
         if table.count >= capacity { table.removeAll(keepingCapacity: true) }
-        table[text] = token
+        table[key] = value
     }
 }

@@ -35,14 +35,10 @@ final class SQLiteWriteQueue: Sendable {
     ///   errors as ``CloudStoreError``.
     func submit<T: Sendable>(exclusive: Bool = false, _ body: (SQLiteConnection) throws -> T) throws -> T {
         try withoutActuallyEscaping(body) { body in
-            let answer = Mutex<Result<any Sendable, any Error>?>(nil)
-            let done = DispatchSemaphore(value: 0)
-            core.enqueue(Job(run: CallerClosure { connection in try body(connection) }, exclusive: exclusive) { result in
-                answer.withLock { $0 = result }
-                done.signal()
-            })
-            done.wait()
-            return try answer.withLock { $0! }.get() as! T
+            let value: any Sendable = try waitForCompletion { report in
+                core.enqueue(Job(run: CallerClosure { connection in try body(connection) }, exclusive: exclusive, report: report))
+            }
+            return value as! T
         }
     }
 

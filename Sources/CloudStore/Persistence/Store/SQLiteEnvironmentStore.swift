@@ -55,22 +55,23 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
     func write<T: Sendable>(
         _ body: @escaping @Sendable (any EnvironmentWriter) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        database.write({ [self] connection in try run(body, on: connection) }) { [schemaSignal] result in
-            completion(result.map { result, changedSchema in
-                if changedSchema { schemaSignal?.signal() }
-                return result
-            })
+        database.write({ [self] connection in try run(body, on: connection) }) { [self] result in
+            completion(result.map(committed))
         }
     }
 
     var writeStatistics: SQLiteWriteQueue.WriteStatistics { database.writeStatistics }
 
     private func write<T: Sendable>(exclusive: Bool, _ body: (any EnvironmentWriter) throws -> T) throws -> T {
-        let (result, changedSchema) = try database.write(exclusive: exclusive) { connection in try run(body, on: connection) }
-        // After the commit, so that whoever sees the signal reads the new schema. (A change
-        // rolled back with its group is signalled too; readers then only read again.)
-        if changedSchema { schemaSignal?.signal() }
-        return result
+        committed(try database.write(exclusive: exclusive) { connection in try run(body, on: connection) })
+    }
+
+    /// A write job's result once its transaction has ended, telling every process of a schema
+    /// change: after the commit, so that whoever sees the signal reads the new schema. (A change
+    /// rolled back with its group is signalled too; readers then only read again.)
+    private func committed<T>(_ outcome: (result: T, changedSchema: Bool)) -> T {
+        if outcome.changedSchema { schemaSignal?.signal() }
+        return outcome.result
     }
 
     /// Runs a write job's body in a session on the writer connection; also says whether the
