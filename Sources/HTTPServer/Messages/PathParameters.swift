@@ -5,6 +5,12 @@ public struct PathParameters: Sendable, Sequence {
     /// Creates an empty set of parameters.
     public init() { storage = [] }
 
+    /// Creates an empty set with room for `capacity` values.
+    init(capacity: Int) {
+        storage = []
+        storage.reserveCapacity(capacity)
+    }
+
     /// Creates parameters from name/value pairs.
     public init(_ pairs: [(name: String, value: String)]) { storage = pairs }
 

@@ -26,12 +26,37 @@ final class RouteTable: Sendable {
         var allow = ""
     }
 
-    struct Node: Sendable {
-        var children: [String: Node] = [:]
+    /// A tree node while the table is built.
+    struct NodeBuilder {
+        var children: [String: NodeBuilder] = [:]
         /// At most one `:name` child (an array because a struct cannot hold itself).
-        var parameterChild: [Node] = []
+        var parameterChild: [NodeBuilder] = []
         var catchAll: Endpoint?
         var endpoint: Endpoint?
+    }
+
+    /// A node of the finished tree: a class, so that walking the tree copies nothing, with its
+    /// literal children's segments as bytes, compared against the path's bytes in place.
+    final class Node: Sendable {
+        let children: [(segment: [UInt8], node: Node)]
+        let parameterChild: Node?
+        let catchAll: Endpoint?
+        let endpoint: Endpoint?
+
+        init(_ builder: NodeBuilder) {
+            children = builder.children.sorted { $0.key < $1.key }.map { (Array($0.key.utf8), Node($0.value)) }
+            parameterChild = builder.parameterChild.first.map(Node.init)
+            catchAll = builder.catchAll
+            endpoint = builder.endpoint
+        }
+
+        /// The literal child whose segment is `bytes`.
+        func child(_ bytes: UnsafeBufferPointer<UInt8>) -> Node? {
+            for entry in children where entry.segment.count == bytes.count {
+                if entry.segment.withUnsafeBufferPointer({ $0.elementsEqual(bytes) }) { return entry.node }
+            }
+            return nil
+        }
     }
 
     private let root: Node
@@ -54,28 +79,28 @@ final class RouteTable: Sendable {
             maxBodyBytes: nil,
             parameters: PathParameters()
         )
-        var root = Node()
+        var root = NodeBuilder()
         for definition in router.definitions {
             RouteTable.insert(definition, middleware: router.globalMiddleware + definition.middleware, into: &root)
         }
         RouteTable.finish(&root)
         var literals: [String: Endpoint] = [:]
         RouteTable.collectLiterals(root, path: "", into: &literals)
-        self.root = root
+        self.root = Node(root)
         literalEndpoints = literals
         var lengths = [Bool](repeating: false, count: (literals.keys.map(\.utf8.count).max() ?? 0) + 1)
         for path in literals.keys { lengths[path.utf8.count] = true }
         literalLengths = lengths
     }
 
-    private static func collectLiterals(_ node: Node, path: String, into literals: inout [String: Endpoint]) {
+    private static func collectLiterals(_ node: NodeBuilder, path: String, into literals: inout [String: Endpoint]) {
         if let endpoint = node.endpoint { literals[path.isEmpty ? "/" : path] = endpoint }
         for (segment, child) in node.children { collectLiterals(child, path: path + "/" + segment, into: &literals) }
     }
 
     // MARK: - Building
 
-    private static func insert(_ definition: RouteDefinition, middleware: [any HTTPMiddleware], into root: inout Node) {
+    private static func insert(_ definition: RouteDefinition, middleware: [any HTTPMiddleware], into root: inout NodeBuilder) {
         let segments = RouteTable.patternSegments(definition.pattern)
         var names: [String] = []
         var isCatchAll = false
@@ -97,7 +122,7 @@ final class RouteTable: Sendable {
         }
     }
 
-    private static func insert(into node: inout Node, segments: ArraySlice<Substring>, isCatchAll: Bool, update: (inout Endpoint) -> Void) {
+    private static func insert(into node: inout NodeBuilder, segments: ArraySlice<Substring>, isCatchAll: Bool, update: (inout Endpoint) -> Void) {
         guard let segment = segments.first else {
             var endpoint = node.endpoint ?? Endpoint()
             update(&endpoint)
@@ -109,17 +134,17 @@ final class RouteTable: Sendable {
             update(&endpoint)
             node.catchAll = endpoint
         } else if segment.hasPrefix(":") {
-            if node.parameterChild.isEmpty { node.parameterChild.append(Node()) }
+            if node.parameterChild.isEmpty { node.parameterChild.append(NodeBuilder()) }
             insert(into: &node.parameterChild[0], segments: segments.dropFirst(), isCatchAll: isCatchAll, update: update)
         } else {
-            var child = node.children[String(segment)] ?? Node()
+            var child = node.children[String(segment)] ?? NodeBuilder()
             insert(into: &child, segments: segments.dropFirst(), isCatchAll: isCatchAll, update: update)
             node.children[String(segment)] = child
         }
     }
 
     /// Computes the `Allow` value of every endpoint.
-    private static func finish(_ node: inout Node) {
+    private static func finish(_ node: inout NodeBuilder) {
         if var endpoint = node.endpoint {
             endpoint.allow = allowValue(endpoint)
             node.endpoint = endpoint
@@ -149,51 +174,109 @@ final class RouteTable: Sendable {
 
     /// Resolves a request; `nil` if a path segment has a malformed percent escape.
     func resolve(method: HTTPMethod, rawPath: String) -> Resolution? {
-        let length = rawPath.utf8.count
-        if length < literalLengths.count, literalLengths[length], let endpoint = literalEndpoints[rawPath],
-            !rawPath.utf8.contains(UInt8(ascii: "%"))
-        {
-            return resolve(method: method, endpoint: endpoint, values: [])
-        }
-        guard let segments = Self.pathSegments(rawPath) else { return nil }
-        var values: [String] = []
-        guard let endpoint = RouteTable.match(root, segments, 0, &values) else { return notFound }
-        return resolve(method: method, endpoint: endpoint, values: values)
-    }
-
-    /// The decoded segments of a path (`/a/b%20c` → `a`, `b c`); `nil` for a malformed escape.
-    /// Scanned on the path's bytes in place: every API request is routed through here.
-    static func pathSegments(_ rawPath: String) -> [String]? {
         var path = rawPath
-        return path.withUTF8 { bytes -> [String]? in
-            var start = bytes.first == UInt8(ascii: "/") ? 1 : 0
-            guard start < bytes.count else { return [] }
-            var segments: [String] = []
-            segments.reserveCapacity(8)
-            while true {
-                var end = start
-                var escaped = false
-                while end < bytes.count, bytes[end] != UInt8(ascii: "/") {
-                    if bytes[end] == UInt8(ascii: "%") { escaped = true }
-                    end += 1
+        return path.withUTF8 { bytes -> Resolution? in
+            let escaped = bytes.contains(UInt8(ascii: "%"))
+            if bytes.count < literalLengths.count, literalLengths[bytes.count], !escaped, let endpoint = literalEndpoints[rawPath] {
+                return resolve(method: method, endpoint: endpoint, captured: 0) { _ in "" }
+            }
+            guard escaped else {
+                // Every API request comes here: its segments stay bounds into the path's own
+                // bytes, kept on the stack, and only captured values become strings.
+                let count = Self.segmentCount(bytes)
+                return withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: count) { bounds in
+                    Self.splitSegments(bytes, into: bounds)
+                    return resolve(method: method, Segments(base: bytes, bounds: UnsafeBufferPointer(bounds)))
                 }
-                let raw = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                if escaped {
-                    guard let decoded = PercentDecoding.decode(Substring(String(decoding: raw, as: UTF8.self))) else { return nil }
-                    segments.append(decoded)
-                } else {
-                    segments.append(String(decoding: raw, as: UTF8.self))
-                }
-                guard end < bytes.count else { return segments }
-                start = end + 1
+            }
+            guard let decoded = Self.decodedSegments(bytes) else { return nil }
+            return decoded.bytes.withUnsafeBufferPointer { base in
+                decoded.bounds.withUnsafeBufferPointer { bounds in resolve(method: method, Segments(base: base, bounds: bounds)) }
             }
         }
     }
 
-    private func resolve(method: HTTPMethod, endpoint: Endpoint, values: [String]) -> Resolution {
+    /// A path's segments: bounds into bytes that are already decoded.
+    private struct Segments {
+        let base: UnsafeBufferPointer<UInt8>
+        let bounds: UnsafeBufferPointer<Range<Int>>
+
+        func segment(_ index: Int) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: base[bounds[index]]) }
+
+        /// The value captured for segments `indices`: one segment, or the rest of the path
+        /// joined with `/` for a `*name`.
+        func value(_ indices: Range<Int>) -> String {
+            if indices.count == 1 { return String(decoding: segment(indices.lowerBound), as: UTF8.self) }
+            var joined: [UInt8] = []
+            for index in indices {
+                if index > indices.lowerBound { joined.append(UInt8(ascii: "/")) }
+                joined.append(contentsOf: segment(index))
+            }
+            return String(decoding: joined, as: UTF8.self)
+        }
+    }
+
+    /// How many segments `bytes` has (`/a/b` → 2; `/` and the empty path → 0).
+    private static func segmentCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        let start = bytes.first == UInt8(ascii: "/") ? 1 : 0
+        guard start < bytes.count else { return 0 }
+        var count = 1
+        for index in start..<bytes.count where bytes[index] == UInt8(ascii: "/") { count += 1 }
+        return count
+    }
+
+    /// Writes the bounds of each segment of `bytes` to `bounds`, which has `segmentCount` room.
+    private static func splitSegments(_ bytes: UnsafeBufferPointer<UInt8>, into bounds: UnsafeMutableBufferPointer<Range<Int>>) {
+        guard !bounds.isEmpty else { return }
+        var start = bytes.first == UInt8(ascii: "/") ? 1 : 0
+        var segment = 0
+        for index in start..<bytes.count where bytes[index] == UInt8(ascii: "/") {
+            bounds[segment] = start..<index
+            segment += 1
+            start = index + 1
+        }
+        bounds[segment] = start..<bytes.count
+    }
+
+    /// The decoded bytes of every segment, one after another, and their bounds; `nil` for a
+    /// malformed escape. A segment is decoded on its own, so `%2F` stays inside it.
+    private static func decodedSegments(_ bytes: UnsafeBufferPointer<UInt8>) -> (bytes: [UInt8], bounds: [Range<Int>])? {
+        let count = segmentCount(bytes)
+        var raw = [Range<Int>](repeating: 0..<0, count: count)
+        raw.withUnsafeMutableBufferPointer { splitSegments(bytes, into: $0) }
+        var decoded: [UInt8] = []
+        decoded.reserveCapacity(bytes.count)
+        var bounds: [Range<Int>] = []
+        bounds.reserveCapacity(count)
+        for range in raw {
+            let segment = UnsafeBufferPointer(rebasing: bytes[range])
+            let start = decoded.count
+            if segment.contains(UInt8(ascii: "%")) {
+                guard let text = PercentDecoding.decode(Substring(String(decoding: segment, as: UTF8.self))) else { return nil }
+                decoded.append(contentsOf: text.utf8)
+            } else {
+                decoded.append(contentsOf: segment)
+            }
+            bounds.append(start..<decoded.count)
+        }
+        return (decoded, bounds)
+    }
+
+    /// Matches `segments` against the tree; the captured values are made only for the route found.
+    private func resolve(method: HTTPMethod, _ segments: Segments) -> Resolution {
+        withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: segments.bounds.count + 1) { captures in
+            var captured = 0
+            guard let endpoint = Self.match(root, segments, 0, captures, &captured) else { return notFound }
+            return resolve(method: method, endpoint: endpoint, captured: captured) { segments.value(captures[$0]) }
+        }
+    }
+
+    private func resolve(method: HTTPMethod, endpoint: Endpoint, captured: Int, value: (Int) -> String) -> Resolution {
         if let route = endpoint.routes[method] ?? (method == .head ? endpoint.routes[.get] : nil) {
-            var parameters = PathParameters()
-            for (name, value) in zip(route.parameterNames, values) { parameters.append(name: name, value: value) }
+            var parameters = PathParameters(capacity: route.parameterNames.count)
+            for (index, name) in route.parameterNames.prefix(captured).enumerated() {
+                parameters.append(name: name, value: value(index))
+            }
             return Resolution(
                 handler: route.handler, runsOnEventLoop: route.options.runsOnEventLoop,
                 maxBodyBytes: route.options.maxBodyBytes, parameters: parameters
@@ -222,26 +305,34 @@ final class RouteTable: Sendable {
         )
     }
 
-    private static func match(_ node: Node, _ segments: [String], _ index: Int, _ values: inout [String]) -> Endpoint? {
-        if index == segments.count {
+    /// The endpoint `segments[index...]` leads to from `node`: literal children first, then a
+    /// `:name`, then a `*name`, backtracking as needed. Each value taken is appended to
+    /// `captures` as the segments it spans.
+    private static func match(
+        _ node: Node, _ segments: Segments, _ index: Int, _ captures: UnsafeMutableBufferPointer<Range<Int>>, _ captured: inout Int
+    ) -> Endpoint? {
+        if index == segments.bounds.count {
             if let endpoint = node.endpoint { return endpoint }
             if let endpoint = node.catchAll {
-                values.append("")
+                captures[captured] = index..<index
+                captured += 1
                 return endpoint
             }
             return nil
         }
-        let segment = segments[index]
-        if let child = node.children[segment], let found = match(child, segments, index + 1, &values) {
+        let segment = segments.segment(index)
+        if let child = node.child(segment), let found = match(child, segments, index + 1, captures, &captured) {
             return found
         }
-        if let child = node.parameterChild.first, !segment.isEmpty {
-            values.append(segment)
-            if let found = match(child, segments, index + 1, &values) { return found }
-            values.removeLast()
+        if let child = node.parameterChild, !segment.isEmpty {
+            captures[captured] = index..<index + 1
+            captured += 1
+            if let found = match(child, segments, index + 1, captures, &captured) { return found }
+            captured -= 1
         }
         if let endpoint = node.catchAll {
-            values.append(segments[index...].joined(separator: "/"))
+            captures[captured] = index..<segments.bounds.count
+            captured += 1
             return endpoint
         }
         return nil

@@ -127,6 +127,9 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     static let recordColumns =
         "r.rid, r.name, r.type, r.tag, r.parent, r.created, r.created_by, r.created_device, r.modified, r.modified_by, r.modified_device, r.size, r.payload, r.zone"
 
+    /// A zone's record by name; built once, as every lookup and save asks for it.
+    private static let recordNamedSQL = "SELECT \(recordColumns) FROM records r WHERE r.zone = ? AND r.name = ?"
+
     /// Builds a stored record from `recordColumns` starting at column `offset`.
     func storedRecord(from row: SQLiteRow, offset: Int32 = 0, zoneID: ZoneID) throws -> StoredRecord {
         let record = Record(
@@ -141,7 +144,7 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     }
 
     func record(named name: String, in zone: StoredZone) throws -> StoredRecord? {
-        try connection.statement("SELECT \(Self.recordColumns) FROM records r WHERE r.zone = ? AND r.name = ?")
+        try connection.statement(Self.recordNamedSQL)
             .firstRow([.integer(zone.key), .text(name)]) { try storedRecord(from: $0, zoneID: zone.zoneID) }
     }
 
