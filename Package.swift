@@ -39,6 +39,7 @@ let package = Package(
             providers: [.apt(["zlib1g-dev"])]
         ),
         .target(name: "CLinux", path: "Sources/CLinux"),
+        .target(name: "CSQLiteSupport", dependencies: ["CSQLite"], path: "Sources/CSQLiteSupport"),
 
         // MARK: - Modules
         .target(
@@ -55,6 +56,7 @@ let package = Package(
             dependencies: [
                 "CLinux",
                 "CSQLite",
+                "CSQLiteSupport",
                 "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),

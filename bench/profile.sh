@@ -4,14 +4,17 @@
 # (records/modify of one record, as a signed-in user), on `cumulus serve` (release build, access
 # log on), 127.0.0.1 only:
 #   - instructions, malloc calls and commits per request: the server under callgrind, counting
-#     only while one client makes COUNT requests of the case one after another (after WARMUP);
+#     only while one client makes COUNT requests of the case one after another (after WARMUP),
+#     then again with the COUNT requests spread over CONNECTIONS connections at once (16): as
+#     under load, where creates in flight together commit in one group. Both start from the
+#     same seeded data (2,001 records), whatever the runs before them added;
 #   - syscalls per request: strace -c -f attached during a wrk -t2 -c64 run of DURATION;
 #   - context switches per request: every server thread's switches over a wrk run (no strace);
 #   - fsyncs per create at synchronous=NORMAL and FULL, and so commits per create at FULL
 #     (there each commit syncs the write-ahead log once): strace of fsync/fdatasync over a wrk
 #     run of creates.
 #
-# Usage: bench/profile.sh   (COUNT 2000, WARMUP 300, DURATION 5s; CUMULUS_BIN another build;
+# Usage: bench/profile.sh   (COUNT 2000, WARMUP 300, DURATION 5s, CONNECTIONS 16; CUMULUS_BIN another build;
 #                            CASES="healthz read query create" a subset)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -21,6 +24,7 @@ source "$BENCH/lib/measure.sh"
 COUNT="${COUNT:-2000}"
 WARMUP="${WARMUP:-300}"
 DURATION="${DURATION:-5s}"
+CONNECTIONS="${CONNECTIONS:-16}"
 CASES="${CASES:-healthz read query create}"
 for tool in valgrind strace wrk; do
     command -v "$tool" >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind strace wrk >/dev/null; break; }
@@ -56,12 +60,12 @@ start_server() {  # synchronous [command prefix…]
 }
 stop_server() { kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null || true; PID=""; }
 case_index() { case "$1" in healthz) echo 0 ;; read) echo 1 ;; query) echo 2 ;; create) echo 3 ;; esac; }
-client() {  # case count
+client() {  # case count [connections]
     local index method=POST body
     index="$(case_index "$1")"
     body="$WORK/$1.json"
     [ "$1" = healthz ] && { method=GET; body=""; }
-    python3 "$BENCH/profile_client.py" 127.0.0.1 "$PORT" "$2" "$method" "${PATHS[$index]}" ${body:+"$body"}
+    CONNECTIONS="${3:-1}" python3 "$BENCH/profile_client.py" 127.0.0.1 "$PORT" "$2" "$method" "${PATHS[$index]}" ${body:+"$body"}
 }
 wrk_case() {  # case out-file
     local index
@@ -95,10 +99,15 @@ for batch in $(seq 0 9); do
 done
 for name in $CASES; do client "$name" 1; done
 [ "$(curl -sf "http://127.0.0.1:$PORT$BASE/records/query?ckAPIToken=$TOKEN" -d @"$WORK/query.json" | grep -o '"recordName"' | wc -l)" = 1 ]
+# The seeded data, kept: the wrk runs below add as many records as the machine's speed allows,
+# and a create's instructions grow with the table, so the counted runs start again from here.
+stop_server
+cp -a "$DATA" "$WORK/seeded"
+start_server normal
 
 SUMMARY="$RESULTS/summary.tsv"
-echo -e "case\tinstructions\tmalloc\tcommits\tsyscalls\tcontext_switches\tfsync_normal\tfsync_full" > "$SUMMARY"
-declare -A INSTR MALLOC COMMITS SYSCALLS SWITCHES FSYNC_NORMAL FSYNC_FULL
+echo -e "case\tinstructions\tmalloc\tcommits\tsyscalls\tcontext_switches\tfsync_normal\tfsync_full\tinstructions_concurrent\tmalloc_concurrent\tcommits_concurrent" > "$SUMMARY"
+declare -A INSTR MALLOC COMMITS SYSCALLS SWITCHES FSYNC_NORMAL FSYNC_FULL INSTR_C MALLOC_C COMMITS_C
 
 # Syscalls and context switches, natively.
 for name in $CASES; do
@@ -129,30 +138,36 @@ fi
 stop_server
 
 # Instructions, mallocs and commits, under callgrind, collecting only around the counted requests.
+rm -rf "$DATA" && cp -a "$WORK/seeded" "$DATA"
 start_server normal valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$RESULTS/callgrind.%p"
-for name in $CASES; do
-    client "$name" "$WARMUP"
+# The counted requests of one case, one after another or over several connections at once:
+# prints "instructions malloc_calls commits" per request.
+counted() {  # case label connections
     callgrind_control -z "$PID" >/dev/null
     callgrind_control -i on "$PID" >/dev/null
-    client "$name" "$COUNT"
+    client "$1" "$COUNT" "$3"
     callgrind_control -i off "$PID" >/dev/null
-    callgrind_control -d "$name" "$PID" >/dev/null
+    callgrind_control -d "$2" "$PID" >/dev/null
     dump="$(ls -t "$RESULTS"/callgrind.*.* | head -1)"
-    mv "$dump" "$RESULTS/callgrind-$name.out"
-    read -r instructions mallocs commits < <(python3 "$BENCH/profile_callgrind.py" "$RESULTS/callgrind-$name.out")
-    INSTR[$name]=$((instructions / COUNT))
-    MALLOC[$name]="$(awk -v m="$mallocs" -v n="$COUNT" 'BEGIN {printf "%.1f", m / n}')"
-    COMMITS[$name]="$(awk -v m="$commits" -v n="$COUNT" 'BEGIN {printf "%.2f", m / n}')"
+    mv "$dump" "$RESULTS/callgrind-$2.out"
+    python3 "$BENCH/profile_callgrind.py" "$RESULTS/callgrind-$2.out" |
+        awk -v n="$COUNT" '{printf "%d %.1f %.2f\n", $1 / n, $2 / n, $3 / n}'
+}
+for name in $CASES; do
+    client "$name" "$WARMUP"
+    read -r "INSTR[$name]" "MALLOC[$name]" "COMMITS[$name]" < <(counted "$name" "$name" 1)
+    read -r "INSTR_C[$name]" "MALLOC_C[$name]" "COMMITS_C[$name]" < <(counted "$name" "$name-concurrent" "$CONNECTIONS")
 done
 stop_server
 
 for name in $CASES; do
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "${INSTR[$name]}" "${MALLOC[$name]}" "${COMMITS[$name]}" "${SYSCALLS[$name]}" \
-        "${SWITCHES[$name]}" "${FSYNC_NORMAL[$name]:--}" "${FSYNC_FULL[$name]:--}" >> "$SUMMARY"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "${INSTR[$name]}" "${MALLOC[$name]}" "${COMMITS[$name]}" \
+        "${SYSCALLS[$name]}" "${SWITCHES[$name]}" "${FSYNC_NORMAL[$name]:--}" "${FSYNC_FULL[$name]:--}" \
+        "${INSTR_C[$name]}" "${MALLOC_C[$name]}" "${COMMITS_C[$name]}" >> "$SUMMARY"
 done
 {
-    echo "| per request | instructions | malloc calls | commits (sequential client) | syscalls (wrk -c64) | context switches (wrk -c64) | fsyncs, NORMAL | fsyncs (= commits), FULL |"
-    echo "|---|---|---|---|---|---|---|---|"
-    tail -n +2 "$SUMMARY" | awk -F'\t' '{printf "| %s | %\047d | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8}'
+    echo "| per request | instructions | malloc calls | commits | instructions, $CONNECTIONS connections | malloc calls, $CONNECTIONS connections | commits, $CONNECTIONS connections | syscalls (wrk -c64) | context switches (wrk -c64) | fsyncs, NORMAL | fsyncs (= commits), FULL |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|"
+    tail -n +2 "$SUMMARY" | awk -F'\t' '{printf "| %s | %\047d | %s | %s | %\047d | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $9, $10, $11, $5, $6, $7, $8}'
 } | tee "$RESULTS/profile.md"
 echo "raw results: $RESULTS"

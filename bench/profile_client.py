@@ -1,16 +1,17 @@
-"""A fixed number of requests, one after another on one keep-alive connection, each checked.
+"""A fixed number of requests, each checked: one after another on one keep-alive connection,
+or spread over CONNECTIONS keep-alive connections at once (each one after another).
 
-Usage: profile_client.py HOST PORT COUNT METHOD PATH [BODY_FILE]
-Exits non-zero on the first answer that is not 200, so a profile never counts failures.
+Usage: [CONNECTIONS=N] profile_client.py HOST PORT COUNT METHOD PATH [BODY_FILE]
+Exits non-zero if any answer is not 200, so a profile never counts failures.
 """
 
 import http.client
+import os
 import sys
+import threading
 
 
-def main() -> None:
-    host, port, count, method, path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
-    body = open(sys.argv[6], "rb").read() if len(sys.argv) > 6 else None
+def run(host: str, port: int, count: int, method: str, path: str, body: bytes | None, failures: list[str]) -> None:
     connection = http.client.HTTPConnection(host, port, timeout=120)
     headers = {"Content-Type": "application/json"} if body is not None else {}
     for _ in range(count):
@@ -18,8 +19,24 @@ def main() -> None:
         response = connection.getresponse()
         answer = response.read()
         if response.status != 200:
-            sys.exit(f"{method} {path}: {response.status} {answer[:300]!r}")
+            failures.append(f"{method} {path}: {response.status} {answer[:300]!r}")
+            return
     connection.close()
+
+
+def main() -> None:
+    host, port, count, method, path = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
+    body = open(sys.argv[6], "rb").read() if len(sys.argv) > 6 else None
+    connections = max(1, int(os.environ.get("CONNECTIONS", "1")))
+    failures: list[str] = []
+    shares = [count // connections + (1 if index < count % connections else 0) for index in range(connections)]
+    threads = [threading.Thread(target=run, args=(host, port, share, method, path, body, failures)) for share in shares]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if failures:
+        sys.exit(failures[0])
 
 
 if __name__ == "__main__":

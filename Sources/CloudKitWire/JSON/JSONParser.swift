@@ -34,6 +34,12 @@ struct JSONParser {
     init(_ input: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         self.input = input
         self.maximumDepth = maximumDepth
+        // Room up front for a request body's usual nesting, so the stacks do not grow a step at
+        // a time on every request (a document needs at least two bytes per pending value).
+        let room = min(32, input.count / 2)
+        pendingValues.reserveCapacity(room)
+        pendingKeys.reserveCapacity(room)
+        containers.reserveCapacity(min(8, room))
     }
 
     /// Parses the whole input as one JSON value.

@@ -22,6 +22,12 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
     /// Creates an empty header list.
     public init() { fields = [] }
 
+    /// Creates an empty list with room for `capacity` fields.
+    init(capacity: Int) {
+        fields = []
+        fields.reserveCapacity(capacity)
+    }
+
     /// Creates a header list from fields in order.
     public init(_ fields: [Field]) { self.fields = fields }
 

@@ -41,7 +41,7 @@ enum HeadDecoder {
         index += 2
 
         // MARK: Header lines
-        var headers = HTTPHeaders()
+        var headers = HTTPHeaders(capacity: 12)
         var contentLength: Int?
         var sawContentLength = false
         var transferCodings: [Substring] = []
