@@ -4,20 +4,21 @@
 public struct WireValue {
     /// The JSON value, or `nil` when the key is absent or `null`.
     public let json: JSONValue?
-    /// Where the value sits, kept as parts: requests read thousands of values, and the text is
-    /// wanted only for an error.
-    private let location: WirePath
+    /// The places of every value read from the same body, and this value's among them.
+    private let places: WirePlaces
+    private let place: Int
 
     /// Where the value sits in the request body.
-    public var path: String { location.description }
+    public var path: String { places.description(of: place) }
 
     public init(_ json: JSONValue?, path: String) {
-        self.init(json, location: .named(path))
+        self.init(json, places: WirePlaces(root: path), place: 0)
     }
 
-    private init(_ json: JSONValue?, location: WirePath) {
+    private init(_ json: JSONValue?, places: WirePlaces, place: Int) {
         self.json = json?.nonNull
-        self.location = location
+        self.places = places
+        self.place = place
     }
 
     /// The whole body of a request.
@@ -28,12 +29,12 @@ public struct WireValue {
 
     /// The value under `key`, absent when this is not an object or lacks the key.
     public subscript(key: String) -> WireValue {
-        WireValue(json?[key], location: .key(location, key))
+        WireValue(json?[key], places: places, place: places.add(.key(key), under: place))
     }
 
     /// A member of this object already in hand (while walking its pairs), named `key`.
     public func member(_ key: String, _ json: JSONValue) -> WireValue {
-        WireValue(json, location: .key(location, key))
+        WireValue(json, places: places, place: places.add(.key(key), under: place))
     }
 
     /// The first of several spellings of a key that is present (`numbersAsStrings`, `numberAsStrings`).
@@ -87,7 +88,7 @@ public struct WireValue {
     public func array() throws(WireError) -> [WireValue]? {
         guard let json else { return nil }
         guard let elements = json.arrayValue else { throw mistyped("an array") }
-        return elements.enumerated().map { WireValue($0.element, location: .index(location, $0.offset)) }
+        return elements.enumerated().map { WireValue($0.element, places: places, place: places.add(.index($0.offset), under: place)) }
     }
 
     /// The elements of an array, refusing absence.
@@ -115,19 +116,42 @@ public struct WireValue {
     public func requireObjectIfPresent() throws(WireError) { _ = try object() }
 }
 
-/// A place in a request body: `operations[2].record.recordName`; a key directly under the
-/// whole body (`request`) is named alone.
-private indirect enum WirePath: CustomStringConvertible {
-    case named(String)
-    case key(WirePath, String)
-    case index(WirePath, Int)
+/// Where each value read from one request body sits (`operations[2].record.recordName`), kept
+/// as parts for all of them together: a request reads dozens to thousands of values, the text
+/// is wanted only for an error, and a box of its own per value would be an allocation each.
+/// Used by the one thread decoding the body.
+private final class WirePlaces {
+    enum Part {
+        /// The whole body, or a value made on its own, by name.
+        case named(String)
+        case key(String)
+        case index(Int)
+    }
 
-    var description: String {
-        switch self {
-        case .named(let name): name
-        case .key(.named("request"), let key): key
-        case .key(let parent, let key): "\(parent).\(key)"
-        case .index(let parent, let index): "\(parent)[\(index)]"
+    private var parts: [(parent: Int, part: Part)]
+
+    init(root: String) {
+        parts = [(-1, .named(root))]
+        parts.reserveCapacity(32)
+    }
+
+    /// Records a value at `part` under the value at `parent`; returns its place.
+    func add(_ part: Part, under parent: Int) -> Int {
+        parts.append((parent, part))
+        return parts.count - 1
+    }
+
+    /// The place as text; a key directly under the whole body (`request`) is named alone.
+    func description(of place: Int) -> String {
+        let (parent, part) = parts[place]
+        switch part {
+        case .named(let name):
+            return name
+        case .key(let key):
+            if case .named("request") = parts[parent].part { return key }
+            return "\(description(of: parent)).\(key)"
+        case .index(let index):
+            return "\(description(of: parent))[\(index)]"
         }
     }
 }
