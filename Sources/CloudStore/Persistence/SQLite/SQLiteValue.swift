@@ -23,3 +23,14 @@ extension SQLiteValue {
     /// A boolean as 0 or 1.
     static func bool(_ value: Bool) -> SQLiteValue { .integer(value ? 1 : 0) }
 }
+
+extension SQLiteValue {
+    /// The placeholders for `count` values, separated by commas (`?, ?, ?`).
+    static func placeholders(_ count: Int) -> String {
+        if count == 1 { return "?" }
+        var text = ""
+        text.reserveCapacity(count * 3)
+        for index in 0..<count { text += index == 0 ? "?" : ", ?" }
+        return text
+    }
+}

@@ -18,27 +18,34 @@ struct QuerySQLBuilder {
     static let maximumParameters = 30_000
 
     func build() throws -> Statement {
-        var selectParameters: [SQLiteValue] = []
+        // One text and one parameter list, appended to in statement order: every query is
+        // built here, and joining lists of pieces cost as much as the rest of the query.
         var whereParameters: [SQLiteValue] = []
-        var conditions: [String] = []
+        whereParameters.reserveCapacity(plan.zones.count + plan.filters.count * 2 + 4)
+        var conditions = ""
+        conditions.reserveCapacity(256)
+        func condition(_ text: String) {
+            if !conditions.isEmpty { conditions += " AND " }
+            conditions += text
+        }
 
         let zoneKeys = plan.zones.map { SQLiteValue.integer($0.key) }
-        let zoneList = Array(repeating: "?", count: zoneKeys.count).joined(separator: ", ")
+        let zoneList = SQLiteValue.placeholders(zoneKeys.count)
         // The type id is ours, an integer: inlined so that the planner matches `WHERE type = N` indexes.
-        conditions.append("r.type = \(type.id)")
-        conditions.append("r.zone IN (\(zoneList))")
+        condition("r.type = \(type.id)")
+        condition("r.zone IN (\(zoneList))")
         whereParameters += zoneKeys
         if let creator = plan.createdBy {
-            conditions.append("r.created_by = ?")
+            condition("r.created_by = ?")
             whereParameters.append(.text(creator))
         }
         if let roots = plan.withinTrees, let zone = zoneKeys.first {
             // The roots and every record below them, following parents down; UNION, not UNION
             // ALL, so that a parent cycle ends.
             if roots.isEmpty {
-                conditions.append("0")
+                condition("0")
             } else {
-                conditions.append(
+                condition(
                     """
                     r.name IN (WITH RECURSIVE tree(name) AS (VALUES \(Array(repeating: "(?)", count: roots.count).joined(separator: ", ")) \
                     UNION SELECT c.name FROM records c JOIN tree t ON c.parent = t.name WHERE c.zone = ?) SELECT name FROM tree)
@@ -48,13 +55,13 @@ struct QuerySQLBuilder {
             }
         }
         if let key = plan.onlyKey {
-            conditions.append("r.rid = ?")
+            condition("r.rid = ?")
             whereParameters.append(.integer(key))
         }
 
         for filter in plan.filters {
-            let (condition, parameters) = try sql(for: filter, zoneList: zoneList, zoneKeys: zoneKeys)
-            conditions.append(condition)
+            let (text, parameters) = try sql(for: filter, zoneList: zoneList, zoneKeys: zoneKeys)
+            condition(text)
             whereParameters += parameters
         }
 
@@ -63,31 +70,33 @@ struct QuerySQLBuilder {
         for sort in plan.sorts {
             sortExpressions.append(try expression(for: sort))
         }
-        var select = "SELECT \(SQLiteEnvironmentSession.recordColumns)"
+        var sql = Self.selectRecords
+        sql.reserveCapacity(sql.utf8.count + conditions.utf8.count + 128)
+        var parameters: [SQLiteValue] = []
+        parameters.reserveCapacity(whereParameters.count + sortExpressions.count * 2 + 8)
         for (index, sort) in sortExpressions.enumerated() {
-            select += ", \(sort.expression) AS s\(index)"
-            selectParameters += sort.parameters
+            sql += ", \(sort.expression) AS s\(index)"
+            parameters += sort.parameters
         }
 
         if let position = plan.after {
             guard position.sortValues.count == sortExpressions.count else {
                 throw CloudStoreError.badRequest("The continuation marker does not match the query")
             }
-            let (condition, parameters) = keysetCondition(sortExpressions, position)
-            conditions.append(condition)
-            whereParameters += parameters
+            let (text, keysetParameters) = keysetCondition(sortExpressions, position)
+            condition(text)
+            whereParameters += keysetParameters
         }
 
-        let tieBreak = plan.tieBreakAscending ? "ASC" : "DESC"
-        var order = sortExpressions.enumerated().map { "s\($0.offset) \($0.element.ascending ? "ASC" : "DESC")" }
-        order.append("r.rid \(tieBreak)")
-
-        let sql = """
-            \(select) FROM records r
-            WHERE \(conditions.joined(separator: " AND "))
-            ORDER BY \(order.joined(separator: ", ")) LIMIT ?
-            """
-        let parameters = selectParameters + whereParameters + [.integer(Int64(plan.limit))]
+        sql += " FROM records r\nWHERE "
+        sql += conditions
+        sql += "\nORDER BY "
+        for (index, sort) in sortExpressions.enumerated() {
+            sql += "s\(index) \(sort.ascending ? "ASC" : "DESC"), "
+        }
+        sql += plan.tieBreakAscending ? "r.rid ASC LIMIT ?" : "r.rid DESC LIMIT ?"
+        parameters += whereParameters
+        parameters.append(.integer(Int64(plan.limit)))
         // SQLite binds at most 32,766 values per statement; a zone-wide query over many zones
         // with long value lists could ask for more.
         guard parameters.count <= Self.maximumParameters else {
@@ -96,6 +105,8 @@ struct QuerySQLBuilder {
         }
         return Statement(sql: sql, parameters: parameters, sortCount: sortExpressions.count)
     }
+
+    private static let selectRecords = "SELECT \(SQLiteEnvironmentSession.recordColumns)"
 
     // MARK: - Columns
 
@@ -119,7 +130,7 @@ struct QuerySQLBuilder {
     private func sql(for filter: QueryPlan.Filter, zoneList: String, zoneKeys: [SQLiteValue]) throws -> (String, [SQLiteValue]) {
         let value = SQLiteEnvironmentSession.indexValue(filter.value)
         let values = filter.value.elements.map(SQLiteEnvironmentSession.indexValue)
-        let placeholders = Array(repeating: "?", count: values.count).joined(separator: ", ")
+        let placeholders = SQLiteValue.placeholders(values.count)
         if case .system(.recordID) = filter.field {
             return try recordNameCondition(filter.comparator, values, placeholders: placeholders, zoneList: zoneList, zoneKeys: zoneKeys)
         }
@@ -202,13 +213,13 @@ struct QuerySQLBuilder {
         case .listContainsAll:
             let distinct = Set(values)
             if distinct.isEmpty { return ("\(column) IS NOT NULL", []) }
-            let marks = Array(repeating: "?", count: distinct.count).joined(separator: ", ")
+            let marks = SQLiteValue.placeholders(distinct.count)
             let (sub, parameters) = try listSubquery("value IN (\(marks))", Array(distinct), grouped: distinct.count)
             return ("r.rid IN (\(sub))", parameters)
         case .notListContainsAll:
             let distinct = Set(values)
             if distinct.isEmpty { return ("0", []) }
-            let marks = Array(repeating: "?", count: distinct.count).joined(separator: ", ")
+            let marks = SQLiteValue.placeholders(distinct.count)
             let (sub, parameters) = try listSubquery("value IN (\(marks))", Array(distinct), grouped: distinct.count)
             return ("\(column) IS NOT NULL AND r.rid NOT IN (\(sub))", parameters)
         case .listMemberBeginsWith, .notListMemberBeginsWith:

@@ -69,7 +69,7 @@ extension SQLiteEnvironmentSession {
         let rows: [(Int64, Int64)]
         if let zones {
             guard !zones.isEmpty else { return [:] }
-            let marks = Array(repeating: "?", count: zones.count).joined(separator: ", ")
+            let marks = SQLiteValue.placeholders(zones.count)
             rows = try connection.statement("SELECT type, sum(records) FROM type_stats WHERE zone IN (\(marks)) GROUP BY type")
                 .rows(zones.map { .integer($0.key) }) { ($0.integer(0), $0.integer(1)) }
         } else {

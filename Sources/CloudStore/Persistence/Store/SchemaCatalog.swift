@@ -82,14 +82,12 @@ struct SchemaCatalog: Sendable {
             searchableFields = orderedFields.filter(\.isSearchable)
             let slots = projectedFields.flatMap(\.columns)
             let insertColumns = Self.recordColumns + slots
-            insertSQL = "INSERT INTO records(\(insertColumns.joined(separator: ", "))) VALUES (\(Self.placeholders(insertColumns.count)))"
+            insertSQL = "INSERT INTO records(\(insertColumns.joined(separator: ", "))) VALUES (\(SQLiteValue.placeholders(insertColumns.count)))"
             let assignments = (Self.updatedColumns + slots).map { "\($0) = ?" }.joined(separator: ", ")
             updateSQL = "UPDATE records SET \(assignments) WHERE rid = ?"
             let searchColumns = ["rowid"] + searchableFields.map(\.searchColumn)
-            searchInsertSQL = "INSERT INTO \(searchTable)(\(searchColumns.joined(separator: ", "))) VALUES (\(Self.placeholders(searchColumns.count)))"
+            searchInsertSQL = "INSERT INTO \(searchTable)(\(searchColumns.joined(separator: ", "))) VALUES (\(SQLiteValue.placeholders(searchColumns.count)))"
         }
-
-        private static func placeholders(_ count: Int) -> String { Array(repeating: "?", count: count).joined(separator: ", ") }
     }
 
     /// The schema version this catalog was loaded at.
