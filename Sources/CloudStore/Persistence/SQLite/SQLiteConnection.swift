@@ -21,6 +21,13 @@ final class SQLiteConnection: @unchecked Sendable {
     let handle: OpaquePointer
     let path: String
     private var statements: [String: SQLiteStatement] = [:]
+    /// The statements last asked for, found by the address of the text they were asked with
+    /// before any hashing: nearly every statement's text is a constant, so the same storage comes
+    /// back each time, and hashing a long text on every ask cost more than the rest of a lookup.
+    /// Each entry keeps its text alive, so that no other text can take its address meanwhile.
+    private var recent: [(sql: String, address: UnsafeRawPointer, statement: SQLiteStatement)] = []
+    private var nextRecent = 0
+    private static let recentLimit = 16
     /// The checkpointer SQLite reports this connection's commits to, kept alive as long as the
     /// connection: the log hook holds only an unretained pointer to it.
     var walCommitObserver: SQLiteCheckpointer?
@@ -70,7 +77,7 @@ final class SQLiteConnection: @unchecked Sendable {
     }()
 
     deinit {
-        statements.removeAll()
+        clearStatementCache()
         sqlite3_close_v2(handle)
     }
 
@@ -96,14 +103,41 @@ final class SQLiteConnection: @unchecked Sendable {
 
     /// The cached prepared statement for `sql`, preparing it on first use.
     func statement(_ sql: String) throws(SQLiteError) -> SQLiteStatement {
-        if let statement = statements[sql] { return statement }
-        let statement = try SQLiteStatement(connection: self, sql: sql)
-        statements[sql] = statement
+        let address = Self.storageAddress(of: sql)
+        if let address {
+            for entry in recent where entry.address == address && entry.sql.utf8.count == sql.utf8.count { return entry.statement }
+        }
+        let statement: SQLiteStatement
+        if let cached = statements[sql] {
+            statement = cached
+        } else {
+            statement = try SQLiteStatement(connection: self, sql: sql)
+            statements[sql] = statement
+        }
+        if let address {
+            if recent.count < Self.recentLimit {
+                recent.append((sql, address, statement))
+            } else {
+                recent[nextRecent] = (sql, address, statement)
+                nextRecent = (nextRecent + 1) % Self.recentLimit
+            }
+        }
         return statement
     }
 
+    /// Where the text of `sql` is stored, for a text with storage of its own (longer than 15
+    /// bytes); `nil` for a short text, whose bytes live in the value itself.
+    private static func storageAddress(of sql: String) -> UnsafeRawPointer? {
+        guard sql.utf8.count > 15 else { return nil }
+        return sql.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) } ?? nil
+    }
+
     /// Drops cached statements, for example after tables they used were dropped.
-    func clearStatementCache() { statements.removeAll() }
+    func clearStatementCache() {
+        statements.removeAll()
+        recent.removeAll()
+        nextRecent = 0
+    }
 
     /// The rowid of the last inserted row.
     var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
