@@ -119,6 +119,16 @@ let package = Package(
             path: "Tests/CrashWriter",
             swiftSettings: swiftSettings
         ),
+        .target(name: "AllocationCounter", path: "Tests/AllocationCounter"),
+        .executableTarget(
+            name: "AllocationProbe",
+            dependencies: [
+                "AllocationCounter", "CloudStore", "HTTPServer", "WebServices", "TestSupport",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tests/AllocationProbe",
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "ConsoleFixture",
             dependencies: ["CloudStore"],
@@ -143,6 +153,7 @@ let package = Package(
         .testTarget(
             name: "WebServicesTests",
             dependencies: [
+                "AllocationProbe",
                 "WebServices",
                 "CloudKitWire",
                 "HTTPServer",
