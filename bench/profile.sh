@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # What one request costs the server, for /healthz, read (records/lookup of one record, as the
 # world), query (records/query on an indexed field with one result, as the world) and create
-# (records/modify of one record, as a signed-in user), on `cumulus serve` (release build, access
-# log on), 127.0.0.1 only:
+# (records/modify of one record, as a signed-in user), and on request read-private (the same
+# lookup by a signed-in user in their private database), on `cumulus serve` (release build,
+# access log on), 127.0.0.1 only:
 #   - instructions, malloc calls and commits per request: the server under callgrind, counting
 #     only while one client makes COUNT requests of the case one after another (after WARMUP),
 #     then again with the COUNT requests spread over CONNECTIONS connections at once (16): as
@@ -15,7 +16,7 @@
 #     run of creates.
 #
 # Usage: bench/profile.sh   (COUNT 2000, WARMUP 300, DURATION 5s, CONNECTIONS 16; CUMULUS_BIN another build;
-#                            CASES="healthz read query create" a subset)
+#                            CASES="healthz read query create" a subset, or read-private)
 set -euo pipefail
 cd "$(dirname "$0")"
 BENCH="$PWD"
@@ -56,14 +57,15 @@ start_server() {  # synchronous [command prefix…]
     PATHS=(
         [0]="/healthz" [1]="$BASE/records/lookup?ckAPIToken=$TOKEN" [2]="$BASE/records/query?ckAPIToken=$TOKEN"
         [3]="$BASE/records/modify?ckAPIToken=$TOKEN&ckWebAuthToken=$WEB_QUERY"
+        [4]="${BASE%/public}/private/records/lookup?ckAPIToken=$TOKEN&ckWebAuthToken=$WEB_QUERY"
     )
 }
 stop_server() { kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null || true; PID=""; }
-case_index() { case "$1" in healthz) echo 0 ;; read) echo 1 ;; query) echo 2 ;; create) echo 3 ;; esac; }
+case_index() { case "$1" in healthz) echo 0 ;; read) echo 1 ;; query) echo 2 ;; create) echo 3 ;; read-private) echo 4 ;; esac; }
 client() {  # case count [connections]
     local index method=POST body
     index="$(case_index "$1")"
-    body="$WORK/$1.json"
+    body="$WORK/${1%-private}.json"
     [ "$1" = healthz ] && { method=GET; body=""; }
     CONNECTIONS="${3:-1}" python3 "$BENCH/profile_client.py" 127.0.0.1 "$PORT" "$2" "$method" "${PATHS[$index]}" ${body:+"$body"}
 }
@@ -73,7 +75,7 @@ wrk_case() {  # case out-file
     if [ "$1" = healthz ]; then
         wrk -t2 -c64 -d"$DURATION" "http://127.0.0.1:$PORT${PATHS[$index]}" > "$2"
     else
-        BODY="$WORK/$1.json" wrk -t2 -c64 -d"$DURATION" -s "$BENCH/wrk/post.lua" "http://127.0.0.1:$PORT${PATHS[$index]}" > "$2"
+        BODY="$WORK/${1%-private}.json" wrk -t2 -c64 -d"$DURATION" -s "$BENCH/wrk/post.lua" "http://127.0.0.1:$PORT${PATHS[$index]}" > "$2"
     fi
     awk '/requests in/ {print $1}' "$2"
 }
@@ -81,8 +83,10 @@ thread_switches() { cat /proc/"$PID"/task/*/status 2>/dev/null | awk '/ctxt_swit
 
 # Seed: the record read, and 2,000 records of which one has count 7 (the query's one result).
 start_server normal
-curl -sf "http://127.0.0.1:$PORT$BASE/records/modify?ckAPIToken=$TOKEN&ckWebAuthToken=$WEB_QUERY" \
-    -d "{\"operations\":[{\"operationType\":\"create\",\"record\":{\"recordName\":\"lookup-target\",\"recordType\":\"Note\",\"fields\":{$FIELDS}}}]}" >/dev/null
+for database in public private; do
+    curl -sf "http://127.0.0.1:$PORT${BASE%/public}/$database/records/modify?ckAPIToken=$TOKEN&ckWebAuthToken=$WEB_QUERY" \
+        -d "{\"operations\":[{\"operationType\":\"create\",\"record\":{\"recordName\":\"lookup-target\",\"recordType\":\"Note\",\"fields\":{$FIELDS}}}]}" >/dev/null
+done
 python3 - "$FIELDS" "$WORK" <<'PY'
 import json, sys
 fields = json.loads("{" + sys.argv[1] + "}")
