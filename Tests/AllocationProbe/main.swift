@@ -24,27 +24,17 @@ let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 4
 /// A keep-alive connection that sends one prebuilt request over and over and reads each answer
 /// into a buffer made once.
 final class RepeatingClient {
-    private let socket: Int32
+    private let connection: RawClient
     private let request: [UInt8]
     private var buffer = [UInt8](repeating: 0, count: 256 * 1024)
+    private var socket: Int32 { connection.fd }
 
     init(port: Int, method: String, target: String, body: String) throws {
-        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        self.socket = socket
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw TestFailure("cannot connect to port \(port)") }
+        connection = try RawClient(port: port)
         var one: Int32 = 1
-        setsockopt(socket, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+        setsockopt(connection.fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         request = Array("\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
     }
-
-    deinit { close(socket) }
 
     /// Sends the request and reads its whole answer; `false` unless it is a 200.
     func exchange() -> Bool {

@@ -1,0 +1,53 @@
+import CSQLite
+import Testing
+import TestSupport
+@testable import CloudStore
+
+/// What every connection of the store shares: SQLite's process-wide settings, and how a
+/// connection finds its prepared statements.
+@Suite struct SQLiteConnectionTests {
+    /// A connection to a new file with a table `t` of ten rows, 0 to 9.
+    private static func connection(in directory: TemporaryDirectory) throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: directory.path + "/connection.sqlite")
+        try connection.execute("CREATE TABLE t(x INTEGER)")
+        for value in 0..<10 { try connection.statement("INSERT INTO t VALUES (?)").execute([.integer(Int64(value))]) }
+        return connection
+    }
+
+    /// With its memory statistics on, SQLite counts every allocation of every connection under
+    /// one global mutex that all the workers contend for; they are off, so nothing is counted.
+    @Test func sqliteCountsNoMemoryAcrossConnections() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try Self.connection(in: directory)
+        for index in 0..<100 {
+            try connection.statement("INSERT INTO t VALUES (?)").execute([.integer(Int64(index * 1_000_000))])
+        }
+        #expect(try connection.statement("SELECT count(*) FROM t").scalarInteger() == 110)
+        #expect(sqlite3_memory_used() == 0)
+        #expect(sqlite3_memory_highwater(0) == 0)
+    }
+
+    /// A statement is found first by the address of the text asked with, then by the text:
+    /// whatever storage a text comes in, it gets the statement of that text.
+    @Test func aTextGetsItsOwnStatementWhateverItsStorage() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try Self.connection(in: directory)
+        let constant = "SELECT count(*) FROM t WHERE x > 4"
+        let first = try connection.statement(constant)
+        #expect(try connection.statement(constant) === first)
+        var built = "SELECT count(*) FROM t WHERE x > "
+        built += "4"
+        #expect(try connection.statement(built) === first)
+
+        // Texts of one length made and freed over and over: a freed text's address is handed to
+        // the next, and must never find the statement of another text.
+        for round in 0..<300 {
+            let threshold = round % 10
+            let text = "SELECT count(*) FROM t WHERE x > \(threshold)"
+            let statement = try connection.statement(text)
+            #expect(statement.sql == text)
+            #expect(try statement.scalarInteger() == Int64(9 - threshold))
+        }
+        #expect(try connection.statement(constant) === first)
+    }
+}
