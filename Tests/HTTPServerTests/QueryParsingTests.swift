@@ -36,6 +36,9 @@ import TestSupport
     @Test func redactionReplacesOnlyTheNamedValues() {
         let names: Set<String> = ["ckapitoken", "ckwebauthtoken", "tok"]
         #expect(LogRedaction.redact(target: "/a?ckAPIToken=secret&x=1", names: names) == "/a?ckAPIToken=REDACTED&x=1")
+        // Names of the same length that differ in one byte, and a mixed-case one.
+        #expect(LogRedaction.redact(target: "/a?CkApItOkEn=s&ckAPITokem=t&TOK=u&toj=v", names: names)
+            == "/a?CkApItOkEn=REDACTED&ckAPITokem=t&TOK=REDACTED&toj=v")
         #expect(LogRedaction.redact(target: "/a?x=1&CKWEBAUTHTOKEN=s%2Bt&tok=q&tok", names: names) == "/a?x=1&CKWEBAUTHTOKEN=REDACTED&tok=REDACTED&tok")
         #expect(LogRedaction.redact(target: "/a?ck%41PIToken=secret", names: names) == "/a?ck%41PIToken=REDACTED")
         #expect(LogRedaction.redact(target: "/é?tok=🇫🇷&é=1", names: names) == "/é?tok=REDACTED&é=1")

@@ -37,9 +37,13 @@ public struct WireValue {
         WireValue(json, places: places, place: places.add(.key(key), under: place))
     }
 
-    /// The first of several spellings of a key that is present (`numbersAsStrings`, `numberAsStrings`).
-    public func first(_ keys: String...) -> WireValue {
-        keys.lazy.map { self[$0] }.first(where: \.isPresent) ?? self[keys[0]]
+    /// The first of two spellings of a key that is present (`numbersAsStrings`, `numberAsStrings`),
+    /// else the absent first.
+    public func first(_ key: String, _ other: String) -> WireValue {
+        let value = self[key]
+        if value.isPresent { return value }
+        let second = self[other]
+        return second.isPresent ? second : value
     }
 
     private func mistyped(_ expected: String) -> WireError {
@@ -128,7 +132,10 @@ private final class WirePlaces {
         case index(Int)
     }
 
-    private var parts: [(parent: Int, part: Part)]
+    /// Not checked for overlapping access at run time (a check per value read cost a fifth of
+    /// reading it): only `add` writes it, with no other access to it in flight, on the one
+    /// thread decoding the body.
+    @exclusivity(unchecked) private var parts: [(parent: Int, part: Part)]
 
     init(root: String) {
         parts = [(-1, .named(root))]

@@ -64,10 +64,13 @@ public enum LogRedaction {
     /// Whether a parameter name, percent-decoded and lowercased, is one of `names`.
     private static func matches(_ name: UnsafeBufferPointer<UInt8>, _ names: Set<String>) -> Bool {
         if !name.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") || $0 >= 0x80 }) {
-            // ASCII without escapes: lowercase the bytes themselves, and only for a name of a
-            // length one of `names` has.
-            guard names.contains(where: { $0.utf8.count == name.count }) else { return false }
-            return names.contains(String(decoding: name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self))
+            // ASCII without escapes: compared with each name of its length, byte by byte,
+            // lowercased on the way (a name with other characters cannot equal it), so nothing
+            // is allocated for the parameters of every logged request.
+            for candidate in names where candidate.utf8.count == name.count {
+                if zip(candidate.utf8, name).allSatisfy({ $0 == ($1 >= 0x41 && $1 <= 0x5A ? $1 | 0x20 : $1) }) { return true }
+            }
+            return false
         }
         let text = String(decoding: name, as: UTF8.self)
         return names.contains((PercentDecoding.decode(text, plusAsSpace: true) ?? text).lowercased())

@@ -62,6 +62,13 @@ enum HeadDecoder {
             switch field.kind {
             case .contentLength:
                 sawContentLength = true
+                // One plain number, as nearly every client sends, is read from the bytes; a
+                // list (`5, 5`) is split as text below.
+                if let value = parseDecimal(input, field.valueStart, field.valueEnd) {
+                    if let existing = contentLength, existing != value { return .failure(.conflictingContentLength) }
+                    contentLength = value
+                    break
+                }
                 for part in field.value.split(separator: ",", omittingEmptySubsequences: false) {
                     guard let value = parseDecimal(part.trimmingHTTPWhitespace()) else { return .failure(.invalidContentLength) }
                     if let existing = contentLength, existing != value { return .failure(.conflictingContentLength) }
@@ -136,6 +143,8 @@ enum HeadDecoder {
         var name: String
         var value: String
         var kind: FieldKind
+        /// Where the value lies in the input.
+        var valueStart = 0, valueEnd = 0
     }
 
     /// Decodes `name: value` from `input[start..<end]` (CR excluded); nil if malformed.
@@ -159,7 +168,9 @@ enum HeadDecoder {
         }
         guard decodeStrings else { return Field(name: "", value: "", kind: .other) }
         let kind = fieldKind(input, start, nameEnd)
-        return Field(name: string(input, start, nameEnd), value: string(input, valueStart, valueEnd), kind: kind)
+        return Field(
+            name: string(input, start, nameEnd), value: string(input, valueStart, valueEnd), kind: kind, valueStart: valueStart,
+            valueEnd: valueEnd)
     }
 
     /// Which error a malformed field line gets.
@@ -223,6 +234,18 @@ enum HeadDecoder {
     }
 
     /// A non-negative decimal of at most 18 digits, or nil.
+    /// The decimal number that is all of `input[start..<end]`; `nil` for anything else.
+    private static func parseDecimal(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
+        guard end > start, end - start <= 18 else { return nil }
+        var value = 0
+        for index in start..<end {
+            let byte = input[index]
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
     private static func parseDecimal(_ text: Substring) -> Int? {
         guard !text.isEmpty, text.utf8.count <= 18 else { return nil }
         var value = 0

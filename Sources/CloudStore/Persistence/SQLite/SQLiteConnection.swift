@@ -20,13 +20,16 @@ public enum SynchronousMode: String, Sendable, CaseIterable {
 final class SQLiteConnection: @unchecked Sendable {
     let handle: OpaquePointer
     let path: String
-    private var statements: [String: SQLiteStatement] = [:]
+    // The statement caches are not checked for overlapping access at run time (every request
+    // asks for several statements): a connection is used by one thread at a time, and only
+    // `statement(_:)` and `clearStatementCache()` touch them, neither calling the other.
+    @exclusivity(unchecked) private var statements: [String: SQLiteStatement] = [:]
     /// The statements last asked for, found by the address of the text they were asked with
     /// before any hashing: nearly every statement's text is a constant, so the same storage comes
     /// back each time, and hashing a long text on every ask cost more than the rest of a lookup.
     /// Each entry keeps its text alive, so that no other text can take its address meanwhile.
-    private var recent: [(sql: String, address: UnsafeRawPointer, statement: SQLiteStatement)] = []
-    private var nextRecent = 0
+    @exclusivity(unchecked) private var recent: [(sql: String, address: UnsafeRawPointer, statement: SQLiteStatement)] = []
+    @exclusivity(unchecked) private var nextRecent = 0
     private static let recentLimit = 16
     /// The checkpointer SQLite reports this connection's commits to, kept alive as long as the
     /// connection: the log hook holds only an unretained pointer to it.
