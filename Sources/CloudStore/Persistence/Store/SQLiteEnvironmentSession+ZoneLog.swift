@@ -32,15 +32,20 @@ extension SQLiteEnvironmentSession {
     /// zone however many records changed, so a batch pays for it once.
     func flushZoneLog() throws {
         guard !zoneLogTouches.isEmpty else { return }
+        // The next sequence is taken in the same statement (one statement per touched zone, on
+        // every write): past the database's latest, and past its horizon, as
+        // `lastZoneLogSequence` reads them.
         let upsert = try connection.statement(
             """
-            INSERT INTO zone_log(scope, owner, name, seq, deleted, time) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT INTO zone_log(scope, owner, name, seq, deleted, time)
+            VALUES (?1, ?2, ?3, max(coalesce((SELECT max(seq) FROM zone_log WHERE scope = ?1 AND owner = ?2), 0),
+                                    coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?4), 0)) + 1, ?5, ?6)
             ON CONFLICT(scope, owner, name) DO UPDATE SET seq = excluded.seq, deleted = excluded.deleted, time = excluded.time
             """)
         for (key, touch) in zoneLogTouches {
-            let next = try lastZoneLogSequence(scope: key.scope, owner: key.owner) + 1
             try upsert.execute([
-                .integer(key.scope), .text(key.owner), .text(key.name), .integer(next), .integer(touch.deleted ? 1 : 0), .integer(touch.time),
+                .integer(key.scope), .text(key.owner), .text(key.name), .text(Self.zoneLogHorizonKey(scope: key.scope, owner: key.owner)),
+                .integer(touch.deleted ? 1 : 0), .integer(touch.time),
             ])
         }
         zoneLogTouches = []
@@ -74,9 +79,12 @@ extension SQLiteEnvironmentSession {
     }
 
     private func zoneLogHorizon(scope: Int64, owner: String) throws -> Int64 {
-        let key = "zone_log_horizon:\(scope):\(owner)"
-        return try connection.statement("SELECT value FROM meta WHERE key = ?").firstRow([.text(key)]) { Int64($0.text(0)) ?? 0 } ?? 0
+        try connection.statement("SELECT value FROM meta WHERE key = ?")
+            .firstRow([.text(Self.zoneLogHorizonKey(scope: scope, owner: owner))]) { Int64($0.text(0)) ?? 0 } ?? 0
     }
+
+    /// The `meta` key of a database's zone log horizon.
+    static func zoneLogHorizonKey(scope: Int64, owner: String) -> String { "zone_log_horizon:\(scope):\(owner)" }
 
     func forgetTombstones(before time: Int64) throws -> Int {
         var forgotten = 0
@@ -100,7 +108,7 @@ extension SQLiteEnvironmentSession {
                 INSERT INTO meta(key, value) VALUES (?, ?)
                 ON CONFLICT(key) DO UPDATE SET value = CAST(max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER)) AS TEXT)
                 """
-            ).execute([.text("zone_log_horizon:\(scope):\(owner)"), .text(String(horizon))])
+            ).execute([.text(Self.zoneLogHorizonKey(scope: scope, owner: owner)), .text(String(horizon))])
             try connection.statement("DELETE FROM zone_log WHERE scope = ? AND owner = ? AND deleted = 1 AND time < ?")
                 .execute([.integer(scope), .text(owner), .integer(time)])
             forgotten += connection.changes
