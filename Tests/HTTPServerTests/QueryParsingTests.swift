@@ -33,6 +33,20 @@ import TestSupport
         }
     }
 
+    @Test func decodingEscapesPlusesAndInvalidBytes() {
+        #expect(PercentDecoding.decode("a%20b+c") == "a b+c")
+        #expect(PercentDecoding.decode("a%20b+c", plusAsSpace: true) == "a b c")
+        #expect(PercentDecoding.decode("caf%C3%A9") == "café")
+        #expect(PercentDecoding.decode("%E2%82") == "\u{FFFD}", "a cut character is replaced")
+        #expect(PercentDecoding.decode("%E2%82", validatingUTF8: true) == nil, "or refused when asked")
+        #expect(PercentDecoding.decode("%4") == nil)
+        #expect(PercentDecoding.decode("%zz") == nil)
+        #expect(PercentDecoding.decode("100%") == nil)
+        // Longer than any scratch space on the stack.
+        let long = String(repeating: "%41b", count: 100_000)
+        #expect(PercentDecoding.decode(long) == String(repeating: "Ab", count: 100_000))
+    }
+
     @Test func redactionReplacesOnlyTheNamedValues() {
         let names: Set<String> = ["ckapitoken", "ckwebauthtoken", "tok"]
         #expect(LogRedaction.redact(target: "/a?ckAPIToken=secret&x=1", names: names) == "/a?ckAPIToken=REDACTED&x=1")

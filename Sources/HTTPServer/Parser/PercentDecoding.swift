@@ -17,23 +17,27 @@ public enum PercentDecoding {
         if !text.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) {
             return String(decoding: text, as: UTF8.self)
         }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.count)
-        var index = 0
-        while index < text.count {
-            let byte = text[index]
-            if byte == UInt8(ascii: "%") {
-                guard index + 2 < text.count, let high = ByteClass.hexValue(text[index + 1]), let low = ByteClass.hexValue(text[index + 2]) else {
-                    return nil
+        // Decoded into a scratch buffer (on the stack unless large) and made a string once: a
+        // signed-in request's web auth token, escaped in its query, is decoded on every request.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: text.count) { buffer -> String? in
+            var count = 0
+            var index = 0
+            while index < text.count {
+                let byte = text[index]
+                if byte == UInt8(ascii: "%") {
+                    guard index + 2 < text.count, let high = ByteClass.hexValue(text[index + 1]), let low = ByteClass.hexValue(text[index + 2])
+                    else { return nil }
+                    buffer[count] = UInt8(high << 4 | low)
+                    index += 3
+                } else {
+                    buffer[count] = plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte
+                    index += 1
                 }
-                bytes.append(UInt8(high << 4 | low))
-                index += 3
-                continue
+                count += 1
             }
-            bytes.append(plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-            index += 1
+            let decoded = UnsafeBufferPointer(rebasing: buffer[0..<count])
+            return validatingUTF8 ? String(validating: decoded, as: UTF8.self) : String(decoding: decoded, as: UTF8.self)
         }
-        return validatingUTF8 ? String(validating: bytes, as: UTF8.self) : String(decoding: bytes, as: UTF8.self)
     }
 
     /// The `name=value` pairs of a query or form body (`a=1&b&c=3`), still encoded, in order;
