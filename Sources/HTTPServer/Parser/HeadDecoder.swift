@@ -233,8 +233,7 @@ enum HeadDecoder {
         return true
     }
 
-    /// A non-negative decimal of at most 18 digits, or nil.
-    /// The decimal number that is all of `input[start..<end]`; `nil` for anything else.
+    /// The non-negative decimal of at most 18 digits that is all of `input[start..<end]`, or nil.
     private static func parseDecimal(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Int? {
         guard end > start, end - start <= 18 else { return nil }
         var value = 0
@@ -246,13 +245,9 @@ enum HeadDecoder {
         return value
     }
 
+    /// The non-negative decimal of at most 18 digits that is all of `text`, or nil.
     private static func parseDecimal(_ text: Substring) -> Int? {
-        guard !text.isEmpty, text.utf8.count <= 18 else { return nil }
-        var value = 0
-        for byte in text.utf8 {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
-        }
-        return value
+        var text = text
+        return text.withUTF8 { parseDecimal($0, 0, $0.count) }
     }
 }

@@ -27,7 +27,6 @@ extension SQLiteValue {
 extension SQLiteValue {
     /// The placeholders for `count` values, separated by commas (`?, ?, ?`).
     static func placeholders(_ count: Int) -> String {
-        if count == 1 { return "?" }
         var text = ""
         text.reserveCapacity(count * 3)
         for index in 0..<count { text += index == 0 ? "?" : ", ?" }

@@ -70,15 +70,6 @@ struct QuerySQLBuilder {
         for sort in plan.sorts {
             sortExpressions.append(try expression(for: sort))
         }
-        var sql = Self.selectRecords
-        sql.reserveCapacity(sql.utf8.count + conditions.utf8.count + 128)
-        var parameters: [SQLiteValue] = []
-        parameters.reserveCapacity(whereParameters.count + sortExpressions.count * 2 + 8)
-        for (index, sort) in sortExpressions.enumerated() {
-            sql += ", \(sort.expression) AS s\(index)"
-            parameters += sort.parameters
-        }
-
         if let position = plan.after {
             guard position.sortValues.count == sortExpressions.count else {
                 throw CloudStoreError.badRequest("The continuation marker does not match the query")
@@ -86,6 +77,15 @@ struct QuerySQLBuilder {
             let (text, keysetParameters) = keysetCondition(sortExpressions, position)
             condition(text)
             whereParameters += keysetParameters
+        }
+
+        var sql = Self.selectRecords
+        sql.reserveCapacity(sql.utf8.count + conditions.utf8.count + 128)
+        var parameters: [SQLiteValue] = []
+        parameters.reserveCapacity(whereParameters.count + sortExpressions.count * 2 + 8)
+        for (index, sort) in sortExpressions.enumerated() {
+            sql += ", \(sort.expression) AS s\(index)"
+            parameters += sort.parameters
         }
 
         sql += " FROM records r\nWHERE "

@@ -33,20 +33,13 @@ extension SQLiteEnvironmentSession {
     func flushZoneLog() throws {
         guard !zoneLogTouches.isEmpty else { return }
         // The next sequence is taken in the same statement (one statement per touched zone, on
-        // every write): past the database's latest, and past its horizon, as
-        // `lastZoneLogSequence` reads them.
-        let upsert = try connection.statement(
-            """
-            INSERT INTO zone_log(scope, owner, name, seq, deleted, time)
-            VALUES (?1, ?2, ?3, max(coalesce((SELECT max(seq) FROM zone_log WHERE scope = ?1 AND owner = ?2), 0),
-                                    coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?4), 0)) + 1, ?5, ?6)
-            ON CONFLICT(scope, owner, name) DO UPDATE SET seq = excluded.seq, deleted = excluded.deleted, time = excluded.time
-            """)
+        // every write).
+        let upsert = try connection.statement(Self.zoneLogUpsert)
         for (key, touch) in zoneLogTouches {
-            try upsert.execute([
-                .integer(key.scope), .text(key.owner), .text(key.name), .text(Self.zoneLogHorizonKey(scope: key.scope, owner: key.owner)),
-                .integer(touch.deleted ? 1 : 0), .integer(touch.time),
-            ])
+            try upsert.execute(
+                Self.zoneLogDatabase(scope: key.scope, owner: key.owner) + [
+                    .text(key.name), .integer(touch.deleted ? 1 : 0), .integer(touch.time),
+                ])
         }
         zoneLogTouches = []
     }
@@ -59,12 +52,28 @@ extension SQLiteEnvironmentSession {
         try lastZoneLogSequence(scope: Self.scopeCode(database.scope), owner: database.owner)
     }
 
-    /// The database's latest sequence; forgotten tombstones leave the horizon behind, so that
-    /// sequences are never given twice.
+    /// The database's latest sequence.
     private func lastZoneLogSequence(scope: Int64, owner: String) throws -> Int64 {
-        let last = try connection.statement("SELECT coalesce(max(seq), 0) FROM zone_log WHERE scope = ? AND owner = ?")
-            .scalarInteger([.integer(scope), .text(owner)]) ?? 0
-        return max(last, try zoneLogHorizon(scope: scope, owner: owner))
+        try connection.statement(Self.latestZoneLogSequenceQuery).scalarInteger(Self.zoneLogDatabase(scope: scope, owner: owner)) ?? 0
+    }
+
+    private static let latestZoneLogSequenceQuery = "SELECT \(latestZoneLogSequence)"
+    private static let zoneLogUpsert = """
+        INSERT INTO zone_log(scope, owner, name, seq, deleted, time) VALUES (?1, ?2, ?4, \(latestZoneLogSequence) + 1, ?5, ?6)
+        ON CONFLICT(scope, owner, name) DO UPDATE SET seq = excluded.seq, deleted = excluded.deleted, time = excluded.time
+        """
+
+    /// A database's latest zone log sequence as an SQL expression of its scope (`?1`), owner
+    /// (`?2`) and horizon key (`?3`, bound by ``zoneLogDatabase(scope:owner:)``): forgotten
+    /// tombstones leave the horizon behind, so that sequences are never given twice.
+    private static let latestZoneLogSequence = """
+        max(coalesce((SELECT max(seq) FROM zone_log WHERE scope = ?1 AND owner = ?2), 0), \
+        coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?3), 0))
+        """
+
+    /// The first three values of a statement using ``latestZoneLogSequence``.
+    private static func zoneLogDatabase(scope: Int64, owner: String) -> [SQLiteValue] {
+        [.integer(scope), .text(owner), .text(zoneLogHorizonKey(scope: scope, owner: owner))]
     }
 
     func zoneLog(in database: DatabaseID, after sequence: Int64, limit: Int) throws -> [ZoneLogEntry] {
