@@ -9,40 +9,46 @@ extension HTTPRequest {
 
     /// The first decoded value of the query parameter `name`, or `nil`. Only that value is decoded.
     public func queryParameter(_ name: String) -> String? {
-        var found: String?
-        PercentDecoding.forEachEncodedPair(Substring(query)) { encodedName, value in
-            guard PercentDecoding.encodedName(encodedName, is: name) else { return true }
-            found = PercentDecoding.decode(value, plusAsSpace: true) ?? String(value)
-            return false
+        var query = query
+        return query.withUTF8 { bytes in
+            var found: Range<Int>?
+            PercentDecoding.forEachNamedPair(in: bytes) { encodedName, value in
+                guard PercentDecoding.encodedName(encodedName, in: bytes, is: name) else { return true }
+                found = value
+                return false
+            }
+            return found.map { PercentDecoding.decodedValue(bytes, $0) }
         }
-        return found
     }
 
     /// The first decoded value of the query parameter `name`, else of `other`, or `nil`: for a
     /// parameter that goes by two names, in one pass over the query.
     public func queryParameter(_ name: String, orElse other: String) -> String? {
-        var first: Substring?, second: Substring?
-        PercentDecoding.forEachEncodedPair(Substring(query)) { encodedName, value in
-            if PercentDecoding.encodedName(encodedName, is: name) {
-                first = value
-                return false
+        var query = query
+        return query.withUTF8 { bytes in
+            var first: Range<Int>?, second: Range<Int>?
+            PercentDecoding.forEachNamedPair(in: bytes) { encodedName, value in
+                if PercentDecoding.encodedName(encodedName, in: bytes, is: name) {
+                    first = value
+                    return false
+                }
+                if second == nil, PercentDecoding.encodedName(encodedName, in: bytes, is: other) { second = value }
+                return true
             }
-            if second == nil, PercentDecoding.encodedName(encodedName, is: other) { second = value }
-            return true
+            return (first ?? second).map { PercentDecoding.decodedValue(bytes, $0) }
         }
-        guard let value = first ?? second else { return nil }
-        return PercentDecoding.decode(value, plusAsSpace: true) ?? String(value)
     }
 
     /// Every decoded value of the query parameter `name`, in order.
     public func queryParameters(_ name: String) -> [String] {
-        var found: [String] = []
-        PercentDecoding.forEachEncodedPair(Substring(query)) { encodedName, value in
-            if PercentDecoding.encodedName(encodedName, is: name) {
-                found.append(PercentDecoding.decode(value, plusAsSpace: true) ?? String(value))
+        var query = query
+        return query.withUTF8 { bytes in
+            var found: [String] = []
+            PercentDecoding.forEachNamedPair(in: bytes) { encodedName, value in
+                if PercentDecoding.encodedName(encodedName, in: bytes, is: name) { found.append(PercentDecoding.decodedValue(bytes, value)) }
+                return true
             }
-            return true
+            return found
         }
-        return found
     }
 }

@@ -44,29 +44,18 @@ public enum PercentDecoding {
     /// empty pairs are skipped and a pair without `=` has an empty value.
     public static func encodedPairs(_ text: Substring) -> [(name: Substring, value: Substring)] {
         var pairs: [(name: Substring, value: Substring)] = []
-        forEachEncodedPair(text) { name, value in
-            pairs.append((name, value))
-            return true
-        }
-        return pairs
-    }
-
-    /// Calls `body` with each encoded pair of `text`, in order, until it returns `false`; empty
-    /// pairs are skipped. Requests read their query several times each, so the bytes are
-    /// scanned in place, and only the pairs' bounds become string indices.
-    static func forEachEncodedPair(_ text: Substring, _ body: (Substring, Substring) -> Bool) {
         var contiguous = text
         contiguous.withUTF8 { bytes in
             let utf8 = text.utf8
             let base = utf8.startIndex
             // Offsets into a native string's UTF-8 become indices in constant time.
             func index(_ offset: Int) -> String.Index { utf8.index(base, offsetBy: offset) }
-            forEachPairBounds(in: bytes, from: 0) { name, value in
-                if name.isEmpty, value == nil { return true }
-                let value = value ?? name.upperBound..<name.upperBound
-                return body(text[index(name.lowerBound)..<index(name.upperBound)], text[index(value.lowerBound)..<index(value.upperBound)])
+            forEachNamedPair(in: bytes) { name, value in
+                pairs.append((text[index(name.lowerBound)..<index(name.upperBound)], text[index(value.lowerBound)..<index(value.upperBound)]))
+                return true
             }
         }
+        return pairs
     }
 
     /// Calls `body` with the bounds of each pair of the query or form text `bytes[start...]`, in
@@ -90,28 +79,43 @@ public enum PercentDecoding {
         }
     }
 
-    /// Whether an encoded query or form name decodes (`+` as a space) to `name`, as strings
-    /// compare (canonically equivalent characters are equal); byte for byte, without decoding,
-    /// when both are ASCII and the encoded name holds no escape.
-    static func encodedName(_ encoded: Substring, is name: String) -> Bool {
-        var encoded = encoded
+    /// Calls `body` with the bounds in `bytes` (a query or form text) of each pair's name and
+    /// value, in order, until it returns `false`; empty pairs are skipped and a pair without
+    /// `=` has an empty value.
+    static func forEachNamedPair(in bytes: UnsafeBufferPointer<UInt8>, _ body: (_ name: Range<Int>, _ value: Range<Int>) -> Bool) {
+        forEachPairBounds(in: bytes, from: 0) { name, value in
+            if name.isEmpty, value == nil { return true }
+            return body(name, value ?? name.upperBound..<name.upperBound)
+        }
+    }
+
+    /// The query or form value at `range` of `bytes`, decoded (`+` as a space); as sent when an
+    /// escape is malformed.
+    static func decodedValue(_ bytes: UnsafeBufferPointer<UInt8>, _ range: Range<Int>) -> String {
+        let value = UnsafeBufferPointer(rebasing: bytes[range])
+        return decode(bytes: value, plusAsSpace: true, validatingUTF8: false) ?? String(decoding: value, as: UTF8.self)
+    }
+
+    /// Whether the encoded query or form name at `range` of `bytes` decodes (`+` as a space) to
+    /// `name`, as strings compare (canonically equivalent characters are equal); byte for byte,
+    /// without decoding, when both are ASCII and the encoded name holds no escape.
+    static func encodedName(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>, is name: String) -> Bool {
+        let encoded = UnsafeBufferPointer(rebasing: bytes[range])
         var name = name
-        let plain = encoded.withUTF8 { bytes in
-            name.withUTF8 { wanted -> Bool? in
-                // Plain ASCII on both sides, no escapes (nearly every name): equal exactly when the
-                // bytes are, `+` read as a space. Anything else compares as decoded strings, as
-                // Swift compares them (canonical equivalence).
-                for byte in wanted where byte >= 0x80 { return nil }
-                var equal = bytes.count == wanted.count
-                for index in 0..<bytes.count {
-                    let byte = bytes[index]
-                    if byte >= 0x80 || byte == UInt8(ascii: "%") { return nil }
-                    if equal, (byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte) != wanted[index] { equal = false }
-                }
-                return equal
+        let plain = name.withUTF8 { wanted -> Bool? in
+            // Plain ASCII on both sides, no escapes (nearly every name): equal exactly when the
+            // bytes are, `+` read as a space. Anything else compares as decoded strings, as
+            // Swift compares them (canonical equivalence).
+            for byte in wanted where byte >= 0x80 { return nil }
+            var equal = encoded.count == wanted.count
+            for index in 0..<encoded.count {
+                let byte = encoded[index]
+                if byte >= 0x80 || byte == UInt8(ascii: "%") { return nil }
+                if equal, (byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte) != wanted[index] { equal = false }
             }
+            return equal
         }
         if let plain { return plain }
-        return (decode(encoded, plusAsSpace: true) ?? String(encoded)) == name
+        return decodedValue(bytes, range) == name
     }
 }
