@@ -1,6 +1,8 @@
 import Foundation
 import HTTPServer
+import Logging
 import Testing
+import TestSupport
 
 @Suite struct ProtocolTests {
     @Test func keepsConnectionsAliveAndSendsRequestIDs() throws {
@@ -210,5 +212,36 @@ import Testing
         test.stop()
         let lines = test.log.all.filter { $0.contains("\"GET /logged HTTP/1.1\" 200") }
         #expect(lines.count == 5)
+    }
+
+    /// With the server's own buffered handler, access lines go straight into its writer: the
+    /// same line as through any other handler, timestamped, labelled and redacted.
+    @Test func writesAccessLinesIntoTheBufferedWriter() throws {
+        let directory = try TemporaryDirectory(prefix: "access-log")
+        let path = directory.path + "/access.log"
+        let writer = try BufferedLogWriter(path: path)
+        let logger = Logger(label: "cumulus.http") { label in BufferedLogHandler(label: label, writer: writer) }
+        var configuration = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
+        configuration.eventLoopCount = 1
+        configuration.workerCount = 2
+        var router = Router()
+        router.get("/logged") { _ in .text("ok") }
+        let server = HTTPServer(configuration: configuration, router: router, logger: logger)
+        let port = try server.start()
+        let client = try RawClient(port: port, timeout: 10)
+        var requestIDs: [String] = []
+        for query in ["ckAPIToken=secret&x=1", "x=%41"] {
+            try client.send(get("/logged?\(query)"))
+            requestIDs.append(try #require(try client.readResponse().header("X-Request-ID")))
+        }
+        client.close()
+        server.shutdown(gracePeriod: .seconds(2))
+        writer.flush()
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
+        let pattern = #/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z info cumulus\.http: 127\.0\.0\.1:\d+ "GET (\S+) HTTP/1\.1" 200 2 \d+us (\S+)$/#
+        let logged = lines.compactMap { try? pattern.wholeMatch(in: $0) }.map { (String($0.output.1), String($0.output.2)) }
+        #expect(logged.map(\.0) == ["/logged?ckAPIToken=REDACTED&x=1", "/logged?x=%41"])
+        #expect(logged.map(\.1) == requestIDs)
+        #expect(!lines.contains { $0.contains("secret") })
     }
 }

@@ -60,9 +60,18 @@ public final class BufferedLogWriter: Sendable {
         if full || urgent { flush() }
     }
 
-    /// Queues `<timestamp> <level> <label>: <message><suffix>` as one line, formatted straight
-    /// into the buffer (one lock, no intermediate string: this runs for every request).
+    /// Queues `<timestamp> <level> <label>: <message><suffix>` as one line.
     func writeEntry(level: String, label: String, message: String, suffix: String, urgent: Bool) {
+        writeEntry(level: level, label: label, urgent: urgent) { line in
+            line.append(contentsOf: message.utf8)
+            line.append(contentsOf: suffix.utf8)
+        }
+    }
+
+    /// Queues `<timestamp> <level> <label>: <message>` as one line, `message` appending its
+    /// bytes straight into the buffer under the lock (no intermediate string or array: the
+    /// access log runs this for every request), so it must be quick and must not log.
+    func writeEntry(level: String, label: String, urgent: Bool, message: (inout [UInt8]) -> Void) {
         var seconds: Int64 = 0
         var nanoseconds = 0
         CLinux_realtime(&seconds, &nanoseconds)
@@ -82,8 +91,7 @@ public final class BufferedLogWriter: Sendable {
             state.buffer.append(UInt8(ascii: " "))
             state.buffer.append(contentsOf: label.utf8)
             state.buffer.append(contentsOf: ": ".utf8)
-            state.buffer.append(contentsOf: message.utf8)
-            state.buffer.append(contentsOf: suffix.utf8)
+            message(&state.buffer)
             state.buffer.append(0x0A)
             return state.buffer.count >= flushThreshold
         }

@@ -280,9 +280,21 @@ extension Connection {
     func logAccess(status: String?) {
         guard let logger = context.accessLogger, logger.logLevel <= .info, exchange != nil else { return }
         let micros = (CLinux_monotonic_ns() &- exchange!.started) / 1000
-        // Built as bytes in one buffer: this runs for every request.
+        // This runs for every request: with the usual handler the line is written straight
+        // into its writer's buffer; any other handler gets it as a message.
+        if let direct = context.accessLogWriter {
+            direct.writer.writeEntry(level: Logger.Level.info.rawValue, label: direct.label, urgent: false) { line in
+                appendAccessLine(status: status, micros: micros, to: &line)
+            }
+            return
+        }
         var line: [UInt8] = []
         line.reserveCapacity(64 + remoteAddress.utf8.count + exchange!.head.target.utf8.count + exchange!.requestID.utf8.count)
+        appendAccessLine(status: status, micros: micros, to: &line)
+        logger.info(Logger.Message(stringLiteral: String(decoding: line, as: UTF8.self)), source: "HTTPServer")
+    }
+
+    private func appendAccessLine(status: String?, micros: UInt64, to line: inout [UInt8]) {
         line.append(contentsOf: remoteAddress.utf8)
         line.append(contentsOf: " \"".utf8)
         line.append(contentsOf: exchange!.head.method.rawValue.utf8)
@@ -297,7 +309,6 @@ extension Connection {
         Self.appendDecimal(micros, to: &line)
         line.append(contentsOf: "us ".utf8)
         line.append(contentsOf: exchange!.requestID.utf8)
-        logger.info(Logger.Message(stringLiteral: String(decoding: line, as: UTF8.self)), source: "HTTPServer")
     }
 
     /// Appends `value` in decimal, without making a string of it.

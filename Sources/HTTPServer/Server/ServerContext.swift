@@ -8,6 +8,9 @@ final class ServerContext: Sendable {
     let workers: WorkerPool
     let logger: Logger
     let accessLogger: Logger?
+    /// The access logger's writer and label when its handler is the server's own buffered one
+    /// with no metadata to add: access lines are then written into its buffer directly.
+    let accessLogWriter: (writer: BufferedLogWriter, label: String)?
     /// Connections open across all loops, for the connection cap.
     let openConnections = Atomic<Int>(0)
     /// Connections open per client address, for the per-client cap.
@@ -35,6 +38,11 @@ final class ServerContext: Sendable {
         var access = logger
         access[metadataKey: "category"] = nil
         accessLogger = configuration.accessLog ? access : nil
+        if configuration.accessLog, let handler = access.handler as? BufferedLogHandler, handler.metadata.isEmpty, access.logLevel <= .info {
+            accessLogWriter = (handler.writer, handler.label)
+        } else {
+            accessLogWriter = nil
+        }
         workers = WorkerPool(threads: configuration.workerCount, capacity: configuration.workerQueueCapacity)
         redactedQueryParameters = Set(configuration.redactedQueryParameters.map { $0.lowercased() })
         redactedPathPrefixes = configuration.redactedPathPrefixes
