@@ -1,3 +1,5 @@
+import Glibc
+
 /// Percent-decoding of paths, query components and form fields.
 public enum PercentDecoding {
     /// Decodes `%XX` escapes (and `+` as a space when asked); `nil` if an escape is malformed.
@@ -65,18 +67,30 @@ public enum PercentDecoding {
     static func forEachPairBounds(
         in bytes: UnsafeBufferPointer<UInt8>, from start: Int, _ body: (_ name: Range<Int>, _ value: Range<Int>?) -> Bool
     ) {
+        guard let base = bytes.baseAddress else {
+            // An empty text is one empty pair.
+            if start == 0 { _ = body(0..<0, nil) }
+            return
+        }
         var start = start
         while start <= bytes.count {
-            var end = start
-            var equals = -1
-            while end < bytes.count, bytes[end] != UInt8(ascii: "&") {
-                if equals < 0, bytes[end] == UInt8(ascii: "=") { equals = end }
-                end += 1
-            }
-            let more = equals >= 0 ? body(start..<equals, equals + 1..<end) : body(start..<end, nil)
+            // memchr: a credential in a query is 64 bytes or more, read several times a request.
+            let end = first(UInt8(ascii: "&"), in: base, start..<bytes.count) ?? bytes.count
+            let more =
+                if let equals = first(UInt8(ascii: "="), in: base, start..<end) {
+                    body(start..<equals, equals + 1..<end)
+                } else {
+                    body(start..<end, nil)
+                }
             guard more, end < bytes.count else { return }
             start = end + 1
         }
+    }
+
+    /// The offset of the first `byte` in `base[range]`, if any.
+    private static func first(_ byte: UInt8, in base: UnsafePointer<UInt8>, _ range: Range<Int>) -> Int? {
+        guard !range.isEmpty, let found = memchr(base + range.lowerBound, Int32(byte), range.count) else { return nil }
+        return base.distance(to: found.assumingMemoryBound(to: UInt8.self))
     }
 
     /// Calls `body` with the bounds in `bytes` (a query or form text) of each pair's name and
