@@ -5,6 +5,10 @@
 public struct ContainerIdentifier: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The identifier as written, for example `iCloud.com.example.Notes`.
     public let rawValue: String
+    /// `rawValue`'s hash, computed once: a request looks its container up in several tables
+    /// (open environments, limits, rate buckets), and hashing the text each time cost more than
+    /// the lookups themselves.
+    private let textHash: Int
 
     /// Validates and wraps a container identifier.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` when the text is not a valid identifier.
@@ -15,7 +19,14 @@ public struct ContainerIdentifier: Hashable, Sendable, Comparable, CustomStringC
             )
         }
         self.rawValue = rawValue
+        textHash = rawValue.hashValue
     }
+
+    /// Identifiers are equal when their text is.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.rawValue == rhs.rawValue }
+
+    /// Feeds the hash of the identifier's text, computed when it was made.
+    public func hash(into hasher: inout Hasher) { hasher.combine(textHash) }
 
     /// Whether `text` is a well-formed container identifier.
     public static func isValid(_ text: String) -> Bool {
