@@ -142,32 +142,18 @@ struct JSONParser {
 
     private mutating func closeArray() -> JSONValue {
         let container = containers.removeLast()
-        return .array(Self.takeTail(of: &pendingValues, from: container.firstValue, leaving: .null))
+        let elements = Array(pendingValues[container.firstValue...])
+        pendingValues.removeSubrange(container.firstValue...)
+        return .array(elements)
     }
 
     private mutating func closeObject() -> JSONValue {
         let container = containers.removeLast()
-        let keys = Self.takeTail(of: &pendingKeys, from: container.firstKey, leaving: "")
-        let values = Self.takeTail(of: &pendingValues, from: container.firstValue, leaving: .null)
+        let keys = Array(pendingKeys[container.firstKey...])
+        let values = Array(pendingValues[container.firstValue...])
+        pendingKeys.removeSubrange(container.firstKey...)
+        pendingValues.removeSubrange(container.firstValue...)
         return .object(JSONObject(keys: keys, values: values))
-    }
-
-    /// Moves `stack[start...]` into an array of its own and shortens the stack. Copying then
-    /// removing would retain and release every element once more; the moved-from slots hold
-    /// `placeholder` (a value with nothing to release) until they are removed.
-    private static func takeTail<Element>(of stack: inout [Element], from start: Int, leaving placeholder: Element) -> [Element] {
-        let count = stack.count - start
-        guard count > 0 else { return [] }
-        let taken = [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
-            stack.withUnsafeMutableBufferPointer { source in
-                let first = source.baseAddress! + start
-                buffer.baseAddress!.moveInitialize(from: first, count: count)
-                first.initialize(repeating: placeholder, count: count)
-            }
-            initialized = count
-        }
-        stack.removeSubrange(start...)
-        return taken
     }
 
     private mutating func parseKeyAndColon() throws(JSONParseError) {
