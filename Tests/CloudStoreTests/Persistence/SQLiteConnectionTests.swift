@@ -49,5 +49,15 @@ import TestSupport
             #expect(try statement.scalarInteger() == Int64(9 - threshold))
         }
         #expect(try connection.statement(constant) === first)
+
+        // Texts short enough to live in the value are told apart by their text.
+        let count = try connection.statement("SELECT 1")
+        let other = try connection.statement("SELECT 2")
+        #expect(count !== other)
+        var shortBuilt = "SELECT "
+        shortBuilt += "1"
+        #expect(try connection.statement(shortBuilt) === count)
+        #expect(try connection.statement("SELECT 2").scalarInteger() == 2)
+        #expect(try connection.statement("SELECT 1").scalarInteger() == 1)
     }
 }

@@ -30,6 +30,10 @@ final class SQLiteConnection: @unchecked Sendable {
     /// Each entry keeps its text alive, so that no other text can take its address meanwhile.
     @exclusivity(unchecked) private var recent: [(sql: String, address: UnsafeRawPointer, statement: SQLiteStatement)] = []
     @exclusivity(unchecked) private var nextRecent = 0
+    /// Statements of texts of at most 15 bytes (`BEGIN DEFERRED`, `COMMIT`, `SAVEPOINT op`), which
+    /// have no storage to find them by: such a text lives in the value, and comparing two is
+    /// comparing two words, where hashing one for the dictionary cost every transaction twice.
+    @exclusivity(unchecked) private var short: [(sql: String, statement: SQLiteStatement)] = []
     private static let recentLimit = 16
     /// The checkpointer SQLite reports this connection's commits to, kept alive as long as the
     /// connection: the log hook holds only an unretained pointer to it.
@@ -109,6 +113,8 @@ final class SQLiteConnection: @unchecked Sendable {
         let address = Self.storageAddress(of: sql)
         if let address {
             for entry in recent where entry.address == address && entry.sql.utf8.count == sql.utf8.count { return entry.statement }
+        } else {
+            for entry in short where entry.sql == sql { return entry.statement }
         }
         let statement: SQLiteStatement
         if let cached = statements[sql] {
@@ -124,6 +130,8 @@ final class SQLiteConnection: @unchecked Sendable {
                 recent[nextRecent] = (sql, address, statement)
                 nextRecent = (nextRecent + 1) % Self.recentLimit
             }
+        } else if short.count < Self.recentLimit {
+            short.append((sql, statement))
         }
         return statement
     }
@@ -139,6 +147,7 @@ final class SQLiteConnection: @unchecked Sendable {
     func clearStatementCache() {
         statements.removeAll()
         recent.removeAll()
+        short.removeAll()
         nextRecent = 0
     }
 
