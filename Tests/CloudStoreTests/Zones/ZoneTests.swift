@@ -38,6 +38,38 @@ import TestSupport
                 == .failure(ZoneID(zoneName: "Nope", ownerRecordName: "_finn"), .zoneNotFound(ZoneID(zoneName: "Nope", ownerRecordName: "_finn"))))
     }
 
+    /// Read transactions keep the zones they find. A zone deleted through the store, or straight
+    /// in the file as another process would, is never found again from what they kept, and a
+    /// zone made again under the same name is the new, empty one.
+    @Test func aDeletedZoneIsNeverFoundFromTheZonesReadsKept() throws {
+        let store = try TemporaryStore()
+        let database = try store.privateDatabase(of: "_kai")
+        let zoneID = ZoneID(zoneName: "Z", ownerRecordName: "_kai")
+        let missing = CloudStoreError.zoneNotFound(zoneID)
+        func makeZoneWithRecord() throws {
+            _ = try database.modifyZones([ZoneOperation(.create, zoneName: "Z")])
+            _ = try database.modify(ModifyRequest(operations: [RecordOperation(.create, recordName: "r", recordType: "Note")], zoneName: "Z"))
+            // Read twice: found, then taken from what the first read kept.
+            #expect(try database.lookup([RecordLookup("r")], zoneName: "Z").first?.record?.recordName == "r")
+            #expect(try database.lookup([RecordLookup("r")], zoneName: "Z").first?.record?.recordName == "r")
+        }
+
+        try makeZoneWithRecord()
+        _ = try database.modifyZones([ZoneOperation(.delete, zoneName: "Z")])
+        #expect(try database.lookup([RecordLookup("r")], zoneName: "Z").first?.error == missing)
+        #expect(throws: missing) { try database.query(QueryRequest(query: Query(recordType: "Note"), zoneName: "Z")) }
+        _ = try database.modifyZones([ZoneOperation(.create, zoneName: "Z")])
+        #expect(try database.lookup([RecordLookup("r")], zoneName: "Z").first?.error == .notFound("Record not found"))
+        _ = try database.modifyZones([ZoneOperation(.delete, zoneName: "Z")])
+
+        // Another process deletes the zone's row (and its records) in the file itself.
+        try makeZoneWithRecord()
+        let file = try RawSQLite(path: "\(store.directory)/containers/\(store.container.rawValue)/development.sqlite")
+        try file.execute("DELETE FROM records WHERE zone = (SELECT zone FROM zones WHERE owner = '_kai' AND name = 'Z')")
+        try file.execute("DELETE FROM zones WHERE owner = '_kai' AND name = 'Z'")
+        #expect(try database.lookup([RecordLookup("r")], zoneName: "Z").first?.error == missing)
+    }
+
     @Test func customZonesOnlyInPrivateDatabasesAndNeverTheDefaultZone() throws {
         let store = try TemporaryStore()
         #expect(throws: CloudStoreError.badRequest("Custom zones exist only in private databases, not in the public database")) {

@@ -236,5 +236,16 @@ enum EnvironmentMigrations {
         CREATE INDEX records_by_parent ON records(zone, parent) WHERE parent IS NOT NULL;
         ALTER TABLE changes ADD COLUMN tree TEXT;
         """,
+        // The zones generation: moved by every delete or update of a zone, whoever makes it, so
+        // that read transactions know when the zones they keep (ZoneCache) are still there.
+        """
+        INSERT INTO meta(key, value) VALUES ('zones_generation', '0');
+        CREATE TRIGGER zones_deleted AFTER DELETE ON zones BEGIN
+            UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'zones_generation';
+        END;
+        CREATE TRIGGER zones_updated AFTER UPDATE ON zones BEGIN
+            UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'zones_generation';
+        END;
+        """,
     ])
 }

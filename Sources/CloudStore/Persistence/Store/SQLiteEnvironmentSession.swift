@@ -10,19 +10,37 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     /// each by ``flushZoneLog()``.
     var zoneLogTouches: [(key: ZoneLogKey, touch: ZoneLogTouch)] = []
 
-    init(connection: SQLiteConnection, catalog: SchemaCatalog) {
+    /// Where a read transaction keeps the zones it finds, with the zones generation its snapshot
+    /// sees; `nil` in a write transaction (see ``ZoneCache``).
+    let zoneCache: (cache: ZoneCache, generation: Int64)?
+
+    init(connection: SQLiteConnection, catalog: SchemaCatalog, zoneCache: (cache: ZoneCache, generation: Int64)? = nil) {
         self.connection = connection
         self.catalog = catalog
+        self.zoneCache = zoneCache
     }
 
     /// The stored schema version.
     static func schemaVersion(on connection: SQLiteConnection) throws -> Int64 {
-        let text = try connection.statement("SELECT value FROM meta WHERE key = 'schema_version'").firstRow { $0.text(0) }
-        guard let text, let version = Int64(text) else {
+        try versions(on: connection).schema
+    }
+
+    /// The stored schema version, and the zones generation that ``ZoneCache`` entries are good
+    /// for: in one statement, as every transaction reads them.
+    static func versions(on connection: SQLiteConnection) throws -> (schema: Int64, zones: Int64) {
+        let versions = try connection.statement(Self.versionsSQL).firstRow { row in
+            (row.isNull(0) ? nil : row.integer(0), row.integer(1))
+        }
+        guard let versions, let schema = versions.0 else {
             throw CloudStoreError.internalError("The environment file has no schema version")
         }
-        return version
+        return (schema, versions.1)
     }
+
+    private static let versionsSQL = """
+        SELECT CAST(value AS INTEGER), (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'zones_generation')
+        FROM meta WHERE key = 'schema_version'
+        """
 
     func schema() throws -> Schema { catalog.schema }
 
@@ -66,12 +84,17 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     }
 
     func zone(named name: String, in database: DatabaseID) throws -> StoredZone? {
-        try connection.statement("SELECT zone, created FROM zones WHERE scope = ? AND owner = ? AND name = ?")
-            .firstRow([.integer(Self.scopeCode(database.scope)), .text(database.owner), .text(name)]) { row in
+        let scope = Self.scopeCode(database.scope)
+        let key = zoneCache.map { _ in ZoneCache.Key(scope: scope, owner: database.owner, name: name) }
+        if let zoneCache, let key, let cached = zoneCache.cache.zone(key, generation: zoneCache.generation) { return cached }
+        let zone = try connection.statement("SELECT zone, created FROM zones WHERE scope = ? AND owner = ? AND name = ?")
+            .firstRow([.integer(scope), .text(database.owner), .text(name)]) { row in
                 StoredZone(
                     key: row.integer(0), zoneID: ZoneID(zoneName: name, ownerRecordName: database.owner),
                     database: database, created: row.integer(1))
             }
+        if let zoneCache, let key, let zone { zoneCache.cache.remember(zone, key, generation: zoneCache.generation) }
+        return zone
     }
 
     func zones(in database: DatabaseID) throws -> [StoredZone] {

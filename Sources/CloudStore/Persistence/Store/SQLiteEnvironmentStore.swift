@@ -9,6 +9,8 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
     private let cachedCatalog = ReadWriteLock<CachedCatalog?>(nil)
     /// Moved, by every process that opens this file, after each commit that changed the schema.
     private let schemaSignal: SharedChangeSignal?
+    /// The zones read transactions have found.
+    private let zoneCache = ZoneCache()
 
     private struct CachedCatalog {
         var catalog: SchemaCatalog
@@ -30,7 +32,7 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
         // Every change signalled before this mark committed before the transaction below began,
         // so its catalog is at least that new; a later change moves the signal past the mark.
         let mark = schemaSignal?.mark()
-        let catalog = try database.read { try self.catalog(on: $0) }
+        let catalog = try database.read { try self.catalog(on: $0).catalog }
         cachedCatalog.write { cached in
             guard cached == nil || cached!.catalog.version == catalog.version else { return }
             cached = CachedCatalog(catalog: catalog, mark: mark)
@@ -40,7 +42,8 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
 
     func read<T: Sendable>(_ body: (any EnvironmentReader) throws -> T) throws -> T {
         try database.read { connection in
-            try body(SQLiteEnvironmentSession(connection: connection, catalog: try catalog(on: connection)))
+            let (catalog, zonesGeneration) = try catalog(on: connection)
+            return try body(SQLiteEnvironmentSession(connection: connection, catalog: catalog, zoneCache: (zoneCache, zonesGeneration)))
         }
     }
 
@@ -77,7 +80,7 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
     /// Runs a write job's body in a session on the writer connection; also says whether the
     /// job changed the schema.
     private func run<T>(_ body: (any EnvironmentWriter) throws -> T, on connection: SQLiteConnection) throws -> (T, Bool) {
-        let catalog = try catalog(on: connection)
+        let catalog = try catalog(on: connection).catalog
         let session = SQLiteEnvironmentSession(connection: connection, catalog: catalog)
         let result = try body(session)
         try session.flushStats()
@@ -85,17 +88,18 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
         return (result, session.catalog.version != catalog.version)
     }
 
-    /// The catalog for the schema version `connection` sees, from the cache when it is current.
-    /// A schema changed by another connection or process moves the version, so it is reloaded.
-    private func catalog(on connection: SQLiteConnection) throws -> SchemaCatalog {
-        let version = try SQLiteEnvironmentSession.schemaVersion(on: connection)
-        if let cached = cachedCatalog.read({ $0 }), cached.catalog.version == version { return cached.catalog }
-        let loaded = try SchemaCatalog.load(from: connection, version: version)
+    /// The catalog for the schema version `connection` sees, from the cache when it is current,
+    /// and the zones generation it sees. A schema changed by another connection or process moves
+    /// the version, so it is reloaded.
+    private func catalog(on connection: SQLiteConnection) throws -> (catalog: SchemaCatalog, zonesGeneration: Int64) {
+        let versions = try SQLiteEnvironmentSession.versions(on: connection)
+        if let cached = cachedCatalog.read({ $0 }), cached.catalog.version == versions.schema { return (cached.catalog, versions.zones) }
+        let loaded = try SchemaCatalog.load(from: connection, version: versions.schema)
         // A version that differs from the cache replaces it, older or newer: after a group
         // commit fails, the catalog of its rolled-back version must not outlive it. Loaded
         // inside any transaction, it is not known to be current: the next `currentSchema`
         // reads again.
         cachedCatalog.write { $0 = CachedCatalog(catalog: loaded, mark: nil) }
-        return loaded
+        return (loaded, versions.zones)
     }
 }
