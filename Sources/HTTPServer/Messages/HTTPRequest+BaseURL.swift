@@ -17,26 +17,29 @@ extension HTTPRequest {
     /// `host`, `host:port`, `192.0.2.1:80` or `[2001:db8::1]:8080`: letters, digits, `-`, `.`,
     /// with an optional port, or a bracketed IPv6 literal.
     static func isPlainHost(_ host: String) -> Bool {
-        let bytes = Array(host.utf8)
-        guard !bytes.isEmpty, bytes.count <= 255 else { return false }
-        var index = 0
-        if bytes[0] == UInt8(ascii: "[") {
-            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")), close > 1 else { return false }
-            let inside = bytes[1..<close]
-            guard inside.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else { return false }
-            index = close + 1
-        } else {
-            while index < bytes.count, bytes[index] != UInt8(ascii: ":") {
-                let byte = bytes[index]
-                guard isLetterOrDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") else { return false }
-                index += 1
+        // Read in place: every records request asks (for its assets' download links).
+        var host = host
+        return host.withUTF8 { bytes in
+            guard !bytes.isEmpty, bytes.count <= 255 else { return false }
+            var index = 0
+            if bytes[0] == UInt8(ascii: "[") {
+                guard let close = bytes.firstIndex(of: UInt8(ascii: "]")), close > 1 else { return false }
+                let inside = bytes[1..<close]
+                guard inside.allSatisfy({ isHexDigit($0) || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") }) else { return false }
+                index = close + 1
+            } else {
+                while index < bytes.count, bytes[index] != UInt8(ascii: ":") {
+                    let byte = bytes[index]
+                    guard isLetterOrDigit(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".") else { return false }
+                    index += 1
+                }
+                guard index > 0 else { return false }
             }
-            guard index > 0 else { return false }
+            guard index < bytes.count else { return true }
+            guard bytes[index] == UInt8(ascii: ":") else { return false }
+            let port = bytes[(index + 1)...]
+            return !port.isEmpty && port.count <= 5 && port.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
         }
-        guard index < bytes.count else { return true }
-        guard bytes[index] == UInt8(ascii: ":") else { return false }
-        let port = bytes[(index + 1)...]
-        return !port.isEmpty && port.count <= 5 && port.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 
     private static func isLetterOrDigit(_ byte: UInt8) -> Bool {
