@@ -1,15 +1,16 @@
 /// Zones found by read transactions, by database and name, kept while no zone is deleted or
 /// changed anywhere in the file.
 ///
-/// A zone's row is written once and then only deleted, and every request looks its zone up, so
-/// a read transaction takes it from here instead of running a statement. Triggers on `zones`
-/// move the file's zones generation on every delete and update, by any connection or process,
-/// and each read transaction reads that generation in its own snapshot (with the schema
-/// version, in one statement): an entry is used only by a transaction that sees the generation
-/// it was found at. A zone created after a transaction's snapshot began may be found by it;
-/// that transaction then sees the zone empty, as it was just after its creation. Only read
-/// transactions use the cache: a write may be rolled back with its group, and what it found
-/// or made must not outlive it.
+/// What is kept of a zone (its key, name and creation time) never changes until the zone is
+/// deleted, and every request looks its zone up, so a read transaction takes it from here
+/// instead of running a statement. Triggers on `zones` move the file's zones generation on
+/// every delete and update (forgetting tombstones moves a zone's horizon now and then), by any
+/// connection or process, and each read transaction reads that generation in its own snapshot
+/// (with the schema version, in one statement): an entry is used only by a transaction that
+/// sees the generation it was found at. A zone created after a transaction's snapshot began may
+/// be found by it; that transaction then sees the zone empty, as it was just after its
+/// creation. Only read transactions use the cache: a write may be rolled back with its group,
+/// and what it found or made must not outlive it.
 final class ZoneCache: Sendable {
     /// A zone's identity within the file.
     struct Key: Hashable, Sendable {
