@@ -38,7 +38,9 @@ final class ServerContext: Sendable {
         var access = logger
         access[metadataKey: "category"] = nil
         accessLogger = configuration.accessLog ? access : nil
-        if configuration.accessLog, let handler = access.handler as? BufferedLogHandler, handler.metadata.isEmpty, access.logLevel <= .info {
+        // Whether access lines are logged at all (the setting, the level) is checked once per
+        // request in `logAccess`, before either way of writing them.
+        if let handler = access.handler as? BufferedLogHandler, handler.metadata.isEmpty {
             accessLogWriter = (handler.writer, handler.label)
         } else {
             accessLogWriter = nil
