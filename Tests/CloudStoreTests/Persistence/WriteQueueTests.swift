@@ -119,6 +119,38 @@ import Testing
     }
 }
 
+extension WriteQueueTests {
+    /// Under load the writer does not wait while a group's answers are made: a job that arrives
+    /// while a group runs is committed and answered even while the earlier answer is still
+    /// being made.
+    @Test func aGroupsAnswersDoNotHoldUpTheJobsWaitingBehindIt() throws {
+        let store = try TemporaryStore()
+        let storage = try store.store.environment(store.container, .development)
+        let firstRunning = DispatchSemaphore(value: 0), secondHandedIn = DispatchSemaphore(value: 0)
+        let secondAnswered = DispatchSemaphore(value: 0), firstAnswered = DispatchSemaphore(value: 0)
+        let outcomes = Mutex<[String]>([])
+        storage.write({ _ in
+            firstRunning.signal()
+            secondHandedIn.wait()
+            return 1
+        }) { result in
+            // The writer's thread would make this wait forever: the second job needs it.
+            let sawSecond = secondAnswered.wait(timeout: .now() + 20) == .success
+            outcomes.withLock { $0.append("first \((try? result.get()) ?? 0), saw the second answered: \(sawSecond)") }
+            firstAnswered.signal()
+        }
+        firstRunning.wait()
+        storage.write({ _ in 2 }) { result in
+            outcomes.withLock { $0.append("second \((try? result.get()) ?? 0)") }
+            secondAnswered.signal()
+        }
+        secondHandedIn.signal()
+        firstAnswered.wait()
+        #expect(outcomes.withLock { $0 } == ["second 2", "first 1, saw the second answered: true"])
+        #expect(storage.writeStatistics.transactions >= 2, "two groups, not one")
+    }
+}
+
 /// Messages collected from several threads.
 final class FailureCounter: Sendable {
     private let messages = Mutex<[String]>([])

@@ -46,8 +46,8 @@ final class SQLiteWriteQueue: Sendable {
     /// or what it or the commit threw, once the group's transaction has ended. Nothing waits
     /// meanwhile, so the jobs of every caller in flight can share one commit.
     ///
-    /// `completion` runs on the writer's thread before it starts the next group: it should
-    /// only hand the answer on.
+    /// `completion` runs on the writer's thread before it starts the next group, or on another
+    /// thread when more jobs are already waiting: it should only hand the answer on.
     func enqueue<T: Sendable>(
         exclusive: Bool = false, _ body: @escaping @Sendable (SQLiteConnection) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
@@ -219,7 +219,20 @@ final class SQLiteWriteQueue: Sendable {
             finish([job], with: [result])
         }
 
+        /// Tells each job of a group its outcome. When more jobs wait already, the answers are
+        /// made on another thread, in one hop for the whole group: under load the writer's
+        /// thread is what bounds creates per second, and answering a create costs it a tenth of
+        /// the create. With none waiting the writer would only go to sleep, so it answers
+        /// itself and saves the hop.
         private func finish(_ jobs: [Job], with results: [Result<any Sendable, any Error>]) {
+            if pending.withLock({ !$0.jobs.isEmpty }) {
+                DispatchQueue.global().async { Self.report(jobs, results) }
+            } else {
+                Self.report(jobs, results)
+            }
+        }
+
+        private static func report(_ jobs: [Job], _ results: [Result<any Sendable, any Error>]) {
             for (job, result) in zip(jobs, results) { job.finish(result) }
         }
     }
