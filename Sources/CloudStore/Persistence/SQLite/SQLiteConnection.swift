@@ -35,6 +35,9 @@ final class SQLiteConnection: @unchecked Sendable {
     /// comparing two words, where hashing one for the dictionary cost every transaction twice.
     @exclusivity(unchecked) private var short: [(sql: String, statement: SQLiteStatement)] = []
     private static let recentLimit = 16
+    /// The texts of the plain queries run on this connection, by shape: the same text for the
+    /// same shape, so its statement is found among the recent ones by address.
+    var queryTexts = QueryTextCache()
     /// The checkpointer SQLite reports this connection's commits to, kept alive as long as the
     /// connection: the log hook holds only an unretained pointer to it.
     var walCommitObserver: SQLiteCheckpointer?

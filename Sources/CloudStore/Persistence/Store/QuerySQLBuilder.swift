@@ -17,6 +17,104 @@ struct QuerySQLBuilder {
     /// The most values one statement binds, below SQLite's limit.
     static let maximumParameters = 30_000
 
+    /// The statement for the plan. A plain plan's text comes from `texts` when a plan of its
+    /// shape was built before on the connection, and then only its parameters are gathered.
+    func build(reusing texts: inout QueryTextCache) throws -> Statement {
+        guard let shape = try shape() else { return try build() }
+        if let sql = texts[shape] {
+            return Statement(sql: sql, parameters: try plainParameters(), sortCount: plan.sorts.count)
+        }
+        let statement = try build()
+        texts[shape] = statement.sql
+        return statement
+    }
+
+    /// The plan's shape, or `nil` for a plan that is not plain (see ``QueryShape``). Checks each
+    /// field's column as `build()` does.
+    func shape() throws -> QueryShape? {
+        guard plan.withinTrees == nil, plan.after == nil, plan.sorts.allSatisfy({ $0.relativeLocation == nil }),
+            plan.filters.allSatisfy(Self.isPlain)
+        else { return nil }
+        var codes: [Int64] = [
+            type.id, Int64(plan.zones.count), plan.createdBy == nil ? 0 : 1, plan.onlyKey == nil ? 0 : 1, Int64(plan.filters.count),
+        ]
+        codes.reserveCapacity(codes.count + plan.filters.count * 3 + plan.sorts.count * 2)
+        for filter in plan.filters {
+            codes.append(try columnCode(filter.field))
+            codes.append(Self.comparatorCode(filter.comparator))
+            codes.append(Self.valueCode(filter))
+        }
+        for sort in plan.sorts {
+            codes.append(try columnCode(sort.field))
+            codes.append(sort.ascending ? 1 : 0)
+        }
+        return QueryShape(codes: codes)
+    }
+
+    /// Whether a filter's text depends only on its column, comparator and value count.
+    static func isPlain(_ filter: QueryPlan.Filter) -> Bool {
+        switch filter.comparator {
+        case .equals, .notEquals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .in, .notIn, .beginsWith, .notBeginsWith:
+            true
+        default:
+            false
+        }
+    }
+
+    /// A plain plan's parameters, in the order `build()` binds them.
+    private func plainParameters() throws -> [SQLiteValue] {
+        let zoneKeys = plan.zones.map { SQLiteValue.integer($0.key) }
+        var parameters = zoneKeys
+        parameters.reserveCapacity(zoneKeys.count + plan.filters.count * 2 + 3)
+        if let creator = plan.createdBy { parameters.append(.text(creator)) }
+        if let key = plan.onlyKey { parameters.append(.integer(key)) }
+        for filter in plan.filters {
+            parameters += try Self.plainParameters(of: filter, zoneKeys: zoneKeys)
+        }
+        parameters.append(.integer(Int64(plan.limit)))
+        return parameters
+    }
+
+    /// A column's place in a shape: a slot of `records`, or a system column below zero.
+    private func columnCode(_ field: PlannedField) throws -> Int64 {
+        switch field {
+        case .user(let definition): Int64(try catalogField(definition).slot ?? 0)
+        case .system(.recordID): -1
+        case .system(.createTime): -2
+        case .system(.createdBy): -3
+        case .system(.etag): -4
+        case .system(.modTime): -5
+        case .system(.modifiedBy): -6
+        }
+    }
+
+    private static func comparatorCode(_ comparator: Comparator) -> Int64 {
+        switch comparator {
+        case .equals: 1
+        case .notEquals: 2
+        case .lessThan: 3
+        case .lessThanOrEquals: 4
+        case .greaterThan: 5
+        case .greaterThanOrEquals: 6
+        case .in: 7
+        case .notIn: 8
+        case .beginsWith: 9
+        case .notBeginsWith: 10
+        default: 0  // not plain: such a plan has no shape
+        }
+    }
+
+    /// What of a plain filter's value its text depends on: how many values an `IN` lists,
+    /// whether a prefix is empty.
+    private static func valueCode(_ filter: QueryPlan.Filter) -> Int64 {
+        switch filter.comparator {
+        case .in, .notIn: Int64(filter.value.elements.count)
+        case .beginsWith, .notBeginsWith:
+            if case .string(let prefix) = filter.value { prefix.isEmpty ? 0 : 1 } else { -1 }
+        default: 0
+        }
+    }
+
     func build() throws -> Statement {
         // One text and one parameter list, appended to in statement order: every query is
         // built here, and joining lists of pieces cost as much as the rest of the query.
@@ -128,11 +226,14 @@ struct QuerySQLBuilder {
     // MARK: - Filters
 
     private func sql(for filter: QueryPlan.Filter, zoneList: String, zoneKeys: [SQLiteValue]) throws -> (String, [SQLiteValue]) {
+        if Self.isPlain(filter) {
+            return (try plainText(of: filter, zoneList: zoneList), try Self.plainParameters(of: filter, zoneKeys: zoneKeys))
+        }
         let value = SQLiteEnvironmentSession.indexValue(filter.value)
         let values = filter.value.elements.map(SQLiteEnvironmentSession.indexValue)
         let placeholders = SQLiteValue.placeholders(values.count)
         if case .system(.recordID) = filter.field {
-            return try recordNameCondition(filter.comparator, values, placeholders: placeholders, zoneList: zoneList, zoneKeys: zoneKeys)
+            throw CloudStoreError.badRequest("\(filter.comparator.rawValue) cannot be applied to record names")
         }
         let column = try column(filter.field)
 
@@ -152,28 +253,8 @@ struct QuerySQLBuilder {
         }
 
         switch filter.comparator {
-        case .equals:
-            return ("\(column) = ?", [value])
-        case .notEquals:
-            return ("\(column) <> ?", [value])
-        case .lessThan:
-            return ("\(column) < ?", [value])
-        case .lessThanOrEquals:
-            return ("\(column) <= ?", [value])
-        case .greaterThan:
-            return ("\(column) > ?", [value])
-        case .greaterThanOrEquals:
-            return ("\(column) >= ?", [value])
-        case .in:
-            return values.isEmpty ? ("0", []) : ("\(column) IN (\(placeholders))", values)
-        case .notIn:
-            return values.isEmpty ? ("\(column) IS NOT NULL", []) : ("\(column) NOT IN (\(placeholders))", values)
-        case .beginsWith, .notBeginsWith:
-            guard case .string(let prefix) = filter.value else { throw CloudStoreError.badRequest("BEGINS_WITH needs a string") }
-            let range = prefix.isEmpty ? "\(column) IS NOT NULL" : "(\(column) >= ? AND \(column) < ?)"
-            let bounds: [SQLiteValue] = prefix.isEmpty ? [] : [.text(prefix), .textBytes(Self.successor(of: prefix))]
-            if filter.comparator == .beginsWith { return (range, bounds) }
-            return prefix.isEmpty ? ("0", []) : ("\(column) IS NOT NULL AND NOT \(range)", bounds)
+        case .equals, .notEquals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .in, .notIn, .beginsWith, .notBeginsWith:
+            preconditionFailure("plain filters are written by plainText(of:zoneList:)")
         case .near:
             guard case .location(let center) = filter.value, let distance = filter.distance,
                 case .user(let definition) = filter.field
@@ -237,17 +318,58 @@ struct QuerySQLBuilder {
         "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 
-    /// A filter on record names, answered by the `records(zone, name)` index.
-    private func recordNameCondition(
-        _ comparator: Comparator, _ values: [SQLiteValue], placeholders: String, zoneList: String, zoneKeys: [SQLiteValue]
-    ) throws -> (String, [SQLiteValue]) {
-        let select = "SELECT rid FROM records WHERE zone IN (\(zoneList)) AND name"
-        switch comparator {
-        case .equals: return ("r.rid IN (\(select) = ?)", zoneKeys + values)
-        case .notEquals: return ("r.rid NOT IN (\(select) = ?)", zoneKeys + values)
-        case .in: return values.isEmpty ? ("0", []) : ("r.rid IN (\(select) IN (\(placeholders)))", zoneKeys + values)
-        case .notIn: return values.isEmpty ? ("1", []) : ("r.rid NOT IN (\(select) IN (\(placeholders)))", zoneKeys + values)
-        default: throw CloudStoreError.badRequest("\(comparator.rawValue) cannot be applied to record names")
+    /// The text of a plain filter (see ``isPlain(_:)``). A filter on record names is answered
+    /// by the `records(zone, name)` index.
+    private func plainText(of filter: QueryPlan.Filter, zoneList: String) throws -> String {
+        let count = filter.comparator == .in || filter.comparator == .notIn ? filter.value.elements.count : 1
+        if case .system(.recordID) = filter.field {
+            let select = "SELECT rid FROM records WHERE zone IN (\(zoneList)) AND name"
+            switch filter.comparator {
+            case .equals: return "r.rid IN (\(select) = ?)"
+            case .notEquals: return "r.rid NOT IN (\(select) = ?)"
+            case .in: return count == 0 ? "0" : "r.rid IN (\(select) IN (\(SQLiteValue.placeholders(count))))"
+            case .notIn: return count == 0 ? "1" : "r.rid NOT IN (\(select) IN (\(SQLiteValue.placeholders(count))))"
+            default: throw CloudStoreError.badRequest("\(filter.comparator.rawValue) cannot be applied to record names")
+            }
+        }
+        let column = try column(filter.field)
+        switch filter.comparator {
+        case .equals: return "\(column) = ?"
+        case .notEquals: return "\(column) <> ?"
+        case .lessThan: return "\(column) < ?"
+        case .lessThanOrEquals: return "\(column) <= ?"
+        case .greaterThan: return "\(column) > ?"
+        case .greaterThanOrEquals: return "\(column) >= ?"
+        case .in: return count == 0 ? "0" : "\(column) IN (\(SQLiteValue.placeholders(count)))"
+        case .notIn: return count == 0 ? "\(column) IS NOT NULL" : "\(column) NOT IN (\(SQLiteValue.placeholders(count)))"
+        case .beginsWith, .notBeginsWith:
+            guard case .string(let prefix) = filter.value else { throw CloudStoreError.badRequest("BEGINS_WITH needs a string") }
+            let range = prefix.isEmpty ? "\(column) IS NOT NULL" : "(\(column) >= ? AND \(column) < ?)"
+            if filter.comparator == .beginsWith { return range }
+            return prefix.isEmpty ? "0" : "\(column) IS NOT NULL AND NOT \(range)"
+        default:
+            preconditionFailure("\(filter.comparator) is not a plain comparator")
+        }
+    }
+
+    /// The parameters a plain filter's text binds, in order.
+    private static func plainParameters(of filter: QueryPlan.Filter, zoneKeys: [SQLiteValue]) throws -> [SQLiteValue] {
+        let isList = filter.comparator == .in || filter.comparator == .notIn
+        if case .system(.recordID) = filter.field {
+            let values = filter.value.elements.map(SQLiteEnvironmentSession.indexValue)
+            switch filter.comparator {
+            case .equals, .notEquals: return zoneKeys + values
+            case .in, .notIn: return values.isEmpty ? [] : zoneKeys + values
+            default: throw CloudStoreError.badRequest("\(filter.comparator.rawValue) cannot be applied to record names")
+            }
+        }
+        if isList { return filter.value.elements.map(SQLiteEnvironmentSession.indexValue) }
+        switch filter.comparator {
+        case .beginsWith, .notBeginsWith:
+            guard case .string(let prefix) = filter.value else { throw CloudStoreError.badRequest("BEGINS_WITH needs a string") }
+            return prefix.isEmpty ? [] : [.text(prefix), .textBytes(successor(of: prefix))]
+        default:
+            return [SQLiteEnvironmentSession.indexValue(filter.value)]
         }
     }
 

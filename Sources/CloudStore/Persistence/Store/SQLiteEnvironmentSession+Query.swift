@@ -1,10 +1,12 @@
 extension SQLiteEnvironmentSession {
     func query(_ plan: QueryPlan) throws -> [QueryRow] {
         guard let type = catalog.types[plan.recordType], !plan.zones.isEmpty else { return [] }
-        let statement = try QuerySQLBuilder(plan: plan, type: type).build()
-        let zones = Dictionary(uniqueKeysWithValues: plan.zones.map { ($0.key, $0.zoneID) })
+        let statement = try QuerySQLBuilder(plan: plan, type: type).build(reusing: &connection.queryTexts)
+        // Most queries search one zone: no table to find a row's zone in.
+        let onlyZone = plan.zones.count == 1 ? plan.zones[0].zoneID : nil
+        let zones = onlyZone != nil ? [:] : Dictionary(uniqueKeysWithValues: plan.zones.map { ($0.key, $0.zoneID) })
         return try connection.statement(statement.sql).rows(statement.parameters) { row in
-            let stored = try storedRecord(from: row, zoneID: zones[row.integer(13)] ?? plan.zones[0].zoneID)
+            let stored = try storedRecord(from: row, zoneID: onlyZone ?? zones[row.integer(13)] ?? plan.zones[0].zoneID)
             var sortValues: [SortKeyValue] = []
             for index in 0..<statement.sortCount {
                 switch row.value(14 + Int32(index)) {
