@@ -151,6 +151,70 @@ extension WriteQueueTests {
     }
 }
 
+extension WriteQueueTests {
+    /// What one user's writes leave behind, run with `hold` true as one group (the writer held
+    /// while they are handed in) or else one at a time: counts per zone and type, the stored
+    /// bytes, and the database's zone feed. One write fails (past the storage limit) after
+    /// writing to a zone; another deletes a zone an earlier write of the group wrote to.
+    static func writesOfOneUser(inOneGroup hold: Bool) throws -> (counts: [String], feed: [String], storedBytes: Int64) {
+        let store = try TemporaryStore()
+        let (_, database) = try DatabaseChangesTests.aliceWithZones(store)
+        let storage = try store.store.environment(store.container, .development)
+        try store.store.limitStorage(of: store.container, headroom: 20_000)
+        let writer = hold ? HeldWriter { hold in _ = try? storage.write { _ in hold() } } : nil
+        let finished = DispatchGroup()
+        let waitingBefore = storage.writeStatistics.waiting
+        var handedIn = 0
+        func handIn(_ work: @escaping @Sendable () -> Void) {
+            finished.enter()
+            DispatchQueue.global().async {
+                work()
+                finished.leave()
+            }
+            handedIn += 1
+            if hold {
+                // In order: each waits in the queue before the next is handed in.
+                while storage.writeStatistics.waiting < waitingBefore + handedIn { usleep(1_000) }
+            } else {
+                finished.wait()
+            }
+        }
+        func create(_ names: [String], in zone: String, title: String = "t") -> @Sendable () -> Void {
+            let request = ModifyRequest(
+                operations: names.map { RecordOperation(.create, recordName: $0, recordType: "Note", fields: ["title": .string(title)]) },
+                zoneName: zone)
+            return { _ = try? database.modify(request) }
+        }
+        handIn(create(["w1", "w2", "w3"], in: "Work"))
+        handIn(create(["h1", "h2"], in: "Home"))
+        handIn(create(["t1"], in: "Trips", title: String(repeating: "x", count: 30_000)))  // refused: past the limit
+        handIn { _ = try? database.modifyZones([ZoneOperation(.delete, zoneName: "Home")]) }
+        handIn(create(["d1"], in: "_defaultZone"))
+        writer?.release()
+        finished.wait()
+
+        let counts = try storage.read { reader in
+            try reader.zoneStats().map { "\($0.zone.zoneID.zoneName): \($0.records) records, \($0.bytes) bytes" }.sorted()
+                + reader.recordCounts(in: nil).map { "\($0.key): \($0.value)" }.sorted()
+        }
+        let feed = try database.databaseChanges(syncToken: nil).zones.map(DatabaseChangesTests.describe)
+        return (counts, feed, try store.store.usage(of: store.container)[.development]?.recordBytes ?? -1)
+    }
+
+    /// The jobs of a group write their counts and zone log once, before the group commits:
+    /// the outcome is the same as writing them one at a time, a failed job's share included.
+    @Test func aGroupWritesTheCountsAndZoneLogOneAtATimeWritesWould() throws {
+        let alone = try Self.writesOfOneUser(inOneGroup: false)
+        let grouped = try Self.writesOfOneUser(inOneGroup: true)
+        #expect(alone.feed == ["Trips", "Work", "deleted Home", "_defaultZone"], "the refused write left Trips where it was")
+        #expect(alone.counts.contains { $0.hasPrefix("Work: 3 records") } && alone.counts.contains("Note: 4"), "\(alone.counts)")
+        #expect(!alone.counts.contains { $0.hasPrefix("Home") })
+        #expect(grouped.counts == alone.counts)
+        #expect(grouped.feed == alone.feed)
+        #expect(grouped.storedBytes == alone.storedBytes)
+    }
+}
+
 /// Messages collected from several threads.
 final class FailureCounter: Sendable {
     private let messages = Mutex<[String]>([])

@@ -38,6 +38,10 @@ final class SQLiteConnection: @unchecked Sendable {
     /// The texts of the plain queries run on this connection, by shape: the same text for the
     /// same shape, so its statement is found among the recent ones by address.
     var queryTexts = QueryTextCache()
+    /// Whether the writer is running a group of jobs in one transaction on this connection, and
+    /// what those jobs share (see ``SQLiteWriteQueue``).
+    var inWriteGroup = false
+    var writeGroupState: (any SQLiteWriteGroupState)?
     /// The checkpointer SQLite reports this connection's commits to, kept alive as long as the
     /// connection: the log hook holds only an unretained pointer to it.
     var walCommitObserver: SQLiteCheckpointer?

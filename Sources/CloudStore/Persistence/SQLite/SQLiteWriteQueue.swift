@@ -4,7 +4,8 @@ import Synchronization
 /// The one writer of a database file: a thread that owns the writer connection and runs the
 /// write jobs callers submit, committing all the jobs that are waiting in one transaction
 /// (group commit). Each job runs in its own savepoint, so a job that fails undoes only itself;
-/// every caller gets its answer after the commit that made its changes durable.
+/// every caller gets its answer after the commit that made its changes durable. What the jobs
+/// of a group share (``SQLiteWriteGroupState``) is finished once, before the group commits.
 ///
 /// An exclusive job runs alone in a transaction of its own and a failure rolls all of it back;
 /// so does any job that finds no other waiting.
@@ -188,7 +189,14 @@ final class SQLiteWriteQueue: Sendable {
                 finish(jobs, with: Array(repeating: .failure(error), count: jobs.count))
                 return
             }
+            connection.inWriteGroup = true
+            defer {
+                connection.inWriteGroup = false
+                connection.writeGroupState = nil
+            }
             for job in jobs {
+                let state = connection.writeGroupState
+                state?.beginJob()
                 do {
                     try connection.statement("SAVEPOINT job").execute()
                     let value = try job.perform(on: connection)
@@ -197,10 +205,13 @@ final class SQLiteWriteQueue: Sendable {
                 } catch {
                     try? connection.statement("ROLLBACK TO job").execute()
                     try? connection.statement("RELEASE job").execute()
+                    state?.undoJob()
+                    connection.writeGroupState = state
                     results.append(.failure(error))
                 }
             }
             do {
+                try connection.writeGroupState?.finish()
                 try connection.statement("COMMIT").execute()
             } catch {
                 try? connection.statement("ROLLBACK").execute()

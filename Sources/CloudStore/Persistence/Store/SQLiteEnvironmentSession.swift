@@ -10,6 +10,10 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     /// each by ``flushZoneLog()``.
     var zoneLogTouches: [(key: ZoneLogKey, touch: ZoneLogTouch)] = []
 
+    /// The catalog and pending writes before the current job of a write group, to return to
+    /// if the job is undone (see ``SQLiteWriteGroupState``).
+    private var beforeJob: (catalog: SchemaCatalog, statsDeltas: [StatsKey: (records: Int64, bytes: Int64)], zoneLogTouches: [(key: ZoneLogKey, touch: ZoneLogTouch)])?
+
     /// Where a read transaction keeps the zones it finds, with the zones generation its snapshot
     /// sees; `nil` in a write transaction (see ``ZoneCache``).
     let zoneCache: (cache: ZoneCache, generation: Int64)?
@@ -239,5 +243,21 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
             .integer(entry.kind.rawValue), .text(entry.creator), .integer(entry.time), .text(entry.tree),
         ])
         touchZoneLog(zone, deleted: false, time: entry.time)
+    }
+}
+
+/// A write group's jobs share one session: each job's counts and zone log touches wait in it,
+/// and are written once, before the group commits.
+extension SQLiteEnvironmentSession: SQLiteWriteGroupState {
+    func beginJob() { beforeJob = (catalog, statsDeltas, zoneLogTouches) }
+
+    func undoJob() {
+        guard let beforeJob else { return }
+        (catalog, statsDeltas, zoneLogTouches) = beforeJob
+    }
+
+    func finish() throws {
+        try flushStats()
+        try flushZoneLog()
     }
 }

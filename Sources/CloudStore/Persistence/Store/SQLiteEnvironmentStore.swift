@@ -80,6 +80,20 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
     /// Runs a write job's body in a session on the writer connection; also says whether the
     /// job changed the schema.
     private func run<T>(_ body: (any EnvironmentWriter) throws -> T, on connection: SQLiteConnection) throws -> (T, Bool) {
+        // In a group, the jobs share one session: its catalog, and the counts and zone log it
+        // writes once for all of them before the group commits.
+        if connection.inWriteGroup {
+            let session: SQLiteEnvironmentSession
+            if let shared = connection.writeGroupState as? SQLiteEnvironmentSession {
+                session = shared
+            } else {
+                session = SQLiteEnvironmentSession(connection: connection, catalog: try catalog(on: connection).catalog)
+                connection.writeGroupState = session
+            }
+            let version = session.catalog.version
+            let result = try body(session)
+            return (result, session.catalog.version != version)
+        }
         let catalog = try catalog(on: connection).catalog
         let session = SQLiteEnvironmentSession(connection: connection, catalog: catalog)
         let result = try body(session)
