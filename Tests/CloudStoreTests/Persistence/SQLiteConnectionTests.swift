@@ -60,4 +60,26 @@ import TestSupport
         #expect(try connection.statement("SELECT 2").scalarInteger() == 2)
         #expect(try connection.statement("SELECT 1").scalarInteger() == 1)
     }
+
+    /// A reader takes the schema version and zones generation it read before while no other
+    /// connection has committed, and reads them again once one has.
+    @Test func aReaderReadsTheVersionsAgainOnlyAfterAnotherConnectionCommitted() throws {
+        let store = try TemporaryStore()
+        try store.database().create("Note", "a")
+        let path = "\(store.directory)/containers/\(store.container.rawValue)/development.sqlite"
+        let reader = try SQLiteConnection(path: path)
+        func versions() throws -> (schema: Int64, zones: Int64) {
+            try reader.transaction(immediate: false) { try SQLiteEnvironmentSession.versions(readingOn: reader) }
+        }
+        let first = try versions()
+        #expect(reader.versionsSeen?.schema == first.schema && reader.versionsSeen?.zones == first.zones)
+        #expect(try versions() == first)
+
+        let other = try RawSQLite(path: path)
+        try other.execute("UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'schema_version'")
+        #expect(try versions() == (first.schema + 1, first.zones))
+        try other.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('zones_generation', \(first.zones + 7))")
+        #expect(try versions() == (first.schema + 1, first.zones + 7))
+        #expect(try versions() == (first.schema + 1, first.zones + 7))
+    }
 }

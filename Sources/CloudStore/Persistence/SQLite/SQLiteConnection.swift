@@ -40,6 +40,9 @@ final class SQLiteConnection: @unchecked Sendable {
     var queryTexts = QueryTextCache()
     /// Whether the writer is running a group of jobs in one transaction on this connection, and
     /// what those jobs share (see ``SQLiteWriteQueue``).
+    /// The environment file's schema version and zones generation as this connection last read
+    /// them, at the data version it read them at (see ``SQLiteEnvironmentSession/versions(readingOn:)``).
+    var versionsSeen: (dataVersion: Int64, schema: Int64, zones: Int64)?
     var inWriteGroup = false
     var writeGroupState: (any SQLiteWriteGroupState)?
     /// The checkpointer SQLite reports this connection's commits to, kept alive as long as the

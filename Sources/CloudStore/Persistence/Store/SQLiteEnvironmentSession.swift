@@ -41,6 +41,19 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
         return (schema, versions.1)
     }
 
+    /// ``versions(on:)`` in a read transaction on a connection that only reads: the versions
+    /// this connection saw last, while no other connection has committed since. `PRAGMA
+    /// data_version` begins the transaction's snapshot and moves whenever another connection
+    /// has committed anything; a connection's own commits do not move it, so a connection that
+    /// writes must read the versions themselves.
+    static func versions(readingOn connection: SQLiteConnection) throws -> (schema: Int64, zones: Int64) {
+        let dataVersion = try connection.statement("PRAGMA data_version").scalarInteger() ?? -1
+        if let seen = connection.versionsSeen, seen.dataVersion == dataVersion { return (seen.schema, seen.zones) }
+        let versions = try versions(on: connection)
+        connection.versionsSeen = (dataVersion, versions.schema, versions.zones)
+        return versions
+    }
+
     private static let versionsSQL = """
         SELECT CAST(value AS INTEGER), (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'zones_generation')
         FROM meta WHERE key = 'schema_version'

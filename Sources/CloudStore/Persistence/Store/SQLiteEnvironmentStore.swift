@@ -32,7 +32,7 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
         // Every change signalled before this mark committed before the transaction below began,
         // so its catalog is at least that new; a later change moves the signal past the mark.
         let mark = schemaSignal?.mark()
-        let catalog = try database.read { try self.catalog(on: $0).catalog }
+        let catalog = try database.read { try self.catalog(on: $0, reading: true).catalog }
         cachedCatalog.write { cached in
             guard cached == nil || cached!.catalog.version == catalog.version else { return }
             cached = CachedCatalog(catalog: catalog, mark: mark)
@@ -42,7 +42,7 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
 
     func read<T: Sendable>(_ body: (any EnvironmentReader) throws -> T) throws -> T {
         try database.read { connection in
-            let (catalog, zonesGeneration) = try catalog(on: connection)
+            let (catalog, zonesGeneration) = try catalog(on: connection, reading: true)
             return try body(SQLiteEnvironmentSession(connection: connection, catalog: catalog, zoneCache: (zoneCache, zonesGeneration)))
         }
     }
@@ -105,8 +105,9 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
     /// The catalog for the schema version `connection` sees, from the cache when it is current,
     /// and the zones generation it sees. A schema changed by another connection or process moves
     /// the version, so it is reloaded.
-    private func catalog(on connection: SQLiteConnection) throws -> (catalog: SchemaCatalog, zonesGeneration: Int64) {
-        let versions = try SQLiteEnvironmentSession.versions(on: connection)
+    /// - Parameter reading: whether `connection` is a reader's, which never writes.
+    private func catalog(on connection: SQLiteConnection, reading: Bool = false) throws -> (catalog: SchemaCatalog, zonesGeneration: Int64) {
+        let versions = try reading ? SQLiteEnvironmentSession.versions(readingOn: connection) : SQLiteEnvironmentSession.versions(on: connection)
         if let cached = cachedCatalog.read({ $0 }), cached.catalog.version == versions.schema { return (cached.catalog, versions.zones) }
         let loaded = try SchemaCatalog.load(from: connection, version: versions.schema)
         // A version that differs from the cache replaces it, older or newer: after a group
