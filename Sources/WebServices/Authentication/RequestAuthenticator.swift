@@ -22,7 +22,7 @@ final class RequestAuthenticator: Sendable {
     /// - Throws: ``WebServicesError`` or ``ServerToServerAuthError`` when credentials are missing or rejected.
     func authenticate(_ request: HTTPRequest, container: ContainerIdentifier, environment: Environment) throws -> Authentication {
         let apiTokenValue = request.queryParameter("ckAPIToken")
-        if let parts = try SignedRequestParts.extract(header: { request.headers[$0] }, body: request.body, requestTarget: request.target) {
+        if Self.mayBeSigned(request), let parts = try SignedRequestParts.extract(header: { request.headers[$0] }, body: request.body, requestTarget: request.target) {
             guard apiTokenValue == nil else {
                 throw WebServicesError.badRequest("Use either ckAPIToken or a server-to-server signature, not both")
             }
@@ -49,6 +49,18 @@ final class RequestAuthenticator: Sendable {
         return Authentication(
             caller: .user(session.userRecordName, deviceID: "web"), apiToken: apiToken, session: session)
     }
+
+    /// Whether a request has any field named like a server-to-server signature's: most have
+    /// none, which one pass over the names tells, before three lookups by name.
+    static func mayBeSigned(_ request: HTTPRequest) -> Bool {
+        request.headers.contains { field in
+            field.name.utf8.count > signatureFieldPrefix.utf8.count
+                && HTTPHeaders.namesEqual(field.name.prefix(signatureFieldPrefix.count), signatureFieldPrefix)
+        }
+    }
+
+    /// What the names of the signature's fields (``ServerToServerHeader``) begin with.
+    static let signatureFieldPrefix = "X-Apple-CloudKit-Request-"
 
     /// The web auth token a request carries: `ckWebAuthToken`, or `ckSession` as the older
     /// CloudKit JS 1.2.0 build names it, in the query or in the matching header.

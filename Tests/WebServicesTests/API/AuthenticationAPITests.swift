@@ -28,6 +28,21 @@ import TestSupport
         #expect(badContainer.status == 400)
     }
 
+    /// A request with any one of the signature's fields, under any case, is read as a signed
+    /// request and refused for the fields it lacks; one with none is an API token request.
+    @Test func anyFieldOfASignatureMakesARequestASignedOne() throws {
+        let server = try APITestServer()
+        let body = #"{"records":[{"recordName":"x"}]}"#
+        for field in ["x-apple-cloudkit-request-keyid", "X-APPLE-CLOUDKIT-REQUEST-ISO8601DATE", "X-Apple-CloudKit-Request-SignatureV1"] {
+            let partial = try server.send("POST", server.path("public", "records/lookup"), body: body, headers: [field: "x"])
+            #expect(partial.status == 401, "\(field)")
+            #expect(try partial.json()["reason"]?.stringValue?.hasPrefix("Missing header X-Apple-CloudKit-Request-") == true, "\(field)")
+        }
+        let near = try server.send("POST", server.path("public", "records/lookup"), body: body, headers: ["X-Apple-CloudKit-Request": "x"])
+        #expect(near.status == 400)
+        #expect(try near.json()["reason"]?.stringValue?.contains("ckAPIToken") == true)
+    }
+
     @Test func badWebAuthTokensAreRefusedAndUnencodedPlusSignsTolerated() throws {
         let server = try APITestServer()
         // CloudKit JS recovers from an ended session only through 421 and its redirectURL.
