@@ -44,6 +44,16 @@ private func parseAll(_ text: String, step: Int? = nil) -> (heads: [HTTPRequestH
 }
 
 @Suite struct ParserTests {
+    @Test func aFieldWithTwoSpellingsIsFoundUnderEitherAndTheFirstSpellingWins() {
+        let headers = HTTPHeaders([
+            .init(name: "x-old", value: "old"), .init(name: "Other", value: "o"), .init(name: "X-NEW", value: "new"), .init(name: "x-new", value: "later"),
+        ])
+        #expect(headers.value("X-New", orElse: "X-Old") == "new")
+        #expect(headers.value("X-Missing", orElse: "X-Old") == "old")
+        #expect(headers.value("X-Missing", orElse: "X-Absent") == nil)
+        #expect(HTTPHeaders().value("X-New", orElse: "X-Old") == nil)
+    }
+
     @Test func parsesASimpleRequest() {
         let result = parseAll("GET /a/b?x=1 HTTP/1.1\r\nHost: h\r\nX-Thing:  v  \r\n\r\n")
         #expect(result.failure == nil)

@@ -56,6 +56,17 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
         }
     }
 
+    /// The first value for `name`, else the first for `other` (a field with two spellings),
+    /// found in one pass over the fields.
+    public func value(_ name: String, orElse other: String) -> String? {
+        var otherValue: String?
+        for field in fields {
+            if HTTPHeaders.namesEqual(field.name, name) { return field.value }
+            if otherValue == nil, HTTPHeaders.namesEqual(field.name, other) { otherValue = field.value }
+        }
+        return otherValue
+    }
+
     /// Every value for `name`, in order.
     public func values(for name: String) -> [String] {
         fields.compactMap { HTTPHeaders.namesEqual($0.name, name) ? $0.value : nil }

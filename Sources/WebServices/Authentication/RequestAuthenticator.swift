@@ -66,7 +66,7 @@ final class RequestAuthenticator: Sendable {
     /// CloudKit JS 1.2.0 build names it, in the query or in the matching header.
     static func webAuthToken(of request: HTTPRequest) -> String? {
         request.queryParameter("ckWebAuthToken", orElse: "ckSession")
-            ?? request.headers["X-Apple-CloudKit-Web-Auth-Token"] ?? request.headers["X-Apple-CloudKit-Session"]
+            ?? request.headers.value("X-Apple-CloudKit-Web-Auth-Token", orElse: "X-Apple-CloudKit-Session")
     }
 
     private func serverToServer(_ parts: SignedRequestParts, container: ContainerIdentifier, environment: Environment) throws -> Authentication {
