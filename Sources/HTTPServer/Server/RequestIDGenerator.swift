@@ -12,8 +12,24 @@ struct RequestIDGenerator {
     mutating func id(reusing offered: String?) -> String {
         if let offered, RequestIDGenerator.isAcceptable(offered) { return offered }
         counter &+= 1
-        return prefix + String(counter, radix: 16)
+        // The prefix and the counter in hex, written into the new string's storage at once.
+        var prefix = prefix
+        let counter = counter
+        return prefix.withUTF8 { prefix in
+            let digits = max(1, (64 - counter.leadingZeroBitCount + 3) / 4)
+            return String(unsafeUninitializedCapacity: prefix.count + digits) { buffer in
+                _ = buffer.initialize(fromContentsOf: prefix)
+                var rest = counter
+                for index in stride(from: prefix.count + digits - 1, through: prefix.count, by: -1) {
+                    buffer[index] = Self.hexDigits[Int(rest & 0xF)]
+                    rest >>= 4
+                }
+                return prefix.count + digits
+            }
+        }
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     static func isAcceptable(_ id: String) -> Bool {
         let utf8 = id.utf8
