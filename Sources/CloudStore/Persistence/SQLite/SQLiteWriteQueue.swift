@@ -21,7 +21,7 @@ final class SQLiteWriteQueue: Sendable {
     static let maximumGroup = 128
 
     init(connection: SQLiteConnection, name: String) {
-        core = Core(connection: connection)
+        core = Core(connection: connection, answers: SQLiteAnswerThread(name: "cumulus-answers \(name)"))
         let core = core
         let thread = Thread { core.run() }
         thread.name = "cumulus-writer \(name)"
@@ -126,8 +126,13 @@ final class SQLiteWriteQueue: Sendable {
             var counts = WriteStatistics()
         }
         private let wakeup = DispatchSemaphore(value: 0)
+        /// Where a group's outcomes are told while more jobs wait.
+        private let answers: SQLiteAnswerThread
 
-        init(connection: SQLiteConnection) { self.connection = connection }
+        init(connection: SQLiteConnection, answers: SQLiteAnswerThread) {
+            self.connection = connection
+            self.answers = answers
+        }
 
         func enqueue(_ job: Job) {
             pending.withLock { $0.jobs.append(job) }
@@ -177,7 +182,10 @@ final class SQLiteWriteQueue: Sendable {
                 } else if !jobs.isEmpty {
                     commit(jobs)
                 }
-                if stopping && pending.withLock({ $0.jobs.isEmpty }) { return }
+                if stopping && pending.withLock({ $0.jobs.isEmpty }) {
+                    answers.stop()
+                    return
+                }
             }
         }
 
@@ -231,13 +239,13 @@ final class SQLiteWriteQueue: Sendable {
         }
 
         /// Tells each job of a group its outcome. When more jobs wait already, the answers are
-        /// made on another thread, in one hop for the whole group: under load the writer's
+        /// made on the answer thread, in one hop for the whole group: under load the writer's
         /// thread is what bounds creates per second, and answering a create costs it a tenth of
         /// the create. With none waiting the writer would only go to sleep, so it answers
         /// itself and saves the hop.
         private func finish(_ jobs: [Job], with results: [Result<any Sendable, any Error>]) {
             if pending.withLock({ !$0.jobs.isEmpty }) {
-                DispatchQueue.global().async { Self.report(jobs, results) }
+                answers.run { Self.report(jobs, results) }
             } else {
                 Self.report(jobs, results)
             }
