@@ -4,24 +4,32 @@ import Synchronization
 /// A thread of the writer's own that tells the callers of a write group their outcomes, in
 /// order, while the writer goes on to the next group. A thread rather than a dispatch queue:
 /// callers that wait for their outcome may hold every thread of the process's shared pool,
-/// and the answers they wait for must never queue behind them.
+/// and the answers they wait for must never queue behind them. Started when first needed: a
+/// writer that never has jobs waiting (most environments) never starts it.
 final class SQLiteAnswerThread: Sendable {
+    private let name: String
     private let pending = Mutex(State())
     private struct State {
         var work: [@Sendable () -> Void] = []
+        var started = false
         var stopping = false
     }
     private let wakeup = DispatchSemaphore(value: 0)
 
-    init(name: String) {
-        let thread = Thread { [self] in run() }
-        thread.name = name
-        thread.start()
-    }
+    init(name: String) { self.name = name }
 
     /// Runs `work` on the thread, after everything handed over before it.
     func run(_ work: @escaping @Sendable () -> Void) {
-        pending.withLock { $0.work.append(work) }
+        let start = pending.withLock { state in
+            state.work.append(work)
+            defer { state.started = true }
+            return !state.started
+        }
+        if start {
+            let thread = Thread { [self] in run() }
+            thread.name = name
+            thread.start()
+        }
         wakeup.signal()
     }
 
