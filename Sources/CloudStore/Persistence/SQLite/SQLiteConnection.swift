@@ -38,12 +38,12 @@ final class SQLiteConnection: @unchecked Sendable {
     /// The texts of the plain queries run on this connection, by shape: the same text for the
     /// same shape, so its statement is found among the recent ones by address.
     var queryTexts = QueryTextCache()
-    /// Whether the writer is running a group of jobs in one transaction on this connection, and
-    /// what those jobs share (see ``SQLiteWriteQueue``).
     /// The environment file's schema version and zones generation as this connection last read
     /// them, at the data version it read them at (see ``SQLiteEnvironmentSession/versions(readingOn:)``).
     var versionsSeen: (dataVersion: Int64, schema: Int64, zones: Int64)?
+    /// Whether the writer is running a group of jobs in one transaction on this connection.
     var inWriteGroup = false
+    /// What the jobs of that group share (see ``SQLiteWriteQueue``).
     var writeGroupState: (any SQLiteWriteGroupState)?
     /// The checkpointer SQLite reports this connection's commits to, kept alive as long as the
     /// connection: the log hook holds only an unretained pointer to it.

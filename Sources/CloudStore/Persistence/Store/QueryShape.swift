@@ -9,7 +9,7 @@
 ///
 /// Only plain plans have a shape: no hierarchy condition, no continuation position, no sort by
 /// distance, and filters of the scalar comparators (``QuerySQLBuilder/isPlain(_:)``). Others
-/// are built each time, as their texts depend on more than this records.
+/// are built each time: their texts depend on more than a shape holds.
 struct QueryShape: Hashable {
     /// The type's id, the zone count, whether `createdBy` and `onlyKey` are set, then each
     /// filter's column, comparator and value count, then each sort's column and direction.
