@@ -38,7 +38,7 @@ import TestSupport
         // What this build allocates, with a little room: an allocation added to every request
         // anywhere on these paths fails here.
         #expect(try #require(counts["read"]) <= 72)
-        #expect(try #require(counts["query"]) <= 78)
+        #expect(try #require(counts["query"]) <= 82)
         #expect(try #require(counts["create"]) <= 175)
         // The budgets the performance work aims for, not reached yet.
         withKnownIssue("read and query ≤ 40, create ≤ 80 calls to malloc: not reached yet") {
