@@ -21,15 +21,14 @@ struct RequestIDGenerator {
                 _ = buffer.initialize(fromContentsOf: prefix)
                 var rest = counter
                 for index in stride(from: prefix.count + digits - 1, through: prefix.count, by: -1) {
-                    buffer[index] = Self.hexDigits[Int(rest & 0xF)]
+                    let digit = UInt8(truncatingIfNeeded: rest & 0xF)
+                    buffer[index] = digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") - 10 + digit
                     rest >>= 4
                 }
                 return prefix.count + digits
             }
         }
     }
-
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     static func isAcceptable(_ id: String) -> Bool {
         let utf8 = id.utf8

@@ -26,7 +26,7 @@ final class SQLiteAnswerThread: Sendable {
             return !state.started
         }
         if start {
-            let thread = Thread { [self] in run() }
+            let thread = Thread { [self] in serve() }
             thread.name = name
             thread.start()
         }
@@ -39,7 +39,8 @@ final class SQLiteAnswerThread: Sendable {
         wakeup.signal()
     }
 
-    private func run() {
+    /// The thread's loop: runs what was handed over, until stopped and drained.
+    private func serve() {
         while true {
             wakeup.wait()
             let (work, stopping) = pending.withLock { state in

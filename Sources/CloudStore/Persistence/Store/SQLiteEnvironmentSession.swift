@@ -10,9 +10,15 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     /// each by ``flushZoneLog()``.
     var zoneLogTouches: [(key: ZoneLogKey, touch: ZoneLogTouch)] = []
 
-    /// The catalog and pending writes before the current job of a write group, to return to
-    /// if the job is undone (see ``SQLiteWriteGroupState``).
-    private var beforeJob: (catalog: SchemaCatalog, statsDeltas: [StatsKey: (records: Int64, bytes: Int64)], zoneLogTouches: [(key: ZoneLogKey, touch: ZoneLogTouch)])?
+    /// What a rolled-back savepoint or group job must take back besides the rows: the catalog
+    /// (a schema change) and the counts and zone log touches not written yet.
+    private typealias Undoable = (catalog: SchemaCatalog, statsDeltas: [StatsKey: (records: Int64, bytes: Int64)], zoneLogTouches: [(key: ZoneLogKey, touch: ZoneLogTouch)])
+    private var undoable: Undoable {
+        get { (catalog, statsDeltas, zoneLogTouches) }
+        set { (catalog, statsDeltas, zoneLogTouches) = newValue }
+    }
+    /// ``undoable`` before the current job of a write group (see ``SQLiteWriteGroupState``).
+    private var beforeJob: Undoable?
 
     /// Where a read transaction keeps the zones it finds, with the zones generation its snapshot
     /// sees; `nil` in a write transaction (see ``ZoneCache``).
@@ -68,15 +74,11 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     func savepoint<T>(_ body: () throws -> T) throws -> T {
         // Schema changes and counts made inside the savepoint are undone with it, so the catalog
         // and the pending counts must be too.
-        let saved = catalog
-        let savedDeltas = statsDeltas
-        let savedTouches = zoneLogTouches
+        let saved = undoable
         do {
             return try connection.savepoint(body)
         } catch {
-            catalog = saved
-            statsDeltas = savedDeltas
-            zoneLogTouches = savedTouches
+            undoable = saved
             throw error
         }
     }
@@ -262,11 +264,10 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
 /// A write group's jobs share one session: each job's counts and zone log touches wait in it,
 /// and are written once, before the group commits.
 extension SQLiteEnvironmentSession: SQLiteWriteGroupState {
-    func beginJob() { beforeJob = (catalog, statsDeltas, zoneLogTouches) }
+    func beginJob() { beforeJob = undoable }
 
     func undoJob() {
-        guard let beforeJob else { return }
-        (catalog, statsDeltas, zoneLogTouches) = beforeJob
+        if let beforeJob { undoable = beforeJob }
     }
 
     func finish() throws {
