@@ -41,10 +41,16 @@ final class SQLiteConnection: @unchecked Sendable {
     /// The environment file's schema version and zones generation as this connection last read
     /// them, at the data version it read them at (see ``SQLiteEnvironmentSession/versions(readingOn:)``).
     var versionsSeen: (dataVersion: Int64, schema: Int64, zones: Int64)?
+    /// On the writer connection, what it remembers of zones across transactions (see
+    /// ``WriterZoneMemo``).
+    var writerZones: WriterZoneMemo?
     /// Whether the writer is running a group of jobs in one transaction on this connection.
     var inWriteGroup = false
     /// What the jobs of that group share (see ``SQLiteWriteQueue``).
     var writeGroupState: (any SQLiteWriteGroupState)?
+    /// What the write transaction under way keeps in memory until it commits; cleared as every
+    /// transaction begins and ends, told only of a commit.
+    var transactionMemory: (any SQLiteTransactionMemory)?
     /// The checkpointer SQLite reports this connection's commits to, kept alive as long as the
     /// connection: the log hook holds only an unretained pointer to it.
     var walCommitObserver: SQLiteCheckpointer?
@@ -173,14 +179,24 @@ final class SQLiteConnection: @unchecked Sendable {
     /// transaction never fails half-way for a lock. Rolls back if `body` throws.
     func transaction<T>(immediate: Bool = true, _ body: () throws -> T) throws -> T {
         try statement(immediate ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED").execute()
+        transactionMemory = nil
         do {
             let result = try body()
             try statement("COMMIT").execute()
+            endTransaction(committed: true)
             return result
         } catch {
             try? statement("ROLLBACK").execute()
+            endTransaction(committed: false)
             throw error
         }
+    }
+
+    /// Tells the transaction's memory, if it committed, and forgets it either way.
+    func endTransaction(committed: Bool) {
+        let memory = transactionMemory
+        transactionMemory = nil
+        if committed { memory?.committed() }
     }
 
     /// Runs `body` inside a savepoint: if it throws, only its own changes are undone.

@@ -198,6 +198,7 @@ final class SQLiteWriteQueue: Sendable {
                 return
             }
             connection.inWriteGroup = true
+            connection.transactionMemory = nil
             defer {
                 connection.inWriteGroup = false
                 connection.writeGroupState = nil
@@ -221,8 +222,10 @@ final class SQLiteWriteQueue: Sendable {
             do {
                 try connection.writeGroupState?.finish()
                 try connection.statement("COMMIT").execute()
+                connection.endTransaction(committed: true)
             } catch {
                 try? connection.statement("ROLLBACK").execute()
+                connection.endTransaction(committed: false)
                 results = Array(repeating: .failure(error), count: jobs.count)
             }
             finish(jobs, with: results)

@@ -81,6 +81,7 @@ extension SQLiteEnvironmentSession {
     }
 
     func eraseEverything() throws {
+        rewritesZones()
         // The tables and indexes record types made for themselves: each type's list table, its
         // full-text table (whose shadow tables go with it) and the partial indexes on records.
         let made = try connection.statement(

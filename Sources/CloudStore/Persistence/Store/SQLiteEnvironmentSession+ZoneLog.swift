@@ -96,6 +96,7 @@ extension SQLiteEnvironmentSession {
     static func zoneLogHorizonKey(scope: Int64, owner: String) -> String { "zone_log_horizon:\(scope):\(owner)" }
 
     func forgetTombstones(before time: Int64) throws -> Int {
+        rewritesZones()
         var forgotten = 0
         // Record tombstones: each zone's horizon moves to the newest one forgotten.
         let horizons = try connection.statement(

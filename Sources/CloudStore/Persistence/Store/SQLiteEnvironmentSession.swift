@@ -10,12 +10,28 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     /// each by ``flushZoneLog()``.
     var zoneLogTouches: [(key: ZoneLogKey, touch: ZoneLogTouch)] = []
 
+    /// On the writer connection, its memory of zones and last sequences (see ``WriterZoneMemo``);
+    /// `nil` in a read transaction.
+    private let writerMemo: WriterZoneMemo?
+    /// The zones this write found or made, and the last sequences it read or moved: for the
+    /// writer's memory once the transaction has committed.
+    private var foundZones: [ZoneCache.Key: StoredZone] = [:]
+    private var foundSequences: [Int64: Int64] = [:]
+    /// Whether this write deleted or changed zones, or their changes' horizon: it then neither
+    /// uses the writer's memory nor adds to it, and empties it when it commits.
+    private var zonesRewritten = false
+
     /// What a rolled-back savepoint or group job must take back besides the rows: the catalog
-    /// (a schema change) and the counts and zone log touches not written yet.
-    private typealias Undoable = (catalog: SchemaCatalog, statsDeltas: [StatsKey: (records: Int64, bytes: Int64)], zoneLogTouches: [(key: ZoneLogKey, touch: ZoneLogTouch)])
+    /// (a schema change), the counts and zone log touches not written yet, and what it found or
+    /// made for the writer's memory.
+    private typealias Undoable = (
+        catalog: SchemaCatalog, statsDeltas: [StatsKey: (records: Int64, bytes: Int64)],
+        zoneLogTouches: [(key: ZoneLogKey, touch: ZoneLogTouch)],
+        foundZones: [ZoneCache.Key: StoredZone], foundSequences: [Int64: Int64]
+    )
     private var undoable: Undoable {
-        get { (catalog, statsDeltas, zoneLogTouches) }
-        set { (catalog, statsDeltas, zoneLogTouches) = newValue }
+        get { (catalog, statsDeltas, zoneLogTouches, foundZones, foundSequences) }
+        set { (catalog, statsDeltas, zoneLogTouches, foundZones, foundSequences) = newValue }
     }
     /// ``undoable`` before the current job of a write group (see ``SQLiteWriteGroupState``).
     private var beforeJob: Undoable?
@@ -24,10 +40,17 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     /// sees; `nil` in a write transaction (see ``ZoneCache``).
     let zoneCache: (cache: ZoneCache, generation: Int64)?
 
-    init(connection: SQLiteConnection, catalog: SchemaCatalog, zoneCache: (cache: ZoneCache, generation: Int64)? = nil) {
+    /// A session for a read transaction, or with `writerMemo` for a write on the writer
+    /// connection: that memory must have been checked against the transaction's versions.
+    init(
+        connection: SQLiteConnection, catalog: SchemaCatalog, zoneCache: (cache: ZoneCache, generation: Int64)? = nil,
+        writerMemo: WriterZoneMemo? = nil
+    ) {
         self.connection = connection
         self.catalog = catalog
         self.zoneCache = zoneCache
+        self.writerMemo = writerMemo
+        if writerMemo != nil { connection.transactionMemory = self }
     }
 
     /// The stored schema version.
@@ -64,6 +87,16 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
         SELECT CAST(value AS INTEGER), (SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'zones_generation')
         FROM meta WHERE key = 'schema_version'
         """
+
+    /// ``versions(on:)`` in a write transaction, with the connection's `PRAGMA data_version`,
+    /// which tells whether another connection has committed since (see ``WriterZoneMemo``).
+    static func versions(writingOn connection: SQLiteConnection) throws -> (schema: Int64, zones: Int64, data: Int64) {
+        // Its own statement: as `pragma_data_version` in the versions' statement it cost three
+        // times as much.
+        let dataVersion = try connection.statement("PRAGMA data_version").scalarInteger() ?? -1
+        let versions = try versions(on: connection)
+        return (versions.schema, versions.zones, dataVersion)
+    }
 
     func schema() throws -> Schema { catalog.schema }
 
@@ -104,16 +137,27 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
 
     func zone(named name: String, in database: DatabaseID) throws -> StoredZone? {
         let scope = Self.scopeCode(database.scope)
+        if let writerMemo, !zonesRewritten {
+            let key = ZoneCache.Key(scope: scope, owner: database.owner, name: name)
+            if let known = foundZones[key] ?? writerMemo.zones[key] { return known }
+            let zone = try storedZone(named: name, scope: scope, in: database)
+            if let zone { foundZones[key] = zone }
+            return zone
+        }
         let key = zoneCache.map { _ in ZoneCache.Key(scope: scope, owner: database.owner, name: name) }
         if let zoneCache, let key, let cached = zoneCache.cache.zone(key, generation: zoneCache.generation) { return cached }
-        let zone = try connection.statement("SELECT zone, created FROM zones WHERE scope = ? AND owner = ? AND name = ?")
+        let zone = try storedZone(named: name, scope: scope, in: database)
+        if let zoneCache, let key, let zone { zoneCache.cache.remember(zone, key, generation: zoneCache.generation) }
+        return zone
+    }
+
+    private func storedZone(named name: String, scope: Int64, in database: DatabaseID) throws -> StoredZone? {
+        try connection.statement("SELECT zone, created FROM zones WHERE scope = ? AND owner = ? AND name = ?")
             .firstRow([.integer(scope), .text(database.owner), .text(name)]) { row in
                 StoredZone(
                     key: row.integer(0), zoneID: ZoneID(zoneName: name, ownerRecordName: database.owner),
                     database: database, created: row.integer(1))
             }
-        if let zoneCache, let key, let zone { zoneCache.cache.remember(zone, key, generation: zoneCache.generation) }
-        return zone
     }
 
     func zones(in database: DatabaseID) throws -> [StoredZone] {
@@ -132,10 +176,14 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
             key: connection.lastInsertRowID, zoneID: ZoneID(zoneName: name, ownerRecordName: database.owner),
             database: database, created: created)
         touchZoneLog(zone, deleted: false, time: created)
+        if writerMemo != nil {
+            foundZones[ZoneCache.Key(scope: Self.scopeCode(database.scope), owner: database.owner, name: name)] = zone
+        }
         return zone
     }
 
     func deleteZone(_ zone: StoredZone, at time: Int64) throws {
+        rewritesZones()
         touchZoneLog(zone, deleted: true, time: time)
         let key = SQLiteValue.integer(zone.key)
         for type in catalog.types.values {
@@ -210,9 +258,13 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     // MARK: - Change log
 
     func lastChangeSequence(in zone: StoredZone) throws -> Int64 {
+        let remembered = writerMemo != nil && !zonesRewritten
+        if remembered, let known = foundSequences[zone.key] ?? writerMemo?.lastSequences[zone.key] { return known }
         // Forgotten tombstones leave the horizon behind, so that sequences are never given twice.
-        try connection.statement("SELECT max(coalesce((SELECT max(seq) FROM changes WHERE zone = ?1), 0), horizon) FROM zones WHERE zone = ?1")
+        let last = try connection.statement("SELECT max(coalesce((SELECT max(seq) FROM changes WHERE zone = ?1), 0), horizon) FROM zones WHERE zone = ?1")
             .scalarInteger([.integer(zone.key)]) ?? 0
+        if remembered { foundSequences[zone.key] = last }
+        return last
     }
 
     func changes(in zone: StoredZone, after sequence: Int64, limit: Int) throws -> [ChangeEntry] {
@@ -258,7 +310,28 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
             .integer(entry.kind.rawValue), .text(entry.creator), .integer(entry.time), .text(entry.tree),
         ])
         touchZoneLog(zone, deleted: false, time: entry.time)
+        // Only a last sequence known before moves: one not known yet is read when first asked for.
+        if writerMemo != nil, let known = foundSequences[zone.key] ?? writerMemo?.lastSequences[zone.key] {
+            foundSequences[zone.key] = max(known, entry.sequence)
+        }
     }
+}
+
+/// On the writer, what the transaction found and made goes to the writer's memory once it has
+/// committed.
+extension SQLiteEnvironmentSession: SQLiteTransactionMemory {
+    func committed() {
+        guard let writerMemo else { return }
+        if zonesRewritten {
+            writerMemo.forget()
+        } else {
+            writerMemo.keep(zones: foundZones, lastSequences: foundSequences)
+        }
+    }
+
+    /// This write deletes or changes zones or their changes' horizon: the writer's memory is no
+    /// longer used by it, and is emptied when it commits.
+    func rewritesZones() { zonesRewritten = true }
 }
 
 /// A write group's jobs share one session: each job's counts and zone log touches wait in it,

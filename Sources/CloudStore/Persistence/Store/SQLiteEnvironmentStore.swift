@@ -32,7 +32,7 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
         // Every change signalled before this mark committed before the transaction below began,
         // so its catalog is at least that new; a later change moves the signal past the mark.
         let mark = schemaSignal?.mark()
-        let catalog = try database.read { try self.catalog(on: $0, reading: true).catalog }
+        let catalog = try database.read { try self.catalog(readingOn: $0).catalog }
         cachedCatalog.write { cached in
             guard cached == nil || cached!.catalog.version == catalog.version else { return }
             cached = CachedCatalog(catalog: catalog, mark: mark)
@@ -42,7 +42,7 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
 
     func read<T: Sendable>(_ body: (any EnvironmentReader) throws -> T) throws -> T {
         try database.read { connection in
-            let (catalog, zonesGeneration) = try catalog(on: connection, reading: true)
+            let (catalog, zonesGeneration) = try catalog(readingOn: connection)
             return try body(SQLiteEnvironmentSession(connection: connection, catalog: catalog, zoneCache: (zoneCache, zonesGeneration)))
         }
     }
@@ -87,34 +87,49 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
             if let shared = connection.writeGroupState as? SQLiteEnvironmentSession {
                 session = shared
             } else {
-                session = SQLiteEnvironmentSession(connection: connection, catalog: try catalog(on: connection).catalog)
+                session = try writerSession(on: connection)
                 connection.writeGroupState = session
             }
             let version = session.catalog.version
             let result = try body(session)
             return (result, session.catalog.version != version)
         }
-        let catalog = try catalog(on: connection).catalog
-        let session = SQLiteEnvironmentSession(connection: connection, catalog: catalog)
+        let session = try writerSession(on: connection)
+        let version = session.catalog.version
         let result = try body(session)
         try session.flushStats()
         try session.flushZoneLog()
-        return (result, session.catalog.version != catalog.version)
+        return (result, session.catalog.version != version)
     }
 
-    /// The catalog for the schema version `connection` sees, from the cache when it is current,
-    /// and the zones generation it sees. A schema changed by another connection or process moves
-    /// the version, so it is reloaded.
-    /// - Parameter reading: whether `connection` is a reader's, which never writes.
-    private func catalog(on connection: SQLiteConnection, reading: Bool = false) throws -> (catalog: SchemaCatalog, zonesGeneration: Int64) {
-        let versions = try reading ? SQLiteEnvironmentSession.versions(readingOn: connection) : SQLiteEnvironmentSession.versions(on: connection)
-        if let cached = cachedCatalog.read({ $0 }), cached.catalog.version == versions.schema { return (cached.catalog, versions.zones) }
-        let loaded = try SchemaCatalog.load(from: connection, version: versions.schema)
+    /// A session for a write transaction on the writer connection, with the writer's memory of
+    /// zones, emptied first if another connection committed or a zone changed since it was kept.
+    private func writerSession(on connection: SQLiteConnection) throws -> SQLiteEnvironmentSession {
+        let versions = try SQLiteEnvironmentSession.versions(writingOn: connection)
+        let memo = connection.writerZones ?? WriterZoneMemo()
+        connection.writerZones = memo
+        memo.check(WriterZoneMemo.Validity(dataVersion: versions.data, zonesGeneration: versions.zones))
+        return SQLiteEnvironmentSession(connection: connection, catalog: try catalog(version: versions.schema, on: connection), writerMemo: memo)
+    }
+
+    /// The catalog for the schema version a reader's `connection` sees, and the zones generation
+    /// it sees.
+    private func catalog(readingOn connection: SQLiteConnection) throws -> (catalog: SchemaCatalog, zonesGeneration: Int64) {
+        let versions = try SQLiteEnvironmentSession.versions(readingOn: connection)
+        return (try catalog(version: versions.schema, on: connection), versions.zones)
+    }
+
+    /// The catalog for schema version `version`, which `connection` sees: from the cache when it
+    /// is current. A schema changed by another connection or process moves the version, so it is
+    /// reloaded.
+    private func catalog(version: Int64, on connection: SQLiteConnection) throws -> SchemaCatalog {
+        if let cached = cachedCatalog.read({ $0 }), cached.catalog.version == version { return cached.catalog }
+        let loaded = try SchemaCatalog.load(from: connection, version: version)
         // A version that differs from the cache replaces it, older or newer: after a group
         // commit fails, the catalog of its rolled-back version must not outlive it. Loaded
         // inside any transaction, it is not known to be current: the next `currentSchema`
         // reads again.
         cachedCatalog.write { $0 = CachedCatalog(catalog: loaded, mark: nil) }
-        return (loaded, versions.zones)
+        return loaded
     }
 }
