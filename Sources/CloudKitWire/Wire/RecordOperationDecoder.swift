@@ -43,9 +43,11 @@ public struct RecordOperationDecoder {
             desiredKeys: try wire["desiredKeys"].strings())
 
         // CloudKit JS strips fields from deletes; other clients may not, and they are ignored.
-        if !kind.isDelete, let fields = try record["fields"].object() {
+        let fieldsWire = record["fields"]
+        if !kind.isDelete, let fields = try fieldsWire.object() {
             let declared = (recordType ?? recordName.flatMap { existingTypes[$0] }).flatMap { schema.recordType($0) }
-            let fieldsWire = record["fields"]
+            // Sized once: grown a field at a time, the dictionary was made again as it grew.
+            operation.fields.reserveCapacity(fields.count)
             for (name, fieldJSON) in fields {
                 let field = fieldsWire.member(name, fieldJSON)
                 try field.requireObjectIfPresent()
