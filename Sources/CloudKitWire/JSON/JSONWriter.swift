@@ -151,9 +151,22 @@ extension JSONValue {
     /// ```
     /// - Returns: The JSON text. NaN and infinite doubles are written as `null`.
     public func serialized() -> [UInt8] {
-        var writer = JSONWriter()
+        var writer = JSONWriter(capacity: serializedCapacity)
         writer.write(self)
         return writer.output
+    }
+
+    /// Room for the text of a response, sized once: an answer is an object around text written
+    /// before (a page of records), which a buffer grown as it is written would copy over again
+    /// a time or two. Only the top level is looked at.
+    private var serializedCapacity: Int {
+        guard case .object(let object) = self else { return 256 }
+        var length = 64
+        for (key, value) in object {
+            length += key.utf8.count + 4
+            if case .serialized(let text) = value { length += text.bytes.count } else { length += 32 }
+        }
+        return length
     }
 
     /// Appends the value as compact UTF-8 JSON text to `output`.

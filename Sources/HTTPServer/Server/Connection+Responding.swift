@@ -68,7 +68,7 @@ extension Connection {
 
         // MARK: Head
         var out: [UInt8] = []
-        out.reserveCapacity(192 + (bodyBytes.count <= 16 * 1024 && sendsBody ? bodyBytes.count : 0))
+        out.reserveCapacity(320 + (bodyBytes.count <= 16 * 1024 && sendsBody ? bodyBytes.count : 0))
         out.append(contentsOf: Connection.statusLine(status))
         for field in headers where !Connection.isFramingField(field.name) {
             Connection.appendField(field.name, field.value, to: &out)
