@@ -10,7 +10,8 @@
 /// sees the generation it was found at. A zone created after a transaction's snapshot began may
 /// be found by it; that transaction then sees the zone empty, as it was just after its
 /// creation. Only read transactions use the cache: a write may be rolled back with its group,
-/// and what it found or made must not outlive it.
+/// and what it found or made must not outlive it (the writer keeps its own, told of each commit:
+/// ``WriterZoneMemo``).
 final class ZoneCache: Sendable {
     /// A zone's identity within the file.
     struct Key: Hashable, Sendable {
