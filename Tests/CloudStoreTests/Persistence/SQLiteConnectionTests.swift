@@ -82,4 +82,31 @@ import TestSupport
         #expect(try versions() == (first.schema + 1, first.zones + 7))
         #expect(try versions() == (first.schema + 1, first.zones + 7))
     }
+
+    /// A column read as the same text as the one before gives that string back, and any other
+    /// text a string of its own: the same texts as reading each alone.
+    @Test func aTextReadAsTheLastOneIsTheSameText() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try SQLiteConnection(path: directory.path + "/texts.sqlite")
+        try connection.execute("CREATE TABLE u(n INTEGER PRIMARY KEY, v TEXT)")
+        let texts = [
+            "_0123456789abcdef0123456789abcdef", "_0123456789abcdef0123456789abcdef", "_0123456789abcdef0123456789abcdeX",
+            "short", "short", "", "", "_0123456789abcdef0123456789abcdef", "naïve — a longer text in UTF-8 ✓", "naïve — a longer text in UTF-8 ✓",
+        ]
+        for (index, text) in texts.enumerated() {
+            try connection.statement("INSERT INTO u VALUES (?, ?)").execute([.integer(Int64(index)), .text(text)])
+        }
+        // A stored text that is not valid UTF-8 reads repaired, as every text read does.
+        try connection.execute("INSERT INTO u VALUES (100, CAST(x'5f41ff42' AS TEXT)), (101, CAST(x'5f41ff42' AS TEXT))")
+        var recent = "_0123456789abcdef0123456789abcdeX"
+        var alone: [String] = [], reusing: [String] = []
+        _ = try connection.statement("SELECT v FROM u ORDER BY n").rows { row in
+            alone.append(row.text(0))
+            reusing.append(row.text(0, sameAs: &recent))
+        }
+        #expect(reusing == alone)
+        #expect(Array(reusing.prefix(texts.count)) == texts)
+        #expect(reusing.suffix(2) == ["_A\u{FFFD}B", "_A\u{FFFD}B"])
+        #expect(recent == "_A\u{FFFD}B")
+    }
 }

@@ -1,4 +1,7 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// SQLite's "copy the bytes now" destructor, which Swift cannot import as a macro.
 let sqliteTransient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -140,6 +143,21 @@ struct SQLiteRow {
     }
 
     func optionalText(_ index: Int32) -> String? { isNull(index) ? nil : text(index) }
+
+    /// The column as text, which is `recent` itself when the bytes are the same: no string is
+    /// made, which for a text too long to live in the value is an allocation saved. `recent`
+    /// becomes the column's text.
+    func text(_ index: Int32, sameAs recent: inout String) -> String {
+        guard let pointer = sqlite3_column_text(statement, index) else { return "" }
+        let count = Int(sqlite3_column_bytes(statement, index))
+        if count > 0, recent.utf8.count == count,
+            recent.utf8.withContiguousStorageIfAvailable({ $0.baseAddress.map { memcmp($0, pointer, count) == 0 } ?? false }) == true
+        {
+            return recent
+        }
+        recent = String(decoding: UnsafeBufferPointer(start: pointer, count: count), as: UTF8.self)
+        return recent
+    }
 
     func blob(_ index: Int32) -> [UInt8] {
         let count = Int(sqlite3_column_bytes(statement, index))

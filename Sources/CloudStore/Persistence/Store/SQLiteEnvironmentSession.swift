@@ -36,6 +36,12 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     /// ``undoable`` before the current job of a write group (see ``SQLiteWriteGroupState``).
     private var beforeJob: Undoable?
 
+    /// The user and device of the last stamp read: a record's creator is mostly its modifier, and
+    /// a page's records mostly one user's, so their texts are made once. Not checked for
+    /// overlapping access at run time: a session is used by one thread, and only
+    /// ``storedRecord(from:offset:zoneID:)`` touches it.
+    @exclusivity(unchecked) private var recentStamp = (user: "", device: "")
+
     /// Where a read transaction keeps the zones it finds, with the zones generation its snapshot
     /// sees; `nil` in a write transaction (see ``ZoneCache``).
     let zoneCache: (cache: ZoneCache, generation: Int64)?
@@ -227,9 +233,11 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
             fields: try RecordPayloadCodec.decode(row.blob(offset + 12)), parent: row.optionalText(offset + 4),
             changeTag: row.text(offset + 3),
             created: RecordStamp(
-                timestamp: row.integer(offset + 5), userRecordName: row.text(offset + 6), deviceID: row.text(offset + 7)),
+                timestamp: row.integer(offset + 5), userRecordName: row.text(offset + 6, sameAs: &recentStamp.user),
+                deviceID: row.text(offset + 7, sameAs: &recentStamp.device)),
             modified: RecordStamp(
-                timestamp: row.integer(offset + 8), userRecordName: row.text(offset + 9), deviceID: row.text(offset + 10)))
+                timestamp: row.integer(offset + 8), userRecordName: row.text(offset + 9, sameAs: &recentStamp.user),
+                deviceID: row.text(offset + 10, sameAs: &recentStamp.device)))
         return StoredRecord(key: row.integer(offset), record: record, size: Int(row.integer(offset + 11)))
     }
 
