@@ -44,6 +44,33 @@ private func parseAll(_ text: String, step: Int? = nil) -> (heads: [HTTPRequestH
 }
 
 @Suite struct ParserTests {
+    /// Heads on one connection take the previous head's strings where their bytes are the same:
+    /// each head reads exactly as it would alone, whatever came before it.
+    @Test func aHeadLikeThePreviousOneReadsAsItWouldAlone() {
+        let long = "/database/1/iCloud.com.example.App/development/public/records/lookup?ckAPIToken=0123456789abcdef"
+        let heads = [
+            "GET \(long) HTTP/1.1\r\nHost: example.com\r\nUser-Agent: a client with a long agent string/1.0\r\nAccept: application/json\r\n\r\n",
+            // The same head again.
+            "GET \(long) HTTP/1.1\r\nHost: example.com\r\nUser-Agent: a client with a long agent string/1.0\r\nAccept: application/json\r\n\r\n",
+            // The same lengths, other bytes; a field more; the names in another case.
+            "GET \(long.dropLast())X HTTP/1.1\r\nHost: example.org\r\nUser-Agent: a client with a long agent string/2.0\r\nAccept: application/jsoN\r\nX-Extra: 1\r\n\r\n",
+            // Fields in another order, one fewer; an empty value where there was text.
+            "GET \(long) HTTP/1.1\r\nAccept: application/json\r\nHOST: example.com\r\nX-Extra:\r\n\r\n",
+            "GET / HTTP/1.1\r\nHost: example.com\r\n\r\n",
+        ]
+        let together = parseAll(heads.joined())
+        #expect(together.failure == nil)
+        let alone = heads.map { parseAll($0).heads.first }
+        #expect(together.heads.count == heads.count)
+        for (index, head) in together.heads.enumerated() {
+            #expect(head.target == alone[index]?.target, "head \(index)")
+            #expect(Array(head.headers) == Array(alone[index]?.headers ?? [:]), "head \(index)")
+        }
+        #expect(together.heads[2].target == String(long.dropLast()) + "X")
+        #expect(together.heads[2].headers["host"] == "example.org" && together.heads[2].headers["accept"] == "application/jsoN")
+        #expect(together.heads[3].headers.map(\.name) == ["Accept", "HOST", "X-Extra"] && together.heads[3].headers["x-extra"] == "")
+    }
+
     @Test func aFieldWithTwoSpellingsIsFoundUnderEitherAndTheFirstSpellingWins() {
         let headers = HTTPHeaders([
             .init(name: "x-old", value: "old"), .init(name: "Other", value: "o"), .init(name: "X-NEW", value: "new"), .init(name: "x-new", value: "later"),

@@ -41,6 +41,9 @@ public struct HTTPRequestParser: Sendable {
     public let maxHeaderBytes: Int
 
     private var state: State = .head
+    /// The head decoded last on this connection, whose strings the next head takes again where
+    /// its bytes are the same.
+    private var previousHead: HTTPRequestHead?
     // Progress of a line scan over bytes not yet consumed, so trickled input costs linear time.
     private var scanned = 0
     private var lineStart = 0
@@ -130,8 +133,9 @@ public struct HTTPRequestParser: Sendable {
                         if headStart > 2 * HTTPRequestParser.maxLeadingEmptyLines { return fail(.invalidRequestLine) }
                     } else {
                         let end = index + 1
-                        switch HeadDecoder.decode(input, from: headStart, to: end) {
+                        switch HeadDecoder.decode(input, from: headStart, to: end, reusing: previousHead) {
                         case .success(let head):
+                            previousHead = head
                             state = HTTPRequestParser.bodyState(for: head.framing)
                             resetScan()
                             return (.head(head), end)

@@ -1,8 +1,17 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// Decodes a complete request head (request line, header lines, final empty line) whose lines
 /// are already known to end in CRLF.
 enum HeadDecoder {
     /// Decodes `input[start..<end]`, where `end` is just past the final empty line's LF.
-    static func decode(_ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int) -> Result<HTTPRequestHead, HTTPParseError> {
+    /// - Parameter previous: The head decoded before on the same connection: its target and
+    ///   each of its fields are taken again where this head's bytes are the same, instead of
+    ///   making new strings (a client sends mostly the same head every time).
+    static func decode(
+        _ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, reusing previous: HTTPRequestHead? = nil
+    ) -> Result<HTTPRequestHead, HTTPParseError> {
         // The tables are globals, initialised once: read through locals, the loops below do not
         // ask on every byte whether they are.
         let token = ByteClass.token, targetBytes = ByteClass.target
@@ -23,7 +32,7 @@ enum HeadDecoder {
         guard input[index] == ByteClass.space else { return .failure(.invalidTarget) }
         let targetEnd = index
         guard isAcceptableTarget(input, targetStart, targetEnd, method: method) else { return .failure(.invalidTarget) }
-        let target = string(input, targetStart, targetEnd)
+        let target = string(input, targetStart, targetEnd, sameAs: previous?.target)
         index += 1
 
         // Exactly "HTTP/1.1" or "HTTP/1.0" then CRLF.
@@ -56,7 +65,8 @@ enum HeadDecoder {
             var lineEnd = index
             while input[lineEnd] != ByteClass.cr { lineEnd += 1 }
             guard input[lineEnd + 1] == ByteClass.lf else { return .failure(.invalidHeaderValue) }
-            guard let field = decodeField(input, from: index, to: lineEnd) else {
+            let before = previous.flatMap { $0.headers.count > headers.count ? $0.headers.fields[headers.count] : nil }
+            guard let field = decodeField(input, from: index, to: lineEnd, sameAs: before) else {
                 return .failure(fieldError(input, from: index, to: lineEnd))
             }
             switch field.kind {
@@ -148,8 +158,10 @@ enum HeadDecoder {
     }
 
     /// Decodes `name: value` from `input[start..<end]` (CR excluded); nil if malformed.
+    /// - Parameter before: The field at the same place in the connection's previous head.
     private static func decodeField(
-        _ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, decodeStrings: Bool = true
+        _ input: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, decodeStrings: Bool = true,
+        sameAs before: HTTPHeaders.Field? = nil
     ) -> Field? {
         let token = ByteClass.token, fieldValue = ByteClass.fieldValue
         var index = start
@@ -169,7 +181,8 @@ enum HeadDecoder {
         guard decodeStrings else { return Field(name: "", value: "", kind: .other) }
         let kind = fieldKind(input, start, nameEnd)
         return Field(
-            name: string(input, start, nameEnd), value: string(input, valueStart, valueEnd), kind: kind, valueStart: valueStart,
+            name: string(input, start, nameEnd, sameAs: before?.name), value: string(input, valueStart, valueEnd, sameAs: before?.value),
+            kind: kind, valueStart: valueStart,
             valueEnd: valueEnd)
     }
 
@@ -210,6 +223,16 @@ enum HeadDecoder {
     @inline(__always)
     private static func string(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> String {
         String(decoding: UnsafeBufferPointer(rebasing: input[start..<end]), as: UTF8.self)
+    }
+
+    /// `input[start..<end]` as text: `candidate` itself when it has exactly these bytes.
+    private static func string(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, sameAs candidate: String?) -> String {
+        if let candidate, candidate.utf8.count == end - start, end > start,
+            candidate.utf8.withContiguousStorageIfAvailable({ memcmp($0.baseAddress!, input.baseAddress! + start, end - start) == 0 }) == true
+        {
+            return candidate
+        }
+        return string(input, start, end)
     }
 
     private static func matches(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ literal: StaticString) -> Bool {
