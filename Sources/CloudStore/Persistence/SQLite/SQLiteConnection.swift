@@ -42,8 +42,8 @@ final class SQLiteConnection: @unchecked Sendable {
     /// them, at the data version it read them at (see ``SQLiteEnvironmentSession/versions(readingOn:)``).
     var versionsSeen: (dataVersion: Int64, schema: Int64, zones: Int64)?
     /// On the writer connection, what it remembers of zones across transactions (see
-    /// ``WriterZoneMemo``).
-    var writerZones: WriterZoneMemo?
+    /// ``WriterZoneMemo``); made when a write first asks for it.
+    lazy var writerZones = WriterZoneMemo()
     /// Whether the writer is running a group of jobs in one transaction on this connection.
     var inWriteGroup = false
     /// What the jobs of that group share (see ``SQLiteWriteQueue``).

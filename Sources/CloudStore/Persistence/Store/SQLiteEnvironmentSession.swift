@@ -266,13 +266,19 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     // MARK: - Change log
 
     func lastChangeSequence(in zone: StoredZone) throws -> Int64 {
-        let remembered = writerMemo != nil && !zonesRewritten
-        if remembered, let known = foundSequences[zone.key] ?? writerMemo?.lastSequences[zone.key] { return known }
+        if let known = knownLastSequence(in: zone) { return known }
         // Forgotten tombstones leave the horizon behind, so that sequences are never given twice.
         let last = try connection.statement("SELECT max(coalesce((SELECT max(seq) FROM changes WHERE zone = ?1), 0), horizon) FROM zones WHERE zone = ?1")
             .scalarInteger([.integer(zone.key)]) ?? 0
-        if remembered { foundSequences[zone.key] = last }
+        if writerMemo != nil, !zonesRewritten { foundSequences[zone.key] = last }
         return last
+    }
+
+    /// `zone`'s last change sequence as this write or the writer's memory knows it, when this
+    /// write may use that memory.
+    private func knownLastSequence(in zone: StoredZone) -> Int64? {
+        guard let writerMemo, !zonesRewritten else { return nil }
+        return foundSequences[zone.key] ?? writerMemo.lastSequences[zone.key]
     }
 
     func changes(in zone: StoredZone, after sequence: Int64, limit: Int) throws -> [ChangeEntry] {
@@ -319,9 +325,7 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
         ])
         touchZoneLog(zone, deleted: false, time: entry.time)
         // Only a last sequence known before moves: one not known yet is read when first asked for.
-        if writerMemo != nil, let known = foundSequences[zone.key] ?? writerMemo?.lastSequences[zone.key] {
-            foundSequences[zone.key] = max(known, entry.sequence)
-        }
+        if let known = knownLastSequence(in: zone) { foundSequences[zone.key] = max(known, entry.sequence) }
     }
 }
 
