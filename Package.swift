@@ -142,7 +142,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CloudStoreTests",
-            dependencies: ["CloudStore", "CSQLite", "CrashWriter", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CloudStore", "CSQLite", "CSQLiteSupport", "CrashWriter", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -8,4 +8,16 @@
 /// SQLite was already initialised in this process, which leaves the statistics on.
 int CSQLiteSupport_disableMemoryStatistics(void);
 
+/// Gives SQLite an allocator that keeps freed blocks of up to 2 KB per thread for reuse, as
+/// SQLite's lookaside memory would per connection in a build that has it. Returns SQLite's
+/// result code: SQLITE_MISUSE when SQLite was already initialised in this process, which leaves
+/// SQLite on malloc and free.
+int CSQLiteSupport_installAllocator(void);
+
+/// 1 when `CSQLiteSupport_installAllocator` took effect in this process, else 0.
+int CSQLiteSupport_allocatorInstalled(void);
+
+/// How many freed blocks the calling thread keeps for SQLite's next allocations.
+unsigned CSQLiteSupport_blocksKeptByThisThread(void);
+
 #endif

@@ -94,9 +94,12 @@ final class SQLiteConnection: @unchecked Sendable {
     /// Settings SQLite takes once per process, before its first connection: made when the
     /// first connection opens. Its memory statistics are turned off: nothing reads them, and
     /// they serialise every allocation of every connection on one mutex (about 37 of a read's
-    /// 41 mutex acquisitions), which the workers contend for.
+    /// 41 mutex acquisitions), which the workers contend for. Its small allocations are kept per
+    /// thread for reuse: Debian's build has no lookaside memory, so each was a `malloc` and a
+    /// `free` (about 70 per record written).
     private static let processSettings: Void = {
         _ = CSQLiteSupport_disableMemoryStatistics()
+        _ = CSQLiteSupport_installAllocator()
     }()
 
     deinit {
