@@ -38,6 +38,7 @@ public struct CloudDatabase: Sendable {
     /// writing.
     public func modify(_ request: ModifyRequest, completion: @escaping @Sendable (Result<[RecordResult], any Error>) -> Void) {
         let now = store.now
+        let request = Self.namingNewRecords(of: request, at: now)
         var participantUsers = ShareParticipants()
         let storageLimit: Int64?
         do {
@@ -77,6 +78,17 @@ public struct CloudDatabase: Sendable {
                 answer()
             }
         }
+    }
+
+    /// `request` with its new records named: here rather than on the writer's thread, which
+    /// bounds how many writes a second the environment takes.
+    private static func namingNewRecords(of request: ModifyRequest, at now: Int64) -> ModifyRequest {
+        guard request.operations.count <= ModifyRequest.maximumOperations else { return request }
+        var request = request
+        for index in request.operations.indices where request.operations[index].recordName == nil {
+            request.operations[index].recordName = RecordModifier.name(of: request.operations[index], at: now)
+        }
+        return request
     }
 
     /// The most operations of a modify whose answer the writer's thread makes itself.

@@ -52,10 +52,7 @@ struct RecordModifier {
         }
         try policy.checkCanModify()
 
-        let names = operations.map { operation in
-            operation.recordName ?? (operation.kind.isDelete || operation.kind == .update || operation.kind == .replace
-                ? nil : SecureToken.recordName(at: now))
-        }
+        let names = operations.map { Self.name(of: $0, at: now) }
         var seen = Set<String>()
         for name in names.compactMap({ $0 }) where !seen.insert(name).inserted {
             throw CloudStoreError.badRequest(
@@ -109,6 +106,14 @@ struct RecordModifier {
                 return .failure(recordName: names[index], error: error)
             }
         }
+    }
+
+    /// The name of the record `operation` saves: the one it gives, else a new one for a save
+    /// that may make a record (a create or a forced save); `nil` for the kinds that need the
+    /// client's name.
+    static func name(of operation: RecordOperation, at now: Int64) -> String? {
+        operation.recordName ?? (operation.kind.isDelete || operation.kind == .update || operation.kind == .replace
+            ? nil : SecureToken.recordName(at: now))
     }
 
     // MARK: - One operation
