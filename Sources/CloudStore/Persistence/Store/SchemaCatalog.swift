@@ -38,30 +38,65 @@ struct SchemaCatalog: Sendable {
     /// A record type with its storage id and fields, and what writes to it need, worked out
     /// once per schema version rather than on every save.
     struct RecordType: Sendable {
-        var id: Int64
-        var definition: RecordTypeDefinition
-        var fields: [String: Field] { didSet { derive() } }
+        /// What the type holds, shared by its copies: every save and query looks its type up,
+        /// and a copy is then one reference where the dozen arrays and strings were each
+        /// retained and released. Changed only while a schema is edited, by replacing it.
+        private final class Storage: Sendable {
+            let id: Int64
+            let definition: RecordTypeDefinition
+            let fields: [String: Field]
+            let orderedFields: [Field]
+            let projectedFields: [Field]
+            let listFields: [Field]
+            let searchableFields: [Field]
+            let insertSQL: String
+            let updateSQL: String
+            let searchInsertSQL: String
+
+            init(id: Int64, definition: RecordTypeDefinition, fields: [String: Field]) {
+                self.id = id
+                self.definition = definition
+                self.fields = fields
+                orderedFields = definition.fields.compactMap { fields[$0.name] }
+                projectedFields = orderedFields.filter(\.isProjected)
+                listFields = projectedFields.filter(\.isListProjected)
+                searchableFields = orderedFields.filter(\.isSearchable)
+                let slots = projectedFields.flatMap(\.columns)
+                let insertColumns = RecordType.recordColumns + slots
+                insertSQL = "INSERT INTO records(\(insertColumns.joined(separator: ", "))) VALUES (\(SQLiteValue.placeholders(insertColumns.count)))"
+                let assignments = (RecordType.updatedColumns + slots).map { "\($0) = ?" }.joined(separator: ", ")
+                updateSQL = "UPDATE records SET \(assignments) WHERE rid = ?"
+                let searchColumns = ["rowid"] + searchableFields.map(\.searchColumn)
+                searchInsertSQL = "INSERT INTO fts_\(id)(\(searchColumns.joined(separator: ", "))) VALUES (\(SQLiteValue.placeholders(searchColumns.count)))"
+            }
+        }
+
+        private var storage: Storage
+
+        var id: Int64 { storage.id }
+        var definition: RecordTypeDefinition { storage.definition }
+        var fields: [String: Field] {
+            get { storage.fields }
+            set { storage = Storage(id: id, definition: definition, fields: newValue) }
+        }
 
         /// Fields in definition order.
-        private(set) var orderedFields: [Field] = []
+        var orderedFields: [Field] { storage.orderedFields }
         /// Fields projected to slot columns, in definition order.
-        private(set) var projectedFields: [Field] = []
+        var projectedFields: [Field] { storage.projectedFields }
         /// Projected list fields, in definition order.
-        private(set) var listFields: [Field] = []
+        var listFields: [Field] { storage.listFields }
         /// Fields indexed for token search, in definition order.
-        private(set) var searchableFields: [Field] = []
+        var searchableFields: [Field] { storage.searchableFields }
         /// `INSERT INTO records(...)` with the type's slot columns.
-        private(set) var insertSQL = ""
+        var insertSQL: String { storage.insertSQL }
         /// `UPDATE records SET ... WHERE rid = ?` with the type's slot columns.
-        private(set) var updateSQL = ""
+        var updateSQL: String { storage.updateSQL }
         /// `INSERT INTO fts_N(rowid, ...)`.
-        private(set) var searchInsertSQL = ""
+        var searchInsertSQL: String { storage.searchInsertSQL }
 
         init(id: Int64, definition: RecordTypeDefinition, fields: [String: Field]) {
-            self.id = id
-            self.definition = definition
-            self.fields = fields
-            derive()
+            storage = Storage(id: id, definition: definition, fields: fields)
         }
 
         var listTable: String { "rl_\(id)" }
@@ -74,20 +109,6 @@ struct SchemaCatalog: Sendable {
         ]
         /// The columns every update writes, before the slot columns.
         static let updatedColumns = ["tag", "parent", "modified", "modified_by", "modified_device", "size", "payload"]
-
-        private mutating func derive() {
-            orderedFields = definition.fields.compactMap { fields[$0.name] }
-            projectedFields = orderedFields.filter(\.isProjected)
-            listFields = projectedFields.filter(\.isListProjected)
-            searchableFields = orderedFields.filter(\.isSearchable)
-            let slots = projectedFields.flatMap(\.columns)
-            let insertColumns = Self.recordColumns + slots
-            insertSQL = "INSERT INTO records(\(insertColumns.joined(separator: ", "))) VALUES (\(SQLiteValue.placeholders(insertColumns.count)))"
-            let assignments = (Self.updatedColumns + slots).map { "\($0) = ?" }.joined(separator: ", ")
-            updateSQL = "UPDATE records SET \(assignments) WHERE rid = ?"
-            let searchColumns = ["rowid"] + searchableFields.map(\.searchColumn)
-            searchInsertSQL = "INSERT INTO \(searchTable)(\(searchColumns.joined(separator: ", "))) VALUES (\(SQLiteValue.placeholders(searchColumns.count)))"
-        }
     }
 
     /// The schema version this catalog was loaded at.
