@@ -16,9 +16,11 @@ enum RecordPayloadCodec {
         writer.bytes.reserveCapacity(64 + fields.count * 24)
         writer.byte(formatVersion)
         writer.varint(UInt64(fields.count))
-        for name in fields.keys.sorted() {
+        // In name order, so that equal fields make equal bytes; sorted as pairs, so that no
+        // value is looked up again by its name.
+        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
             writer.string(name)
-            encode(fields[name]!, into: &writer)
+            encode(value, into: &writer)
         }
         return writer.bytes
     }
