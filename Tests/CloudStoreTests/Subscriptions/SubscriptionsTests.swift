@@ -185,6 +185,35 @@ import TestSupport
         #expect(try fixture.take(fixture.aliceToken).map(Self.describe) == ["db database", "db database"], "once per transaction")
     }
 
+    /// The writer remembers each database's subscriptions across its writes; a subscription
+    /// saved or deleted by the server, by a fire-once firing, or by another process on the same
+    /// files (the command line) is matched, or no longer matched, by the very next change.
+    @Test func subscriptionsSavedOrDeletedAnywhereApplyToTheNextChange() throws {
+        let fixture = try Fixture()
+        let asAlice = try fixture.database(fixture.alice)
+        let asBob = try fixture.database(fixture.bob)
+        let other = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: fixture.store.directory, clock: { fixture.store.clock.tick() }))
+        let aliceElsewhere = try other.database(fixture.store.container, .development, .public, as: .user(fixture.alice))
+
+        try asBob.create("Note", "n1")
+        _ = try asAlice.modifySubscriptions([SubscriptionOperation(.create, Self.query("all"))])
+        try asBob.create("Note", "n2")
+        try asBob.create("Note", "n3")
+        _ = try aliceElsewhere.modifySubscriptions([SubscriptionOperation(.delete, Self.query("all"))])
+        try asBob.create("Note", "n4")
+        _ = try aliceElsewhere.modifySubscriptions([SubscriptionOperation(.create, Self.query("again", firesOnce: true))])
+        try asBob.create("Note", "n5")
+        try asBob.create("Note", "n6")
+        _ = try asAlice.modifySubscriptions([SubscriptionOperation(.create, Self.query("last"))])
+        try asBob.create("Note", "n7")
+        _ = try asAlice.modifySubscriptions([SubscriptionOperation(.delete, Self.query("last"))])
+        try asBob.create("Note", "n8")
+
+        #expect(try fixture.take(fixture.aliceToken).map(Self.describe) == [
+            "all create n2", "all create n3", "again create n5", "last create n7",
+        ])
+    }
+
     @Test func queuedNotificationsOutliveTheStoreAndExpireAfterTheirLifetime() throws {
         let day: Int64 = 24 * 60 * 60 * 1000
         let fixture = try Fixture { $0.notificationLifetime = day }

@@ -41,9 +41,9 @@ final class SQLiteConnection: @unchecked Sendable {
     /// The environment file's schema version and zones generation as this connection last read
     /// them, at the data version it read them at (see ``SQLiteEnvironmentSession/versions(readingOn:)``).
     var versionsSeen: (dataVersion: Int64, schema: Int64, zones: Int64)?
-    /// On the writer connection, what it remembers of zones across transactions (see
-    /// ``WriterZoneMemo``); made when a write first asks for it.
-    lazy var writerZones = WriterZoneMemo()
+    /// On the writer connection, what it remembers of zones and subscriptions across
+    /// transactions (see ``WriterMemo``); made when a write first asks for it.
+    lazy var writerMemory = WriterMemo()
     /// Whether the writer is running a group of jobs in one transaction on this connection.
     var inWriteGroup = false
     /// What the jobs of that group share (see ``SQLiteWriteQueue``).

@@ -2,10 +2,13 @@ extension SQLiteEnvironmentSession {
     // MARK: - Subscriptions and queued notifications
 
     func subscriptions(in database: DatabaseID) throws -> [(user: String, subscription: Subscription)] {
-        try connection.statement("SELECT user, body FROM subscriptions WHERE scope = ? AND owner = ? ORDER BY created, user, id")
+        if let known = knownSubscriptions(in: database) { return known }
+        let loaded = try connection.statement("SELECT user, body FROM subscriptions WHERE scope = ? AND owner = ? ORDER BY created, user, id")
             .rows([.integer(Self.scopeCode(database.scope)), .text(database.owner)]) { row in
                 (row.text(0), try SubscriptionCodec.decodeSubscription(row.blob(1)))
             }
+        found(loaded, in: database)
+        return loaded
     }
 
     func allSubscriptions() throws -> [(database: DatabaseID, user: String, subscription: Subscription)] {
@@ -24,6 +27,7 @@ extension SQLiteEnvironmentSession {
     }
 
     func saveSubscription(_ subscription: Subscription, of user: String, in database: DatabaseID, at time: Int64) throws {
+        rewritesSubscriptions()
         try connection.statement(
             """
             INSERT INTO subscriptions(scope, owner, user, id, created, body) VALUES (?, ?, ?, ?, ?, ?)
@@ -36,6 +40,7 @@ extension SQLiteEnvironmentSession {
     }
 
     func deleteSubscription(_ id: String, of user: String, in database: DatabaseID) throws -> Bool {
+        rewritesSubscriptions()
         try connection.statement("DELETE FROM subscriptions WHERE scope = ? AND owner = ? AND user = ? AND id = ?")
             .execute([.integer(Self.scopeCode(database.scope)), .text(database.owner), .text(user), .text(id)])
         return connection.changes > 0

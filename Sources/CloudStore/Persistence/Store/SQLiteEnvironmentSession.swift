@@ -10,9 +10,9 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     /// each by ``flushZoneLog()``.
     var zoneLogTouches: [(key: ZoneLogKey, touch: ZoneLogTouch)] = []
 
-    /// On the writer connection, its memory of zones and last sequences (see ``WriterZoneMemo``);
-    /// `nil` in a read transaction.
-    private let writerMemo: WriterZoneMemo?
+    /// On the writer connection, its memory of zones, last sequences and subscriptions (see
+    /// ``WriterMemo``); `nil` in a read transaction.
+    private let writerMemo: WriterMemo?
     /// The zones this write found or made, and the last sequences it read or moved: for the
     /// writer's memory once the transaction has committed.
     private var foundZones: [ZoneCache.Key: StoredZone] = [:]
@@ -20,6 +20,12 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     /// Whether this write deleted or changed zones, or their changes' horizon: it then neither
     /// uses the writer's memory nor adds to it, and empties it when it commits.
     private var zonesRewritten = false
+    /// The subscriptions this write read, by database, for the writer's memory; and whether it
+    /// saved or deleted any, after which it reads them from the file alone and the memory
+    /// forgets them when it commits. Not taken back with a rolled-back job: a read stays true
+    /// of what was committed, and a write only makes the memory forget more.
+    private var foundSubscriptions: [DatabaseID: [(user: String, subscription: Subscription)]] = [:]
+    private var subscriptionsRewritten = false
 
     /// What a rolled-back savepoint or group job must take back besides the rows: the catalog
     /// (a schema change), the counts and zone log touches not written yet, and what it found or
@@ -50,7 +56,7 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     /// connection: that memory must have been checked against the transaction's versions.
     init(
         connection: SQLiteConnection, catalog: SchemaCatalog, zoneCache: (cache: ZoneCache, generation: Int64)? = nil,
-        writerMemo: WriterZoneMemo? = nil
+        writerMemo: WriterMemo? = nil
     ) {
         self.connection = connection
         self.catalog = catalog
@@ -95,7 +101,7 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
         """
 
     /// ``versions(on:)`` in a write transaction, with the connection's `PRAGMA data_version`,
-    /// which tells whether another connection has committed since (see ``WriterZoneMemo``).
+    /// which tells whether another connection has committed since (see ``WriterMemo``).
     static func versions(writingOn connection: SQLiteConnection) throws -> (schema: Int64, zones: Int64, data: Int64) {
         // Its own statement: as `pragma_data_version` in the versions' statement it cost three
         // times as much.
@@ -336,10 +342,27 @@ extension SQLiteEnvironmentSession: SQLiteTransactionMemory {
         guard let writerMemo else { return }
         if zonesRewritten {
             writerMemo.forget()
-        } else {
-            writerMemo.keep(zones: foundZones, lastSequences: foundSequences)
+            return
         }
+        if subscriptionsRewritten { writerMemo.forgetSubscriptions() }
+        writerMemo.keep(
+            zones: foundZones, lastSequences: foundSequences, subscriptions: subscriptionsRewritten ? [:] : foundSubscriptions)
     }
+
+    /// The subscriptions of `database` the writer's memory holds, or those this write read.
+    func knownSubscriptions(in database: DatabaseID) -> [(user: String, subscription: Subscription)]? {
+        guard let writerMemo, !zonesRewritten, !subscriptionsRewritten else { return nil }
+        return foundSubscriptions[database] ?? writerMemo.subscriptions[database]
+    }
+
+    /// Keeps the subscriptions of `database` as read by this write, for the writer's memory.
+    func found(_ subscriptions: [(user: String, subscription: Subscription)], in database: DatabaseID) {
+        if writerMemo != nil, !zonesRewritten, !subscriptionsRewritten { foundSubscriptions[database] = subscriptions }
+    }
+
+    /// This write saves or deletes subscriptions: it reads them from the file from now on, and
+    /// the writer's memory forgets them when it commits.
+    func rewritesSubscriptions() { subscriptionsRewritten = true }
 
     /// This write deletes or changes zones or their changes' horizon: the writer's memory is no
     /// longer used by it, and is emptied when it commits.

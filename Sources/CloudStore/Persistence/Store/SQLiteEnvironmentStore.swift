@@ -106,8 +106,8 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
     /// zones, emptied first if another connection committed or a zone changed since it was kept.
     private func writerSession(on connection: SQLiteConnection) throws -> SQLiteEnvironmentSession {
         let versions = try SQLiteEnvironmentSession.versions(writingOn: connection)
-        let memo = connection.writerZones
-        memo.check(WriterZoneMemo.Validity(dataVersion: versions.data, zonesGeneration: versions.zones))
+        let memo = connection.writerMemory
+        memo.check(WriterMemo.Validity(dataVersion: versions.data, zonesGeneration: versions.zones))
         return SQLiteEnvironmentSession(connection: connection, catalog: try catalog(version: versions.schema, on: connection), writerMemo: memo)
     }
 
