@@ -50,7 +50,7 @@ curl -sf "$PRIVATE/records/lookup$AS_USER" -d @"$WORK/lookup.json" | grep -q '"r
 [ "$(curl -sf "$BASE/records/modify$AS_USER" -d @"$WORK/modify200.json" | grep -o '"recordChangeTag"' | wc -l)" = 200 ]
 
 SUMMARY="$RESULTS/summary.tsv"
-echo -e "case\tround\trequests_per_s\tp99_ms\terrors\tcpu_busy_before\tserver_cpu_s\twrk_cpu_s\tforeign_cpu_pct" > "$SUMMARY"
+echo -e "case\tround\trequests_per_s\tp99_ms\terrors\tcpu_busy_before\tserver_cpu_s\twrk_cpu_s\tforeign_cpu_pct\tserver_user_s\tserver_system_s" > "$SUMMARY"
 run() {  # name connections url body [wrk script]
     [[ " $CASES " == *" $1 "* ]] || return 0
     for round in $(seq 1 "$ROUNDS"); do

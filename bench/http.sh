@@ -99,7 +99,7 @@ for target in cumulus:$PORT_CUMULUS pool:$PORT_POOL hummingbird:$PORT_HB nginx:$
 done
 
 SUMMARY="$RESULTS/summary.tsv"
-echo -e "mode\ttarget\tround\trequests_per_s\tp99_ms\terrors\tcpu_busy_before\tserver_cpu_s\twrk_cpu_s\tforeign_cpu_pct" > "$SUMMARY"
+echo -e "mode\ttarget\tround\trequests_per_s\tp99_ms\terrors\tcpu_busy_before\tserver_cpu_s\twrk_cpu_s\tforeign_cpu_pct\tserver_user_s\tserver_system_s" > "$SUMMARY"
 TARGETS="cumulus pool hummingbird nginx"
 port_of() { case "$1" in cumulus) echo "$PORT_CUMULUS";; pool) echo "$PORT_POOL";; hummingbird) echo "$PORT_HB";; nginx) echo "$PORT_NGINX";; esac; }
 PID_NGINX_MASTER="$(cat "$WORK/nginx/nginx.pid")"
@@ -112,9 +112,9 @@ for mode in keepalive close; do
             out="$RESULTS/wrk-$mode-$target-$round.txt"
             measured="$(measured_wrk "$out" "$(pid_of "$target")" "${DURATION%s}" \
                 -t2 -c"$CONNECTIONS" --latency "${extra[@]}" "http://127.0.0.1:$(port_of "$target")/healthz")"
-            IFS=$'\t' read -r rps p99 errors load server_s wrk_s foreign_pct <<< "$measured"
-            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s%%\t%s\t%s\t%s\n' "$mode" "$target" "$round" "$rps" "$p99" "$errors" "$load" \
-                "$server_s" "$wrk_s" "$foreign_pct" | tee -a "$SUMMARY"
+            IFS=$'\t' read -r rps p99 errors load server_s wrk_s foreign_pct user_s system_s <<< "$measured"
+            printf '%s\t%s\t%s\t%s\t%s\t%s\t%s%%\t%s\t%s\t%s\t%s\t%s\n' "$mode" "$target" "$round" "$rps" "$p99" "$errors" "$load" \
+                "$server_s" "$wrk_s" "$foreign_pct" "$user_s" "$system_s" | tee -a "$SUMMARY"
         done
     done
 done

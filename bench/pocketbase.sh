@@ -101,7 +101,7 @@ curl -sf "$PB_BASE/$PB_ID" | grep -q "\"id\":\"$PB_ID\""
 curl -sf "$PB_BASE" -H 'Content-Type: application/json' -d @"$WORK/pb-create.json" | grep -q '"id"'
 
 SUMMARY="$RESULTS/summary.tsv"
-echo -e "case\tserver\tround\trequests_per_s\tp99_ms\terrors\tcpu_busy_before\tserver_cpu_s\twrk_cpu_s\tforeign_cpu_pct" > "$SUMMARY"
+echo -e "case\tserver\tround\trequests_per_s\tp99_ms\terrors\tcpu_busy_before\tserver_cpu_s\twrk_cpu_s\tforeign_cpu_pct\tserver_user_s\tserver_system_s" > "$SUMMARY"
 run() {  # case server pid url [body] [content type]
     local measured
     if [ -n "${5:-}" ]; then

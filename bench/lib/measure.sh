@@ -40,34 +40,47 @@ tree_ticks() {
     done
     echo "$total"
 }
+# tree_user_ticks PID: the user-mode share of tree_ticks (the rest is the kernel's).
+tree_user_ticks() {
+    local total=0 pid
+    for pid in "$1" $(pgrep -P "$1" || true); do
+        total=$((total + $(awk '{print $14}' "/proc/$pid/stat")))
+    done
+    echo "$total"
+}
 busy_ticks() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; }
 
 # measured_wrk OUT SERVER_PID SECONDS wrk-arguments…
 # Runs wrk (its report in OUT) and prints one tab-separated line:
 #   req/s  p99 ms  errors  CPU busy before %  server CPU s  wrk CPU s  other work's CPU %
+#   server user CPU s  server system CPU s
 measured_wrk() {
     local out="$1" pid="$2" seconds="$3"
     shift 3
-    local load server_before busy_before busy_run server_ticks wrk_ticks foreign errors
+    local load server_before user_before busy_before busy_run server_ticks user_ticks wrk_ticks foreign errors
     load="$(wait_for_quiet)"
     server_before="$(tree_ticks "$pid")"
+    user_before="$(tree_user_ticks "$pid")"
     busy_before="$(busy_ticks)"
     /usr/bin/time -f "%U %S" -o "$out.time" wrk -d"${seconds}s" "$@" > "$out"
     busy_run=$(( $(busy_ticks) - busy_before ))
     server_ticks=$(( $(tree_ticks "$pid") - server_before ))
+    user_ticks=$(( $(tree_user_ticks "$pid") - user_before ))
     wrk_ticks="$(awk '{printf "%d", ($1 + $2) * 100}' "$out.time")"
     # CPU used during the run by anything but this server and wrk (other work on the machine).
     foreign=$(( busy_run - server_ticks - wrk_ticks ))
     [ "$foreign" -lt 0 ] && foreign=0
     errors="$(grep -E 'Non-2xx|Socket errors' "$out" | tr -s ' ' | paste -sd';' - || true)"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
         "$(awk '/^Requests\/sec/ {print $2}' "$out")" \
         "$(to_ms "$(awk '$1 == "99%" {print $2}' "$out")")" \
         "${errors:-none}" \
         "$load" \
         "$(awk -v t="$server_ticks" 'BEGIN {printf "%.2f", t / 100}')" \
         "$(awk -v t="$wrk_ticks" 'BEGIN {printf "%.2f", t / 100}')" \
-        "$(( 100 * foreign / ($(nproc) * seconds * 100) ))"
+        "$(( 100 * foreign / ($(nproc) * seconds * 100) ))" \
+        "$(awk -v t="$user_ticks" 'BEGIN {printf "%.2f", t / 100}')" \
+        "$(awk -v t="$(( server_ticks - user_ticks ))" 'BEGIN {printf "%.2f", t / 100}')"
 }
 
 # Sets CUMULUS to the binary to measure: CUMULUS_BIN (another build, such as an earlier commit's,
