@@ -32,21 +32,15 @@ wait_for_quiet() {
     echo "$busy"
 }
 
-# CPU ticks (utime + stime) of a process and its children (nginx's workers).
+# CPU ticks of a process and its children (nginx's workers), as "user system" (utime, stime),
+# read in one pass so that both are taken at the same moment.
 tree_ticks() {
-    local total=0 pid
+    local user=0 system=0 pid u s
     for pid in "$1" $(pgrep -P "$1" || true); do
-        total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat")))
+        read -r u s < <(awk '{print $14, $15}' "/proc/$pid/stat")
+        user=$((user + u)) system=$((system + s))
     done
-    echo "$total"
-}
-# tree_user_ticks PID: the user-mode share of tree_ticks (the rest is the kernel's).
-tree_user_ticks() {
-    local total=0 pid
-    for pid in "$1" $(pgrep -P "$1" || true); do
-        total=$((total + $(awk '{print $14}' "/proc/$pid/stat")))
-    done
-    echo "$total"
+    echo "$user $system"
 }
 busy_ticks() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; }
 
@@ -57,15 +51,15 @@ busy_ticks() { awk '/^cpu / {print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; }
 measured_wrk() {
     local out="$1" pid="$2" seconds="$3"
     shift 3
-    local load server_before user_before busy_before busy_run server_ticks user_ticks wrk_ticks foreign errors
+    local load user_before system_before user_after system_after busy_before busy_run server_ticks user_ticks wrk_ticks foreign errors
     load="$(wait_for_quiet)"
-    server_before="$(tree_ticks "$pid")"
-    user_before="$(tree_user_ticks "$pid")"
+    read -r user_before system_before <<< "$(tree_ticks "$pid")"
     busy_before="$(busy_ticks)"
     /usr/bin/time -f "%U %S" -o "$out.time" wrk -d"${seconds}s" "$@" > "$out"
     busy_run=$(( $(busy_ticks) - busy_before ))
-    server_ticks=$(( $(tree_ticks "$pid") - server_before ))
-    user_ticks=$(( $(tree_user_ticks "$pid") - user_before ))
+    read -r user_after system_after <<< "$(tree_ticks "$pid")"
+    user_ticks=$(( user_after - user_before ))
+    server_ticks=$(( user_ticks + system_after - system_before ))
     wrk_ticks="$(awk '{printf "%d", ($1 + $2) * 100}' "$out.time")"
     # CPU used during the run by anything but this server and wrk (other work on the machine).
     foreign=$(( busy_run - server_ticks - wrk_ticks ))
