@@ -26,6 +26,10 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     /// of what was committed, and a write only makes the memory forget more.
     private var foundSubscriptions: [DatabaseID: [(user: String, subscription: Subscription)]] = [:]
     private var subscriptionsRewritten = false
+    /// The writer's memory while this write may use it and add to it.
+    private var memoInUse: WriterMemo? { zonesRewritten ? nil : writerMemo }
+    /// The writer's memory while this write may use its subscriptions and add to them.
+    private var subscriptionMemoInUse: WriterMemo? { subscriptionsRewritten ? nil : memoInUse }
 
     /// What a rolled-back savepoint or group job must take back besides the rows: the catalog
     /// (a schema change), the counts and zone log touches not written yet, and what it found or
@@ -149,7 +153,7 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
 
     func zone(named name: String, in database: DatabaseID) throws -> StoredZone? {
         let scope = Self.scopeCode(database.scope)
-        if let writerMemo, !zonesRewritten {
+        if let writerMemo = memoInUse {
             let key = ZoneCache.Key(scope: scope, owner: database.owner, name: name)
             if let known = foundZones[key] ?? writerMemo.zones[key] { return known }
             let zone = try storedZone(named: name, scope: scope, in: database)
@@ -276,14 +280,14 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
         // Forgotten tombstones leave the horizon behind, so that sequences are never given twice.
         let last = try connection.statement("SELECT max(coalesce((SELECT max(seq) FROM changes WHERE zone = ?1), 0), horizon) FROM zones WHERE zone = ?1")
             .scalarInteger([.integer(zone.key)]) ?? 0
-        if writerMemo != nil, !zonesRewritten { foundSequences[zone.key] = last }
+        if memoInUse != nil { foundSequences[zone.key] = last }
         return last
     }
 
     /// `zone`'s last change sequence as this write or the writer's memory knows it, when this
     /// write may use that memory.
     private func knownLastSequence(in zone: StoredZone) -> Int64? {
-        guard let writerMemo, !zonesRewritten else { return nil }
+        guard let writerMemo = memoInUse else { return nil }
         return foundSequences[zone.key] ?? writerMemo.lastSequences[zone.key]
     }
 
@@ -351,13 +355,13 @@ extension SQLiteEnvironmentSession: SQLiteTransactionMemory {
 
     /// The subscriptions of `database` the writer's memory holds, or those this write read.
     func knownSubscriptions(in database: DatabaseID) -> [(user: String, subscription: Subscription)]? {
-        guard let writerMemo, !zonesRewritten, !subscriptionsRewritten else { return nil }
+        guard let writerMemo = subscriptionMemoInUse else { return nil }
         return foundSubscriptions[database] ?? writerMemo.subscriptions[database]
     }
 
     /// Keeps the subscriptions of `database` as read by this write, for the writer's memory.
     func found(_ subscriptions: [(user: String, subscription: Subscription)], in database: DatabaseID) {
-        if writerMemo != nil, !zonesRewritten, !subscriptionsRewritten { foundSubscriptions[database] = subscriptions }
+        if subscriptionMemoInUse != nil { foundSubscriptions[database] = subscriptions }
     }
 
     /// This write saves or deletes subscriptions: it reads them from the file from now on, and
