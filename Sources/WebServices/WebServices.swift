@@ -101,7 +101,9 @@ public final class WebServices: Sendable {
             for (methods, pattern) in Self.routes where pattern.hasPrefix("/database/") || pattern.hasPrefix("/device/") {
                 let operation = APIEndpoint.operation(of: pattern)
                 let (needsDatabase, body) = bodies[operation]!
-                api.route(methods, pattern, options: options, endpoint.handler(operation: operation, needsDatabase: needsDatabase, body))
+                let handler = endpoint.handler(
+                    operation: operation, needsDatabase: needsDatabase, scansModifyBody: operation == "records/modify", body)
+                api.route(methods, pattern, options: options, handler)
             }
             let notFound = endpoint.notFound
             api.route(HTTPMethod.apiMethods, "/database/*rest", options: options, notFound)

@@ -13,9 +13,11 @@
 /// - Integers beyond the `Int64` range become doubles; numbers beyond the `Double` range are
 ///   refused.
 struct JSONParser {
-    private let input: UnsafeBufferPointer<UInt8>
-    private let maximumDepth: Int
-    private var position = 0
+    let input: UnsafeBufferPointer<UInt8>
+    /// How many arrays and objects the value being parsed may nest; readers of known shapes
+    /// lower it for a value inside the containers they read themselves.
+    var maximumDepth: Int
+    var position = 0
     /// Finished values of the open containers, innermost last.
     private var pendingValues: [JSONValue] = []
     /// Keys of the open objects, innermost last; an object's key is pushed before its value.
@@ -31,9 +33,12 @@ struct JSONParser {
         var firstKey: Int
     }
 
-    init(_ input: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    /// A parser of `input`; `reservingStacks` makes room up front for a whole document's
+    /// nesting, where a reader of known shapes that parses only its plain values has none to make.
+    init(_ input: UnsafeBufferPointer<UInt8>, maximumDepth: Int, reservingStacks: Bool = true) {
         self.input = input
         self.maximumDepth = maximumDepth
+        guard reservingStacks else { return }
         // Room up front for a request body's usual nesting, so the stacks do not grow a step at
         // a time on every request (a document needs at least two bytes per pending value).
         let room = min(32, input.count / 2)
@@ -44,6 +49,17 @@ struct JSONParser {
 
     /// Parses the whole input as one JSON value.
     mutating func parse() throws(JSONParseError) -> JSONValue {
+        let value = try parseValue()
+        skipWhitespace()
+        guard position == input.count else {
+            throw JSONParseError(offset: position, message: "unexpected data after the JSON value")
+        }
+        return value
+    }
+
+    /// Parses the one JSON value at `position` (after whitespace), leaving `position` just past
+    /// it, whatever follows.
+    mutating func parseValue() throws(JSONParseError) -> JSONValue {
         parsingValues: while true {
             var value: JSONValue
             skipWhitespace()
@@ -121,11 +137,6 @@ struct JSONParser {
                     value = closeArray()
                 }
             }
-
-            skipWhitespace()
-            guard position == input.count else {
-                throw JSONParseError(offset: position, message: "unexpected data after the JSON value")
-            }
             return value
         }
     }
@@ -177,7 +188,7 @@ struct JSONParser {
     // MARK: - Scalars
 
     @inline(__always)
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while position < input.count {
             switch input[position] {
             case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
@@ -204,7 +215,7 @@ struct JSONParser {
     }
 
     /// Parses the string whose opening quote is at `position`.
-    private mutating func parseString() throws(JSONParseError) -> String {
+    mutating func parseString() throws(JSONParseError) -> String {
         let start = position + 1
         var index = start
         var highBits: UInt8 = 0

@@ -43,18 +43,41 @@ public enum RecordsExchange {
     public static func modifyRequest(_ body: WireValue, in database: CloudDatabase, schema: Schema) throws -> ModifyRequest {
         let zoneName = try ZoneWire.zoneName(body["zoneID"])
         let wireOperations = try body["operations"].requiredArray()
-        var decoder = RecordOperationDecoder(schema: schema)
-        let untyped = RecordOperationDecoder.namesNeedingTypes(wireOperations)
-        if !untyped.isEmpty, untyped.count <= ModifyRequest.maximumOperations {
-            for case .record(let record) in try database.lookup(untyped.map { RecordLookup($0, desiredKeys: []) }, zoneName: zoneName) {
-                decoder.existingTypes[record.recordName] = record.recordType
-            }
-        }
+        let decoder = try decoder(
+            schema, typing: RecordOperationDecoder.namesNeedingTypes(wireOperations), in: database, zoneName: zoneName)
         var operations: [RecordOperation] = []
         for operation in wireOperations { operations.append(try decoder.operation(operation)) }
         return ModifyRequest(
             operations: operations, zoneName: zoneName, atomic: try body["atomic"].bool() ?? true,
             desiredKeys: try body["desiredKeys"].strings())
+    }
+
+    /// As ``modifyRequest(_:in:schema:)-(WireValue,_,_)``, from a body scanned without a tree:
+    /// the same request, or the same error, in the same order.
+    public static func modifyRequest(_ body: ScannedModifyBody, in database: CloudDatabase, schema: Schema) throws -> ModifyRequest {
+        let envelope = WireValue.body(body.envelope)
+        let zoneName = try ZoneWire.zoneName(envelope["zoneID"])
+        let decoder = try decoder(
+            schema, typing: RecordOperationDecoder.namesNeedingTypes(body.operations), in: database, zoneName: zoneName)
+        var operations: [RecordOperation] = []
+        operations.reserveCapacity(body.operations.count)
+        for (index, operation) in body.operations.enumerated() { operations.append(try decoder.operation(operation, at: index)) }
+        return ModifyRequest(
+            operations: operations, zoneName: zoneName, atomic: try envelope["atomic"].bool() ?? true,
+            desiredKeys: try envelope["desiredKeys"].strings())
+    }
+
+    /// A decoder for `schema` that knows the stored types of the records `untyped` names.
+    private static func decoder(
+        _ schema: Schema, typing untyped: [String], in database: CloudDatabase, zoneName: String
+    ) throws -> RecordOperationDecoder {
+        var decoder = RecordOperationDecoder(schema: schema)
+        if !untyped.isEmpty, untyped.count <= ModifyRequest.maximumOperations {
+            for case .record(let record) in try database.lookup(untyped.map { RecordLookup($0, desiredKeys: []) }, zoneName: zoneName) {
+                decoder.existingTypes[record.recordName] = record.recordType
+            }
+        }
+        return decoder
     }
 
     /// Applies a modify request and answers `{records}`: one result per operation, in order.

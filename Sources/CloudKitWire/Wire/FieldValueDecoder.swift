@@ -13,17 +13,26 @@ public struct FieldValueDecoder {
     /// Reads `value` for a field declared as `declared` (when the schema has it).
     /// - Returns: the value, or `nil` for `null` (the field is cleared).
     public func decode(_ value: WireValue, hint: String?, declared: FieldType?) throws(WireError) -> FieldValue? {
-        guard let json = value.json else { return nil }
+        try decode(value.json, hint: hint, declared: declared, at: value.path)
+    }
+
+    /// Reads `json` (`nil` for absent or `null`) for a field declared as `declared`; `path` names
+    /// where the value sits in the body, for an error.
+    /// - Returns: the value, or `nil` for `null` (the field is cleared).
+    public func decode(
+        _ json: JSONValue?, hint: String?, declared: FieldType?, at path: @autoclosure () -> String
+    ) throws(WireError) -> FieldValue? {
+        guard let json else { return nil }
         if let declared, let decoded = Self.read(json, as: declared) { return decoded }
         if let hint, let type = Self.type(named: hint) {
             if let decoded = Self.read(json, as: type) { return decoded }
-            throw WireError("\(value.path) is not a valid \(type.wireName) value")
+            throw WireError("\(path()) is not a valid \(type.wireName) value")
         }
         if let inferred = Self.infer(json), let decoded = Self.read(json, as: inferred) { return decoded }
         if let declared {
-            throw WireError("\(value.path) is not a valid \(declared.wireName) value")
+            throw WireError("\(path()) is not a valid \(declared.wireName) value")
         }
-        throw WireError("\(value.path): cannot tell the value's type; give \"type\"")
+        throw WireError("\(path()): cannot tell the value's type; give \"type\"")
     }
 
     /// A type named as clients name them: the wire names, and the spellings some clients use.

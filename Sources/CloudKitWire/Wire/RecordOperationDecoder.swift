@@ -23,6 +23,36 @@ public struct RecordOperationDecoder {
         }
     }
 
+    /// Names of records whose scanned operation sets fields but gives no `recordType`.
+    public static func namesNeedingTypes(_ operations: [ScannedOperation]) -> [String] {
+        operations.compactMap { operation in
+            operation.recordType == nil && operation.fields != nil ? operation.recordName : nil
+        }
+    }
+
+    /// Reads one scanned operation, the `index`th of its body, as ``operation(_:)-(WireValue)``
+    /// reads it from a tree.
+    public func operation(_ scanned: ScannedOperation, at index: Int) throws(WireError) -> RecordOperation {
+        var operation = RecordOperation(
+            scanned.kind, recordName: scanned.recordName, recordType: scanned.recordType,
+            recordChangeTag: scanned.recordChangeTag, desiredKeys: scanned.desiredKeys)
+        if !scanned.kind.isDelete, let fields = scanned.fields {
+            let declared = (scanned.recordType ?? scanned.recordName.flatMap { existingTypes[$0] }).flatMap { schema.recordType($0) }
+            operation.fields.reserveCapacity(fields.count)
+            for field in fields {
+                if let value = try values.decode(
+                    field.value, hint: field.hint, declared: declared?.field(field.name)?.type,
+                    at: "operations[\(index)].record.fields.\(field.name).value")
+                {
+                    operation.fields[field.name] = value
+                } else {
+                    operation.clearedFields.insert(field.name)
+                }
+            }
+        }
+        return operation
+    }
+
     /// Reads one Operation Dictionary.
     public func operation(_ wire: WireValue) throws(WireError) -> RecordOperation {
         try wire.requireObjectIfPresent()

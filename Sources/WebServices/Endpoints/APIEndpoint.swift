@@ -24,14 +24,16 @@ struct APIEndpoint: Sendable {
     /// itself still ends: a write commits or not whatever the client was told).
     static let deferredTimeout = Duration.seconds(120)
 
-    /// A handler running `body`; `needsDatabase` says whether the path names a database, and
-    /// `operation` (such as `records/query`) is what the request log calls the route.
-    func handler(operation: String, needsDatabase: Bool = true, _ body: Body) -> HTTPHandler {
+    /// A handler running `body`; `needsDatabase` says whether the path names a database,
+    /// `operation` (such as `records/query`) is what the request log calls the route, and
+    /// `scansModifyBody` has a `records/modify` body read without a tree where it can be.
+    func handler(operation: String, needsDatabase: Bool = true, scansModifyBody: Bool = false, _ body: Body) -> HTTPHandler {
         { request in
             let started = ContinuousClock.now
             var authentication: Authentication?
             do {
-                let context = try admit(request, needsDatabase: needsDatabase, authentication: &authentication)
+                let context = try admit(
+                    request, needsDatabase: needsDatabase, scansModifyBody: scansModifyBody, authentication: &authentication)
                 switch body {
                 case .now(let body):
                     let outcome = success(try body(context), request: request, authentication: context.authentication)
@@ -82,7 +84,9 @@ struct APIEndpoint: Sendable {
 
     /// Reads the path and the body, authenticates and applies the limits: the context an
     /// endpoint runs in. `authentication` is set as soon as it is known, for the error answer.
-    private func admit(_ request: HTTPRequest, needsDatabase: Bool, authentication: inout Authentication?) throws -> APIContext {
+    private func admit(
+        _ request: HTTPRequest, needsDatabase: Bool, scansModifyBody: Bool, authentication: inout Authentication?
+    ) throws -> APIContext {
         let container = try ContainerIdentifier.fromPath(request.pathParameters["container"])
         let environmentName = request.pathParameters["environment"] ?? ""
         guard let environment = Environment(rawValue: environmentName) else {
@@ -97,8 +101,11 @@ struct APIEndpoint: Sendable {
         } else if needsDatabase {
             throw WebServicesError.badRequest("The path needs a database: public, private or shared")
         }
-        // The body is JSON whatever the Content-Type says; no body reads as an empty object.
-        let json: JSONValue = request.body.isEmpty ? .object([:]) : try JSONValue.parse(request.body)
+        // The body is JSON whatever the Content-Type says; no body reads as an empty object. A
+        // scan reads only bodies the tree reads alike, so any error comes from the tree.
+        let scanned = scansModifyBody ? ScannedModifyBody.scan(request.body) : nil
+        let json: JSONValue =
+            if let scanned { scanned.envelope } else if request.body.isEmpty { .object([:]) } else { try JSONValue.parse(request.body) }
         guard json.objectValue != nil else { throw WebServicesError.badRequest("The request body must be a JSON object") }
         let authenticated = try authenticator.authenticate(request, container: container, environment: environment)
         authentication = authenticated
@@ -107,7 +114,7 @@ struct APIEndpoint: Sendable {
         try store.admitRequest(to: container, environment)
         return APIContext(
             request: request, store: store, container: container, environment: environment, scope: scope,
-            authentication: authenticated, body: .body(json), publicURL: configuration.publicURL)
+            authentication: authenticated, body: .body(json), scannedModify: scanned, publicURL: configuration.publicURL)
     }
 
     private func success(_ json: JSONValue, request: HTTPRequest, authentication: Authentication) -> Outcome {

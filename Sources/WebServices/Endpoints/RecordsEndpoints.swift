@@ -6,8 +6,15 @@ enum RecordsEndpoints {
     /// `records/modify`: `{operations, zoneID, atomic, desiredKeys, numbersAsStrings}` → `{records}`,
     /// passed to `completion` once the write has committed.
     static func modify(_ context: APIContext, completion: @escaping @Sendable (Result<JSONValue, any Error>) -> Void) throws {
-        let body = context.body
         let database = try context.database()
+        if let scanned = context.scannedModify {
+            // Scanning leaves bodies with short GUIDs to the tree, below.
+            let request = try RecordsExchange.modifyRequest(
+                scanned, in: database, schema: try context.store.schema(context.container, context.environment))
+            RecordsExchange.modify(request, in: database, numbersAsStrings: try context.numbersAsStrings(), completion: completion)
+            return
+        }
+        let body = context.body
         // Every share has a short GUID; other records have none here. Say so rather than leave
         // the client waiting for a link that never comes.
         for operation in try body["operations"].array() ?? [] where try operation["record"]["createShortGUID"].bool() == true {

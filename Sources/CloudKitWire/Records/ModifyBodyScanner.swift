@@ -1,0 +1,264 @@
+import CloudStore
+
+/// Reads a `records/modify` body into a ``ScannedModifyBody`` as it goes, with the parser's own
+/// steps: keys and plain values are read by the code that reads them in a tree, so they are
+/// accepted, refused and decoded alike; only the objects and arrays of the body's known shape
+/// are walked here instead of being built.
+///
+/// Anything this does not read as the tree reader would ends the scan with `nil` (the tree is
+/// then parsed): so every refusal here is ``notScanned()``, never an answer to the client.
+extension JSONParser {
+    /// The body, or `nil` when it is not of the shape scanning reads (see ``ScannedModifyBody``).
+    mutating func scanModifyBody() -> ScannedModifyBody? {
+        let depthLimit = maximumDepth
+        do {
+            return try readModifyBody(depthLimit: depthLimit)
+        } catch {
+            return nil
+        }
+    }
+
+    private mutating func readModifyBody(depthLimit: Int) throws(JSONParseError) -> ScannedModifyBody {
+        var keys: [String] = []
+        var values: [JSONValue] = []
+        var operations: [ScannedOperation]?
+        try readObject { parser, key throws(JSONParseError) in
+            if key == "operations" {
+                guard operations == nil else { throw parser.notScanned() }
+                operations = try parser.readOperations(depthLimit: depthLimit)
+            } else {
+                guard !keys.contains(key) else { throw parser.notScanned() }
+                keys.append(key)
+                values.append(try parser.readPlainValue(inside: 1, depthLimit: depthLimit))
+            }
+        }
+        skipWhitespace()
+        guard position == input.count, let operations else { throw notScanned() }
+        return ScannedModifyBody(envelope: .object(JSONObject(keys: keys, values: values)), operations: operations)
+    }
+
+    /// `operations`: an array of operation dictionaries (the body and the array around each).
+    private mutating func readOperations(depthLimit: Int) throws(JSONParseError) -> [ScannedOperation] {
+        var operations: [ScannedOperation] = []
+        try readArray { parser throws(JSONParseError) in
+            operations.append(try parser.readOperation(depthLimit: depthLimit))
+        }
+        return operations
+    }
+
+    /// One operation dictionary; its members sit inside the body, the array and itself.
+    private mutating func readOperation(depthLimit: Int) throws(JSONParseError) -> ScannedOperation {
+        var kind: RecordOperation.Kind?
+        var record: (name: String?, type: String?, tag: String?, fields: [ScannedField]?)?
+        var desiredKeys: [String]?
+        var hasDesiredKeys = false
+        try readObject { parser, key throws(JSONParseError) in
+            switch key {
+            case "operationType":
+                guard kind == nil, case .string(let name) = try parser.readPlainValue(inside: 3, depthLimit: depthLimit),
+                    let named = RecordOperation.Kind(rawValue: name)
+                else { throw parser.notScanned() }
+                kind = named
+            case "record":
+                guard record == nil else { throw parser.notScanned() }
+                record = try parser.readRecord(depthLimit: depthLimit)
+            case "desiredKeys":
+                guard !hasDesiredKeys else { throw parser.notScanned() }
+                hasDesiredKeys = true
+                desiredKeys = try parser.readStrings(inside: 3, depthLimit: depthLimit)
+            default:
+                _ = try parser.readPlainValue(inside: 3, depthLimit: depthLimit)
+            }
+        }
+        guard let kind, let record else { throw notScanned() }
+        return ScannedOperation(
+            kind: kind, recordName: record.name, recordType: record.type, recordChangeTag: record.tag,
+            desiredKeys: desiredKeys, fields: record.fields)
+    }
+
+    /// A Record Dictionary; its members sit four containers deep.
+    private mutating func readRecord(depthLimit: Int) throws(JSONParseError) -> (
+        name: String?, type: String?, tag: String?, fields: [ScannedField]?
+    ) {
+        var name: String?, type: String?, tag: String?
+        var fields: [ScannedField]?
+        var seen = (name: false, type: false, tag: false, fields: false)
+        try readObject { parser, key throws(JSONParseError) in
+            switch key {
+            case "recordName":
+                guard !seen.name else { throw parser.notScanned() }
+                seen.name = true
+                name = try parser.readOptionalString(inside: 4, depthLimit: depthLimit)
+            case "recordType":
+                guard !seen.type else { throw parser.notScanned() }
+                seen.type = true
+                type = try parser.readOptionalString(inside: 4, depthLimit: depthLimit)
+            case "recordChangeTag":
+                guard !seen.tag else { throw parser.notScanned() }
+                seen.tag = true
+                tag = try parser.readOptionalString(inside: 4, depthLimit: depthLimit)
+            case "fields":
+                guard !seen.fields else { throw parser.notScanned() }
+                seen.fields = true
+                fields = try parser.readFields(depthLimit: depthLimit)
+            case "parent", "createShortGUID", "forRecord", "participants", "publicPermission":
+                // Shares, parents and short GUIDs are left to the tree reader.
+                throw parser.notScanned()
+            default:
+                _ = try parser.readPlainValue(inside: 4, depthLimit: depthLimit)
+            }
+        }
+        // A share's save reads members this scan leaves alone.
+        guard type != Share.recordType else { throw notScanned() }
+        return (name, type, tag, fields)
+    }
+
+    /// `fields`: `null`, or an object of Record Field Dictionaries (each `null` or an object).
+    private mutating func readFields(depthLimit: Int) throws(JSONParseError) -> [ScannedField]? {
+        skipWhitespace()
+        guard position < input.count else { throw notScanned() }
+        if input[position] == UInt8(ascii: "n") {
+            guard case .null = try readPlainValue(inside: 4, depthLimit: depthLimit) else { throw notScanned() }
+            return nil
+        }
+        var fields: [ScannedField] = []
+        // Names already read, kept apart only once a record has more than a few fields.
+        var names: Set<String>?
+        try readObject { parser, name throws(JSONParseError) in
+            if names == nil, fields.count >= 16 { names = Set(fields.map(\.name)) }
+            if names != nil {
+                guard names!.insert(name).inserted else { throw parser.notScanned() }
+            } else {
+                guard !fields.contains(where: { $0.name == name }) else { throw parser.notScanned() }
+            }
+            fields.append(try parser.readField(name, depthLimit: depthLimit))
+        }
+        return fields
+    }
+
+    /// One Record Field Dictionary (`{value, type}`), or `null`; its members sit six containers deep.
+    private mutating func readField(_ name: String, depthLimit: Int) throws(JSONParseError) -> ScannedField {
+        skipWhitespace()
+        guard position < input.count else { throw notScanned() }
+        if input[position] == UInt8(ascii: "n") {
+            guard case .null = try readPlainValue(inside: 5, depthLimit: depthLimit) else { throw notScanned() }
+            return ScannedField(name: name, hint: nil, value: nil)
+        }
+        var value: JSONValue?
+        var hint: String?
+        var hasValue = false
+        var hasHint = false
+        try readObject { parser, key throws(JSONParseError) in
+            switch key {
+            case "value":
+                guard !hasValue else { throw parser.notScanned() }
+                hasValue = true
+                value = try parser.readPlainValue(inside: 6, depthLimit: depthLimit).nonNull
+            case "type":
+                guard !hasHint else { throw parser.notScanned() }
+                hasHint = true
+                hint = try parser.readOptionalString(inside: 6, depthLimit: depthLimit)
+            default:
+                _ = try parser.readPlainValue(inside: 6, depthLimit: depthLimit)
+            }
+        }
+        return ScannedField(name: name, hint: hint, value: value)
+    }
+
+    // MARK: - Steps
+
+    /// An object whose members `member` reads (the parser just past the key's colon).
+    private mutating func readObject(
+        _ member: (inout JSONParser, String) throws(JSONParseError) -> Void
+    ) throws(JSONParseError) {
+        skipWhitespace()
+        guard position < input.count, input[position] == UInt8(ascii: "{") else { throw notScanned() }
+        position += 1
+        skipWhitespace()
+        if position < input.count, input[position] == UInt8(ascii: "}") {
+            position += 1
+            return
+        }
+        while true {
+            skipWhitespace()
+            guard position < input.count, input[position] == UInt8(ascii: "\"") else { throw notScanned() }
+            let key = try parseString()
+            skipWhitespace()
+            guard position < input.count, input[position] == UInt8(ascii: ":") else { throw notScanned() }
+            position += 1
+            try member(&self, key)
+            skipWhitespace()
+            guard position < input.count else { throw notScanned() }
+            switch input[position] {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "}"):
+                position += 1
+                return
+            default: throw notScanned()
+            }
+        }
+    }
+
+    /// An array whose elements `element` reads.
+    private mutating func readArray(_ element: (inout JSONParser) throws(JSONParseError) -> Void) throws(JSONParseError) {
+        skipWhitespace()
+        guard position < input.count, input[position] == UInt8(ascii: "[") else { throw notScanned() }
+        position += 1
+        skipWhitespace()
+        if position < input.count, input[position] == UInt8(ascii: "]") {
+            position += 1
+            return
+        }
+        while true {
+            try element(&self)
+            skipWhitespace()
+            guard position < input.count else { throw notScanned() }
+            switch input[position] {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "]"):
+                position += 1
+                return
+            default: throw notScanned()
+            }
+        }
+    }
+
+    /// Any JSON value, read as the tree parser reads it, lying inside `containers` of the body's
+    /// containers: it may nest only as deep as it could in the whole body.
+    private mutating func readPlainValue(inside containers: Int, depthLimit: Int) throws(JSONParseError) -> JSONValue {
+        maximumDepth = depthLimit - containers
+        return try parseValue()
+    }
+
+    /// A string, or `nil` for `null`.
+    private mutating func readOptionalString(inside containers: Int, depthLimit: Int) throws(JSONParseError) -> String? {
+        switch try readPlainValue(inside: containers, depthLimit: depthLimit) {
+        case .null: return nil
+        case .string(let string): return string
+        default: throw notScanned()
+        }
+    }
+
+    /// An array of strings, or `nil` for `null`.
+    private mutating func readStrings(inside containers: Int, depthLimit: Int) throws(JSONParseError) -> [String]? {
+        switch try readPlainValue(inside: containers, depthLimit: depthLimit) {
+        case .null:
+            return nil
+        case .array(let elements):
+            var strings: [String] = []
+            strings.reserveCapacity(elements.count)
+            for element in elements {
+                guard case .string(let string) = element else { throw notScanned() }
+                strings.append(string)
+            }
+            return strings
+        default:
+            throw notScanned()
+        }
+    }
+
+    /// Ends the scan: the body is read as a tree instead.
+    private func notScanned() -> JSONParseError {
+        JSONParseError(offset: position, message: "not of the shape scanning reads")
+    }
+}
