@@ -102,7 +102,7 @@ public final class WebServices: Sendable {
                 let operation = APIEndpoint.operation(of: pattern)
                 let (needsDatabase, body) = bodies[operation]!
                 let handler = endpoint.handler(
-                    operation: operation, needsDatabase: needsDatabase, scansModifyBody: operation == "records/modify", body)
+                    operation: operation, needsDatabase: needsDatabase, scan: BodyScan(operation: operation), body)
                 api.route(methods, pattern, options: options, handler)
             }
             let notFound = endpoint.notFound

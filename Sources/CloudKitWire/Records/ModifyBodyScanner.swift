@@ -1,9 +1,7 @@
 import CloudStore
 
-/// Reads a `records/modify` body into a ``ScannedModifyBody`` as it goes, with the parser's own
-/// steps: keys and plain values are read by the code that reads them in a tree, so they are
-/// accepted, refused and decoded alike; only the objects and arrays of the body's known shape
-/// are walked here instead of being built.
+/// Reads a `records/modify` body into a ``ScannedModifyBody`` as it goes, with the scanning steps
+/// of `JSONParser+Scanning.swift`.
 ///
 /// Anything this does not read as the tree reader would ends the scan with `nil` (the tree is
 /// then parsed): so every refusal here is ``notScanned()``, never an answer to the client.
@@ -19,22 +17,10 @@ extension JSONParser {
     }
 
     private mutating func readModifyBody(depthLimit: Int) throws(JSONParseError) -> ScannedModifyBody {
-        var keys: [String] = []
-        var values: [JSONValue] = []
-        var operations: [ScannedOperation]?
-        try readObject { parser, key throws(JSONParseError) in
-            if key == "operations" {
-                guard operations == nil else { throw parser.notScanned() }
-                operations = try parser.readOperations(depthLimit: depthLimit)
-            } else {
-                guard !keys.contains(key) else { throw parser.notScanned() }
-                keys.append(key)
-                values.append(try parser.readPlainValue(inside: 1, depthLimit: depthLimit))
-            }
+        let (envelope, operations) = try readBody(around: "operations", depthLimit: depthLimit) { parser throws(JSONParseError) in
+            try parser.readOperations(depthLimit: depthLimit)
         }
-        skipWhitespace()
-        guard position == input.count, let operations else { throw notScanned() }
-        return ScannedModifyBody(envelope: .object(JSONObject(keys: keys, values: values)), operations: operations)
+        return ScannedModifyBody(envelope: envelope, operations: operations)
     }
 
     /// `operations`: an array of operation dictionaries (the body and the array around each).
@@ -163,102 +149,5 @@ extension JSONParser {
             }
         }
         return ScannedField(name: name, hint: hint, value: value)
-    }
-
-    // MARK: - Steps
-
-    /// An object whose members `member` reads (the parser just past the key's colon).
-    private mutating func readObject(
-        _ member: (inout JSONParser, String) throws(JSONParseError) -> Void
-    ) throws(JSONParseError) {
-        skipWhitespace()
-        guard position < input.count, input[position] == UInt8(ascii: "{") else { throw notScanned() }
-        position += 1
-        skipWhitespace()
-        if position < input.count, input[position] == UInt8(ascii: "}") {
-            position += 1
-            return
-        }
-        while true {
-            skipWhitespace()
-            guard position < input.count, input[position] == UInt8(ascii: "\"") else { throw notScanned() }
-            let key = try parseString()
-            skipWhitespace()
-            guard position < input.count, input[position] == UInt8(ascii: ":") else { throw notScanned() }
-            position += 1
-            try member(&self, key)
-            skipWhitespace()
-            guard position < input.count else { throw notScanned() }
-            switch input[position] {
-            case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "}"):
-                position += 1
-                return
-            default: throw notScanned()
-            }
-        }
-    }
-
-    /// An array whose elements `element` reads.
-    private mutating func readArray(_ element: (inout JSONParser) throws(JSONParseError) -> Void) throws(JSONParseError) {
-        skipWhitespace()
-        guard position < input.count, input[position] == UInt8(ascii: "[") else { throw notScanned() }
-        position += 1
-        skipWhitespace()
-        if position < input.count, input[position] == UInt8(ascii: "]") {
-            position += 1
-            return
-        }
-        while true {
-            try element(&self)
-            skipWhitespace()
-            guard position < input.count else { throw notScanned() }
-            switch input[position] {
-            case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "]"):
-                position += 1
-                return
-            default: throw notScanned()
-            }
-        }
-    }
-
-    /// Any JSON value, read as the tree parser reads it, lying inside `containers` of the body's
-    /// containers: it may nest only as deep as it could in the whole body.
-    private mutating func readPlainValue(inside containers: Int, depthLimit: Int) throws(JSONParseError) -> JSONValue {
-        maximumDepth = depthLimit - containers
-        return try parseValue()
-    }
-
-    /// A string, or `nil` for `null`.
-    private mutating func readOptionalString(inside containers: Int, depthLimit: Int) throws(JSONParseError) -> String? {
-        switch try readPlainValue(inside: containers, depthLimit: depthLimit) {
-        case .null: return nil
-        case .string(let string): return string
-        default: throw notScanned()
-        }
-    }
-
-    /// An array of strings, or `nil` for `null`.
-    private mutating func readStrings(inside containers: Int, depthLimit: Int) throws(JSONParseError) -> [String]? {
-        switch try readPlainValue(inside: containers, depthLimit: depthLimit) {
-        case .null:
-            return nil
-        case .array(let elements):
-            var strings: [String] = []
-            strings.reserveCapacity(elements.count)
-            for element in elements {
-                guard case .string(let string) = element else { throw notScanned() }
-                strings.append(string)
-            }
-            return strings
-        default:
-            throw notScanned()
-        }
-    }
-
-    /// Ends the scan: the body is read as a tree instead.
-    private func notScanned() -> JSONParseError {
-        JSONParseError(offset: position, message: "not of the shape scanning reads")
     }
 }

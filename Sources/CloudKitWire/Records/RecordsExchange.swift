@@ -34,6 +34,21 @@ public enum RecordsExchange {
             lookups.append(RecordLookup(try entry["recordName"].requiredString(), desiredKeys: try entry["desiredKeys"].strings()))
         }
         let results = try database.lookup(lookups, zoneName: try ZoneWire.zoneName(body["zoneID"]), desiredKeys: desiredKeys)
+        return answer(to: lookups, results, desiredKeys: desiredKeys, in: database, numbersAsStrings: numbersAsStrings)
+    }
+
+    /// As ``lookup(_:in:numbersAsStrings:)-(WireValue,_,_)``, from a body scanned without a tree:
+    /// the same answer, or the same error.
+    public static func lookup(_ body: ScannedLookupBody, in database: CloudDatabase, numbersAsStrings: Bool) throws -> JSONValue {
+        let envelope = WireValue.body(body.envelope)
+        let desiredKeys = try envelope["desiredKeys"].strings()
+        let results = try database.lookup(body.lookups, zoneName: try ZoneWire.zoneName(envelope["zoneID"]), desiredKeys: desiredKeys)
+        return answer(to: body.lookups, results, desiredKeys: desiredKeys, in: database, numbersAsStrings: numbersAsStrings)
+    }
+
+    private static func answer(
+        to lookups: [RecordLookup], _ results: [RecordResult], desiredKeys: [String]?, in database: CloudDatabase, numbersAsStrings: Bool
+    ) -> JSONValue {
         let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings, currentUser: database.caller.signedInUser)
         return .object(["records": encoder.array(results) { lookups.indices.contains($0) ? lookups[$0].desiredKeys ?? desiredKeys : desiredKeys }])
     }

@@ -11,12 +11,12 @@ struct APIContext {
     /// The database of the path; `nil` on paths without one (`tokens/create`).
     let scope: DatabaseScope?
     let authentication: Authentication
-    /// The JSON body (an empty object for none); for a scanned `records/modify` body, its
-    /// members other than `operations`.
+    /// The JSON body (an empty object for none); for a scanned body, its members around the
+    /// operations or lookups.
     let body: WireValue
-    /// A `records/modify` body read without a tree, when its endpoint asked for that and the
-    /// body has the shape scanning reads.
-    var scannedModify: ScannedModifyBody?
+    /// The body read without a tree, when its endpoint has a scan and the body has the shape
+    /// the scan reads.
+    var scanned: BodyScan.Scanned?
     /// The URL clients reach this server at, when configured; else the request's Host.
     let publicURL: String?
 

@@ -26,14 +26,14 @@ struct APIEndpoint: Sendable {
 
     /// A handler running `body`; `needsDatabase` says whether the path names a database,
     /// `operation` (such as `records/query`) is what the request log calls the route, and
-    /// `scansModifyBody` has a `records/modify` body read without a tree where it can be.
-    func handler(operation: String, needsDatabase: Bool = true, scansModifyBody: Bool = false, _ body: Body) -> HTTPHandler {
+    /// `scan`, when given, reads bodies of the shape it knows without a tree.
+    func handler(operation: String, needsDatabase: Bool = true, scan: BodyScan? = nil, _ body: Body) -> HTTPHandler {
         { request in
             let started = ContinuousClock.now
             var authentication: Authentication?
             do {
                 let context = try admit(
-                    request, needsDatabase: needsDatabase, scansModifyBody: scansModifyBody, authentication: &authentication)
+                    request, needsDatabase: needsDatabase, scan: scan, authentication: &authentication)
                 switch body {
                 case .now(let body):
                     let outcome = success(try body(context), request: request, authentication: context.authentication)
@@ -85,7 +85,7 @@ struct APIEndpoint: Sendable {
     /// Reads the path and the body, authenticates and applies the limits: the context an
     /// endpoint runs in. `authentication` is set as soon as it is known, for the error answer.
     private func admit(
-        _ request: HTTPRequest, needsDatabase: Bool, scansModifyBody: Bool, authentication: inout Authentication?
+        _ request: HTTPRequest, needsDatabase: Bool, scan: BodyScan?, authentication: inout Authentication?
     ) throws -> APIContext {
         let container = try ContainerIdentifier.fromPath(request.pathParameters["container"])
         let environmentName = request.pathParameters["environment"] ?? ""
@@ -103,7 +103,7 @@ struct APIEndpoint: Sendable {
         }
         // The body is JSON whatever the Content-Type says; no body reads as an empty object. A
         // scan reads only bodies the tree reads alike, so any error comes from the tree.
-        let scanned = scansModifyBody ? ScannedModifyBody.scan(request.body) : nil
+        let scanned = scan?.scan(request.body)
         let json: JSONValue =
             if let scanned { scanned.envelope } else if request.body.isEmpty { .object([:]) } else { try JSONValue.parse(request.body) }
         guard json.objectValue != nil else { throw WebServicesError.badRequest("The request body must be a JSON object") }
@@ -114,7 +114,7 @@ struct APIEndpoint: Sendable {
         try store.admitRequest(to: container, environment)
         return APIContext(
             request: request, store: store, container: container, environment: environment, scope: scope,
-            authentication: authenticated, body: .body(json), scannedModify: scanned, publicURL: configuration.publicURL)
+            authentication: authenticated, body: .body(json), scanned: scanned, publicURL: configuration.publicURL)
     }
 
     private func success(_ json: JSONValue, request: HTTPRequest, authentication: Authentication) -> Outcome {

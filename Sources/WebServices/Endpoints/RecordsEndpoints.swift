@@ -7,7 +7,7 @@ enum RecordsEndpoints {
     /// passed to `completion` once the write has committed.
     static func modify(_ context: APIContext, completion: @escaping @Sendable (Result<JSONValue, any Error>) -> Void) throws {
         let database = try context.database()
-        if let scanned = context.scannedModify {
+        if case .modify(let scanned)? = context.scanned {
             // Scanning leaves bodies with short GUIDs to the tree, below.
             let request = try RecordsExchange.modifyRequest(
                 scanned, in: database, schema: try context.store.schema(context.container, context.environment))
@@ -40,6 +40,10 @@ enum RecordsEndpoints {
     /// `records/lookup`: `{records: [{recordName, desiredKeys?}], zoneID, desiredKeys}` → `{records, syncToken?}`.
     static func lookup(_ context: APIContext) throws -> JSONValue {
         let token = try currentSyncToken(context)
+        if case .lookup(let scanned)? = context.scanned {
+            return try withSyncToken(
+                token, RecordsExchange.lookup(scanned, in: try context.database(), numbersAsStrings: try context.numbersAsStrings()))
+        }
         return try withSyncToken(token, RecordsExchange.lookup(context.body, in: try context.database(), numbersAsStrings: try context.numbersAsStrings()))
     }
 

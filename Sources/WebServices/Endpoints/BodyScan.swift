@@ -1,0 +1,42 @@
+import CloudKitWire
+
+/// The endpoints whose bodies may be read straight from their bytes, without a JSON tree, and
+/// what such a reading gives (see ``ScannedModifyBody``): only bodies the tree reads alike are
+/// scanned, so every error still comes from the tree.
+enum BodyScan: Sendable {
+    /// `records/modify`.
+    case modify
+    /// `records/lookup`.
+    case lookup
+
+    /// A body read by a scan.
+    enum Scanned: Sendable {
+        case modify(ScannedModifyBody)
+        case lookup(ScannedLookupBody)
+
+        /// The body's members around its operations or lookups.
+        var envelope: JSONValue {
+            switch self {
+            case .modify(let body): body.envelope
+            case .lookup(let body): body.envelope
+            }
+        }
+    }
+
+    /// The scan of `operation`'s bodies (`records/modify`, `records/lookup`), if it has one.
+    init?(operation: String) {
+        switch operation {
+        case "records/modify": self = .modify
+        case "records/lookup": self = .lookup
+        default: return nil
+        }
+    }
+
+    /// `bytes` read, or `nil` when they are not of the shape this scan reads.
+    func scan(_ bytes: [UInt8]) -> Scanned? {
+        switch self {
+        case .modify: ScannedModifyBody.scan(bytes).map { .modify($0) }
+        case .lookup: ScannedLookupBody.scan(bytes).map { .lookup($0) }
+        }
+    }
+}

@@ -1,0 +1,43 @@
+import CloudKitWire
+
+/// A JSON document as it is to be written, for generated request bodies: members in the order
+/// given and repeats allowed (which a ``JSONValue`` cannot hold), values as raw text.
+public indirect enum GeneratedJSON: Sendable {
+    /// JSON text written as it is (`"x"`, `1e3`, `null`), or anything else on purpose.
+    case raw(String)
+    /// An object's members, in order.
+    case object([(String, GeneratedJSON)])
+    /// An array's elements.
+    case array([GeneratedJSON])
+
+    /// The document as text, with whitespace between tokens chosen by `generator`.
+    public func text(using generator: inout SeededGenerator) -> String {
+        let space = [" ", "", "", "\n ", "\t"].randomElement(using: &generator)!
+        switch self {
+        case .raw(let text):
+            return text
+        case .object(let members):
+            let inner = members.map { "\(space)\(Self.quoted($0.0))\(space):\($0.1.text(using: &generator))" }
+            return "{" + inner.joined(separator: ",") + space + "}"
+        case .array(let elements):
+            return "[" + elements.map { space + $0.text(using: &generator) }.joined(separator: ",") + space + "]"
+        }
+    }
+
+    /// `text` as a JSON string literal.
+    public static func quoted(_ text: String) -> String { String(decoding: JSONValue.string(text).serialized(), as: UTF8.self) }
+
+    /// `bytes` with one or two bytes replaced, inserted or removed.
+    public static func mutated(_ bytes: [UInt8], using generator: inout SeededGenerator) -> [UInt8] {
+        var bytes = bytes
+        for _ in 0..<Int.random(in: 1...2, using: &generator) where !bytes.isEmpty {
+            let position = Int.random(in: 0..<bytes.count, using: &generator)
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0: bytes[position] = Array(#"{}[]:,"\ 0n1"#.utf8).randomElement(using: &generator)!
+            case 1: bytes.insert(UInt8.random(in: 0...255, using: &generator), at: position)
+            default: bytes.remove(at: position)
+            }
+        }
+        return bytes
+    }
+}
