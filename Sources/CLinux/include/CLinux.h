@@ -56,6 +56,10 @@ int CLinux_notify_signal(int signo, int fd);
 /// sendfile(2) from `in_fd` at `*offset` into `out_fd`.
 long CLinux_sendfile(int out_fd, int in_fd, long long *offset, unsigned long count);
 
+/// Fills `out` with `count` bytes from the kernel's random generator (getrandom(2)), draws of
+/// up to 64 bytes through a per-thread pool; returns 0, or -1 with errno set.
+int CLinux_random_bytes(void *out, size_t count);
+
 /// A monotonic clock in nanoseconds (CLOCK_MONOTONIC).
 unsigned long long CLinux_monotonic_ns(void);
 

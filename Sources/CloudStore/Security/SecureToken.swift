@@ -9,19 +9,13 @@ public enum SecureToken {
     /// - Parameter count: How many bytes.
     /// - Returns: The bytes.
     public static func randomBytes(_ count: Int) -> [UInt8] {
-        // One system call for the lot (the standard generator makes one per eight bytes): a
-        // signed-in write mints a token and a record name, on every request.
+        // The kernel's bytes, small draws through a per-thread pool (the standard generator makes
+        // a system call per eight bytes; a create draws its record name on every request).
         [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
-            var filled = 0
-            while filled < count {
-                let got = getrandom(buffer.baseAddress! + filled, count - filled, 0)
-                if got > 0 {
-                    filled += got
-                } else if got < 0, errno != EINTR {
-                    // The kernel's generator is always there on the Linux versions Swift runs on;
-                    // without it no secret can be made, so going on would be worse than stopping.
-                    fatalError("getrandom failed: errno \(errno)")
-                }
+            if count > 0, CLinux_random_bytes(buffer.baseAddress!, count) != 0 {
+                // The kernel's generator is always there on the Linux versions Swift runs on;
+                // without it no secret can be made, so going on would be worse than stopping.
+                fatalError("getrandom failed: errno \(errno)")
             }
             initialized = count
         }

@@ -80,6 +80,34 @@ struct SecureTokenTests {
         #expect(counts.max()! < 1200)
     }
 
+    @Test("small draws, through each thread's pool, are not biased and never repeat")
+    func pooledDraws() async {
+        // Draws of every pooled size, so that pools run dry part way through a draw.
+        var counts = [Int](repeating: 0, count: 256)
+        var drawn = 0
+        var size = 1
+        while drawn < 256_000 {
+            let count = min(size, 256_000 - drawn)
+            for byte in SecureToken.randomBytes(count) { counts[Int(byte)] += 1 }
+            drawn += count
+            size = size % 64 + 1
+        }
+        #expect(counts.min()! > 800)
+        #expect(counts.max()! < 1200)
+
+        // Eight threads at once, 5,000 sixteen-byte draws each: 40,000 different values.
+        let draws = await withTaskGroup(of: [[UInt8]].self) { group in
+            for _ in 0..<8 {
+                group.addTask { (0..<5_000).map { _ in SecureToken.randomBytes(16) } }
+            }
+            var all: [[UInt8]] = []
+            for await some in group { all += some }
+            return all
+        }
+        #expect(draws.count == 40_000)
+        #expect(Set(draws).count == 40_000)
+    }
+
     @Test("constant-time comparison gives the ordinary answer")
     func constantTimeEquals() {
         #expect(SecureToken.constantTimeEquals("abc", "abc"))
