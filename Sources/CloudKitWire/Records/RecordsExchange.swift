@@ -23,6 +23,14 @@ public enum RecordsExchange {
     /// `records/lookup`: `{records: [{recordName, desiredKeys?}], zoneID, desiredKeys}` → `{records}`.
     public static func lookup(_ body: WireValue, in database: CloudDatabase, numbersAsStrings: Bool) throws -> JSONValue {
         let desiredKeys = try body["desiredKeys"].strings()
+        let lookups = try Self.lookups(body)
+        let results = try database.lookup(lookups, zoneName: try ZoneWire.zoneName(body["zoneID"]), desiredKeys: desiredKeys)
+        return answer(to: lookups, results, desiredKeys: desiredKeys, in: database, numbersAsStrings: numbersAsStrings)
+    }
+
+    /// The records a `records/lookup` body asks for: its `records`, each a record name or a
+    /// dictionary with `recordName` and maybe `desiredKeys`.
+    public static func lookups(_ body: WireValue) throws(WireError) -> [RecordLookup] {
         var lookups: [RecordLookup] = []
         for entry in try body["records"].requiredArray() {
             // A bare record name is accepted as well as the documented dictionary.
@@ -33,8 +41,7 @@ public enum RecordsExchange {
             try entry.requireObjectIfPresent()
             lookups.append(RecordLookup(try entry["recordName"].requiredString(), desiredKeys: try entry["desiredKeys"].strings()))
         }
-        let results = try database.lookup(lookups, zoneName: try ZoneWire.zoneName(body["zoneID"]), desiredKeys: desiredKeys)
-        return answer(to: lookups, results, desiredKeys: desiredKeys, in: database, numbersAsStrings: numbersAsStrings)
+        return lookups
     }
 
     /// As ``lookup(_:in:numbersAsStrings:)-(WireValue,_,_)``, from a body scanned without a tree:

@@ -23,24 +23,11 @@ struct ScannedLookupBodyTests {
             numbersAsStrings: Result { () throws(WireError) in try body.first("numbersAsStrings", "numberAsStrings").bool() })
     }
 
-    /// The tree's reading, as `RecordsExchange.lookup` reads a parsed body; `nil` when the
-    /// body is not a JSON object.
+    /// The tree's reading of a parsed body; `nil` when the body is not a JSON object.
     private static func treeReading(_ bytes: [UInt8]) -> Reading? {
         guard let json = try? JSONValue.parse(bytes), json.objectValue != nil else { return nil }
         let body = WireValue.body(json)
-        let lookups = Result { () throws(WireError) -> [RecordLookup] in
-            var lookups: [RecordLookup] = []
-            for entry in try body["records"].requiredArray() {
-                if let name = entry.json?.stringValue {
-                    lookups.append(RecordLookup(name))
-                    continue
-                }
-                try entry.requireObjectIfPresent()
-                lookups.append(RecordLookup(try entry["recordName"].requiredString(), desiredKeys: try entry["desiredKeys"].strings()))
-            }
-            return lookups
-        }
-        return envelopeReading(body, lookups: lookups)
+        return envelopeReading(body, lookups: Result { () throws(WireError) in try RecordsExchange.lookups(body) })
     }
 
     /// Checks one body; returns whether it was scanned.
