@@ -27,6 +27,21 @@ import TestSupport
         #expect(sqlite3_memory_highwater(0) == 0)
     }
 
+    /// A statement run again with fewer values than parameters reads the rest as NULL, never
+    /// as the values of its last run; with all of them, it reads the new ones.
+    @Test func parametersNotBoundAgainReadAsNull() throws {
+        let directory = try TemporaryDirectory()
+        let connection = try Self.connection(in: directory)
+        let select = "SELECT coalesce(?, 'none'), coalesce(?, 'none'), coalesce(?, 'none')"
+        func row(_ values: [SQLiteValue]) throws -> [String] {
+            try connection.statement(select).firstRow(values) { [$0.text(0), $0.text(1), $0.text(2)] } ?? []
+        }
+        #expect(try row([.text("a"), .text("b"), .text("c")]) == ["a", "b", "c"])
+        #expect(try row([.text("d")]) == ["d", "none", "none"])
+        #expect(try row([.text("e"), .text("f"), .text("g")]) == ["e", "f", "g"])
+        #expect(try row([]) == ["none", "none", "none"])
+    }
+
     /// A statement is found first by the address of the text asked with, then by the text:
     /// whatever storage a text comes in, it gets the statement of that text.
     @Test func aTextGetsItsOwnStatementWhateverItsStorage() throws {

@@ -30,7 +30,9 @@ final class SQLiteStatement {
     /// Resets the statement and binds `values` to its parameters, in order.
     func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
         sqlite3_reset(handle)
-        sqlite3_clear_bindings(handle)
+        // Parameters left unbound must read as NULL, not as the last execution's values; when
+        // every one is bound again (most executions), clearing them first is work for nothing.
+        if values.count < Int(sqlite3_bind_parameter_count(handle)) { sqlite3_clear_bindings(handle) }
         for (offset, value) in values.enumerated() {
             try bind(value, at: Int32(offset + 1))
         }
