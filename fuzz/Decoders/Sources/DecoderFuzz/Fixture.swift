@@ -44,7 +44,7 @@ final class Fixture: Sendable {
             try store.importSchema(Self.schema, into: identifier, .development)
             apiToken = try store.createAPIToken(identifier, .development, allowedOrigins: ["*"]).token
             try store.addUser(identifier, name: "fuzz", password: "a fuzzing password")
-            webAuthToken = try store.signIn(identifier, name: "fuzz", password: "a fuzzing password").webAuthToken
+            webAuthToken = try store.signIn(identifier, .development, name: "fuzz", password: "a fuzzing password").webAuthToken
             var router = Router()
             WebServices(store: store, configuration: WebServicesConfiguration(signInURL: { base, token, _ in "\(base)/signin?ckAPIToken=\(token)" }))
                 .mount(on: &router)
