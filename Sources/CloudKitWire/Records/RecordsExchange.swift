@@ -22,10 +22,15 @@ public enum RecordsExchange {
 
     /// `records/lookup`: `{records: [{recordName, desiredKeys?}], zoneID, desiredKeys}` → `{records}`.
     public static func lookup(_ body: WireValue, in database: CloudDatabase, numbersAsStrings: Bool) throws -> JSONValue {
-        let desiredKeys = try body["desiredKeys"].strings()
-        let lookups = try Self.lookups(body)
-        let results = try database.lookup(lookups, zoneName: try ZoneWire.zoneName(body["zoneID"]), desiredKeys: desiredKeys)
-        return answer(to: lookups, results, desiredKeys: desiredKeys, in: database, numbersAsStrings: numbersAsStrings)
+        try lookup(around: body, in: database, numbersAsStrings: numbersAsStrings) { () throws(WireError) in try lookups(body) }
+    }
+
+    /// As ``lookup(_:in:numbersAsStrings:)``, for lookups scanned from the body's bytes: `body`
+    /// holds its other members. The same answer, or the same error.
+    public static func lookup(
+        _ lookups: [RecordLookup], around body: WireValue, in database: CloudDatabase, numbersAsStrings: Bool
+    ) throws -> JSONValue {
+        try lookup(around: body, in: database, numbersAsStrings: numbersAsStrings) { lookups }
     }
 
     /// The records a `records/lookup` body asks for: its `records`, each a record name or a
@@ -44,18 +49,13 @@ public enum RecordsExchange {
         return lookups
     }
 
-    /// As ``lookup(_:in:numbersAsStrings:)-(WireValue,_,_)``, from a body scanned without a tree:
-    /// the same answer, or the same error.
-    public static func lookup(_ body: ScannedLookupBody, in database: CloudDatabase, numbersAsStrings: Bool) throws -> JSONValue {
-        let envelope = WireValue.body(body.envelope)
-        let desiredKeys = try envelope["desiredKeys"].strings()
-        let results = try database.lookup(body.lookups, zoneName: try ZoneWire.zoneName(envelope["zoneID"]), desiredKeys: desiredKeys)
-        return answer(to: body.lookups, results, desiredKeys: desiredKeys, in: database, numbersAsStrings: numbersAsStrings)
-    }
-
-    private static func answer(
-        to lookups: [RecordLookup], _ results: [RecordResult], desiredKeys: [String]?, in database: CloudDatabase, numbersAsStrings: Bool
-    ) -> JSONValue {
+    private static func lookup(
+        around body: WireValue, in database: CloudDatabase, numbersAsStrings: Bool,
+        _ readLookups: () throws(WireError) -> [RecordLookup]
+    ) throws -> JSONValue {
+        let desiredKeys = try body["desiredKeys"].strings()
+        let lookups = try readLookups()
+        let results = try database.lookup(lookups, zoneName: try ZoneWire.zoneName(body["zoneID"]), desiredKeys: desiredKeys)
         let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings, currentUser: database.caller.signedInUser)
         return .object(["records": encoder.array(results) { lookups.indices.contains($0) ? lookups[$0].desiredKeys ?? desiredKeys : desiredKeys }])
     }
@@ -63,30 +63,37 @@ public enum RecordsExchange {
     /// The operations of a `records/modify` body, each field read as its declared type; records
     /// an operation names without a `recordType` are looked up for theirs.
     public static func modifyRequest(_ body: WireValue, in database: CloudDatabase, schema: Schema) throws -> ModifyRequest {
+        try modifyRequest(
+            around: body, in: database, schema: schema, operations: { () throws(WireError) in try body["operations"].requiredArray() },
+            untyped: RecordOperationDecoder.namesNeedingTypes,
+            decode: { (decoder, _, operation) throws(WireError) in try decoder.operation(operation) })
+    }
+
+    /// As ``modifyRequest(_:in:schema:)``, for operations scanned from the body's bytes: `body`
+    /// holds its other members. The same request, or the same error, in the same order.
+    public static func modifyRequest(
+        _ operations: [ScannedOperation], around body: WireValue, in database: CloudDatabase, schema: Schema
+    ) throws -> ModifyRequest {
+        try modifyRequest(
+            around: body, in: database, schema: schema, operations: { operations },
+            untyped: RecordOperationDecoder.namesNeedingTypes,
+            decode: { (decoder, index, operation) throws(WireError) in try decoder.operation(operation, at: index) })
+    }
+
+    private static func modifyRequest<Operation>(
+        around body: WireValue, in database: CloudDatabase, schema: Schema,
+        operations readOperations: () throws(WireError) -> [Operation], untyped: ([Operation]) -> [String],
+        decode: (RecordOperationDecoder, Int, Operation) throws(WireError) -> RecordOperation
+    ) throws -> ModifyRequest {
         let zoneName = try ZoneWire.zoneName(body["zoneID"])
-        let wireOperations = try body["operations"].requiredArray()
-        let decoder = try decoder(
-            schema, typing: RecordOperationDecoder.namesNeedingTypes(wireOperations), in: database, zoneName: zoneName)
+        let given = try readOperations()
+        let decoder = try decoder(schema, typing: untyped(given), in: database, zoneName: zoneName)
         var operations: [RecordOperation] = []
-        for operation in wireOperations { operations.append(try decoder.operation(operation)) }
+        operations.reserveCapacity(given.count)
+        for (index, operation) in given.enumerated() { operations.append(try decode(decoder, index, operation)) }
         return ModifyRequest(
             operations: operations, zoneName: zoneName, atomic: try body["atomic"].bool() ?? true,
             desiredKeys: try body["desiredKeys"].strings())
-    }
-
-    /// As ``modifyRequest(_:in:schema:)-(WireValue,_,_)``, from a body scanned without a tree:
-    /// the same request, or the same error, in the same order.
-    public static func modifyRequest(_ body: ScannedModifyBody, in database: CloudDatabase, schema: Schema) throws -> ModifyRequest {
-        let envelope = WireValue.body(body.envelope)
-        let zoneName = try ZoneWire.zoneName(envelope["zoneID"])
-        let decoder = try decoder(
-            schema, typing: RecordOperationDecoder.namesNeedingTypes(body.operations), in: database, zoneName: zoneName)
-        var operations: [RecordOperation] = []
-        operations.reserveCapacity(body.operations.count)
-        for (index, operation) in body.operations.enumerated() { operations.append(try decoder.operation(operation, at: index)) }
-        return ModifyRequest(
-            operations: operations, zoneName: zoneName, atomic: try envelope["atomic"].bool() ?? true,
-            desiredKeys: try envelope["desiredKeys"].strings())
     }
 
     /// A decoder for `schema` that knows the stored types of the records `untyped` names.

@@ -10,7 +10,7 @@ enum RecordsEndpoints {
         if case .modify(let scanned)? = context.scanned {
             // Scanning leaves bodies with short GUIDs to the tree, below.
             let request = try RecordsExchange.modifyRequest(
-                scanned, in: database, schema: try context.store.schema(context.container, context.environment))
+                scanned.operations, around: context.body, in: database, schema: try context.store.schema(context.container, context.environment))
             RecordsExchange.modify(request, in: database, numbersAsStrings: try context.numbersAsStrings(), completion: completion)
             return
         }
@@ -42,7 +42,8 @@ enum RecordsEndpoints {
         let token = try currentSyncToken(context)
         if case .lookup(let scanned)? = context.scanned {
             return try withSyncToken(
-                token, RecordsExchange.lookup(scanned, in: try context.database(), numbersAsStrings: try context.numbersAsStrings()))
+                token,
+                RecordsExchange.lookup(scanned.lookups, around: context.body, in: try context.database(), numbersAsStrings: try context.numbersAsStrings()))
         }
         return try withSyncToken(token, RecordsExchange.lookup(context.body, in: try context.database(), numbersAsStrings: try context.numbersAsStrings()))
     }
