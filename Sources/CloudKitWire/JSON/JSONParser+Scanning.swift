@@ -116,6 +116,14 @@ extension JSONParser {
         }
     }
 
+    /// A `desiredKeys` member (strings, or `nil` for `null`); refused when `seen` says its object
+    /// had one already.
+    mutating func readDesiredKeys(seen: inout Bool, inside containers: Int, depthLimit: Int) throws(JSONParseError) -> [String]? {
+        guard !seen else { throw notScanned() }
+        seen = true
+        return try readStrings(inside: containers, depthLimit: depthLimit)
+    }
+
     /// Ends the scan: the body is read as a tree instead.
     func notScanned() -> JSONParseError {
         JSONParseError(offset: position, message: "not of the shape scanning reads")

@@ -49,9 +49,7 @@ extension JSONParser {
                 guard record == nil else { throw parser.notScanned() }
                 record = try parser.readRecord(depthLimit: depthLimit)
             case "desiredKeys":
-                guard !hasDesiredKeys else { throw parser.notScanned() }
-                hasDesiredKeys = true
-                desiredKeys = try parser.readStrings(inside: 3, depthLimit: depthLimit)
+                desiredKeys = try parser.readDesiredKeys(seen: &hasDesiredKeys, inside: 3, depthLimit: depthLimit)
             default:
                 _ = try parser.readPlainValue(inside: 3, depthLimit: depthLimit)
             }

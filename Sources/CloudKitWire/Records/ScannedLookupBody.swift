@@ -51,9 +51,7 @@ extension JSONParser {
                     }
                     name = given
                 case "desiredKeys":
-                    guard !hasDesiredKeys else { throw parser.notScanned() }
-                    hasDesiredKeys = true
-                    desiredKeys = try parser.readStrings(inside: 3, depthLimit: depthLimit)
+                    desiredKeys = try parser.readDesiredKeys(seen: &hasDesiredKeys, inside: 3, depthLimit: depthLimit)
                 default:
                     _ = try parser.readPlainValue(inside: 3, depthLimit: depthLimit)
                 }
