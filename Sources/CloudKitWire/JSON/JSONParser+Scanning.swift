@@ -3,6 +3,16 @@
 /// parser's own code, so it is accepted, refused and decoded as in a tree. Any step that meets
 /// something else throws ``notScanned()``, and the body is parsed as a tree instead.
 extension JSONParser {
+    /// `bytes` read by `read` (given the body's nesting limit), or `nil` when any step finds
+    /// something other than the shape it reads.
+    static func scan<Body>(_ bytes: [UInt8], _ read: (inout JSONParser, _ depthLimit: Int) throws(JSONParseError) -> Body) -> Body? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var parser = JSONParser(buffer, maximumDepth: JSONValue.defaultMaximumDepth, reservingStacks: false)
+            let depthLimit = parser.maximumDepth
+            return try? read(&parser, depthLimit)
+        }
+    }
+
     /// A whole body: an object whose member `key` is read by `read`, each other member kept, in
     /// order, in the envelope. Refused when the member is missing, and when any key repeats.
     mutating func readBody<Member>(
@@ -30,15 +40,8 @@ extension JSONParser {
     mutating func readObject(
         _ member: (inout JSONParser, String) throws(JSONParseError) -> Void
     ) throws(JSONParseError) {
-        skipWhitespace()
-        guard position < input.count, input[position] == UInt8(ascii: "{") else { throw notScanned() }
-        position += 1
-        skipWhitespace()
-        if position < input.count, input[position] == UInt8(ascii: "}") {
-            position += 1
-            return
-        }
-        while true {
+        guard try opens(UInt8(ascii: "{"), closedBy: UInt8(ascii: "}")) else { return }
+        repeat {
             skipWhitespace()
             guard position < input.count, input[position] == UInt8(ascii: "\"") else { throw notScanned() }
             let key = try parseString()
@@ -46,40 +49,58 @@ extension JSONParser {
             guard position < input.count, input[position] == UInt8(ascii: ":") else { throw notScanned() }
             position += 1
             try member(&self, key)
-            skipWhitespace()
-            guard position < input.count else { throw notScanned() }
-            switch input[position] {
-            case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "}"):
-                position += 1
-                return
-            default: throw notScanned()
-            }
-        }
+        } while try continues(closedBy: UInt8(ascii: "}"))
     }
 
     /// An array whose elements `element` reads.
     mutating func readArray(_ element: (inout JSONParser) throws(JSONParseError) -> Void) throws(JSONParseError) {
+        guard try opens(UInt8(ascii: "["), closedBy: UInt8(ascii: "]")) else { return }
+        repeat {
+            try element(&self)
+        } while try continues(closedBy: UInt8(ascii: "]"))
+    }
+
+    /// Steps over `opener`; `false` when `closer` follows at once (an empty container).
+    private mutating func opens(_ opener: UInt8, closedBy closer: UInt8) throws(JSONParseError) -> Bool {
         skipWhitespace()
-        guard position < input.count, input[position] == UInt8(ascii: "[") else { throw notScanned() }
+        guard position < input.count, input[position] == opener else { throw notScanned() }
         position += 1
         skipWhitespace()
-        if position < input.count, input[position] == UInt8(ascii: "]") {
+        guard position < input.count, input[position] == closer else { return true }
+        position += 1
+        return false
+    }
+
+    /// Steps over the `,` after a member (`true`: another follows) or the container's `closer`.
+    private mutating func continues(closedBy closer: UInt8) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        guard position < input.count else { throw notScanned() }
+        switch input[position] {
+        case UInt8(ascii: ","):
             position += 1
-            return
+            return true
+        case closer:
+            position += 1
+            return false
+        default:
+            throw notScanned()
         }
-        while true {
-            try element(&self)
-            skipWhitespace()
-            guard position < input.count else { throw notScanned() }
-            switch input[position] {
-            case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "]"):
-                position += 1
-                return
-            default: throw notScanned()
-            }
-        }
+    }
+
+    /// Steps over a `null` and says so; `false`, reading nothing, before anything else.
+    mutating func readNull(inside containers: Int, depthLimit: Int) throws(JSONParseError) -> Bool {
+        skipWhitespace()
+        guard position < input.count else { throw notScanned() }
+        guard input[position] == UInt8(ascii: "n") else { return false }
+        guard case .null = try readPlainValue(inside: containers, depthLimit: depthLimit) else { throw notScanned() }
+        return true
+    }
+
+    /// Marks a known member read, refusing it the second time: a repeated key counts only with
+    /// its last value in a tree, which the readers leave to the tree.
+    func once(_ seen: inout Bool) throws(JSONParseError) {
+        guard !seen else { throw notScanned() }
+        seen = true
     }
 
     /// Any JSON value, read as the tree parser reads it, lying inside `containers` of the body's
@@ -114,14 +135,6 @@ extension JSONParser {
         default:
             throw notScanned()
         }
-    }
-
-    /// A `desiredKeys` member (strings, or `nil` for `null`); refused when `seen` says its object
-    /// had one already.
-    mutating func readDesiredKeys(seen: inout Bool, inside containers: Int, depthLimit: Int) throws(JSONParseError) -> [String]? {
-        guard !seen else { throw notScanned() }
-        seen = true
-        return try readStrings(inside: containers, depthLimit: depthLimit)
     }
 
     /// Ends the scan: the body is read as a tree instead.

@@ -6,25 +6,8 @@ import CloudStore
 /// Anything this does not read as the tree reader would ends the scan with `nil` (the tree is
 /// then parsed): so every refusal here is ``notScanned()``, never an answer to the client.
 extension JSONParser {
-    /// The body, or `nil` when it is not of the shape scanning reads (see ``ScannedModifyBody``).
-    mutating func scanModifyBody() -> ScannedModifyBody? {
-        let depthLimit = maximumDepth
-        do {
-            return try readModifyBody(depthLimit: depthLimit)
-        } catch {
-            return nil
-        }
-    }
-
-    private mutating func readModifyBody(depthLimit: Int) throws(JSONParseError) -> ScannedModifyBody {
-        let (envelope, operations) = try readBody(around: "operations", depthLimit: depthLimit) { parser throws(JSONParseError) in
-            try parser.readOperations(depthLimit: depthLimit)
-        }
-        return ScannedModifyBody(envelope: envelope, operations: operations)
-    }
-
     /// `operations`: an array of operation dictionaries (the body and the array around each).
-    private mutating func readOperations(depthLimit: Int) throws(JSONParseError) -> [ScannedOperation] {
+    mutating func readOperations(depthLimit: Int) throws(JSONParseError) -> [ScannedOperation] {
         var operations: [ScannedOperation] = []
         try readArray { parser throws(JSONParseError) in
             operations.append(try parser.readOperation(depthLimit: depthLimit))
@@ -49,7 +32,8 @@ extension JSONParser {
                 guard record == nil else { throw parser.notScanned() }
                 record = try parser.readRecord(depthLimit: depthLimit)
             case "desiredKeys":
-                desiredKeys = try parser.readDesiredKeys(seen: &hasDesiredKeys, inside: 3, depthLimit: depthLimit)
+                try parser.once(&hasDesiredKeys)
+                desiredKeys = try parser.readStrings(inside: 3, depthLimit: depthLimit)
             default:
                 _ = try parser.readPlainValue(inside: 3, depthLimit: depthLimit)
             }
@@ -70,20 +54,16 @@ extension JSONParser {
         try readObject { parser, key throws(JSONParseError) in
             switch key {
             case "recordName":
-                guard !seen.name else { throw parser.notScanned() }
-                seen.name = true
+                try parser.once(&seen.name)
                 name = try parser.readOptionalString(inside: 4, depthLimit: depthLimit)
             case "recordType":
-                guard !seen.type else { throw parser.notScanned() }
-                seen.type = true
+                try parser.once(&seen.type)
                 type = try parser.readOptionalString(inside: 4, depthLimit: depthLimit)
             case "recordChangeTag":
-                guard !seen.tag else { throw parser.notScanned() }
-                seen.tag = true
+                try parser.once(&seen.tag)
                 tag = try parser.readOptionalString(inside: 4, depthLimit: depthLimit)
             case "fields":
-                guard !seen.fields else { throw parser.notScanned() }
-                seen.fields = true
+                try parser.once(&seen.fields)
                 fields = try parser.readFields(depthLimit: depthLimit)
             case "parent", "createShortGUID", "forRecord", "participants", "publicPermission":
                 // Shares, parents and short GUIDs are left to the tree reader.
@@ -99,12 +79,7 @@ extension JSONParser {
 
     /// `fields`: `null`, or an object of Record Field Dictionaries (each `null` or an object).
     private mutating func readFields(depthLimit: Int) throws(JSONParseError) -> [ScannedField]? {
-        skipWhitespace()
-        guard position < input.count else { throw notScanned() }
-        if input[position] == UInt8(ascii: "n") {
-            guard case .null = try readPlainValue(inside: 4, depthLimit: depthLimit) else { throw notScanned() }
-            return nil
-        }
+        if try readNull(inside: 4, depthLimit: depthLimit) { return nil }
         var fields: [ScannedField] = []
         // Names already read, kept apart only once a record has more than a few fields.
         var names: Set<String>?
@@ -122,12 +97,7 @@ extension JSONParser {
 
     /// One Record Field Dictionary (`{value, type}`), or `null`; its members sit six containers deep.
     private mutating func readField(_ name: String, depthLimit: Int) throws(JSONParseError) -> ScannedField {
-        skipWhitespace()
-        guard position < input.count else { throw notScanned() }
-        if input[position] == UInt8(ascii: "n") {
-            guard case .null = try readPlainValue(inside: 5, depthLimit: depthLimit) else { throw notScanned() }
-            return ScannedField(name: name, hint: nil, value: nil)
-        }
+        if try readNull(inside: 5, depthLimit: depthLimit) { return ScannedField(name: name, hint: nil, value: nil) }
         var value: JSONValue?
         var hint: String?
         var hasValue = false
@@ -135,12 +105,10 @@ extension JSONParser {
         try readObject { parser, key throws(JSONParseError) in
             switch key {
             case "value":
-                guard !hasValue else { throw parser.notScanned() }
-                hasValue = true
+                try parser.once(&hasValue)
                 value = try parser.readPlainValue(inside: 6, depthLimit: depthLimit).nonNull
             case "type":
-                guard !hasHint else { throw parser.notScanned() }
-                hasHint = true
+                try parser.once(&hasHint)
                 hint = try parser.readOptionalString(inside: 6, depthLimit: depthLimit)
             default:
                 _ = try parser.readPlainValue(inside: 6, depthLimit: depthLimit)

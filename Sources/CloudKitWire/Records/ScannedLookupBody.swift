@@ -13,17 +13,11 @@ public struct ScannedLookupBody: Sendable {
 
     /// The body of `bytes`, or `nil` when it is not of the shape scanning reads.
     public static func scan(_ bytes: [UInt8]) -> ScannedLookupBody? {
-        bytes.withUnsafeBufferPointer { buffer in
-            var parser = JSONParser(buffer, maximumDepth: JSONValue.defaultMaximumDepth, reservingStacks: false)
-            let depthLimit = parser.maximumDepth
-            do {
-                let (envelope, lookups) = try parser.readBody(around: "records", depthLimit: depthLimit) { parser throws(JSONParseError) in
-                    try parser.readLookups(depthLimit: depthLimit)
-                }
-                return ScannedLookupBody(envelope: envelope, lookups: lookups)
-            } catch {
-                return nil
+        JSONParser.scan(bytes) { parser, depthLimit throws(JSONParseError) in
+            let (envelope, lookups) = try parser.readBody(around: "records", depthLimit: depthLimit) { parser throws(JSONParseError) in
+                try parser.readLookups(depthLimit: depthLimit)
             }
+            return ScannedLookupBody(envelope: envelope, lookups: lookups)
         }
     }
 }
@@ -51,7 +45,8 @@ extension JSONParser {
                     }
                     name = given
                 case "desiredKeys":
-                    desiredKeys = try parser.readDesiredKeys(seen: &hasDesiredKeys, inside: 3, depthLimit: depthLimit)
+                    try parser.once(&hasDesiredKeys)
+                    desiredKeys = try parser.readStrings(inside: 3, depthLimit: depthLimit)
                 default:
                     _ = try parser.readPlainValue(inside: 3, depthLimit: depthLimit)
                 }

@@ -16,9 +16,11 @@ public struct ScannedModifyBody: Sendable {
 
     /// The body of `bytes`, or `nil` when it is not of the shape scanning reads.
     public static func scan(_ bytes: [UInt8]) -> ScannedModifyBody? {
-        bytes.withUnsafeBufferPointer { buffer in
-            var parser = JSONParser(buffer, maximumDepth: JSONValue.defaultMaximumDepth, reservingStacks: false)
-            return parser.scanModifyBody()
+        JSONParser.scan(bytes) { parser, depthLimit throws(JSONParseError) in
+            let (envelope, operations) = try parser.readBody(around: "operations", depthLimit: depthLimit) { parser throws(JSONParseError) in
+                try parser.readOperations(depthLimit: depthLimit)
+            }
+            return ScannedModifyBody(envelope: envelope, operations: operations)
         }
     }
 }

@@ -37,17 +37,12 @@ public struct RecordOperationDecoder {
             scanned.kind, recordName: scanned.recordName, recordType: scanned.recordType,
             recordChangeTag: scanned.recordChangeTag, desiredKeys: scanned.desiredKeys)
         if !scanned.kind.isDelete, let fields = scanned.fields {
-            let declared = (scanned.recordType ?? scanned.recordName.flatMap { existingTypes[$0] }).flatMap { schema.recordType($0) }
+            let declared = declaredType(scanned.recordType, named: scanned.recordName)
             operation.fields.reserveCapacity(fields.count)
             for field in fields {
-                if let value = try values.decode(
-                    field.value, hint: field.hint, declared: declared?.field(field.name)?.type,
-                    at: "operations[\(index)].record.fields.\(field.name).value")
-                {
-                    operation.fields[field.name] = value
-                } else {
-                    operation.clearedFields.insert(field.name)
-                }
+                try set(
+                    field.name, to: field.value, hint: field.hint, declared: declared,
+                    at: "operations[\(index)].record.fields.\(field.name).value", in: &operation)
             }
         }
         return operation
@@ -75,18 +70,15 @@ public struct RecordOperationDecoder {
         // CloudKit JS strips fields from deletes; other clients may not, and they are ignored.
         let fieldsWire = record["fields"]
         if !kind.isDelete, let fields = try fieldsWire.object() {
-            let declared = (recordType ?? recordName.flatMap { existingTypes[$0] }).flatMap { schema.recordType($0) }
+            let declared = declaredType(recordType, named: recordName)
             // Sized once: grown a field at a time, the dictionary was made again as it grew.
             operation.fields.reserveCapacity(fields.count)
             for (name, fieldJSON) in fields {
                 let field = fieldsWire.member(name, fieldJSON)
                 try field.requireObjectIfPresent()
                 let hint = try field["type"].string()
-                if let value = try values.decode(field["value"], hint: hint, declared: declared?.field(name)?.type) {
-                    operation.fields[name] = value
-                } else {
-                    operation.clearedFields.insert(name)
-                }
+                let value = field["value"]
+                try set(name, to: value.json, hint: hint, declared: declared, at: value.path, in: &operation)
             }
         }
         if ShareWire.isShare(record, recordType: recordType) { operation.share = try ShareWire.change(record) }
@@ -99,6 +91,27 @@ public struct RecordOperationDecoder {
             }
         }
         return operation
+    }
+}
+
+extension RecordOperationDecoder {
+    /// The schema's definition of the record an operation saves: of its `recordType`, else of
+    /// the stored type of the record it names.
+    private func declaredType(_ recordType: String?, named recordName: String?) -> RecordTypeDefinition? {
+        (recordType ?? recordName.flatMap { existingTypes[$0] }).flatMap { schema.recordType($0) }
+    }
+
+    /// Sets field `name` of `operation` to `json` read as its type, or clears it for `nil`;
+    /// `path` names the value in the body, for an error.
+    private func set(
+        _ name: String, to json: JSONValue?, hint: String?, declared: RecordTypeDefinition?, at path: @autoclosure () -> String,
+        in operation: inout RecordOperation
+    ) throws(WireError) {
+        if let value = try values.decode(json, hint: hint, declared: declared?.field(name)?.type, at: path()) {
+            operation.fields[name] = value
+        } else {
+            operation.clearedFields.insert(name)
+        }
     }
 }
 
