@@ -349,8 +349,7 @@ extension SQLiteEnvironmentSession: SQLiteTransactionMemory {
             return
         }
         if subscriptionsRewritten { writerMemo.forgetSubscriptions() }
-        writerMemo.keep(
-            zones: foundZones, lastSequences: foundSequences, subscriptions: subscriptionsRewritten ? [:] : foundSubscriptions)
+        writerMemo.keep(zones: foundZones, lastSequences: foundSequences, subscriptions: foundSubscriptions)
     }
 
     /// The subscriptions of `database` the writer's memory holds, or those this write read.
@@ -366,7 +365,11 @@ extension SQLiteEnvironmentSession: SQLiteTransactionMemory {
 
     /// This write saves or deletes subscriptions: it reads them from the file from now on, and
     /// the writer's memory forgets them when it commits.
-    func rewritesSubscriptions() { subscriptionsRewritten = true }
+    func rewritesSubscriptions() {
+        subscriptionsRewritten = true
+        // What it read before may be what it now changes.
+        foundSubscriptions.removeAll()
+    }
 
     /// This write deletes or changes zones or their changes' horizon: the writer's memory is no
     /// longer used by it, and is emptied when it commits.
