@@ -187,6 +187,7 @@ public struct CloudDatabase: Sendable {
             let rows = try reader.query(plan)
             // A page ends at `limit` records or at the byte bound, whichever comes first.
             var records: [Record] = []
+            records.reserveCapacity(min(rows.count, limit))
             var bytes = 0
             var taken = 0
             // Only a private database's zones have shares whose roots a record could be.
@@ -211,7 +212,7 @@ public struct CloudDatabase: Sendable {
             }
             return QueryResult(records: records, continuationMarker: marker)
         }
-        result.records = present(result.records.map { .record($0) }).compactMap(\.record)
+        result.records = present(result.records)
         return result
     }
 

@@ -93,6 +93,14 @@ extension CloudDatabase {
         }
     }
 
+    /// A page of records as the caller is given them, as ``present(_:)-([RecordResult])`` gives
+    /// results.
+    func present(_ records: [Record]) -> [Record] {
+        guard assetBaseURL != nil, records.contains(where: \.holdsAssets) else { return records }
+        let types = contentTypes(of: records)
+        return records.map { present($0, types: types) }
+    }
+
     /// The media types of the assets `records` hold, by content hash: one read for them all.
     private func contentTypes(of records: [Record]) -> [String: String] {
         let hashes = Set(records.flatMap { $0.fields.values.flatMap(\.assets) }.compactMap(\.contentHash))

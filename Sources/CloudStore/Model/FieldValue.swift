@@ -2,16 +2,19 @@
 ///
 /// Lists hold values of a single scalar type; ``FieldValue/list(_:_:)`` names that type so that an
 /// empty list still has one.
-public indirect enum FieldValue: Hashable, Sendable {
+///
+/// Only the large values are boxed: a string, a number or a list is held in place, so that a
+/// record's usual fields cost no allocation each.
+public enum FieldValue: Hashable, Sendable {
     case string(String)
     case int64(Int64)
     case double(Double)
     /// Milliseconds since 1970-01-01 UTC.
     case timestamp(Int64)
     case bytes([UInt8])
-    case reference(Reference)
-    case asset(Asset)
-    case location(Location)
+    indirect case reference(Reference)
+    indirect case asset(Asset)
+    indirect case location(Location)
     /// A list of values whose type is the given scalar type; elements are never lists.
     case list(ScalarType, [FieldValue])
 

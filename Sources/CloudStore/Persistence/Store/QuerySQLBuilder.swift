@@ -35,10 +35,14 @@ struct QuerySQLBuilder {
         guard plan.withinTrees == nil, plan.after == nil, plan.sorts.allSatisfy({ $0.relativeLocation == nil }),
             plan.filters.allSatisfy(Self.isPlain)
         else { return nil }
-        var codes: [Int64] = [
-            type.id, Int64(plan.zones.count), plan.createdBy == nil ? 0 : 1, plan.onlyKey == nil ? 0 : 1, Int64(plan.filters.count),
-        ]
-        codes.reserveCapacity(codes.count + plan.filters.count * 3 + plan.sorts.count * 2)
+        // Room made first: a literal and then more room would be two buffers.
+        var codes: [Int64] = []
+        codes.reserveCapacity(5 + plan.filters.count * 3 + plan.sorts.count * 2)
+        codes.append(type.id)
+        codes.append(Int64(plan.zones.count))
+        codes.append(plan.createdBy == nil ? 0 : 1)
+        codes.append(plan.onlyKey == nil ? 0 : 1)
+        codes.append(Int64(plan.filters.count))
         for filter in plan.filters {
             codes.append(try columnCode(filter.field))
             codes.append(Self.comparatorCode(filter.comparator))
@@ -63,16 +67,21 @@ struct QuerySQLBuilder {
 
     /// A plain plan's parameters, in the order `build()` binds them.
     private func plainParameters() throws -> [SQLiteValue] {
-        let zoneKeys = plan.zones.map { SQLiteValue.integer($0.key) }
-        var parameters = zoneKeys
-        parameters.reserveCapacity(zoneKeys.count + plan.filters.count * 2 + 3)
+        // One buffer for them all, sized for a usual query: each filter binds one or two values.
+        var parameters: [SQLiteValue] = []
+        parameters.reserveCapacity(plan.zones.count + plan.filters.count * 2 + 3)
+        Self.appendZoneKeys(of: plan, to: &parameters)
         if let creator = plan.createdBy { parameters.append(.text(creator)) }
         if let key = plan.onlyKey { parameters.append(.integer(key)) }
         for filter in plan.filters {
-            parameters += try Self.plainParameters(of: filter, zoneKeys: zoneKeys)
+            try Self.appendPlainParameters(of: filter, in: plan, to: &parameters)
         }
         parameters.append(.integer(Int64(plan.limit)))
         return parameters
+    }
+
+    private static func appendZoneKeys(of plan: QueryPlan, to parameters: inout [SQLiteValue]) {
+        for zone in plan.zones { parameters.append(.integer(zone.key)) }
     }
 
     /// A column's place in a shape: a slot of `records`, or a system column below zero.
@@ -227,7 +236,9 @@ struct QuerySQLBuilder {
 
     private func sql(for filter: QueryPlan.Filter, zoneList: String, zoneKeys: [SQLiteValue]) throws -> (String, [SQLiteValue]) {
         if Self.isPlain(filter) {
-            return (try plainText(of: filter, zoneList: zoneList), try Self.plainParameters(of: filter, zoneKeys: zoneKeys))
+            var parameters: [SQLiteValue] = []
+            try Self.appendPlainParameters(of: filter, in: plan, to: &parameters)
+            return (try plainText(of: filter, zoneList: zoneList), parameters)
         }
         let value = SQLiteEnvironmentSession.indexValue(filter.value)
         let values = filter.value.elements.map(SQLiteEnvironmentSession.indexValue)
@@ -352,24 +363,39 @@ struct QuerySQLBuilder {
         }
     }
 
-    /// The parameters a plain filter's text binds, in order.
-    private static func plainParameters(of filter: QueryPlan.Filter, zoneKeys: [SQLiteValue]) throws -> [SQLiteValue] {
-        let isList = filter.comparator == .in || filter.comparator == .notIn
-        if case .system(.recordID) = filter.field {
-            let values = filter.value.elements.map(SQLiteEnvironmentSession.indexValue)
-            switch filter.comparator {
-            case .equals, .notEquals: return zoneKeys + values
-            case .in, .notIn: return values.isEmpty ? [] : zoneKeys + values
-            default: throw CloudStoreError.badRequest("\(filter.comparator.rawValue) cannot be applied to record names")
+    /// Appends the parameters a plain filter's text binds, in order.
+    private static func appendPlainParameters(of filter: QueryPlan.Filter, in plan: QueryPlan, to parameters: inout [SQLiteValue]) throws {
+        func appendElements() {
+            if case .list(_, let values) = filter.value {
+                for value in values { parameters.append(SQLiteEnvironmentSession.indexValue(value)) }
+            } else {
+                parameters.append(SQLiteEnvironmentSession.indexValue(filter.value))
             }
         }
-        if isList { return filter.value.elements.map(SQLiteEnvironmentSession.indexValue) }
+        let isList = filter.comparator == .in || filter.comparator == .notIn
+        if case .system(.recordID) = filter.field {
+            switch filter.comparator {
+            case .equals, .notEquals:
+                appendZoneKeys(of: plan, to: &parameters)
+                appendElements()
+            case .in, .notIn:
+                guard !filter.value.elements.isEmpty else { return }
+                appendZoneKeys(of: plan, to: &parameters)
+                appendElements()
+            default:
+                throw CloudStoreError.badRequest("\(filter.comparator.rawValue) cannot be applied to record names")
+            }
+            return
+        }
+        if isList { return appendElements() }
         switch filter.comparator {
         case .beginsWith, .notBeginsWith:
             guard case .string(let prefix) = filter.value else { throw CloudStoreError.badRequest("BEGINS_WITH needs a string") }
-            return prefix.isEmpty ? [] : [.text(prefix), .textBytes(successor(of: prefix))]
+            guard !prefix.isEmpty else { return }
+            parameters.append(.text(prefix))
+            parameters.append(.textBytes(successor(of: prefix)))
         default:
-            return [SQLiteEnvironmentSession.indexValue(filter.value)]
+            parameters.append(SQLiteEnvironmentSession.indexValue(filter.value))
         }
     }
 

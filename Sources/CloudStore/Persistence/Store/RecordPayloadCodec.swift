@@ -16,9 +16,8 @@ enum RecordPayloadCodec {
         writer.bytes.reserveCapacity(64 + fields.count * 24)
         writer.byte(formatVersion)
         writer.varint(UInt64(fields.count))
-        // In name order, so that equal fields make equal bytes; sorted as pairs, so that no
-        // value is looked up again by its name.
-        for (name, value) in fields.sorted(by: { $0.key < $1.key }) {
+        // In name order, so that equal fields make equal bytes.
+        Record.forEachInNameOrder(fields) { _, name, value in
             writer.string(name)
             encode(value, into: &writer)
         }

@@ -10,7 +10,7 @@ extension SQLiteEnvironmentSession {
             .integer(record.modified.timestamp), .text(record.modified.userRecordName), .text(record.modified.deviceID),
             .integer(Int64(size)), .blob(RecordPayloadCodec.encode(record.fields)),
         ]
-        for field in type.projectedFields { values += projectedValues(of: field, in: record.fields) }
+        appendProjectedValues(of: type, in: record.fields, to: &values)
         // The unique index on (zone, name) answers "does it exist?" as part of the insert.
         guard try insertUnlessTaken(type.insertSQL, values) else { return nil }
         let key = connection.lastInsertRowID
@@ -34,8 +34,9 @@ extension SQLiteEnvironmentSession {
             .text(record.modified.userRecordName), .text(record.modified.deviceID), .integer(Int64(size)),
             .blob(RecordPayloadCodec.encode(record.fields)),
         ]
-        for field in type.projectedFields { values += projectedValues(of: field, in: record.fields) }
-        try connection.statement(type.updateSQL).execute(values + [.integer(stored.key)])
+        appendProjectedValues(of: type, in: record.fields, to: &values, reservingOneMore: true)
+        values.append(.integer(stored.key))
+        try connection.statement(type.updateSQL).execute(values)
         count(zone: zone.key, type: type.id, records: 0, bytes: Int64(size - stored.size))
         let old = stored.record
         for field in type.listFields where old.fields[field.definition.name] != record.fields[field.definition.name] {
@@ -85,15 +86,30 @@ extension SQLiteEnvironmentSession {
 
     // MARK: - Projections
 
-    /// The slot values of `field` for a record's fields: one column, or latitude and longitude;
-    /// a list keeps its element count (its elements go to `rl_N`).
-    func projectedValues(of field: SchemaCatalog.Field, in fields: [String: FieldValue]) -> [SQLiteValue] {
+    /// Appends the slot values of every projected field of `type` for a record's fields, with
+    /// room made once for them all (and for one value more, when asked).
+    private func appendProjectedValues(
+        of type: SchemaCatalog.RecordType, in fields: [String: FieldValue], to values: inout [SQLiteValue], reservingOneMore: Bool = false
+    ) {
+        values.reserveCapacity(values.count + 2 * type.projectedFields.count + (reservingOneMore ? 1 : 0))
+        for field in type.projectedFields { appendProjectedValues(of: field, in: fields, to: &values) }
+    }
+
+    /// Appends the slot values of `field` for a record's fields: one column, or latitude and
+    /// longitude; a list keeps its element count (its elements go to `rl_N`).
+    func appendProjectedValues(of field: SchemaCatalog.Field, in fields: [String: FieldValue], to values: inout [SQLiteValue]) {
         let isLocation = field.definition.type == .location
-        guard let value = fields[field.definition.name] else { return isLocation ? [.null, .null] : [.null] }
+        guard let value = fields[field.definition.name] else {
+            values.append(.null)
+            if isLocation { values.append(.null) }
+            return
+        }
         switch value {
-        case .list(_, let elements): return [.integer(Int64(elements.count))]
-        case .location(let location): return [.real(location.latitude), .real(location.longitude)]
-        default: return [Self.indexValue(value)]
+        case .list(_, let elements): values.append(.integer(Int64(elements.count)))
+        case .location(let location):
+            values.append(.real(location.latitude))
+            values.append(.real(location.longitude))
+        default: values.append(Self.indexValue(value))
         }
     }
 

@@ -247,8 +247,9 @@ extension SQLiteEnvironmentSession {
             for entry in batch {
                 if !fields.isEmpty {
                     var values: [SQLiteValue] = []
-                    for field in fields { values += projectedValues(of: field, in: entry.fields) }
-                    try connection.statement("UPDATE records SET \(assignments) WHERE rid = ?").execute(values + [.integer(entry.key)])
+                    for field in fields { appendProjectedValues(of: field, in: entry.fields, to: &values) }
+                    values.append(.integer(entry.key))
+                    try connection.statement("UPDATE records SET \(assignments) WHERE rid = ?").execute(values)
                 }
                 for field in fields where field.isListProjected {
                     try insertListElements(key: entry.key, zoneKey: entry.zone, field: field, fields: entry.fields, type: type)

@@ -13,28 +13,27 @@ extension SQLiteEnvironmentSession {
         statsDeltas[StatsKey(zone: zone, type: type), default: (0, 0)].bytes += bytes
     }
 
-    /// Writes the counts this transaction changed: one statement per zone and type touched,
-    /// however many records, so a batch pays for its counts once.
+    /// Writes the counts this transaction changed: one statement per zone and type touched for
+    /// each table, however many records, so a batch pays for its counts once. A zone's total
+    /// takes each of its types' changes in turn rather than being summed here first: nearly
+    /// every transaction touches one type in one zone, where summing would only cost a table.
     func flushStats() throws {
         guard !statsDeltas.isEmpty else { return }
-        var zones: [Int64: (records: Int64, bytes: Int64)] = [:]
         let types = try connection.statement(
             """
             INSERT INTO type_stats(type, zone, records) VALUES (?, ?, ?)
             ON CONFLICT(type, zone) DO UPDATE SET records = records + excluded.records
             """)
-        for (key, delta) in statsDeltas {
-            zones[key.zone, default: (0, 0)].records += delta.records
-            zones[key.zone, default: (0, 0)].bytes += delta.bytes
-            if delta.records != 0 { try types.execute([.integer(key.type), .integer(key.zone), .integer(delta.records)]) }
-        }
-        let update = try connection.statement(
+        let zones = try connection.statement(
             """
             INSERT INTO zone_stats(zone, records, bytes) VALUES (?, ?, ?)
             ON CONFLICT(zone) DO UPDATE SET records = records + excluded.records, bytes = bytes + excluded.bytes
             """)
-        for (zone, delta) in zones where delta.records != 0 || delta.bytes != 0 {
-            try update.execute([.integer(zone), .integer(delta.records), .integer(delta.bytes)])
+        for (key, delta) in statsDeltas {
+            if delta.records != 0 { try types.execute([.integer(key.type), .integer(key.zone), .integer(delta.records)]) }
+            if delta.records != 0 || delta.bytes != 0 {
+                try zones.execute([.integer(key.zone), .integer(delta.records), .integer(delta.bytes)])
+            }
         }
         statsDeltas = [:]
     }

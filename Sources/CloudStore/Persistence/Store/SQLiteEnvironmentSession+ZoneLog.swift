@@ -36,10 +36,9 @@ extension SQLiteEnvironmentSession {
         // every write).
         let upsert = try connection.statement(Self.zoneLogUpsert)
         for (key, touch) in zoneLogTouches {
-            try upsert.execute(
-                Self.zoneLogDatabase(scope: key.scope, owner: key.owner) + [
-                    .text(key.name), .integer(touch.deleted ? 1 : 0), .integer(touch.time),
-                ])
+            try upsert.execute([
+                .integer(key.scope), .text(key.owner), .text(key.name), .integer(touch.deleted ? 1 : 0), .integer(touch.time),
+            ])
         }
         zoneLogTouches = []
     }
@@ -54,27 +53,23 @@ extension SQLiteEnvironmentSession {
 
     /// The database's latest sequence.
     private func lastZoneLogSequence(scope: Int64, owner: String) throws -> Int64 {
-        try connection.statement(Self.latestZoneLogSequenceQuery).scalarInteger(Self.zoneLogDatabase(scope: scope, owner: owner)) ?? 0
+        try connection.statement(Self.latestZoneLogSequenceQuery).scalarInteger([.integer(scope), .text(owner)]) ?? 0
     }
 
     private static let latestZoneLogSequenceQuery = "SELECT \(latestZoneLogSequence)"
     private static let zoneLogUpsert = """
-        INSERT INTO zone_log(scope, owner, name, seq, deleted, time) VALUES (?1, ?2, ?4, \(latestZoneLogSequence) + 1, ?5, ?6)
+        INSERT INTO zone_log(scope, owner, name, seq, deleted, time) VALUES (?1, ?2, ?3, \(latestZoneLogSequence) + 1, ?4, ?5)
         ON CONFLICT(scope, owner, name) DO UPDATE SET seq = excluded.seq, deleted = excluded.deleted, time = excluded.time
         """
 
-    /// A database's latest zone log sequence as an SQL expression of its scope (`?1`), owner
-    /// (`?2`) and horizon key (`?3`, bound by ``zoneLogDatabase(scope:owner:)``): forgotten
-    /// tombstones leave the horizon behind, so that sequences are never given twice.
+    /// A database's latest zone log sequence as an SQL expression of its scope (`?1`) and owner
+    /// (`?2`): forgotten tombstones leave the horizon behind, so that sequences are never given
+    /// twice. The horizon's key is ``zoneLogHorizonKey(scope:owner:)`` spelled in SQL, so that
+    /// a write does not build it.
     private static let latestZoneLogSequence = """
         max(coalesce((SELECT max(seq) FROM zone_log WHERE scope = ?1 AND owner = ?2), 0), \
-        coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = ?3), 0))
+        coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'zone_log_horizon:' || ?1 || ':' || ?2), 0))
         """
-
-    /// The first three values of a statement using ``latestZoneLogSequence``.
-    private static func zoneLogDatabase(scope: Int64, owner: String) -> [SQLiteValue] {
-        [.integer(scope), .text(owner), .text(zoneLogHorizonKey(scope: scope, owner: owner))]
-    }
 
     func zoneLog(in database: DatabaseID, after sequence: Int64, limit: Int) throws -> [ZoneLogEntry] {
         try connection.statement("SELECT seq, name, deleted FROM zone_log WHERE scope = ? AND owner = ? AND seq > ? ORDER BY seq LIMIT ?")
@@ -92,7 +87,7 @@ extension SQLiteEnvironmentSession {
             .firstRow([.text(Self.zoneLogHorizonKey(scope: scope, owner: owner))]) { Int64($0.text(0)) ?? 0 } ?? 0
     }
 
-    /// The `meta` key of a database's zone log horizon.
+    /// The `meta` key of a database's zone log horizon (as ``latestZoneLogSequence`` spells it).
     static func zoneLogHorizonKey(scope: Int64, owner: String) -> String { "zone_log_horizon:\(scope):\(owner)" }
 
     func forgetTombstones(before time: Int64) throws -> Int {
