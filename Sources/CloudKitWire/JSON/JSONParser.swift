@@ -153,18 +153,29 @@ struct JSONParser {
 
     private mutating func closeArray() -> JSONValue {
         let container = containers.removeLast()
-        let elements = Array(pendingValues[container.firstValue...])
-        pendingValues.removeSubrange(container.firstValue...)
-        return .array(elements)
+        let isLast = containers.isEmpty
+        return .array(Self.take(&pendingValues, from: container.firstValue, isLast: isLast))
     }
 
     private mutating func closeObject() -> JSONValue {
         let container = containers.removeLast()
-        let keys = Array(pendingKeys[container.firstKey...])
-        let values = Array(pendingValues[container.firstValue...])
-        pendingKeys.removeSubrange(container.firstKey...)
-        pendingValues.removeSubrange(container.firstValue...)
+        let isLast = containers.isEmpty
+        let keys = Self.take(&pendingKeys, from: container.firstKey, isLast: isLast)
+        let values = Self.take(&pendingValues, from: container.firstValue, isLast: isLast)
         return .object(JSONObject(keys: keys, values: values))
+    }
+
+    /// The elements of `stack` from `first` on, removed from it. The outermost container's are
+    /// the whole stack, whose buffer is handed over as it is: copying it out would share the
+    /// buffer, and emptying the stack then would copy it again, two allocations for nothing.
+    private static func take<Element>(_ stack: inout [Element], from first: Int, isLast: Bool) -> [Element] {
+        if isLast, first == 0 {
+            defer { stack = [] }
+            return stack
+        }
+        let taken = Array(stack[first...])
+        stack.removeSubrange(first...)
+        return taken
     }
 
     private mutating func parseKeyAndColon() throws(JSONParseError) {

@@ -151,6 +151,8 @@ extension JSONValue {
     /// ```
     /// - Returns: The JSON text. NaN and infinite doubles are written as `null`.
     public func serialized() -> [UInt8] {
+        // Text written before (a whole answer of records) is already what is asked for.
+        if case .serialized(let text) = self { return text.bytes }
         var writer = JSONWriter(capacity: serializedCapacity)
         writer.write(self)
         return writer.output

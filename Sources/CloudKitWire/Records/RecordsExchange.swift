@@ -5,8 +5,10 @@ import CloudStore
 /// record reads and writes the same whichever door it comes through.
 public enum RecordsExchange {
     /// `records/query`: `{query, zoneID, zoneWide, resultsLimit, continuationMarker, desiredKeys}` →
-    /// `{records, continuationMarker?}`.
-    public static func query(_ body: WireValue, in database: CloudDatabase, schema: Schema, numbersAsStrings: Bool) throws -> JSONValue {
+    /// `{records, continuationMarker?, syncToken?}`, with the zone's `syncToken` when one is given.
+    public static func query(
+        _ body: WireValue, in database: CloudDatabase, schema: Schema, numbersAsStrings: Bool, syncToken: String? = nil
+    ) throws -> JSONValue {
         let query = try QueryDecoder(schema: schema).query(body["query"])
         let desiredKeys = try body["desiredKeys"].strings()
         let zoneName = body["zoneID"].isPresent ? try ZoneWire.zoneName(body["zoneID"]) : nil
@@ -15,22 +17,21 @@ public enum RecordsExchange {
             resultsLimit: try body["resultsLimit"].integer(), continuationMarker: try body["continuationMarker"].string(),
             desiredKeys: desiredKeys))
         let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings, currentUser: database.caller.signedInUser)
-        var response: JSONObject = ["records": encoder.array(result.records, desiredKeys: desiredKeys)]
-        if let marker = result.continuationMarker { response["continuationMarker"] = .string(marker) }
-        return .object(response)
+        return encoder.page(result.records, desiredKeys: desiredKeys, continuationMarker: result.continuationMarker, syncToken: syncToken)
     }
 
-    /// `records/lookup`: `{records: [{recordName, desiredKeys?}], zoneID, desiredKeys}` → `{records}`.
-    public static func lookup(_ body: WireValue, in database: CloudDatabase, numbersAsStrings: Bool) throws -> JSONValue {
-        try lookup(around: body, in: database, numbersAsStrings: numbersAsStrings) { () throws(WireError) in try lookups(body) }
+    /// `records/lookup`: `{records: [{recordName, desiredKeys?}], zoneID, desiredKeys}` →
+    /// `{records, syncToken?}`, with the zone's `syncToken` when one is given.
+    public static func lookup(_ body: WireValue, in database: CloudDatabase, numbersAsStrings: Bool, syncToken: String? = nil) throws -> JSONValue {
+        try lookup(around: body, in: database, numbersAsStrings: numbersAsStrings, syncToken: syncToken) { () throws(WireError) in try lookups(body) }
     }
 
-    /// As ``lookup(_:in:numbersAsStrings:)``, for lookups scanned from the body's bytes: `body`
-    /// holds its other members. The same answer, or the same error.
+    /// As ``lookup(_:in:numbersAsStrings:syncToken:)``, for lookups scanned from the body's
+    /// bytes: `body` holds its other members. The same answer, or the same error.
     public static func lookup(
-        _ lookups: [RecordLookup], around body: WireValue, in database: CloudDatabase, numbersAsStrings: Bool
+        _ lookups: [RecordLookup], around body: WireValue, in database: CloudDatabase, numbersAsStrings: Bool, syncToken: String? = nil
     ) throws -> JSONValue {
-        try lookup(around: body, in: database, numbersAsStrings: numbersAsStrings) { lookups }
+        try lookup(around: body, in: database, numbersAsStrings: numbersAsStrings, syncToken: syncToken) { lookups }
     }
 
     /// The records a `records/lookup` body asks for: its `records`, each a record name or a
@@ -50,14 +51,14 @@ public enum RecordsExchange {
     }
 
     private static func lookup(
-        around body: WireValue, in database: CloudDatabase, numbersAsStrings: Bool,
+        around body: WireValue, in database: CloudDatabase, numbersAsStrings: Bool, syncToken: String?,
         _ readLookups: () throws(WireError) -> [RecordLookup]
     ) throws -> JSONValue {
         let desiredKeys = try body["desiredKeys"].strings()
         let lookups = try readLookups()
         let results = try database.lookup(lookups, zoneName: try ZoneWire.zoneName(body["zoneID"]), desiredKeys: desiredKeys)
         let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings, currentUser: database.caller.signedInUser)
-        return .object(["records": encoder.array(results) { lookups.indices.contains($0) ? lookups[$0].desiredKeys ?? desiredKeys : desiredKeys }])
+        return encoder.page(results, syncToken: syncToken) { lookups.indices.contains($0) ? lookups[$0].desiredKeys ?? desiredKeys : desiredKeys }
     }
 
     /// The operations of a `records/modify` body, each field read as its declared type; records
@@ -128,8 +129,8 @@ public enum RecordsExchange {
 
     private static func answer(to request: ModifyRequest, _ results: [RecordResult], in database: CloudDatabase, numbersAsStrings: Bool) -> JSONValue {
         let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings, currentUser: database.caller.signedInUser)
-        return .object(["records": encoder.array(results) { position in
+        return encoder.page(results) { position in
             request.operations.indices.contains(position) ? request.operations[position].desiredKeys ?? request.desiredKeys : request.desiredKeys
-        }])
+        }
     }
 }

@@ -47,6 +47,40 @@ public struct RecordEncoder {
         text(capacity: results.count * 640) { $0.writeArray(results.enumerated()) { write($1.element, desiredKeys: desiredKeys($1.offset), into: &$0) } }
     }
 
+    /// A whole `{records, continuationMarker?, syncToken?}` answer of records, each with the
+    /// fields `desiredKeys` leaves in: written as one text, with no object around it to build.
+    public func page(_ records: [Record], desiredKeys: [String]?, continuationMarker: String? = nil, syncToken: String? = nil) -> JSONValue {
+        let withFields = desiredKeys.map { !$0.isEmpty } ?? true
+        return text(capacity: 128 + records.count * 640) { writer in
+            writer.append(#"{"records":"#)
+            writer.writeArray(records) { write($1, withFields: withFields, into: &$0) }
+            writeTail(continuationMarker: continuationMarker, syncToken: syncToken, into: &writer)
+        }
+    }
+
+    /// A whole `{records, syncToken?}` answer of results, each with the fields its
+    /// `desiredKeys(position)` leaves in.
+    public func page(_ results: [RecordResult], syncToken: String? = nil, desiredKeys: (Int) -> [String]?) -> JSONValue {
+        text(capacity: 128 + results.count * 640) { writer in
+            writer.append(#"{"records":"#)
+            writer.writeArray(results.enumerated()) { write($1.element, desiredKeys: desiredKeys($1.offset), into: &$0) }
+            writeTail(continuationMarker: nil, syncToken: syncToken, into: &writer)
+        }
+    }
+
+    /// The members of a page after its records, and its closing brace.
+    private func writeTail(continuationMarker: String?, syncToken: String?, into writer: inout JSONWriter) {
+        if let continuationMarker {
+            writer.append(#","continuationMarker":"#)
+            writer.write(continuationMarker)
+        }
+        if let syncToken {
+            writer.append(#","syncToken":"#)
+            writer.write(syncToken)
+        }
+        writer.append(UInt8(ascii: "}"))
+    }
+
     /// A Record Fetch Error Dictionary; a conflict carries the server's record.
     public func error(_ error: CloudKitError, recordName: String?) -> JSONValue {
         var object = JSONObject()
@@ -91,10 +125,9 @@ public struct RecordEncoder {
         writer.write(record.changeTag)
         if withFields {
             writer.append(#","fields":{"#)
-            // Keys in order, so the same record always reads the same.
-            for (position, (key, value)) in record.fields.sorted(by: { $0.key < $1.key }).enumerated() {
+            record.forEachFieldInNameOrder { position, name, value in
                 if position > 0 { writer.append(UInt8(ascii: ",")) }
-                writer.write(key)
+                writer.write(name)
                 writer.append(UInt8(ascii: ":"))
                 fields.write(value, into: &writer)
             }

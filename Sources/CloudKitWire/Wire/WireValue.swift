@@ -138,8 +138,10 @@ private final class WirePlaces {
     @exclusivity(unchecked) private var parts: [(parent: Int, part: Part)]
 
     init(root: String) {
-        parts = [(-1, .named(root))]
+        // Room made once, before the first part: a literal first would be a second buffer.
+        parts = []
         parts.reserveCapacity(32)
+        parts.append((-1, .named(root)))
     }
 
     /// Records a value at `part` under the value at `parent`; returns its place.

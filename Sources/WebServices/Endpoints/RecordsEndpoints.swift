@@ -32,20 +32,19 @@ enum RecordsEndpoints {
     /// `{records, continuationMarker?, syncToken?}`.
     static func query(_ context: APIContext) throws -> JSONValue {
         let token = try currentSyncToken(context)
-        return try withSyncToken(token, RecordsExchange.query(
+        return try RecordsExchange.query(
             context.body, in: try context.database(), schema: try context.store.schema(context.container, context.environment),
-            numbersAsStrings: try context.numbersAsStrings()))
+            numbersAsStrings: try context.numbersAsStrings(), syncToken: token)
     }
 
     /// `records/lookup`: `{records: [{recordName, desiredKeys?}], zoneID, desiredKeys}` → `{records, syncToken?}`.
     static func lookup(_ context: APIContext) throws -> JSONValue {
         let token = try currentSyncToken(context)
         if case .lookup(let scanned)? = context.scanned {
-            return try withSyncToken(
-                token,
-                RecordsExchange.lookup(scanned.lookups, around: context.body, in: try context.database(), numbersAsStrings: try context.numbersAsStrings()))
+            return try RecordsExchange.lookup(
+                scanned.lookups, around: context.body, in: try context.database(), numbersAsStrings: try context.numbersAsStrings(), syncToken: token)
         }
-        return try withSyncToken(token, RecordsExchange.lookup(context.body, in: try context.database(), numbersAsStrings: try context.numbersAsStrings()))
+        return try RecordsExchange.lookup(context.body, in: try context.database(), numbersAsStrings: try context.numbersAsStrings(), syncToken: token)
     }
 
     /// `records/resolve`: `{shortGUIDs: [{value, shouldFetchRootRecord, rootRecordDesiredKeys}]}` →
@@ -74,11 +73,5 @@ enum RecordsEndpoints {
         let zoneName = try ZoneWire.zoneName(context.body["zoneID"])
         guard case .zone(let zone)? = try context.database().lookupZones([zoneName]).first else { return nil }
         return zone.syncToken
-    }
-
-    private static func withSyncToken(_ token: String?, _ answer: JSONValue) -> JSONValue {
-        guard let token, var object = answer.objectValue else { return answer }
-        object["syncToken"] = .string(token)
-        return .object(object)
     }
 }
