@@ -9,7 +9,7 @@
 // It counts every thread of the process, so it runs alone, away from other tests' work. Its own
 // client sends prebuilt bytes and reads into one buffer, so it allocates nothing per request.
 //
-// Usage: AllocationProbe [COUNT]
+// Usage: AllocationProbe [COUNT [CASE…]]   (every case unless some are named)
 import AllocationCounter
 import CloudStore
 import Foundation
@@ -20,6 +20,7 @@ import TestSupport
 import WebServices
 
 let count = CommandLine.arguments.count > 1 ? Int(CommandLine.arguments[1]) ?? 400 : 400
+let named = Set(CommandLine.arguments.dropFirst(2))
 
 /// A keep-alive connection that sends one prebuilt request over and over and reads each answer
 /// into a buffer made once.
@@ -143,7 +144,7 @@ do {
         ("create", try RepeatingClient(port: port, method: "POST", target: base + "/records/modify" + signedIn,
                                        body: #"{"operations":[{"operationType":"create","record":{"recordType":"Note","fields":{\#(fields)}}}],"desiredKeys":[]}"#)),
     ]
-    for (name, client) in cases {
+    for (name, client) in cases where named.isEmpty || named.contains(name) {
         for _ in 0..<100 { guard client.exchange() else { throw TestFailure("\(name) failed") } }
         let before = AllocationCounter_mallocCalls()
         for _ in 0..<count { guard client.exchange() else { throw TestFailure("\(name) failed") } }

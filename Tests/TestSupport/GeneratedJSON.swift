@@ -40,4 +40,30 @@ public indirect enum GeneratedJSON: Sendable {
         }
         return bytes
     }
+
+    /// A Record Field Dictionary's `value` of any kind clients send, now and then one of the
+    /// wrong type or one whose type cannot be told.
+    public static func fieldValue(using generator: inout SeededGenerator) -> GeneratedJSON {
+        func pick<T>(_ choices: [T]) -> T { choices.randomElement(using: &generator)! }
+        let scalars = [
+            #""text""#, #""caf\u00e9 \"q\" \n""#, #""é""#, #""\ud83d\ude00""#, #""42""#, #""1.5""#, #""AAEC""#, #""-_8""#, #""""#,
+            "0", "-7", "42", "1700000000000", "9223372036854775807", "9223372036854775808", "1.5", "-2.5e3", "1E400", "1e-400",
+            "true", "false", "null",
+        ]
+        switch Int.random(in: 0..<11, using: &generator) {
+        case 0..<6:
+            return .raw(pick(scalars))
+        case 10:
+            // Values whose type cannot be told.
+            return pick([.object([("a", .raw("1"))]), .array([.raw("1"), .raw(#""x""#)]), .array([.array([])])])
+        case 6:
+            return .array((0..<Int.random(in: 0...3, using: &generator)).map { _ in .raw(pick(scalars)) })
+        case 7:
+            return .object([("latitude", .raw(pick(["1", "2.5", #""3""#, "null"]))), ("longitude", .raw(pick(["4", "-1.5"])))])
+        case 8:
+            return .object([("recordName", .raw(pick([#""n2""#, #""""#, "1"]))), ("action", .raw(pick([#""NONE""#, #""delete_self""#, #""bad""#])))])
+        default:
+            return .object([("fileChecksum", .raw(#""abc""#)), ("size", .raw(pick(["3", "-1", #""4""#, "null"])))])
+        }
+    }
 }

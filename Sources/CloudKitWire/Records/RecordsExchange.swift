@@ -9,7 +9,21 @@ public enum RecordsExchange {
     public static func query(
         _ body: WireValue, in database: CloudDatabase, schema: Schema, numbersAsStrings: Bool, syncToken: String? = nil
     ) throws -> JSONValue {
-        let query = try QueryDecoder(schema: schema).query(body["query"])
+        try query(try QueryDecoder(schema: schema).query(body["query"]), around: body, in: database, numbersAsStrings: numbersAsStrings, syncToken: syncToken)
+    }
+
+    /// As ``query(_:in:schema:numbersAsStrings:syncToken:)``, for a query scanned from the body's
+    /// bytes: `body` holds its other members. The same answer, or the same error.
+    public static func query(
+        _ scanned: ScannedQuery, around body: WireValue, in database: CloudDatabase, schema: Schema, numbersAsStrings: Bool,
+        syncToken: String? = nil
+    ) throws -> JSONValue {
+        try query(try QueryDecoder(schema: schema).query(scanned), around: body, in: database, numbersAsStrings: numbersAsStrings, syncToken: syncToken)
+    }
+
+    private static func query(
+        _ query: Query, around body: WireValue, in database: CloudDatabase, numbersAsStrings: Bool, syncToken: String?
+    ) throws -> JSONValue {
         let desiredKeys = try body["desiredKeys"].strings()
         let zoneName = body["zoneID"].isPresent ? try ZoneWire.zoneName(body["zoneID"]) : nil
         let result = try database.query(QueryRequest(

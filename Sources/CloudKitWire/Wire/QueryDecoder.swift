@@ -23,6 +23,26 @@ public struct QueryDecoder {
         return query
     }
 
+    /// Reads a scanned Query Dictionary as ``query(_:)-(WireValue)`` reads it from a tree: the
+    /// scan checked all but the filter values, read here as their field's type.
+    public func query(_ scanned: ScannedQuery) throws(WireError) -> Query {
+        let type = schema.recordType(scanned.recordType)
+        var query = Query(recordType: scanned.recordType)
+        query.filters.reserveCapacity(scanned.filters.count)
+        for (index, filter) in scanned.filters.enumerated() {
+            let value = try self.value(
+                filter.value, hint: filter.hint, for: filter.field, filter.comparator, in: type,
+                at: "query.filterBy[\(index)].fieldValue.value")
+            query.filters.append(QueryFilter(filter.field, filter.comparator, value, distance: filter.distance))
+        }
+        if let sortBy = scanned.sortBy {
+            for sort in try WireValue(sortBy, path: "query.sortBy").array() ?? [] {
+                query.sorts.append(try self.sort(sort, type: type))
+            }
+        }
+        return query
+    }
+
     private func field(_ wire: WireValue) throws(WireError) -> QueryField {
         if let system = try wire["systemFieldName"].string() {
             guard let field = QueryField(systemFieldName: system) else {
@@ -50,17 +70,30 @@ public struct QueryDecoder {
             throw WireError("\(wire["comparator"].path) '\(name)' is not a comparator")
         }
         let field = try self.field(wire)
+        let fieldValue = wire["fieldValue"]
+        try fieldValue.requireObjectIfPresent()
+        let hint = try fieldValue["type"].string()
+        guard let json = fieldValue["value"].json else { throw WireError("\(fieldValue.path).value is required") }
+        let value = try self.value(json, hint: hint, for: field, comparator, in: type, at: fieldValue["value"].path)
+        return QueryFilter(field, comparator, value, distance: try wire["distance"].double())
+    }
+
+    /// A filter's value, read as the type the comparator compares `field` with; `path` names it
+    /// in the body, for an error.
+    private func value(
+        _ json: JSONValue, hint: String?, for field: QueryField, _ comparator: Comparator, in type: RecordTypeDefinition?,
+        at path: @autoclosure () -> String
+    ) throws(WireError) -> FieldValue {
         // The value of IN and the LIST_*_ANY/ALL family is a list of the field's (element) type;
         // LIST_CONTAINS and the BEGINS_WITH family compare one element.
         let declared = declaredType(of: field, in: type).map { declared in
             comparator.takesList ? FieldType.list(declared.scalar) : FieldType(declared.scalar)
         }
-        let fieldValue = wire["fieldValue"]
-        try fieldValue.requireObjectIfPresent()
-        guard let value = try values.decode(fieldValue["value"], hint: try fieldValue["type"].string(), declared: declared) else {
-            throw WireError("\(fieldValue.path).value is required")
+        // Never nil: the value is present.
+        guard let value = try values.decode(json, hint: hint, declared: declared, at: path()) else {
+            throw WireError("\(path()) is required")
         }
-        return QueryFilter(field, comparator, value, distance: try wire["distance"].double())
+        return value
     }
 
     private func sort(_ wire: WireValue, type: RecordTypeDefinition?) throws(WireError) -> QuerySort {

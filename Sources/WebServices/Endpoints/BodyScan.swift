@@ -8,26 +8,31 @@ enum BodyScan: Sendable {
     case modify
     /// `records/lookup`.
     case lookup
+    /// `records/query`.
+    case query
 
     /// A body read by a scan.
     enum Scanned: Sendable {
         case modify(ScannedModifyBody)
         case lookup(ScannedLookupBody)
+        case query(ScannedQueryBody)
 
         /// The body's members around its operations or lookups.
         var envelope: JSONValue {
             switch self {
             case .modify(let body): body.envelope
             case .lookup(let body): body.envelope
+            case .query(let body): body.envelope
             }
         }
     }
 
-    /// The scan of `operation`'s bodies (`records/modify`, `records/lookup`), if it has one.
+    /// The scan of `operation`'s bodies (`records/modify`, `records/lookup`, `records/query`), if it has one.
     init?(operation: String) {
         switch operation {
         case "records/modify": self = .modify
         case "records/lookup": self = .lookup
+        case "records/query": self = .query
         default: return nil
         }
     }
@@ -37,6 +42,7 @@ enum BodyScan: Sendable {
         switch self {
         case .modify: ScannedModifyBody.scan(bytes).map { .modify($0) }
         case .lookup: ScannedLookupBody.scan(bytes).map { .lookup($0) }
+        case .query: ScannedQueryBody.scan(bytes).map { .query($0) }
         }
     }
 }

@@ -32,9 +32,13 @@ enum RecordsEndpoints {
     /// `{records, continuationMarker?, syncToken?}`.
     static func query(_ context: APIContext) throws -> JSONValue {
         let token = try currentSyncToken(context)
-        return try RecordsExchange.query(
-            context.body, in: try context.database(), schema: try context.store.schema(context.container, context.environment),
-            numbersAsStrings: try context.numbersAsStrings(), syncToken: token)
+        let database = try context.database()
+        let schema = try context.store.schema(context.container, context.environment)
+        if case .query(let scanned)? = context.scanned {
+            return try RecordsExchange.query(
+                scanned.query, around: context.body, in: database, schema: schema, numbersAsStrings: try context.numbersAsStrings(), syncToken: token)
+        }
+        return try RecordsExchange.query(context.body, in: database, schema: schema, numbersAsStrings: try context.numbersAsStrings(), syncToken: token)
     }
 
     /// `records/lookup`: `{records: [{recordName, desiredKeys?}], zoneID, desiredKeys}` → `{records, syncToken?}`.
