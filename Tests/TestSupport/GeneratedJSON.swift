@@ -24,6 +24,21 @@ public indirect enum GeneratedJSON: Sendable {
         }
     }
 
+    /// An object of `members` in a random order, now and then with one of them repeated (one
+    /// time in `repeatOneIn`: with the same value or with `other`'s, the last counting) or an
+    /// `unknown` member of `other`'s added (one time in six).
+    public static func shuffledObject(
+        _ members: [(String, GeneratedJSON)], repeatOneIn: Int, other: (inout SeededGenerator) -> GeneratedJSON,
+        using generator: inout SeededGenerator
+    ) -> GeneratedJSON {
+        var members = members
+        if Int.random(in: 0..<repeatOneIn, using: &generator) == 0, let repeated = members.randomElement(using: &generator) {
+            members.append(Bool.random(using: &generator) ? repeated : (repeated.0, other(&generator)))
+        }
+        if Int.random(in: 0..<6, using: &generator) == 0 { members.append(("unknown", other(&generator))) }
+        return .object(members.shuffled(using: &generator))
+    }
+
     /// `text` as a JSON string literal.
     public static func quoted(_ text: String) -> String { String(decoding: JSONValue.string(text).serialized(), as: UTF8.self) }
 

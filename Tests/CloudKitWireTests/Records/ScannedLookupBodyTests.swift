@@ -100,12 +100,7 @@ struct ScannedLookupBodyTests {
     ]
 
     private static func members(_ members: [(String, GeneratedJSON)], _ generator: inout SeededGenerator) -> GeneratedJSON {
-        var members = members
-        if Int.random(in: 0..<15, using: &generator) == 0, let repeated = members.randomElement(using: &generator) {
-            members.append(Bool.random(using: &generator) ? repeated : (repeated.0, pick(values, &generator)))
-        }
-        if Int.random(in: 0..<6, using: &generator) == 0 { members.append(("unknown", pick(values, &generator))) }
-        return .object(members.shuffled(using: &generator))
+        GeneratedJSON.shuffledObject(members, repeatOneIn: 15, other: { pick(values, &$0) }, using: &generator)
     }
 
     private static func body(_ generator: inout SeededGenerator) -> GeneratedJSON {

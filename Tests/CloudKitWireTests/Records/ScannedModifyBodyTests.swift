@@ -191,13 +191,7 @@ struct ScannedModifyBodyTests {
 
     /// Members, sometimes one repeated or an unknown one added, in a random order.
     private static func members(_ members: [(String, Doc)], _ generator: inout SeededGenerator) -> Doc {
-        var members = members
-        if Int.random(in: 0..<25, using: &generator) == 0, let repeated = members.randomElement(using: &generator) {
-            // Repeated with the same value or another: the last one counts.
-            members.append(Bool.random(using: &generator) ? repeated : (repeated.0, value(&generator)))
-        }
-        if Int.random(in: 0..<6, using: &generator) == 0 { members.append(("unknown", value(&generator))) }
-        return .object(members.shuffled(using: &generator))
+        GeneratedJSON.shuffledObject(members, repeatOneIn: 25, other: value, using: &generator)
     }
 
     private static func body(_ generator: inout SeededGenerator) -> Doc {

@@ -166,13 +166,7 @@ struct ScannedQueryBodyTests {
 
     /// Members, sometimes one repeated or an unknown one added, in a random order.
     private static func members(_ members: [(String, Doc)], _ generator: inout SeededGenerator) -> Doc {
-        var members = members
-        if Int.random(in: 0..<25, using: &generator) == 0, let repeated = members.randomElement(using: &generator) {
-            // Repeated with the same value or another: the last one counts.
-            members.append(Bool.random(using: &generator) ? repeated : (repeated.0, pick(odd, &generator)))
-        }
-        if Int.random(in: 0..<6, using: &generator) == 0 { members.append(("unknown", pick(odd, &generator))) }
-        return .object(members.shuffled(using: &generator))
+        GeneratedJSON.shuffledObject(members, repeatOneIn: 25, other: { pick(odd, &$0) }, using: &generator)
     }
 
     private static func body(_ generator: inout SeededGenerator) -> Doc {
