@@ -103,6 +103,27 @@ extension JSONParser {
         seen = true
     }
 
+    /// A Record Field Dictionary's `value` (`nil` when absent or `null`) and `type`, as a record's
+    /// field and a filter's `fieldValue` hold them; its members sit inside `containers`.
+    mutating func readFieldDictionary(inside containers: Int, depthLimit: Int) throws(JSONParseError) -> (value: JSONValue?, hint: String?) {
+        var value: JSONValue?
+        var hint: String?
+        var seen = (value: false, hint: false)
+        try readObject { parser, key throws(JSONParseError) in
+            switch key {
+            case "value":
+                try parser.once(&seen.value)
+                value = try parser.readPlainValue(inside: containers, depthLimit: depthLimit).nonNull
+            case "type":
+                try parser.once(&seen.hint)
+                hint = try parser.readOptionalString(inside: containers, depthLimit: depthLimit)
+            default:
+                _ = try parser.readPlainValue(inside: containers, depthLimit: depthLimit)
+            }
+        }
+        return (value, hint)
+    }
+
     /// Any JSON value, read as the tree parser reads it, lying inside `containers` of the body's
     /// containers: it may nest only as deep as it could in the whole body.
     mutating func readPlainValue(inside containers: Int, depthLimit: Int) throws(JSONParseError) -> JSONValue {

@@ -100,22 +100,7 @@ extension JSONParser {
     /// One Record Field Dictionary (`{value, type}`), or `null`; its members sit six containers deep.
     private mutating func readField(_ name: String, depthLimit: Int) throws(JSONParseError) -> ScannedField {
         if try readNull(inside: 5, depthLimit: depthLimit) { return ScannedField(name: name, hint: nil, value: nil) }
-        var value: JSONValue?
-        var hint: String?
-        var hasValue = false
-        var hasHint = false
-        try readObject { parser, key throws(JSONParseError) in
-            switch key {
-            case "value":
-                try parser.once(&hasValue)
-                value = try parser.readPlainValue(inside: 6, depthLimit: depthLimit).nonNull
-            case "type":
-                try parser.once(&hasHint)
-                hint = try parser.readOptionalString(inside: 6, depthLimit: depthLimit)
-            default:
-                _ = try parser.readPlainValue(inside: 6, depthLimit: depthLimit)
-            }
-        }
+        let (value, hint) = try readFieldDictionary(inside: 6, depthLimit: depthLimit)
         return ScannedField(name: name, hint: hint, value: value)
     }
 }

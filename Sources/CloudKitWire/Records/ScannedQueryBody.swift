@@ -131,21 +131,7 @@ extension JSONParser {
     /// A filter's `fieldValue`: an object with a `value` (not `null`) and maybe a `type`; its
     /// members sit five containers deep.
     private mutating func readFilterValue(depthLimit: Int) throws(JSONParseError) -> (value: JSONValue, hint: String?) {
-        var value: JSONValue?
-        var hint: String?
-        var seen = (value: false, hint: false)
-        try readObject { parser, key throws(JSONParseError) in
-            switch key {
-            case "value":
-                try parser.once(&seen.value)
-                value = try parser.readPlainValue(inside: 5, depthLimit: depthLimit).nonNull
-            case "type":
-                try parser.once(&seen.hint)
-                hint = try parser.readOptionalString(inside: 5, depthLimit: depthLimit)
-            default:
-                _ = try parser.readPlainValue(inside: 5, depthLimit: depthLimit)
-            }
-        }
+        let (value, hint) = try readFieldDictionary(inside: 5, depthLimit: depthLimit)
         guard let value else { throw notScanned() }
         return (value, hint)
     }
