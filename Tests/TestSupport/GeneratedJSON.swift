@@ -42,6 +42,26 @@ public indirect enum GeneratedJSON: Sendable {
     /// `text` as a JSON string literal.
     public static func quoted(_ text: String) -> String { String(decoding: JSONValue.string(text).serialized(), as: UTF8.self) }
 
+    /// Makes `rounds` bodies with `body` from a generator seeded with `seed` and hands each one's
+    /// text to `check`, every third one mutated first (``mutated(_:using:)``); gives what `check`
+    /// returned for the bodies as made and for the mutated ones, leaving out its `nil`s.
+    public static func checkGenerated<Reading>(
+        rounds: Int, seed: UInt64, body: (inout SeededGenerator) -> GeneratedJSON, check: ([UInt8]) -> Reading?
+    ) -> (asMade: [Reading], mutated: [Reading]) {
+        var generator = SeededGenerator(seed: seed)
+        var asMade: [Reading] = []
+        var mutated: [Reading] = []
+        for round in 0..<rounds {
+            let bytes = Array(body(&generator).text(using: &generator).utf8)
+            if round % 3 == 2 {
+                if let reading = check(Self.mutated(bytes, using: &generator)) { mutated.append(reading) }
+            } else if let reading = check(bytes) {
+                asMade.append(reading)
+            }
+        }
+        return (asMade, mutated)
+    }
+
     /// `bytes` with one or two bytes replaced, inserted or removed.
     public static func mutated(_ bytes: [UInt8], using generator: inout SeededGenerator) -> [UInt8] {
         var bytes = bytes
