@@ -1,21 +1,27 @@
-/// The steps of the readers of known body shapes (`records/modify`, `records/lookup`): the
-/// objects and arrays of the shape are walked here, and every key and plain value is read by the
-/// parser's own code, so it is accepted, refused and decoded as in a tree. Any step that meets
-/// something else throws ``notScanned()``, and the body is parsed as a tree instead.
+/// The steps of the readers of known body shapes (`records/modify`, `records/lookup`,
+/// `records/query`): the objects and arrays of the shape are walked here, and every key and plain
+/// value is read by the parser's own code, so it is accepted, refused and decoded as in a tree.
+/// Any step that meets something else throws ``notScanned()``, and the body is parsed as a tree
+/// instead.
 extension JSONParser {
-    /// `bytes` read by `read` (given the body's nesting limit), or `nil` when any step finds
-    /// something other than the shape it reads.
-    static func scan<Body>(_ bytes: [UInt8], _ read: (inout JSONParser, _ depthLimit: Int) throws(JSONParseError) -> Body) -> Body? {
+    /// The body of `bytes`: its member `key` read by `read` (given the body's nesting limit), and
+    /// its other members, in order, as the envelope; `nil` when any step finds something other
+    /// than the shape it reads.
+    static func scanBody<Member>(
+        _ bytes: [UInt8], around key: String, _ read: (inout JSONParser, _ depthLimit: Int) throws(JSONParseError) -> Member
+    ) -> (envelope: JSONValue, member: Member)? {
         bytes.withUnsafeBufferPointer { buffer in
             var parser = JSONParser(buffer, maximumDepth: JSONValue.defaultMaximumDepth, reservingStacks: false)
             let depthLimit = parser.maximumDepth
-            return try? read(&parser, depthLimit)
+            return try? parser.readBody(around: key, depthLimit: depthLimit) { parser throws(JSONParseError) in
+                try read(&parser, depthLimit)
+            }
         }
     }
 
     /// A whole body: an object whose member `key` is read by `read`, each other member kept, in
     /// order, in the envelope. Refused when the member is missing, and when any key repeats.
-    mutating func readBody<Member>(
+    private mutating func readBody<Member>(
         around key: String, depthLimit: Int, _ read: (inout JSONParser) throws(JSONParseError) -> Member
     ) throws(JSONParseError) -> (envelope: JSONValue, member: Member) {
         var keys: [String] = []
@@ -105,7 +111,9 @@ extension JSONParser {
 
     /// A Record Field Dictionary's `value` (`nil` when absent or `null`) and `type`, as a record's
     /// field and a filter's `fieldValue` hold them; its members sit inside `containers`.
-    mutating func readFieldDictionary(inside containers: Int, depthLimit: Int) throws(JSONParseError) -> (value: JSONValue?, hint: String?) {
+    mutating func readFieldDictionary(
+        inside containers: Int, depthLimit: Int
+    ) throws(JSONParseError) -> (value: JSONValue?, hint: String?) {
         var value: JSONValue?
         var hint: String?
         var seen = (value: false, hint: false)

@@ -13,12 +13,10 @@ public struct ScannedLookupBody: Sendable {
 
     /// The body of `bytes`, or `nil` when it is not of the shape scanning reads.
     public static func scan(_ bytes: [UInt8]) -> ScannedLookupBody? {
-        JSONParser.scan(bytes) { parser, depthLimit throws(JSONParseError) in
-            let (envelope, lookups) = try parser.readBody(around: "records", depthLimit: depthLimit) { parser throws(JSONParseError) in
-                try parser.readLookups(depthLimit: depthLimit)
-            }
-            return ScannedLookupBody(envelope: envelope, lookups: lookups)
+        JSONParser.scanBody(bytes, around: "records") { parser, depthLimit throws(JSONParseError) in
+            try parser.readLookups(depthLimit: depthLimit)
         }
+        .map { ScannedLookupBody(envelope: $0.envelope, lookups: $0.member) }
     }
 }
 

@@ -16,12 +16,10 @@ public struct ScannedModifyBody: Sendable {
 
     /// The body of `bytes`, or `nil` when it is not of the shape scanning reads.
     public static func scan(_ bytes: [UInt8]) -> ScannedModifyBody? {
-        JSONParser.scan(bytes) { parser, depthLimit throws(JSONParseError) in
-            let (envelope, operations) = try parser.readBody(around: "operations", depthLimit: depthLimit) { parser throws(JSONParseError) in
-                try parser.readOperations(depthLimit: depthLimit)
-            }
-            return ScannedModifyBody(envelope: envelope, operations: operations)
+        JSONParser.scanBody(bytes, around: "operations") { parser, depthLimit throws(JSONParseError) in
+            try parser.readOperations(depthLimit: depthLimit)
         }
+        .map { ScannedModifyBody(envelope: $0.envelope, operations: $0.member) }
     }
 }
 

@@ -15,12 +15,10 @@ public struct ScannedQueryBody: Sendable {
 
     /// The body of `bytes`, or `nil` when it is not of the shape scanning reads.
     public static func scan(_ bytes: [UInt8]) -> ScannedQueryBody? {
-        JSONParser.scan(bytes) { parser, depthLimit throws(JSONParseError) in
-            let (envelope, query) = try parser.readBody(around: "query", depthLimit: depthLimit) { parser throws(JSONParseError) in
-                try parser.readQuery(depthLimit: depthLimit)
-            }
-            return ScannedQueryBody(envelope: envelope, query: query)
+        JSONParser.scanBody(bytes, around: "query") { parser, depthLimit throws(JSONParseError) in
+            try parser.readQuery(depthLimit: depthLimit)
         }
+        .map { ScannedQueryBody(envelope: $0.envelope, query: $0.member) }
     }
 }
 
