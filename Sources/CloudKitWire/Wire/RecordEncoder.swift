@@ -36,12 +36,6 @@ public struct RecordEncoder {
         text { write(result, desiredKeys: desiredKeys, into: &$0) }
     }
 
-    /// A `records` array of records, each with the fields `desiredKeys` leaves in.
-    public func array(_ records: [Record], desiredKeys: [String]?) -> JSONValue {
-        let withFields = desiredKeys.map { !$0.isEmpty } ?? true
-        return text(capacity: records.count * 640) { $0.writeArray(records) { write($1, withFields: withFields, into: &$0) } }
-    }
-
     /// A `records` array of results, each with the fields its `desiredKeys(position)` leaves in.
     public func array(_ results: [RecordResult], desiredKeys: (Int) -> [String]?) -> JSONValue {
         text(capacity: results.count * 640) { $0.writeArray(results.enumerated()) { write($1.element, desiredKeys: desiredKeys($1.offset), into: &$0) } }

@@ -84,7 +84,12 @@ struct RecordEncoderTests {
         // The page is one piece of text, and equal to the same records encoded one by one.
         let oneByOne = RecordEncoder(numbersAsStrings: false)
         #expect(page == .array(results.enumerated().map { oneByOne.json($0.element, desiredKeys: $0.offset == 3 ? [] : nil) }))
-        #expect(RecordEncoder(numbersAsStrings: false).array([], desiredKeys: nil).serialized() == Array("[]".utf8))
+        // A whole answer holds the same array, with the members after it only when given.
+        let encoder = RecordEncoder(numbersAsStrings: false)
+        #expect(encoder.page(results) { $0 == 3 ? [] : nil } == .object(["records": page]))
+        #expect(encoder.page([Record](), desiredKeys: nil).serialized() == Array(#"{"records":[]}"#.utf8))
+        #expect(encoder.page([second], desiredKeys: [], continuationMarker: "m\"1", syncToken: "t").serialized() == Array(
+            #"{"records":[\#(text(oneByOne.json(second, withFields: false)))],"continuationMarker":"m\"1","syncToken":"t"}"#.utf8))
     }
 
     @Test("written text reads, compares and hashes as the value it holds")
