@@ -100,6 +100,7 @@ import Testing
         let after = storage.writeStatistics
         #expect(after.transactions - before.transactions == 2, "the holding job, then all \(count) modifies in one transaction")
         #expect(after.largestGroup == count)
+        #expect(after.groupsRunTwice - before.groupsRunTwice == 1, "run without savepoints, then again with them once one failed")
         for (index, result) in answers.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
             if index == failing {
                 #expect(throws: CloudStoreError.self) { try result.get() }
@@ -116,6 +117,72 @@ import Testing
         }
         #expect(log.map(\.sequence) == Array(1...Int64(1 + (count - 1) * 2)), "the change log stays dense")
         #expect(try store.store.usage(of: store.container)[.development]?.recordBytes ?? 0 < held + 20_000)
+    }
+}
+
+extension HandedOffWriteTests {
+    /// Hands in `count` creates of one record while the writer is held, so that they form one
+    /// group, and waits for their answers; the one at `failing` passes the storage limit.
+    static func oneGroup(
+        of count: Int, prefix: String, failing: Int?, in database: CloudDatabase, _ storage: any EnvironmentStorage
+    ) -> [Result<[RecordResult], any Error>] {
+        let writer = HeldWriter { hold in _ = try? storage.write { _ in hold() } }
+        let answers = Mutex<[Int: Result<[RecordResult], any Error>]>([:])
+        let finished = DispatchGroup()
+        for index in 0..<count {
+            finished.enter()
+            let title = index == failing ? String(repeating: "x", count: 30_000) : "note \(index)"
+            database.modify(ModifyRequest(operations: [
+                RecordOperation(.create, recordName: "\(prefix)\(index)", recordType: "Note", fields: ["title": .string(title)])
+            ])) { result in
+                answers.withLock { $0[index] = result }
+                finished.leave()
+            }
+        }
+        writer.release()
+        finished.wait()
+        return answers.withLock { answers in (0..<count).map { answers[$0]! } }
+    }
+
+    /// A group of handed-off writes runs without a savepoint per job while none fails; one that
+    /// fails makes it run again with savepoints, and the groups after it start with savepoints,
+    /// so that a failing writer does not make every group run twice. Each way, the failing job
+    /// alone is undone.
+    @Test func aGroupRunsWithoutSavepointsUntilAJobFails() throws {
+        let store = try TemporaryStore()
+        let database = try store.database()
+        try database.create("Note", "seed", ["title": .string("seed")])
+        try store.store.limitStorage(of: store.container, headroom: 20_000)
+        let storage = try store.store.environment(store.container, .development)
+        let start = storage.writeStatistics
+
+        let clean = Self.oneGroup(of: 12, prefix: "a", failing: nil, in: database, storage)
+        #expect(clean.map { try? $0.get().first?.record?.recordName } == (0..<12).map { "a\($0)" })
+        let afterClean = storage.writeStatistics
+        #expect(afterClean.largestGroup == 12)
+        #expect(afterClean.groupsRunTwice == start.groupsRunTwice, "no job failed: the group ran once")
+
+        for (round, prefix) in ["b", "c"].enumerated() {
+            let before = storage.writeStatistics
+            let results = Self.oneGroup(of: 12, prefix: prefix, failing: 7, in: database, storage)
+            for (index, result) in results.enumerated() {
+                if index == 7 {
+                    #expect(throws: CloudStoreError.self) { try result.get() }
+                } else {
+                    #expect((try? result.get().first?.record?.recordName) == "\(prefix)\(index)")
+                }
+            }
+            let after = storage.writeStatistics
+            #expect(after.transactions - before.transactions == 2, "the holding job, then the group")
+            // The first failing group ran twice; the next one took savepoints from the start.
+            #expect(after.groupsRunTwice - before.groupsRunTwice == (round == 0 ? 1 : 0))
+            let found = try database.lookup((0..<12).map { RecordLookup("\(prefix)\($0)") })
+            #expect(found.map { $0.record != nil } == (0..<12).map { $0 != 7 }, "the failing write alone left nothing")
+        }
+        let log = try storage.read { reader in
+            try reader.changes(in: try #require(try reader.zone(named: "_defaultZone", in: .public)), after: 0, limit: 1_000)
+        }
+        #expect(log.map(\.sequence) == Array(1...Int64(1 + 12 + 11 + 11)), "the change log stays dense")
     }
 }
 

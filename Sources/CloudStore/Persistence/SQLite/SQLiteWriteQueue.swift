@@ -3,9 +3,17 @@ import Synchronization
 
 /// The one writer of a database file: a thread that owns the writer connection and runs the
 /// write jobs callers submit, committing all the jobs that are waiting in one transaction
-/// (group commit). Each job runs in its own savepoint, so a job that fails undoes only itself;
-/// every caller gets its answer after the commit that made its changes durable. What the jobs
-/// of a group share (``SQLiteWriteGroupState``) is finished once, before the group commits.
+/// (group commit). A job that fails undoes only itself; every caller gets its answer after the
+/// commit that made its changes durable. What the jobs of a group share
+/// (``SQLiteWriteGroupState``) is finished once, before the group commits.
+///
+/// A group of jobs that may run again (``enqueue(exclusive:_:completion:)``'s) first runs
+/// without savepoints: a savepoint makes SQLite copy every page a job touches that an earlier
+/// job of the group touched, which cost about as much as a create's own index updates. If one
+/// of them fails, the whole transaction is rolled back and the group runs again with a
+/// savepoint per job, as any other group does; the next groups then take savepoints from the
+/// start for a while, so that a caller whose writes keep failing does not make every group run
+/// twice.
 ///
 /// An exclusive job runs alone in a transaction of its own and a failure rolls all of it back;
 /// so does any job that finds no other waiting.
@@ -47,13 +55,16 @@ final class SQLiteWriteQueue: Sendable {
     /// or what it or the commit threw, once the group's transaction has ended. Nothing waits
     /// meanwhile, so the jobs of every caller in flight can share one commit.
     ///
+    /// `body` may run more than once, each time in a transaction rolled back before the next:
+    /// it must act only through the connection, and keep nothing from one run to the next.
+    ///
     /// `completion` runs on the writer's thread before it starts the next group, or on another
     /// thread when more jobs are already waiting: it should only hand the answer on.
     func enqueue<T: Sendable>(
         exclusive: Bool = false, _ body: @escaping @Sendable (SQLiteConnection) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        core.enqueue(Job(run: CallerClosure(body: body), exclusive: exclusive) { result in
+        core.enqueue(Job(run: CallerClosure(body: body), exclusive: exclusive, repeatable: true) { result in
             completion(result.map { $0 as! T })
         })
     }
@@ -69,6 +80,9 @@ final class SQLiteWriteQueue: Sendable {
         var jobs = 0
         /// The most jobs one transaction ran.
         var largestGroup = 0
+        /// Groups run first without savepoints, in which a job failed: their transaction was
+        /// rolled back and they ran again, a savepoint per job.
+        var groupsRunTwice = 0
         /// Jobs submitted and not yet taken into a transaction.
         var waiting = 0
     }
@@ -80,17 +94,26 @@ final class SQLiteWriteQueue: Sendable {
         let run: Mutex<CallerClosure?>
         /// Whether the job runs alone in its own transaction.
         let exclusive: Bool
+        /// Whether the closure may run again after its transaction was rolled back: it acts
+        /// only through the connection. A caller's closure that `submit` carries may change
+        /// what it captured, so it runs once.
+        let repeatable: Bool
         private let report: @Sendable (Result<any Sendable, any Error>) -> Void
 
-        init(run: CallerClosure, exclusive: Bool, report: @escaping @Sendable (Result<any Sendable, any Error>) -> Void) {
+        init(
+            run: CallerClosure, exclusive: Bool, repeatable: Bool = false,
+            report: @escaping @Sendable (Result<any Sendable, any Error>) -> Void
+        ) {
             self.run = Mutex(run)
             self.exclusive = exclusive
+            self.repeatable = repeatable
             self.report = report
         }
 
-        /// Runs the caller's closure once, dropping it afterwards.
+        /// Runs the caller's closure: once, dropping it afterwards, unless the job is
+        /// repeatable (then ``finish(_:)`` drops it).
         func perform(on connection: SQLiteConnection) throws -> any Sendable {
-            guard let closure = run.withLock({ $0.take() }) else {
+            guard let closure = run.withLock({ repeatable ? $0 : $0.take() }) else {
                 throw CloudStoreError.internalError("A write job ran twice")
             }
             return try closure.body(connection)
@@ -128,6 +151,11 @@ final class SQLiteWriteQueue: Sendable {
         private let wakeup = DispatchSemaphore(value: 0)
         /// Where a group's outcomes are told while more jobs wait.
         private let answers: SQLiteAnswerThread
+        /// How many more groups take a savepoint per job from the start, after a group run
+        /// without them had to run again. Used by the writer thread alone.
+        private nonisolated(unsafe) var groupsWithSavepoints = 0
+        /// Groups that take savepoints from the start after one ran twice.
+        static let groupsWithSavepointsAfterRetry = 64
 
         init(connection: SQLiteConnection, answers: SQLiteAnswerThread) {
             self.connection = connection
@@ -190,19 +218,42 @@ final class SQLiteWriteQueue: Sendable {
         }
 
         private func commit(_ jobs: [Job]) {
+            if groupsWithSavepoints > 0 {
+                groupsWithSavepoints -= 1
+            } else if jobs.allSatisfy(\.repeatable) {
+                if commitWithoutSavepoints(jobs) { return }
+                groupsWithSavepoints = Self.groupsWithSavepointsAfterRetry
+                pending.withLock { $0.counts.groupsRunTwice += 1 }
+            }
+            commitWithSavepoints(jobs)
+        }
+
+        /// Runs a group's jobs one after another in one transaction and commits it, as long as
+        /// none fails. `false` when one did: then nothing of the group remains, nobody was told
+        /// anything, and the group is to run again with savepoints.
+        private func commitWithoutSavepoints(_ jobs: [Job]) -> Bool {
+            guard begin(jobs) else { return true }
+            defer { endGroup() }
             var results: [Result<any Sendable, any Error>] = []
+            results.reserveCapacity(jobs.count)
             do {
-                try connection.statement("BEGIN IMMEDIATE").execute()
+                for job in jobs { results.append(.success(try job.perform(on: connection))) }
             } catch {
-                finish(jobs, with: Array(repeating: .failure(error), count: jobs.count))
-                return
+                try? connection.statement("ROLLBACK").execute()
+                connection.endTransaction(committed: false)
+                return false
             }
-            connection.inWriteGroup = true
-            connection.transactionMemory = nil
-            defer {
-                connection.inWriteGroup = false
-                connection.writeGroupState = nil
-            }
+            commit(jobs, results)
+            return true
+        }
+
+        /// Runs a group's jobs in one transaction, each in a savepoint of its own, so that a job
+        /// that fails undoes only itself.
+        private func commitWithSavepoints(_ jobs: [Job]) {
+            guard begin(jobs) else { return }
+            defer { endGroup() }
+            var results: [Result<any Sendable, any Error>] = []
+            results.reserveCapacity(jobs.count)
             for job in jobs {
                 let state = connection.writeGroupState
                 state?.beginJob()
@@ -219,6 +270,27 @@ final class SQLiteWriteQueue: Sendable {
                     results.append(.failure(error))
                 }
             }
+            commit(jobs, results)
+        }
+
+        /// Opens a group's transaction; `false`, with every job told the failure, if it could
+        /// not.
+        private func begin(_ jobs: [Job]) -> Bool {
+            do {
+                try connection.statement("BEGIN IMMEDIATE").execute()
+            } catch {
+                finish(jobs, with: Array(repeating: .failure(error), count: jobs.count))
+                return false
+            }
+            connection.inWriteGroup = true
+            connection.transactionMemory = nil
+            return true
+        }
+
+        /// Writes what the group's jobs share and commits, then tells each job its outcome:
+        /// every job the commit's failure, if it failed.
+        private func commit(_ jobs: [Job], _ results: [Result<any Sendable, any Error>]) {
+            var results = results
             do {
                 try connection.writeGroupState?.finish()
                 try connection.statement("COMMIT").execute()
@@ -229,6 +301,12 @@ final class SQLiteWriteQueue: Sendable {
                 results = Array(repeating: .failure(error), count: jobs.count)
             }
             finish(jobs, with: results)
+        }
+
+        /// Leaves the group: the connection's next transaction starts with no shared state.
+        private func endGroup() {
+            connection.inWriteGroup = false
+            connection.writeGroupState = nil
         }
 
         private func commitAlone(_ job: Job) {
