@@ -1,9 +1,26 @@
 /// Applies numbered schema migrations to one of our own database files, tracked in
 /// `PRAGMA user_version`. Migrations only ever get appended: a file at version N has run
 /// migrations 1…N exactly once each.
-struct SQLiteMigrator {
+struct SQLiteMigrator: Sendable {
+    /// One migration: SQL statements, or steps that need values read from the file first.
+    enum Migration: ExpressibleByStringLiteral, Sendable {
+        /// Statements run as one script.
+        case sql(String)
+        /// Steps run on the connection, inside the migrations' transaction.
+        case steps(@Sendable (SQLiteConnection) throws -> Void)
+
+        init(stringLiteral sql: String) { self = .sql(sql) }
+
+        func run(on connection: SQLiteConnection) throws {
+            switch self {
+            case .sql(let sql): try connection.execute(sql)
+            case .steps(let steps): try steps(connection)
+            }
+        }
+    }
+
     /// The migrations in order; migration `i` (0-based) brings the file to version `i + 1`.
-    var migrations: [String]
+    var migrations: [Migration]
 
     /// Runs the migrations the file has not run yet, all in one transaction.
     /// - Throws: when the file is newer than this program knows.
@@ -15,7 +32,7 @@ struct SQLiteMigrator {
                     "\(connection.path) has schema version \(current), newer than this program's \(migrations.count)")
             }
             for version in current..<migrations.count {
-                try connection.execute(migrations[version])
+                try migrations[version].run(on: connection)
             }
             if current < migrations.count {
                 try connection.execute("PRAGMA user_version = \(migrations.count)")
