@@ -62,6 +62,44 @@ import TestSupport
         #expect(try database.lookup([RecordLookup("d2")]).first?.record?.recordName == "d2")
     }
 
+    /// With the writer's memory in use, another process's write and a rolled-back write leave
+    /// the database's zone feed in order, each zone once.
+    @Test func theZoneLogStaysInOrderAcrossAnotherProcessAndARollback() throws {
+        let store = try TemporaryStore()
+        let (_, database) = try DatabaseChangesTests.aliceWithZones(store)
+        let clock = store.clock
+        let other = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: store.directory, clock: { clock.tick() }))
+        let elsewhere = try other.database(store.container, .development, .private, as: database.caller)
+        func feed(after token: String?) throws -> [String] {
+            try database.databaseChanges(syncToken: token).zones.map(DatabaseChangesTests.describe)
+        }
+
+        _ = try Self.create("w1", in: "Work", database)
+        _ = try Self.create("h1", in: "Home", database)
+        let first = try database.databaseChanges(syncToken: nil).syncToken
+        // The other process moves Home; the writer's next write must come after it.
+        _ = try Self.create("h2", in: "Home", elsewhere)
+        _ = try Self.create("t1", in: "Trips", database)
+        _ = try Self.create("w2", in: "Work", database)
+        #expect(try feed(after: first) == ["Home", "Trips", "Work"])
+        let second = try database.databaseChanges(syncToken: nil).syncToken
+
+        try store.store.limitStorage(of: store.container, headroom: 20_000)
+        #expect(throws: CloudStoreError.self) { try Self.create("t2", in: "Trips", database, title: String(repeating: "x", count: 30_000)) }
+        _ = try Self.create("h3", in: "Home", database)
+        _ = try Self.create("h4", in: "Home", database)
+        #expect(try feed(after: second) == ["Home"], "the rolled-back write moved nothing")
+        _ = try Self.create("t3", in: "Trips", elsewhere)
+        _ = try Self.create("w3", in: "Work", database)
+        #expect(try feed(after: second) == ["Home", "Trips", "Work"])
+        #expect(try feed(after: nil) == ["Home", "Trips", "Work"])
+
+        let sequences = try store.store.environment(store.container, .development).read { reader in
+            try reader.zoneLog(in: database.database, after: 0, limit: 10).map(\.sequence)
+        }
+        #expect(sequences.count == 3 && sequences == sequences.sorted() && Set(sequences).count == 3)
+    }
+
     @Test func aZoneDeletedAndMadeAgainByTheWriterStartsItsFeedAfresh() throws {
         let store = try TemporaryStore()
         let (alice, database) = try DatabaseChangesTests.aliceWithZones(store)
