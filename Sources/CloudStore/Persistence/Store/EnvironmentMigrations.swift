@@ -252,9 +252,10 @@ enum EnvironmentMigrations {
 
     /// Record keys are taken as one more than the largest key, without `AUTOINCREMENT`:
     /// `AUTOINCREMENT` read and wrote `sqlite_sequence` on every insert, a page more in every
-    /// commit, and about a fifteenth of a create's SQLite work. A key is taken again only after
-    /// the record holding the largest was deleted, and every row naming a record by its key
-    /// (indexes, list and search tables, references, asset references) goes with the record.
+    /// commit: a sixteenth of a create's SQLite work alone, a tenth in a group. A key is taken
+    /// again only after the record holding the largest was deleted, and every row naming a
+    /// record by its key (indexes, list and search tables, references, asset references) goes
+    /// with the record.
     ///
     /// The table's layout on disk is the same either way, so only its stored definition changes
     /// (`writable_schema`), and the schema cookie moves so that every connection, this
