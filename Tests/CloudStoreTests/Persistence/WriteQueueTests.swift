@@ -75,33 +75,23 @@ import Testing
         let storage = try store.store.environment(store.container, .development)
         let before = storage.writeStatistics
 
-        // The writer is held while the modifies are handed in, so the next group is every one
-        // of them; none has a thread waiting for it.
-        let writer = HeldWriter { hold in _ = try? storage.write { _ in hold() } }
         let count = 40, failing = 17
-        let answers = Mutex<[Int: Result<[RecordResult], any Error>]>([:])
-        let finished = DispatchGroup()
-        for index in 0..<count {
-            finished.enter()
-            // One write that alone passes the storage limit: its records are written, then refused.
-            let title = index == failing ? String(repeating: "x", count: 30_000) : "note \(index)"
-            database.modify(ModifyRequest(operations: [
-                RecordOperation(.create, recordName: "n\(index)", recordType: "Note", fields: ["title": .string(title)]),
-                RecordOperation(.create, recordName: "n\(index)-b", recordType: "Note"),
-            ])) { result in
-                answers.withLock { $0[index] = result }
-                finished.leave()
-            }
-        }
-        #expect(storage.writeStatistics.waiting == count, "handing a write in waits for nothing")
-        writer.release()
-        finished.wait()
+        // One write that alone passes the storage limit: its records are written, then refused.
+        let answers = Self.oneGroup(
+            of: count, failing: failing, in: database, storage,
+            operations: { index, title in
+                [
+                    RecordOperation(.create, recordName: "n\(index)", recordType: "Note", fields: ["title": .string(title)]),
+                    RecordOperation(.create, recordName: "n\(index)-b", recordType: "Note"),
+                ]
+            },
+            whileHeld: { #expect(storage.writeStatistics.waiting == count, "handing a write in waits for nothing") })
 
         let after = storage.writeStatistics
         #expect(after.transactions - before.transactions == 2, "the holding job, then all \(count) modifies in one transaction")
         #expect(after.largestGroup == count)
         #expect(after.groupsRunTwice - before.groupsRunTwice == 1, "run without savepoints, then again with them once one failed")
-        for (index, result) in answers.withLock({ $0 }).sorted(by: { $0.key < $1.key }) {
+        for (index, result) in answers.enumerated() {
             if index == failing {
                 #expect(throws: CloudStoreError.self) { try result.get() }
             } else {
@@ -121,10 +111,13 @@ import Testing
 }
 
 extension HandedOffWriteTests {
-    /// Hands in `count` creates of one record while the writer is held, so that they form one
-    /// group, and waits for their answers; the one at `failing` passes the storage limit.
+    /// Hands in `count` modifies while the writer is held, so that they form one group (none
+    /// has a thread waiting for it), runs `whileHeld`, lets the writer go and waits for their
+    /// answers. Modify `index` is `operations(index, title)`, the title passing the storage
+    /// limit for the one at `failing`.
     static func oneGroup(
-        of count: Int, prefix: String, failing: Int?, in database: CloudDatabase, _ storage: any EnvironmentStorage
+        of count: Int, failing: Int?, in database: CloudDatabase, _ storage: any EnvironmentStorage,
+        operations: (Int, String) -> [RecordOperation], whileHeld: () -> Void = {}
     ) -> [Result<[RecordResult], any Error>] {
         let writer = HeldWriter { hold in _ = try? storage.write { _ in hold() } }
         let answers = Mutex<[Int: Result<[RecordResult], any Error>]>([:])
@@ -132,16 +125,24 @@ extension HandedOffWriteTests {
         for index in 0..<count {
             finished.enter()
             let title = index == failing ? String(repeating: "x", count: 30_000) : "note \(index)"
-            database.modify(ModifyRequest(operations: [
-                RecordOperation(.create, recordName: "\(prefix)\(index)", recordType: "Note", fields: ["title": .string(title)])
-            ])) { result in
+            database.modify(ModifyRequest(operations: operations(index, title))) { result in
                 answers.withLock { $0[index] = result }
                 finished.leave()
             }
         }
+        whileHeld()
         writer.release()
         finished.wait()
         return answers.withLock { answers in (0..<count).map { answers[$0]! } }
+    }
+
+    /// `oneGroup` of creates of one record each, named `prefix` and the index.
+    static func oneGroup(
+        of count: Int, prefix: String, failing: Int?, in database: CloudDatabase, _ storage: any EnvironmentStorage
+    ) -> [Result<[RecordResult], any Error>] {
+        oneGroup(of: count, failing: failing, in: database, storage) { index, title in
+            [RecordOperation(.create, recordName: "\(prefix)\(index)", recordType: "Note", fields: ["title": .string(title)])]
+        }
     }
 
     /// A group of handed-off writes runs without a savepoint per job while none fails; one that
