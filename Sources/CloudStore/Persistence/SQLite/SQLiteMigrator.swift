@@ -9,8 +9,10 @@ struct SQLiteMigrator: Sendable {
         /// Steps run on the connection, inside the migrations' transaction.
         case steps(@Sendable (SQLiteConnection) throws -> Void)
 
+        /// A migration of SQL statements, as most are written.
         init(stringLiteral sql: String) { self = .sql(sql) }
 
+        /// Runs the migration on `connection`, inside the caller's transaction.
         func run(on connection: SQLiteConnection) throws {
             switch self {
             case .sql(let sql): try connection.execute(sql)
