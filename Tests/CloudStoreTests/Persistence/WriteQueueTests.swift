@@ -187,6 +187,83 @@ extension HandedOffWriteTests {
     }
 }
 
+extension HandedOffWriteTests {
+    /// Many writers at once, one write in ten failing as a whole: whatever groups form, run
+    /// once or twice, every write that succeeded is there, every one that failed left nothing,
+    /// and the change log is dense.
+    @Test func concurrentWritesWithFailuresLeaveExactlyTheSuccessfulOnes() throws {
+        let store = try TemporaryStore()
+        let database = try store.database()
+        try database.create("Note", "seed", ["title": .string("seed")])
+        try store.store.limitStorage(of: store.container, headroom: 400_000)
+        let storage = try store.store.environment(store.container, .development)
+        let threads = 8, perThread = 60
+        let failures = FailureCounter()
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            for index in 0..<perThread {
+                let name = "c\(thread)-\(index)"
+                let failing = index % 10 == 3
+                // Alone past the storage limit: written, then refused, so the whole write fails.
+                let title = failing ? String(repeating: "x", count: 500_000) : "note \(name)"
+                do {
+                    let results = try database.modify(ModifyRequest(operations: [
+                        RecordOperation(.create, recordName: name, recordType: "Note", fields: ["title": .string(title)])
+                    ]))
+                    if failing || results.first?.record?.recordName != name { failures.add("\(name): \(results)") }
+                } catch {
+                    if !failing { failures.add("\(name): \(error)") }
+                }
+            }
+        }
+        #expect(failures.all.isEmpty, "\(failures.all.prefix(3))")
+        let names = (0..<threads).flatMap { thread in (0..<perThread).map { (name: "c\(thread)-\($0)", failing: $0 % 10 == 3) } }
+        let found = try stride(from: 0, to: names.count, by: 200).flatMap { start in
+            try database.lookup(names[start..<min(start + 200, names.count)].map { RecordLookup($0.name) })
+        }
+        #expect(found.count == names.count)
+        #expect(zip(names, found).allSatisfy { ($1.record != nil) == !$0.failing }, "exactly the writes that succeeded are there")
+        let log = try storage.read { reader in
+            try reader.changes(in: try #require(try reader.zone(named: "_defaultZone", in: .public)), after: 0, limit: 10_000)
+        }
+        let succeeded = names.filter { !$0.failing }.count
+        #expect(log.map(\.sequence) == Array(1...Int64(1 + succeeded)), "the change log stays dense")
+        #expect(Set(log.map(\.recordName)) == Set(["seed"] + names.filter { !$0.failing }.map(\.name)))
+    }
+}
+
+extension HandedOffWriteTests {
+    /// The last jobs of a group fail: nothing they found or made reaches the writer's memory,
+    /// so the next write takes the next sequence and finds only zones that were committed.
+    @Test func theFailedLastJobsOfAGroupLeaveNothingInTheWritersMemory() throws {
+        let store = try TemporaryStore()
+        let user = try store.store.addUser(store.container, name: "ann", password: "a long passphrase").userRecordName
+        let database = try store.privateDatabase(of: user)
+        try store.store.limitStorage(of: store.container, headroom: 20_000)
+        let storage = try store.store.environment(store.container, .development)
+        let huge = String(repeating: "x", count: 30_000)
+        func create(_ name: String, _ title: String) -> [RecordOperation] {
+            [RecordOperation(.create, recordName: name, recordType: "Note", fields: ["title": .string(title)])]
+        }
+
+        // The first writes to the private database: each would make its default zone.
+        let first = Self.oneGroup(of: 2, failing: nil, in: database, storage) { index, _ in create("z\(index)", huge) }
+        #expect(first.allSatisfy { (try? $0.get()) == nil }, "both refused past the limit")
+        #expect(try database.modify(ModifyRequest(operations: create("after-zone", "t"))).first?.record?.recordName == "after-zone")
+        #expect(try database.lookup([RecordLookup("after-zone")]).first?.record?.recordName == "after-zone")
+
+        // A committed job, then two that fail.
+        let second = Self.oneGroup(of: 3, failing: nil, in: database, storage) { index, _ in create("g\(index)", index == 0 ? "t" : huge) }
+        #expect(second.map { (try? $0.get())?.first?.record?.recordName } == ["g0", nil, nil])
+        _ = try database.modify(ModifyRequest(operations: create("after-group", "t")))
+
+        let feed = try storage.read { reader in
+            try reader.changes(in: try #require(try reader.zone(named: "_defaultZone", in: database.database)), after: 0, limit: 100)
+                .map { "\($0.sequence) \($0.recordName)" }
+        }
+        #expect(feed == ["1 after-zone", "2 g0", "3 after-group"], "no sequence taken by the failed jobs")
+    }
+}
+
 extension WriteQueueTests {
     /// Under load the writer does not wait while a group's answers are made: a job that arrives
     /// while a group runs is committed and answered even while the earlier answer is still

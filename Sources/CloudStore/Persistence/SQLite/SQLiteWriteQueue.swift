@@ -255,7 +255,11 @@ final class SQLiteWriteQueue: Sendable {
             var results: [Result<any Sendable, any Error>] = []
             results.reserveCapacity(jobs.count)
             for job in jobs {
+                // What the group shares before the job: a job that fails is taken back to it. The
+                // first job to need them makes the group's state and its memory, so a failing
+                // job may have made them; what it made must not commit with the group.
                 let state = connection.writeGroupState
+                let memory = connection.transactionMemory
                 state?.beginJob()
                 do {
                     try connection.statement("SAVEPOINT job").execute()
@@ -267,6 +271,7 @@ final class SQLiteWriteQueue: Sendable {
                     try? connection.statement("RELEASE job").execute()
                     state?.undoJob()
                     connection.writeGroupState = state
+                    connection.transactionMemory = memory
                     results.append(.failure(error))
                 }
             }
