@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+@testable import CloudStore
+import TestSupport
+
+/// Random writes from several threads at once, in three zones, some failing per record, some
+/// atomically, some as a whole: however the writer groups them and runs them again, the file
+/// ends as their answers say, and what the store keeps beside the records agrees with them.
+@Suite struct ConcurrentWriteInvariantTests {
+    /// What one thread's writes left, by what their answers said: the names alive per zone.
+    typealias Expected = [String: Set<String>]
+
+    static let zones = ["_defaultZone", "Work", "Home"]
+
+    /// One thread's writes: creates, updates and deletes of its own records; one write in ten
+    /// too large for the storage limit (refused as a whole); atomic writes in the custom zones
+    /// with one operation that fails (refused together).
+    static func writes(thread: Int, count: Int, in database: CloudDatabase) -> (expected: Expected, failures: [String]) {
+        var random = SeededGenerator(seed: UInt64(2_026 + thread))
+        var alive: Expected = Dictionary(uniqueKeysWithValues: zones.map { ($0, Set<String>()) })
+        var failures: [String] = []
+        var made = 0
+        for step in 0..<count {
+            let zone = zones[random.next(below: zones.count)]
+            let huge = step % 10 == 7
+            let atomicFailure = !huge && zone != "_defaultZone" && random.next(below: 6) == 0
+            var operations: [RecordOperation] = []
+            var planned = alive[zone]!
+            for _ in 0..<(1 + random.next(below: 3)) {
+                let existing = planned.sorted()
+                // A write refused as a whole starts with a record past the storage limit.
+                switch existing.isEmpty || (huge && operations.isEmpty) ? 0 : random.next(below: 3) {
+                case 0:
+                    let name = "t\(thread)-\(made)"
+                    made += 1
+                    let title = huge && operations.isEmpty ? String(repeating: "x", count: 500_000) : "note \(name)"
+                    operations.append(RecordOperation(.create, recordName: name, recordType: "Note", fields: ["title": .string(title)]))
+                    planned.insert(name)
+                case 1:
+                    let name = existing[random.next(below: existing.count)]
+                    guard !operations.contains(where: { $0.recordName == name }) else { continue }
+                    operations.append(RecordOperation(.forceUpdate, recordName: name, recordType: "Note", fields: ["title": .string("edited \(step)")]))
+                default:
+                    let name = existing[random.next(below: existing.count)]
+                    guard !operations.contains(where: { $0.recordName == name }) else { continue }
+                    operations.append(RecordOperation(.forceDelete, recordName: name))
+                    planned.remove(name)
+                }
+            }
+            if atomicFailure {
+                operations.append(RecordOperation(.update, recordName: "missing-\(thread)-\(step)", recordChangeTag: "1"))
+            }
+            let atomic = zone != "_defaultZone"
+            do {
+                let results = try database.modify(ModifyRequest(operations: operations, zoneName: zone, atomic: atomic))
+                if huge { failures.append("write \(thread)/\(step) passed the storage limit and was saved") }
+                if atomicFailure {
+                    if results.contains(where: { $0.error == nil }) { failures.append("atomic write \(thread)/\(step) partly saved") }
+                } else if results.contains(where: { $0.error != nil }) {
+                    failures.append("write \(thread)/\(step): \(results.compactMap(\.error))")
+                } else {
+                    alive[zone] = planned
+                }
+            } catch {
+                if !huge { failures.append("write \(thread)/\(step) failed: \(error)") }
+            }
+        }
+        return (alive, failures)
+    }
+
+    @Test func theFileEndsAsTheAnswersSaidAndItsCountsAndFeedsAgree() throws {
+        let store = try TemporaryStore()
+        let (_, database) = try DatabaseChangesTests.aliceWithZones(store)
+        try store.store.limitStorage(of: store.container, headroom: 400_000)
+        let threads = 6, perThread = 60
+        let outcomes = Mutex<[Int: (expected: Expected, failures: [String])]>([:])
+        DispatchQueue.concurrentPerform(iterations: threads) { thread in
+            let outcome = Self.writes(thread: thread, count: perThread, in: database)
+            outcomes.withLock { $0[thread] = outcome }
+        }
+        let all = outcomes.withLock { $0 }
+        #expect(all.values.flatMap(\.failures).isEmpty, "\(all.values.flatMap(\.failures).prefix(3))")
+
+        let path = store.store.environmentPath(store.container, .development)
+        let connection = try SQLiteConnection(path: path, synchronous: .normal)
+        /// The first column of each row, as text.
+        func rows(_ sql: String) throws -> [String] { try connection.statement(sql).rows { $0.text(0) } }
+        // Exactly the records the answers said are alive, zone by zone.
+        for zone in Self.zones {
+            let expected = all.values.reduce(into: Set<String>()) { $0.formUnion($1.expected[zone] ?? []) }
+            let stored = Set(try rows(
+                "SELECT r.name FROM records r JOIN zones z ON z.zone = r.zone WHERE z.name = '\(zone)' AND z.scope = 1"))
+            #expect(stored == expected, "zone \(zone): \(stored.symmetricDifference(expected).sorted().prefix(5))")
+        }
+        #expect(try rows("SELECT count(*) FROM records WHERE zone NOT IN (SELECT zone FROM zones)") == ["0"], "no record in a zone never made")
+        // Each zone's feed is dense, and its latest entry for each name says what the file holds.
+        #expect(try rows("SELECT zone FROM changes GROUP BY zone HAVING min(seq) != 1 OR max(seq) != count(*)").isEmpty)
+        #expect(try rows(
+            """
+            SELECT c.name FROM changes c
+            WHERE c.seq = (SELECT max(seq) FROM changes d WHERE d.zone = c.zone AND d.name = c.name)
+              AND (c.kind = 3) = EXISTS (SELECT 1 FROM records r WHERE r.zone = c.zone AND r.name = c.name)
+            """
+        ).isEmpty)
+        #expect(try rows(
+            "SELECT name FROM records r WHERE NOT EXISTS (SELECT 1 FROM changes c WHERE c.zone = r.zone AND c.name = r.name)").isEmpty)
+        // The counts beside the records agree with them.
+        #expect(try rows(
+            """
+            SELECT z.zone FROM zones z LEFT JOIN zone_stats s ON s.zone = z.zone
+            WHERE coalesce(s.records, 0) != (SELECT count(*) FROM records r WHERE r.zone = z.zone)
+               OR coalesce(s.bytes, 0) != (SELECT coalesce(sum(size), 0) FROM records r WHERE r.zone = z.zone)
+            """
+        ).isEmpty)
+        #expect(try rows(
+            """
+            SELECT t.type || ' ' || t.zone FROM type_stats t
+            WHERE t.records != (SELECT count(*) FROM records r WHERE r.zone = t.zone AND r.type = t.type)
+            """
+        ).isEmpty)
+        // The database's zone log holds each zone once (Trips too, made and never written to),
+        // at distinct positions.
+        #expect(try rows("SELECT name FROM zone_log WHERE scope = 1 AND deleted = 0 ORDER BY name") == ["Home", "Trips", "Work", "_defaultZone"])
+        #expect(try rows("SELECT count(DISTINCT seq) = count(*) FROM zone_log") == ["1"])
+    }
+}
+
+import Synchronization
