@@ -3,22 +3,33 @@ import Testing
 @testable import CloudStore
 import TestSupport
 
-/// Random writes from several threads at once, in three zones, some failing per record, some
-/// atomically, some as a whole: however the writer groups them and runs them again, the file
-/// ends as their answers say, and what the store keeps beside the records agrees with them.
+/// Random writes from several threads at once, in three zones, some bringing fields the schema
+/// lacks, some failing per record, some atomically, some as a whole: however the writer groups
+/// them and runs them again, the file ends as their answers say, and what the store keeps
+/// beside the records (feeds, counts, the zone log, the schema) agrees with them.
 @Suite struct ConcurrentWriteInvariantTests {
     /// What one thread's writes left, by what their answers said: the names alive per zone.
     typealias Expected = [String: Set<String>]
+
+    /// What one thread saw: the names alive per zone, the fields new to the schema its saved
+    /// and its refused writes carried, and what its answers got wrong.
+    struct Outcome: Sendable {
+        var expected: Expected
+        var savedFields: Set<String> = []
+        var refusedFields: Set<String> = []
+        var failures: [String] = []
+    }
 
     static let zones = ["_defaultZone", "Work", "Home"]
 
     /// One thread's writes: creates, updates and deletes of its own records; one write in ten
     /// too large for the storage limit (refused as a whole); atomic writes in the custom zones
     /// with one operation that fails (refused together).
-    static func writes(thread: Int, count: Int, in database: CloudDatabase) -> (expected: Expected, failures: [String]) {
+    static func writes(thread: Int, count: Int, in database: CloudDatabase) -> Outcome {
         var random = SeededGenerator(seed: UInt64(2_026 + thread))
         var alive: Expected = Dictionary(uniqueKeysWithValues: zones.map { ($0, Set<String>()) })
         var failures: [String] = []
+        var outcome = Outcome(expected: [:])
         var made = 0
         for step in 0..<count {
             let zone = zones[random.next(below: zones.count)]
@@ -34,7 +45,10 @@ import TestSupport
                     let name = "t\(thread)-\(made)"
                     made += 1
                     let title = huge && operations.isEmpty ? String(repeating: "x", count: 500_000) : "note \(name)"
-                    operations.append(RecordOperation(.create, recordName: name, recordType: "Note", fields: ["title": .string(title)]))
+                    // Now and then a field the schema does not have yet: development adds it.
+                    var fields: [String: FieldValue] = ["title": .string(title)]
+                    if random.next(below: 8) == 0 { fields["extra\(thread)x\(step)x\(operations.count)"] = .int64(Int64(step)) }
+                    operations.append(RecordOperation(.create, recordName: name, recordType: "Note", fields: fields))
                     planned.insert(name)
                 case 1:
                     let name = existing[random.next(below: existing.count)]
@@ -51,6 +65,7 @@ import TestSupport
                 operations.append(RecordOperation(.update, recordName: "missing-\(thread)-\(step)", recordChangeTag: "1"))
             }
             let atomic = zone != "_defaultZone"
+            let newFields = Set(operations.flatMap { $0.fields.keys.filter { $0.hasPrefix("extra") } })
             do {
                 let results = try database.modify(ModifyRequest(operations: operations, zoneName: zone, atomic: atomic))
                 if huge { failures.append("write \(thread)/\(step) passed the storage limit and was saved") }
@@ -60,12 +75,17 @@ import TestSupport
                     failures.append("write \(thread)/\(step): \(results.compactMap(\.error))")
                 } else {
                     alive[zone] = planned
+                    outcome.savedFields.formUnion(newFields)
                 }
+                if atomicFailure { outcome.refusedFields.formUnion(newFields) }
             } catch {
                 if !huge { failures.append("write \(thread)/\(step) failed: \(error)") }
+                outcome.refusedFields.formUnion(newFields)
             }
         }
-        return (alive, failures)
+        outcome.expected = alive
+        outcome.failures = failures
+        return outcome
     }
 
     @Test func theFileEndsAsTheAnswersSaidAndItsCountsAndFeedsAgree() throws {
@@ -73,7 +93,7 @@ import TestSupport
         let (_, database) = try DatabaseChangesTests.aliceWithZones(store)
         try store.store.limitStorage(of: store.container, headroom: 400_000)
         let threads = 6, perThread = 60
-        let outcomes = Mutex<[Int: (expected: Expected, failures: [String])]>([:])
+        let outcomes = Mutex<[Int: Outcome]>([:])
         DispatchQueue.concurrentPerform(iterations: threads) { thread in
             let outcome = Self.writes(thread: thread, count: perThread, in: database)
             outcomes.withLock { $0[thread] = outcome }
@@ -122,6 +142,13 @@ import TestSupport
         // at distinct positions.
         #expect(try rows("SELECT name FROM zone_log WHERE scope = 1 AND deleted = 0 ORDER BY name") == ["Home", "Trips", "Work", "_defaultZone"])
         #expect(try rows("SELECT count(DISTINCT seq) = count(*) FROM zone_log") == ["1"])
+        // The schema has every field a saved write brought, and none that only refused ones did.
+        let fields = Set(try #require(try store.store.schema(store.container, .development).recordType("Note")).fields.map(\.name))
+        let saved = all.values.reduce(into: Set<String>()) { $0.formUnion($1.savedFields) }
+        let refused = all.values.reduce(into: Set<String>()) { $0.formUnion($1.refusedFields) }
+        #expect(!saved.isEmpty && !refused.isEmpty, "the writes brought new fields both ways")
+        #expect(saved.isSubset(of: fields), "\(saved.subtracting(fields).sorted().prefix(3))")
+        #expect(refused.isDisjoint(with: fields), "\(refused.intersection(fields).sorted().prefix(3))")
     }
 }
 
