@@ -17,9 +17,7 @@ public struct QueryDecoder {
         for filter in try wire["filterBy"].array() ?? [] {
             query.filters.append(try self.filter(filter, type: type))
         }
-        for sort in try wire["sortBy"].array() ?? [] {
-            query.sorts.append(try self.sort(sort, type: type))
-        }
+        try appendSorts(wire["sortBy"], type: type, to: &query)
         return query
     }
 
@@ -35,12 +33,15 @@ public struct QueryDecoder {
                 at: "query.filterBy[\(index)].fieldValue.value")
             query.filters.append(QueryFilter(filter.field, filter.comparator, value, distance: filter.distance))
         }
-        if let sortBy = scanned.sortBy {
-            for sort in try WireValue(sortBy, path: "query.sortBy").array() ?? [] {
-                query.sorts.append(try self.sort(sort, type: type))
-            }
-        }
+        if let sortBy = scanned.sortBy { try appendSorts(WireValue(sortBy, path: "query.sortBy"), type: type, to: &query) }
         return query
+    }
+
+    /// Appends the sorts of a `sortBy` array (absent or `null`: none).
+    private func appendSorts(_ wire: WireValue, type: RecordTypeDefinition?, to query: inout Query) throws(WireError) {
+        for sort in try wire.array() ?? [] {
+            query.sorts.append(try self.sort(sort, type: type))
+        }
     }
 
     private func field(_ wire: WireValue) throws(WireError) -> QueryField {

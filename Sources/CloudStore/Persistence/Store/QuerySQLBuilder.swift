@@ -375,17 +375,15 @@ struct QuerySQLBuilder {
         let isList = filter.comparator == .in || filter.comparator == .notIn
         if case .system(.recordID) = filter.field {
             switch filter.comparator {
-            case .equals, .notEquals:
+            case .equals, .notEquals, .in, .notIn:
+                // An empty IN list binds nothing: its text is a constant.
+                guard !(isList && filter.value.elements.isEmpty) else { return }
                 appendZoneKeys(of: plan, to: &parameters)
                 appendElements()
-            case .in, .notIn:
-                guard !filter.value.elements.isEmpty else { return }
-                appendZoneKeys(of: plan, to: &parameters)
-                appendElements()
+                return
             default:
                 throw CloudStoreError.badRequest("\(filter.comparator.rawValue) cannot be applied to record names")
             }
-            return
         }
         if isList { return appendElements() }
         switch filter.comparator {
