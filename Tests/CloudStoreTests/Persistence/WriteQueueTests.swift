@@ -31,9 +31,7 @@ import Testing
         }
         #expect(failures.all.isEmpty, "\(failures.all.prefix(3))")
         let expected = threads * perThread + threads * perThread * 3 / 4
-        let log = try store.store.environment(store.container, .development).read { reader in
-            try reader.changes(in: try #require(try reader.zone(named: "_defaultZone", in: .public)), after: 0, limit: 10_000)
-        }
+        let log = try HandedOffWriteTests.publicFeed(store.store.environment(store.container, .development))
         #expect(log.count == expected)
         #expect(log.map(\.sequence) == Array(1...Int64(expected)))
         #expect(Set(log.map(\.recordName)).count == expected)
@@ -102,11 +100,18 @@ import Testing
         let found = try database.lookup((0..<count).flatMap { [RecordLookup("n\($0)"), RecordLookup("n\($0)-b")] })
         #expect(found.compactMap { $0.record?.recordName }.count == (count - 1) * 2)
         #expect(found[failing * 2].record == nil && found[failing * 2 + 1].record == nil, "the failing write left nothing")
-        let log = try storage.read { reader in
-            try reader.changes(in: try #require(try reader.zone(named: "_defaultZone", in: .public)), after: 0, limit: 1_000)
-        }
+        let log = try HandedOffWriteTests.publicFeed(storage)
         #expect(log.map(\.sequence) == Array(1...Int64(1 + (count - 1) * 2)), "the change log stays dense")
         #expect(try store.store.usage(of: store.container)[.development]?.recordBytes ?? 0 < held + 20_000)
+    }
+}
+
+extension HandedOffWriteTests {
+    /// The change log of the public database's default zone, from the start.
+    static func publicFeed(_ storage: any EnvironmentStorage) throws -> [ChangeEntry] {
+        try storage.read { reader in
+            try reader.changes(in: try #require(try reader.zone(named: "_defaultZone", in: .public)), after: 0, limit: 10_000)
+        }
     }
 }
 
@@ -180,9 +185,7 @@ extension HandedOffWriteTests {
             let found = try database.lookup((0..<12).map { RecordLookup("\(prefix)\($0)") })
             #expect(found.map { $0.record != nil } == (0..<12).map { $0 != 7 }, "the failing write alone left nothing")
         }
-        let log = try storage.read { reader in
-            try reader.changes(in: try #require(try reader.zone(named: "_defaultZone", in: .public)), after: 0, limit: 1_000)
-        }
+        let log = try HandedOffWriteTests.publicFeed(storage)
         #expect(log.map(\.sequence) == Array(1...Int64(1 + 12 + 11 + 11)), "the change log stays dense")
     }
 }
@@ -222,9 +225,7 @@ extension HandedOffWriteTests {
         }
         #expect(found.count == names.count)
         #expect(zip(names, found).allSatisfy { ($1.record != nil) == !$0.failing }, "exactly the writes that succeeded are there")
-        let log = try storage.read { reader in
-            try reader.changes(in: try #require(try reader.zone(named: "_defaultZone", in: .public)), after: 0, limit: 10_000)
-        }
+        let log = try HandedOffWriteTests.publicFeed(storage)
         let succeeded = names.filter { !$0.failing }.count
         #expect(log.map(\.sequence) == Array(1...Int64(1 + succeeded)), "the change log stays dense")
         #expect(Set(log.map(\.recordName)) == Set(["seed"] + names.filter { !$0.failing }.map(\.name)))
