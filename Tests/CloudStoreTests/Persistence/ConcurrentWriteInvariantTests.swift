@@ -27,16 +27,14 @@ import TestSupport
     /// with one operation that fails (refused together).
     static func writes(thread: Int, count: Int, in database: CloudDatabase) -> Outcome {
         var random = SeededGenerator(seed: UInt64(2_026 + thread))
-        var alive: Expected = Dictionary(uniqueKeysWithValues: zones.map { ($0, Set<String>()) })
-        var failures: [String] = []
-        var outcome = Outcome(expected: [:])
+        var outcome = Outcome(expected: Dictionary(uniqueKeysWithValues: zones.map { ($0, Set<String>()) }))
         var made = 0
         for step in 0..<count {
             let zone = zones[random.next(below: zones.count)]
             let huge = step % 10 == 7
             let atomicFailure = !huge && zone != "_defaultZone" && random.next(below: 6) == 0
             var operations: [RecordOperation] = []
-            var planned = alive[zone]!
+            var planned = outcome.expected[zone]!
             for _ in 0..<(1 + random.next(below: 3)) {
                 let existing = planned.sorted()
                 // A write refused as a whole starts with a record past the storage limit.
@@ -68,23 +66,21 @@ import TestSupport
             let newFields = Set(operations.flatMap { $0.fields.keys.filter { $0.hasPrefix("extra") } })
             do {
                 let results = try database.modify(ModifyRequest(operations: operations, zoneName: zone, atomic: atomic))
-                if huge { failures.append("write \(thread)/\(step) passed the storage limit and was saved") }
+                if huge { outcome.failures.append("write \(thread)/\(step) passed the storage limit and was saved") }
                 if atomicFailure {
-                    if results.contains(where: { $0.error == nil }) { failures.append("atomic write \(thread)/\(step) partly saved") }
+                    if results.contains(where: { $0.error == nil }) { outcome.failures.append("atomic write \(thread)/\(step) partly saved") }
+                    outcome.refusedFields.formUnion(newFields)
                 } else if results.contains(where: { $0.error != nil }) {
-                    failures.append("write \(thread)/\(step): \(results.compactMap(\.error))")
+                    outcome.failures.append("write \(thread)/\(step): \(results.compactMap(\.error))")
                 } else {
-                    alive[zone] = planned
+                    outcome.expected[zone] = planned
                     outcome.savedFields.formUnion(newFields)
                 }
-                if atomicFailure { outcome.refusedFields.formUnion(newFields) }
             } catch {
-                if !huge { failures.append("write \(thread)/\(step) failed: \(error)") }
+                if !huge { outcome.failures.append("write \(thread)/\(step) failed: \(error)") }
                 outcome.refusedFields.formUnion(newFields)
             }
         }
-        outcome.expected = alive
-        outcome.failures = failures
         return outcome
     }
 
