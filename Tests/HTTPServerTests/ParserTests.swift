@@ -177,4 +177,35 @@ private func parseAll(_ text: String, step: Int? = nil) -> (heads: [HTTPRequestH
             #expect(verdict == .headersTooLarge)
         }
     }
+
+    @Test func aHeadOfExactlyTheLimitParsesAndOneByteMoreDoesNot() {
+        // The head's last LF may be the limit's last byte, whatever the pieces it arrives in,
+        // and after blank lines before the request line too (the limit counts from the line).
+        let limit = 512
+        for leading in ["", "\r\n\r\n"] {
+            for extra in [0, 1] {
+                let fixed = "GET / HTTP/1.1\r\nHost: h\r\nX: \r\n\r\n".utf8.count
+                let text = leading + "GET / HTTP/1.1\r\nHost: h\r\nX: " + String(repeating: "a", count: limit - fixed + extra) + "\r\n\r\n"
+                for step in [1, 7, 100_000] {
+                    var parser = HTTPRequestParser(maxHeaderBytes: limit)
+                    var buffer: [UInt8] = []
+                    var outcome: String?
+                    let bytes = Array(text.utf8)
+                    var fed = 0
+                    while outcome == nil && fed < bytes.count {
+                        buffer += bytes[fed..<min(bytes.count, fed + step)]
+                        fed = min(bytes.count, fed + step)
+                        let (event, consumed) = parser.parse(buffer)
+                        buffer.removeFirst(consumed)
+                        switch event {
+                        case .head(let head): outcome = "head \(head.headers["X"]?.count ?? -1)"
+                        case .failure(let error): outcome = "\(error)"
+                        default: break
+                        }
+                    }
+                    #expect(outcome == (extra == 0 ? "head \(limit - fixed)" : "\(HTTPParseError.headersTooLarge)"), "step \(step), leading \(leading.count)")
+                }
+            }
+        }
+    }
 }

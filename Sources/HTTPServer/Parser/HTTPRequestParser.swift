@@ -1,3 +1,7 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// A strict, incremental HTTP/1.1 request parser (RFC 9112): a state machine over bytes that
 /// never copies the input and allocates only the strings of a request head.
 ///
@@ -121,31 +125,38 @@ public struct HTTPRequestParser: Sendable {
     private mutating func parseHead(_ input: UnsafeBufferPointer<UInt8>) -> (event: Event, consumed: Int) {
         var index = scanned
         let count = input.count
+        guard let base = input.baseAddress else { return (.needMore, 0) }
         while index < count {
-            // Checked byte by byte, so the outcome never depends on how the input was split.
-            if index - headStart >= maxHeaderBytes { return fail(.headersTooLarge) }
-            if input[index] == ByteClass.lf {
-                if index == 0 || input[index - 1] != ByteClass.cr { return fail(.bareLF) }
-                if index - lineStart == 1 {
-                    if lineStart == headStart {
-                        // An empty line before the request line: skip it.
-                        headStart = index + 1
-                        if headStart > 2 * HTTPRequestParser.maxLeadingEmptyLines { return fail(.invalidRequestLine) }
-                    } else {
-                        let end = index + 1
-                        switch HeadDecoder.decode(input, from: headStart, to: end, reusing: previousHead) {
-                        case .success(let head):
-                            previousHead = head
-                            state = HTTPRequestParser.bodyState(for: head.framing)
-                            resetScan()
-                            return (.head(head), end)
-                        case .failure(let error):
-                            return fail(error)
-                        }
+            // Only bytes before the limit are looked at, so the outcome never depends on how
+            // the input was split. Line ends are found with `memchr`: a head is hundreds of
+            // bytes and a dozen lines.
+            let limit = min(count, headStart + maxHeaderBytes)
+            if index >= limit { return fail(.headersTooLarge) }
+            guard let found = memchr(base + index, Int32(ByteClass.lf), limit - index) else {
+                index = limit
+                continue
+            }
+            index = UnsafeRawPointer(found) - UnsafeRawPointer(base)
+            if index == 0 || input[index - 1] != ByteClass.cr { return fail(.bareLF) }
+            if index - lineStart == 1 {
+                if lineStart == headStart {
+                    // An empty line before the request line: skip it.
+                    headStart = index + 1
+                    if headStart > 2 * HTTPRequestParser.maxLeadingEmptyLines { return fail(.invalidRequestLine) }
+                } else {
+                    let end = index + 1
+                    switch HeadDecoder.decode(input, from: headStart, to: end, reusing: previousHead) {
+                    case .success(let head):
+                        previousHead = head
+                        state = HTTPRequestParser.bodyState(for: head.framing)
+                        resetScan()
+                        return (.head(head), end)
+                    case .failure(let error):
+                        return fail(error)
                     }
                 }
-                lineStart = index + 1
             }
+            lineStart = index + 1
             index += 1
         }
         scanned = index

@@ -62,8 +62,9 @@ enum HeadDecoder {
 
         let headerEnd = end - 2  // the final empty line
         while index < headerEnd {
-            var lineEnd = index
-            while input[lineEnd] != ByteClass.cr { lineEnd += 1 }
+            // Every line ends in CRLF (the parser checked), so a CR is found before `end`.
+            let lineEnd = UnsafeRawPointer(memchr(input.baseAddress! + index, Int32(ByteClass.cr), end - index)!)
+                - UnsafeRawPointer(input.baseAddress!)
             guard input[lineEnd + 1] == ByteClass.lf else { return .failure(.invalidHeaderValue) }
             let before = previous.flatMap { $0.headers.count > headers.count ? $0.headers.fields[headers.count] : nil }
             guard let field = decodeField(input, from: index, to: lineEnd, sameAs: before) else {
