@@ -51,19 +51,31 @@ public enum SecureToken {
         // record lands at the end of the name index instead of on a random page of it, which
         // kept batches of new records from slowing down as a zone grew. (And Foundation's
         // UUID() on Linux opens /dev/urandom for every call.)
-        var bytes = randomBytes(16)
-        let time = UInt64(max(0, milliseconds)) & 0xFFFF_FFFF_FFFF
-        for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: time >> (8 * (5 - index))) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x70
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = Array(hexString(bytes).utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(36)
-        for (index, digit) in hex.enumerated() {
-            if index == 8 || index == 12 || index == 16 || index == 20 { text.append(UInt8(ascii: "-")) }
-            text.append(digit)
+        var bytes: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &bytes) { bytes in
+            if CLinux_random_bytes(bytes.baseAddress!, 16) != 0 { fatalError("getrandom failed: errno \(errno)") }
+            let time = UInt64(max(0, milliseconds)) & 0xFFFF_FFFF_FFFF
+            for index in 0..<6 { bytes[index] = UInt8(truncatingIfNeeded: time >> (8 * (5 - index))) }
+            bytes[6] = (bytes[6] & 0x0F) | 0x70
+            bytes[8] = (bytes[8] & 0x3F) | 0x80
         }
-        return String(decoding: text, as: UTF8.self)
+        // Written straight into the string: a create names its record on every request.
+        return withUnsafeBytes(of: &bytes) { bytes in
+            String(unsafeUninitializedCapacity: 36) { text in
+                let digits: StaticString = "0123456789abcdef"
+                var position = 0
+                for index in 0..<16 {
+                    if index == 4 || index == 6 || index == 8 || index == 10 {
+                        text[position] = UInt8(ascii: "-")
+                        position += 1
+                    }
+                    text[position] = digits.utf8Start[Int(bytes[index] >> 4)]
+                    text[position + 1] = digits.utf8Start[Int(bytes[index] & 0x0F)]
+                    position += 2
+                }
+                return position
+            }
+        }
     }
 
     /// Whether two strings have the same UTF-8 bytes, taking time that depends only on their
