@@ -8,7 +8,8 @@
 #     only while one client makes COUNT requests of the case one after another (after WARMUP),
 #     then again with the COUNT requests spread over CONNECTIONS connections at once (16): as
 #     under load, where creates in flight together commit in one group. Both start from the
-#     same seeded data (2,001 records), whatever the runs before them added;
+#     same seeded data (2,001 records), whatever the runs before them added, and each count
+#     follows WARMUP requests over as many connections as it uses;
 #   - syscalls per request: strace -c -f attached during a wrk -t2 -c64 run of DURATION;
 #   - context switches per request: every server thread's switches over a wrk run (no strace);
 #   - fsyncs per create at synchronous=NORMAL and FULL, and so commits per create at FULL
@@ -160,6 +161,9 @@ counted() {  # case label connections
 for name in $CASES; do
     client "$name" "$WARMUP"
     read -r "INSTR[$name]" "MALLOC[$name]" "COMMITS[$name]" < <(counted "$name" "$name" 1)
+    # Warmed up over as many connections too, so that the count finds every worker with its
+    # SQLite connections open: opening one costs about a million instructions, once.
+    client "$name" "$WARMUP" "$CONNECTIONS"
     read -r "INSTR_C[$name]" "MALLOC_C[$name]" "COMMITS_C[$name]" < <(counted "$name" "$name-concurrent" "$CONNECTIONS")
 done
 stop_server
