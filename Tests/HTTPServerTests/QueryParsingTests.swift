@@ -59,6 +59,9 @@ import TestSupport
         #expect(LogRedaction.redact(target: "/a?token=keep&x", names: names) == "/a?token=keep&x")
         #expect(LogRedaction.redact(target: "/a", names: names) == "/a")
         #expect(LogRedaction.redact(target: "/a?tok=", names: names) == "/a?tok=REDACTED")
+        // Names given in capitals, a name longer than any redacted one, and a non-ASCII name.
+        #expect(LogRedaction.redact(target: "/a?Secret=s&averyveryverylongname=v&clé=c&cle=d", names: ["SECRET", "clé"])
+            == "/a?Secret=REDACTED&averyveryverylongname=v&clé=REDACTED&cle=d")
         let prefixes = ["/assets/1/upload/", "/assets/1/download/"]
         #expect(LogRedaction.redact(path: "/assets/1/download/secretTicket/photo.jpg?type=x", prefixes: prefixes)
             == "/assets/1/download/REDACTED/photo.jpg?type=x")
@@ -68,11 +71,11 @@ import TestSupport
         // The access log redacts both at once, straight into its line.
         var line = Array("127.0.0.1 \"GET ".utf8)
         LogRedaction.append(
-            target: "/assets/1/download/ticket/a.jpg?tok=q&type=image%2Fjpeg&ckAPIToken=k&&x", pathPrefixes: prefixes, names: names, to: &line)
+            target: "/assets/1/download/ticket/a.jpg?tok=q&type=image%2Fjpeg&ckAPIToken=k&&x", pathPrefixes: prefixes, names: RedactedNames(names), to: &line)
         #expect(String(decoding: line, as: UTF8.self)
             == "127.0.0.1 \"GET /assets/1/download/REDACTED/a.jpg?tok=REDACTED&type=image%2Fjpeg&ckAPIToken=REDACTED&&x")
         line = []
-        LogRedaction.append(target: "/a?", pathPrefixes: prefixes, names: names, to: &line)
+        LogRedaction.append(target: "/a?", pathPrefixes: prefixes, names: RedactedNames(names), to: &line)
         #expect(line == Array("/a?".utf8))
     }
 }

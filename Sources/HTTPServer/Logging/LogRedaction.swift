@@ -5,7 +5,7 @@ public enum LogRedaction {
     /// their percent-decoded, lowercased names. A target with none of them comes back as it is.
     static func redact(target: String, names: Set<String>) -> String {
         var line: [UInt8] = []
-        append(target: target, pathPrefixes: [], names: names, to: &line)
+        append(target: target, pathPrefixes: [], names: RedactedNames(names), to: &line)
         return String(decoding: line, as: UTF8.self)
     }
 
@@ -13,14 +13,14 @@ public enum LogRedaction {
     /// for capability URLs, whose credential is part of the path.
     public static func redact(path target: String, prefixes: [String]) -> String {
         var line: [UInt8] = []
-        append(target: target, pathPrefixes: prefixes, names: [], to: &line)
+        append(target: target, pathPrefixes: prefixes, names: RedactedNames([]), to: &line)
         return String(decoding: line, as: UTF8.self)
     }
 
     /// Appends `target` to a log line, redacted: the segment after the first of `pathPrefixes`
     /// it starts with, and the values of the query parameters in `names`. Runs on every logged
     /// request, so it works on the target's bytes and writes straight into the line.
-    static func append(target: String, pathPrefixes: [String], names: Set<String>, to line: inout [UInt8]) {
+    static func append(target: String, pathPrefixes: [String], names: RedactedNames, to line: inout [UInt8]) {
         var target = target
         target.withUTF8 { bytes in
             var position = 0
@@ -35,7 +35,7 @@ public enum LogRedaction {
                 }
                 break
             }
-            guard !names.isEmpty, let question = bytes[position...].firstIndex(of: UInt8(ascii: "?")) else {
+            guard !names.names.isEmpty, let question = bytes[position...].firstIndex(of: UInt8(ascii: "?")) else {
                 line.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[position...]))
                 return
             }
@@ -62,17 +62,38 @@ public enum LogRedaction {
     }
 
     /// Whether a parameter name, percent-decoded and lowercased, is one of `names`.
-    private static func matches(_ name: UnsafeBufferPointer<UInt8>, _ names: Set<String>) -> Bool {
+    private static func matches(_ name: UnsafeBufferPointer<UInt8>, _ names: RedactedNames) -> Bool {
         if !name.contains(where: { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") || $0 >= 0x80 }) {
             // ASCII without escapes: compared with each name of its length, byte by byte,
             // lowercased on the way (a name with other characters cannot equal it), so nothing
             // is allocated for the parameters of every logged request.
-            for candidate in names where candidate.utf8.count == name.count {
-                if zip(candidate.utf8, name).allSatisfy({ $0 == ($1 >= 0x41 && $1 <= 0x5A ? $1 | 0x20 : $1) }) { return true }
+            guard name.count < names.asciiByLength.count else { return false }
+            for candidate in names.asciiByLength[name.count] {
+                if zip(candidate, name).allSatisfy({ $0 == ($1 >= 0x41 && $1 <= 0x5A ? $1 | 0x20 : $1) }) { return true }
             }
             return false
         }
         let text = String(decoding: name, as: UTF8.self)
-        return names.contains((PercentDecoding.decode(text, plusAsSpace: true) ?? text).lowercased())
+        return names.names.contains((PercentDecoding.decode(text, plusAsSpace: true) ?? text).lowercased())
+    }
+}
+
+/// The query parameter names whose values are redacted, lowercased, and their ASCII ones also
+/// as bytes by length: compared with two or three parameters of every logged request.
+struct RedactedNames: Sendable {
+    /// Every name, lowercased.
+    let names: Set<String>
+    /// The ASCII names as bytes, at the index of their length.
+    let asciiByLength: [[[UInt8]]]
+
+    init(_ names: Set<String>) {
+        self.names = Set(names.map { $0.lowercased() })
+        var byLength: [[[UInt8]]] = []
+        for name in self.names where name.utf8.allSatisfy({ $0 < 0x80 }) {
+            let bytes = Array(name.utf8)
+            while byLength.count <= bytes.count { byLength.append([]) }
+            byLength[bytes.count].append(bytes)
+        }
+        asciiByLength = byLength
     }
 }

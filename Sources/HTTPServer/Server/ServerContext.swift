@@ -15,8 +15,8 @@ final class ServerContext: Sendable {
     let openConnections = Atomic<Int>(0)
     /// Connections open per client address, for the per-client cap.
     let clientConnections = Mutex<[String: Int]>([:])
-    /// The query parameters redacted from logs, lowercased.
-    let redactedQueryParameters: Set<String>
+    /// The query parameters redacted from logs.
+    let redactedQueryParameters: RedactedNames
     /// Path prefixes whose next segment is redacted from logs.
     let redactedPathPrefixes: [String]
 
@@ -46,7 +46,7 @@ final class ServerContext: Sendable {
             accessLogWriter = nil
         }
         workers = WorkerPool(threads: configuration.workerCount, capacity: configuration.workerQueueCapacity)
-        redactedQueryParameters = Set(configuration.redactedQueryParameters.map { $0.lowercased() })
+        redactedQueryParameters = RedactedNames(configuration.redactedQueryParameters)
         redactedPathPrefixes = configuration.redactedPathPrefixes
         headerReadTimeout = max(1, configuration.headerReadTimeout.nanoseconds)
         bodyReadTimeout = max(1, configuration.bodyReadTimeout.nanoseconds)
