@@ -245,3 +245,34 @@ import TestSupport
         #expect(!lines.contains { $0.contains("secret") })
     }
 }
+
+@Suite struct ResponseFieldTests {
+    @Test func controlBytesInResponseFieldsNeverSplitTheHead() throws {
+        // CR, LF and NUL anywhere in a value (in an eight-byte word or in the bytes after the
+        // last whole word) become spaces; a colon in a name becomes `_`.
+        let values = ["a\r\nInjected: 1", "0123456\nX", "01234567\r", "0123456789abcdef\0gh", "01234567890\nInjected: 2"]
+        let test = try TestServer.start { router in
+            router.get("/fields") { _ in
+                var headers = HTTPHeaders()
+                for (index, value) in values.enumerated() { headers.add(name: "X-Value-\(index)", value: value) }
+                headers.add(name: "X-Bad:Name", value: "ok")
+                headers.add(name: "X-Plain", value: "application/json; charset=utf-8, and more than eight bytes")
+                return HTTPResponse(status: .ok, headers: headers, body: .bytes(Array("ok".utf8)))
+            }
+        }
+        defer { test.stop() }
+        let client = try test.client()
+        try client.send(get("/fields"))
+        let response = try client.readResponse()
+        #expect(response.status == 200)
+        #expect(response.text == "ok")
+        #expect(response.header("Injected") == nil)
+        #expect(response.header("X-Value-0") == "a  Injected: 1")
+        #expect(response.header("X-Value-1") == "0123456 X")
+        #expect(response.header("X-Value-2") == "01234567")
+        #expect(response.header("X-Value-3") == "0123456789abcdef gh")
+        #expect(response.header("X-Value-4") == "01234567890 Injected: 2")
+        #expect(response.header("X-Bad_Name") == "ok")
+        #expect(response.header("X-Plain") == "application/json; charset=utf-8, and more than eight bytes")
+    }
+}
