@@ -23,7 +23,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral, C
     public init() { fields = [] }
 
     /// Creates an empty list with room for `capacity` fields.
-    init(capacity: Int) {
+    public init(capacity: Int) {
         fields = []
         fields.reserveCapacity(capacity)
     }

@@ -163,16 +163,18 @@ struct APIEndpoint: Sendable {
     }
 
     private func respond(_ status: HTTPStatus, _ json: JSONValue, request: HTTPRequest, authentication: Authentication?) -> HTTPResponse {
-        var response = HTTPResponse.json(json.serialized(), status: status)
-        response.headers.replaceOrAdd(name: "X-Apple-Request-UUID", value: request.requestID)
+        // Made here with room for all of them: each name is added once, so none is looked for.
+        var headers = HTTPHeaders(capacity: 4)
+        headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+        headers.add(name: "X-Apple-Request-UUID", value: request.requestID)
         // Every answer to a signed-in user hands back a web auth token at most a second old, under
         // both names CloudKit JS builds read.
         if let session = authentication?.session {
             let token = store.webAuthToken(for: session)
-            response.headers.replaceOrAdd(name: "X-Apple-CloudKit-Web-Auth-Token", value: token)
-            response.headers.replaceOrAdd(name: "X-Apple-CloudKit-Session", value: token)
+            headers.add(name: "X-Apple-CloudKit-Web-Auth-Token", value: token)
+            headers.add(name: "X-Apple-CloudKit-Session", value: token)
         }
-        return response
+        return HTTPResponse(status: status, headers: headers, body: .bytes(json.serialized()))
     }
 
     /// The server's base URL for links handed to this client (sign-in, the web courier): the
