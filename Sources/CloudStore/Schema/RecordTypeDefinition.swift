@@ -7,8 +7,8 @@ public struct RecordTypeDefinition: Hashable, Sendable {
     public private(set) var fields: [FieldDefinition] {
         didSet { positions = Self.positions(of: fields) }
     }
-    /// Where each field sits in `fields`, so that a save looks its fields up in constant time.
-    private var positions: [String: Int] = [:]
+    /// Where each field sits in `fields`, so that a save looks its fields up quickly.
+    private var positions = NamePositions([])
     /// The grants on the type, in the order they were written.
     public var grants: [Grant]
 
@@ -25,8 +25,8 @@ public struct RecordTypeDefinition: Hashable, Sendable {
         positions = Self.positions(of: self.fields)
     }
 
-    private static func positions(of fields: [FieldDefinition]) -> [String: Int] {
-        Dictionary(fields.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
+    private static func positions(of fields: [FieldDefinition]) -> NamePositions {
+        NamePositions(fields.map(\.name))
     }
 
     public static func == (lhs: RecordTypeDefinition, rhs: RecordTypeDefinition) -> Bool {
@@ -43,7 +43,7 @@ public struct RecordTypeDefinition: Hashable, Sendable {
     public var userFields: [FieldDefinition] { fields.filter { !$0.isSystem } }
 
     /// The field called `name`, system or user.
-    public func field(_ name: String) -> FieldDefinition? { positions[name].map { fields[$0] } }
+    public func field(_ name: String) -> FieldDefinition? { positions.position(of: name).map { fields[$0] } }
 
     /// The definition of a system field.
     public func field(_ system: SystemField) -> FieldDefinition {
@@ -52,7 +52,7 @@ public struct RecordTypeDefinition: Hashable, Sendable {
 
     /// Adds a user field, or replaces the field of the same name.
     public mutating func upsert(_ field: FieldDefinition) {
-        if let index = positions[field.name] {
+        if let index = positions.position(of: field.name) {
             fields[index] = field
         } else {
             fields.append(field)

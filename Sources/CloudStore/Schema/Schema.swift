@@ -6,8 +6,8 @@ public struct Schema: Hashable, Sendable {
     public var recordTypes: [RecordTypeDefinition] {
         didSet { positions = Self.positions(of: recordTypes) }
     }
-    /// Where each type sits in `recordTypes`, for lookups by name in constant time.
-    private var positions: [String: Int] = [:]
+    /// Where each type sits in `recordTypes`, for lookups by name.
+    private var positions = NamePositions([])
 
     /// Creates a schema.
     public init(roles: [String] = [], recordTypes: [RecordTypeDefinition] = []) {
@@ -16,13 +16,13 @@ public struct Schema: Hashable, Sendable {
         positions = Self.positions(of: recordTypes)
     }
 
-    private static func positions(of types: [RecordTypeDefinition]) -> [String: Int] {
-        Dictionary(types.enumerated().map { ($0.element.name, $0.offset) }, uniquingKeysWith: { first, _ in first })
+    private static func positions(of types: [RecordTypeDefinition]) -> NamePositions {
+        NamePositions(types.map(\.name))
     }
 
     /// The record type called `name`.
     public func recordType(_ name: String) -> RecordTypeDefinition? {
-        positions[name].map { recordTypes[$0] }
+        positions.position(of: name).map { recordTypes[$0] }
     }
 
     public static func == (lhs: Schema, rhs: Schema) -> Bool {
