@@ -309,6 +309,8 @@ struct RecordModifier {
 
     /// References stay within the record's zone, and a VALIDATE reference's target must exist.
     private func checkReferences(in fields: [String: FieldValue], of name: String, zone: StoredZone, writer: any EnvironmentWriter) throws {
+        // Most saves hold no reference: answered without sorting and looking up the names.
+        guard fields.values.contains(where: { !$0.references.isEmpty }) else { return }
         for fieldName in fields.keys.sorted() {
             for reference in fields[fieldName]!.references {
                 if let target = reference.zoneID, target != zone.zoneID {
