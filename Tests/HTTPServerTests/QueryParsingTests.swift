@@ -33,6 +33,50 @@ import TestSupport
         }
     }
 
+    /// Percent-decoding byte by byte, as a reference for the decoder's word-at-a-time runs.
+    private static func referenceDecode(_ text: String, plusAsSpace: Bool, validatingUTF8: Bool) -> String? {
+        let bytes = Array(text.utf8)
+        var out: [UInt8] = []
+        var index = 0
+        func hex(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+        while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "%") {
+                guard index + 2 < bytes.count, let high = hex(bytes[index + 1]), let low = hex(bytes[index + 2]) else { return nil }
+                out.append(high << 4 | low)
+                index += 3
+            } else {
+                out.append(plusAsSpace && bytes[index] == UInt8(ascii: "+") ? UInt8(ascii: " ") : bytes[index])
+                index += 1
+            }
+        }
+        return validatingUTF8 ? String(validating: out, as: UTF8.self) : String(decoding: out, as: UTF8.self)
+    }
+
+    @Test(arguments: 0..<2) func decodingAgreesWithAByteByByteDecoder(seed: UInt64) {
+        var generator = SeededGenerator(seed: seed)
+        // Long plain runs (whole eight-byte words), escapes and pluses at every offset of a
+        // word, cut and invalid escapes, and bytes that are not ASCII.
+        let pieces = ["abcdefgh", "a", "0123456789", "+", "%2B", "%2F", "%3D", "%", "%4", "%zz", "%C3%A9", "%E2%82", "é", "🇫🇷", "="]
+        for _ in 0..<3_000 {
+            let text = (0..<Int.random(in: 0...24, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            for plusAsSpace in [false, true] {
+                for validatingUTF8 in [false, true] {
+                    #expect(
+                        PercentDecoding.decode(text, plusAsSpace: plusAsSpace, validatingUTF8: validatingUTF8)
+                            == Self.referenceDecode(text, plusAsSpace: plusAsSpace, validatingUTF8: validatingUTF8),
+                        "\(text) \(plusAsSpace) \(validatingUTF8)")
+                }
+            }
+        }
+    }
+
     @Test func decodingEscapesPlusesAndInvalidBytes() {
         #expect(PercentDecoding.decode("a%20b+c") == "a b+c")
         #expect(PercentDecoding.decode("a%20b+c", plusAsSpace: true) == "a b c")

@@ -16,30 +16,61 @@ public enum PercentDecoding {
 
     private static func decode(bytes text: UnsafeBufferPointer<UInt8>, plusAsSpace: Bool, validatingUTF8: Bool) -> String? {
         // Most paths and values have nothing to decode: keep them as they are.
-        if !text.contains(where: { $0 == UInt8(ascii: "%") || (plusAsSpace && $0 == UInt8(ascii: "+")) }) {
+        var index = plainRun(text, from: 0, plusAsSpace: plusAsSpace)
+        if index == text.count {
             return String(decoding: text, as: UTF8.self)
         }
         // Decoded into a scratch buffer (on the stack unless large) and made a string once: a
         // signed-in request's web auth token, escaped in its query, is decoded on every request.
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: text.count) { buffer -> String? in
-            var count = 0
-            var index = 0
+            let base = text.baseAddress!, output = buffer.baseAddress!
+            output.update(from: base, count: index)
+            var count = index
             while index < text.count {
                 let byte = text[index]
                 if byte == UInt8(ascii: "%") {
                     guard index + 2 < text.count, let high = ByteClass.hexValue(text[index + 1]), let low = ByteClass.hexValue(text[index + 2])
                     else { return nil }
-                    buffer[count] = UInt8(high << 4 | low)
+                    output[count] = UInt8(high << 4 | low)
                     index += 3
-                } else {
-                    buffer[count] = plusAsSpace && byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte
+                    count += 1
+                } else if plusAsSpace && byte == UInt8(ascii: "+") {
+                    output[count] = UInt8(ascii: " ")
                     index += 1
+                    count += 1
+                } else {
+                    // Bytes that stay as they are, copied in one go.
+                    let end = plainRun(text, from: index, plusAsSpace: plusAsSpace)
+                    (output + count).update(from: base + index, count: end - index)
+                    count += end - index
+                    index = end
                 }
-                count += 1
             }
-            let decoded = UnsafeBufferPointer(rebasing: buffer[0..<count])
+            let decoded = UnsafeBufferPointer(start: output, count: count)
             return validatingUTF8 ? String(validating: decoded, as: UTF8.self) : String(decoding: decoded, as: UTF8.self)
         }
+    }
+
+    /// The offset of the first `%` (or `+`, when it stands for a space) at or after `start`, or
+    /// the text's length: eight bytes at a time, as a token of a hundred bytes has a handful.
+    private static func plainRun(_ text: UnsafeBufferPointer<UInt8>, from start: Int, plusAsSpace: Bool) -> Int {
+        var index = start
+        if let base = text.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            let percents = ones &* UInt64(UInt8(ascii: "%")), pluses = ones &* UInt64(UInt8(ascii: "+"))
+            while index + 8 <= text.count {
+                let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                let percent = word ^ percents, plus = word ^ pluses
+                // A zero byte of `percent` (or `plus`) is a `%` (or `+`) of `word`.
+                var found = (percent &- ones) & ~percent & highs
+                if plusAsSpace { found |= (plus &- ones) & ~plus & highs }
+                if found != 0 { break }
+                index += 8
+            }
+        }
+        while index < text.count, text[index] != UInt8(ascii: "%"), !(plusAsSpace && text[index] == UInt8(ascii: "+")) { index += 1 }
+        return index
     }
 
     /// The `name=value` pairs of a query or form body (`a=1&b&c=3`), still encoded, in order;
