@@ -6,17 +6,18 @@
 # access log on), 127.0.0.1 only:
 #   - instructions, malloc calls and commits per request: the server under callgrind, counting
 #     only while one client makes COUNT requests of the case one after another (after WARMUP),
-#     then again with the COUNT requests spread over CONNECTIONS connections at once (16): as
-#     under load, where creates in flight together commit in one group. Both start from the
-#     same seeded data (2,001 records), whatever the runs before them added, and each count
-#     follows WARMUP requests over as many connections as it uses;
+#     then again with the COUNT requests spread over each of CONNECTIONS connections at once
+#     (16, then 64, the load of the performance targets): as under load, where creates in
+#     flight together commit in one group. The counts start from the same seeded data (2,001
+#     records), whatever the wrk runs before them added, and each count follows WARMUP
+#     requests over as many connections as it uses;
 #   - syscalls per request: strace -c -f attached during a wrk -t2 -c64 run of DURATION;
 #   - context switches per request: every server thread's switches over a wrk run (no strace);
 #   - fsyncs per create at synchronous=NORMAL and FULL, and so commits per create at FULL
 #     (there each commit syncs the write-ahead log once): strace of fsync/fdatasync over a wrk
 #     run of creates.
 #
-# Usage: bench/profile.sh   (COUNT 2000, WARMUP 300, DURATION 5s, CONNECTIONS 16; CUMULUS_BIN another build;
+# Usage: bench/profile.sh   (COUNT 2000, WARMUP 300, DURATION 5s, CONNECTIONS "16 64"; CUMULUS_BIN another build;
 #                            CASES="healthz read query create" a subset, or read-private)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -26,7 +27,7 @@ source "$BENCH/lib/measure.sh"
 COUNT="${COUNT:-2000}"
 WARMUP="${WARMUP:-300}"
 DURATION="${DURATION:-5s}"
-CONNECTIONS="${CONNECTIONS:-16}"
+CONNECTIONS="${CONNECTIONS:-16 64}"
 CASES="${CASES:-healthz read query create}"
 for tool in valgrind strace wrk; do
     command -v "$tool" >/dev/null || { apt-get update -qq && apt-get install -y -qq valgrind strace wrk >/dev/null; break; }
@@ -111,7 +112,9 @@ cp -a "$DATA" "$WORK/seeded"
 start_server normal
 
 SUMMARY="$RESULTS/summary.tsv"
-echo -e "case\tinstructions\tmalloc\tcommits\tsyscalls\tcontext_switches\tfsync_normal\tfsync_full\tinstructions_concurrent\tmalloc_concurrent\tcommits_concurrent" > "$SUMMARY"
+header="case\tinstructions\tmalloc\tcommits\tsyscalls\tcontext_switches\tfsync_normal\tfsync_full"
+for connections in $CONNECTIONS; do header="$header\tinstructions_$connections\tmalloc_$connections\tcommits_$connections"; done
+echo -e "$header" > "$SUMMARY"
 declare -A INSTR MALLOC COMMITS SYSCALLS SWITCHES FSYNC_NORMAL FSYNC_FULL INSTR_C MALLOC_C COMMITS_C
 
 # Syscalls and context switches, natively.
@@ -161,21 +164,36 @@ counted() {  # case label connections
 for name in $CASES; do
     client "$name" "$WARMUP"
     read -r "INSTR[$name]" "MALLOC[$name]" "COMMITS[$name]" < <(counted "$name" "$name" 1)
-    # Warmed up over as many connections too, so that the count finds every worker with its
-    # SQLite connections open: opening one costs about a million instructions, once.
-    client "$name" "$WARMUP" "$CONNECTIONS"
-    read -r "INSTR_C[$name]" "MALLOC_C[$name]" "COMMITS_C[$name]" < <(counted "$name" "$name-concurrent" "$CONNECTIONS")
+    for connections in $CONNECTIONS; do
+        # Warmed up over as many connections too, so that the count finds every worker with
+        # its SQLite connections open: opening one costs about a million instructions, once.
+        client "$name" "$WARMUP" "$connections"
+        read -r "INSTR_C[$name.$connections]" "MALLOC_C[$name.$connections]" "COMMITS_C[$name.$connections]" \
+            < <(counted "$name" "$name-$connections-connections" "$connections")
+    done
 done
 stop_server
 
 for name in $CASES; do
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$name" "${INSTR[$name]}" "${MALLOC[$name]}" "${COMMITS[$name]}" \
-        "${SYSCALLS[$name]}" "${SWITCHES[$name]}" "${FSYNC_NORMAL[$name]:--}" "${FSYNC_FULL[$name]:--}" \
-        "${INSTR_C[$name]}" "${MALLOC_C[$name]}" "${COMMITS_C[$name]}" >> "$SUMMARY"
+    line="$name\t${INSTR[$name]}\t${MALLOC[$name]}\t${COMMITS[$name]}\t${SYSCALLS[$name]}\t${SWITCHES[$name]}\t${FSYNC_NORMAL[$name]:--}\t${FSYNC_FULL[$name]:--}"
+    for connections in $CONNECTIONS; do
+        line="$line\t${INSTR_C[$name.$connections]}\t${MALLOC_C[$name.$connections]}\t${COMMITS_C[$name.$connections]}"
+    done
+    echo -e "$line" >> "$SUMMARY"
 done
 {
-    echo "| per request | instructions | malloc calls | commits | instructions, $CONNECTIONS connections | malloc calls, $CONNECTIONS connections | commits, $CONNECTIONS connections | syscalls (wrk -c64) | context switches (wrk -c64) | fsyncs, NORMAL | fsyncs (= commits), FULL |"
-    echo "|---|---|---|---|---|---|---|---|---|---|---|"
-    tail -n +2 "$SUMMARY" | awk -F'\t' '{printf "| %s | %\047d | %s | %s | %\047d | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $9, $10, $11, $5, $6, $7, $8}'
+    header="| per request | instructions | malloc calls | commits |"
+    rule="|---|---|---|---|"
+    for connections in $CONNECTIONS; do
+        header="$header instructions, $connections connections | malloc calls, $connections connections | commits, $connections connections |"
+        rule="$rule---|---|---|"
+    done
+    echo "$header syscalls (wrk -c64) | context switches (wrk -c64) | fsyncs, NORMAL | fsyncs (= commits), FULL |"
+    echo "$rule---|---|---|---|"
+    tail -n +2 "$SUMMARY" | awk -F'\t' '{
+        line = sprintf("| %s | %\047d | %s | %s |", $1, $2, $3, $4)
+        for (i = 9; i <= NF; i += 3) line = line sprintf(" %\047d | %s | %s |", $i, $(i + 1), $(i + 2))
+        printf "%s %s | %s | %s | %s |\n", line, $5, $6, $7, $8
+    }'
 } | tee "$RESULTS/profile.md"
 echo "raw results: $RESULTS"
