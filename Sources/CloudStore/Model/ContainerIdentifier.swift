@@ -1,3 +1,5 @@
+import Glibc
+
 /// The identifier of a container, such as `iCloud.com.example.Notes`.
 ///
 /// As in CloudKit, identifiers begin with `iCloud.` and continue with a reverse-DNS name made of
@@ -30,13 +32,21 @@ public struct ContainerIdentifier: Hashable, Sendable, Comparable, CustomStringC
 
     /// Whether `text` is a well-formed container identifier.
     public static func isValid(_ text: String) -> Bool {
-        let prefix = "iCloud."
-        guard text.hasPrefix(prefix), text.utf8.count <= 255 else { return false }
-        let rest = text.utf8.dropFirst(prefix.utf8.count)
-        guard let first = rest.first, first != UInt8(ascii: "."), rest.last != UInt8(ascii: ".") else { return false }
-        return rest.allSatisfy { byte in
-            (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
-                || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+        // On the bytes: every API request names its container in its path.
+        var text = text
+        return text.withUTF8 { bytes in
+            let prefix: StaticString = "iCloud."
+            let start = prefix.utf8CodeUnitCount
+            guard bytes.count > start, bytes.count <= 255, memcmp(bytes.baseAddress!, prefix.utf8Start, start) == 0,
+                bytes[start] != UInt8(ascii: "."), bytes[bytes.count - 1] != UInt8(ascii: ".")
+            else { return false }
+            for byte in bytes[start...] {
+                let allowed =
+                    (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A) || (byte >= 0x61 && byte <= 0x7A)
+                    || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")
+                if !allowed { return false }
+            }
+            return true
         }
     }
 
