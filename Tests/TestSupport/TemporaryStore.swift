@@ -42,6 +42,13 @@ public final class TemporaryStore: Sendable {
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }
 
+    /// A second store on the same directory and clock: another process (the command line)
+    /// working on the same files.
+    public func anotherProcess() throws -> CloudStore {
+        let clock = self.clock
+        return try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: directory, clock: { clock.tick() }))
+    }
+
     /// A database of the test container.
     public func database(_ environment: Environment = .development, _ scope: DatabaseScope = .public, as caller: Caller = .operator())
         throws -> CloudDatabase

@@ -24,8 +24,7 @@ import TestSupport
         let store = try TemporaryStore()
         let (alice, database) = try DatabaseChangesTests.aliceWithZones(store)
         // A second store stands for another process (the command line) on the same directory.
-        let clock = store.clock
-        let other = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: store.directory, clock: { clock.tick() }))
+        let other = try store.anotherProcess()
         let elsewhere = try other.database(store.container, .development, .private, as: database.caller)
 
         #expect(try Self.create("a1", in: "Work", database).first?.record != nil)
@@ -67,8 +66,7 @@ import TestSupport
     @Test func theZoneLogStaysInOrderAcrossAnotherProcessAndARollback() throws {
         let store = try TemporaryStore()
         let (_, database) = try DatabaseChangesTests.aliceWithZones(store)
-        let clock = store.clock
-        let other = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: store.directory, clock: { clock.tick() }))
+        let other = try store.anotherProcess()
         let elsewhere = try other.database(store.container, .development, .private, as: database.caller)
         func feed(after token: String?) throws -> [String] {
             try database.databaseChanges(syncToken: token).zones.map(DatabaseChangesTests.describe)

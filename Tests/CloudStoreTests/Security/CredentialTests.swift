@@ -184,9 +184,8 @@ import TestSupport
 
     @Test func revokedCredentialsStopWorkingAtOnceInAnotherStoreOnTheSameDirectory() throws {
         let store = try TemporaryStore()
-        let clock = store.clock
         // A second store stands for another process (the command line) on the same directory.
-        let other = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: store.directory, clock: { clock.tick() }))
+        let other = try store.anotherProcess()
 
         let apiToken = try store.store.createAPIToken(store.container, .development)
         #expect(try store.store.apiToken(apiToken.token) == apiToken)

@@ -66,8 +66,7 @@ import TestSupport
             try store.store.managementToken(text: String(forged))
         }
         // Another process revoking it is seen at once.
-        let clock = store.clock
-        let other = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: store.directory, clock: { clock.tick() }))
+        let other = try store.anotherProcess()
         try other.revokeManagementToken(token.id)
         #expect(throws: CloudStoreError.authenticationFailed("The management token is not valid")) { try store.store.managementToken(text: text) }
 
