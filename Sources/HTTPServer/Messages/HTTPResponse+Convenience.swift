@@ -9,8 +9,11 @@ extension HTTPResponse {
         HTTPResponse(status: status, headers: jsonHeaders, body: .bytes(bytes))
     }
 
+    /// The `Content-Type` of a JSON response.
+    public static let jsonContentType = "application/json; charset=utf-8"
+
     // Shared, so building a common response allocates no header storage.
-    private static let jsonHeaders: HTTPHeaders = ["Content-Type": "application/json; charset=utf-8"]
+    private static let jsonHeaders: HTTPHeaders = ["Content-Type": jsonContentType]
     private static let textHeaders: HTTPHeaders = ["Content-Type": "text/plain; charset=utf-8"]
     private static let htmlHeaders: HTTPHeaders = ["Content-Type": "text/html; charset=utf-8"]
 

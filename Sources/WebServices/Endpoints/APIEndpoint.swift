@@ -165,7 +165,7 @@ struct APIEndpoint: Sendable {
     private func respond(_ status: HTTPStatus, _ json: JSONValue, request: HTTPRequest, authentication: Authentication?) -> HTTPResponse {
         // Made here with room for all of them: each name is added once, so none is looked for.
         var headers = HTTPHeaders(capacity: 4)
-        headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+        headers.add(name: "Content-Type", value: HTTPResponse.jsonContentType)
         headers.add(name: "X-Apple-Request-UUID", value: request.requestID)
         // Every answer to a signed-in user hands back a web auth token at most a second old, under
         // both names CloudKit JS builds read.
