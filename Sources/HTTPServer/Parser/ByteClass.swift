@@ -40,6 +40,16 @@ enum ByteClass {
         return table
     }()
 
+    /// Whether any of the eight bytes of `word` is `byte`, for scans eight bytes at a time
+    /// (exact: the lowest matching byte always sets its flag, and a flag is only ever set at or
+    /// above a matching byte).
+    @inline(__always)
+    static func word(_ word: UInt64, holds byte: UInt8) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let x = word ^ (ones &* UInt64(byte))
+        return (x &- ones) & ~x & (ones &* 0x80) != 0
+    }
+
     /// The value of a hexadecimal digit, or nil.
     @inline(__always)
     static func hexValue(_ byte: UInt8) -> Int? {

@@ -57,15 +57,9 @@ public enum PercentDecoding {
         var index = start
         if let base = text.baseAddress {
             let raw = UnsafeRawPointer(base)
-            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-            let percents = ones &* UInt64(UInt8(ascii: "%")), pluses = ones &* UInt64(UInt8(ascii: "+"))
             while index + 8 <= text.count {
                 let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                let percent = word ^ percents, plus = word ^ pluses
-                // A zero byte of `percent` (or `plus`) is a `%` (or `+`) of `word`.
-                var found = (percent &- ones) & ~percent & highs
-                if plusAsSpace { found |= (plus &- ones) & ~plus & highs }
-                if found != 0 { break }
+                if ByteClass.word(word, holds: UInt8(ascii: "%")) || (plusAsSpace && ByteClass.word(word, holds: UInt8(ascii: "+"))) { break }
                 index += 8
             }
         }

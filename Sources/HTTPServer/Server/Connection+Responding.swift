@@ -384,7 +384,11 @@ extension Connection {
             var index = 0
             while index + 8 <= raw.count {
                 let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                if hasByte(word, 0x0D) || hasByte(word, 0x0A) || hasByte(word, 0) || (colonToo && hasByte(word, 0x3A)) { return true }
+                if ByteClass.word(word, holds: 0x0D) || ByteClass.word(word, holds: 0x0A) || ByteClass.word(word, holds: 0)
+                    || (colonToo && ByteClass.word(word, holds: 0x3A))
+                {
+                    return true
+                }
                 index += 8
             }
             while index < raw.count {
@@ -397,15 +401,6 @@ extension Connection {
         if let found = text.utf8.withContiguousStorageIfAvailable(scan) { return found }
         var copy = text
         return copy.withUTF8(scan)
-    }
-
-    /// Whether any of the eight bytes of `word` is `byte` (exact: the lowest matching byte
-    /// always sets its flag, and a flag is only ever set at or above a matching byte).
-    @inline(__always)
-    private static func hasByte(_ word: UInt64, _ byte: UInt8) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let x = word ^ (ones &* UInt64(byte))
-        return (x &- ones) & ~x & (ones &* 0x80) != 0
     }
 
     private static func sanitized(_ text: String) -> String {
