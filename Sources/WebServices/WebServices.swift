@@ -25,6 +25,11 @@ public final class WebServices: Sendable {
         courier = CourierEndpoint(store: store, timeout: configuration.courierTimeout)
     }
 
+    /// The largest `records/modify` body handled on the event loop: a few operations, read in
+    /// tens of microseconds. Its handler blocks only to open an environment or on a credential
+    /// cache miss; a larger body goes to a worker, so that reading it holds up no other connection.
+    static let writeBodyBytesOnEventLoop = 8 * 1024
+
     /// Every API route, as `(methods, pattern)`: what `/openapi.json` must describe.
     public static let routes: [(methods: [HTTPMethod], pattern: String)] = [
         ([.post], "/database/1/:container/:environment/:database/records/modify"),
@@ -97,13 +102,17 @@ public final class WebServices: Sendable {
             "tokens/register": (false, .now(tokens.register)),
         ]
         let options = RouteOptions(maxBodyBytes: configuration.maxRequestBytes)
+        // A small write is read, checked and queued for the writer on the event loop, which then
+        // sends its answer: no worker between them.
+        var writeOptions = options
+        writeOptions.eventLoopBodyLimit = Self.writeBodyBytesOnEventLoop
         router.group("", middleware: cors) { api in
             for (methods, pattern) in Self.routes where pattern.hasPrefix("/database/") || pattern.hasPrefix("/device/") {
                 let operation = APIEndpoint.operation(of: pattern)
                 let (needsDatabase, body) = bodies[operation]!
                 let handler = endpoint.handler(
                     operation: operation, needsDatabase: needsDatabase, scan: BodyScan(operation: operation), body)
-                api.route(methods, pattern, options: options, handler)
+                api.route(methods, pattern, options: operation == "records/modify" ? writeOptions : options, handler)
             }
             let notFound = endpoint.notFound
             api.route(HTTPMethod.apiMethods, "/database/*rest", options: options, notFound)

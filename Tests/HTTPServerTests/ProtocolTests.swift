@@ -45,6 +45,19 @@ import TestSupport
         #expect(bodies == ["slow", "fast 1", "inline", "fast 2"])
     }
 
+    @Test func smallBodiesRunOnTheLoopAndLargerOnesOnAWorker() throws {
+        let test = try TestServer.start { router in
+            router.post("/where", options: RouteOptions(eventLoopBodyLimit: 4)) { _ in .text(HTTPServer.isOnEventLoop ? "loop" : "worker") }
+        }
+        defer { test.stop() }
+        let client = try test.client()
+        for body in ["", "abc", "abcd", "abcde", "abcdefghijklmnop", "ab"] {
+            try client.send("POST /where HTTP/1.1\r\nHost: t\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+            let thread = try client.readResponse().text
+            #expect(thread == (body.utf8.count <= 4 ? "loop" : "worker"), "a body of \(body.utf8.count) bytes ran on the \(thread)")
+        }
+    }
+
     @Test func decodesChunkedRequestBodies() throws {
         let test = try TestServer.start { router in
             router.post("/echo") { request in HTTPResponse(bytes: request.body) }

@@ -7,11 +7,18 @@ public struct RouteOptions: Sendable {
     /// handlers that never block and finish in microseconds (health checks, redirects): saves two
     /// thread hops per request.
     public var runsOnEventLoop: Bool
+    /// Runs the handler on the event loop when the request's body has at most this many bytes,
+    /// and on the worker pool when it has more. For handlers that hand their real work to
+    /// another thread (a write to the writer) and block only on a rare cache miss, but whose own
+    /// work grows with the body: a small request saves two thread hops, a large one holds up no
+    /// other connection of its loop.
+    public var eventLoopBodyLimit: Int?
 
     /// Creates options.
-    public init(maxBodyBytes: Int? = nil, runsOnEventLoop: Bool = false) {
+    public init(maxBodyBytes: Int? = nil, runsOnEventLoop: Bool = false, eventLoopBodyLimit: Int? = nil) {
         self.maxBodyBytes = maxBodyBytes
         self.runsOnEventLoop = runsOnEventLoop
+        self.eventLoopBodyLimit = eventLoopBodyLimit
     }
 
     /// The server's limits, handler on the worker pool.

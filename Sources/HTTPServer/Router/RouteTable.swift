@@ -7,6 +7,8 @@ final class RouteTable: Sendable {
         var handler: HTTPHandler
         /// Whether the handler may run on the event loop.
         var runsOnEventLoop: Bool
+        /// The largest body whose handler may run on the event loop, if only small ones may.
+        var eventLoopBodyLimit: Int? = nil
         /// The body limit for the route, if it overrides the server's.
         var maxBodyBytes: Int?
         /// The captured path parameters.
@@ -279,7 +281,7 @@ final class RouteTable: Sendable {
             }
             return Resolution(
                 handler: route.handler, runsOnEventLoop: route.options.runsOnEventLoop,
-                maxBodyBytes: route.options.maxBodyBytes, parameters: parameters
+                eventLoopBodyLimit: route.options.eventLoopBodyLimit, maxBodyBytes: route.options.maxBodyBytes, parameters: parameters
             )
         }
         let allow = endpoint.allow

@@ -282,7 +282,7 @@ final class Connection {
         )
         let handler = exchange!.resolution.handler
         let context = self.context
-        if exchange!.resolution.runsOnEventLoop {
+        if exchange!.resolution.runsOnEventLoop || exchange!.resolution.eventLoopBodyLimit.map({ body.count <= $0 }) == true {
             let response = Connection.respond(to: request, with: handler, context: context)
             send(response)
             return

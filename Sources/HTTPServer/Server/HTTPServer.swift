@@ -139,3 +139,8 @@ public final class HTTPServer: Sendable {
         shutdown(gracePeriod: gracePeriod)
     }
 }
+
+extension HTTPServer {
+    /// Whether the calling thread is an event loop of a running server, where nothing may block.
+    public static var isOnEventLoop: Bool { CLinux_is_event_loop_thread() != 0 }
+}
