@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Logging
+import Synchronization
 import Testing
 import TestSupport
 
@@ -56,6 +57,37 @@ import TestSupport
             let thread = try client.readResponse().text
             #expect(thread == (body.utf8.count <= 4 ? "loop" : "worker"), "a body of \(body.utf8.count) bytes ran on the \(thread)")
         }
+    }
+
+    @Test func requestsAreAnsweredWhileEveryAwakeWorkerIsBlocked() throws {
+        let release = DispatchSemaphore(value: 0)
+        let blocked = Mutex(0)
+        let test = try TestServer.start { configuration in
+            configuration.workerCount = 4
+            configuration.awakeWorkerLimit = 1
+        } routes: { router in
+            router.get("/block") { _ in
+                blocked.withLock { $0 += 1 }
+                release.wait()
+                return .text("released")
+            }
+            router.get("/fast") { _ in .text("fast") }
+        }
+        defer { test.stop() }
+        let blockers = try (0..<2).map { _ in try test.client() }
+        for client in blockers { try client.send(get("/block")) }
+        // Both block at once: the second was taken by a worker woken for it though only one may
+        // be woken for new requests.
+        var waited = 0
+        while blocked.withLock({ $0 }) < 2 && waited < 10_000 {
+            usleep(1_000)
+            waited += 1
+        }
+        #expect(blocked.withLock { $0 } == 2)
+        #expect(try test.request(get("/fast")).text == "fast")
+        release.signal()
+        release.signal()
+        for client in blockers { #expect(try client.readResponse().text == "released") }
     }
 
     @Test func decodesChunkedRequestBodies() throws {

@@ -67,7 +67,9 @@ final class EventLoop {
         let timeout = Int32(max(1, context.tick / 1_000_000))
         let eventPointer = events.assumingMemoryBound(to: epoll_event.self)
         while true {
-            let count = CLinux_epoll_wait(epoll, eventPointer, EventLoop.maxEvents, timeout)
+            // Jobs waiting for a worker are looked at again within a millisecond, in case the
+            // workers awake are all blocked.
+            let count = CLinux_epoll_wait(epoll, eventPointer, EventLoop.maxEvents, context.workers.hasBacklog ? 1 : timeout)
             now = CLinux_monotonic_coarse_ns()
             if count < 0 && errno != EINTR {
                 context.logger.critical("epoll_wait failed: errno \(errno)")
@@ -83,6 +85,7 @@ final class EventLoop {
                 default: connectionEvent(descriptor: Int32(truncatingIfNeeded: token), mask: mask)
                 }
             }
+            context.workers.wakeIfStuck()
             if now >= nextSweep {
                 sweep()
                 nextSweep = now + context.tick

@@ -10,6 +10,10 @@ public struct HTTPServerConfiguration: Sendable {
     public var eventLoopCount = HTTPServerConfiguration.coreCount
     /// How many worker threads run handlers.
     public var workerCount = max(4, 4 * HTTPServerConfiguration.coreCount)
+    /// How many workers new requests wake at most; more are woken only when those stop taking
+    /// requests (blocked for a millisecond while requests wait). One per processor by default:
+    /// on a loaded server the workers awake then take request after request without sleeping.
+    public var awakeWorkerLimit = HTTPServerConfiguration.coreCount
     /// How many requests may wait for a worker before new ones get 503.
     public var workerQueueCapacity = 10_000
     /// The largest request line plus header section; larger requests get 431.

@@ -45,7 +45,8 @@ final class ServerContext: Sendable {
         } else {
             accessLogWriter = nil
         }
-        workers = WorkerPool(threads: configuration.workerCount, capacity: configuration.workerQueueCapacity)
+        workers = WorkerPool(
+            threads: configuration.workerCount, capacity: configuration.workerQueueCapacity, awakeLimit: configuration.awakeWorkerLimit)
         redactedQueryParameters = RedactedNames(configuration.redactedQueryParameters)
         redactedPathPrefixes = configuration.redactedPathPrefixes
         headerReadTimeout = max(1, configuration.headerReadTimeout.nanoseconds)

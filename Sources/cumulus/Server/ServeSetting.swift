@@ -140,6 +140,9 @@ extension ServeSetting {
         ServeSetting("workers", "Worker threads for handlers.", default: "4 per core, at least 4", .value(placeholder: "N")) {
             $1.http.workerCount = try integer($0, $2, in: 1...4096)
         },
+        ServeSetting("awake-workers", "Workers new requests wake at most; more wake when those block.", default: "one per core", .value(placeholder: "N")) {
+            $1.http.awakeWorkerLimit = try integer($0, $2, in: 1...4096)
+        },
         ServeSetting("worker-queue", "Requests that may wait for a worker before 503.", default: "`10000`", .value(placeholder: "N")) {
             $1.http.workerQueueCapacity = try integer($0, $2, in: 1...10_000_000)
         },
