@@ -74,6 +74,9 @@ import TestSupport
             router.get("/fast") { _ in .text("fast") }
         }
         defer { test.stop() }
+        var released = false
+        // A failed expectation must not leave workers blocked for the rest of the run.
+        defer { if !released { release.signal(); release.signal() } }
         let blockers = try (0..<2).map { _ in try test.client() }
         for client in blockers { try client.send(get("/block")) }
         // Both block at once: the second was taken by a worker woken for it though only one may
@@ -87,6 +90,7 @@ import TestSupport
         #expect(try test.request(get("/fast")).text == "fast")
         release.signal()
         release.signal()
+        released = true
         for client in blockers { #expect(try client.readResponse().text == "released") }
     }
 
