@@ -1,4 +1,3 @@
-import CLinux
 import Dispatch
 import Synchronization
 
@@ -38,7 +37,7 @@ final class StreamChannel: Sendable {
                 state.buffered += bytes
             }
             state.inFlight += bytes.count
-            if blocking, state.inFlight > highWaterMark, CLinux_is_event_loop_thread() == 0 {
+            if blocking, state.inFlight > highWaterMark, !HTTPServer.isOnEventLoop {
                 state.producerWaiting = true
                 mustWait = true
             }
