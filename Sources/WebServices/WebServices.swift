@@ -25,8 +25,8 @@ public final class WebServices: Sendable {
         courier = CourierEndpoint(store: store, timeout: configuration.courierTimeout)
     }
 
-    /// The largest `records/modify` body handled on the event loop: a few operations, read in
-    /// tens of microseconds. Its handler blocks only to open an environment or on a credential
+    /// The largest body of a request that hands its work on (`records/modify`) handled on the
+    /// event loop: a few operations, read in tens of microseconds. Its handler blocks only to open an environment or on a credential
     /// cache miss; a larger body goes to a worker, so that reading it holds up no other connection.
     static let writeBodyBytesOnEventLoop = 8 * 1024
 
@@ -102,17 +102,18 @@ public final class WebServices: Sendable {
             "tokens/register": (false, .now(tokens.register)),
         ]
         let options = RouteOptions(maxBodyBytes: configuration.maxRequestBytes)
-        // A small write is read, checked and queued for the writer on the event loop, which then
-        // sends its answer: no worker between them.
-        var writeOptions = options
-        writeOptions.eventLoopBodyLimit = Self.writeBodyBytesOnEventLoop
+        // A small request whose work is handed on (a write, to the writer) is read, checked and
+        // handed on by the event loop, which then sends its answer: no worker between them.
+        var handingOnOptions = options
+        handingOnOptions.eventLoopBodyLimit = Self.writeBodyBytesOnEventLoop
         router.group("", middleware: cors) { api in
             for (methods, pattern) in Self.routes where pattern.hasPrefix("/database/") || pattern.hasPrefix("/device/") {
                 let operation = APIEndpoint.operation(of: pattern)
                 let (needsDatabase, body) = bodies[operation]!
                 let handler = endpoint.handler(
                     operation: operation, needsDatabase: needsDatabase, scan: BodyScan(operation: operation), body)
-                api.route(methods, pattern, options: operation == "records/modify" ? writeOptions : options, handler)
+                let handsWorkOn = if case .later = body { true } else { false }
+                api.route(methods, pattern, options: handsWorkOn ? handingOnOptions : options, handler)
             }
             let notFound = endpoint.notFound
             api.route(HTTPMethod.apiMethods, "/database/*rest", options: options, notFound)
