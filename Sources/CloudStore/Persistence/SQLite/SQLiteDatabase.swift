@@ -30,7 +30,7 @@ final class SQLiteDatabase: Sendable {
         let connection = try SQLiteConnection(path: path, synchronous: synchronous)
         try migrator.migrate(connection)
         (checkpointer ?? SQLiteCheckpointer(path: path, synchronous: synchronous)).attach(to: connection)
-        writer = SQLiteWriteQueue(connection: connection, name: path)
+        writer = SQLiteWriteQueue(connection: connection, name: path, pin: SQLiteReadMarkPin(path: path, synchronous: synchronous))
         idleReaders = (0..<Self.shardCount).map { _ in ReaderShard() }
     }
 

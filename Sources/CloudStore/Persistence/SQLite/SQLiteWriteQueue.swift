@@ -28,8 +28,9 @@ final class SQLiteWriteQueue: Sendable {
     /// The most jobs one transaction takes, so that a long queue still commits regularly.
     static let maximumGroup = 128
 
-    init(connection: SQLiteConnection, name: String) {
-        core = Core(connection: connection, answers: SQLiteAnswerThread(name: "cumulus-answers \(name)"))
+    /// - Parameter pin: the read transaction the writer holds while idle (see ``SQLiteReadMarkPin``).
+    init(connection: SQLiteConnection, name: String, pin: SQLiteReadMarkPin? = nil) {
+        core = Core(connection: connection, answers: SQLiteAnswerThread(name: "cumulus-answers \(name)"), pin: pin)
         let core = core
         let thread = Thread { core.run() }
         thread.name = "cumulus-writer \(name)"
@@ -154,12 +155,15 @@ final class SQLiteWriteQueue: Sendable {
         /// How many more groups take a savepoint per job from the start, after a group run
         /// without them had to run again. Used by the writer thread alone.
         private nonisolated(unsafe) var groupsWithSavepoints = 0
+        /// Held while the writer is idle, let go while it writes. Used by the writer thread alone.
+        private nonisolated(unsafe) let pin: SQLiteReadMarkPin?
         /// Groups that take savepoints from the start after one ran twice.
         static let groupsWithSavepointsAfterRetry = 64
 
-        init(connection: SQLiteConnection, answers: SQLiteAnswerThread) {
+        init(connection: SQLiteConnection, answers: SQLiteAnswerThread, pin: SQLiteReadMarkPin?) {
             self.connection = connection
             self.answers = answers
+            self.pin = pin
         }
 
         func enqueue(_ job: Job) {
@@ -182,6 +186,7 @@ final class SQLiteWriteQueue: Sendable {
 
         /// The writer thread's loop: wait for jobs, run whatever is waiting as one group.
         func run() {
+            pin?.hold()
             while true {
                 wakeup.wait()
                 let (jobs, stopping) = pending.withLock { state -> ([Job], Bool) in
@@ -205,12 +210,15 @@ final class SQLiteWriteQueue: Sendable {
                 // and wakes whose jobs an earlier group took find nothing.
                 // A job alone needs no savepoint: its own transaction undoes it if it fails, and
                 // a savepoint would copy every page it touches to the sub-journal first.
+                if !jobs.isEmpty { pin?.release() }
                 if let job = jobs.first, job.exclusive || jobs.count == 1 {
                     commitAlone(job)
                 } else if !jobs.isEmpty {
                     commit(jobs)
                 }
+                if !stopping, pending.withLock({ $0.jobs.isEmpty }) { pin?.hold() }
                 if stopping && pending.withLock({ $0.jobs.isEmpty }) {
+                    pin?.release()
                     answers.stop()
                     return
                 }
