@@ -26,23 +26,29 @@ import TestSupport
         let directory = try TemporaryDirectory()
         let path = directory.path + "/pin.sqlite"
         let database = try SQLiteDatabase(path: path, synchronous: .normal, migrator: Self.migrator)
-        try Self.insert("first", into: database)
-        // The writer takes the pin after it has answered: wait for a reader to be in the way.
         // A truncating checkpoint can copy the log back whatever the pin holds, but it can only
-        // start the log again from its beginning when no transaction reads from it.
+        // start the log again from its beginning when no transaction reads from it. The writer
+        // takes the pin a moment after its last write; a probe that comes first truncates the
+        // log, and the pin then reads the file alone (where it keeps no checkpoint from
+        // anything), so each try writes again first.
+        var written: [String] = []
+        var checkpoint = (busy: false, logFrames: Int64(0))
         let deadline = Date().addingTimeInterval(30)
-        var checkpoint = try Self.truncatingCheckpoint(path)
-        while !checkpoint.busy, Date() < deadline {
-            usleep(10_000)
+        repeat {
+            written.append("note \(written.count)")
+            try Self.insert(written.last!, into: database)
+            usleep(20_000)
             checkpoint = try Self.truncatingCheckpoint(path)
-        }
+        } while !checkpoint.busy && Date() < deadline
         #expect(checkpoint.busy, "no read transaction kept the log from starting again")
+        #expect(checkpoint.logFrames > 0)
 
         // The pin neither hides later commits from readers nor holds up writes.
-        try Self.insert("second", into: database)
+        written.append("last")
+        try Self.insert("last", into: database)
         let texts = try database.read { connection in
             try connection.statement("SELECT text FROM notes ORDER BY id").rows { $0.text(0) }
         }
-        #expect(texts == ["first", "second"])
+        #expect(texts == written)
     }
 }

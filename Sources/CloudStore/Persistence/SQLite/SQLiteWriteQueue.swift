@@ -188,7 +188,17 @@ final class SQLiteWriteQueue: Sendable {
         func run() {
             pin?.hold()
             while true {
-                wakeup.wait()
+                if let pin, !pin.isHolding {
+                    // The pin comes back only once writes pause: taking and dropping it costs
+                    // the writer a transaction's locks, which a steady stream of writes would
+                    // pay for every group.
+                    if wakeup.wait(timeout: .now() + SQLiteReadMarkPin.idleDelay) == .timedOut {
+                        pin.hold()
+                        wakeup.wait()
+                    }
+                } else {
+                    wakeup.wait()
+                }
                 let (jobs, stopping) = pending.withLock { state -> ([Job], Bool) in
                     // An exclusive job goes alone; a group stops before the next exclusive job.
                     var count = 0
@@ -216,7 +226,6 @@ final class SQLiteWriteQueue: Sendable {
                 } else if !jobs.isEmpty {
                     commit(jobs)
                 }
-                if !stopping, pending.withLock({ $0.jobs.isEmpty }) { pin?.hold() }
                 if stopping && pending.withLock({ $0.jobs.isEmpty }) {
                     pin?.release()
                     answers.stop()
