@@ -186,12 +186,12 @@ final class SQLiteWriteQueue: Sendable {
 
         /// The writer thread's loop: wait for jobs, run whatever is waiting as one group.
         func run() {
-            pin?.hold()
             while true {
                 if let pin, !pin.isHolding {
-                    // The pin comes back only once writes pause: taking and dropping it costs
-                    // the writer a transaction's locks, which a steady stream of writes would
-                    // pay for every group.
+                    // The pin is taken only once writes pause, at the start as after a group:
+                    // taking and dropping it costs the writer a transaction's locks, which a
+                    // steady stream of writes would pay for every group, and a process that
+                    // writes once and ends (the CLI) would pay for nothing.
                     if wakeup.wait(timeout: .now() + SQLiteReadMarkPin.idleDelay) == .timedOut {
                         pin.hold()
                         wakeup.wait()
