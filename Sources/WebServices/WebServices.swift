@@ -26,8 +26,9 @@ public final class WebServices: Sendable {
     }
 
     /// The largest body of a request that hands its work on (`records/modify`) handled on the
-    /// event loop: a few operations, read in tens of microseconds. Its handler blocks only to open an environment or on a credential
-    /// cache miss; a larger body goes to a worker, so that reading it holds up no other connection.
+    /// event loop: a few operations, read in tens of microseconds. Its handler blocks only to
+    /// open an environment or on a credential cache miss; a larger body goes to a worker, so
+    /// that reading it holds up no other connection.
     static let writeBodyBytesOnEventLoop = 8 * 1024
 
     /// Every API route, as `(methods, pattern)`: what `/openapi.json` must describe.
