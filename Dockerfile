@@ -1,7 +1,7 @@
 # Builds the release binary on a Swift 6.3 image and runs it on the slim runtime image.
 FROM swift:6.3-bookworm AS build
 RUN apt-get update -qq \
-    && apt-get install -y -qq --no-install-recommends libsqlite3-dev zlib1g-dev pkg-config \
+    && apt-get install -y -qq --no-install-recommends libsqlite3-dev libpq-dev zlib1g-dev pkg-config \
     && rm -rf /var/lib/apt/lists/*
 WORKDIR /src
 COPY Package.swift ./
@@ -11,7 +11,7 @@ RUN swift build -c release --product cumulus \
 
 FROM swift:6.3-bookworm-slim
 RUN apt-get update -qq \
-    && apt-get install -y -qq --no-install-recommends libsqlite3-0 zlib1g curl \
+    && apt-get install -y -qq --no-install-recommends libsqlite3-0 libpq5 zlib1g curl \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --system --home /data cumulus \
     && mkdir -p /data && chown cumulus /data

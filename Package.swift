@@ -34,6 +34,12 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"])]
         ),
         .systemLibrary(
+            name: "CLibPQ",
+            path: "Sources/CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
+        .systemLibrary(
             name: "CZlib",
             path: "Sources/CZlib",
             providers: [.apt(["zlib1g-dev"])]
@@ -54,6 +60,7 @@ let package = Package(
         .target(
             name: "CloudStore",
             dependencies: [
+                "CLibPQ",
                 "CLinux",
                 "CSQLite",
                 "CSQLiteSupport",
@@ -109,7 +116,7 @@ let package = Package(
         // MARK: - Tests
         .target(
             name: "TestSupport",
-            dependencies: ["CloudStore", "CloudKitWire", "CSQLite", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CloudStore", "CloudKitWire", "CLibPQ", "CSQLite", .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport",
             swiftSettings: swiftSettings
         ),

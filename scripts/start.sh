@@ -6,6 +6,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/install.sh
 
-install_packages libsqlite3-dev zlib1g-dev pkg-config
+install_packages libsqlite3-dev libpq-dev zlib1g-dev pkg-config
 swift build -c release --product cumulus
 exec .build/release/cumulus serve "$@"

@@ -5,8 +5,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/install.sh
+source scripts/lib/postgres.sh
 
-install_packages libsqlite3-dev zlib1g-dev pkg-config sqlite3 openssl curl chromium chromium-driver docker-compose
+install_packages libsqlite3-dev libpq-dev zlib1g-dev pkg-config sqlite3 openssl curl chromium chromium-driver docker-compose \
+    postgresql nginx-light
 requirements=(Tests/python/requirements.txt)
 [ -f Tests/browser/requirements.txt ] && requirements+=(Tests/browser/requirements.txt)
 install_python_requirements "${requirements[@]}"
@@ -22,6 +24,11 @@ if grep -q "warning:" "$log"; then
     grep "warning:" "$log" | sort -u >&2
     exit 1
 fi
+
+# One throw-away PostgreSQL cluster serves every test that needs one; it goes when the run ends.
+start_test_postgres
+trap 'stop_test_postgres "$test_postgres_dir"' EXIT
+export CUMULUS_TEST_POSTGRES_URL=$test_postgres_url
 
 echo "== Swift tests"
 swift test --skip-build
