@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 @testable import CloudStore
@@ -132,5 +133,44 @@ import TestSupport
         #expect(throws: PostgresError.self) { try pool.withConnection { try $0.execute("SELECT 1") } }
         let next = try pool.withConnection { try $0.execute("SELECT pg_backend_pid()").scalarInteger() }
         #expect(next != nil && next != pid)
+    }
+}
+
+/// Migrations of a PostgreSQL schema.
+@Suite struct PostgresMigratorTests {
+    let database: TestDatabase
+    init() throws { database = try TestPostgres.makeDatabase() }
+
+    static let migrator = PostgresMigrator(migrations: [
+        "CREATE TABLE {schema}.t(k bigint PRIMARY KEY, v text NOT NULL)",
+        "ALTER TABLE {schema}.t ADD COLUMN w bigint NOT NULL DEFAULT 7",
+    ])
+
+    @Test func migrationsRunOnceEachEvenFromProcessesStartingTogether() throws {
+        let counts = Mutex<[Int]>([])
+        let url = database.url
+        DispatchQueue.concurrentPerform(iterations: 6) { _ in
+            let ran = (try? Self.migrator.migrate(PostgresConnection(url: url), schema: "env 1")) ?? -1
+            counts.withLock { $0.append(ran) }
+        }
+        #expect(counts.withLock { $0.sorted() } == [0, 0, 0, 0, 0, 2])
+        let connection = try PostgresConnection(url: url)
+        #expect(try PostgresMigrator.version(of: "env 1", on: connection) == 2)
+        #expect(try PostgresMigrator.version(of: "absent", on: connection) == 0)
+        try connection.execute("INSERT INTO \"env 1\".t(k, v) VALUES ($1, $2)", [.integer(1), .text("a")])
+        #expect(try connection.execute("SELECT w FROM \"env 1\".t").scalarInteger() == 7)
+    }
+
+    @Test func aFailedMigrationLeavesTheSchemaAsItWas() throws {
+        let connection = try PostgresConnection(url: database.url)
+        try Self.migrator.migrate(connection, schema: "s")
+        let broken = PostgresMigrator(migrations: Self.migrator.migrations + [
+            "CREATE TABLE {schema}.u(k bigint); SELECT 1/0",
+        ])
+        #expect(throws: PostgresError.self) { try broken.migrate(connection, schema: "s") }
+        #expect(try PostgresMigrator.version(of: "s", on: connection) == 2)
+        #expect(try connection.execute("SELECT 1 FROM pg_tables WHERE schemaname = 's' AND tablename = 'u'").count == 0)
+        let newer = PostgresMigrator(migrations: [Self.migrator.migrations[0]])
+        #expect(throws: CloudStoreError.self) { try newer.migrate(connection, schema: "s") }
     }
 }
