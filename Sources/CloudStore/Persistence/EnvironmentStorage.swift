@@ -110,7 +110,9 @@ protocol EnvironmentWriter: EnvironmentReader {
     func update(_ stored: StoredRecord, to record: Record, in zone: StoredZone) throws -> StoredRecord
     /// Removes a stored record.
     func delete(_ stored: StoredRecord, in zone: StoredZone) throws
-    /// Appends to the zone's change log. `entry.sequence` must be the last sequence plus one.
+    /// Appends to the zone's change log, at the zone's next sequence: the store numbers the
+    /// entries (`entry.sequence` is not read), so that with writers in several processes the
+    /// sequence can be taken as the transaction's last step.
     func appendChange(_ entry: ChangeEntry, in zone: StoredZone) throws
     /// Creates or changes a share with its participants; `version` makes its change tag.
     func saveShare(_ share: Share, version: Int64, in zone: StoredZone) throws

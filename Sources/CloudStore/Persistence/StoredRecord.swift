@@ -29,8 +29,9 @@ struct ChangeEntry: Hashable, Sendable {
         case deleted = 3
     }
 
-    /// Position in the zone's log: 1, 2, 3… with no gaps.
-    var sequence: Int64
+    /// Position in the zone's log: 1, 2, 3… with no gaps. Given by the store when the entry is
+    /// appended (see ``EnvironmentWriter/appendChange(_:in:)``); 0 until then.
+    var sequence: Int64 = 0
     /// The record changed.
     var recordName: String
     /// Its type.

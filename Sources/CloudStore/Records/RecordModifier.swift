@@ -25,16 +25,6 @@ struct RecordModifier {
 
     private var policy: AccessPolicy { AccessPolicy(caller: caller, database: database, viaShare: viaShare) }
 
-    /// The sequence the next change gets; kept across the operations of one request.
-    final class Sequence {
-        var next: Int64
-        init(after last: Int64) { next = last + 1 }
-        func take() -> Int64 {
-            defer { next += 1 }
-            return next
-        }
-    }
-
     /// Thrown out of an atomic batch's savepoint to undo it.
     private struct AtomicAbort: Error {
         var index: Int
@@ -70,7 +60,6 @@ struct RecordModifier {
             return names.map { .failure(recordName: $0, error: .zoneNotFound(zoneID)) }
         }
 
-        let sequence = Sequence(after: try writer.lastChangeSequence(in: zone))
         let atomic = request.atomic && !zone.zoneID.isDefaultZone
 
         if atomic {
@@ -79,7 +68,7 @@ struct RecordModifier {
                 try writer.savepoint {
                     for (index, operation) in operations.enumerated() {
                         do {
-                            results.append(try apply(operation, named: names[index], request: request, zone: zone, writer: writer, sequence: sequence, access: access))
+                            results.append(try apply(operation, named: names[index], request: request, zone: zone, writer: writer, access: access))
                         } catch let error as CloudStoreError where error.isPerItem {
                             throw AtomicAbort(index: index, error: error)
                         }
@@ -98,11 +87,9 @@ struct RecordModifier {
         }
 
         return try operations.enumerated().map { index, operation in
-            let before = sequence.next
             do {
-                return try apply(operation, named: names[index], request: request, zone: zone, writer: writer, sequence: sequence, access: access)
+                return try apply(operation, named: names[index], request: request, zone: zone, writer: writer, access: access)
             } catch let error as CloudStoreError where error.isPerItem {
-                sequence.next = before
                 return .failure(recordName: names[index], error: error)
             }
         }
@@ -120,7 +107,7 @@ struct RecordModifier {
 
     private func apply(
         _ operation: RecordOperation, named name: String?, request: ModifyRequest, zone: StoredZone,
-        writer: any EnvironmentWriter, sequence: Sequence, access: TransactionAccess
+        writer: any EnvironmentWriter, access: TransactionAccess
     ) throws -> RecordResult {
         guard let name else {
             throw CloudStoreError.badRequest("recordName is required to \(operation.kind.rawValue) a record")
@@ -131,12 +118,12 @@ struct RecordModifier {
         }
         let desiredKeys = operation.desiredKeys ?? request.desiredKeys
         if try isShareOperation(operation, named: name, in: zone, access: access) {
-            return try applyShare(operation, named: name, in: zone, writer: writer, sequence: sequence, access: access)
+            return try applyShare(operation, named: name, in: zone, writer: writer, access: access)
         }
         if operation.kind == .create {
             // The insert itself finds out whether the name is taken.
             return try save(
-                operation, named: name, replacing: nil, in: zone, writer: writer, sequence: sequence, access: access, desiredKeys: desiredKeys)
+                operation, named: name, replacing: nil, in: zone, writer: writer, access: access, desiredKeys: desiredKeys)
         }
         let existing = try writer.record(named: name, in: zone)
         if let existing {
@@ -163,18 +150,18 @@ struct RecordModifier {
                     "client oplock error updating record", serverRecord: try readable(existing.record, writer: writer, access: access))
             }
             if operation.kind == .delete {
-                return try delete(existing, in: zone, writer: writer, sequence: sequence, access: access)
+                return try delete(existing, in: zone, writer: writer, access: access)
             }
             return try save(
-                operation, named: name, replacing: existing, in: zone, writer: writer, sequence: sequence, access: access,
+                operation, named: name, replacing: existing, in: zone, writer: writer, access: access,
                 desiredKeys: desiredKeys)
         case .forceUpdate, .forceReplace:
             return try save(
-                operation, named: name, replacing: existing, in: zone, writer: writer, sequence: sequence, access: access,
+                operation, named: name, replacing: existing, in: zone, writer: writer, access: access,
                 desiredKeys: desiredKeys)
         case .forceDelete:
             guard let existing else { throw CloudStoreError.notFound("Record not found") }
-            return try delete(existing, in: zone, writer: writer, sequence: sequence, access: access)
+            return try delete(existing, in: zone, writer: writer, access: access)
         }
     }
 
@@ -216,7 +203,7 @@ struct RecordModifier {
 
     private func save(
         _ operation: RecordOperation, named name: String, replacing existing: StoredRecord?, in zone: StoredZone,
-        writer: any EnvironmentWriter, sequence: Sequence, access: TransactionAccess, desiredKeys: [String]?
+        writer: any EnvironmentWriter, access: TransactionAccess, desiredKeys: [String]?
     ) throws -> RecordResult {
         let recordType: String
         if let existing {
@@ -261,11 +248,10 @@ struct RecordModifier {
             fields = operationFields
         }
         let stamp = RecordStamp(timestamp: now, userRecordName: caller.userRecordName ?? Caller.operatorRecordName, deviceID: caller.deviceID)
-        let changeSequence = sequence.take()
         let parent: String? = operation.parent ?? existing?.record.parent
         let record = Record(
             recordName: name, recordType: recordType, zoneID: zone.zoneID, fields: fields, parent: parent,
-            changeTag: ChangeTag.make(changeSequence), created: existing?.record.created ?? stamp, modified: stamp)
+            changeTag: ChangeTag.make(), created: existing?.record.created ?? stamp, modified: stamp)
 
         let size = RecordSize.of(record)
         guard size <= RecordSize.limit else {
@@ -293,7 +279,7 @@ struct RecordModifier {
         }
         try writer.appendChange(
             ChangeEntry(
-                sequence: changeSequence, recordName: name, recordType: recordType, kind: existing == nil ? .created : .updated,
+                recordName: name, recordType: recordType, kind: existing == nil ? .created : .updated,
                 creator: record.created.userRecordName, time: now),
             in: zone)
         try notifier?.recordChanged(stored, existing == nil ? .create : .update, in: zone, reader: writer)
@@ -337,11 +323,11 @@ struct RecordModifier {
     // MARK: - Deleting
 
     private func delete(
-        _ stored: StoredRecord, in zone: StoredZone, writer: any EnvironmentWriter, sequence: Sequence, access: TransactionAccess
+        _ stored: StoredRecord, in zone: StoredZone, writer: any EnvironmentWriter, access: TransactionAccess
     ) throws -> RecordResult {
         // The caller's WRITE permission was checked; records that follow by DELETE_SELF go
         // with it whoever created them, as their references asked.
-        try cascadeDelete(stored, in: zone, writer: writer, sequence: sequence, access: access)
+        try cascadeDelete(stored, in: zone, writer: writer, access: access)
         return .deleted(recordName: stored.record.recordName, zoneID: zone.zoneID)
     }
 
@@ -349,7 +335,7 @@ struct RecordModifier {
     /// refuses, before deleting anything, if a record outside that set references one of them
     /// with VALIDATE.
     private func cascadeDelete(
-        _ stored: StoredRecord, in zone: StoredZone, writer: any EnvironmentWriter, sequence: Sequence, access: TransactionAccess
+        _ stored: StoredRecord, in zone: StoredZone, writer: any EnvironmentWriter, access: TransactionAccess
     ) throws {
         var doomed = [stored]
         var names: Set<String> = [stored.record.recordName]
@@ -389,7 +375,7 @@ struct RecordModifier {
             try writer.delete(victim, in: zone)
             try writer.appendChange(
                 ChangeEntry(
-                    sequence: sequence.take(), recordName: victim.record.recordName, recordType: victim.record.recordType, kind: .deleted,
+                    recordName: victim.record.recordName, recordType: victim.record.recordType, kind: .deleted,
                     creator: victim.record.created.userRecordName, time: now, tree: tree),
                 in: zone)
             if let share = shares.first(where: { $0.rootRecordName == victim.record.recordName }) {

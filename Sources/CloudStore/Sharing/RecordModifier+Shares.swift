@@ -9,7 +9,7 @@ extension RecordModifier {
     /// Saves or deletes a share as `records/modify` does a record. The owner creates, changes
     /// and deletes it; a participant may only delete it, which takes them out of it.
     func applyShare(
-        _ operation: RecordOperation, named name: String, in zone: StoredZone, writer: any EnvironmentWriter, sequence: Sequence,
+        _ operation: RecordOperation, named name: String, in zone: StoredZone, writer: any EnvironmentWriter,
         access: TransactionAccess
     ) throws -> RecordResult {
         let shares = try access.shares(in: zone)
@@ -42,7 +42,7 @@ extension RecordModifier {
             guard let existing else { throw CloudStoreError.notFound("Record not found") }
             if operation.kind == .delete { try requireCurrentTag(operation, of: existing) }
             try writer.deleteShare(named: name, in: zone)
-            if let root = existing.rootRecordName { try touchRoot(root, in: zone, writer: writer, sequence: sequence, stamp: stamp) }
+            if let root = existing.rootRecordName { try touchRoot(root, in: zone, writer: writer, stamp: stamp) }
             return .deleted(recordName: name, zoneID: zone.zoneID)
         case .create:
             if let existing { throw CloudStoreError.conflict("record to insert already exists", serverRecord: Record(existing)) }
@@ -94,7 +94,7 @@ extension RecordModifier {
         let version = existing.map { Share.version(ofTag: $0.changeTag) + 1 } ?? 1
         share.changeTag = Share.changeTag(version: version)
         try writer.saveShare(share, version: version, in: zone)
-        if existing == nil, let root = share.rootRecordName { try touchRoot(root, in: zone, writer: writer, sequence: sequence, stamp: stamp) }
+        if existing == nil, let root = share.rootRecordName { try touchRoot(root, in: zone, writer: writer, stamp: stamp) }
         return .record(Record(share))
     }
 
@@ -172,16 +172,15 @@ extension RecordModifier {
 
     /// Saves the root of a hierarchy that was shared or unshared with a new change tag and a
     /// change in its zone's log: its `share` changed, and the feeds say so.
-    private func touchRoot(_ root: String, in zone: StoredZone, writer: any EnvironmentWriter, sequence: Sequence, stamp: RecordStamp) throws {
+    private func touchRoot(_ root: String, in zone: StoredZone, writer: any EnvironmentWriter, stamp: RecordStamp) throws {
         guard let stored = try writer.record(named: root, in: zone) else { return }
         var record = stored.record
-        let changeSequence = sequence.take()
-        record.changeTag = ChangeTag.make(changeSequence)
+        record.changeTag = ChangeTag.make()
         record.modified = stamp
         let updated = try writer.update(stored, to: record, in: zone)
         try writer.appendChange(
             ChangeEntry(
-                sequence: changeSequence, recordName: root, recordType: record.recordType, kind: .updated,
+                recordName: root, recordType: record.recordType, kind: .updated,
                 creator: record.created.userRecordName, time: now),
             in: zone)
         try notifier?.recordChanged(updated, .update, in: zone, reader: writer)

@@ -57,7 +57,7 @@ struct ShareScope: Sendable {
 
 extension Share {
     /// The change tag of the `version`th save of a share: never one a record of its zone has.
-    static func changeTag(version: Int64) -> String { "s" + ChangeTag.make(version) }
+    static func changeTag(version: Int64) -> String { "s" + String(version, radix: 36) }
 
     /// The save count a share's change tag holds.
     static func version(ofTag tag: String) -> Int64 { Int64(tag.dropFirst(), radix: 36) ?? 0 }

@@ -27,6 +27,7 @@ import TestSupport
         let generator = OperationGenerator()
         var operations = 0
         var queries = 0
+        var seenTags = Set<String>()
 
         while operations < 10_000 {
             let zone = random.next(below: 3) == 0 ? "Z" : "_defaultZone"
@@ -38,8 +39,12 @@ import TestSupport
                 let atomic = random.next(below: 2) == 0
                 let actual = try database.modify(ModifyRequest(operations: ops, zoneName: zone, atomic: atomic)).map(Self.outcome)
                 let expected = model.modify(ops, zone: zone, atomic: atomic)
-                #expect(actual == expected, "seed \(seed) after \(operations) operations: \(ops)")
-                if actual != expected { return }
+                #expect(actual.map(\.withNewTag) == expected, "seed \(seed) after \(operations) operations: \(ops)")
+                if actual.map(\.withNewTag) != expected { return }
+                for case .saved(let name, let tag, _) in actual {
+                    #expect(seenTags.insert(tag).inserted, "seed \(seed): the save of \(name) got a change tag given before")
+                }
+                model.adoptTags(actual, zone: zone)
                 operations += ops.count
             case 6..<9:
                 let query = generator.query(&random)

@@ -13,8 +13,6 @@ struct ReferenceModel {
 
     /// Records by zone, then name.
     var zones: [String: [String: Entry]] = ["_defaultZone": [:]]
-    /// Each zone's last change sequence.
-    var sequences: [String: Int64] = [:]
     var nextKey: Int64 = 1
 
     /// A comparable summary of one operation's outcome.
@@ -22,6 +20,12 @@ struct ReferenceModel {
         case saved(name: String, tag: String, fields: [String: FieldValue])
         case deleted(String)
         case failed(String)
+
+        /// The outcome with a save's change tag as the model states it.
+        var withNewTag: Outcome {
+            guard case .saved(let name, _, let fields) = self else { return self }
+            return .saved(name: name, tag: ReferenceModel.newTag, fields: fields)
+        }
 
         var description: String {
             switch self {
@@ -49,10 +53,15 @@ struct ReferenceModel {
         return outcomes
     }
 
-    private mutating func nextTag(_ zone: String) -> String {
-        let sequence = (sequences[zone] ?? 0) + 1
-        sequences[zone] = sequence
-        return String(sequence, radix: 36)
+    /// What the model says of a save's change tag: that it is new. Tags are opaque, so the
+    /// comparison checks that the store's is one never given before, then the model takes it.
+    static let newTag = "<new>"
+
+    private mutating func nextTag(_ zone: String) -> String { Self.newTag }
+
+    /// Takes the store's change tags for the records `outcomes` saved in `zone`.
+    mutating func adoptTags(_ outcomes: [Outcome], zone: String) {
+        for case .saved(let name, let tag, _) in outcomes { zones[zone]?[name]?.tag = tag }
     }
 
     private mutating func apply(_ operation: RecordOperation, zone: String) -> Outcome {

@@ -329,13 +329,14 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
 
     func appendChange(_ entry: ChangeEntry, in zone: StoredZone) throws {
         let type = try catalog.recordType(entry.recordType)
+        // The one writer numbers the entries as it appends them: commit order is sequence order.
+        let sequence = try lastChangeSequence(in: zone) + 1
         try connection.statement("INSERT INTO changes(zone, seq, name, type, kind, creator, time, tree) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").execute([
-            .integer(zone.key), .integer(entry.sequence), .text(entry.recordName), .integer(type.id),
+            .integer(zone.key), .integer(sequence), .text(entry.recordName), .integer(type.id),
             .integer(entry.kind.rawValue), .text(entry.creator), .integer(entry.time), .text(entry.tree),
         ])
         touchZoneLog(zone, deleted: false, time: entry.time)
-        // Only a last sequence known before moves: one not known yet is read when first asked for.
-        if let known = knownLastSequence(in: zone) { foundSequences[zone.key] = max(known, entry.sequence) }
+        if memoInUse != nil { foundSequences[zone.key] = sequence }
     }
 }
 
