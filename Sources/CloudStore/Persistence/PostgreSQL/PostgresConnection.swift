@@ -232,23 +232,20 @@ final class PostgresConnection: @unchecked Sendable {
         var formats: [Int32] = []
         for value in values {
             let start = buffer.count
-            switch value {
-            case .null:
-                offsets.append(nil)
-                lengths.append(0)
-                formats.append(0)
-                continue
-            case .integer(let number): buffer.append(contentsOf: String(number).utf8)
-            case .double(let number): buffer.append(contentsOf: "\(number)".utf8)
-            case .text(let text): buffer.append(contentsOf: text.utf8)
-            case .bool(let flag): buffer.append(flag ? UInt8(ascii: "t") : UInt8(ascii: "f"))
-            case .bytes(let bytes):
+            if case .bytes(let bytes) = value {
                 buffer.append(contentsOf: bytes)
                 offsets.append(start)
                 lengths.append(Int32(bytes.count))
                 formats.append(1)
                 continue
             }
+            guard let text = value.textFormat else {
+                offsets.append(nil)
+                lengths.append(0)
+                formats.append(0)
+                continue
+            }
+            buffer.append(contentsOf: text.utf8)
             buffer.append(0)
             offsets.append(start)
             lengths.append(Int32(buffer.count - start - 1))

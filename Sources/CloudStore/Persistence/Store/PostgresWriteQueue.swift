@@ -1,0 +1,198 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The writer of one environment in this process, on PostgreSQL: jobs queue, and one thread runs
+/// those that queued while the last transaction committed as one transaction — a savepoint per
+/// job, so one job's failure undoes only its own work — whose last statements number the changes
+/// and commit in one round trip (``PostgresChangeLog``).
+///
+/// Group commit is what lets a hot zone take more than one commit's latency allows: every
+/// transaction on a zone waits for the one before it to release the zone's counter row. Other
+/// processes have writers of their own; the counter rows order them.
+final class PostgresWriteQueue: Sendable {
+    private let core: Core
+
+    /// How the writer has grouped its jobs so far.
+    var statistics: SQLiteWriteQueue.WriteStatistics { core.statistics.withLock { $0 } }
+
+    /// Starts the writer thread for the database `pool` reaches.
+    /// - Parameter committed: told of each transaction that committed, on the writer's thread
+    ///   after its jobs' completions: to tell waiters and other processes.
+    init(pool: PostgresPool, changeLog: PostgresChangeLog, name: String, committed: @escaping @Sendable (PostgresChangeLog.Pending) -> Void = { _ in }) {
+        core = Core(pool: pool, changeLog: changeLog, committed: committed)
+        let core = self.core
+        let thread = Thread { core.run() }
+        thread.name = "cumulus-pg-writer"
+        thread.start()
+    }
+
+    deinit { core.stop() }
+
+    /// Runs `body` in a write transaction, with other queued jobs, and returns once it has committed.
+    /// - Parameter exclusive: run alone in a transaction of its own (schema changes).
+    func submit<T: Sendable>(exclusive: Bool = false, _ body: (PostgresWriteTransaction) throws -> T) throws -> T {
+        try withoutActuallyEscaping(body) { body in
+            // The body runs on the writer thread while this thread waits for it: the job lets go
+            // of it before reporting, so nothing holds it once `submit` returns.
+            let box = UncheckedBody(body: body)
+            return try waitForCompletion { report in
+                core.enqueue(Job(exclusive: exclusive, repeatable: false, run: { try box.body($0) }, report: { result in report(result.map { $0 as! T }) }))
+            }
+        }
+    }
+
+    /// As ``submit(exclusive:_:)`` but returns at once: `completion` gets the outcome after the commit.
+    func enqueue<T: Sendable>(
+        _ body: @escaping @Sendable (PostgresWriteTransaction) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        core.enqueue(Job(exclusive: false, repeatable: true, run: { try body($0) }, report: { completion($0.map { $0 as! T }) }))
+    }
+
+    /// A job body that crosses to the writer thread while its caller waits (see ``submit``).
+    private struct UncheckedBody<T>: @unchecked Sendable {
+        let body: (PostgresWriteTransaction) throws -> T
+    }
+
+    /// One queued job: its body, and where its outcome goes.
+    final class Job: Sendable {
+        /// Whether the job runs alone in its own transaction.
+        let exclusive: Bool
+        /// Whether the body may run again after its transaction lost a race: it acts only
+        /// through the transaction. A caller's closure that `submit` carries may change what it
+        /// captured, so it runs once; it is told to try again instead.
+        let repeatable: Bool
+        private let body: Mutex<(@Sendable (PostgresWriteTransaction) throws -> any Sendable)?>
+        private let report: @Sendable (Result<any Sendable, any Error>) -> Void
+
+        init(
+            exclusive: Bool, repeatable: Bool, run: @escaping @Sendable (PostgresWriteTransaction) throws -> any Sendable,
+            report: @escaping @Sendable (Result<any Sendable, any Error>) -> Void
+        ) {
+            self.exclusive = exclusive
+            self.repeatable = repeatable
+            body = Mutex(run)
+            self.report = report
+        }
+
+        func run(_ transaction: PostgresWriteTransaction) throws -> any Sendable {
+            guard let body = body.withLock({ $0 }) else { throw CloudStoreError.internalError("A write job ran after it was reported") }
+            return try body(transaction)
+        }
+
+        /// Lets go of the body, then reports.
+        func finish(_ result: Result<any Sendable, any Error>) {
+            body.withLock { $0 = nil }
+            report(result.mapError { ($0 as? PostgresError)?.cloudStoreError ?? $0 })
+        }
+    }
+
+    final class Core: Sendable {
+        private let pool: PostgresPool
+        private let changeLog: PostgresChangeLog
+        private let committed: @Sendable (PostgresChangeLog.Pending) -> Void
+        private let queue = Mutex<(jobs: [Job], stopping: Bool)>(([], false))
+        private let wakeup = DispatchSemaphore(value: 0)
+        let statistics = Mutex(SQLiteWriteQueue.WriteStatistics())
+        /// The most jobs in one transaction: enough to amortise a commit, few enough that one
+        /// group's savepoints do not hold the zone long.
+        static let maximumGroup = 256
+        /// How often a group that lost a deadlock or serialization race is run again.
+        static let attempts = 5
+
+        init(pool: PostgresPool, changeLog: PostgresChangeLog, committed: @escaping @Sendable (PostgresChangeLog.Pending) -> Void) {
+            self.pool = pool
+            self.changeLog = changeLog
+            self.committed = committed
+        }
+
+        func enqueue(_ job: Job) {
+            queue.withLock { $0.jobs.append(job) }
+            wakeup.signal()
+        }
+
+        func stop() {
+            queue.withLock { $0.stopping = true }
+            wakeup.signal()
+        }
+
+        func run() {
+            while true {
+                wakeup.wait()
+                while true {
+                    let (group, stopping) = queue.withLock { state -> ([Job], Bool) in
+                        guard let first = state.jobs.first else { return ([], state.stopping) }
+                        if first.exclusive {
+                            state.jobs.removeFirst()
+                            return ([first], false)
+                        }
+                        let count = min(Self.maximumGroup, state.jobs.prefix { !$0.exclusive }.count)
+                        defer { state.jobs.removeFirst(count) }
+                        return (Array(state.jobs.prefix(count)), false)
+                    }
+                    if group.isEmpty {
+                        if stopping { return }
+                        break
+                    }
+                    runGroup(group)
+                }
+            }
+        }
+
+        /// Runs a group as one transaction; when it lost a deadlock or serialization race, runs
+        /// it again, without the jobs that may not run twice (they are told to try again).
+        private func runGroup(_ group: [Job]) {
+            var group = group
+            var attempt = 1
+            while !group.isEmpty {
+                do {
+                    let (results, pending) = try pool.withConnection { connection in try transaction(group, on: connection) }
+                    statistics.withLock { statistics in
+                        statistics.transactions += 1
+                        statistics.jobs += group.count
+                        statistics.largestGroup = max(statistics.largestGroup, group.count)
+                    }
+                    for (job, result) in zip(group, results) { job.finish(result) }
+                    if !pending.isEmpty { committed(pending) }
+                    return
+                } catch let error as PostgresError where error.isRetryable && attempt < Self.attempts {
+                    attempt += 1
+                    for job in group where !job.repeatable { job.finish(.failure(error.cloudStoreError)) }
+                    group.removeAll { !$0.repeatable }
+                } catch {
+                    let reported = (error as? PostgresError)?.cloudStoreError ?? error
+                    for job in group { job.finish(.failure(reported)) }
+                    return
+                }
+            }
+        }
+
+        /// One transaction of the group's jobs: each job's result, and what they appended.
+        private func transaction(_ group: [Job], on connection: PostgresConnection) throws -> ([Result<any Sendable, any Error>], PostgresChangeLog.Pending) {
+            try connection.begin()
+            do {
+                let transaction = PostgresWriteTransaction(connection: connection, changeLog: changeLog)
+                var results: [Result<any Sendable, any Error>] = []
+                for job in group {
+                    if group.count == 1 {
+                        results.append(Result { try job.run(transaction) })
+                        if case .failure(let error) = results[0] { throw error }
+                    } else {
+                        results.append(Result { try transaction.savepoint { try job.run(transaction) } })
+                        // A race lost by one job is lost by the transaction: run them all again.
+                        if case .failure(let error as PostgresError) = results.last!, error.isRetryable || connection.isBroken { throw error }
+                    }
+                }
+                _ = try connection.pipeline(changeLog.commitStatements(transaction.pending))
+                return (results, transaction.pending)
+            } catch {
+                connection.rollback()
+                // A lone job's own failure is its result, as in a group.
+                if group.count == 1, !(error is PostgresError && ((error as! PostgresError).isRetryable || connection.isBroken)) {
+                    return ([.failure(error)], PostgresChangeLog.Pending())
+                }
+                throw error
+            }
+        }
+    }
+}

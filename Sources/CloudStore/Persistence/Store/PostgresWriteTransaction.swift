@@ -1,0 +1,39 @@
+/// One write transaction of an environment on PostgreSQL, as the jobs of a group share it: the
+/// connection, and the change-log entries waiting for their sequences until the commit.
+final class PostgresWriteTransaction {
+    /// The connection the transaction runs on.
+    let connection: PostgresConnection
+    /// The environment's change logs.
+    let changeLog: PostgresChangeLog
+    /// What the jobs appended so far.
+    var pending = PostgresChangeLog.Pending()
+    /// State a store keeps for the whole group (its session), made by the first job that asks.
+    var groupState: AnyObject?
+
+    init(connection: PostgresConnection, changeLog: PostgresChangeLog) {
+        self.connection = connection
+        self.changeLog = changeLog
+    }
+
+    /// Appends a change to `zone`'s log; it gets its sequence when the transaction commits.
+    func appendChange(_ entry: PostgresChangeLog.Entry, zone: Int64) throws {
+        try changeLog.append(entry, zone: zone, to: &pending, on: connection)
+    }
+
+    /// Notes that a zone was created, changed or deleted, for its database's zone log.
+    func touchZoneLog(_ key: PostgresChangeLog.ZoneLogKey, deleted: Bool, time: Int64) {
+        pending.touch(key, deleted: deleted, time: time)
+    }
+
+    /// Runs `body` so that, if it throws, only what it did is undone: its rows (a savepoint)
+    /// and its pending entries.
+    func savepoint<T>(_ body: () throws -> T) throws -> T {
+        let before = pending
+        do {
+            return try connection.savepoint(body)
+        } catch {
+            pending = before
+            throw error
+        }
+    }
+}
