@@ -1,0 +1,399 @@
+extension PostgresCatalogStore: CredentialStorage {
+    // MARK: - API tokens
+
+    private static let tokenColumns = "token, container, environment, name, allowed_origins, sign_in_callback, created"
+
+    /// An API token from a row of `tokenColumns`.
+    private static func apiToken(from row: PostgresRow) throws -> APIToken {
+        APIToken(
+            token: row.text(0), container: try ContainerIdentifier(row.text(1)),
+            environment: try environment(row.text(2)), name: row.text(3),
+            allowedOrigins: row.text(4).split(separator: "\n").map(String.init), signInCallback: row.optionalText(5),
+            created: row.integer(6))
+    }
+
+    /// Adds an API token.
+    func insertAPIToken(_ token: APIToken) throws {
+        try write { connection in
+            try connection.execute("INSERT INTO catalog.api_tokens(\(Self.tokenColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)", [
+                .text(token.token), .text(token.container.rawValue), .text(token.environment.rawValue), .text(token.name),
+                .text(token.allowedOrigins.joined(separator: "\n")), .text(token.signInCallback), .integer(token.created),
+            ])
+        }
+    }
+
+    /// The API token `token`, if it exists.
+    func apiToken(_ token: String) throws -> APIToken? {
+        try read { connection in
+            try connection.execute("SELECT \(Self.tokenColumns) FROM catalog.api_tokens WHERE token = $1", [.text(token)])
+                .first(Self.apiToken)
+        }
+    }
+
+    /// Removes an API token; `false` when there was none.
+    func deleteAPIToken(_ token: String) throws -> Bool {
+        try write { connection in
+            try connection.execute("DELETE FROM catalog.api_tokens WHERE token = $1", [.text(token)]).affectedRows > 0
+        }
+    }
+
+    /// A container's API tokens, oldest first.
+    func apiTokens(in container: ContainerIdentifier) throws -> [APIToken] {
+        try read { connection in
+            try connection.execute(
+                "SELECT \(Self.tokenColumns) FROM catalog.api_tokens WHERE container = $1 ORDER BY created, token",
+                [.text(container.rawValue)]
+            ).map(Self.apiToken)
+        }
+    }
+
+    // MARK: - Server-to-server keys
+
+    private static let keyColumns = "key_id, container, environment, public_key, user_record_name, name, created"
+
+    /// A server-to-server key from a row of `keyColumns`.
+    private static func serverKey(from row: PostgresRow) throws -> ServerKey {
+        ServerKey(
+            keyID: row.text(0), container: try ContainerIdentifier(row.text(1)), environment: try environment(row.text(2)),
+            publicKeyPEM: row.text(3), userRecordName: row.text(4), name: row.text(5), created: row.integer(6))
+    }
+
+    /// Adds a server-to-server key.
+    func insertServerKey(_ key: ServerKey) throws {
+        try write { connection in
+            try connection.execute("INSERT INTO catalog.server_keys(\(Self.keyColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)", [
+                .text(key.keyID), .text(key.container.rawValue), .text(key.environment.rawValue), .text(key.publicKeyPEM),
+                .text(key.userRecordName), .text(key.name), .integer(key.created),
+            ])
+        }
+    }
+
+    /// The server-to-server key `keyID`, if it exists.
+    func serverKey(_ keyID: String) throws -> ServerKey? {
+        try read { connection in
+            try connection.execute("SELECT \(Self.keyColumns) FROM catalog.server_keys WHERE key_id = $1", [.text(keyID)])
+                .first(Self.serverKey)
+        }
+    }
+
+    /// Removes a server-to-server key; `false` when there was none.
+    func deleteServerKey(_ keyID: String) throws -> Bool {
+        try write { connection in
+            try connection.execute("DELETE FROM catalog.server_keys WHERE key_id = $1", [.text(keyID)]).affectedRows > 0
+        }
+    }
+
+    /// A container's server-to-server keys, oldest first.
+    func serverKeys(in container: ContainerIdentifier) throws -> [ServerKey] {
+        try read { connection in
+            try connection.execute(
+                "SELECT \(Self.keyColumns) FROM catalog.server_keys WHERE container = $1 ORDER BY created, key_id",
+                [.text(container.rawValue)]
+            ).map(Self.serverKey)
+        }
+    }
+
+    // MARK: - Users
+
+    private static let userColumns = "user_record_name, container, name, email, first_name, last_name, created, password, discoverable"
+
+    /// A user from a row of `userColumns`.
+    private static func user(from row: PostgresRow) throws -> AppUser {
+        AppUser(
+            userRecordName: row.text(0), container: try ContainerIdentifier(row.text(1)), name: row.text(2),
+            emailAddress: row.optionalText(3), firstName: row.optionalText(4), lastName: row.optionalText(5), created: row.integer(6),
+            isDiscoverable: row.bool(8))
+    }
+
+    /// Adds a user. - Throws: ``CloudStoreError/exists(_:)`` when the name is taken in the container.
+    func insertUser(_ user: AppUser, passwordHash: String) throws {
+        try write { connection in
+            do {
+                try connection.execute("INSERT INTO catalog.users(\(Self.userColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)", [
+                    .text(user.userRecordName), .text(user.container.rawValue), .text(user.name), .text(user.emailAddress),
+                    .text(user.firstName), .text(user.lastName), .integer(user.created), .text(passwordHash),
+                    .bool(user.isDiscoverable),
+                ])
+            } catch let error as PostgresError where error.isUniqueViolation {
+                throw CloudStoreError.exists("A user named '\(user.name)' already exists in \(user.container)")
+            }
+        }
+    }
+
+    /// The user `userRecordName` of a container, if there is one.
+    func user(_ userRecordName: String, in container: ContainerIdentifier) throws -> AppUser? {
+        try read { connection in
+            try connection.execute(
+                "SELECT \(Self.userColumns) FROM catalog.users WHERE container = $1 AND user_record_name = $2",
+                [.text(container.rawValue), .text(userRecordName)]
+            ).first(Self.user)
+        }
+    }
+
+    /// The user called `name` (without regard to case) and the hash of their password.
+    func user(named name: String, in container: ContainerIdentifier) throws -> (user: AppUser, passwordHash: String)? {
+        try read { connection in
+            // `lower` of a "C" text folds ASCII alone, as SQLite's NOCASE does.
+            try connection.execute(
+                "SELECT \(Self.userColumns) FROM catalog.users WHERE container = $1 AND lower(name) = lower($2::text COLLATE \"C\")",
+                [.text(container.rawValue), .text(name)]
+            ).first { row in (try Self.user(from: row), row.text(7)) }
+        }
+    }
+
+    /// The user with this email address (compared without case) in a container.
+    func user(email: String, in container: ContainerIdentifier) throws -> AppUser? {
+        try read { connection in
+            try connection.execute(
+                """
+                SELECT \(Self.userColumns) FROM catalog.users WHERE container = $1 AND lower(email) = lower($2::text COLLATE "C")
+                ORDER BY user_record_name LIMIT 1
+                """,
+                [.text(container.rawValue), .text(email)]
+            ).first(Self.user)
+        }
+    }
+
+    /// Sets whether a user may be discovered; false when there is no such user.
+    func setDiscoverable(_ discoverable: Bool, of userRecordName: String, in container: ContainerIdentifier) throws -> Bool {
+        try write { connection in
+            try connection.execute(
+                "UPDATE catalog.users SET discoverable = $1 WHERE container = $2 AND user_record_name = $3",
+                [.bool(discoverable), .text(container.rawValue), .text(userRecordName)]
+            ).affectedRows > 0
+        }
+    }
+
+    /// A container's users, by name without regard to case.
+    func users(in container: ContainerIdentifier) throws -> [AppUser] {
+        try read { connection in
+            try connection.execute("SELECT \(Self.userColumns) FROM catalog.users WHERE container = $1 ORDER BY lower(name)", [
+                .text(container.rawValue)
+            ]).map(Self.user)
+        }
+    }
+
+    /// Replaces a user's password hash and, in the same transaction, ends every session of theirs.
+    func setPasswordHash(_ hash: String, of userRecordName: String, in container: ContainerIdentifier) throws {
+        try write { connection in
+            try connection.execute(
+                "UPDATE catalog.users SET password = $1 WHERE container = $2 AND user_record_name = $3",
+                [.text(hash), .text(container.rawValue), .text(userRecordName)])
+            try Self.revokeSessions(of: userRecordName, in: container, on: connection)
+        }
+    }
+
+    /// Removes a user, their sessions, and their hold on push tokens; `false` when there was none.
+    func deleteUser(_ userRecordName: String, in container: ContainerIdentifier) throws -> Bool {
+        try write { connection in
+            let deleted = try connection.execute(
+                "DELETE FROM catalog.users WHERE container = $1 AND user_record_name = $2",
+                [.text(container.rawValue), .text(userRecordName)]
+            ).affectedRows
+            guard deleted > 0 else { return false }
+            try Self.revokeSessions(of: userRecordName, in: container, on: connection)
+            try connection.execute(
+                "UPDATE catalog.push_tokens SET user_record_name = NULL WHERE container = $1 AND user_record_name = $2",
+                [.text(container.rawValue), .text(userRecordName)])
+            return true
+        }
+    }
+
+    // MARK: - Sessions
+
+    /// Adds a web session, last seen when it was made.
+    func insertSession(_ session: WebSession) throws {
+        try write { connection in
+            try connection.execute(
+                """
+                INSERT INTO catalog.sessions(id, container, environment, user_record_name, token_lifetime, created, last_seen, expires)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+                """,
+                [
+                    .text(session.id), .text(session.container.rawValue), .text(session.environment?.rawValue),
+                    .text(session.userRecordName), .integer(session.idleLifetime), .integer(session.created),
+                    .integer(session.created), .integer(session.expires),
+                ])
+        }
+    }
+
+    /// The session with `id` and when it was last seen in use, unless it was revoked.
+    func session(_ id: String) throws -> (session: WebSession, lastSeen: Int64)? {
+        try read { connection in
+            try connection.execute(
+                """
+                SELECT id, container, user_record_name, token_lifetime, created, expires, last_seen, environment
+                FROM catalog.sessions WHERE id = $1 AND revoked = 0
+                """,
+                [.text(id)]
+            ).first { row in
+                (WebSession(
+                    id: row.text(0), container: try ContainerIdentifier(row.text(1)),
+                    environment: row.optionalText(7).flatMap(Environment.init(rawValue:)), userRecordName: row.text(2),
+                    idleLifetime: row.integer(3), created: row.integer(4), expires: row.integer(5)), row.integer(6))
+            }
+        }
+    }
+
+    /// Ends the sessions of a container's environment (and those that kept none) as ended by a reset; returns how many were open.
+    func revokeSessionsForReset(of container: ContainerIdentifier, _ environment: Environment) throws -> Int {
+        try write { connection in
+            try connection.execute(
+                """
+                UPDATE catalog.sessions SET revoked = 2
+                WHERE container = $1 AND (environment = $2 OR environment IS NULL) AND revoked = 0
+                """,
+                [.text(container.rawValue), .text(environment.rawValue)]
+            ).affectedRows
+        }
+    }
+
+    /// How many sessions a reset of a container's environment would end (not past their expiry at `now`).
+    func openSessionCount(in container: ContainerIdentifier, _ environment: Environment, now: Int64) throws -> Int {
+        try read { connection in
+            Int(try connection.execute(
+                """
+                SELECT count(*) FROM catalog.sessions
+                WHERE container = $1 AND (environment = $2 OR environment IS NULL) AND revoked = 0 AND expires > $3
+                """,
+                [.text(container.rawValue), .text(environment.rawValue), .integer(now)]
+            ).scalarInteger() ?? 0)
+        }
+    }
+
+    /// Whether the session with `id` was ended by a reset of its environment.
+    func sessionWasEndedByReset(_ id: String) throws -> Bool {
+        try read { connection in
+            try connection.execute("SELECT revoked FROM catalog.sessions WHERE id = $1", [.text(id)]).scalarInteger() == 2
+        }
+    }
+
+    /// Ends a session.
+    func revokeSession(_ id: String) throws {
+        try write { connection in
+            try connection.execute("UPDATE catalog.sessions SET revoked = 1 WHERE id = $1", [.text(id)])
+        }
+    }
+
+    /// Ends every session of a user; returns how many were open.
+    func revokeSessions(of userRecordName: String, in container: ContainerIdentifier) throws -> Int {
+        try write { connection in try Self.revokeSessions(of: userRecordName, in: container, on: connection) }
+    }
+
+    /// Ends the open sessions of a user inside the caller's transaction; returns how many there were.
+    @discardableResult
+    private static func revokeSessions(of userRecordName: String, in container: ContainerIdentifier, on connection: PostgresConnection)
+        throws -> Int
+    {
+        try connection.execute(
+            "UPDATE catalog.sessions SET revoked = 1 WHERE container = $1 AND user_record_name = $2 AND revoked = 0",
+            [.text(container.rawValue), .text(userRecordName)]
+        ).affectedRows
+    }
+
+    /// How many sessions of a user are open (not revoked, not past their expiry at `now`).
+    func openSessionCount(of userRecordName: String, in container: ContainerIdentifier, now: Int64) throws -> Int {
+        try read { connection in
+            Int(try connection.execute(
+                "SELECT count(*) FROM catalog.sessions WHERE container = $1 AND user_record_name = $2 AND revoked = 0 AND expires > $3",
+                [.text(container.rawValue), .text(userRecordName), .integer(now)]
+            ).scalarInteger() ?? 0)
+        }
+    }
+
+    /// Records that a session was used at `time`, without moving the change counter.
+    func touchSession(_ id: String, at time: Int64) throws {
+        // Outside `write`, which would move the change counter and empty every credential cache.
+        try read { connection in
+            try connection.execute(
+                "UPDATE catalog.sessions SET last_seen = greatest(last_seen, $1) WHERE id = $2", [.integer(time), .text(id)])
+        }
+    }
+
+    // MARK: - Push tokens
+
+    /// Adds a push token.
+    func insertPushToken(_ token: PushToken) throws {
+        try write { connection in
+            try connection.execute(
+                """
+                INSERT INTO catalog.push_tokens(token, container, environment, apns_environment, user_record_name, created)
+                VALUES ($1, $2, $3, $4, $5, $6)
+                """,
+                [
+                    .text(token.token), .text(token.container.rawValue), .text(token.environment.rawValue),
+                    .text(token.apnsEnvironment), .text(token.userRecordName), .integer(token.created),
+                ])
+        }
+    }
+
+    /// The push token `token`, if it exists.
+    func pushToken(_ token: String) throws -> PushToken? {
+        try read { connection in
+            try connection.execute(
+                """
+                SELECT token, container, environment, apns_environment, user_record_name, created
+                FROM catalog.push_tokens WHERE token = $1
+                """,
+                [.text(token)]
+            ).first { row in
+                PushToken(
+                    token: row.text(0), container: try ContainerIdentifier(row.text(1)), environment: try Self.environment(row.text(2)),
+                    apnsEnvironment: row.text(3), userRecordName: row.optionalText(4), created: row.integer(5))
+            }
+        }
+    }
+
+    /// The push tokens `user` registered in the container's environment, oldest first.
+    func pushTokens(of user: String, in container: ContainerIdentifier, _ environment: Environment) throws -> [String] {
+        try read { connection in
+            try connection.execute(
+                """
+                SELECT token FROM catalog.push_tokens WHERE container = $1 AND environment = $2 AND user_record_name = $3
+                ORDER BY created, token
+                """,
+                [.text(container.rawValue), .text(environment.rawValue), .text(user)]
+            ).map { $0.text(0) }
+        }
+    }
+
+    /// How many push tokens of a container's environment no user holds.
+    func unboundPushTokenCount(in container: ContainerIdentifier, _ environment: Environment) throws -> Int {
+        try read { connection in
+            Int(try connection.execute(
+                "SELECT count(*) FROM catalog.push_tokens WHERE container = $1 AND environment = $2 AND user_record_name IS NULL",
+                [.text(container.rawValue), .text(environment.rawValue)]
+            ).scalarInteger() ?? 0)
+        }
+    }
+
+    /// Removes push tokens no user holds that were made before `time`; returns how many.
+    func deleteUnboundPushTokens(in container: ContainerIdentifier, _ environment: Environment, createdBefore time: Int64) throws -> Int {
+        try write { connection in
+            try connection.execute(
+                """
+                DELETE FROM catalog.push_tokens
+                WHERE container = $1 AND environment = $2 AND user_record_name IS NULL AND created < $3
+                """,
+                [.text(container.rawValue), .text(environment.rawValue), .integer(time)]
+            ).affectedRows
+        }
+    }
+
+    /// Gives a push token to a user, or to none.
+    func setPushTokenUser(_ token: String, userRecordName: String?) throws {
+        try write { connection in
+            try connection.execute(
+                "UPDATE catalog.push_tokens SET user_record_name = $1 WHERE token = $2", [.text(userRecordName), .text(token)])
+        }
+    }
+
+    /// The environment a stored name stands for.
+    /// - Throws: ``CloudStoreError/internalError(_:)`` when the catalog holds a name no environment has.
+    private static func environment(_ text: String) throws -> Environment {
+        guard let environment = Environment(rawValue: text) else {
+            throw CloudStoreError.internalError("The catalog holds an unknown environment '\(text)'")
+        }
+        return environment
+    }
+}

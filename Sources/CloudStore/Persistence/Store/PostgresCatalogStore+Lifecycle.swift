@@ -1,0 +1,83 @@
+extension PostgresCatalogStore: LifecycleStorage {
+    /// Adds a deployment to production's history.
+    func insertDeployment(_ deployment: SchemaDeployment) throws {
+        try write { connection in
+            try connection.execute(
+                "INSERT INTO catalog.schema_deployments(container, deployed, deployed_by, changes, schema) VALUES ($1, $2, $3, $4, $5)",
+                [
+                    .text(deployment.container.rawValue), .integer(deployment.deployed), .text(deployment.deployedBy),
+                    .text(deployment.changes.joined(separator: "\n")), .text(deployment.schema),
+                ])
+        }
+    }
+
+    /// A container's deployments, the latest first, at most `limit`.
+    func deployments(in container: ContainerIdentifier, limit: Int) throws -> [SchemaDeployment] {
+        try read { connection in
+            try connection.execute(
+                """
+                SELECT deployed, deployed_by, changes, schema FROM catalog.schema_deployments
+                WHERE container = $1 ORDER BY deployed DESC, id DESC LIMIT $2
+                """,
+                [.text(container.rawValue), .integer(limit)]
+            ).map { row in
+                SchemaDeployment(
+                    container: container, deployed: row.integer(0), deployedBy: row.text(1),
+                    changes: row.text(2).split(separator: "\n").map(String.init), schema: row.text(3))
+            }
+        }
+    }
+
+    /// Adds an operator action to the audit trail, and forgets entries from before `forgetBefore`.
+    func insertAuditEntry(_ entry: AuditEntry, forgetBefore: Int64) throws {
+        try write { connection in
+            try connection.execute(
+                """
+                INSERT INTO catalog.audit_log(time, actor, operator, container, environment, action, target)
+                VALUES ($1, $2, $3, $4, $5, $6, $7)
+                """,
+                [
+                    .integer(entry.time), .text(entry.actor), .text(entry.operatorName), .text(entry.container),
+                    .text(entry.environment), .text(entry.action), .text(entry.target),
+                ])
+            try connection.execute("DELETE FROM catalog.audit_log WHERE time < $1", [.integer(forgetBefore)])
+        }
+    }
+
+    /// The audit entries `filter` selects, newest first.
+    func auditEntries(_ filter: AuditFilter) throws -> [AuditEntry] {
+        var conditions: [String] = []
+        var values: [PostgresValue] = []
+        func parameter(_ value: PostgresValue) -> String {
+            values.append(value)
+            return "$\(values.count)"
+        }
+        if let name = filter.operatorName {
+            // Without regard to ASCII case, as the operator's name is everywhere.
+            conditions.append("lower(operator) = lower(\(parameter(.text(name)))::text COLLATE \"C\")")
+        }
+        if let container = filter.container { conditions.append("container = \(parameter(.text(container)))") }
+        if let action = filter.action {
+            // A prefix as a range of "C" (byte-ordered) texts, so the index on action serves it.
+            conditions.append("action >= \(parameter(.text(action))) AND action < \(parameter(.text(action + "\u{10FFFF}")))")
+        }
+        if let before = filter.before { conditions.append("id < \(parameter(.integer(before)))") }
+        let clause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let limit = parameter(.integer(max(1, min(filter.limit, 1000))))
+        return try read { connection in
+            try connection.execute(
+                """
+                SELECT time, actor, operator, container, environment, action, target, id
+                FROM catalog.audit_log\(clause) ORDER BY id DESC LIMIT \(limit)
+                """,
+                values
+            ).map { row in
+                var entry = AuditEntry(
+                    time: row.integer(0), actor: row.text(1), operatorName: row.text(2), container: row.optionalText(3),
+                    environment: row.optionalText(4), action: row.text(5), target: row.text(6))
+                entry.id = row.integer(7)
+                return entry
+            }
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import Synchronization
+
+/// The catalog on PostgreSQL: containers, credentials, operators and server-wide settings, in
+/// the schema `catalog` of a database that several processes may share.
+///
+/// It keeps the SQLite catalog's semantics (``SQLiteCatalogStore``): every write transaction
+/// moves the change counter, uses of sessions and tokens do not; names are compared without
+/// regard to ASCII case. Failures leave it as ``CloudStoreError``s.
+final class PostgresCatalogStore: CatalogStorage {
+    /// The connections to the database.
+    let pool: PostgresPool
+
+    /// The change counter as last read, how many invalidations had happened before that read,
+    /// and when the read began. Read by every credential check: a reader-writer lock, so that
+    /// workers never queue behind each other to read it.
+    private let knownCounter = ReadWriteLock<KnownCounter?>(nil)
+    /// Moved by every invalidation of the known counter: a value read before a move is stale.
+    private let invalidations = Atomic<UInt64>(0)
+    private struct KnownCounter: Sendable {
+        var counter: Int64
+        var invalidations: UInt64
+        var readAt: ContinuousClock.Instant
+    }
+
+    /// How long a counter read from the database is trusted: another process's write is seen
+    /// at most this long after it commits, even when no notification of it arrives.
+    static let counterLifetime: Duration = .seconds(1)
+
+    /// The statement every write transaction ends with.
+    private static let moveCounter = "UPDATE catalog.settings SET change_counter = change_counter + 1"
+
+    /// Opens the catalog in the database `url` names, creating and migrating its schema as needed.
+    /// - Throws: ``CloudStoreError`` when the database cannot be reached or migrated; its
+    ///   message never holds the URL.
+    convenience init(url: String) throws {
+        try self.init(pool: PostgresPool(url: url))
+    }
+
+    /// Opens the catalog on `pool`'s database, creating and migrating its schema as needed.
+    /// - Throws: ``CloudStoreError`` when the database cannot be reached or migrated.
+    init(pool: PostgresPool) throws {
+        self.pool = pool
+        _ = try Self.mapErrors {
+            try pool.withConnection { connection in
+                try PostgresCatalogMigrations.migrator.migrate(connection, schema: PostgresCatalogMigrations.schema)
+            }
+        }
+    }
+
+    // MARK: - Transactions
+
+    /// Runs `body` on a connection of its own, outside a transaction: for single-statement reads,
+    /// and writes that must not move the change counter.
+    @discardableResult
+    func read<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        try Self.mapErrors { try pool.withConnection(body) }
+    }
+
+    /// Runs `body` in a write transaction that also moves the change counter, so that caches of
+    /// catalog rows in every process see that something changed; this process's cached counter
+    /// is dropped at once.
+    @discardableResult
+    func write<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        defer { invalidateCachedCounter() }
+        return try Self.mapErrors {
+            try pool.withConnection { connection in
+                try connection.begin()
+                do {
+                    let result = try body(connection)
+                    // The counter's row is one that every process's writes update: moved last and
+                    // sent with COMMIT in one round trip, its lock is held for no more than the commit.
+                    try connection.pipeline([(sql: Self.moveCounter, values: []), (sql: "COMMIT", values: [])]).ignoreAll()
+                    return result
+                } catch {
+                    connection.rollback()
+                    throw error
+                }
+            }
+        }
+    }
+
+    /// Runs `body`, reporting PostgreSQL's failures as CloudStore's.
+    static func mapErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PostgresError {
+            throw error.cloudStoreError
+        }
+    }
+
+    // MARK: - Change counter
+
+    /// The catalog's change counter, read from the database when this process wrote to the
+    /// catalog since it was last read, or when the last read is a second old.
+    func changeCounter() throws -> Int64 {
+        // Both taken before the read: a write or a second that passes during it is seen at the next call.
+        let seen = invalidations.load(ordering: .acquiring)
+        let now = ContinuousClock.now
+        if let known = knownCounter.read({ $0 }), known.invalidations == seen, now < known.readAt + Self.counterLifetime {
+            return known.counter
+        }
+        let counter = try storedChangeCounter()
+        knownCounter.write { known in
+            // A slower read that began earlier never replaces a later one.
+            if let known, known.invalidations > seen || (known.invalidations == seen && known.readAt > now) { return }
+            known = KnownCounter(counter: counter, invalidations: seen, readAt: now)
+        }
+        return counter
+    }
+
+    /// The change counter as the database holds it now.
+    func storedChangeCounter() throws -> Int64 {
+        try read { connection in
+            try connection.execute("SELECT change_counter FROM catalog.settings").scalarInteger() ?? 0
+        }
+    }
+
+    /// Forgets the cached change counter, so that the next ``changeCounter()`` reads it: after a
+    /// write, or when another process says it changed the catalog.
+    func invalidateCachedCounter() {
+        invalidations.add(1, ordering: .releasing)
+    }
+
+    // MARK: - Settings
+
+    /// The server's secret, made when the catalog was, used to sign tokens and markers.
+    func secret() throws -> [UInt8] {
+        let hex = try read { connection in
+            try connection.execute("SELECT secret FROM catalog.settings").first { $0.text(0) }
+        }
+        guard let hex, let bytes = SecureToken.bytes(fromHex: hex) else {
+            throw CloudStoreError.internalError("The catalog has no server secret")
+        }
+        return bytes
+    }
+
+    /// Replaces the server's secret with a new random one.
+    func rotateSecret() throws {
+        try write { connection in
+            try connection.execute("UPDATE catalog.settings SET secret = $1", [.text(SecureToken.hex(bytes: 32))])
+        }
+    }
+
+    /// The store's incarnation, which change tokens carry: a new one makes every older token expire.
+    func incarnation() throws -> String {
+        try read { connection in
+            try connection.execute("SELECT incarnation FROM catalog.settings").first { $0.text(0) } ?? ""
+        }
+    }
+
+    /// The identity of the PostgreSQL cluster the incarnation was issued on; empty until one is recorded.
+    func clusterIdentity() throws -> String {
+        try read { connection in
+            try connection.execute("SELECT cluster_identity FROM catalog.settings").first { $0.text(0) } ?? ""
+        }
+    }
+
+    /// Records `identity` as the cluster's, unless it is recorded already, and then, with
+    /// `bumpIncarnation`, gives the store a new incarnation in the same transaction: of several
+    /// processes that find the cluster changed, only the first bumps it.
+    /// - Parameters:
+    ///   - identity: The cluster's identity now.
+    ///   - bumpIncarnation: Whether older change tokens must expire (a cluster that may have lost
+    ///     commits), or continue (a planned, lossless move).
+    /// - Returns: Whether this call changed the recorded identity.
+    @discardableResult
+    func setClusterIdentity(_ identity: String, bumpIncarnation: Bool) throws -> Bool {
+        try write { connection in
+            // One statement: a second process's UPDATE waits for the first's row lock, then
+            // re-checks the condition against the row the first committed, and changes nothing.
+            try connection.execute(
+                """
+                UPDATE catalog.settings SET cluster_identity = $1,
+                    incarnation = CASE WHEN $2::boolean THEN $3 ELSE incarnation END
+                WHERE cluster_identity <> $1
+                """,
+                [.text(identity), .bool(bumpIncarnation), .text(SecureToken.hex(bytes: 8))]
+            ).affectedRows > 0
+        }
+    }
+
+    // MARK: - Containers
+
+    /// Every container, by identifier.
+    func containers() throws -> [ContainerInfo] {
+        try read { connection in
+            try connection.execute("SELECT container, created FROM catalog.containers ORDER BY container").map { row in
+                ContainerInfo(identifier: try ContainerIdentifier(row.text(0)), created: row.integer(1))
+            }
+        }
+    }
+
+    /// The container with `identifier`, if it exists.
+    func container(_ identifier: ContainerIdentifier) throws -> ContainerInfo? {
+        try read { connection in
+            try connection.execute("SELECT created FROM catalog.containers WHERE container = $1", [.text(identifier.rawValue)]).first {
+                ContainerInfo(identifier: identifier, created: $0.integer(0))
+            }
+        }
+    }
+
+    /// Registers a container. - Throws: ``CloudStoreError/exists(_:)`` when it is already registered.
+    func createContainer(_ identifier: ContainerIdentifier, created: Int64) throws -> ContainerInfo {
+        try write { connection in
+            // Not a check first: two processes creating the same container must not both pass it.
+            let inserted = try connection.execute(
+                "INSERT INTO catalog.containers(container, created) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                [.text(identifier.rawValue), .integer(created)]
+            ).affectedRows
+            guard inserted > 0 else { throw CloudStoreError.exists("Container \(identifier) already exists") }
+            return ContainerInfo(identifier: identifier, created: created)
+        }
+    }
+}
+
+extension [PostgresResult] {
+    /// Drops results nobody reads.
+    fileprivate func ignoreAll() {}
+}
