@@ -150,9 +150,10 @@ struct HTTPClientConnection: Sendable {
     private mutating func readHead(firstOfResponse: Bool) throws(HTTPClientFailure)
         -> (version: String, status: Int, headers: [(name: String, value: String)])
     {
-        var searched = start
+        // Bytes after `start` already searched; counted from `start`, which moves when the buffer is compacted.
+        var searched = 0
         while true {
-            if let end = Self.headEnd(in: buffer, from: max(start, searched - 3)) {
+            if let end = Self.headEnd(in: buffer, from: start + max(0, searched - 3)) {
                 let text = String(decoding: buffer[start..<end], as: UTF8.self)
                 start = end + 4
                 var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false).makeIterator()
@@ -169,7 +170,7 @@ struct HTTPClientConnection: Sendable {
                 return (String(parts[0]), status, headers)
             }
             guard buffer.count - start < Self.maximumHeadBytes else { throw HTTPClientFailure(description: "the response head is too large") }
-            searched = buffer.count
+            searched = buffer.count - start
             let received = try fill(answerStarted: !firstOfResponse || buffer.count > start)
             if received == 0 {
                 throw HTTPClientFailure(
