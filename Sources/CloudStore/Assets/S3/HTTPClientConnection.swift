@@ -188,24 +188,20 @@ struct HTTPClientConnection: Sendable {
         return nil
     }
 
-    /// Exactly `count` bytes of body.
+    /// Exactly `count` bytes of body: those buffered first, then the rest received straight
+    /// into the result.
     private mutating func readBytes(_ count: Int) throws(HTTPClientFailure) -> [UInt8] {
         let buffered = min(count, buffer.count - start)
-        var bytes = Array(buffer[start..<start + buffered])
-        start += buffered
-        guard bytes.count < count else { return bytes }
-        // The rest goes straight into the result, without passing through the buffer.
-        bytes.reserveCapacity(count)
-        let missing = count - bytes.count
-        var filled = 0
         var failure: HTTPClientFailure?
-        bytes.append(contentsOf: repeatElement(0, count: missing))
-        let offset = buffered
-        bytes.withUnsafeMutableBytes { output in
-            while filled < missing {
-                let received = recv(descriptor, output.baseAddress! + offset + filled, missing - filled, 0)
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { output, initialized in
+            buffer.withUnsafeBytes { source in
+                UnsafeMutableRawBufferPointer(output).copyMemory(from: UnsafeRawBufferPointer(rebasing: source[start..<start + buffered]))
+            }
+            initialized = buffered
+            while initialized < count {
+                let received = recv(descriptor, output.baseAddress! + initialized, count - initialized, 0)
                 if received > 0 {
-                    filled += received
+                    initialized += received
                 } else if received == 0 {
                     failure = HTTPClientFailure(description: "the connection closed in the middle of the body")
                     return
@@ -215,6 +211,7 @@ struct HTTPClientConnection: Sendable {
                 }
             }
         }
+        start += buffered
         if let failure { throw failure }
         return bytes
     }
@@ -267,18 +264,15 @@ struct HTTPClientConnection: Sendable {
             buffer.removeFirst(start)
             start = 0
         }
-        let chunk = 64 * 1024
-        let count = buffer.count
-        buffer.append(contentsOf: repeatElement(0, count: chunk))
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
-            let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress! + count, chunk, 0) }
+            let received = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress!, $0.count, 0) }
             if received >= 0 {
-                buffer.removeLast(chunk - received)
+                buffer.append(contentsOf: chunk[0..<received])
                 return received
             }
             let code = errno
             if code == EINTR { continue }
-            buffer.removeLast(chunk)
             throw Self.receiveFailure(code, answerStarted: answerStarted)
         }
     }
