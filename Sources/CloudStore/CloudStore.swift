@@ -33,6 +33,8 @@ public final class CloudStore: Sendable {
     let syncTokenSigner: OpaqueTokenSigner
     /// Seals asset upload tickets, receipts and download tickets.
     let assetSigner: OpaqueTokenSigner
+    /// Where asset blobs' bytes are kept.
+    let assetStore: any AssetStore
     let webAuthTokenKey: PreparedMAC
     /// Web auth tokens opened and handed out lately.
     let webAuthTokens: WebAuthTokenCache
@@ -77,6 +79,7 @@ public final class CloudStore: Sendable {
         self.markerSigner = OpaqueTokenSigner(secret: secret, purpose: .continuationMarker)
         self.syncTokenSigner = OpaqueTokenSigner(secret: secret, purpose: .syncToken)
         self.assetSigner = OpaqueTokenSigner(secret: secret, purpose: .assets)
+        self.assetStore = Self.makeAssetStore(configuration)
         self.webAuthTokenKey = WebAuthToken.key(from: secret)
         self.webAuthTokens = WebAuthTokenCache(key: webAuthTokenKey)
         requestLog.usage.measureStorage { [weak self] key in

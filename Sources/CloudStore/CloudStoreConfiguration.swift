@@ -46,6 +46,9 @@ public struct CloudStoreConfiguration: Sendable {
     /// How long a notification waits in its push token's queue for a poll to take it, in
     /// milliseconds (one day).
     public var notificationLifetime: Int64 = 24 * 60 * 60 * 1000
+    /// Where asset blobs' bytes are kept: files in the data directory unless another directory
+    /// or an S3-compatible bucket is chosen.
+    public var assetStorage = AssetStorage.dataDirectory
     /// The largest asset file, in bytes (50 MB, CloudKit's limit); larger uploads are refused
     /// with QUOTA_EXCEEDED.
     public var maximumAssetBytes = 50 * 1024 * 1024

@@ -23,9 +23,21 @@ public struct AssetContent: Sendable {
 extension CloudStore {
     // MARK: - Asset blobs
 
-    /// The files of an environment's asset blobs.
-    func blobFiles(_ container: ContainerIdentifier, _ environment: Environment) -> BlobFiles {
-        BlobFiles(directory: "\(configuration.dataDirectory)/containers/\(container.rawValue)/\(environment.rawValue)-assets")
+    /// The store ``CloudStoreConfiguration/assetStorage`` chooses.
+    static func makeAssetStore(_ configuration: CloudStoreConfiguration) -> any AssetStore {
+        switch configuration.assetStorage {
+        case .dataDirectory: FileAssetStore(root: configuration.dataDirectory)
+        case .directory(let path): FileAssetStore(root: path)
+        case .s3(let s3): S3AssetStore(s3)
+        }
+    }
+
+    /// Checks that the asset store can be used: for an S3 bucket, that it exists and the
+    /// credentials open it. Files need no check.
+    /// - Throws: ``CloudStoreError/internalError(_:)`` saying what the object store refused, or
+    ///   ``CloudStoreError/tryAgainLater(_:)`` when it did not answer.
+    public func checkAssetStore() throws {
+        if let s3 = assetStore as? S3AssetStore { try s3.checkBucket() }
     }
 
     /// Takes the file posted to an upload URL: stores it once per content (a second upload of
@@ -42,16 +54,16 @@ extension CloudStore {
             throw CloudStoreError.quotaExceeded(
                 "The file is \(content.count) bytes; an asset may hold at most \(configuration.maximumAssetBytes) bytes")
         }
-        let (sha, stored, compressed) = BlobFiles.prepare(content)
-        let files = blobFiles(place.container, place.environment)
+        let (sha, stored, compressed) = BlobEncoding.prepare(content)
+        let space = EnvironmentKey(container: place.container, environment: place.environment)
         let storage = try environment(place.container, place.environment)
         let limit = try limits(of: place.container, place.environment).storageBytes
         let blob = AssetBlob(
             sha: sha, size: Int64(content.count), stored: Int64(stored.count), compressed: compressed, created: time,
             contentType: AssetContentType.sniff(content))
-        // The file is written and flushed first, outside the transaction; it takes its name
-        // with the writer held, so that a collection of the same blob cannot cross it.
-        let staged = try files.stage(sha, stored)
+        // The bytes are written first, outside the transaction; they become the blob with the
+        // writer held, so that a collection of the same blob cannot cross it.
+        let staged = try assetStore.stage(sha, stored, in: space)
         let (container, environment) = (place.container, place.environment)
         do {
             try storage.write { writer in
@@ -63,10 +75,10 @@ extension CloudStore {
                             "\(container) (\(environment)) may hold \(limit) bytes; this file would bring it to \(held)")
                     }
                 }
-                try files.commit(staged, as: sha)
+                try assetStore.commit(staged)
             }
         } catch {
-            files.discard(staged)
+            discard(staged, storage)
             throw error
         }
         let receipt = AssetTickets.Receipt(place: place, sha: sha, size: blob.size, expires: time + configuration.assetReceiptLifetime)
@@ -94,8 +106,9 @@ extension CloudStore {
         guard record.fields[download.fieldName]?.assets.contains(where: { $0.contentHash == download.sha }) == true,
             let blob = try environment(place.container, place.environment).read({ try $0.assetBlob(download.sha) })
         else { throw CloudStoreError.notFound("The record no longer holds this asset") }
+        let stored = try assetStore.read(blob.sha, in: EnvironmentKey(container: place.container, environment: place.environment))
         return AssetContent(
-            bytes: try blobFiles(place.container, place.environment).read(blob), fileChecksum: AssetReceiptCheck.checksum(of: blob.sha),
+            bytes: try BlobEncoding.content(of: blob, stored: stored), fileChecksum: AssetReceiptCheck.checksum(of: blob.sha),
             contentType: blob.contentType)
     }
 
@@ -115,11 +128,24 @@ extension CloudStore {
 
     /// Removes an environment's blobs no record holds, created before `time`.
     func collectUnreferencedAssets(_ container: ContainerIdentifier, _ environment: Environment, createdBefore time: Int64) throws -> Int {
-        let files = blobFiles(container, environment)
+        let space = EnvironmentKey(container: container, environment: environment)
         return try self.environment(container, environment).write { writer in
             let removed = try writer.removeUnreferencedAssetBlobs(createdBefore: time)
-            for blob in removed { files.remove(blob.sha) }
+            // A blob that cannot be removed keeps its row, all rows with it: the next round tries again.
+            for blob in removed { try assetStore.remove(blob.sha, in: space) }
             return removed.count
+        }
+    }
+
+    /// Drops what an upload that failed staged, with the writer held so that no commit of the
+    /// same blob crosses it; when the writer cannot be had, the blob itself is kept.
+    private func discard(_ staged: StagedBlob, _ storage: any EnvironmentStorage) {
+        do {
+            try storage.write { writer in
+                assetStore.discard(staged, blobIsHeld: try writer.assetBlob(staged.sha) != nil)
+            }
+        } catch {
+            assetStore.discard(staged, blobIsHeld: true)
         }
     }
 }

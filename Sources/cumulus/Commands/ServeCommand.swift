@@ -50,7 +50,16 @@ struct ServeCommand: ParsableCommand {
         configuration.auditRetention = configuration.requestLogRetention
         configuration.tombstoneRetention = Self.milliseconds(settings.tombstoneRetention)
         configuration.maximumAssetBytes = settings.maxAssetBytes
+        configuration.assetStorage = settings.assetStorage
         let store = try CloudStore(configuration: configuration)
+        do {
+            try store.checkAssetStore()
+        } catch CloudStoreError.tryAgainLater(let reason) {
+            // The object store may be starting alongside: uploads fail until it answers.
+            logger.warning("asset store \(settings.assetStorage): \(reason)")
+        } catch {
+            throw ValidationError("The asset store \(settings.assetStorage) cannot be used: \(error)")
+        }
         let maintenance = Maintenance(store: store, logger: logger)
         maintenance.start()
         defer { maintenance.stop() }
@@ -64,7 +73,7 @@ struct ServeCommand: ParsableCommand {
         bound.http.port = try server.start()
         // Written straight to the descriptor so it appears at once, before any log line.
         let banner = "Cumulus \(CumulusVersion.current) listening on \(bound.listeningURL)\n"
-            + "  data: \(settings.dataDirectory)  static files: \(settings.publicDirectory) under /static/"
+            + "  data: \(settings.dataDirectory)  assets: \(settings.assetStorage)  static files: \(settings.publicDirectory) under /static/"
             + "  templates: \(settings.templatesDirectory)\n"
         let operatorHint = try store.operators().isEmpty ? "  " + OperatorsCommand.firstOperatorHint + "\n" : ""
         FileHandle.standardOutput.write(Data((banner + operatorHint + (demo.map { $0.banner(baseURL: bound.listeningURL) } ?? "")).utf8))

@@ -2,18 +2,45 @@ import ArgumentParser
 import CloudStore
 import Foundation
 
-/// `--data-dir`, shared by every command: the flag wins over `CUMULUS_DATA_DIR`, which wins over `./data`.
+/// `--data-dir`, shared by every command: the flag wins over `CUMULUS_DATA_DIR`, which wins over
+/// `./data`; and where asset blobs are, as ``AssetStorageSetting`` reads it, so that a command
+/// removing blobs removes them where the server keeps them.
 struct DataDirectoryOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: "The data directory (default: $CUMULUS_DATA_DIR, else ./data).")
     var dataDirectory: String?
+
+    @Option(name: .customLong("assets"), help: ArgumentHelp(
+        "Where asset blobs are: a directory or s3://BUCKET (default: $CUMULUS_ASSETS, else the data directory).",
+        discussion: "A bucket takes --assets-endpoint and its keys from CUMULUS_ASSETS_ACCESS_KEY_ID and CUMULUS_ASSETS_SECRET_ACCESS_KEY."))
+    var assets: String?
+
+    @Option(name: .customLong("assets-endpoint"), help: "The S3 server of --assets s3://BUCKET, http://host:port (default: $CUMULUS_ASSETS_ENDPOINT).")
+    var assetsEndpoint: String?
+
+    @Option(name: .customLong("assets-region"), help: "The region S3 requests are signed for (default: $CUMULUS_ASSETS_REGION, else us-east-1).")
+    var assetsRegion: String?
 
     /// The directory to use.
     var resolved: String {
         dataDirectory ?? ProcessInfo.processInfo.environment["CUMULUS_DATA_DIR"] ?? "./data"
     }
 
+    /// Where asset blobs are, from the flags, else the environment.
+    func assetStorage() throws -> AssetStorage {
+        let environment = ProcessInfo.processInfo.environment
+        do {
+            return try AssetStorageSetting.resolve(
+                location: assets ?? environment["CUMULUS_ASSETS"], endpoint: assetsEndpoint ?? environment["CUMULUS_ASSETS_ENDPOINT"],
+                region: assetsRegion ?? environment["CUMULUS_ASSETS_REGION"], environment: environment)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
     /// Opens the store in the resolved directory.
     func openStore() throws -> CloudStore {
-        try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: resolved))
+        var configuration = CloudStoreConfiguration(dataDirectory: resolved)
+        configuration.assetStorage = try assetStorage()
+        return try CloudStore(configuration: configuration)
     }
 }

@@ -161,6 +161,19 @@ extension ServeSetting {
                      .value(placeholder: "SIZE")) {
             $1.maxAssetBytes = try size($0, $2)
         },
+        ServeSetting("assets", "Where asset blobs are kept: a directory, or `s3://BUCKET` with `--assets-endpoint` and the keys in "
+                     + "`CUMULUS_ASSETS_ACCESS_KEY_ID` and `CUMULUS_ASSETS_SECRET_ACCESS_KEY`.", default: "the data directory",
+                     .value(placeholder: "DIR-OR-S3-URL")) { value, settings, _ in
+            settings.assets = value
+        },
+        ServeSetting("assets-endpoint", "The S3-compatible server of `--assets s3://BUCKET`, `http://host:port` (plain HTTP: this host or a private network).",
+                     default: "none", .value(placeholder: "URL")) { value, settings, _ in
+            settings.assetsEndpoint = value
+        },
+        ServeSetting("assets-region", "The region S3 requests are signed for.", default: "`us-east-1`", .value(placeholder: "REGION")) {
+            value, settings, _ in
+            settings.assetsRegion = value
+        },
         ServeSetting("header-read-timeout", "Time to receive a request head.", default: "`10s`", .value(placeholder: "DURATION")) {
             $1.http.headerReadTimeout = try duration($0, $2)
         },

@@ -37,6 +37,14 @@ struct ServerSettings: Sendable {
     var maxAPIBodyBytes = 4 * 1024 * 1024
     /// The largest asset file.
     var maxAssetBytes = 50 * 1024 * 1024
+    /// `--assets`: a directory or `s3://BUCKET`; `nil` keeps blobs in the data directory.
+    var assets: String?
+    /// `--assets-endpoint`: the S3 server of a bucket.
+    var assetsEndpoint: String?
+    /// `--assets-region`: the region S3 requests are signed for.
+    var assetsRegion: String?
+    /// Where asset blobs are kept, resolved from the three above and the keys' variables.
+    var assetStorage = AssetStorage.dataDirectory
 
     /// A problem with a flag or an environment variable.
     struct InvalidSetting: Error, CustomStringConvertible {
@@ -61,6 +69,12 @@ struct ServerSettings: Sendable {
             } else if let value = environment[setting.variable], !value.isEmpty {
                 try setting.apply(value, &settings, setting.variable)
             }
+        }
+        do {
+            settings.assetStorage = try AssetStorageSetting.resolve(
+                location: settings.assets, endpoint: settings.assetsEndpoint, region: settings.assetsRegion, environment: environment)
+        } catch {
+            throw InvalidSetting(name: "--assets", value: settings.assets ?? "", expected: error.description)
         }
         return settings
     }

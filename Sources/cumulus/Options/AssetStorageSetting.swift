@@ -1,0 +1,48 @@
+import CloudStore
+
+/// Where asset blobs go, read alike by `serve` and by every command that opens the data
+/// directory: `--assets` (or `CUMULUS_ASSETS`) is a directory or `s3://BUCKET`; a bucket takes
+/// its server from `--assets-endpoint` (`CUMULUS_ASSETS_ENDPOINT`), its region from
+/// `--assets-region` (`CUMULUS_ASSETS_REGION`), and its keys only from the environment, so that
+/// they never show in a process listing.
+enum AssetStorageSetting {
+    /// The variable holding the access key ID.
+    static let accessKeyVariable = "CUMULUS_ASSETS_ACCESS_KEY_ID"
+    /// The variable holding the secret access key.
+    static let secretKeyVariable = "CUMULUS_ASSETS_SECRET_ACCESS_KEY"
+
+    /// Why a choice cannot be used, without any key in it.
+    struct Problem: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The storage the values choose: the data directory when `location` is `nil` or empty.
+    /// - Throws: ``Problem`` saying what is missing or malformed.
+    static func resolve(location: String?, endpoint: String?, region: String?, environment: [String: String]) throws(Problem) -> AssetStorage {
+        guard let location, !location.isEmpty else {
+            guard endpoint == nil else { throw Problem(description: "--assets-endpoint is for --assets s3://BUCKET; give both") }
+            return .dataDirectory
+        }
+        guard location.lowercased().hasPrefix("s3://") else {
+            guard endpoint == nil else { throw Problem(description: "--assets-endpoint is for --assets s3://BUCKET, not a directory") }
+            return .directory(location)
+        }
+        let bucket = String(location.dropFirst("s3://".count))
+        guard !bucket.contains("/") else { throw Problem(description: "--assets takes s3://BUCKET, without a path") }
+        guard let endpoint, !endpoint.isEmpty else {
+            throw Problem(description: "--assets \(location) needs the S3 server's URL in --assets-endpoint (or CUMULUS_ASSETS_ENDPOINT), such as http://127.0.0.1:8333")
+        }
+        guard let accessKey = environment[accessKeyVariable], !accessKey.isEmpty, let secretKey = environment[secretKeyVariable],
+            !secretKey.isEmpty
+        else {
+            throw Problem(description: "--assets \(location) needs the bucket's keys in \(accessKeyVariable) and \(secretKeyVariable)")
+        }
+        do {
+            return .s3(try S3AssetConfiguration(
+                endpoint: endpoint, bucket: bucket, region: region.flatMap { $0.isEmpty ? nil : $0 } ?? "us-east-1", accessKeyID: accessKey,
+                secretAccessKey: secretKey))
+        } catch {
+            throw Problem(description: (error as? CloudStoreError)?.reason ?? "invalid S3 asset store settings")
+        }
+    }
+}
