@@ -53,21 +53,44 @@ struct SchemaCatalog: Sendable {
             let updateSQL: String
             let searchInsertSQL: String
 
-            init(id: Int64, definition: RecordTypeDefinition, fields: [String: Field]) {
+            let dialect: Dialect
+
+            init(id: Int64, definition: RecordTypeDefinition, fields: [String: Field], dialect: Dialect) {
                 self.id = id
                 self.definition = definition
                 self.fields = fields
+                self.dialect = dialect
                 orderedFields = definition.fields.compactMap { fields[$0.name] }
                 projectedFields = orderedFields.filter(\.isProjected)
                 listFields = projectedFields.filter(\.isListProjected)
                 searchableFields = orderedFields.filter(\.isSearchable)
                 let slots = projectedFields.flatMap(\.columns)
                 let insertColumns = RecordType.recordColumns + slots
-                insertSQL = "INSERT INTO records(\(insertColumns.joined(separator: ", "))) VALUES (\(SQLiteValue.placeholders(insertColumns.count)))"
-                let assignments = (RecordType.updatedColumns + slots).map { "\($0) = ?" }.joined(separator: ", ")
-                updateSQL = "UPDATE records SET \(assignments) WHERE rid = ?"
-                let searchColumns = ["rowid"] + searchableFields.map(\.searchColumn)
-                searchInsertSQL = "INSERT INTO fts_\(id)(\(searchColumns.joined(separator: ", "))) VALUES (\(SQLiteValue.placeholders(searchColumns.count)))"
+                switch dialect {
+                case .sqlite:
+                    insertSQL = "INSERT INTO records(\(insertColumns.joined(separator: ", "))) VALUES (\(SQLiteValue.placeholders(insertColumns.count)))"
+                    let assignments = (RecordType.updatedColumns + slots).map { "\($0) = ?" }.joined(separator: ", ")
+                    updateSQL = "UPDATE records SET \(assignments) WHERE rid = ?"
+                    let searchColumns = ["rowid"] + searchableFields.map(\.searchColumn)
+                    searchInsertSQL = "INSERT INTO fts_\(id)(\(searchColumns.joined(separator: ", "))) VALUES (\(SQLiteValue.placeholders(searchColumns.count)))"
+                case .postgres(let schema):
+                    // A name already taken in the zone inserts nothing and returns no key, as the
+                    // unique index refuses the row in SQLite.
+                    let values = (1...insertColumns.count).map { "$\($0)" }.joined(separator: ", ")
+                    insertSQL = """
+                        INSERT INTO \(schema).records(\(insertColumns.joined(separator: ", "))) VALUES (\(values)) \
+                        ON CONFLICT (zone, name) DO NOTHING RETURNING rid
+                        """
+                    let updated = RecordType.updatedColumns + slots
+                    let assignments = updated.enumerated().map { "\($1) = $\($0 + 1)" }.joined(separator: ", ")
+                    updateSQL = "UPDATE \(schema).records SET \(assignments) WHERE rid = $\(updated.count + 1)"
+                    // One row per searchable field holding words: the record's key, the field's
+                    // id, and the field's folded words separated by spaces.
+                    searchInsertSQL = """
+                        INSERT INTO \(schema).fts_\(id)(rid, field, words) \
+                        VALUES ($1, $2, array_to_tsvector(string_to_array($3, ' ')))
+                        """
+                }
             }
         }
 
@@ -77,8 +100,10 @@ struct SchemaCatalog: Sendable {
         var definition: RecordTypeDefinition { storage.definition }
         var fields: [String: Field] {
             get { storage.fields }
-            set { storage = Storage(id: id, definition: definition, fields: newValue) }
+            set { storage = Storage(id: id, definition: definition, fields: newValue, dialect: storage.dialect) }
         }
+        /// The SQL dialect of the statements below.
+        var dialect: Dialect { storage.dialect }
 
         /// Fields in definition order.
         var orderedFields: [Field] { storage.orderedFields }
@@ -88,15 +113,16 @@ struct SchemaCatalog: Sendable {
         var listFields: [Field] { storage.listFields }
         /// Fields indexed for token search, in definition order.
         var searchableFields: [Field] { storage.searchableFields }
-        /// `INSERT INTO records(...)` with the type's slot columns.
+        /// `INSERT INTO records(...)` with the type's slot columns (on PostgreSQL, returning the
+        /// new key, or no row when the name is taken).
         var insertSQL: String { storage.insertSQL }
-        /// `UPDATE records SET ... WHERE rid = ?` with the type's slot columns.
+        /// `UPDATE records SET ... WHERE rid = ?` with the type's slot columns, the key last.
         var updateSQL: String { storage.updateSQL }
-        /// `INSERT INTO fts_N(rowid, ...)`.
+        /// `INSERT INTO fts_N(rowid, ...)`; on PostgreSQL one field's row: key, field id, words.
         var searchInsertSQL: String { storage.searchInsertSQL }
 
-        init(id: Int64, definition: RecordTypeDefinition, fields: [String: Field]) {
-            storage = Storage(id: id, definition: definition, fields: fields)
+        init(id: Int64, definition: RecordTypeDefinition, fields: [String: Field], dialect: Dialect = .sqlite) {
+            storage = Storage(id: id, definition: definition, fields: fields, dialect: dialect)
         }
 
         var listTable: String { "rl_\(id)" }
@@ -109,6 +135,16 @@ struct SchemaCatalog: Sendable {
         ]
         /// The columns every update writes, before the slot columns.
         static let updatedColumns = ["tag", "parent", "modified", "modified_by", "modified_device", "size", "payload"]
+    }
+
+    /// The database whose SQL a catalog's record types precompute: the statements every save
+    /// runs are built once per schema version, in the text the store's database takes.
+    enum Dialect: Hashable, Sendable {
+        /// SQLite, one environment per file: tables unqualified, `?` parameters.
+        case sqlite
+        /// PostgreSQL, one environment per schema: tables qualified by `schema` (already
+        /// quoted), `$n` parameters.
+        case postgres(schema: String)
     }
 
     /// The schema version this catalog was loaded at.
@@ -138,6 +174,13 @@ struct SchemaCatalog: Sendable {
 // MARK: - Loading
 
 extension SchemaCatalog {
+    /// A `record_types` row.
+    typealias TypeRow = (id: Int64, name: String)
+    /// A `grants` row.
+    typealias GrantRow = (type: Int64, grant: Grant)
+    /// A `fields` row.
+    typealias FieldRow = (type: Int64, field: Field)
+
     /// Reads the whole schema from `connection`.
     static func load(from connection: SQLiteConnection, version: Int64) throws -> SchemaCatalog {
         let roles = try connection.statement("SELECT name FROM roles ORDER BY position").rows { $0.text(0) }
@@ -145,31 +188,53 @@ extension SchemaCatalog {
             (id: $0.integer(0), name: $0.text(1))
         }
         let grantRows = try connection.statement("SELECT type, role, permissions FROM grants ORDER BY type, position").rows {
-            row in
-            (type: row.integer(0), grant: Grant(
-                row.text(2).split(separator: ",").compactMap { Permission(rawValue: String($0)) }, to: row.text(1)))
+            row in (type: row.integer(0), grant: grant(role: row.text(1), permissions: row.text(2)))
         }
-        let grantsByType = Dictionary(grouping: grantRows, by: \.type)
         let fieldRows = try connection.statement(
             """
             SELECT field, type, name, field_type, encrypted, number_preference, queryable, sortable, searchable, slot
             FROM fields ORDER BY type, position
             """
-        ).rows { row -> (type: Int64, field: Field) in
-            guard let type = FieldType(wireName: row.text(3)) else {
-                throw CloudStoreError.internalError("Field \(row.text(2)) has an unknown stored type \(row.text(3))")
-            }
-            var indexes: Set<IndexKind> = []
-            if row.integer(6) != 0 { indexes.insert(.queryable) }
-            if row.integer(7) != 0 { indexes.insert(.sortable) }
-            if row.integer(8) != 0 { indexes.insert(.searchable) }
-            let definition = FieldDefinition(
-                name: row.text(2), type: type, indexes: indexes, isEncrypted: row.integer(4) != 0,
-                numberPreference: row.optionalText(5).flatMap(NumberPreference.init(rawValue:)))
-            return (row.integer(1), Field(id: row.integer(0), definition: definition, slot: row.optionalInteger(9).map(Int.init)))
+        ).rows { row -> FieldRow in
+            (row.integer(1), try field(
+                id: row.integer(0), name: row.text(2), storedType: row.text(3), encrypted: row.integer(4) != 0,
+                numberPreference: row.optionalText(5), queryable: row.integer(6) != 0, sortable: row.integer(7) != 0,
+                searchable: row.integer(8) != 0, slot: row.optionalInteger(9)))
         }
-        let fieldsByType = Dictionary(grouping: fieldRows, by: \.type)
+        return assemble(version: version, roles: roles, types: typeRows, grants: grantRows, fields: fieldRows, dialect: .sqlite)
+    }
 
+    /// A grant as `grants` stores it: a role and comma-separated permissions.
+    static func grant(role: String, permissions: String) -> Grant {
+        Grant(permissions.split(separator: ",").compactMap { Permission(rawValue: String($0)) }, to: role)
+    }
+
+    /// A field from the columns of its `fields` row.
+    static func field(
+        id: Int64, name: String, storedType: String, encrypted: Bool, numberPreference: String?, queryable: Bool, sortable: Bool,
+        searchable: Bool, slot: Int64?
+    ) throws -> Field {
+        guard let type = FieldType(wireName: storedType) else {
+            throw CloudStoreError.internalError("Field \(name) has an unknown stored type \(storedType)")
+        }
+        var indexes: Set<IndexKind> = []
+        if queryable { indexes.insert(.queryable) }
+        if sortable { indexes.insert(.sortable) }
+        if searchable { indexes.insert(.searchable) }
+        let definition = FieldDefinition(
+            name: name, type: type, indexes: indexes, isEncrypted: encrypted,
+            numberPreference: numberPreference.flatMap(NumberPreference.init(rawValue:)))
+        return Field(id: id, definition: definition, slot: slot.map(Int.init))
+    }
+
+    /// The catalog the rows of `roles`, `record_types` (in position order), `grants` and
+    /// `fields` (each in type and position order) describe, whichever database they came from.
+    static func assemble(
+        version: Int64, roles: [String], types typeRows: [TypeRow], grants grantRows: [GrantRow], fields fieldRows: [FieldRow],
+        dialect: Dialect
+    ) -> SchemaCatalog {
+        let grantsByType = Dictionary(grouping: grantRows, by: \.type)
+        let fieldsByType = Dictionary(grouping: fieldRows, by: \.type)
         var types: [String: RecordType] = [:]
         var typeNames: [Int64: String] = [:]
         var definitions: [RecordTypeDefinition] = []
@@ -180,7 +245,7 @@ extension SchemaCatalog {
             definitions.append(definition)
             types[row.name] = RecordType(
                 id: row.id, definition: definition,
-                fields: Dictionary(uniqueKeysWithValues: fields.map { ($0.definition.name, $0) }))
+                fields: Dictionary(uniqueKeysWithValues: fields.map { ($0.definition.name, $0) }), dialect: dialect)
             typeNames[row.id] = row.name
         }
         return SchemaCatalog(

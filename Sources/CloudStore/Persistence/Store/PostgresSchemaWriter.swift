@@ -1,0 +1,365 @@
+/// Changes the schema of one environment kept in a PostgreSQL schema: record types, fields and
+/// their indexes, security roles and the roles users hold.
+///
+/// Every change takes `pg_advisory_xact_lock` keyed on the environment's schema name and then
+/// reads the catalog again, so that two processes saving the same new field one after the other
+/// leave one field with one slot: the second finds the field there and has nothing to do.
+/// PostgreSQL's DDL is transactional, so a failed save leaves no half-made type. A change runs
+/// in the connection's open transaction, or in one of its own when none is open.
+///
+/// Indexes are built with plain `CREATE INDEX`, which blocks writes to `records` while it
+/// runs: right for development's just-in-time schema on small tables. A production deploy over
+/// large tables needs `CREATE INDEX CONCURRENTLY` outside a transaction, with invalid leftovers
+/// (`pg_index.indisvalid = false`) dropped and built again; that is not done here yet.
+struct PostgresSchemaWriter {
+    /// The connection the writer works on.
+    let connection: PostgresConnection
+    /// The environment's PostgreSQL schema, unquoted.
+    let schema: String
+    /// The schema's quoted name.
+    private let quoted: String
+    /// The catalog as this writer last read or wrote it.
+    private(set) var catalog: SchemaCatalog
+
+    /// A writer for the environment in `schema` (unquoted), with its catalog read.
+    init(connection: PostgresConnection, schema: String) throws {
+        self.connection = connection
+        self.schema = schema
+        quoted = PostgresIdentifier.quote(schema)
+        catalog = try SchemaCatalog.load(from: connection, schema: schema)
+    }
+
+    // MARK: - Record types
+
+    /// Creates or changes a record type: its grants, its fields (added, or their indexes
+    /// changed; fields left out keep their data) and the slots, indexes, list tables and
+    /// search rows its indexes need, filled from the stored records.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` for a field whose type changes, or an index
+    ///   its type cannot carry.
+    mutating func saveRecordType(_ definition: RecordTypeDefinition) throws {
+        try underSchemaLock { writer in try writer.save(definition) }
+    }
+
+    /// Replaces the whole schema: roles (users lose the roles that go), and record types. Types
+    /// and fields the new schema leaves out keep their data; only their indexes go.
+    mutating func replaceSchema(_ schema: Schema) throws {
+        try underSchemaLock { writer in
+            for role in writer.catalog.schema.roles where !schema.roles.contains(role) {
+                try writer.removeRoleFromEveryone(role)
+            }
+            try writer.connection.execute("DELETE FROM \(writer.quoted).roles")
+            for (position, role) in schema.roles.enumerated() {
+                try writer.connection.execute(
+                    "INSERT INTO \(writer.quoted).roles(name, position) VALUES ($1, $2)", [.text(role), .integer(position)])
+            }
+            for existing in writer.catalog.schema.recordTypes where schema.recordType(existing.name) == nil {
+                try writer.save(Self.withoutIndexes(existing))
+            }
+            for definition in schema.recordTypes {
+                var merged = definition
+                if let existing = writer.catalog.schema.recordType(definition.name) {
+                    for field in existing.userFields where definition.field(field.name) == nil {
+                        var kept = field
+                        kept.indexes = []
+                        merged.upsert(kept)
+                    }
+                }
+                try writer.save(merged)
+            }
+            try writer.reloadCatalog(bumpingVersion: true)
+        }
+    }
+
+    /// Runs `body` holding the environment's schema lock, on the catalog as it is once the lock
+    /// is held; in the open transaction, or in a new one.
+    private mutating func underSchemaLock(_ body: (inout PostgresSchemaWriter) throws -> Void) throws {
+        func locked(_ writer: inout PostgresSchemaWriter) throws {
+            try writer.connection.execute(
+                "SELECT pg_advisory_xact_lock(hashtext('cumulus-schema:' || $1::text))", [.text(writer.schema)])
+            try writer.reloadCatalog(bumpingVersion: false)
+            try body(&writer)
+        }
+        if connection.inTransaction {
+            try locked(&self)
+        } else {
+            var copy = self
+            try connection.transaction { try locked(&copy) }
+            self = copy
+        }
+    }
+
+    private static func withoutIndexes(_ definition: RecordTypeDefinition) -> RecordTypeDefinition {
+        RecordTypeDefinition(
+            name: definition.name, fields: definition.fields.map { var field = $0; field.indexes = []; return field },
+            grants: definition.grants)
+    }
+
+    /// ``saveRecordType(_:)`` with the lock held.
+    private mutating func save(_ definition: RecordTypeDefinition) throws {
+        let old = catalog.types[definition.name]
+        try Self.validate(definition, against: old)
+        var changed = false
+
+        let typeID: Int64
+        if let old {
+            typeID = old.id
+        } else {
+            typeID = try connection.execute(
+                """
+                INSERT INTO \(quoted).record_types(name, position) \
+                VALUES ($1, (SELECT coalesce(max(position), 0) + 1 FROM \(quoted).record_types)) RETURNING type
+                """, [.text(definition.name)]
+            ).scalarInteger() ?? 0
+            changed = true
+        }
+        if old?.definition.grants != definition.grants {
+            try connection.execute("DELETE FROM \(quoted).grants WHERE type = $1", [.integer(typeID)])
+            for (position, grant) in definition.grants.enumerated() {
+                try connection.execute(
+                    "INSERT INTO \(quoted).grants(type, position, role, permissions) VALUES ($1, $2, $3, $4)",
+                    [
+                        .integer(typeID), .integer(position), .text(grant.role),
+                        .text(grant.permissions.map(\.rawValue).joined(separator: ",")),
+                    ])
+            }
+            changed = true
+        }
+        for (position, field) in definition.fields.enumerated() {
+            let values: [PostgresValue] = [
+                .integer(position), .bool(field.isEncrypted), .text(field.numberPreference?.rawValue),
+                .bool(field.has(.queryable)), .bool(field.has(.sortable)), .bool(field.has(.searchable)),
+            ]
+            if let existing = old?.fields[field.name] {
+                guard existing.definition != field || position != old?.definition.fields.firstIndex(of: existing.definition) else {
+                    continue
+                }
+                try connection.execute(
+                    """
+                    UPDATE \(quoted).fields SET position = $1, encrypted = $2, number_preference = $3, queryable = $4, sortable = $5, \
+                    searchable = $6 WHERE field = $7
+                    """, values + [.integer(existing.id)])
+            } else {
+                try connection.execute(
+                    """
+                    INSERT INTO \(quoted).fields(position, encrypted, number_preference, queryable, sortable, searchable, type, name, field_type) \
+                    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                    """, values + [.integer(typeID), .text(field.name), .text(field.type.wireName)])
+            }
+            changed = true
+        }
+        // Nothing new, as when another process saved the same change first: no version to move.
+        guard changed else { return }
+        try reloadCatalog(bumpingVersion: true)
+        guard let new = catalog.types[definition.name] else {
+            throw CloudStoreError.internalError("Record type \(definition.name) vanished while being saved")
+        }
+        try applyProjections(from: old, to: new)
+    }
+
+    /// Refuses what storage cannot do: changing a field's type, or an index the type cannot carry.
+    private static func validate(_ definition: RecordTypeDefinition, against old: SchemaCatalog.RecordType?) throws {
+        for field in definition.fields {
+            if let existing = old?.fields[field.name], existing.definition.type != field.type {
+                throw CloudStoreError.badRequest(
+                    "Cannot change the type of field '\(field.name)' of record type '\(definition.name)' from \(existing.definition.type) to \(field.type)")
+            }
+            if let system = SystemField(rawValue: field.name), system.type != field.type {
+                throw CloudStoreError.badRequest("System field '\(field.name)' has type \(system.type), not \(field.type)")
+            }
+            for index in field.indexes.sorted() where !index.applies(to: field.type) {
+                throw CloudStoreError.badRequest("Field '\(field.name)' of type \(field.type) cannot be \(index)")
+            }
+        }
+    }
+
+    private mutating func reloadCatalog(bumpingVersion: Bool) throws {
+        if bumpingVersion {
+            try connection.execute(
+                "UPDATE \(quoted).meta SET value = (value::bigint + 1)::text WHERE key = 'schema_version'")
+        }
+        catalog = try SchemaCatalog.load(from: connection, schema: schema)
+    }
+
+    // MARK: - Projections and indexes
+
+    /// The column of `records` holding a system field.
+    static func column(of system: SystemField) -> String {
+        SQLiteEnvironmentSession.column(of: system)
+    }
+
+    /// Brings the slots and partial indexes of a record type, its list tables and search rows,
+    /// from `old`'s indexes to `new`'s: assigns slots, creates and drops indexes and tables, and
+    /// fills new projections from the stored records.
+    private mutating func applyProjections(from old: SchemaCatalog.RecordType?, to new: SchemaCatalog.RecordType) throws {
+        var new = new
+        try assignSlots(&new)
+
+        // Indexes end in the record key so that an index serves a sort and its ties (PostgreSQL
+        // indexes do not end in the row's key as SQLite's do); NULLs first, as SQLite sorts them.
+        for field in new.orderedFields {
+            let indexName = "records_t\(new.id)_f\(field.id)"
+            let wanted = field.definition.has(.queryable) || field.definition.has(.sortable)
+            if let system = SystemField(rawValue: field.definition.name), wanted {
+                // `___recordID` indexes the type's records by zone (and so by key): the scan a query
+                // by type alone needs. Names themselves are indexed by `records(zone, name)`.
+                let key = system == .recordID ? "zone, rid" : "zone, \(Self.column(of: system)), rid"
+                try connection.executeScript(
+                    "CREATE INDEX IF NOT EXISTS \(indexName) ON \(quoted).records(\(key)) WHERE type = \(new.id)")
+            } else if field.isProjected && !field.definition.type.isList {
+                try connection.executeScript(
+                    "CREATE INDEX IF NOT EXISTS \(indexName) ON \(quoted).records(zone, \(field.column) NULLS FIRST, rid) WHERE type = \(new.id)")
+            } else {
+                try connection.executeScript("DROP INDEX IF EXISTS \(quoted).\(indexName)")
+            }
+        }
+        for field in new.listFields {
+            let table = PostgresProjections.listTable(new, field)
+            let kind = PostgresColumnKind.element(of: field.definition.type.scalar)
+            try connection.executeScript(
+                """
+                CREATE TABLE IF NOT EXISTS \(quoted).\(table)(
+                    zone bigint NOT NULL, value \(kind.sqlType) NOT NULL, rid bigint NOT NULL,
+                    PRIMARY KEY(zone, value, rid)
+                );
+                CREATE INDEX IF NOT EXISTS \(table)_by_rid ON \(quoted).\(table)(rid);
+                """)
+        }
+
+        let oldProjected = Set(old?.projectedFields.map(\.id) ?? [])
+        let newProjected = Set(new.projectedFields.map(\.id))
+        for field in (old?.projectedFields ?? []) where !newProjected.contains(field.id) {
+            if field.isListProjected {
+                try connection.executeScript("DROP TABLE IF EXISTS \(quoted).\(PostgresProjections.listTable(new, field))")
+            }
+            try connection.execute(
+                "UPDATE \(quoted).records SET \(field.columns.map { "\($0) = NULL" }.joined(separator: ", ")) WHERE type = \(new.id)")
+        }
+
+        // Words: one table per type, a row per record and searchable field, and a GIN index per
+        // field over its rows, so that a search reads only its field's words.
+        let searchTable = PostgresProjections.searchTable(new)
+        let oldSearchable = Set(old?.searchableFields.map(\.id) ?? [])
+        let newSearchable = Set(new.searchableFields.map(\.id))
+        if new.searchableFields.isEmpty {
+            try connection.executeScript("DROP TABLE IF EXISTS \(quoted).\(searchTable)")
+        } else {
+            try connection.executeScript(
+                """
+                CREATE TABLE IF NOT EXISTS \(quoted).\(searchTable)(
+                    rid bigint NOT NULL, field bigint NOT NULL, words tsvector NOT NULL, PRIMARY KEY(rid, field)
+                )
+                """)
+            for field in old?.searchableFields ?? [] where !newSearchable.contains(field.id) {
+                try connection.execute("DELETE FROM \(quoted).\(searchTable) WHERE field = $1", [.integer(field.id)])
+                try connection.executeScript("DROP INDEX IF EXISTS \(quoted).\(searchTable)_f\(field.id)")
+            }
+            for field in new.searchableFields {
+                try connection.executeScript(
+                    "CREATE INDEX IF NOT EXISTS \(searchTable)_f\(field.id) ON \(quoted).\(searchTable) USING gin(words) WHERE field = \(field.id)")
+            }
+        }
+
+        let added = new.projectedFields.filter { !oldProjected.contains($0.id) }
+        let addedSearchable = new.searchableFields.filter { !oldSearchable.contains($0.id) }
+        if !added.isEmpty || !addedSearchable.isEmpty {
+            try backfill(added, searchable: addedSearchable, type: new)
+        }
+        catalog.types[new.definition.name] = new
+    }
+
+    /// The slot columns `records` has, in order (`p1` first), each with its kind.
+    private func slotColumns() throws -> [PostgresColumnKind] {
+        let rows = try connection.execute(
+            """
+            SELECT substr(attname::text, 2)::bigint, format_type(atttypid, atttypmod) FROM pg_attribute
+            WHERE attrelid = $1::regclass AND attnum > 0 AND NOT attisdropped AND attname::text ~ '^p[0-9]+$'
+            ORDER BY 1
+            """, [.text("\(quoted).records")]
+        ).map { row in (slot: row.integer(0), kind: PostgresColumnKind(formattedType: row.text(1))) }
+        var columns: [PostgresColumnKind] = []
+        for row in rows {
+            guard row.slot == Int64(columns.count + 1), let kind = row.kind else {
+                throw CloudStoreError.internalError("The slot column p\(row.slot) of \(schema).records is not what slots are made of")
+            }
+            columns.append(kind)
+        }
+        return columns
+    }
+
+    /// Gives every projected field of `type` a slot (consecutive for a location's two): the
+    /// smallest free among the type's own whose columns have the field's kind, adding slot
+    /// columns to `records` as needed. A field keeps its slot for good, so dropping and adding
+    /// an index again needs no new column.
+    private func assignSlots(_ type: inout SchemaCatalog.RecordType) throws {
+        var used = Set(type.orderedFields.compactMap { field in field.slot.map { Array($0..<$0 + field.slotWidth) } }.joined())
+        var columns = try slotColumns()
+        for field in type.projectedFields where field.slot == nil {
+            let kind = PostgresColumnKind.slot(of: field.definition)
+            func fits(_ slot: Int) -> Bool { !used.contains(slot) && (slot > columns.count || columns[slot - 1] == kind) }
+            var slot = 1
+            while !(slot..<slot + field.slotWidth).allSatisfy(fits) { slot += 1 }
+            used.formUnion(slot..<slot + field.slotWidth)
+            while columns.count < slot + field.slotWidth - 1 {
+                columns.append(kind)
+                try connection.executeScript("ALTER TABLE \(quoted).records ADD COLUMN p\(columns.count) \(kind.sqlType)")
+            }
+            try connection.execute("UPDATE \(quoted).fields SET slot = $1 WHERE field = $2", [.integer(slot), .integer(field.id)])
+            type.fields[field.definition.name]?.slot = slot
+        }
+        try connection.execute(
+            "UPDATE \(quoted).meta SET value = $1 WHERE key = 'slot_columns'", [.text(String(columns.count))])
+    }
+
+    /// Fills the slots and list tables of `fields`, and the search rows of `searchable`, for
+    /// every stored record of `type`, reading their payloads in batches.
+    private func backfill(_ fields: [SchemaCatalog.Field], searchable: [SchemaCatalog.Field], type: SchemaCatalog.RecordType) throws {
+        var after: Int64 = 0
+        while true {
+            let batch = try connection.execute(
+                "SELECT rid, zone, payload FROM \(quoted).records WHERE type = $1 AND rid > $2 ORDER BY rid LIMIT 500",
+                [.integer(type.id), .integer(after)]
+            ).map { row in (key: row.integer(0), zone: row.integer(1), fields: try RecordPayloadCodec.decode(row.blob(2))) }
+            guard let last = batch.last else { return }
+            after = last.key
+            for entry in batch {
+                try PostgresProjections.writeSlots(of: fields, in: entry.fields, key: entry.key, on: connection, schema: quoted)
+                for field in fields where field.isListProjected {
+                    try PostgresProjections.insertListElements(
+                        key: entry.key, zone: entry.zone, field: field, fields: entry.fields, type: type, on: connection, schema: quoted)
+                }
+                try PostgresProjections.insertSearchRows(
+                    key: entry.key, fields: entry.fields, type: type, searchable: searchable, on: connection)
+            }
+        }
+    }
+
+    // MARK: - Roles held by users
+
+    /// The custom roles `user` holds.
+    func roles(of user: String) throws -> Set<String> {
+        Set(try connection.execute("SELECT role FROM \(quoted).user_roles WHERE \"user\" = $1", [.text(user)]).map { $0.text(0) })
+    }
+
+    /// Every user holding custom roles, with their roles.
+    func roleAssignments() throws -> [String: Set<String>] {
+        var assignments: [String: Set<String>] = [:]
+        let rows = try connection.execute("SELECT \"user\", role FROM \(quoted).user_roles ORDER BY \"user\", role").map {
+            ($0.text(0), $0.text(1))
+        }
+        for (user, role) in rows { assignments[user, default: []].insert(role) }
+        return assignments
+    }
+
+    /// Gives `user` exactly `roles`.
+    func setRoles(_ roles: Set<String>, of user: String) throws {
+        try connection.execute("DELETE FROM \(quoted).user_roles WHERE \"user\" = $1", [.text(user)])
+        for role in roles.sorted() {
+            try connection.execute("INSERT INTO \(quoted).user_roles(\"user\", role) VALUES ($1, $2)", [.text(user), .text(role)])
+        }
+    }
+
+    /// Takes a role away from every user: the role left the schema.
+    func removeRoleFromEveryone(_ role: String) throws {
+        try connection.execute("DELETE FROM \(quoted).user_roles WHERE role = $1", [.text(role)])
+    }
+}
