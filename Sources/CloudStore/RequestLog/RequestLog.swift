@@ -17,8 +17,8 @@ public final class RequestLog: Sendable {
     /// charts need no more than 35 days.
     public static let usageRetention: Int64 = 35 * 24 * 60 * 60 * 1000
 
-    /// How long a month's transfer read from a shared storage is trusted: other processes'
-    /// calls count against the transfer quota at most this long after they are written.
+    /// How long a month's transfer read from a shared storage is trusted by default: other
+    /// processes' calls count against the transfer quota at most this long after they are written.
     static let sharedTransferLifetime: Duration = .seconds(5)
 
     private let opener: @Sendable () throws -> any RequestLogStorage
@@ -34,6 +34,8 @@ public final class RequestLog: Sendable {
     private let storage = Mutex<(any RequestLogStorage)?>(nil)
     /// Whether other processes write to the same storage.
     private let isShared: Bool
+    /// How long a month's transfer read from a shared storage is trusted.
+    private let transferLifetime: Duration
     /// The usage counters these entries keep.
     let usage = UsageMeter()
 
@@ -54,14 +56,20 @@ public final class RequestLog: Sendable {
     init(path: String, synchronous: SynchronousMode, retention: Int64, clock: @escaping @Sendable () -> Int64) {
         opener = { try SQLiteRequestLogStore(path: path, synchronous: synchronous) }
         isShared = false
+        transferLifetime = Self.sharedTransferLifetime
         self.retention = retention
         self.clock = clock
     }
 
     /// A log in `storage`, keeping entries for `retention` milliseconds as `clock` tells the time.
-    init(storage: any RequestLogStorage, retention: Int64, clock: @escaping @Sendable () -> Int64) {
+    /// - Parameter transferLifetime: How long a month's transfer read from a shared storage is trusted.
+    init(
+        storage: any RequestLogStorage, retention: Int64, transferLifetime: Duration = sharedTransferLifetime,
+        clock: @escaping @Sendable () -> Int64
+    ) {
         opener = { storage }
         isShared = storage.isShared
+        self.transferLifetime = transferLifetime
         self.storage.withLock { $0 = storage }
         self.retention = retention
         self.clock = clock
@@ -136,12 +144,12 @@ public final class RequestLog: Sendable {
 
     /// The bytes of requests and answers an environment's API carried this calendar month
     /// (UTC), as of the last written batch; with a shared storage, other processes' calls as of
-    /// at most ``sharedTransferLifetime`` ago.
+    /// at most the transfer lifetime (``sharedTransferLifetime`` unless set) ago.
     func transferThisMonth(_ container: ContainerIdentifier, _ environment: Environment) throws -> Int64 {
         let key = UsageMeter.Key(container: container.rawValue, environment: environment.rawValue)
         let now = clock()
         if !isShared, let known = usage.transferThisMonth(key, now: now) { return known }
-        if isShared, let known = usage.transferThisMonth(key, now: now, refreshingAfter: Self.sharedTransferLifetime) {
+        if isShared, let known = usage.transferThisMonth(key, now: now, refreshingAfter: transferLifetime) {
             // Read again off the request path: the quota check goes on with what is known.
             if known.stale {
                 queue.async { [weak self] in
@@ -166,7 +174,8 @@ public final class RequestLog: Sendable {
     }
 
     /// Calls `listener` with each entry as it is written, until it returns false or the
-    /// returned cancel function is called.
+    /// returned cancel function is called. It hears this process's calls only, even when the
+    /// storage is shared: others are seen by reading ``entries(_:)``.
     public func listen(_ listener: @escaping @Sendable (RequestLogEntry) -> Bool) -> @Sendable () -> Void {
         let id = state.withLock { state -> Int in
             state.nextListener += 1

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 import TestSupport
@@ -318,6 +319,34 @@ struct OpenRequestLogStore {
         let third = RequestLog(storage: try PostgresRequestLogStore(url: database.url), retention: 7 * 24 * 60 * 60_000, clock: { clock.tick() })
         #expect(try third.transferThisMonth(container, .development) == 3 * 30)
         #expect(try third.transferThisMonth(container, .production) == 3 * 30)
+    }
+
+    @Test func theTransferQuotaSeesOtherProcessesTrafficOnceItsReadingAges() throws {
+        let database = try TestPostgres.makeDatabase()
+        defer { withExtendedLifetime(database) {} }
+        let clock = TestClock()
+        let logs = try (0..<2).map { _ in
+            RequestLog(
+                storage: try PostgresRequestLogStore(url: database.url), retention: 7 * 24 * 60 * 60_000, transferLifetime: .milliseconds(300),
+                clock: { clock.tick() })
+        }
+        let container = try ContainerIdentifier("iCloud.com.example.A")
+        logs[0].record(RequestLogTests.entry(0, time: clock.tick()))
+        try logs[0].flush()
+        #expect(try logs[0].transferThisMonth(container, .development) == 30)
+        logs[1].record(RequestLogTests.entry(2, time: clock.tick()))
+        logs[1].record(RequestLogTests.entry(4, time: clock.tick()))
+        try logs[1].flush()
+        #expect(try logs[0].transferThisMonth(container, .development) == 30, "trusted while young")
+        Thread.sleep(forTimeInterval: 0.4)
+        // The aged reading is answered once more while it is read again off the request path.
+        #expect(try logs[0].transferThisMonth(container, .development) == 30)
+        try logs[0].flush()
+        #expect(try logs[0].transferThisMonth(container, .development) == 90)
+        // This process's own calls go on adding to what was read.
+        logs[0].record(RequestLogTests.entry(6, time: clock.tick()))
+        try logs[0].flush()
+        #expect(try logs[0].transferThisMonth(container, .development) == 120)
     }
 }
 
