@@ -1,7 +1,8 @@
 import Dispatch
 import Synchronization
 
-/// Every API call, kept in a file of its own and written off the request path: ``record(_:)``
+/// Every API call, kept apart from the records (in a file of its own, or in a database that
+/// several processes share) and written off the request path: ``record(_:)``
 /// only appends to a buffer of the calling thread's, which a background queue gathers and
 /// writes in batches (at most every ``flushInterval``), forgetting entries older than the
 /// retention as it goes. Listeners (the console's live tail) hear each entry as its batch is
@@ -16,8 +17,11 @@ public final class RequestLog: Sendable {
     /// charts need no more than 35 days.
     public static let usageRetention: Int64 = 35 * 24 * 60 * 60 * 1000
 
-    private let path: String
-    private let synchronous: SynchronousMode
+    /// How long a month's transfer read from a shared storage is trusted by default: other
+    /// processes' calls count against the transfer quota at most this long after they are written.
+    static let sharedTransferLifetime: Duration = .seconds(5)
+
+    private let opener: @Sendable () throws -> any RequestLogStorage
     private let retention: Int64
     private let clock: @Sendable () -> Int64
     private let queue = DispatchQueue(label: "cumulus.request-log")
@@ -27,10 +31,11 @@ public final class RequestLog: Sendable {
     private let flushScheduled = Atomic(false)
     private let dropped = Atomic(0)
     private let state = Mutex(State())
-    private let storage = Mutex<SQLiteRequestLogStore?>(nil)
-    /// The block being filled, written again with every batch until it closes. Used on the
-    /// queue only; the lock is never contended.
-    private let openBlock = Mutex<RequestLogBlock?>(nil)
+    private let storage = Mutex<(any RequestLogStorage)?>(nil)
+    /// Whether other processes write to the same storage.
+    private let isShared: Bool
+    /// How long a month's transfer read from a shared storage is trusted.
+    private let transferLifetime: Duration
     /// The usage counters these entries keep.
     let usage = UsageMeter()
 
@@ -47,9 +52,25 @@ public final class RequestLog: Sendable {
         var nextListener = 0
     }
 
+    /// A log in the SQLite file at `path`, opened when first written or read.
     init(path: String, synchronous: SynchronousMode, retention: Int64, clock: @escaping @Sendable () -> Int64) {
-        self.path = path
-        self.synchronous = synchronous
+        opener = { try SQLiteRequestLogStore(path: path, synchronous: synchronous) }
+        isShared = false
+        transferLifetime = Self.sharedTransferLifetime
+        self.retention = retention
+        self.clock = clock
+    }
+
+    /// A log in `storage`, keeping entries for `retention` milliseconds as `clock` tells the time.
+    /// - Parameter transferLifetime: How long a month's transfer read from a shared storage is trusted.
+    init(
+        storage: any RequestLogStorage, retention: Int64, transferLifetime: Duration = sharedTransferLifetime,
+        clock: @escaping @Sendable () -> Int64
+    ) {
+        opener = { storage }
+        isShared = storage.isShared
+        self.transferLifetime = transferLifetime
+        self.storage.withLock { $0 = storage }
         self.retention = retention
         self.clock = clock
     }
@@ -122,11 +143,22 @@ public final class RequestLog: Sendable {
     }
 
     /// The bytes of requests and answers an environment's API carried this calendar month
-    /// (UTC), as of the last written batch.
+    /// (UTC), as of the last written batch; with a shared storage, other processes' calls as of
+    /// at most the transfer lifetime (``sharedTransferLifetime`` unless set) ago.
     func transferThisMonth(_ container: ContainerIdentifier, _ environment: Environment) throws -> Int64 {
         let key = UsageMeter.Key(container: container.rawValue, environment: environment.rawValue)
         let now = clock()
-        if let known = usage.transferThisMonth(key, now: now) { return known }
+        if !isShared, let known = usage.transferThisMonth(key, now: now) { return known }
+        if isShared, let known = usage.transferThisMonth(key, now: now, refreshingAfter: transferLifetime) {
+            // Read again off the request path: the quota check goes on with what is known.
+            if known.stale {
+                queue.async { [weak self] in
+                    guard let self else { return }
+                    _ = try? usage.loadMonth(key, now: clock(), storage: open(), again: true)
+                }
+            }
+            return known.bytes
+        }
         return try queue.sync { try usage.loadMonth(key, now: now, storage: open()) }
     }
 
@@ -142,7 +174,8 @@ public final class RequestLog: Sendable {
     }
 
     /// Calls `listener` with each entry as it is written, until it returns false or the
-    /// returned cancel function is called.
+    /// returned cancel function is called. It hears this process's calls only, even when the
+    /// storage is shared: others are seen by reading ``entries(_:)``.
     public func listen(_ listener: @escaping @Sendable (RequestLogEntry) -> Bool) -> @Sendable () -> Void {
         let id = state.withLock { state -> Int in
             state.nextListener += 1
@@ -165,28 +198,14 @@ public final class RequestLog: Sendable {
         guard !batch.isEmpty else { return }
         let store = try open()
         let minutes = try usage.absorb(batch, storage: store)
-        let firstID = try openBlock.withLock { open -> Int64 in
-            var block = try open ?? RequestLogBlock(firstID: store.lastID() + 1)
-            let firstID = block.nextID
-            var blocks: [RequestLogBlock] = []
-            for entry in batch {
-                if block.isClosed(before: entry.time) {
-                    blocks.append(block)
-                    block = RequestLogBlock(firstID: block.nextID)
-                }
-                block.append(entry)
-            }
-            blocks.append(block)
-            open = block
-            try store.write(
-                blocks, usage: minutes, forgetBefore: forget ? now - retention : nil, forgetUsageBefore: forget ? now - Self.usageRetention : nil)
-            return firstID
-        }
+        let ids = try store.append(
+            batch, usage: minutes, forgetBefore: forget ? now - retention : nil, forgetUsageBefore: forget ? now - Self.usageRetention : nil)
+        usage.written()
         guard !listeners.isEmpty else { return }
         // Listeners hear entries as stored, with their ids.
-        let stored = batch.enumerated().map { offset, entry in
+        let stored = zip(batch, ids).map { entry, id in
             var entry = entry
-            entry.id = firstID + Int64(offset)
+            entry.id = id
             return entry
         }
         for (id, listener) in listeners {
@@ -197,10 +216,10 @@ public final class RequestLog: Sendable {
         }
     }
 
-    private func open() throws -> SQLiteRequestLogStore {
+    private func open() throws -> any RequestLogStorage {
         try storage.withLock { storage in
             if let storage { return storage }
-            let opened = try SQLiteRequestLogStore(path: path, synchronous: synchronous)
+            let opened = try opener()
             storage = opened
             return opened
         }

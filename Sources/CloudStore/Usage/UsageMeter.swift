@@ -15,20 +15,33 @@ final class UsageMeter: Sendable {
         var environment: String
     }
 
+    /// An environment's minute.
+    private struct MinuteKey: Hashable {
+        var key: Key
+        var minute: Int64
+    }
+
     /// One environment's transfer in one calendar month.
     private struct Month {
         var start: Int64
         var end: Int64
         var bytes: Int64
+        /// When the bytes were read from the storage: with other processes writing too, what
+        /// they carried since is seen only by reading again.
+        var read: ContinuousClock.Instant
     }
 
     private struct State {
-        /// Each environment's current minute, complete (written again at every batch).
-        var open: [Key: UsageMinute] = [:]
+        /// Each environment's newest minute counted, whose storage was measured.
+        var minutes: [Key: Int64] = [:]
+        /// What the entries counted since the last write that succeeded add to each
+        /// environment's minutes: the storage adds them to what it holds, so that the counts of
+        /// several processes (or of this one before a restart) add up.
+        var unwritten: [MinuteKey: UsageMinute] = [:]
         var months: [Key: Month] = [:]
     }
 
-    /// Past this many open minutes, those of environments idle for an hour are let go.
+    /// Past this many environments counted, those idle for an hour are let go.
     private static let sweepAbove = 10_000
     private let state = Mutex(State())
     private let sampler = Mutex<(@Sendable (Key) -> Int64?)?>(nil)
@@ -38,11 +51,12 @@ final class UsageMeter: Sendable {
         self.sampler.withLock { $0 = sampler }
     }
 
-    /// Counts a batch of entries; returns the minutes to write, whole.
-    func absorb(_ batch: [RequestLogEntry], storage: SQLiteRequestLogStore) throws -> [UsageMinute] {
+    /// Counts a batch of entries; returns what they, and the batches before whose write failed,
+    /// add to each environment's minutes, ordered by environment and minute (so that two
+    /// processes adding to the same rows lock them in the same order). Call ``written()`` once
+    /// they are stored.
+    func absorb(_ batch: [RequestLogEntry], storage: any RequestLogStorage) throws -> [UsageMinute] {
         var current = state.withLock { $0 }
-        var finished: [UsageMinute] = []
-        var touched = Set<Key>()
         let sample = sampler.withLock { $0 }
         // The environment of the entries before: consecutive calls mostly share it, and
         // comparing with it costs less than hashing its key for every call.
@@ -51,9 +65,8 @@ final class UsageMeter: Sendable {
         var month: Month?
         func putBack() {
             guard let key else { return }
-            current.open[key] = open
+            if let open { current.unwritten[MinuteKey(key: key, minute: open.minute)] = open }
             current.months[key] = month
-            touched.insert(key)
         }
         for entry in batch {
             if key?.container != entry.container || key?.environment != entry.environment {
@@ -61,16 +74,23 @@ final class UsageMeter: Sendable {
                 guard !entry.container.isEmpty, Environment(rawValue: entry.environment) != nil else { continue }
                 putBack()
                 let next = Key(container: entry.container, environment: entry.environment)
-                (key, open, month) = (next, current.open[next], current.months[next])
+                let minute = current.minutes[next]
+                (key, month) = (next, current.months[next])
+                open = minute.flatMap { current.unwritten[MinuteKey(key: next, minute: $0)] }
+                    ?? minute.map { UsageMinute(container: next.container, environment: next.environment, minute: $0) }
             }
             guard let key else { continue }
             let minute = entry.time / 60_000
+            // A call a little late, of a minute already passed, counts in the newest one.
             if open.map({ $0.minute < minute }) ?? true {
-                if let known = open { finished.append(known) }
-                // After a restart within a minute, that minute goes on from what was written.
-                var loaded = try storage.usageMinute(key, minute: minute) ?? UsageMinute(container: key.container, environment: key.environment, minute: minute)
-                if loaded.storageBytes == nil { loaded.storageBytes = sample?(key) }
-                open = loaded
+                if let known = open { current.unwritten[MinuteKey(key: key, minute: known.minute)] = known }
+                var next = current.unwritten[MinuteKey(key: key, minute: minute)]
+                    ?? UsageMinute(container: key.container, environment: key.environment, minute: minute)
+                if current.minutes[key].map({ $0 < minute }) ?? true {
+                    current.minutes[key] = minute
+                    next.storageBytes = next.storageBytes ?? sample?(key)
+                }
+                open = next
             }
             open?.add(entry)
             if month.map({ entry.time < $0.start || entry.time >= $0.end }) ?? true {
@@ -79,15 +99,22 @@ final class UsageMeter: Sendable {
             month?.bytes += entry.bytesIn + entry.bytesOut
         }
         putBack()
-        if current.open.count > Self.sweepAbove, let newest = batch.last?.time {
-            current.open = current.open.filter { newest / 60_000 - $0.value.minute < 60 }
-            current.months = current.months.filter { current.open[$0.key] != nil }
+        if current.minutes.count > Self.sweepAbove, let newest = batch.last?.time {
+            current.minutes = current.minutes.filter { newest / 60_000 - $0.value < 60 }
+            current.months = current.months.filter { current.minutes[$0.key] != nil }
         }
         state.withLock { $0 = current }
-        return finished + touched.compactMap { current.open[$0] }
+        return current.unwritten.values.sorted {
+            ($0.container, $0.environment, $0.minute) < ($1.container, $1.environment, $1.minute)
+        }
     }
 
-    /// The bytes an environment's API carried this month, if known without reading the file.
+    /// Forgets the counts ``absorb(_:storage:)`` returned, now that they are stored.
+    func written() {
+        state.withLock { $0.unwritten = [:] }
+    }
+
+    /// The bytes an environment's API carried this month, if known without reading the storage.
     func transferThisMonth(_ key: Key, now: Int64) -> Int64? {
         state.withLock { state in
             guard let month = state.months[key], now >= month.start, now < month.end else { return nil }
@@ -95,17 +122,33 @@ final class UsageMeter: Sendable {
         }
     }
 
-    /// Reads an environment's transfer this month from the file and keeps it. Runs on the log's queue.
-    func loadMonth(_ key: Key, now: Int64, storage: SQLiteRequestLogStore) throws -> Int64 {
-        if let known = transferThisMonth(key, now: now) { return known }
+    /// The bytes an environment's API carried this month as last known, and whether they were
+    /// read from the storage longer than `maximumAge` ago. A stale answer is given once per
+    /// `maximumAge`: its caller is the one to read them again.
+    func transferThisMonth(_ key: Key, now: Int64, refreshingAfter maximumAge: Duration) -> (bytes: Int64, stale: Bool)? {
+        state.withLock { state in
+            guard var month = state.months[key], now >= month.start, now < month.end else { return nil }
+            let reading = ContinuousClock.now
+            guard month.read + maximumAge < reading else { return (month.bytes, false) }
+            month.read = reading
+            state.months[key] = month
+            return (month.bytes, true)
+        }
+    }
+
+    /// Reads an environment's transfer this month from the storage and keeps it; with `again`
+    /// false, only when it is not known. Runs on the log's queue.
+    func loadMonth(_ key: Key, now: Int64, storage: any RequestLogStorage, again: Bool = false) throws -> Int64 {
+        if !again, let known = transferThisMonth(key, now: now) { return known }
         let month = try Self.month(of: key, at: now, storage: storage)
         state.withLock { $0.months[key] = month }
         return month.bytes
     }
 
-    private static func month(of key: Key, at time: Int64, storage: SQLiteRequestLogStore) throws -> Month {
+    private static func month(of key: Key, at time: Int64, storage: any RequestLogStorage) throws -> Month {
         let (start, end) = monthBounds(of: time)
-        return Month(start: start, end: end, bytes: try storage.transfer(key, fromMinute: start / 60_000, toMinute: end / 60_000))
+        let read = ContinuousClock.now
+        return Month(start: start, end: end, bytes: try storage.transfer(key, fromMinute: start / 60_000, toMinute: end / 60_000), read: read)
     }
 
     /// The calendar month (UTC) holding `time`: its first and its last-plus-one millisecond.

@@ -28,4 +28,15 @@ struct UsageMinute: Hashable, Sendable {
         bytesOut += entry.bytesOut
         latency.add(entry.durationMicroseconds)
     }
+
+    /// Adds what `other`, the same environment's same minute, counted; the storage measured
+    /// first is kept, since storage is a level, not a count.
+    mutating func add(_ other: UsageMinute) {
+        requests += other.requests
+        errors += other.errors
+        bytesIn += other.bytesIn
+        bytesOut += other.bytesOut
+        latency.merge(other.latency)
+        storageBytes = storageBytes ?? other.storageBytes
+    }
 }

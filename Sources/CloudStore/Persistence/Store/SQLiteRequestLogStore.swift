@@ -1,7 +1,16 @@
+import Synchronization
+
 /// The request log's own SQLite file (`requests.sqlite` in the data directory), apart from
 /// the catalog and the environments so that logging never contends with record writes.
-final class SQLiteRequestLogStore: Sendable {
+///
+/// Only this process writes to it; entries are kept in blocks (``RequestLogBlock``), the newest
+/// of which is written again with every batch until it closes.
+final class SQLiteRequestLogStore: RequestLogStorage {
     private let database: SQLiteDatabase
+    /// The block being filled. Appends come from one queue; the lock is never contended.
+    private let openBlock = Mutex<RequestLogBlock?>(nil)
+
+    var isShared: Bool { false }
 
     static let migrator = SQLiteMigrator(migrations: [
         // Newest first by id; each filter column has an index, which carries the id.
@@ -101,18 +110,48 @@ final class SQLiteRequestLogStore: Sendable {
         }
     }
 
-    /// Writes blocks (new ones, or ones written before with fewer entries) and the usage
-    /// minutes they changed in one transaction, and forgets blocks whose every entry is from
+    /// Stores `batch` in the open block, and in new ones as it fills or ages; see
+    /// ``RequestLogStorage/append(_:usage:forgetBefore:forgetUsageBefore:)``.
+    func append(_ batch: [RequestLogEntry], usage: [UsageMinute], forgetBefore: Int64?, forgetUsageBefore: Int64?) throws -> [Int64] {
+        try openBlock.withLock { open in
+            var block = try open ?? RequestLogBlock(firstID: lastID() + 1)
+            let firstID = block.nextID
+            var blocks: [RequestLogBlock] = []
+            for entry in batch {
+                if block.isClosed(before: entry.time) {
+                    blocks.append(block)
+                    block = RequestLogBlock(firstID: block.nextID)
+                }
+                block.append(entry)
+            }
+            blocks.append(block)
+            // Kept even if the write fails: the entries are then written with the next batch.
+            open = block
+            try write(blocks, usage: usage, forgetBefore: forgetBefore, forgetUsageBefore: forgetUsageBefore)
+            return Array(firstID..<firstID + Int64(batch.count))
+        }
+    }
+
+    /// Writes blocks (new ones, or ones written before with fewer entries) and adds the usage
+    /// minutes to those stored in one transaction, and forgets blocks whose every entry is from
     /// before `forgetBefore` (and usage minutes from before `forgetUsageBefore`).
     func write(_ blocks: [RequestLogBlock], usage: [UsageMinute], forgetBefore: Int64?, forgetUsageBefore: Int64?) throws {
         try database.write { connection in
             for block in blocks { try Self.insert(block, connection) }
+            let stored = try connection.statement(
+                "SELECT \(Self.minuteColumns) FROM usage_minutes WHERE container = ? AND environment = ? AND minute = ?")
             let minute = try connection.statement(
                 """
                 INSERT OR REPLACE INTO usage_minutes(container, environment, minute, requests, errors, bytes_in, bytes_out, latency,
                                                      storage_bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """)
-            for row in usage {
+            for added in usage {
+                // Read and merged here rather than in SQL: the latency histogram is a blob.
+                let key = UsageMeter.Key(container: added.container, environment: added.environment)
+                var row = try stored.firstRow([.text(added.container), .text(added.environment), .integer(added.minute)]) {
+                    Self.usageMinute(key, $0)
+                } ?? UsageMinute(container: added.container, environment: added.environment, minute: added.minute)
+                row.add(added)
                 try minute.execute([
                     .text(row.container), .text(row.environment), .integer(row.minute), .integer(row.requests), .integer(row.errors),
                     .integer(row.bytesIn), .integer(row.bytesOut), .blob(row.latency.encoded()), row.storageBytes.map(SQLiteValue.integer) ?? .null,
@@ -214,15 +253,6 @@ final class SQLiteRequestLogStore: Sendable {
         minute.latency = LatencyHistogram(encoded: row.blob(5))
         minute.storageBytes = row.optionalInteger(6)
         return minute
-    }
-
-    /// One environment's minute, if written.
-    func usageMinute(_ key: UsageMeter.Key, minute: Int64) throws -> UsageMinute? {
-        try database.read { connection in
-            try connection.statement(
-                "SELECT \(Self.minuteColumns) FROM usage_minutes WHERE container = ? AND environment = ? AND minute = ?"
-            ).firstRow([.text(key.container), .text(key.environment), .integer(minute)]) { Self.usageMinute(key, $0) }
-        }
     }
 
     /// One environment's minutes from `fromMinute` up to (not including) `toMinute`, oldest first.
