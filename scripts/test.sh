@@ -33,6 +33,9 @@ export CUMULUS_TEST_POSTGRES_URL=$test_postgres_url
 echo "== Swift tests"
 swift test --skip-build
 
+echo "== Swift tests of the store and the API on PostgreSQL"
+CUMULUS_TEST_BACKEND=postgres swift test --skip-build --filter "CloudStoreTests|WebServicesTests"
+
 echo "== End-to-end tests"
 python_suites=(Tests/python Tests/deployment)
 [ -d Tests/browser ] && python_suites+=(Tests/browser)

@@ -51,6 +51,8 @@ public final class CloudStore: Sendable {
     /// Each environment's request rate, at the rate of its limits (the defaults here are unused).
     let requestThrottle = KeyedRateLimiter<EnvironmentKey>(ratePerSecond: EnvironmentLimits.standard.requestsPerSecond, burst: 1)
     private let environments = ReadWriteLock<[EnvironmentKey: any EnvironmentStorage]>([:])
+    /// The PostgreSQL database's connections, when the store is on PostgreSQL.
+    let postgres: PostgresPool?
     /// Told, after each commit that queued notifications, which push tokens got some.
     let notificationListeners = Mutex<[@Sendable (Set<String>) -> Void]>([])
 
@@ -66,15 +68,29 @@ public final class CloudStore: Sendable {
             name: "cumulus-passwords", threads: configuration.passwordHashingThreads, capacity: configuration.passwordHashingQueue)
         try Self.makePrivateDirectory(configuration.dataDirectory)
         try Self.makePrivateDirectory(configuration.dataDirectory + "/containers")
-        let catalog = try SQLiteCatalogStore(
-            path: configuration.dataDirectory + "/" + Self.catalogFileName, synchronous: configuration.synchronous)
+        let catalog: any CatalogStorage & CredentialStorage & OperatorStorage & LifecycleStorage
+        switch configuration.database {
+        case .dataDirectory:
+            postgres = nil
+            catalog = try SQLiteCatalogStore(
+                path: configuration.dataDirectory + "/" + Self.catalogFileName, synchronous: configuration.synchronous)
+        case .postgres(let url):
+            let pool = PostgresPool(url: url)
+            postgres = pool
+            catalog = try PostgresCatalogStore(pool: pool)
+        }
         self.catalog = catalog
         self.credentials = catalog
         self.operatorStorage = catalog
         self.lifecycleStorage = catalog
-        self.requestLog = RequestLog(
-            path: "\(configuration.dataDirectory)/\(Self.requestLogFileName)", synchronous: configuration.synchronous,
-            retention: configuration.requestLogRetention, clock: configuration.clock)
+        if let postgres {
+            self.requestLog = RequestLog(
+                storage: try PostgresRequestLogStore(pool: postgres), retention: configuration.requestLogRetention, clock: configuration.clock)
+        } else {
+            self.requestLog = RequestLog(
+                path: "\(configuration.dataDirectory)/\(Self.requestLogFileName)", synchronous: configuration.synchronous,
+                retention: configuration.requestLogRetention, clock: configuration.clock)
+        }
         let secret = try catalog.secret()
         self.markerSigner = OpaqueTokenSigner(secret: secret, purpose: .continuationMarker)
         self.syncTokenSigner = OpaqueTokenSigner(secret: secret, purpose: .syncToken)
@@ -113,6 +129,13 @@ public final class CloudStore: Sendable {
     /// The container with `identifier`, or `nil`.
     public func container(_ identifier: ContainerIdentifier) throws -> ContainerInfo? { try catalog.container(identifier) }
 
+    /// The PostgreSQL schema of an environment: its environment and a hash of its container,
+    /// since a container's identifier may be longer than a PostgreSQL name may be.
+    static func environmentSchema(_ container: ContainerIdentifier, _ environment: Environment) -> String {
+        let digest = SHA256.hash(data: Array(container.rawValue.utf8))
+        return "\(environment.rawValue)_" + SecureToken.hexString(Array(digest.prefix(10)))
+    }
+
     /// The path of an environment's file.
     func environmentPath(_ container: ContainerIdentifier, _ environment: Environment) -> String {
         "\(configuration.dataDirectory)/containers/\(container.rawValue)/\(environment.rawValue).sqlite"
@@ -126,8 +149,13 @@ public final class CloudStore: Sendable {
         guard try catalog.container(container) != nil else {
             throw CloudStoreError.notFound("Container \(container) does not exist")
         }
-        try Self.makePrivateDirectory("\(configuration.dataDirectory)/containers/\(container.rawValue)")
-        let storage = try SQLiteEnvironmentStore(path: environmentPath(container, environment), synchronous: configuration.synchronous)
+        let storage: any EnvironmentStorage
+        if let postgres {
+            storage = try PostgresEnvironmentStore(pool: postgres, schemaName: Self.environmentSchema(container, environment))
+        } else {
+            try Self.makePrivateDirectory("\(configuration.dataDirectory)/containers/\(container.rawValue)")
+            storage = try SQLiteEnvironmentStore(path: environmentPath(container, environment), synchronous: configuration.synchronous)
+        }
         return environments.write { open in
             if let raced = open[key] { return raced }
             open[key] = storage

@@ -6,6 +6,9 @@ public struct CloudStoreConfiguration: Sendable {
     public var dataDirectory: String
     /// Durability of commits. `.normal` survives a process crash; `.full` also power loss.
     public var synchronous: SynchronousMode
+    /// Where the databases are: SQLite files in the data directory (the default), or a
+    /// PostgreSQL database several processes share.
+    public var database = DatabaseLocation.dataDirectory
     /// The current time in milliseconds since 1970; replaceable so tests can control it.
     public var clock: @Sendable () -> Int64
     /// How long a web sign-in session lives without being used, in milliseconds (CloudKit: 30

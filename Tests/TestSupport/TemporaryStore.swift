@@ -16,6 +16,8 @@ public final class TemporaryStore: Sendable {
     public let container: ContainerIdentifier
     /// The store's clock when `controlledClock` was asked for.
     public let clock = TestClock()
+    /// The PostgreSQL database the store is on, when the tests run on PostgreSQL.
+    public let postgresDatabase: TestDatabase?
 
     /// Opens a store in a new temporary directory.
     /// - Parameters:
@@ -29,6 +31,8 @@ public final class TemporaryStore: Sendable {
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("cumulus-test-\(UUID().uuidString)").path
         var configuration = CloudStoreConfiguration(dataDirectory: directory, synchronous: synchronous)
+        postgresDatabase = TestBackend.current == .postgres ? try TestPostgres.makeDatabase() : nil
+        if let postgresDatabase { configuration.database = .postgres(url: postgresDatabase.url) }
         if controlledClock {
             let clock = self.clock
             configuration.clock = { clock.tick() }
@@ -46,7 +50,9 @@ public final class TemporaryStore: Sendable {
     /// working on the same files.
     public func anotherProcess() throws -> CloudStore {
         let clock = self.clock
-        return try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: directory, clock: { clock.tick() }))
+        var configuration = CloudStoreConfiguration(dataDirectory: directory, clock: { clock.tick() })
+        if let postgresDatabase { configuration.database = .postgres(url: postgresDatabase.url) }
+        return try CloudStore(configuration: configuration)
     }
 
     /// A database of the test container.

@@ -51,6 +51,7 @@ struct ServeCommand: ParsableCommand {
         configuration.tombstoneRetention = Self.milliseconds(settings.tombstoneRetention)
         configuration.maximumAssetBytes = settings.maxAssetBytes
         configuration.assetStorage = settings.assetStorage
+        configuration.database = settings.database
         let store = try CloudStore(configuration: configuration)
         do {
             try store.checkAssetStore()
@@ -73,7 +74,7 @@ struct ServeCommand: ParsableCommand {
         bound.http.port = try server.start()
         // Written straight to the descriptor so it appears at once, before any log line.
         let banner = "Cumulus \(CumulusVersion.current) listening on \(bound.listeningURL)\n"
-            + "  data: \(settings.dataDirectory)  assets: \(settings.assetStorage)  static files: \(settings.publicDirectory) under /static/"
+            + "  data: \(settings.dataDirectory)  database: \(settings.database)  assets: \(settings.assetStorage)  static files: \(settings.publicDirectory) under /static/"
             + "  templates: \(settings.templatesDirectory)\n"
         let operatorHint = try store.operators().isEmpty ? "  " + OperatorsCommand.firstOperatorHint + "\n" : ""
         FileHandle.standardOutput.write(Data((banner + operatorHint + (demo.map { $0.banner(baseURL: bound.listeningURL) } ?? "")).utf8))

@@ -20,6 +20,9 @@ struct DataDirectoryOptions: ParsableArguments {
     @Option(name: .customLong("assets-region"), help: "The region S3 requests are signed for (default: $CUMULUS_ASSETS_REGION, else us-east-1).")
     var assetsRegion: String?
 
+    @Option(name: .customLong("database"), help: "The PostgreSQL database several servers share, postgres://… (default: $CUMULUS_DATABASE_URL, else SQLite files in the data directory).")
+    var database: String?
+
     /// The directory to use.
     var resolved: String {
         dataDirectory ?? ProcessInfo.processInfo.environment["CUMULUS_DATA_DIR"] ?? "./data"
@@ -41,6 +44,11 @@ struct DataDirectoryOptions: ParsableArguments {
     func openStore() throws -> CloudStore {
         var configuration = CloudStoreConfiguration(dataDirectory: resolved)
         configuration.assetStorage = try assetStorage()
+        do {
+            configuration.database = try DatabaseSetting.resolve(database ?? ProcessInfo.processInfo.environment["CUMULUS_DATABASE_URL"])
+        } catch {
+            throw ValidationError("--database: \(error.description)")
+        }
         return try CloudStore(configuration: configuration)
     }
 }

@@ -6,7 +6,7 @@ import Testing
 /// A child process commits atomic batches and is killed with SIGKILL at random moments. After
 /// every kill, every batch it reported committed must be there, no batch partly there, the file
 /// intact, and each zone's change log without a gap.
-@Suite struct CrashSafetyTests {
+@Suite(.enabled(if: TestBackend.isSQLite, "About SQLite files and the SQLite writer themselves")) struct CrashSafetyTests {
     static var writerPath: String {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("CrashWriter").path

@@ -1,10 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import CloudStore
 
 /// The write-ahead log is copied back into the database file as writes go on, by the
 /// background checkpointer or, past its threshold, by the writer itself; no write is lost.
-@Suite struct CheckpointTests {
+@Suite(.enabled(if: TestBackend.isSQLite, "About SQLite files and the SQLite writer themselves")) struct CheckpointTests {
     private static let migrator = SQLiteMigrator(migrations: ["CREATE TABLE blobs(id INTEGER PRIMARY KEY, data BLOB NOT NULL)"])
     /// 64 KiB a row, 16 rows (256 pages of 4 KiB) a commit.
     private static let rowBytes = 64 * 1024, rowsPerCommit = 16

@@ -7,7 +7,7 @@ import TestSupport
 /// lacks, some failing per record, some atomically, some as a whole: however the writer groups
 /// them and runs them again, the file ends as their answers say, and what the store keeps
 /// beside the records (feeds, counts, the zone log, the schema) agrees with them.
-@Suite struct ConcurrentWriteInvariantTests {
+@Suite(.enabled(if: TestBackend.isSQLite, "About SQLite files and the SQLite writer themselves")) struct ConcurrentWriteInvariantTests {
     /// What one thread's writes left, by what their answers said: the names alive per zone.
     typealias Expected = [String: Set<String>]
 

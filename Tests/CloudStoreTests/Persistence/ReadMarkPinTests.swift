@@ -5,7 +5,7 @@ import TestSupport
 
 /// While its writer is idle a database keeps one read transaction open on the newest snapshot
 /// (``SQLiteReadMarkPin``), and lets it go while the writer writes.
-@Suite struct ReadMarkPinTests {
+@Suite(.enabled(if: TestBackend.isSQLite, "About SQLite files and the SQLite writer themselves")) struct ReadMarkPinTests {
     private static let migrator = SQLiteMigrator(migrations: ["CREATE TABLE notes(id INTEGER PRIMARY KEY, text TEXT NOT NULL)"])
 
     /// What `PRAGMA wal_checkpoint(TRUNCATE)` on a connection of its own reports: whether a

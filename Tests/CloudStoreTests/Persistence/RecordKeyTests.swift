@@ -5,7 +5,7 @@ import TestSupport
 
 /// Record keys are one more than the largest key, with no `sqlite_sequence` row kept for them;
 /// files made before keep their records and stop keeping the row once opened.
-@Suite struct RecordKeyTests {
+@Suite(.enabled(if: TestBackend.isSQLite, "About SQLite files and the SQLite writer themselves")) struct RecordKeyTests {
     static let definitionQuery = "SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'records'"
     static let sequenceQuery = "SELECT count(*) FROM sqlite_sequence WHERE name = 'records'"
 

@@ -8,7 +8,7 @@ import TestSupport
 
 /// SQLite's allocator, which keeps freed small blocks per thread for reuse (Debian's SQLite has
 /// no lookaside memory): what SQLite asks of an allocator, and what the store relies on.
-@Suite struct SQLiteAllocatorTests {
+@Suite(.enabled(if: TestBackend.isSQLite, "About SQLite files and the SQLite writer themselves")) struct SQLiteAllocatorTests {
     /// The allocator is SQLite's once a connection has opened.
     private static func installed() throws -> TemporaryDirectory {
         let directory = try TemporaryDirectory()

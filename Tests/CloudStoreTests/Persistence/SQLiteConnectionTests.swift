@@ -5,7 +5,7 @@ import TestSupport
 
 /// What every connection of the store shares: SQLite's process-wide settings, and how a
 /// connection finds its prepared statements.
-@Suite struct SQLiteConnectionTests {
+@Suite(.enabled(if: TestBackend.isSQLite, "About SQLite files and the SQLite writer themselves")) struct SQLiteConnectionTests {
     /// A connection to a new file with a table `t` of ten rows, 0 to 9.
     private static func connection(in directory: TemporaryDirectory) throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: directory.path + "/connection.sqlite")

@@ -6,7 +6,7 @@ import TestSupport
 /// Another process (the `cumulus` CLI beside a running server) may open the same database.
 /// SQLite tells it whether it is the last user of the file by POSIX locks, which a process
 /// loses on a file whenever it closes any descriptor of that file.
-@Suite struct SharedFileLockTests {
+@Suite(.enabled(if: TestBackend.isSQLite, "About SQLite files and the SQLite writer themselves")) struct SharedFileLockTests {
     @Test func openingAnotherConnectionKeepsThisProcesssLocksSoAnotherProcessLeavesTheLogAlone() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/shared.sqlite"

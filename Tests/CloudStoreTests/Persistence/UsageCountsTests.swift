@@ -4,7 +4,7 @@ import TestSupport
 
 /// The counts every write keeps equal what the tables hold, through creates, updates, deletes,
 /// failed atomic batches and deleted zones.
-@Suite struct UsageCountsTests {
+@Suite(.enabled(if: TestBackend.isSQLite, "About SQLite files and the SQLite writer themselves")) struct UsageCountsTests {
     func counted(_ store: TemporaryStore) throws -> (records: Int64, bytes: Int64) {
         let usage = try #require(try store.store.usage(of: store.container)[.development])
         return (usage.records, usage.recordBytes)

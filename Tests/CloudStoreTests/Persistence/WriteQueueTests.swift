@@ -3,7 +3,7 @@ import Testing
 @testable import CloudStore
 
 /// Writes from many threads at once go through one writer, committed in groups.
-@Suite struct WriteQueueTests {
+@Suite(.enabled(if: TestBackend.isSQLite, "About SQLite files and the SQLite writer themselves")) struct WriteQueueTests {
     @Test func concurrentWritersEachGetTheirOwnResultAndTheLogStaysGapless() throws {
         let store = try TemporaryStore()
         let database = try store.database()
@@ -64,7 +64,7 @@ import Testing
 }
 
 /// Writes handed to the writer without a thread waiting for each.
-@Suite struct HandedOffWriteTests {
+@Suite(.enabled(if: TestBackend.isSQLite, "About SQLite files and the SQLite writer themselves")) struct HandedOffWriteTests {
     @Test func everyWriteWaitingSharesOneCommitAndAFailingOneUndoesOnlyItself() throws {
         let store = try TemporaryStore()
         let database = try store.database()

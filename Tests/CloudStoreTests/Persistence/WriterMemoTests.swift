@@ -6,7 +6,7 @@ import TestSupport
 /// The writer remembers zones and each zone's last change sequence across its transactions;
 /// what it remembers never outlives a rollback, another process's write or a zone's deletion.
 /// (Its memory of subscriptions is tested with them, in ``SubscriptionsTests``.)
-@Suite struct WriterMemoTests {
+@Suite(.enabled(if: TestBackend.isSQLite, "About SQLite files and the SQLite writer themselves")) struct WriterMemoTests {
     private static func create(_ name: String, in zone: String, _ database: CloudDatabase, title: String = "t") throws -> [RecordResult] {
         try database.modify(ModifyRequest(
             operations: [RecordOperation(.create, recordName: name, recordType: "Note", fields: ["title": .string(title)])], zoneName: zone))

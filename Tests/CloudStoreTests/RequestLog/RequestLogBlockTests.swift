@@ -7,7 +7,7 @@ import TestSupport
 /// The request log's blocks: every filter over many blocks answers exactly what checking each
 /// entry would, the first layout's rows survive the move into blocks, and a block straddling
 /// the retention shows only what is kept.
-@Suite struct RequestLogBlockTests {
+@Suite(.enabled(if: TestBackend.isSQLite, "About SQLite files and the SQLite writer themselves")) struct RequestLogBlockTests {
     /// Entries varied in every filtered field, many more than a block holds.
     static func entries(_ count: Int, start: Int64) -> [RequestLogEntry] {
         var generator = SeededGenerator(seed: 7)

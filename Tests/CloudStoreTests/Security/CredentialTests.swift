@@ -190,13 +190,13 @@ import TestSupport
         let apiToken = try store.store.createAPIToken(store.container, .development)
         #expect(try store.store.apiToken(apiToken.token) == apiToken)
         try other.revokeAPIToken(apiToken.token)
-        #expect(try store.store.apiToken(apiToken.token) == nil)
+        #expect(try TestBackend.afterAnotherProcessChanged({ try store.store.apiToken(apiToken.token) }, seen: { $0 == nil }) == nil)
         #expect(throws: CloudStoreError.notFound("No API token \(apiToken.token)")) { try other.revokeAPIToken(apiToken.token) }
 
         let key = try store.store.addServerKey(store.container, .development, publicKeyPEM: P256.Signing.PrivateKey().publicKey.pemRepresentation)
         #expect(try store.store.serverKey(key.keyID) == key)
         try other.revokeServerKey(key.keyID)
-        #expect(try store.store.serverKey(key.keyID) == nil)
+        #expect(try TestBackend.afterAnotherProcessChanged({ try store.store.serverKey(key.keyID) }, seen: { $0 == nil }) == nil)
 
         let user = try store.store.addUser(store.container, name: "frank", password: "a long password")
         let first = try store.store.signIn(store.container, .development, name: "frank", password: "a long password").webAuthToken

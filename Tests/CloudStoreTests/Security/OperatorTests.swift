@@ -5,7 +5,7 @@ import TestSupport
 /// Console operators: accounts apart from app users, sessions that end, management tokens that
 /// are shown once, stored hashed and revoked at once.
 @Suite struct OperatorTests {
-    @Test func operatorsSignInToSessionsThatEndWhenIdleOldOrSignedOut() throws {
+    @Test(.enabled(if: TestBackend.isSQLite, "Reads the SQLite catalog file")) func operatorsSignInToSessionsThatEndWhenIdleOldOrSignedOut() throws {
         let store = try TemporaryStore()
         try store.store.addOperator("root", password: "a long operator password")
         #expect(try store.store.operators().map(\.name) == ["root"])
@@ -50,7 +50,7 @@ import TestSupport
         #expect(throws: CloudStoreError.self) { try store.store.operatorSession(secret: fourth) }
     }
 
-    @Test func managementTokensAreShownOnceStoredHashedAndRevokedAtOnce() throws {
+    @Test(.enabled(if: TestBackend.isSQLite, "Reads the SQLite catalog file")) func managementTokensAreShownOnceStoredHashedAndRevokedAtOnce() throws {
         let store = try TemporaryStore()
         try store.store.addOperator("ops", password: "a long operator password")
         let (token, text) = try store.store.createManagementToken(for: "ops", name: "deploy script")

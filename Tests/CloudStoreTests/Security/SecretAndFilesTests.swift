@@ -10,7 +10,7 @@ import TestSupport
         try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) & 0o777
     }
 
-    @Test func aNewDataDirectoryAndEveryFileInItAreTheOwnersAlone() throws {
+    @Test(.enabled(if: TestBackend.isSQLite, "About the SQLite files in the data directory")) func aNewDataDirectoryAndEveryFileInItAreTheOwnersAlone() throws {
         let store = try TemporaryStore()
         let database = try store.database()
         for index in 0..<20 { try database.create("Note", "n\(index)", ["t": .string("x")]) }
@@ -65,8 +65,8 @@ import TestSupport
 
         try store.store.rotateSecret()
         let clock = store.clock
-        var configuration = CloudStoreConfiguration(dataDirectory: store.directory, clock: { clock.tick() })
-        configuration.passwordHasher = store.store.configuration.passwordHasher
+        var configuration = store.store.configuration
+        configuration.clock = { clock.tick() }
         let restarted = try CloudStore(configuration: configuration)
         #expect(throws: CloudStoreError.authenticationRequired("The web auth token is not valid; sign in again")) {
             try restarted.session(forWebAuthToken: token, in: store.container, .development)

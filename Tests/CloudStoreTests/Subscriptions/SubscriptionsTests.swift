@@ -192,7 +192,7 @@ import TestSupport
         let fixture = try Fixture()
         let asAlice = try fixture.database(fixture.alice)
         let asBob = try fixture.database(fixture.bob)
-        let other = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: fixture.store.directory, clock: { fixture.store.clock.tick() }))
+        let other = try fixture.store.anotherProcess()
         let aliceElsewhere = try other.database(fixture.store.container, .development, .public, as: .user(fixture.alice))
 
         try asBob.create("Note", "n1")
@@ -222,7 +222,7 @@ import TestSupport
         try fixture.database(fixture.bob).create("Note", "n2")
 
         // The same files opened by another store, as after a restart.
-        let reopened = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: fixture.store.directory, clock: { fixture.store.clock.tick() }))
+        let reopened = try fixture.store.anotherProcess()
         let first = try #require(try reopened.oldestNotification(for: fixture.aliceToken))
         #expect(Self.describe(first.notification) == "all create n1")
         #expect(try reopened.removeNotification(first))

@@ -7,7 +7,7 @@ import TestSupport
 
 /// `records/modify` waits for its commit holding no worker: the writes of every request in
 /// flight share one commit, and the answer is the one a worker would have sent.
-@Suite struct DeferredWriteAPITests {
+@Suite(.enabled(if: TestBackend.isSQLite, "About SQLite files and the SQLite writer themselves")) struct DeferredWriteAPITests {
     @Test func moreCreatesThanWorkersShareOneCommitAndAFailingOneUndoesOnlyItself() throws {
         let server = try APITestServer()
         let token = try server.signIn()

@@ -72,7 +72,7 @@ struct PostgresQuerySQLBuilder {
             if roots.isEmpty {
                 conditions.append("false")
             } else {
-                let values = roots.map { "(\(binder.bind(.text($0)))::text)" }.joined(separator: ", ")
+                let values = roots.map { "(\(binder.bind(.text($0)))::text COLLATE \"C\")" }.joined(separator: ", ")
                 conditions.append(
                     """
                     r.name IN (WITH RECURSIVE tree(name) AS (VALUES \(values) \

@@ -19,8 +19,13 @@ final class PostgresWriteQueue: Sendable {
     /// Starts the writer thread for the database `pool` reaches.
     /// - Parameter committed: told of each transaction that committed, on the writer's thread
     ///   after its jobs' completions: to tell waiters and other processes.
-    init(pool: PostgresPool, changeLog: PostgresChangeLog, name: String, committed: @escaping @Sendable (PostgresChangeLog.Pending) -> Void = { _ in }) {
-        core = Core(pool: pool, changeLog: changeLog, committed: committed)
+    /// - Parameter makeGroupState: what the store keeps for a transaction's jobs, made as it begins.
+    init(
+        pool: PostgresPool, changeLog: PostgresChangeLog, name: String,
+        makeGroupState: @escaping @Sendable (PostgresWriteTransaction) throws -> (any PostgresWriteGroupState)? = { _ in nil },
+        committed: @escaping @Sendable (PostgresChangeLog.Pending) -> Void = { _ in }
+    ) {
+        core = Core(pool: pool, changeLog: changeLog, makeGroupState: makeGroupState, committed: committed)
         let core = self.core
         let thread = Thread { core.run() }
         thread.name = "cumulus-pg-writer"
@@ -91,6 +96,7 @@ final class PostgresWriteQueue: Sendable {
         private let pool: PostgresPool
         private let changeLog: PostgresChangeLog
         private let committed: @Sendable (PostgresChangeLog.Pending) -> Void
+        private let makeGroupState: @Sendable (PostgresWriteTransaction) throws -> (any PostgresWriteGroupState)?
         private let queue = Mutex<(jobs: [Job], stopping: Bool)>(([], false))
         private let wakeup = DispatchSemaphore(value: 0)
         let statistics = Mutex(SQLiteWriteQueue.WriteStatistics())
@@ -100,9 +106,14 @@ final class PostgresWriteQueue: Sendable {
         /// How often a group that lost a deadlock or serialization race is run again.
         static let attempts = 5
 
-        init(pool: PostgresPool, changeLog: PostgresChangeLog, committed: @escaping @Sendable (PostgresChangeLog.Pending) -> Void) {
+        init(
+            pool: PostgresPool, changeLog: PostgresChangeLog,
+            makeGroupState: @escaping @Sendable (PostgresWriteTransaction) throws -> (any PostgresWriteGroupState)?,
+            committed: @escaping @Sendable (PostgresChangeLog.Pending) -> Void
+        ) {
             self.pool = pool
             self.changeLog = changeLog
+            self.makeGroupState = makeGroupState
             self.committed = committed
         }
 
@@ -172,18 +183,21 @@ final class PostgresWriteQueue: Sendable {
             try connection.begin()
             do {
                 let transaction = PostgresWriteTransaction(connection: connection, changeLog: changeLog)
+                transaction.groupState = try makeGroupState(transaction)
                 var results: [Result<any Sendable, any Error>] = []
                 for job in group {
                     if group.count == 1 {
                         results.append(Result { try job.run(transaction) })
                         if case .failure(let error) = results[0] { throw error }
                     } else {
+                        transaction.groupState?.beginJob()
                         results.append(Result { try transaction.savepoint { try job.run(transaction) } })
+                        if case .failure = results.last! { transaction.groupState?.undoJob() }
                         // A race lost by one job is lost by the transaction: run them all again.
                         if case .failure(let error as PostgresError) = results.last!, error.isRetryable || connection.isBroken { throw error }
                     }
                 }
-                _ = try connection.pipeline(changeLog.commitStatements(transaction.pending))
+                _ = try connection.pipeline((transaction.groupState?.finalStatements() ?? []) + changeLog.commitStatements(transaction.pending))
                 return (results, transaction.pending)
             } catch {
                 connection.rollback()

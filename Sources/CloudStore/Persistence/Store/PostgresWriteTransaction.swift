@@ -1,3 +1,13 @@
+/// What a store keeps for the jobs of one write transaction, and writes as its last statements.
+protocol PostgresWriteGroupState: AnyObject {
+    /// Statements to run after every job and before the change log's, in the same round trip.
+    func finalStatements() -> [(sql: String, values: [PostgresValue])]
+    /// Called before each job of a group, so that a failed job's share can be taken back.
+    func beginJob()
+    /// Takes back what the failed job added since ``beginJob()``.
+    func undoJob()
+}
+
 /// One write transaction of an environment on PostgreSQL, as the jobs of a group share it: the
 /// connection, and the change-log entries waiting for their sequences until the commit.
 final class PostgresWriteTransaction {
@@ -7,8 +17,8 @@ final class PostgresWriteTransaction {
     let changeLog: PostgresChangeLog
     /// What the jobs appended so far.
     var pending = PostgresChangeLog.Pending()
-    /// State a store keeps for the whole group (its session), made by the first job that asks.
-    var groupState: AnyObject?
+    /// What the store keeps for the whole group (its session), made as the transaction begins.
+    var groupState: (any PostgresWriteGroupState)?
 
     init(connection: PostgresConnection, changeLog: PostgresChangeLog) {
         self.connection = connection

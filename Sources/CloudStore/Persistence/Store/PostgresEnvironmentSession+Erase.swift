@@ -1,0 +1,53 @@
+extension PostgresEnvironmentSession {
+    // MARK: - Deleting zones and everything
+
+    /// Deletes what records of a zone keep beside their rows: list elements, search words,
+    /// references and asset references.
+    func deleteProjections(ofZone zone: Int64) throws {
+        for type in catalog.types.values {
+            for field in type.listFields {
+                try connection.execute("DELETE FROM \(namespace).\(PostgresProjections.listTable(type, field)) WHERE zone = $1", [.integer(zone)])
+            }
+            if !type.searchableFields.isEmpty {
+                try connection.execute(
+                    "DELETE FROM \(namespace).\(PostgresProjections.searchTable(type)) WHERE rid IN (SELECT rid FROM \(table("records")) WHERE zone = $1 AND type = $2)",
+                    [.integer(zone), .integer(type.id)])
+            }
+        }
+        try connection.execute("DELETE FROM \(table("refs")) WHERE source IN (SELECT rid FROM \(table("records")) WHERE zone = $1)", [.integer(zone)])
+        try connection.execute("DELETE FROM \(table("asset_refs")) WHERE rid IN (SELECT rid FROM \(table("records")) WHERE zone = $1)", [.integer(zone)])
+    }
+
+    func eraseEverything() throws {
+        let writing = try writing
+        // The tables and indexes record types made for themselves.
+        let made = try connection.execute(
+            """
+            SELECT 'TABLE', tablename FROM pg_tables WHERE schemaname = $1 AND (tablename LIKE 'rl\\_%' OR tablename LIKE 'fts\\_%')
+            UNION ALL
+            SELECT 'INDEX', indexname FROM pg_indexes WHERE schemaname = $1 AND indexname LIKE 'records\\_t%'
+            """,
+            [.text(schemaName)]
+        ).map { ($0.text(0), $0.text(1)) }
+        for (kind, name) in made {
+            try connection.executeScript("DROP \(kind) IF EXISTS \(namespace).\(PostgresIdentifier.quote(name))")
+        }
+        for name in ["shares", "share_participants", "records", "changes", "zone_log", "database_counters", "subscriptions", "notifications",
+                     "asset_refs", "refs", "zones", "zone_stats", "type_stats", "user_roles", "grants", "fields", "record_types", "roles"] {
+            try connection.execute("DELETE FROM \(table(name))")
+        }
+        // A new incarnation expires every token; the schema version moves so every process reloads.
+        try connection.execute(
+            """
+            UPDATE \(table("meta")) SET value = CASE key
+                WHEN 'incarnation' THEN md5(random()::text || clock_timestamp()::text)
+                WHEN 'slot_columns' THEN value
+                ELSE (value::bigint + 1)::text END
+            WHERE key IN ('incarnation', 'schema_version', 'zones_generation')
+            """)
+        statsDeltas = [:]
+        writing.pending = PostgresChangeLog.Pending()
+        catalog = try SchemaCatalog.load(from: connection, schema: schemaName)
+        changedSchema = true
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Synchronization
+
+/// An environment's storage in one schema of a PostgreSQL database that several processes
+/// share: reads on pooled connections, each on one snapshot; writes through this process's
+/// ``PostgresWriteQueue``, whose group transactions number their changes last.
+///
+/// The schema catalog is cached across transactions and checked against the stored schema
+/// version by every transaction; ``currentSchema()``, read before a request is decoded, trusts
+/// the cache until this process changes the schema, another process says it did, or a second
+/// has passed.
+final class PostgresEnvironmentStore: EnvironmentStorage {
+    /// The PostgreSQL schema holding the environment.
+    let schemaName: String
+    private let pool: PostgresPool
+    private let writer: PostgresWriteQueue
+    private let cachedCatalog = ReadWriteLock<CachedCatalog?>(nil)
+
+    private struct CachedCatalog {
+        var catalog: SchemaCatalog
+        /// When it was last known current, for ``currentSchema()``.
+        var checked: Date
+    }
+
+    /// How long ``currentSchema()`` trusts its cache without a notification.
+    static let schemaTrust: TimeInterval = 1
+
+    /// Opens (creating and migrating as needed) the environment in `schemaName`.
+    /// - Parameter committed: told, after each commit, what the transaction changed: to wake
+    ///   this process's waiters and tell other processes.
+    init(pool: PostgresPool, schemaName: String, committed: @escaping @Sendable (PostgresChangeLog.Pending, _ changedSchema: Bool) -> Void = { _, _ in }) throws {
+        self.schemaName = schemaName
+        self.pool = pool
+        try pool.withConnection { connection in
+            _ = try PostgresEnvironmentMigrations.migrator.migrate(connection, schema: schemaName)
+        }
+        let schema = PostgresIdentifier.quote(schemaName)
+        let cache = cachedCatalog
+        writer = PostgresWriteQueue(
+            pool: pool, changeLog: PostgresChangeLog(schema: schema), name: schemaName,
+            makeGroupState: { transaction in
+                let catalog = try Self.catalog(on: transaction.connection, schemaName: schemaName, cache: cache)
+                return PostgresEnvironmentSession(connection: transaction.connection, schemaName: schemaName, catalog: catalog, transaction: transaction)
+            },
+            committed: { pending in committed(pending, false) })
+    }
+
+    func read<T: Sendable>(_ body: (any EnvironmentReader) throws -> T) throws -> T {
+        try mapErrors {
+            try pool.withConnection { connection in
+                try connection.transaction(snapshot: true) {
+                    let catalog = try Self.catalog(on: connection, schemaName: schemaName, cache: cachedCatalog)
+                    return try body(PostgresEnvironmentSession(connection: connection, schemaName: schemaName, catalog: catalog))
+                }
+            }
+        }
+    }
+
+    func write<T: Sendable>(_ body: (any EnvironmentWriter) throws -> T) throws -> T {
+        try write(exclusive: false, body)
+    }
+
+    func writeSchema<T: Sendable>(_ body: (any EnvironmentWriter) throws -> T) throws -> T {
+        try write(exclusive: true, body)
+    }
+
+    func write<T: Sendable>(
+        _ body: @escaping @Sendable (any EnvironmentWriter) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void
+    ) {
+        writer.enqueue({ [self] transaction in try run(body, in: transaction) }, completion: completion)
+    }
+
+    var writeStatistics: SQLiteWriteQueue.WriteStatistics { writer.statistics }
+
+    private func write<T: Sendable>(exclusive: Bool, _ body: (any EnvironmentWriter) throws -> T) throws -> T {
+        try mapErrors { try writer.submit(exclusive: exclusive) { transaction in try run(body, in: transaction) } }
+    }
+
+    /// Runs a job's body on the group's session; a schema it changed replaces the cache at once.
+    private func run<T>(_ body: (any EnvironmentWriter) throws -> T, in transaction: PostgresWriteTransaction) throws -> T {
+        guard let session = transaction.groupState as? PostgresEnvironmentSession else {
+            throw CloudStoreError.internalError("A write ran without its session")
+        }
+        let result = try body(session)
+        if session.changedSchema { forgetSchema() }
+        return result
+    }
+
+    func currentSchema() throws -> Schema {
+        if let cached = cachedCatalog.read({ $0 }), Date().timeIntervalSince(cached.checked) < Self.schemaTrust {
+            return cached.catalog.schema
+        }
+        return try read { try $0.schema() }
+    }
+
+    /// Forgets the cached catalog's freshness: another process (or this one) changed the schema.
+    func forgetSchema() {
+        cachedCatalog.write { cached in cached?.checked = .distantPast }
+    }
+
+    /// The catalog of the schema version `connection`'s transaction sees: the cached one while
+    /// the version is the same.
+    private static func catalog(on connection: PostgresConnection, schemaName: String, cache: ReadWriteLock<CachedCatalog?>) throws -> SchemaCatalog {
+        let version = try SchemaCatalog.schemaVersion(on: connection, schema: schemaName)
+        if let cached = cache.read({ $0 }), cached.catalog.version == version {
+            cache.write { $0?.checked = Date() }
+            return cached.catalog
+        }
+        let loaded = try SchemaCatalog.load(from: connection, schema: schemaName)
+        cache.write { $0 = CachedCatalog(catalog: loaded, checked: Date()) }
+        return loaded
+    }
+
+    /// Turns PostgreSQL's errors into CloudStore's.
+    private func mapErrors<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PostgresError {
+            throw error.cloudStoreError
+        }
+    }
+}
