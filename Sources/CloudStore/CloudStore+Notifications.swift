@@ -17,9 +17,22 @@ extension CloudStore {
         notificationListeners.withLock { $0.append(listener) }
     }
 
-    /// Tells the listeners which push tokens got notifications.
+    /// Calls `listener` when notifications may have been queued without this process hearing
+    /// of it (another process's, on PostgreSQL, while its listening connection was down): every
+    /// waiter should read its queue again.
+    public func onNotificationsMayHaveBeenMissed(_ listener: @escaping @Sendable () -> Void) {
+        recheckListeners.withLock { $0.append(listener) }
+    }
+
+    /// Tells the listeners, and other processes sharing the database, which push tokens got notifications.
     func notificationsQueued(_ tokens: Set<String>) {
         guard !tokens.isEmpty else { return }
+        wakeNotificationListeners(tokens)
+        tellOtherProcesses(tokens.map(PostgresCrossProcess.Item.token))
+    }
+
+    /// Tells this process's listeners which push tokens got notifications.
+    func wakeNotificationListeners(_ tokens: Set<String>) {
         for listener in notificationListeners.withLock({ $0 }) { listener(tokens) }
     }
 

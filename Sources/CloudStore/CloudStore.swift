@@ -53,6 +53,10 @@ public final class CloudStore: Sendable {
     private let environments = ReadWriteLock<[EnvironmentKey: any EnvironmentStorage]>([:])
     /// The PostgreSQL database's connections, when the store is on PostgreSQL.
     let postgres: PostgresPool?
+    /// On PostgreSQL, what tells the other processes of this one's commits and hears theirs.
+    let crossProcess = Mutex<PostgresCrossProcess?>(nil)
+    /// Told when notifications may have been missed, so that every waiter reads again.
+    let recheckListeners = Mutex<[@Sendable () -> Void]>([])
     /// Told, after each commit that queued notifications, which push tokens got some.
     let notificationListeners = Mutex<[@Sendable (Set<String>) -> Void]>([])
 
@@ -103,9 +107,13 @@ public final class CloudStore: Sendable {
             else { return nil }
             return try? self.storedBytes(container, environment)
         }
+        if case .postgres(let url) = configuration.database, let postgres { startCrossProcess(url: url, pool: postgres) }
     }
 
-    deinit { passwordPool.stop() }
+    deinit {
+        passwordPool.stop()
+        crossProcess.withLock { $0?.stop() }
+    }
 
     /// The current time, in milliseconds since 1970.
     var now: Int64 { configuration.clock() }
@@ -129,6 +137,15 @@ public final class CloudStore: Sendable {
     /// The container with `identifier`, or `nil`.
     public func container(_ identifier: ContainerIdentifier) throws -> ContainerInfo? { try catalog.container(identifier) }
 
+    /// Drops the cached schema of the environment kept in PostgreSQL schema `name` (of every
+    /// environment when `nil`): another process changed it, or may have.
+    func forgetSchema(named name: String?) {
+        for storage in environments.read({ Array($0.values) }) {
+            guard let storage = storage as? PostgresEnvironmentStore, name == nil || storage.schemaName == name else { continue }
+            storage.forgetSchema()
+        }
+    }
+
     /// The PostgreSQL schema of an environment: its environment and a hash of its container,
     /// since a container's identifier may be longer than a PostgreSQL name may be.
     static func environmentSchema(_ container: ContainerIdentifier, _ environment: Environment) -> String {
@@ -151,7 +168,10 @@ public final class CloudStore: Sendable {
         }
         let storage: any EnvironmentStorage
         if let postgres {
-            storage = try PostgresEnvironmentStore(pool: postgres, schemaName: Self.environmentSchema(container, environment))
+            let schemaName = Self.environmentSchema(container, environment)
+            storage = try PostgresEnvironmentStore(pool: postgres, schemaName: schemaName) { [weak self] in
+                self?.tellOtherProcesses(PostgresCrossProcess.Item.schema(schemaName))
+            }
         } else {
             try Self.makePrivateDirectory("\(configuration.dataDirectory)/containers/\(container.rawValue)")
             storage = try SQLiteEnvironmentStore(path: environmentPath(container, environment), synchronous: configuration.synchronous)

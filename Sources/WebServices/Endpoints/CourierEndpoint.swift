@@ -43,6 +43,11 @@ final class CourierEndpoint: Sendable {
         self.store = store
         self.timeout = timeout
         store.onNotificationsQueued { [weak self] tokens in self?.wake(tokens) }
+        // Another process's notifications may have gone unheard: every waiter reads its queue.
+        store.onNotificationsMayHaveBeenMissed { [weak self] in
+            guard let self else { return }
+            wake(Set(waiting.withLock { Array($0.keys) }))
+        }
     }
 
     /// The courier URL of a push token.

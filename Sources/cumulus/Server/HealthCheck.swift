@@ -1,3 +1,4 @@
+import CloudStore
 import HTTPServer
 
 /// `GET /healthz`: `{"status":"ok","version":"0.1.0","uptimeSeconds":12}`.
@@ -16,5 +17,18 @@ struct HealthCheck: Sendable {
         body += String(uptime).utf8
         body.append(UInt8(ascii: "}"))
         return .json(body)
+    }
+
+    /// Answers `/readyz`: 200 `{"status":"ready"}`, or 503 `{"status":"unavailable","reason":…}`.
+    /// It reads the database, so it runs on the worker pool.
+    static func readiness(of store: CloudStore) -> HTTPResponse {
+        let problem = store.readinessProblem()
+        let body = Readiness(status: problem == nil ? "ready" : "unavailable", reason: problem)
+        return (try? .json(encoding: body, status: problem == nil ? .ok : .serviceUnavailable)) ?? .json(#"{"status":"unavailable"}"#, status: .serviceUnavailable)
+    }
+
+    private struct Readiness: Encodable {
+        var status: String
+        var reason: String?
     }
 }

@@ -6,6 +6,8 @@ import WebServices
 /// Builds the router `cumulus serve` runs: the place where modules mount their routes.
 ///
 /// - `GET /healthz`: health and version (on the event loop unless configured otherwise: it never blocks).
+/// - `GET /readyz`: whether the store can serve: its database answers with the expected schema
+///   and, on PostgreSQL, this process hears the others (503 with the reason when not).
 /// - `GET /static/*path`: the files of the public directory.
 /// - `GET /openapi.json`: the API's OpenAPI document, `openapi.json` of the public directory;
 ///   `GET /admin/v1/openapi.json`: the management API's, `openapi-management.json`.
@@ -25,6 +27,7 @@ enum ServerRoutes {
         let health = HealthCheck(started: started)
         let healthOptions = RouteOptions(runsOnEventLoop: settings.healthzOnEventLoop)
         router.get("/healthz", options: healthOptions) { request in health.respond(to: request) }
+        router.get("/readyz") { _ in HealthCheck.readiness(of: store) }
         let files = StaticFiles(root: settings.publicDirectory)
         router.get("/static/*path", files.handler)
         // The route has no `*path`, so the request names the public directory itself, whose

@@ -26,6 +26,9 @@ final class PostgresCatalogStore: CatalogStorage {
     /// at most this long after it commits, even when no notification of it arrives.
     static let counterLifetime: Duration = .seconds(1)
 
+    /// Told after each write commits: to tell other processes that cached rows may be stale.
+    let afterWrite = Mutex<(@Sendable () -> Void)?>(nil)
+
     /// The statement every write transaction ends with.
     private static let moveCounter = "UPDATE catalog.settings SET change_counter = change_counter + 1"
 
@@ -61,7 +64,10 @@ final class PostgresCatalogStore: CatalogStorage {
     /// is dropped at once.
     @discardableResult
     func write<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        defer { invalidateCachedCounter() }
+        defer {
+            invalidateCachedCounter()
+            afterWrite.withLock { $0 }?()
+        }
         return try Self.mapErrors {
             try pool.withConnection { connection in
                 try connection.begin()

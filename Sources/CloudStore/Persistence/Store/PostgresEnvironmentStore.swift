@@ -26,9 +26,9 @@ final class PostgresEnvironmentStore: EnvironmentStorage {
     static let schemaTrust: TimeInterval = 1
 
     /// Opens (creating and migrating as needed) the environment in `schemaName`.
-    /// - Parameter committed: told, after each commit, what the transaction changed: to wake
-    ///   this process's waiters and tell other processes.
-    init(pool: PostgresPool, schemaName: String, committed: @escaping @Sendable (PostgresChangeLog.Pending, _ changedSchema: Bool) -> Void = { _, _ in }) throws {
+    /// - Parameter schemaChanged: told after a transaction that changed the schema committed:
+    ///   to tell the other processes.
+    init(pool: PostgresPool, schemaName: String, schemaChanged: @escaping @Sendable () -> Void = {}) throws {
         self.schemaName = schemaName
         self.pool = pool
         try pool.withConnection { connection in
@@ -42,7 +42,9 @@ final class PostgresEnvironmentStore: EnvironmentStorage {
                 let catalog = try Self.catalog(on: transaction.connection, schemaName: schemaName, cache: cache)
                 return PostgresEnvironmentSession(connection: transaction.connection, schemaName: schemaName, catalog: catalog, transaction: transaction)
             },
-            committed: { pending in committed(pending, false) })
+            committed: { transaction in
+                if (transaction.groupState as? PostgresEnvironmentSession)?.changedSchema == true { schemaChanged() }
+            })
     }
 
     func read<T: Sendable>(_ body: (any EnvironmentReader) throws -> T) throws -> T {

@@ -23,7 +23,7 @@ final class PostgresWriteQueue: Sendable {
     init(
         pool: PostgresPool, changeLog: PostgresChangeLog, name: String,
         makeGroupState: @escaping @Sendable (PostgresWriteTransaction) throws -> (any PostgresWriteGroupState)? = { _ in nil },
-        committed: @escaping @Sendable (PostgresChangeLog.Pending) -> Void = { _ in }
+        committed: @escaping @Sendable (PostgresWriteTransaction) -> Void = { _ in }
     ) {
         core = Core(pool: pool, changeLog: changeLog, makeGroupState: makeGroupState, committed: committed)
         let core = self.core
@@ -95,7 +95,7 @@ final class PostgresWriteQueue: Sendable {
     final class Core: Sendable {
         private let pool: PostgresPool
         private let changeLog: PostgresChangeLog
-        private let committed: @Sendable (PostgresChangeLog.Pending) -> Void
+        private let committed: @Sendable (PostgresWriteTransaction) -> Void
         private let makeGroupState: @Sendable (PostgresWriteTransaction) throws -> (any PostgresWriteGroupState)?
         private let queue = Mutex<(jobs: [Job], stopping: Bool)>(([], false))
         private let wakeup = DispatchSemaphore(value: 0)
@@ -109,7 +109,7 @@ final class PostgresWriteQueue: Sendable {
         init(
             pool: PostgresPool, changeLog: PostgresChangeLog,
             makeGroupState: @escaping @Sendable (PostgresWriteTransaction) throws -> (any PostgresWriteGroupState)?,
-            committed: @escaping @Sendable (PostgresChangeLog.Pending) -> Void
+            committed: @escaping @Sendable (PostgresWriteTransaction) -> Void
         ) {
             self.pool = pool
             self.changeLog = changeLog
@@ -157,14 +157,14 @@ final class PostgresWriteQueue: Sendable {
             var attempt = 1
             while !group.isEmpty {
                 do {
-                    let (results, pending) = try pool.withConnection { connection in try transaction(group, on: connection) }
+                    let (results, done) = try pool.withConnection { connection in try transaction(group, on: connection) }
                     statistics.withLock { statistics in
                         statistics.transactions += 1
                         statistics.jobs += group.count
                         statistics.largestGroup = max(statistics.largestGroup, group.count)
                     }
                     for (job, result) in zip(group, results) { job.finish(result) }
-                    if !pending.isEmpty { committed(pending) }
+                    if let done { committed(done) }
                     return
                 } catch let error as PostgresError where error.isRetryable && attempt < Self.attempts {
                     attempt += 1
@@ -178,8 +178,9 @@ final class PostgresWriteQueue: Sendable {
             }
         }
 
-        /// One transaction of the group's jobs: each job's result, and what they appended.
-        private func transaction(_ group: [Job], on connection: PostgresConnection) throws -> ([Result<any Sendable, any Error>], PostgresChangeLog.Pending) {
+        /// One transaction of the group's jobs: each job's result, and the transaction once it
+        /// has committed (`nil` when a lone job failed and it was rolled back).
+        private func transaction(_ group: [Job], on connection: PostgresConnection) throws -> ([Result<any Sendable, any Error>], PostgresWriteTransaction?) {
             try connection.begin()
             do {
                 let transaction = PostgresWriteTransaction(connection: connection, changeLog: changeLog)
@@ -198,12 +199,12 @@ final class PostgresWriteQueue: Sendable {
                     }
                 }
                 _ = try connection.pipeline((transaction.groupState?.finalStatements() ?? []) + changeLog.commitStatements(transaction.pending))
-                return (results, transaction.pending)
+                return (results, transaction)
             } catch {
                 connection.rollback()
                 // A lone job's own failure is its result, as in a group.
                 if group.count == 1, !(error is PostgresError && ((error as! PostgresError).isRetryable || connection.isBroken)) {
-                    return ([.failure(error)], PostgresChangeLog.Pending())
+                    return ([.failure(error)], nil)
                 }
                 throw error
             }

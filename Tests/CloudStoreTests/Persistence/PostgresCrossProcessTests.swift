@@ -1,0 +1,72 @@
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+@testable import CloudStore
+
+/// Two stores on one PostgreSQL database stand for two `cumulus` processes: what one commits
+/// reaches the other's caches and waiters by notification, not only by the caches' second.
+@Suite(.enabled(if: TestBackend.isSQLite, "Runs against PostgreSQL itself, once, in the default run"))
+struct PostgresCrossProcessTests {
+    let database: TestDatabase
+    let first: CloudStore
+    let second: CloudStore
+    let container = try! ContainerIdentifier("iCloud.com.example.Shared")
+
+    init() throws {
+        database = try TestPostgres.makeDatabase()
+        first = try Self.process(on: database)
+        second = try Self.process(on: database)
+        try first.createContainer(container)
+        for store in [first, second] { try Self.waitUntil { store.hearsOtherProcesses } }
+    }
+
+    static func process(on database: TestDatabase) throws -> CloudStore {
+        var configuration = CloudStoreConfiguration(
+            dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("cumulus-test-\(UUID().uuidString)").path)
+        configuration.database = .postgres(url: database.url)
+        configuration.passwordHasher = PasswordHasher(parameters: .init(logN: 10, blockSize: 8, parallelism: 1))
+        return try CloudStore(configuration: configuration)
+    }
+
+    /// Waits up to 5 s for `condition`; throws when it never holds.
+    static func waitUntil(_ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(5)
+        while try !condition() {
+            guard Date() < deadline else { throw TestFailure("the condition never held") }
+            usleep(5_000)
+        }
+    }
+
+    @Test func notificationsQueuedInOneProcessWakeTheOthersWaiters() throws {
+        let heard = Mutex<Set<String>>([])
+        first.onNotificationsQueued { tokens in heard.withLock { $0.formUnion(tokens) } }
+        second.notificationsQueued(["token-a", "token-b"])
+        try Self.waitUntil { heard.withLock { $0 } == ["token-a", "token-b"] }
+    }
+
+    @Test func aRevokedTokenIsRefusedByTheOtherProcessOnceItHearsOfIt() throws {
+        let token = try first.createAPIToken(container, .development)
+        #expect(try second.apiToken(token.token) == token)
+        try first.revokeAPIToken(token.token)
+        // Well within the second the cache would otherwise be trusted for.
+        try Self.waitUntil { try second.apiToken(token.token) == nil }
+        #expect(second.readinessProblem() == nil)
+    }
+
+    @Test func aSchemaChangedInOneProcessIsUsedByTheOther() throws {
+        #expect(try second.schema(container, .development).recordType("Late") == nil)
+        try first.createRecordType("Late", in: container, .development)
+        try Self.waitUntil { try second.schema(container, .development).recordType("Late") != nil }
+        let created = try second.database(container, .development, .public, as: .operator()).create("Late", "r1")
+        #expect(created.recordType == "Late")
+    }
+
+    @Test func aLostListeningConnectionMakesEveryWaiterReadAgain() throws {
+        let rechecks = Atomic<Int>(0)
+        first.onNotificationsMayHaveBeenMissed { rechecks.add(1, ordering: .relaxed) }
+        try RawPostgres(url: database.url).execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(PostgresListener.applicationName)'")
+        try Self.waitUntil { rechecks.load(ordering: .relaxed) >= 1 && first.hearsOtherProcesses }
+    }
+}
