@@ -50,7 +50,11 @@ def build_cumulus() -> Path:
 class CumulusServer:
     """One `cumulus serve` process over its own data directory."""
 
-    def __init__(self, binary: Path, data_dir: Path, *, demo: bool = False, start_timeout: float = 30.0):
+    def __init__(
+        self, binary: Path, data_dir: Path, *, demo: bool = False, start_timeout: float = 30.0, database_url: Optional[str] = None
+    ):
+        #: A PostgreSQL database the server (and `cli`) use instead of SQLite in the data directory.
+        self.database_url = database_url
         self.binary = Path(binary)
         self.data_dir = Path(data_dir)
         self.demo = demo
@@ -73,6 +77,8 @@ class CumulusServer:
         ]
         if not self.demo:
             arguments.append("--no-demo")
+        if self.database_url:
+            arguments += ["--database", self.database_url]
         log = open(self.log_path, "wb")
         try:
             self.process = subprocess.Popen(
@@ -126,7 +132,8 @@ class CumulusServer:
 
     def cli(self, *arguments: str, stdin: Optional[str] = None) -> str:
         """Runs `cumulus <arguments> --data-dir <data dir>` and returns its standard output, stripped."""
-        return run_cli(self.binary, [*arguments, "--data-dir", str(self.data_dir)], stdin=stdin)
+        database = ["--database", self.database_url] if self.database_url else []
+        return run_cli(self.binary, [*arguments, "--data-dir", str(self.data_dir), *database], stdin=stdin)
 
     def __enter__(self) -> "CumulusServer":
         return self.start()

@@ -1,0 +1,172 @@
+"""Two `cumulus serve` processes on one PostgreSQL database behind nginx: writers spread over both
+create, update and delete records in one hot zone and in sixteen zones, while readers follow each
+zone's change feed with small pages through either process. Once the writers are done and the
+readers have drained, every reader's copy must equal the server's — nothing skipped, nothing
+repeated — and equal what the writers were told.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import uuid
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from cloudkit_client import CloudKitClient, CloudKitError
+from cumulus_server import CumulusServer
+from postgres_cluster import Nginx, fresh_database
+
+CONTAINER = "iCloud.com.example.ScaleOut"
+SCHEMA = """
+DEFINE SCHEMA
+    RECORD TYPE Item (
+        "___recordID" REFERENCE QUERYABLE,
+        n INT64 QUERYABLE SORTABLE,
+        GRANT WRITE TO "_creator",
+        GRANT CREATE TO "_icloud",
+        GRANT READ TO "_world"
+    );
+"""
+PASSWORD = "correct horse battery staple"
+
+
+class ScaleOut:
+    def __init__(self, first: CumulusServer, second: CumulusServer, nginx: Nginx, api_token: str):
+        self.first, self.second, self.nginx, self.api_token = first, second, nginx, api_token
+
+    def client(self, base_url: str) -> CloudKitClient:
+        """A client signed in as alice with a session of its own (web auth tokens rotate per client)."""
+        token = self.first.cli("users", "token", "--container", CONTAINER, "alice", stdin=PASSWORD + "\n")
+        return CloudKitClient(base_url, CONTAINER, "development", api_token=self.api_token, web_auth_token=token)
+
+
+@pytest.fixture(scope="module")
+def scale_out(cumulus_binary: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ScaleOut]:
+    workspace = tmp_path_factory.mktemp("scale-out")
+    database = fresh_database()
+    first = CumulusServer(cumulus_binary, workspace / "first", database_url=database)
+    second = CumulusServer(cumulus_binary, workspace / "second", database_url=database)
+    with first:
+        first.cli("containers", "create", CONTAINER)
+        (workspace / "schema.ckdb").write_text(SCHEMA)
+        first.cli("import-schema", "--container", CONTAINER, "--file", str(workspace / "schema.ckdb"))
+        api_token = first.cli("tokens", "create", "--container", CONTAINER, "--allowed-origin", "*")
+        first.cli("users", "add", "--container", CONTAINER, "alice", stdin=PASSWORD + "\n")
+        with second, Nginx(workspace, [first.port, second.port]) as nginx:
+            yield ScaleOut(first, second, nginx, api_token)
+
+
+def zone_id(name: str) -> dict[str, Any]:
+    return {"zoneName": name}
+
+
+def read_zone(client: CloudKitClient, zone: str, token: str | None, limit: int) -> tuple[list[dict[str, Any]], str, bool]:
+    body: dict[str, Any] = {"zoneID": zone_id(zone), "resultsLimit": limit}
+    if token:
+        body["syncToken"] = token
+    answer = client._json(client.post("private", "changes/zone", {"zones": [body]}))["zones"][0]
+    return answer["records"], answer["syncToken"], answer["moreComing"]
+
+
+def follow(records: list[dict[str, Any]], copy: dict[str, str], seen: list[str]) -> None:
+    for record in records:
+        name = record["recordName"]
+        seen.append(name + ":" + ("deleted" if record.get("deleted") else record["recordChangeTag"]))
+        if record.get("deleted"):
+            copy.pop(name, None)
+        else:
+            copy[name] = record["recordChangeTag"]
+
+
+@pytest.mark.parametrize("zones", [1, 16])
+def test_no_commit_is_skipped_with_writers_in_two_processes(scale_out: ScaleOut, zones: int) -> None:
+    prefix = uuid.uuid4().hex[:6]
+    names = [f"{prefix}-{index}" for index in range(zones)]
+    setup = scale_out.client(scale_out.first.base_url)
+    setup.post("private", "zones/modify", {"operations": [{"operationType": "create", "zone": {"zoneID": zone_id(name)}} for name in names]})
+
+    writers_done = threading.Event()
+    told: dict[str, dict[str, str]] = {name: {} for name in names}
+    told_lock = threading.Lock()
+    failures: list[str] = []
+
+    def write(number: int) -> None:
+        # Every other writer goes straight to one process; the rest through nginx, to both.
+        base = [scale_out.first.base_url, scale_out.second.base_url, scale_out.nginx.base_url][number % 3]
+        client = scale_out.client(base)
+        rng = random.Random(number)
+        mine: dict[tuple[str, str], str] = {}
+        for step in range(40):
+            zone = names[rng.randrange(zones)]
+            owned = [key for key in mine if key[0] == zone]
+            choice = rng.random()
+            try:
+                if owned and choice < 0.25:
+                    key = rng.choice(owned)
+                    client.modify("private", [{"operationType": "forceDelete", "record": {"recordName": key[1]}}], zone_id=zone_id(zone))
+                    del mine[key]
+                    with told_lock:
+                        told[zone].pop(key[1], None)
+                    continue
+                if owned and choice < 0.6:
+                    key = rng.choice(owned)
+                    operation = {"operationType": "update", "record": {"recordName": key[1], "recordType": "Item", "recordChangeTag": mine[key], "fields": {"n": {"value": step}}}}
+                else:
+                    key = (zone, f"w{number}-{step}")
+                    operation = {"operationType": "create", "record": {"recordName": key[1], "recordType": "Item", "fields": {"n": {"value": step}}}}
+                saved = client.modify("private", [operation], zone_id=zone_id(zone))["records"][0]
+                mine[key] = saved["recordChangeTag"]
+                with told_lock:
+                    told[zone][key[1]] = saved["recordChangeTag"]
+            except CloudKitError as error:
+                failures.append(f"writer {number}: {error}")
+
+    copies: list[dict[str, dict[str, str]]] = []
+
+    def read(number: int) -> None:
+        client = scale_out.client([scale_out.nginx.base_url, scale_out.first.base_url, scale_out.second.base_url][number % 3])
+        copy: dict[str, dict[str, str]] = {name: {} for name in names}
+        seen: dict[str, list[str]] = {name: [] for name in names}
+        tokens: dict[str, str | None] = {name: None for name in names}
+        draining = False
+        while True:
+            progressed = False
+            for name in names:
+                more = True
+                while more:
+                    records, tokens[name], more = read_zone(client, name, tokens[name], 3)
+                    progressed = progressed or bool(records)
+                    follow(records, copy[name], seen[name])
+            if draining and not progressed:
+                break
+            draining = writers_done.is_set()
+        copies.append(copy)
+
+    writers = [threading.Thread(target=write, args=(number,)) for number in range(6)]
+    readers = [threading.Thread(target=read, args=(number,)) for number in range(3)]
+    for thread in writers + readers:
+        thread.start()
+    for thread in writers:
+        thread.join(timeout=600)
+    writers_done.set()
+    for thread in readers:
+        thread.join(timeout=600)
+
+    assert failures == []
+    server = {}
+    for name in names:
+        fresh: dict[str, str] = {}
+        seen: list[str] = []
+        token = None
+        more = True
+        while more:
+            records, token, more = read_zone(setup, name, token, 200)
+            follow(records, fresh, seen)
+        server[name] = fresh
+    assert server == told, "the server's zones differ from what the writers were told"
+    assert len(copies) == 3
+    for copy in copies:
+        assert copy == server, "a reader's copy differs from the server's: a change was skipped"
