@@ -9,6 +9,7 @@ struct Cumulus: ParsableCommand {
         version: CumulusVersion.current,
         subcommands: [
             ServeCommand.self,
+            MigrateCommand.self,
             ContainersCommand.self,
             ExportSchemaCommand.self,
             ValidateSchemaCommand.self,

@@ -63,3 +63,33 @@ def test_compose_file_is_valid_for_docker_compose():
         pytest.skip("docker-compose is not installed")
     result = subprocess.run([binary, "config", "-q"], cwd=ROOT, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_plain_up_starts_the_sqlite_service_alone():
+    services = compose()["services"]
+    assert [name for name, service in services.items() if "profiles" not in service] == ["cumulus"]
+
+
+def test_postgres_profile_runs_migrate_once_then_two_replicas_behind_nginx():
+    services = compose()["services"]
+    profiled = {name for name, service in services.items() if "postgres" in service.get("profiles", [])}
+    assert profiled == {"postgres", "migrate", "replica-1", "replica-2", "nginx"}
+    assert services["migrate"]["command"][:2] == ["cumulus", "migrate"]
+    assert services["migrate"]["restart"] == "no"
+    assert services["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
+    for name in ("replica-1", "replica-2"):
+        replica = services[name]
+        assert replica["environment"]["CUMULUS_DATABASE_URL"].startswith("postgres://")
+        assert replica["depends_on"]["migrate"]["condition"] == "service_completed_successfully"
+        # The replicas share one assets volume, so an upload through one downloads through the other.
+        assert "cumulus-assets:/assets" in replica["volumes"] and replica["environment"]["CUMULUS_ASSETS"] == "/assets"
+        assert "/readyz" in " ".join(replica["healthcheck"]["test"])
+    nginx = " ".join(services["nginx"]["command"])
+    for server in ("server replica-1:8080", "server replica-2:8080", "keepalive", "proxy_read_timeout 3600s", "proxy_buffering off",
+                   'proxy_set_header Connection ""'):
+        assert server in nginx
+
+
+def test_dockerfile_builds_and_runs_with_libpq():
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "libpq-dev" in dockerfile and "libpq5" in dockerfile
