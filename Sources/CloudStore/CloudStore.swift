@@ -81,7 +81,9 @@ public final class CloudStore: Sendable {
         case .postgres(let url):
             let pool = PostgresPool(url: url)
             postgres = pool
-            catalog = try PostgresCatalogStore(pool: pool)
+            let shared = try PostgresCatalogStore(pool: pool)
+            try shared.checkClusterIdentity()
+            catalog = shared
         }
         self.catalog = catalog
         self.credentials = catalog

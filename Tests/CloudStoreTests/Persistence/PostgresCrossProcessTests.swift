@@ -69,4 +69,23 @@ struct PostgresCrossProcessTests {
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(PostgresListener.applicationName)'")
         try Self.waitUntil { rechecks.load(ordering: .relaxed) >= 1 && first.hearsOtherProcesses }
     }
+
+    @Test func aProcessStartingOnAnotherClusterExpiresEveryEarlierChangeToken() throws {
+        let public1 = try first.database(container, .development, .public, as: .operator())
+        try public1.create("Note", "n1")
+        let token = try public1.zoneChanges(syncToken: nil).syncToken
+        // Recorded as issued on another cluster: a restore elsewhere, or the old timeline of a
+        // standby since promoted. A process starting now must not continue those sequences.
+        try RawPostgres(url: database.url).execute("UPDATE catalog.settings SET cluster_identity = '1/1'")
+        let restarted = try Self.process(on: database)
+        let public2 = try restarted.database(container, .development, .public, as: .operator())
+        do {
+            _ = try public2.zoneChanges(syncToken: token)
+            Issue.record("a token from the old cluster was accepted")
+        } catch CloudStoreError.changeTokenExpired {}
+        // On the same cluster, the next process keeps the tokens it finds.
+        let fresh = try public2.zoneChanges(syncToken: nil).syncToken
+        let again = try Self.process(on: database)
+        #expect(try again.database(container, .development, .public, as: .operator()).zoneChanges(syncToken: fresh).records.isEmpty)
+    }
 }

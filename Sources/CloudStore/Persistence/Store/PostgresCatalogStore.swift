@@ -185,6 +185,33 @@ final class PostgresCatalogStore: CatalogStorage {
         }
     }
 
+    /// The identity of the cluster the store is on now: its system identifier and timeline, so
+    /// that a restore into another cluster or a promoted standby shows as a change; `nil` when
+    /// the role may not read them (it needs `pg_monitor`).
+    func currentClusterIdentity() throws -> String? {
+        do {
+            return try read { connection in
+                try connection.execute(
+                    "SELECT (SELECT system_identifier FROM pg_control_system())::text || '/' || (SELECT timeline_id FROM pg_control_checkpoint())::text"
+                ).first { $0.text(0) }
+            }
+        } catch CloudStoreError.internalError {
+            return nil
+        }
+    }
+
+    /// Compares the cluster with the one the incarnation was issued on, before serving: on
+    /// another cluster, or another timeline of it, commits a client was told of may be gone, and
+    /// their sequences would be handed out again; so the incarnation moves and every older
+    /// change token expires. The first use records the cluster. Returns whether it moved.
+    @discardableResult
+    func checkClusterIdentity() throws -> Bool {
+        guard let identity = try currentClusterIdentity() else { return false }
+        let recorded = try clusterIdentity()
+        guard recorded != identity else { return false }
+        return try setClusterIdentity(identity, bumpIncarnation: !recorded.isEmpty) && !recorded.isEmpty
+    }
+
     // MARK: - Containers
 
     /// Every container, by identifier.

@@ -50,8 +50,12 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
 
     func schema() throws -> Schema { catalog.schema }
 
+    /// The environment's incarnation (moved by a reset) joined to the store's (moved when the
+    /// store finds itself on another cluster): a token from before either has expired.
     func incarnation() throws -> String {
-        try connection.execute("SELECT value FROM \(table("meta")) WHERE key = 'incarnation'").first { $0.text(0) } ?? ""
+        try connection.execute(
+            "SELECT m.value || '.' || s.incarnation FROM \(table("meta")) m, catalog.settings s WHERE m.key = 'incarnation'"
+        ).first { $0.text(0) } ?? ""
     }
 
     func savepoint<T>(_ body: () throws -> T) throws -> T {
