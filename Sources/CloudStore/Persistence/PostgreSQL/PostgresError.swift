@@ -38,3 +38,15 @@ extension PostgresError {
         return .internalError(description)
     }
 }
+
+extension PostgresError {
+    /// Runs `body`, reporting PostgreSQL's failures as CloudStore's: the one place a store's
+    /// entry points turn them.
+    static func mapped<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as PostgresError {
+            throw error.cloudStoreError
+        }
+    }
+}

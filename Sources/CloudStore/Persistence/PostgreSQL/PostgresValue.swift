@@ -42,6 +42,12 @@ extension PostgresValue {
         }
     }
 
+    /// `{…}` holding `values` in the text format, each element quoted: a whole list bound as one
+    /// parameter of any array type.
+    static func arrayLiteral(_ values: [PostgresValue]) -> String {
+        "{" + values.map { arrayElement($0.textFormat) }.joined(separator: ",") + "}"
+    }
+
     /// An element of an array literal: quoted, with quotes and backslashes escaped, so that no
     /// text (`NULL`, commas, braces) is read as anything but itself.
     private static func arrayElement(_ text: String?) -> String {

@@ -43,7 +43,7 @@ final class PostgresCatalogStore: CatalogStorage {
     /// - Throws: ``CloudStoreError`` when the database cannot be reached or migrated.
     init(pool: PostgresPool) throws {
         self.pool = pool
-        _ = try Self.mapErrors {
+        _ = try PostgresError.mapped {
             try pool.withConnection { connection in
                 try PostgresCatalogMigrations.migrator.migrate(connection, schema: PostgresCatalogMigrations.schema)
             }
@@ -56,7 +56,7 @@ final class PostgresCatalogStore: CatalogStorage {
     /// and writes that must not move the change counter.
     @discardableResult
     func read<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        try Self.mapErrors { try pool.withConnection(body) }
+        try PostgresError.mapped { try pool.withConnection(body) }
     }
 
     /// Runs `body` in a write transaction that also moves the change counter, so that caches of
@@ -68,7 +68,7 @@ final class PostgresCatalogStore: CatalogStorage {
             invalidateCachedCounter()
             afterWrite.withLock { $0 }?()
         }
-        return try Self.mapErrors {
+        return try PostgresError.mapped {
             try pool.withConnection { connection in
                 try connection.begin()
                 do {
@@ -85,14 +85,6 @@ final class PostgresCatalogStore: CatalogStorage {
         }
     }
 
-    /// Runs `body`, reporting PostgreSQL's failures as CloudStore's.
-    static func mapErrors<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as PostgresError {
-            throw error.cloudStoreError
-        }
-    }
 
     // MARK: - Change counter
 

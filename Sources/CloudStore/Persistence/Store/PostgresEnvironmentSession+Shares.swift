@@ -91,10 +91,7 @@ extension PostgresEnvironmentSession {
             "SELECT \"user\", permission, type, status FROM \(table("share_participants")) WHERE zone = $1 AND share = $2 ORDER BY position",
             [.integer(zoneKey), .text(share.recordName)]
         ).map { row in
-            guard let permission = SharePermission(rawValue: row.text(1)), let type = ShareParticipant.Kind(rawValue: row.text(2)),
-                let status = ShareParticipant.AcceptanceStatus(rawValue: row.text(3))
-            else { throw CloudStoreError.internalError("A stored share participant is damaged") }
-            return ShareParticipant(userRecordName: row.text(0), permission: permission, type: type, acceptanceStatus: status)
+            try ShareParticipant(storedUser: row.text(0), permission: row.text(1), type: row.text(2), status: row.text(3))
         }
         return share
     }

@@ -48,7 +48,7 @@ final class PostgresEnvironmentStore: EnvironmentStorage {
     }
 
     func read<T: Sendable>(_ body: (any EnvironmentReader) throws -> T) throws -> T {
-        try mapErrors {
+        try PostgresError.mapped {
             try pool.withConnection { connection in
                 try connection.transaction(snapshot: true) {
                     let catalog = try Self.catalog(on: connection, schemaName: schemaName, cache: cachedCatalog)
@@ -75,7 +75,7 @@ final class PostgresEnvironmentStore: EnvironmentStorage {
     var writeStatistics: SQLiteWriteQueue.WriteStatistics { writer.statistics }
 
     private func write<T: Sendable>(exclusive: Bool, _ body: (any EnvironmentWriter) throws -> T) throws -> T {
-        try mapErrors { try writer.submit(exclusive: exclusive) { transaction in try run(body, in: transaction) } }
+        try PostgresError.mapped { try writer.submit(exclusive: exclusive) { transaction in try run(body, in: transaction) } }
     }
 
     /// Runs a job's body on the group's session; a schema it changed replaces the cache at once.
@@ -111,14 +111,5 @@ final class PostgresEnvironmentStore: EnvironmentStorage {
         let loaded = try SchemaCatalog.load(from: connection, schema: schemaName)
         cache.write { $0 = CachedCatalog(catalog: loaded, checked: Date()) }
         return loaded
-    }
-
-    /// Turns PostgreSQL's errors into CloudStore's.
-    private func mapErrors<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch let error as PostgresError {
-            throw error.cloudStoreError
-        }
     }
 }

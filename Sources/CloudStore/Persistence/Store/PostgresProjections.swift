@@ -160,7 +160,7 @@ enum PostgresProjections {
             INSERT INTO \(schema).\(listTable(type, field))(zone, value, rid) \
             SELECT $1, v, $3 FROM unnest($2::\(arrayType(kind))) v ON CONFLICT DO NOTHING
             """,
-            [.integer(zone), .text(PostgresArrayLiteral.of(elements)), .integer(key)])
+            [.integer(zone), .text(PostgresValue.arrayLiteral(elements)), .integer(key)])
     }
 
     private static func deleteListElements(
@@ -253,26 +253,5 @@ enum SearchWords {
         if kept.isEmpty || (all && kept.count < tokens.count) { return nil }
         let lexemes = kept.map { "'" + $0.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "'", with: "''") + "'" }
         return lexemes.joined(separator: all ? " & " : " | ")
-    }
-}
-
-/// Array values in PostgreSQL's text format, for binding a whole list as one parameter.
-enum PostgresArrayLiteral {
-    /// `{…}` holding `values`: texts quoted with their quotes and backslashes escaped, numbers
-    /// as they are; NULLs are not expected.
-    static func of(_ values: [PostgresValue]) -> String {
-        var literal = "{"
-        for (index, value) in values.enumerated() {
-            if index > 0 { literal += "," }
-            switch value {
-            case .text(let text):
-                literal += "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
-            case .integer(let integer): literal += String(integer)
-            case .double(let double): literal += "\(double)"
-            case .bool(let flag): literal += flag ? "t" : "f"
-            case .null, .bytes, .integerArray, .textArray: literal += "NULL"
-            }
-        }
-        return literal + "}"
     }
 }

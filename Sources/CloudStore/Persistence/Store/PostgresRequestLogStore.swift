@@ -29,11 +29,7 @@ final class PostgresRequestLogStore: RequestLogStorage {
 
     /// Runs `body` on a connection of its own, reporting PostgreSQL's failures as CloudStore's.
     private func read<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
-        do {
-            return try pool.withConnection(body)
-        } catch let error as PostgresError {
-            throw error.cloudStoreError
-        }
+        try PostgresError.mapped { try pool.withConnection(body) }
     }
 
     // MARK: - Entries
