@@ -8,6 +8,7 @@ repeated — and equal what the writers were told.
 from __future__ import annotations
 
 import random
+import time
 import threading
 import uuid
 from pathlib import Path
@@ -170,3 +171,36 @@ def test_no_commit_is_skipped_with_writers_in_two_processes(scale_out: ScaleOut,
     assert len(copies) == 3
     for copy in copies:
         assert copy == server, "a reader's copy differs from the server's: a change was skipped"
+
+
+def test_a_courier_poll_on_one_process_gets_a_change_written_through_the_other(scale_out: ScaleOut) -> None:
+    from test_e2e_notifications import CourierClient
+
+    first, second = scale_out.first, scale_out.second
+    user = scale_out.client(first.base_url)
+    created = user.session.post(
+        f"{first.base_url}/device/1/{CONTAINER}/development/tokens/create?ckAPIToken={scale_out.api_token}",
+        data='{"apnsEnvironment":"development","clientId":"' + uuid.uuid4().hex + '"}', headers={"Content-Type": "text/plain"}, timeout=30)
+    assert created.status_code == 200, created.text
+    registered = user.post(None, "tokens/register", {"apnsEnvironment": "development", "apnsToken": created.json()["apnsToken"]})
+    assert registered.status_code == 200, registered.text
+    url = registered.json()["webcourierURL"]
+    assert url.startswith(first.base_url), "the courier URL names the process that handed it out"
+    zone = "courier-" + uuid.uuid4().hex[:6]
+    user.post("private", "zones/modify", {"operations": [{"operationType": "create", "zone": {"zoneID": zone_id(zone)}}]})
+    subscribed = user.post("private", "subscriptions/modify", {"operations": [
+        {"operationType": "create", "subscription": {"subscriptionID": zone, "subscriptionType": "zone", "zoneID": zone_id(zone)}}]})
+    assert "serverErrorCode" not in subscribed.json()["subscriptions"][0], subscribed.text
+
+    courier = CourierClient(url).start()
+    try:
+        time.sleep(0.3)  # the poll is waiting on the first process
+        writer = scale_out.client(second.base_url)
+        sent = time.monotonic()
+        writer.modify("private", [{"operationType": "create", "record": {"recordType": "Item", "fields": {"n": {"value": 1}}}}], zone_id=zone_id(zone))
+        received = courier.wait_for(1, timeout=20)
+        waited = time.monotonic() - sent
+    finally:
+        courier.stop()
+    assert len(received) == 1 and received[0]["ck"]["fet"]["zid"] == zone, received
+    print(f"a change through the second process reached the first's courier poll after {waited * 1000:.0f} ms")
