@@ -1,4 +1,4 @@
-@testable import CloudStore
+import CloudStore
 import Foundation
 import Glibc
 import Synchronization
@@ -108,12 +108,11 @@ public final class S3TestServer: Sendable {
     /// Creates a bucket of a fresh name and returns its configuration.
     public func makeBucket() throws -> S3AssetConfiguration {
         let configuration = try configuration(bucket: "cumulus-\(UUID().uuidString.lowercased().prefix(18))")
-        let store = S3AssetStore(configuration)
         // SeaweedFS answers on its S3 port a moment before its filer takes buckets.
         let deadline = ContinuousClock.now + .seconds(30)
         while true {
             do {
-                try store.createBucket()
+                try configuration.createBucket()
                 return configuration
             } catch where ContinuousClock.now < deadline {
                 Thread.sleep(forTimeInterval: 0.2)

@@ -122,3 +122,12 @@ public struct S3AssetConfiguration: Sendable, Hashable, CustomStringConvertible,
 private extension UInt8 {
     var isLowercaseLetterOrDigit: Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
 }
+
+extension S3AssetConfiguration {
+    /// Creates the bucket this configuration names, on its server with its keys; one that
+    /// exists and is ours already is no failure. For setting a bucket up before the first
+    /// start: the store itself never creates one.
+    public func createBucket() throws {
+        try S3AssetStore(self).createBucket()
+    }
+}
