@@ -22,8 +22,11 @@ final class PostgresConnection: @unchecked Sendable {
     /// Connects to the server a `postgres://` URL (or a libpq connection string) names.
     /// - Throws: ``PostgresError`` whose message never holds the URL's password.
     init(url: String, applicationName: String = "cumulus") throws(PostgresError) {
-        let keywords = ["dbname", "application_name", "connect_timeout"]
-        let values = [url, applicationName, "10"]
+        // Kerberos encryption off unless the URL asks for it (keywords before `dbname` yield to
+        // the URL's): libpq's attempt at it by default brought its mutexes into every process,
+        // one of which once aborted a command at exit.
+        let keywords = ["gssencmode", "dbname", "application_name", "connect_timeout"]
+        let values = ["disable", url, applicationName, "10"]
         let handle = Self.withCStrings(keywords) { keys in
             Self.withCStrings(values) { values in PQconnectdbParams(keys, values, 1) }
         }
