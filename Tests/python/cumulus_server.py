@@ -78,7 +78,7 @@ class CumulusServer:
         if not self.demo:
             arguments.append("--no-demo")
         if self.database_url:
-            arguments += ["--database", self.database_url]
+            arguments += ["--database-url", self.database_url]
         log = open(self.log_path, "wb")
         try:
             self.process = subprocess.Popen(
@@ -132,7 +132,7 @@ class CumulusServer:
 
     def cli(self, *arguments: str, stdin: Optional[str] = None) -> str:
         """Runs `cumulus <arguments> --data-dir <data dir>` and returns its standard output, stripped."""
-        database = ["--database", self.database_url] if self.database_url else []
+        database = ["--database-url", self.database_url] if self.database_url else []
         return run_cli(self.binary, [*arguments, "--data-dir", str(self.data_dir), *database], stdin=stdin)
 
     def __enter__(self) -> "CumulusServer":

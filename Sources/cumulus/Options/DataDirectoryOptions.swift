@@ -20,7 +20,7 @@ struct DataDirectoryOptions: ParsableArguments {
     @Option(name: .customLong("assets-region"), help: "The region S3 requests are signed for (default: $CUMULUS_ASSETS_REGION, else us-east-1).")
     var assetsRegion: String?
 
-    @Option(name: .customLong("database"), help: "The PostgreSQL database several servers share, postgres://… (default: $CUMULUS_DATABASE_URL, else SQLite files in the data directory).")
+    @Option(name: .customLong("database-url"), help: "The PostgreSQL database several servers share, postgres://… (default: $CUMULUS_DATABASE_URL, else SQLite files in the data directory).")
     var database: String?
 
     /// The directory to use.
@@ -47,7 +47,7 @@ struct DataDirectoryOptions: ParsableArguments {
         do {
             configuration.database = try DatabaseSetting.resolve(database ?? ProcessInfo.processInfo.environment["CUMULUS_DATABASE_URL"])
         } catch {
-            throw ValidationError("--database: \(error.description)")
+            throw ValidationError("--database-url: \(error.description)")
         }
         return try CloudStore(configuration: configuration)
     }

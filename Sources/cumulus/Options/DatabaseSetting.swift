@@ -1,6 +1,6 @@
 import CloudStore
 
-/// Reads `--database` (or `CUMULUS_DATABASE_URL`), for `serve` and every command that opens the
+/// Reads `--database-url` (or `CUMULUS_DATABASE_URL`), for `serve` and every command that opens the
 /// store alike: a PostgreSQL URL, or nothing for SQLite files in the data directory.
 enum DatabaseSetting {
     /// A problem with the value, worded without the value (it may hold a password).

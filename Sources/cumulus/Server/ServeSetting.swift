@@ -25,16 +25,13 @@ struct ServeSetting: Sendable {
     /// Reads `value` (the flag's, else the variable's) into the settings.
     let apply: @Sendable (_ value: String, _ settings: inout ServerSettings, _ source: String) throws -> Void
 
-    /// `CUMULUS_` and the flag in upper case with underscores (`CUMULUS_MAX_BODY_BYTES`), unless
-    /// the setting names another.
-    var variable: String { namedVariable ?? "CUMULUS_" + flag.uppercased().replacingOccurrences(of: "-", with: "_") }
-    private let namedVariable: String?
+    /// `CUMULUS_` and the flag in upper case with underscores: `CUMULUS_MAX_BODY_BYTES`.
+    var variable: String { "CUMULUS_" + flag.uppercased().replacingOccurrences(of: "-", with: "_") }
 
     init(
-        _ flag: String, _ help: String, default defaultText: String, _ kind: Kind, variable: String? = nil,
+        _ flag: String, _ help: String, default defaultText: String, _ kind: Kind,
         _ apply: @escaping @Sendable (_ value: String, _ settings: inout ServerSettings, _ source: String) throws -> Void
     ) {
-        namedVariable = variable
         self.flag = flag
         self.help = help
         self.defaultText = defaultText
@@ -90,8 +87,8 @@ extension ServeSetting {
         ServeSetting("data-dir", "Where databases and assets are kept.", default: "`./data`", .value(placeholder: "DIR")) { value, settings, _ in
             settings.dataDirectory = value
         },
-        ServeSetting("database", "The PostgreSQL database that several servers share (`postgres://user:password@host:5432/cumulus`).",
-                     default: "SQLite files in the data directory", .value(placeholder: "URL"), variable: "CUMULUS_DATABASE_URL") { value, settings, source in
+        ServeSetting("database-url", "The PostgreSQL database that several servers share (`postgres://user:password@host:5432/cumulus`).",
+                     default: "SQLite files in the data directory", .value(placeholder: "URL")) { value, settings, source in
             do {
                 settings.database = try DatabaseSetting.resolve(value)
             } catch {

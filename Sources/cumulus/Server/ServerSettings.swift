@@ -45,7 +45,7 @@ struct ServerSettings: Sendable {
     var assetsRegion: String?
     /// Where asset blobs are kept, resolved from the three above and the keys' variables.
     var assetStorage = AssetStorage.dataDirectory
-    /// `--database`: SQLite in the data directory, or a PostgreSQL database.
+    /// `--database-url`: SQLite in the data directory, or a PostgreSQL database.
     var database = DatabaseLocation.dataDirectory
 
     /// A problem with a flag or an environment variable.
