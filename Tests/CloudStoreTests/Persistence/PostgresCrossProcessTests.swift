@@ -66,7 +66,7 @@ struct PostgresCrossProcessTests {
         let rechecks = Atomic<Int>(0)
         first.onNotificationsMayHaveBeenMissed { rechecks.add(1, ordering: .relaxed) }
         try RawPostgres(url: database.url).execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(PostgresListener.applicationName)'")
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(PostgresListener.applicationName)' AND datname = current_database()")
         try Self.waitUntil { rechecks.load(ordering: .relaxed) >= 1 && first.hearsOtherProcesses }
     }
 

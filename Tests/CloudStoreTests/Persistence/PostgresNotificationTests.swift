@@ -68,7 +68,7 @@ import TestSupport
         defer { listener.stop() }
         #expect(received.wait { listener.isConnected && received.rechecks >= 1 })
         let raw = try RawPostgres(url: database.url)
-        try raw.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(PostgresListener.applicationName)'")
+        try raw.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(PostgresListener.applicationName)' AND datname = current_database()")
         // What was sent while nobody listened is lost as a notification; the reconnect's full
         // re-read is what finds it.
         try raw.execute("SELECT pg_notify('\(PostgresNotifier.channel)', 'lost-or-not')")

@@ -74,15 +74,15 @@ final class PostgresListener: Sendable {
             var descriptor = pollfd(fd: connection.socket, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, 1_000)
             if ready < 0 && errno != EINTR { throw PostgresError(sqlState: "", message: "poll failed: errno \(errno)") }
-            if ready > 0 {
-                if descriptor.revents & Int16(POLLHUP | POLLERR) != 0 && descriptor.revents & Int16(POLLIN) == 0 {
-                    throw PostgresError(sqlState: "08006", message: "The listening connection was closed")
-                }
-                let notifications = try connection.takeNotifications()
-                if connection.isBroken { throw PostgresError(sqlState: "08006", message: "The listening connection was closed") }
-                let items = Set(notifications.flatMap { $0.payload.split(separator: ",").map(String.init) })
-                if !items.isEmpty { handler(.changed(items)) }
+            if ready > 0, descriptor.revents & Int16(POLLHUP | POLLERR) != 0, descriptor.revents & Int16(POLLIN) == 0 {
+                throw PostgresError(sqlState: "08006", message: "The listening connection was closed")
             }
+            // Read after a timeout too: notifications that came with a command's answer wait in
+            // libpq's buffer, where the socket no longer says they are there.
+            let notifications = try connection.takeNotifications()
+            if connection.isBroken { throw PostgresError(sqlState: "08006", message: "The listening connection was closed") }
+            let items = Set(notifications.flatMap { $0.payload.split(separator: ",").map(String.init) })
+            if !items.isEmpty { handler(.changed(items)) }
             if Date().timeIntervalSince(lastRecheck) >= Self.recheckInterval {
                 lastRecheck = Date()
                 handler(.recheckAll)
