@@ -9,6 +9,10 @@ public struct CloudStoreConfiguration: Sendable {
     /// Where the databases are: SQLite files in the data directory (the default), or a
     /// PostgreSQL database several processes share.
     public var database = DatabaseLocation.dataDirectory
+    /// On PostgreSQL, numbers changes from a sequence as they are inserted, with no lock: the
+    /// scheme that loses commits to readers of the change feed. Only for the test showing that
+    /// the end-to-end checker catches skipped commits; never for a store anyone relies on.
+    public var unsafeNaiveChangeNumbering = false
     /// The current time in milliseconds since 1970; replaceable so tests can control it.
     public var clock: @Sendable () -> Int64
     /// How long a web sign-in session lives without being used, in milliseconds (CloudKit: 30

@@ -51,10 +51,13 @@ class CumulusServer:
     """One `cumulus serve` process over its own data directory."""
 
     def __init__(
-        self, binary: Path, data_dir: Path, *, demo: bool = False, start_timeout: float = 30.0, database_url: Optional[str] = None
+        self, binary: Path, data_dir: Path, *, demo: bool = False, start_timeout: float = 30.0, database_url: Optional[str] = None,
+        environment: Optional[dict[str, str]] = None,
     ):
         #: A PostgreSQL database the server (and `cli`) use instead of SQLite in the data directory.
         self.database_url = database_url
+        #: Variables added to the server's environment.
+        self.environment = environment or {}
         self.binary = Path(binary)
         self.data_dir = Path(data_dir)
         self.demo = demo
@@ -82,7 +85,8 @@ class CumulusServer:
         log = open(self.log_path, "wb")
         try:
             self.process = subprocess.Popen(
-                arguments, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=self.data_dir.parent
+                arguments, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, cwd=self.data_dir.parent,
+                env={**os.environ, **self.environment},
             )
         finally:
             log.close()

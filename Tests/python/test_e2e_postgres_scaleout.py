@@ -2,7 +2,8 @@
 create, update and delete records in one hot zone and in sixteen zones, while readers follow each
 zone's change feed with small pages through either process. Once the writers are done and the
 readers have drained, every reader's copy must equal the server's — nothing skipped, nothing
-repeated — and equal what the writers were told.
+repeated — and equal what the writers were told. The same checker, run against servers that
+number changes the naive way (a sequence taken at insert, no lock), must find commits skipped.
 """
 
 from __future__ import annotations
@@ -44,12 +45,10 @@ class ScaleOut:
         return CloudKitClient(base_url, CONTAINER, "development", api_token=self.api_token, web_auth_token=token)
 
 
-@pytest.fixture(scope="module")
-def scale_out(cumulus_binary: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ScaleOut]:
-    workspace = tmp_path_factory.mktemp("scale-out")
+def start_scale_out(cumulus_binary: Path, workspace: Path, environment: dict[str, str] | None = None) -> Iterator[ScaleOut]:
     database = fresh_database()
-    first = CumulusServer(cumulus_binary, workspace / "first", database_url=database)
-    second = CumulusServer(cumulus_binary, workspace / "second", database_url=database)
+    first = CumulusServer(cumulus_binary, workspace / "first", database_url=database, environment=environment)
+    second = CumulusServer(cumulus_binary, workspace / "second", database_url=database, environment=environment)
     with first:
         first.cli("containers", "create", CONTAINER)
         (workspace / "schema.ckdb").write_text(SCHEMA)
@@ -58,6 +57,18 @@ def scale_out(cumulus_binary: Path, tmp_path_factory: pytest.TempPathFactory) ->
         first.cli("users", "add", "--container", CONTAINER, "alice", stdin=PASSWORD + "\n")
         with second, Nginx(workspace, [first.port, second.port]) as nginx:
             yield ScaleOut(first, second, nginx, api_token)
+
+
+@pytest.fixture(scope="module")
+def scale_out(cumulus_binary: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ScaleOut]:
+    yield from start_scale_out(cumulus_binary, tmp_path_factory.mktemp("scale-out"))
+
+
+@pytest.fixture(scope="module")
+def naive_scale_out(cumulus_binary: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ScaleOut]:
+    """The same two servers numbering changes the naive way: a sequence taken at insert, no lock."""
+    yield from start_scale_out(
+        cumulus_binary, tmp_path_factory.mktemp("naive-scale-out"), {"CUMULUS_UNSAFE_NAIVE_CHANGE_NUMBERING": "1"})
 
 
 def zone_id(name: str) -> dict[str, Any]:
@@ -82,8 +93,9 @@ def follow(records: list[dict[str, Any]], copy: dict[str, str], seen: list[str])
             copy[name] = record["recordChangeTag"]
 
 
-@pytest.mark.parametrize("zones", [1, 16])
-def test_no_commit_is_skipped_with_writers_in_two_processes(scale_out: ScaleOut, zones: int) -> None:
+def check_change_feeds(scale_out: ScaleOut, zones: int) -> list[str]:
+    """Runs writers and readers over both processes, then compares: what differs between each
+    reader's copy and the server's, by zone; empty when nothing was skipped or repeated."""
     prefix = uuid.uuid4().hex[:6]
     names = [f"{prefix}-{index}" for index in range(zones)]
     setup = scale_out.client(scale_out.first.base_url)
@@ -157,7 +169,7 @@ def test_no_commit_is_skipped_with_writers_in_two_processes(scale_out: ScaleOut,
         thread.join(timeout=600)
 
     assert failures == []
-    server = {}
+    server: dict[str, dict[str, str]] = {}
     for name in names:
         fresh: dict[str, str] = {}
         seen: list[str] = []
@@ -169,8 +181,31 @@ def test_no_commit_is_skipped_with_writers_in_two_processes(scale_out: ScaleOut,
         server[name] = fresh
     assert server == told, "the server's zones differ from what the writers were told"
     assert len(copies) == 3
-    for copy in copies:
-        assert copy == server, "a reader's copy differs from the server's: a change was skipped"
+    problems = []
+    for number, copy in enumerate(copies):
+        for name in names:
+            missing = sorted(set(server[name].items()) - set(copy[name].items()))
+            extra = sorted(set(copy[name].items()) - set(server[name].items()))
+            if missing or extra:
+                problems.append(f"reader {number}, zone {name}: missing {missing}, extra {extra}")
+    return problems
+
+
+@pytest.mark.parametrize("zones", [1, 16])
+def test_no_commit_is_skipped_with_writers_in_two_processes(scale_out: ScaleOut, zones: int) -> None:
+    assert check_change_feeds(scale_out, zones) == [], "a reader's copy differs from the server's: a change was skipped"
+
+
+def test_the_checker_catches_the_naive_numbering_skipping_commits(naive_scale_out: ScaleOut) -> None:
+    # A skip needs a reader to page past a sequence whose transaction has not committed yet:
+    # likely in every run of a hot zone, certain in none, so a few rounds are allowed.
+    rounds = [check_change_feeds(naive_scale_out, 1) for _ in range(1)]
+    while not rounds[-1] and len(rounds) < 6:
+        rounds.append(check_change_feeds(naive_scale_out, 1))
+    assert rounds[-1], f"the checker found no skipped commit in {len(rounds)} rounds of the naive numbering"
+    print(f"the naive numbering lost commits to readers in round {len(rounds)}: {rounds[-1][:3]}")
+
+
 
 
 def test_a_courier_poll_on_one_process_gets_a_change_written_through_the_other(scale_out: ScaleOut) -> None:

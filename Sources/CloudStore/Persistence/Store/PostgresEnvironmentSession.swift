@@ -37,12 +37,16 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
     }
     private var beforeJob: Undoable?
 
-    init(connection: PostgresConnection, schemaName: String, catalog: SchemaCatalog, transaction: PostgresWriteTransaction? = nil) {
+    init(
+        connection: PostgresConnection, schemaName: String, catalog: SchemaCatalog, transaction: PostgresWriteTransaction? = nil,
+        numbering: PostgresChangeLog.Numbering = .counterRow
+    ) {
         self.connection = connection
         self.schemaName = schemaName
         namespace = PostgresIdentifier.quote(schemaName)
         self.catalog = catalog
         self.transaction = transaction
+        changeLog = transaction?.changeLog ?? PostgresChangeLog(schema: namespace, numbering: numbering)
     }
 
     /// The table `name` of this environment, qualified.
@@ -145,7 +149,8 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
 
     // MARK: - Change logs
 
-    private var changeLog: PostgresChangeLog { transaction?.changeLog ?? PostgresChangeLog(schema: namespace) }
+    /// The write transaction's change log, or for a read one numbered as the store's writes are.
+    private let changeLog: PostgresChangeLog
 
     func lastChangeSequence(in zone: StoredZone) throws -> Int64 {
         try changeLog.lastSequence(zone: zone.key, on: connection)

@@ -14,6 +14,7 @@ final class PostgresEnvironmentStore: EnvironmentStorage {
     let schemaName: String
     private let pool: PostgresPool
     private let writer: PostgresWriteQueue
+    private let numbering: PostgresChangeLog.Numbering
     private let cachedCatalog = ReadWriteLock<CachedCatalog?>(nil)
 
     private struct CachedCatalog {
@@ -26,18 +27,28 @@ final class PostgresEnvironmentStore: EnvironmentStorage {
     static let schemaTrust: TimeInterval = 1
 
     /// Opens (creating and migrating as needed) the environment in `schemaName`.
-    /// - Parameter schemaChanged: told after a transaction that changed the schema committed:
-    ///   to tell the other processes.
-    init(pool: PostgresPool, schemaName: String, schemaChanged: @escaping @Sendable () -> Void = {}) throws {
+    /// - Parameters:
+    ///   - numbering: How change sequences are taken: only the tests that show the checker
+    ///     catching skipped commits ask for anything but the counter row.
+    ///   - schemaChanged: told after a transaction that changed the schema committed: to tell
+    ///     the other processes.
+    init(
+        pool: PostgresPool, schemaName: String, numbering: PostgresChangeLog.Numbering = .counterRow,
+        schemaChanged: @escaping @Sendable () -> Void = {}
+    ) throws {
         self.schemaName = schemaName
         self.pool = pool
+        self.numbering = numbering
+        let schema = PostgresIdentifier.quote(schemaName)
         try pool.withConnection { connection in
             _ = try PostgresEnvironmentMigrations.migrator.migrate(connection, schema: schemaName)
+            if numbering == .naiveSequence {
+                try connection.execute("CREATE SEQUENCE IF NOT EXISTS \(schema).naive_seq")
+            }
         }
-        let schema = PostgresIdentifier.quote(schemaName)
         let cache = cachedCatalog
         writer = PostgresWriteQueue(
-            pool: pool, changeLog: PostgresChangeLog(schema: schema), name: schemaName,
+            pool: pool, changeLog: PostgresChangeLog(schema: schema, numbering: numbering), name: schemaName,
             makeGroupState: { transaction in
                 let catalog = try Self.catalog(on: transaction.connection, schemaName: schemaName, cache: cache)
                 return PostgresEnvironmentSession(connection: transaction.connection, schemaName: schemaName, catalog: catalog, transaction: transaction)
@@ -52,7 +63,7 @@ final class PostgresEnvironmentStore: EnvironmentStorage {
             try pool.withConnection { connection in
                 try connection.transaction(snapshot: true) {
                     let catalog = try Self.catalog(on: connection, schemaName: schemaName, cache: cachedCatalog)
-                    return try body(PostgresEnvironmentSession(connection: connection, schemaName: schemaName, catalog: catalog))
+                    return try body(PostgresEnvironmentSession(connection: connection, schemaName: schemaName, catalog: catalog, numbering: numbering))
                 }
             }
         }
