@@ -10,6 +10,7 @@ struct Cumulus: ParsableCommand {
         subcommands: [
             ServeCommand.self,
             MigrateCommand.self,
+            MigrateStoreCommand.self,
             ContainersCommand.self,
             ExportSchemaCommand.self,
             ValidateSchemaCommand.self,

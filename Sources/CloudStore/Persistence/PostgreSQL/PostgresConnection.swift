@@ -183,6 +183,56 @@ final class PostgresConnection: @unchecked Sendable {
         return notifications
     }
 
+    // MARK: - COPY
+
+    /// Runs `COPY … FROM STDIN` (`sql`, in the text format), sending the rows `body` writes to
+    /// the ``PostgresCopyWriter`` it is given; returns how many rows the server took. If `body`
+    /// throws, the copy is abandoned and the server keeps none of its rows.
+    @discardableResult
+    func copyIn(_ sql: String, _ body: (PostgresCopyWriter) throws -> Void) throws -> Int {
+        guard let started = PQexec(handle, sql) else { throw failure(sql: sql) }
+        guard PQresultStatus(started) == PGRES_COPY_IN else {
+            _ = try check(started, sql: sql)
+            throw PostgresError(sqlState: "", message: "The statement did not start a copy", sql: sql)
+        }
+        PQclear(started)
+        let writer = PostgresCopyWriter(connection: self)
+        do {
+            try body(writer)
+            try writer.flush()
+        } catch {
+            _ = PQputCopyEnd(handle, "abandoned by the client")
+            _ = try? finishCopy(sql: sql)
+            throw error
+        }
+        guard PQputCopyEnd(handle, nil) == 1 else { throw failure(sql: sql) }
+        return try finishCopy(sql: sql)?.affectedRows ?? 0
+    }
+
+    /// Sends one chunk of copy data (whole rows or not; the server joins them).
+    func putCopyData(_ bytes: [UInt8]) throws(PostgresError) {
+        let sent = bytes.withUnsafeBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CChar.self, capacity: buffer.count) { PQputCopyData(handle, $0, Int32(buffer.count)) }
+        }
+        guard sent == 1 else { throw failure(sql: nil) }
+    }
+
+    /// Reads the copy's outcome and whatever follows it, so that the connection takes statements
+    /// again; throws the copy's error, if any.
+    @discardableResult
+    private func finishCopy(sql: String) throws(PostgresError) -> PostgresResult? {
+        var outcome: Result<PostgresResult, PostgresError>?
+        while let result = PQgetResult(handle) {
+            if outcome == nil {
+                do throws(PostgresError) { outcome = .success(try check(result, sql: sql)) } catch { outcome = .failure(error) }
+            } else {
+                PQclear(result)
+            }
+        }
+        updateTransactionState()
+        return try outcome?.get()
+    }
+
     // MARK: - Helpers
 
     private func prepare(_ sql: String, parameterCount: Int) throws(PostgresError) -> String {

@@ -183,14 +183,16 @@ final class PostgresCatalogStore: CatalogStorage {
     func currentClusterIdentity() throws -> String? {
         do {
             return try read { connection in
-                try connection.execute(
-                    "SELECT (SELECT system_identifier FROM pg_control_system())::text || '/' || (SELECT timeline_id FROM pg_control_checkpoint())::text"
-                ).first { $0.text(0) }
+                try connection.execute(Self.clusterIdentityQuery).first { $0.text(0) }
             }
         } catch CloudStoreError.internalError {
             return nil
         }
     }
+
+    /// The statement reading the cluster's identity: its system identifier and timeline.
+    static let clusterIdentityQuery =
+        "SELECT (SELECT system_identifier FROM pg_control_system())::text || '/' || (SELECT timeline_id FROM pg_control_checkpoint())::text"
 
     /// Compares the cluster with the one the incarnation was issued on, before serving: on
     /// another cluster, or another timeline of it, commits a client was told of may be gone, and

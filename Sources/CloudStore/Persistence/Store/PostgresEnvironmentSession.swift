@@ -58,7 +58,12 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
     /// store finds itself on another cluster): a token from before either has expired.
     func incarnation() throws -> String {
         try connection.execute(
-            "SELECT m.value || '.' || s.incarnation FROM \(table("meta")) m, catalog.settings s WHERE m.key = 'incarnation'"
+            // A store copied from SQLite keeps the environment's incarnation alone, as SQLite's
+            // tokens carry it, until the catalog's is first set (see StoreMigration).
+            """
+            SELECT CASE WHEN s.incarnation = '' THEN m.value ELSE m.value || '.' || s.incarnation END
+            FROM \(table("meta")) m, catalog.settings s WHERE m.key = 'incarnation'
+            """
         ).first { $0.text(0) } ?? ""
     }
 

@@ -187,20 +187,26 @@ enum PostgresProjections {
         on connection: PostgresConnection
     ) throws {
         for field in searchable {
-            let text: String
-            switch values[field.definition.name] {
-            case .string(let string):
-                text = string
-            case .list(_, let elements):
-                // A string list is searched as one text whose lines are its elements.
-                text = elements.compactMap { if case .string(let text) = $0 { text } else { nil } }.joined(separator: "\n")
-            default:
-                continue
-            }
-            let words = SearchWords.words(of: text)
-            guard !words.isEmpty else { continue }
-            try connection.execute(type.searchInsertSQL, [.integer(key), .integer(field.id), .text(words.joined(separator: " "))])
+            guard let words = searchWords(of: field, in: values) else { continue }
+            try connection.execute(type.searchInsertSQL, [.integer(key), .integer(field.id), .text(words)])
         }
+    }
+
+    /// The folded words of searchable field `field` in a record's fields, separated by spaces;
+    /// `nil` when it holds none.
+    static func searchWords(of field: SchemaCatalog.Field, in values: [String: FieldValue]) -> String? {
+        let text: String
+        switch values[field.definition.name] {
+        case .string(let string):
+            text = string
+        case .list(_, let elements):
+            // A string list is searched as one text whose lines are its elements.
+            text = elements.compactMap { if case .string(let text) = $0 { text } else { nil } }.joined(separator: "\n")
+        default:
+            return nil
+        }
+        let words = SearchWords.words(of: text)
+        return words.isEmpty ? nil : words.joined(separator: " ")
     }
 
     // MARK: - References and assets

@@ -208,7 +208,7 @@ final class PostgresRequestLogStore: RequestLogStorage {
     private static let countBits: Int64 = 40
 
     /// A histogram as a `bigint[]` literal of its non-empty buckets, packed as the column keeps them.
-    private static func packed(_ histogram: LatencyHistogram) -> String {
+    static func packed(_ histogram: LatencyHistogram) -> String {
         let buckets = histogram.counts.enumerated().filter { $0.element > 0 }.map { String(Int64($0.offset) << countBits | $0.element) }
         return "{" + buckets.joined(separator: ",") + "}"
     }

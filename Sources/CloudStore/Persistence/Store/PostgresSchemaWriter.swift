@@ -88,6 +88,16 @@ struct PostgresSchemaWriter {
         }
     }
 
+    /// Makes the slots, indexes, list tables and search tables of every record type, as if
+    /// each had just been created: for a schema whose rows were copied in, before its records.
+    mutating func buildProjections() throws {
+        try underSchemaLock { writer in
+            for type in writer.catalog.types.values.sorted(by: { $0.id < $1.id }) {
+                try writer.applyProjections(from: nil, to: type)
+            }
+        }
+    }
+
     private static func withoutIndexes(_ definition: RecordTypeDefinition) -> RecordTypeDefinition {
         RecordTypeDefinition(
             name: definition.name, fields: definition.fields.map { var field = $0; field.indexes = []; return field },
