@@ -3,7 +3,8 @@ create, update and delete records in one hot zone and in sixteen zones, while re
 zone's change feed with small pages through either process. Once the writers are done and the
 readers have drained, every reader's copy must equal the server's — nothing skipped, nothing
 repeated — and equal what the writers were told. Courier polls for one push token waiting on
-both processes get each of its notifications exactly once between them.
+both processes get each of its notifications exactly once between them, and each process knows
+how many share the request rates.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import http.client
 import json
 import random
+import subprocess
 import time
 import threading
 import uuid
@@ -19,6 +21,7 @@ from typing import Any, Iterator
 from urllib.parse import urlsplit
 
 import pytest
+import requests
 
 from cloudkit_client import CloudKitClient, CloudKitError
 from cumulus_server import CumulusServer
@@ -300,3 +303,40 @@ def test_courier_polls_for_one_token_on_both_processes_get_every_notification_ex
     by_process = {port: sum(1 for p, _ in delivered if p == port) for port in (first.port, second.port)}
     print(f"{count} notifications for one token, delivered once each: {by_process[first.port]} by the first process, "
           f"{by_process[second.port]} by the second")
+
+
+def test_each_process_counts_both_and_one_stopped_cleanly_leaves_the_whole_rate_to_the_other(scale_out: ScaleOut) -> None:
+    """Each process beats into the catalog and shares every request rate with the processes whose
+    beat is recent; commands run meanwhile never count, and a server that stops deletes its row."""
+    first, second = scale_out.first, scale_out.second
+    database = first.database_url
+    assert database is not None
+
+    def processes() -> list[str]:
+        rows = subprocess.run(["psql", database, "-Atc", "SELECT pid FROM catalog.processes ORDER BY pid"],
+                              check=True, capture_output=True, text=True).stdout.split()
+        return sorted(rows)
+
+    def readiness(server: CumulusServer) -> dict[str, Any]:
+        answer = requests.get(server.base_url + "/readyz", timeout=10)
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    def wait_for_count(server: CumulusServer, count: int) -> None:
+        deadline = time.monotonic() + 30
+        while readiness(server)["processes"] != count:
+            assert time.monotonic() < deadline, f"{server.base_url} never counted {count} processes: {readiness(server)}"
+            time.sleep(0.2)
+
+    # Every earlier test ran commands (`users token`) against the same database: none has a row.
+    assert first.process is not None and second.process is not None
+    assert processes() == sorted([str(first.process.pid), str(second.process.pid)])
+    wait_for_count(first, 2)
+    wait_for_count(second, 2)
+
+    second.stop()
+    try:
+        assert processes() == [str(first.process.pid)], "a clean shutdown deletes the process's row"
+        wait_for_count(first, 1)
+    finally:
+        second.start(port=second.port)
