@@ -100,11 +100,13 @@ extension CloudStore {
     }
 
     /// Puts claimed notifications that no one took (the poll had ended, the stream had closed)
-    /// back in their queues, each in the place it had, one transaction per environment.
+    /// back in their queues, each in the place it had, one transaction per environment; then
+    /// wakes the tokens' waiters, here and in other processes, as a new notification would.
     public func returnNotifications(_ deliveries: [NotificationDelivery]) throws {
         for (key, group) in Dictionary(grouping: deliveries, by: { EnvironmentKey(container: $0.token.container, environment: $0.token.environment) }) {
             let entries = group.map(\.stored)
             try environment(key.container, key.environment).write { writer in try writer.unclaimNotifications(entries) }
+            notificationsQueued(Set(entries.map(\.token)))
         }
     }
 

@@ -99,8 +99,12 @@ struct PostgresNotificationClaimTests {
         let back = try #require(try first.claimNotifications(for: [token])[token.token])
         #expect(back.notification.notificationID == "0")
 
-        // A put-back from one process is claimed by the other, in its place.
+        // A put-back from one process wakes the other's waiters, who claim it, in its place.
+        let heard = Mutex<Set<String>>([])
+        second.onNotificationsQueued { tokens in heard.withLock { $0.formUnion(tokens) } }
+        try PostgresCrossProcessTests.waitUntil { second.hearsOtherProcesses }
         try first.returnNotifications([back])
+        try PostgresCrossProcessTests.waitUntil { heard.withLock { $0 } == [token.token] }
         let again = try #require(try second.claimNotifications(for: [token])[token.token])
         #expect(again.notification.notificationID == "0")
         #expect(try first.claimNotifications(for: [token])[token.token]?.notification.notificationID == "2")
