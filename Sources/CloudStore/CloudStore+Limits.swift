@@ -22,14 +22,30 @@ extension CloudStore {
         requestThrottle.reset(EnvironmentKey(container: container, environment: environment))
     }
 
+    /// How many processes serve from this store's database now, this one included: on
+    /// PostgreSQL those whose heartbeat is recent (within three
+    /// ``CloudStoreConfiguration/heartbeatInterval``s, as last counted), always 1 on SQLite or
+    /// without a heartbeat. Each process admits this share of every request rate. Read from
+    /// memory: it costs no query.
+    public var liveProcessCount: Int { heartbeat?.liveProcesses ?? 1 }
+
+    /// Stops counting this process among those serving from the database: its heartbeat ends
+    /// and its row goes, so that the others take its share at their next beat rather than once
+    /// its beat is old. For a server shutting down; closing the store does it too.
+    public func stopHeartbeat() { heartbeat?.stop() }
+
     /// Lets one API request into a container's environment, or refuses it: past the request
     /// rate with THROTTLED and the seconds to wait; past the month's transfer with
     /// QUOTA_EXCEEDED. Called before the request does anything, so a refused one writes nothing.
+    ///
+    /// With several processes on one PostgreSQL database, each admits the rate and burst divided
+    /// by ``liveProcessCount`` (a burst of at least one), from a bucket of its own: together
+    /// they admit the environment's rate and burst, however a load balancer spreads requests.
     public func admitRequest(to container: ContainerIdentifier, _ environment: Environment) throws {
         let limits = try limits(of: container, environment)
         if let wait = requestThrottle.take(
             EnvironmentKey(container: container, environment: environment), ratePerSecond: limits.requestsPerSecond,
-            burst: Double(limits.burst), now: now) {
+            burst: Double(limits.burst), sharedBy: liveProcessCount, now: now) {
             throw CloudStoreError.throttled(
                 "Too many requests: \(container) (\(environment)) allows \(Self.rate(limits.requestsPerSecond)) a second; retry in \(wait) s",
                 retryAfter: wait)

@@ -2,10 +2,22 @@
 public struct NotificationDelivery: Hashable, Sendable {
     /// Storage's key of the queue entry.
     let key: Int64
+    /// When the entry expires, kept so that a put-back restores it as it was.
+    let expires: Int64
     /// The push token it is queued for.
     public let token: PushToken
     /// The notification.
     public let notification: QueuedNotification
+
+    init(_ stored: StoredNotification, token: PushToken) {
+        key = stored.key
+        expires = stored.expires
+        self.token = token
+        notification = stored.notification
+    }
+
+    /// The entry as storage holds it.
+    var stored: StoredNotification { StoredNotification(key: key, token: token.token, expires: expires, notification: notification) }
 }
 
 extension CloudStore {
@@ -58,14 +70,44 @@ extension CloudStore {
         for (key, group) in Dictionary(grouping: tokens, by: { EnvironmentKey(container: $0.container, environment: $0.environment) }) {
             let deliveries = try environment(key.container, key.environment).read { reader in
                 try group.compactMap { token in
-                    try reader.oldestNotification(for: token.token, now: time).map {
-                        NotificationDelivery(key: $0.key, token: token, notification: $0.notification)
-                    }
+                    try reader.oldestNotification(for: token.token, now: time).map { NotificationDelivery($0, token: token) }
                 }
             }
             for delivery in deliveries { found[delivery.token.token] = delivery }
         }
         return found
+    }
+
+    /// Takes the oldest notification of each token out of its queue, for this caller alone: a
+    /// caller in another process claiming the same tokens at the same time gets other entries,
+    /// so no notification is handed out twice. One transaction per environment, however many
+    /// tokens. What could not be handed out goes back with ``returnNotifications(_:)``.
+    /// - Returns: the claimed notification of each token that had one, by token.
+    public func claimNotifications(for tokens: [PushToken]) throws -> [String: NotificationDelivery] {
+        let time = now
+        var claimed: [String: NotificationDelivery] = [:]
+        for (key, group) in Dictionary(grouping: tokens, by: { EnvironmentKey(container: $0.container, environment: $0.environment) }) {
+            let byToken = Dictionary(group.map { ($0.token, $0) }, uniquingKeysWith: { first, _ in first })
+            let entries = try environment(key.container, key.environment).write { writer in
+                try writer.claimNotifications(for: Array(byToken.keys), now: time)
+            }
+            for entry in entries {
+                guard let token = byToken[entry.token] else { continue }
+                claimed[entry.token] = NotificationDelivery(entry, token: token)
+            }
+        }
+        return claimed
+    }
+
+    /// Puts claimed notifications that no one took (the poll had ended, the stream had closed)
+    /// back in their queues, each in the place it had, one transaction per environment; then
+    /// wakes the tokens' waiters, here and in other processes, as a new notification would.
+    public func returnNotifications(_ deliveries: [NotificationDelivery]) throws {
+        for (key, group) in Dictionary(grouping: deliveries, by: { EnvironmentKey(container: $0.token.container, environment: $0.token.environment) }) {
+            let entries = group.map(\.stored)
+            try environment(key.container, key.environment).write { writer in try writer.unclaimNotifications(entries) }
+            notificationsQueued(Set(entries.map(\.token)))
+        }
     }
 
     /// Removes a notification that was handed out, and those that expired.

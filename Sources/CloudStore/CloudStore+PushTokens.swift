@@ -70,7 +70,8 @@ extension CloudStore {
     /// Lets one more push token no user holds in, or says why not.
     private func admitUnboundPushToken(_ container: ContainerIdentifier, _ environment: Environment, clientAddress: String?) throws {
         let time = now
-        if let wait = pushTokenLimiter.take(clientAddress ?? "-", now: time) {
+        // A client's requests may reach every process: each allows its share.
+        if let wait = pushTokenLimiter.take(clientAddress ?? "-", sharedBy: liveProcessCount, now: time) {
             throw CloudStoreError.throttled("Too many push tokens requested from this address; try again later", retryAfter: wait)
         }
         var count = try credentials.unboundPushTokenCount(in: container, environment)

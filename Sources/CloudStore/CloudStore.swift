@@ -44,7 +44,8 @@ public final class CloudStore: Sendable {
     let sessionActivity = SessionActivity()
     /// The threads passwords are hashed on, apart from request threads.
     let passwordPool: BoundedThreadPool
-    /// Push tokens no user holds, per client address: 10 a minute, 20 at once.
+    /// Push tokens no user holds, per client address: 10 a minute, 20 at once, shared among the
+    /// live processes.
     let pushTokenLimiter = KeyedRateLimiter<String>(ratePerSecond: 10.0 / 60, burst: 20)
     /// Each environment's limits, as last read from the catalog.
     let limitsCache = LimitsCache()
@@ -55,6 +56,8 @@ public final class CloudStore: Sendable {
     let postgres: PostgresPool?
     /// On PostgreSQL, what tells the other processes of this one's commits and hears theirs.
     let crossProcess = Mutex<PostgresCrossProcess?>(nil)
+    /// On PostgreSQL, this process's heartbeat, and how many processes share the request rates.
+    let heartbeat: PostgresHeartbeat?
     /// Told when notifications may have been missed, so that every waiter reads again.
     let recheckListeners = Mutex<[@Sendable () -> Void]>([])
     /// Told, after each commit that queued notifications, which push tokens got some.
@@ -104,6 +107,11 @@ public final class CloudStore: Sendable {
         self.assetStore = Self.makeAssetStore(configuration)
         self.webAuthTokenKey = WebAuthToken.key(from: secret)
         self.webAuthTokens = WebAuthTokenCache(key: webAuthTokenKey)
+        if let postgres, let interval = configuration.heartbeatInterval {
+            heartbeat = try PostgresHeartbeat(pool: postgres, interval: interval)
+        } else {
+            heartbeat = nil
+        }
         requestLog.usage.measureStorage { [weak self] key in
             guard let self, let container = try? ContainerIdentifier(key.container), let environment = Environment(rawValue: key.environment)
             else { return nil }
@@ -114,6 +122,7 @@ public final class CloudStore: Sendable {
 
     deinit {
         passwordPool.stop()
+        heartbeat?.stop()
         crossProcess.withLock { $0?.stop() }
     }
 

@@ -73,6 +73,13 @@ public struct CloudStoreConfiguration: Sendable {
     /// How long a push token no user holds lives, in milliseconds (12 hours, the courier's ttl).
     public var unboundPushTokenLifetime: Int64 = 12 * 60 * 60 * 1000
 
+    /// On PostgreSQL, how often this process tells the others sharing the database that it is
+    /// alive, in milliseconds (5 s). Each process admits its share of every environment's
+    /// request rate and burst — divided by the processes whose last beat is less than three
+    /// intervals old — so that together they admit the rate an operator set. `nil` for a
+    /// process that serves no requests (a command), so that it never takes a share.
+    public var heartbeatInterval: Int64? = 5_000
+
     /// Creates a configuration.
     public init(
         dataDirectory: String, synchronous: SynchronousMode = .normal,

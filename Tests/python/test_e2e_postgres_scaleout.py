@@ -4,18 +4,25 @@ zone's change feed with small pages through either process. Once the writers are
 readers have drained, every reader's copy must equal the server's — nothing skipped, nothing
 repeated — and equal what the writers were told. The same checker, run against servers that
 number changes the naive way (a sequence taken at insert, no lock), must find commits skipped.
+Courier polls for one push token waiting on both processes get each of its notifications
+exactly once between them, and each process knows how many share the request rates.
 """
 
 from __future__ import annotations
 
+import http.client
+import json
 import random
+import subprocess
 import time
 import threading
 import uuid
 from pathlib import Path
 from typing import Any, Iterator
+from urllib.parse import urlsplit
 
 import pytest
+import requests
 
 from cloudkit_client import CloudKitClient, CloudKitError
 from cumulus_server import CumulusServer
@@ -239,3 +246,132 @@ def test_a_courier_poll_on_one_process_gets_a_change_written_through_the_other(s
         courier.stop()
     assert len(received) == 1 and received[0]["ck"]["fet"]["zid"] == zone, received
     print(f"a change through the second process reached the first's courier poll after {waited * 1000:.0f} ms")
+
+
+def test_courier_polls_for_one_token_on_both_processes_get_every_notification_exactly_once(scale_out: ScaleOut) -> None:
+    """Polls for one push token wait on both processes at once while many notifications are
+    queued for it: each process claims entries for its own polls, and no entry reaches two."""
+    first, second = scale_out.first, scale_out.second
+    user = scale_out.client(first.base_url)
+    created = user.session.post(
+        f"{first.base_url}/device/1/{CONTAINER}/development/tokens/create?ckAPIToken={scale_out.api_token}",
+        data='{"apnsEnvironment":"development","clientId":"' + uuid.uuid4().hex + '"}', headers={"Content-Type": "text/plain"}, timeout=30)
+    assert created.status_code == 200, created.text
+    registered = user.post(None, "tokens/register", {"apnsEnvironment": "development", "apnsToken": created.json()["apnsToken"]})
+    assert registered.status_code == 200, registered.text
+    courier = urlsplit(registered.json()["webcourierURL"])
+    zone = "claims-" + uuid.uuid4().hex[:6]
+    user.post("private", "zones/modify", {"operations": [{"operationType": "create", "zone": {"zoneID": zone_id(zone)}}]})
+    subscribed = user.post("private", "subscriptions/modify", {"operations": [
+        {"operationType": "create", "subscription": {"subscriptionID": zone, "subscriptionType": "zone", "zoneID": zone_id(zone)}}]})
+    assert "serverErrorCode" not in subscribed.json()["subscriptions"][0], subscribed.text
+
+    received: list[tuple[int, str]] = []
+    received_lock = threading.Lock()
+    stop = threading.Event()
+    failures: list[str] = []
+
+    def poll(port: int) -> None:
+        # The same courier URL, asked of one process directly, again at once after every answer.
+        while not stop.is_set():
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=40)
+            try:
+                connection.request("GET", f"{courier.path}?{courier.query}")
+                response = connection.getresponse()
+                body = response.read()
+                if response.status != 200:
+                    failures.append(f"poll on {port}: {response.status} {body!r}")
+                    return
+            except (OSError, http.client.HTTPException) as error:
+                failures.append(f"poll on {port}: {error}")
+                return
+            finally:
+                connection.close()
+            if body:
+                payload = json.loads(body)
+                if payload["ck"].get("fet", {}).get("zid") != zone:
+                    failures.append(f"poll on {port} got another zone's notification: {payload}")
+                with received_lock:
+                    received.append((port, payload["ck"]["nid"]))
+
+    pollers = [threading.Thread(target=poll, args=(port,), daemon=True) for port in [first.port, second.port] * 4]
+    for thread in pollers:
+        thread.start()
+
+    count = 120
+    written: list[str] = []
+
+    def write(base_url: str, numbers: range) -> None:
+        writer = scale_out.client(base_url)
+        for number in numbers:
+            try:
+                saved = writer.modify("private", [{"operationType": "create", "record": {"recordType": "Item", "fields": {"n": {"value": number}}}}],
+                                      zone_id=zone_id(zone))
+                written.append(saved["records"][0]["recordName"])
+            except CloudKitError as error:
+                failures.append(f"writer: {error}")
+
+    writers = [threading.Thread(target=write, args=(base, range(start, count, 2)))
+               for start, base in enumerate([first.base_url, second.base_url])]
+    for thread in writers:
+        thread.start()
+    for thread in writers:
+        thread.join(timeout=120)
+    assert failures == [] and len(written) == count, failures
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        with received_lock:
+            if len(received) >= count:
+                break
+        time.sleep(0.05)
+    # Long enough for a second copy of an entry, if any process were to hand one out, to arrive.
+    time.sleep(1)
+    stop.set()
+    with received_lock:
+        delivered = list(received)
+    ids = [nid for _, nid in delivered]
+    duplicates = sorted({nid for nid in ids if ids.count(nid) > 1})
+    assert duplicates == [], f"{len(duplicates)} notifications were delivered more than once"
+    assert len(ids) == count, f"{count - len(ids)} notifications were never delivered"
+    assert failures == [], failures
+    by_process = {port: sum(1 for p, _ in delivered if p == port) for port in (first.port, second.port)}
+    print(f"{count} notifications for one token, delivered once each: {by_process[first.port]} by the first process, "
+          f"{by_process[second.port]} by the second")
+
+
+def test_each_process_counts_both_and_one_stopped_cleanly_leaves_the_whole_rate_to_the_other(scale_out: ScaleOut) -> None:
+    """Each process beats into the catalog and shares every request rate with the processes whose
+    beat is recent; commands run meanwhile never count, and a server that stops deletes its row."""
+    first, second = scale_out.first, scale_out.second
+    database = first.database_url
+    assert database is not None
+
+    def processes() -> list[str]:
+        rows = subprocess.run(["psql", database, "-Atc", "SELECT pid FROM catalog.processes ORDER BY pid"],
+                              check=True, capture_output=True, text=True).stdout.split()
+        return sorted(rows)
+
+    def readiness(server: CumulusServer) -> dict[str, Any]:
+        answer = requests.get(server.base_url + "/readyz", timeout=10)
+        assert answer.status_code == 200, answer.text
+        return answer.json()
+
+    def wait_for_count(server: CumulusServer, count: int) -> None:
+        deadline = time.monotonic() + 30
+        while readiness(server)["processes"] != count:
+            assert time.monotonic() < deadline, f"{server.base_url} never counted {count} processes: {readiness(server)}"
+            time.sleep(0.2)
+
+    # Every earlier test ran commands (`users token`) against the same database: none has a row.
+    assert first.process is not None and second.process is not None
+    assert processes() == sorted([str(first.process.pid), str(second.process.pid)])
+    wait_for_count(first, 2)
+    wait_for_count(second, 2)
+
+    second.stop()
+    try:
+        assert processes() == [str(first.process.pid)], "a clean shutdown deletes the process's row"
+        wait_for_count(first, 1)
+    finally:
+        second.start(port=second.port)

@@ -59,7 +59,7 @@ protocol EnvironmentReader {
     /// Every subscription of the environment, in every database, with its subscriber.
     func allSubscriptions() throws -> [(database: DatabaseID, user: String, subscription: Subscription)]
     /// The oldest notification of `token` that has not expired at `now`, with its storage key.
-    func oldestNotification(for token: String, now: Int64) throws -> (key: Int64, notification: QueuedNotification)?
+    func oldestNotification(for token: String, now: Int64) throws -> StoredNotification?
     /// How many notifications wait for each push token that has any.
     func queuedNotificationCounts() throws -> [String: Int]
     /// The stored blob with this content hash.
@@ -127,6 +127,12 @@ protocol EnvironmentWriter: EnvironmentReader {
     /// Removes queued notifications, and every notification that expired before `now`; how
     /// many of `keys` were still there.
     func removeNotifications(_ keys: [Int64], expiredBefore now: Int64) throws -> Int
+    /// Takes out of the queue, for each of `tokens`, the oldest notification that has not expired
+    /// at `now` and that no other transaction is taking (another process's, on PostgreSQL), and
+    /// removes every notification that expired: each entry is claimed by one caller only.
+    func claimNotifications(for tokens: [String], now: Int64) throws -> [StoredNotification]
+    /// Puts claimed notifications back in their queues, each in the place it had.
+    func unclaimNotifications(_ entries: [StoredNotification]) throws
     /// Notes a blob written to disk, or renews the upload time of one known already; whether it was new.
     func insertAssetBlob(_ blob: AssetBlob) throws -> Bool
     /// Blobs no record holds, created before `time`: removed from storage and returned, so

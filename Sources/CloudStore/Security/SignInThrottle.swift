@@ -6,6 +6,10 @@ import Synchronization
 /// a success clears its account's failures.
 ///
 /// Kept in memory: a restart forgets it, which costs an attacker a restart per few guesses.
+/// Unlike the request rates it is not divided among the processes sharing a PostgreSQL database:
+/// it counts failures rather than metering a rate, and dividing its thresholds would cut a real
+/// user's free attempts on the one server they reach. Guesses spread over N servers get N times
+/// the attempts before the delays, which still double with each failure on each.
 final class SignInThrottle: Sendable {
     /// How one kind of key is throttled.
     struct Policy: Sendable {

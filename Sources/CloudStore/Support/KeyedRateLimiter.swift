@@ -33,6 +33,21 @@ final class KeyedRateLimiter<Key: Hashable & Sendable>: Sendable {
         take(key, ratePerSecond: ratePerSecond, burst: burst, now: now)
     }
 
+    /// Spends one token of `key`'s bucket at `now`, at this process's share of the limiter's
+    /// rate and burst when `processes` share them (see the next method).
+    func take(_ key: Key, sharedBy processes: Int, now: Int64) -> Int? {
+        take(key, ratePerSecond: ratePerSecond, burst: burst, sharedBy: processes, now: now)
+    }
+
+    /// Spends one token of `key`'s bucket at `now`, at this process's share of a rate and burst
+    /// that `processes` share, each from a bucket of its own: the rate divided among them, and
+    /// the burst too (rounded down, at least one). Together they admit the rate, and at once the
+    /// burst or, when it is smaller than the processes, one each.
+    func take(_ key: Key, ratePerSecond: Double, burst: Double, sharedBy processes: Int, now: Int64) -> Int? {
+        let share = Double(max(1, processes))
+        return take(key, ratePerSecond: ratePerSecond / share, burst: max(1, (burst / share).rounded(.down)), now: now)
+    }
+
     /// Spends one token of `key`'s bucket at `now`, with this key's own rate and burst.
     /// - Returns: `nil` when allowed, else the whole seconds (1 to a day) until a token will be there.
     func take(_ key: Key, ratePerSecond: Double, burst: Double, now: Int64) -> Int? {

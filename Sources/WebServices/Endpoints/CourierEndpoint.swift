@@ -12,7 +12,9 @@ import Synchronization
 /// made them, so they outlive a poll that is not there and a restart. Each poll takes the
 /// oldest one; when there is none it waits, without holding a thread, until one is queued or
 /// the timeout answers 200 with an empty body (CloudKit JS polls again). A stream takes every
-/// one as it comes. An entry leaves the queue only once a poll or a stream was given it.
+/// one as it comes. An entry is claimed out of the queue before it is given, so that polls for
+/// one token in several processes never get the same one, and goes back in its place when the
+/// poll or stream it was meant for had ended.
 final class CourierEndpoint: Sendable {
     /// Who waits on a token: polls, oldest first, and open streams.
     private enum Waiter: Sendable {
@@ -108,9 +110,12 @@ final class CourierEndpoint: Sendable {
     }
 
     /// Gives queued notifications to the tokens' waiters, oldest notification to the oldest poll,
-    /// until one or the other runs out; one read and one write for all the tokens at each step,
-    /// so that a change notifying a thousand waiting clients costs two transactions, not two
-    /// thousand. Runs on `delivery` only.
+    /// until one or the other runs out. At each step one read finds the tokens with something
+    /// queued (so that idle polls never write), one write claims each one's oldest entry — for
+    /// this process alone, so that a poll for the same token in another process never gets the
+    /// same one — and entries whose waiter had gone meanwhile go back in their place. A change
+    /// notifying a thousand waiting clients so costs two transactions, not two thousand. Runs on
+    /// `delivery` only.
     private func drain(_ tokens: [String]) {
         var tokens = tokens
         while !tokens.isEmpty {
@@ -120,12 +125,14 @@ final class CourierEndpoint: Sendable {
             guard !heads.isEmpty else { return }
             let next: [String: NotificationDelivery]
             do {
-                next = try store.oldestNotifications(for: heads.map(\.0))
+                let queued = try store.oldestNotifications(for: heads.map(\.0))
+                let pending = heads.map(\.0).filter { queued[$0.token] != nil }
+                next = pending.isEmpty ? [:] : try store.claimNotifications(for: pending)
             } catch {
                 logger.error("reading the notification queue failed: \(error)")
                 return
             }
-            var given: [NotificationDelivery] = []
+            var untaken: [NotificationDelivery] = []
             // One change fires one notification per token of each subscriber: write each once.
             var payloads: [QueuedNotification: [UInt8]] = [:]
             tokens = []
@@ -133,14 +140,15 @@ final class CourierEndpoint: Sendable {
                 guard let notification = next[token.token] else { continue }
                 let payload = payloads[notification.notification] ?? NotificationWire.json(notification.notification).serialized()
                 payloads[notification.notification] = payload
-                if give(notification, payload, to: waiter, token: token.token) { given.append(notification) }
+                if !give(notification, payload, to: waiter, token: token.token) { untaken.append(notification) }
                 // Either way the token may have more for its next waiter.
                 tokens.append(token.token)
             }
+            guard !untaken.isEmpty else { continue }
             do {
-                try store.removeNotifications(given)
+                try store.returnNotifications(untaken)
             } catch {
-                logger.error("removing delivered notifications failed: \(error)")
+                logger.error("putting back \(untaken.count) notifications no waiter took failed: \(error)")
                 return
             }
         }

@@ -85,6 +85,8 @@ struct ServeCommand: ParsableCommand {
         let operatorHint = try store.operators().isEmpty ? "  " + OperatorsCommand.firstOperatorHint + "\n" : ""
         FileHandle.standardOutput.write(Data((banner + operatorHint + (demo.map { $0.banner(baseURL: bound.listeningURL) } ?? "")).utf8))
         server.waitForTerminationSignal()
+        // The other processes take this one's share of the request rates at once.
+        store.stopHeartbeat()
         logger.notice("stopped")
     }
 

@@ -49,6 +49,8 @@ struct DataDirectoryOptions: ParsableArguments {
         } catch {
             throw ValidationError("--database-url: \(error.description)")
         }
+        // A command serves no requests: it must not take a share of the servers' request rates.
+        configuration.heartbeatInterval = nil
         return try CloudStore(configuration: configuration)
     }
 }

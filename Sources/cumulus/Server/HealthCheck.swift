@@ -19,16 +19,19 @@ struct HealthCheck: Sendable {
         return .json(body)
     }
 
-    /// Answers `/readyz`: 200 `{"status":"ready"}`, or 503 `{"status":"unavailable","reason":…}`.
+    /// Answers `/readyz`: 200 `{"status":"ready","processes":2}`, or 503
+    /// `{"status":"unavailable","reason":…,"processes":1}`, where `processes` counts those serving
+    /// from the same database (each admits that share of every request rate).
     /// It reads the database, so it runs on the worker pool.
     static func readiness(of store: CloudStore) -> HTTPResponse {
         let problem = store.readinessProblem()
-        let body = Readiness(status: problem == nil ? "ready" : "unavailable", reason: problem)
+        let body = Readiness(status: problem == nil ? "ready" : "unavailable", reason: problem, processes: store.liveProcessCount)
         return (try? .json(encoding: body, status: problem == nil ? .ok : .serviceUnavailable)) ?? .json(#"{"status":"unavailable"}"#, status: .serviceUnavailable)
     }
 
     private struct Readiness: Encodable {
         var status: String
         var reason: String?
+        var processes: Int
     }
 }

@@ -630,7 +630,7 @@ final class UnicodeLocaleDatabase: Sendable {
         #expect(try raw.execute("SELECT count(*) FROM catalog.settings") == [["1"]])
         // Every table is in the catalog's schema, none in public.
         #expect(try raw.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'public'") == [["0"]])
-        #expect(try raw.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'catalog'") == [["14"]])
+        #expect(try raw.execute("SELECT count(*) FROM pg_tables WHERE schemaname = 'catalog'") == [["15"]])
     }
 
     @Test func theClusterIdentityIsSetOnceAndBumpsTheIncarnationWhenAsked() throws {

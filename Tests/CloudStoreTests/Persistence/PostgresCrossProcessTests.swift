@@ -21,11 +21,12 @@ struct PostgresCrossProcessTests {
         for store in [first, second] { try Self.waitUntil { store.hearsOtherProcesses } }
     }
 
-    static func process(on database: TestDatabase) throws -> CloudStore {
+    static func process(on database: TestDatabase, configure: (inout CloudStoreConfiguration) -> Void = { _ in }) throws -> CloudStore {
         var configuration = CloudStoreConfiguration(
             dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("cumulus-test-\(UUID().uuidString)").path)
         configuration.database = .postgres(url: database.url)
         configuration.passwordHasher = PasswordHasher(parameters: .init(logN: 10, blockSize: 8, parallelism: 1))
+        configure(&configuration)
         return try CloudStore(configuration: configuration)
     }
 

@@ -234,4 +234,42 @@ import TestSupport
         #expect(try reopened.removeExpiredNotifications() == 1)
         #expect(try reopened.queuedNotificationCounts(fixture.store.container, .development).isEmpty)
     }
+
+    @Test func claimedNotificationsLeaveTheQueueAndThoseNotTakenGoBackInTheirPlace() throws {
+        let fixture = try Fixture()
+        for user in [fixture.alice, fixture.bob] {
+            _ = try fixture.database(user).modifySubscriptions([SubscriptionOperation(.create, Self.query("all"))])
+        }
+        for name in ["n1", "n2", "n3"] { try fixture.database(fixture.bob).create("Note", name) }
+        let store = fixture.store.store
+
+        // One claim serves several tokens at once, each its oldest entry.
+        let both = try store.claimNotifications(for: [fixture.aliceToken, fixture.bobToken])
+        #expect(both.mapValues { Self.describe($0.notification) } == [
+            fixture.aliceToken.token: "all create n1", fixture.bobToken.token: "all create n1",
+        ])
+        #expect(both[fixture.aliceToken.token]?.token == fixture.aliceToken)
+        let second = try #require(try store.claimNotifications(for: [fixture.aliceToken])[fixture.aliceToken.token])
+        #expect(Self.describe(second.notification) == "all create n2")
+        #expect(try store.queuedNotificationCounts(fixture.store.container, .development) == [
+            fixture.aliceToken.token: 1, fixture.bobToken.token: 2,
+        ], "claimed entries left the queue")
+
+        // Alice's first went to a poll that had ended: it comes back before n3, not after.
+        try store.returnNotifications([both[fixture.aliceToken.token]!])
+        try store.returnNotifications([both[fixture.aliceToken.token]!])
+        #expect(try fixture.take(fixture.aliceToken).map(Self.describe) == ["all create n1", "all create n3"], "back once, in its place")
+        #expect(try store.claimNotifications(for: [fixture.aliceToken]).isEmpty)
+        #expect(try fixture.take(fixture.bobToken).map(Self.describe) == ["all create n2", "all create n3"])
+    }
+
+    @Test func expiredNotificationsAreNeverClaimedAndGoWithTheNextClaim() throws {
+        let day: Int64 = 24 * 60 * 60 * 1000
+        let fixture = try Fixture { $0.notificationLifetime = day }
+        _ = try fixture.database(fixture.alice).modifySubscriptions([SubscriptionOperation(.create, Self.query("all"))])
+        try fixture.database(fixture.bob).create("Note", "n1")
+        fixture.store.clock.advance(by: day + 1)
+        #expect(try fixture.store.store.claimNotifications(for: [fixture.aliceToken]).isEmpty)
+        #expect(try fixture.store.store.queuedNotificationCounts(fixture.store.container, .development).isEmpty)
+    }
 }

@@ -1,4 +1,4 @@
-import CloudStore
+@testable import CloudStore
 import Foundation
 import HTTPServer
 import Testing
@@ -138,5 +138,46 @@ import TestSupport
             waited += 1
         }
         #expect(try server.store.oldestNotification(for: pushToken) == nil, "what the stream delivered left the queue")
+    }
+
+    @Test func aChangeNotifyingManyWaitingPollsClaimsTheirNotificationsInOneTransaction() throws {
+        let server = try APITestServer(courierTimeout: .seconds(20))
+        try server.defineNote(#"title STRING QUERYABLE"#)
+        let user = try server.signIn()
+        try Self.subscribe(server, user, #"{"subscriptionID":"z","subscriptionType":"zone","zoneID":{"zoneName":"_defaultZone"}}"#)
+        // One user's many devices, each polling its own token.
+        let devices = 16
+        var targets: [(token: String, target: String)] = []
+        for _ in 0..<devices {
+            let pushToken = try server.store.createPushToken(server.container, .development, apnsEnvironment: "development", caller: .world)
+            let created = try server.post("public", "tokens/register", #"{"apnsEnvironment":"development","apnsToken":"\#(pushToken.token)"}"#,
+                                          webAuthToken: user)
+            let url = try #require(try created.json()["webcourierURL"]?.stringValue)
+            targets.append((pushToken.token, String(url.dropFirst("http://127.0.0.1:\(server.port)".count))))
+        }
+        let answers = targets.map { _ in DeliveredAnswer() }
+        let port = server.port
+        for (answer, device) in zip(answers, targets) {
+            Thread { answer.set(try? HTTPTestClient.send(port: port, method: "GET", target: device.target, body: nil, headers: [:])) }.start()
+        }
+        let deadline = Date().addingTimeInterval(15)
+        while targets.contains(where: { server.api.courier.waitingCount(for: $0.token) == 0 }) {
+            try #require(Date() < deadline, "the polls never all waited")
+            usleep(5_000)
+        }
+        let storage = try server.store.environment(server.container, .development)
+        let before = storage.writeStatistics.transactions
+
+        try ChangesAPITests.create(server, "public", "shared", token: user)
+        while answers.contains(where: { $0.get() == nil }) {
+            try #require(Date() < deadline, "not every poll was answered")
+            usleep(5_000)
+        }
+        for answer in answers {
+            #expect(try #require(answer.get()).json()["ck"]?["fet"]?["sid"] == "z")
+        }
+        // The change's own transaction and one claim for every token; idle polls wrote nothing.
+        #expect(storage.writeStatistics.transactions - before <= 2, "one claim for all the polls, not one each")
+        #expect(try server.store.queuedNotificationCounts(server.container, .development).isEmpty)
     }
 }

@@ -169,5 +169,17 @@ enum PostgresCatalogMigrations {
             PRIMARY KEY(container, environment)
         );
         """,
+        // The processes serving from this database, each under an id made at its start, with its
+        // host and pid for operators: each beats every few seconds and deletes its row when it
+        // stops, and those whose beat is recent share every environment's request rate.
+        """
+        CREATE TABLE {schema}.processes(
+            id text PRIMARY KEY,
+            host text NOT NULL,
+            pid bigint NOT NULL,
+            started bigint NOT NULL,
+            last_beat bigint NOT NULL
+        );
+        """,
     ])
 }

@@ -47,11 +47,13 @@ extension PostgresEnvironmentSession {
             [.textArray(tokens), .integer(expires), .bytes(SubscriptionCodec.encode(notification))])
     }
 
-    func oldestNotification(for token: String, now: Int64) throws -> (key: Int64, notification: QueuedNotification)? {
+    func oldestNotification(for token: String, now: Int64) throws -> StoredNotification? {
         try connection.execute(
-            "SELECT id, body FROM \(table("notifications")) WHERE token = $1 AND expires > $2 ORDER BY id LIMIT 1",
+            "SELECT id, expires, body FROM \(table("notifications")) WHERE token = $1 AND expires > $2 ORDER BY id LIMIT 1",
             [.text(token), .integer(now)]
-        ).first { row in (row.integer(0), try SubscriptionCodec.decodeNotification(row.blob(1))) }
+        ).first { row in
+            StoredNotification(key: row.integer(0), token: token, expires: row.integer(1), notification: try SubscriptionCodec.decodeNotification(row.blob(2)))
+        }
     }
 
     func queuedNotificationCounts() throws -> [String: Int] {
@@ -69,6 +71,42 @@ extension PostgresEnvironmentSession {
             "DELETE FROM \(table("notifications")) WHERE id = ANY($1::bigint[])", [.integerArray(keys)]).affectedRows
         try connection.execute("DELETE FROM \(table("notifications")) WHERE expires <= $1", [.integer(now)])
         return removed
+    }
+
+    func claimNotifications(for tokens: [String], now: Int64) throws -> [StoredNotification] {
+        guard !tokens.isEmpty else { return [] }
+        // Each token's oldest entry that no other transaction holds: a poll in another process
+        // claiming the same token at the same moment takes the next entry, never this one. The
+        // row lock comes before the limit, so a skipped entry does not use up a token's one.
+        let claimed = try connection.execute(
+            """
+            DELETE FROM \(table("notifications")) WHERE id IN (
+                SELECT oldest.id FROM unnest($1::text[]) AS t(token) CROSS JOIN LATERAL (
+                    SELECT id FROM \(table("notifications")) n WHERE n.token = t.token AND n.expires > $2
+                    ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) AS oldest)
+            RETURNING id, token, expires, body
+            """,
+            [.textArray(Array(Set(tokens))), .integer(now)]
+        ).map { row in
+            StoredNotification(key: row.integer(0), token: row.text(1), expires: row.integer(2), notification: try SubscriptionCodec.decodeNotification(row.blob(3)))
+        }
+        // Expired entries another transaction holds are left to it, rather than waited for.
+        try connection.execute(
+            """
+            DELETE FROM \(table("notifications")) WHERE id IN (
+                SELECT id FROM \(table("notifications")) WHERE expires <= $1 FOR UPDATE SKIP LOCKED)
+            """,
+            [.integer(now)])
+        return claimed.sorted { $0.key < $1.key }
+    }
+
+    func unclaimNotifications(_ entries: [StoredNotification]) throws {
+        // The same key puts each back in its place; one already back stays as it is.
+        for entry in entries {
+            try connection.execute(
+                "INSERT INTO \(table("notifications"))(id, token, expires, body) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING",
+                [.integer(entry.key), .text(entry.token), .integer(entry.expires), .bytes(SubscriptionCodec.encode(entry.notification))])
+        }
     }
 
     func removeExpiredNotifications(before now: Int64) throws -> Int {

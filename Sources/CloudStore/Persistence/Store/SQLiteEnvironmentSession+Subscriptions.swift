@@ -53,10 +53,11 @@ extension SQLiteEnvironmentSession {
         for token in tokens { try insert.execute([.text(token), .integer(expires), body]) }
     }
 
-    func oldestNotification(for token: String, now: Int64) throws -> (key: Int64, notification: QueuedNotification)? {
-        try connection.statement("SELECT id, body FROM notifications WHERE token = ? AND expires > ? ORDER BY id LIMIT 1")
+    func oldestNotification(for token: String, now: Int64) throws -> StoredNotification? {
+        try connection.statement("SELECT id, expires, body FROM notifications WHERE token = ? AND expires > ? ORDER BY id LIMIT 1")
             .firstRow([.text(token), .integer(now)]) { row in
-                (row.integer(0), try SubscriptionCodec.decodeNotification(row.blob(1)))
+                StoredNotification(
+                    key: row.integer(0), token: token, expires: row.integer(1), notification: try SubscriptionCodec.decodeNotification(row.blob(2)))
             }
     }
 
@@ -76,6 +77,27 @@ extension SQLiteEnvironmentSession {
         }
         try connection.statement("DELETE FROM notifications WHERE expires <= ?").execute([.integer(now)])
         return removed
+    }
+
+    func claimNotifications(for tokens: [String], now: Int64) throws -> [StoredNotification] {
+        // One writer: what this transaction reads, no other takes before it commits.
+        let delete = try connection.statement("DELETE FROM notifications WHERE id = ?")
+        var claimed: [StoredNotification] = []
+        for token in Set(tokens) {
+            guard let oldest = try oldestNotification(for: token, now: now) else { continue }
+            try delete.execute([.integer(oldest.key)])
+            claimed.append(oldest)
+        }
+        try connection.statement("DELETE FROM notifications WHERE expires <= ?").execute([.integer(now)])
+        return claimed
+    }
+
+    func unclaimNotifications(_ entries: [StoredNotification]) throws {
+        // The same key puts each back in its place; one already back stays as it is.
+        let insert = try connection.statement("INSERT OR IGNORE INTO notifications(id, token, expires, body) VALUES (?, ?, ?, ?)")
+        for entry in entries {
+            try insert.execute([.integer(entry.key), .text(entry.token), .integer(entry.expires), .blob(SubscriptionCodec.encode(entry.notification))])
+        }
     }
 
     func removeExpiredNotifications(before now: Int64) throws -> Int {
