@@ -78,7 +78,7 @@ import TestSupport
         let holder = try RawPostgres(url: database.url)
         // T1 takes sequence 1 at insert and stays open; T2 takes 2 and commits at once.
         try holder.execute("BEGIN; INSERT INTO env.changes(zone, seq, name, type, kind) VALUES (1, nextval('env.naive_seq'), 't1', 1, 1)")
-        let writer = process(.naiveSequence)
+        let writer = process(.naiveSequence(hold: 0))
         try writer.submit { try $0.appendChange(Self.entry("t2"), zone: 1) }
         let (connection, log) = try reader()
         var copy = FeedCopy()
@@ -107,7 +107,7 @@ import TestSupport
         // one does, which in practice is the first.
         var problems: [String] = []
         for _ in 0..<20 where problems.isEmpty {
-            problems = try runConcurrently(numbering: .naiveSequence, zones: 1, jobsPerWriter: 60, holdMicroseconds: 500).problems
+            problems = try runConcurrently(numbering: .naiveSequence(hold: 0), zones: 1, jobsPerWriter: 60, holdMicroseconds: 500).problems
             try RawPostgres(url: database.url).execute("TRUNCATE env.changes")
         }
         #expect(problems.contains { $0.contains("missed") })

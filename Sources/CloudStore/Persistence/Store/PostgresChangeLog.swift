@@ -1,3 +1,5 @@
+import Foundation
+
 /// An environment's change logs on PostgreSQL: each zone's log of record changes and each
 /// database's log of zones.
 ///
@@ -14,8 +16,10 @@ struct PostgresChangeLog: Sendable {
         /// From the zone's counter row, as the transaction's last statements: never skips.
         case counterRow
         /// From a sequence, as each entry is appended, with no lock: the scheme that loses
-        /// commits to readers. Only for the tests that show the checker catches it.
-        case naiveSequence
+        /// commits to readers. Only for the tests that show the checker catches it; the
+        /// transaction goes on for `hold` microseconds after each, as a write with more to do
+        /// would: the window in which a reader passes its sequence by.
+        case naiveSequence(hold: UInt32)
     }
 
     /// The environment's schema, quoted.
@@ -80,11 +84,12 @@ struct PostgresChangeLog: Sendable {
         switch numbering {
         case .counterRow:
             pending.entries[zone, default: []].append(entry)
-        case .naiveSequence:
+        case .naiveSequence(let hold):
             try connection.execute(
                 "INSERT INTO \(schema).changes(zone, seq, name, type, kind, creator, time, tree) VALUES ($1, nextval('\(schema).naive_seq'), $2, $3, $4, $5, $6, $7)",
                 [.integer(zone), .text(entry.recordName), .integer(entry.typeID), .integer(entry.kind.rawValue), .text(entry.creator),
                  .integer(entry.time), .text(entry.tree)])
+            if hold > 0 { usleep(hold) }
         }
     }
 

@@ -42,7 +42,7 @@ final class PostgresEnvironmentStore: EnvironmentStorage {
         let schema = PostgresIdentifier.quote(schemaName)
         try pool.withConnection { connection in
             _ = try PostgresEnvironmentMigrations.migrator.migrate(connection, schema: schemaName)
-            if numbering == .naiveSequence {
+            if case .naiveSequence = numbering {
                 try connection.execute("CREATE SEQUENCE IF NOT EXISTS \(schema).naive_seq")
             }
         }
