@@ -94,6 +94,10 @@ protocol EnvironmentWriter: EnvironmentReader {
     var storedBytesChange: Int64 { get }
     /// Runs `body` so that, if it throws, only what it wrote is undone.
     func savepoint<T>(_ body: () throws -> T) throws -> T
+    /// Locks the existing records of `zone` among `names` until the transaction ends, in one
+    /// order every writer takes them in, so that two batches over the same records never wait
+    /// on each other in a cycle; nothing to do where one writer does all the writing.
+    func lockRecords(named names: [String], in zone: StoredZone) throws
     /// Creates a zone.
     func createZone(named name: String, in database: DatabaseID, created: Int64) throws -> StoredZone
     /// Deletes a zone with its records and change log, leaving its tombstone in the database's log.

@@ -60,6 +60,9 @@ struct RecordModifier {
             return names.map { .failure(recordName: $0, error: .zoneNotFound(zoneID)) }
         }
 
+        // Every record the batch names, locked at once in one order: batches from two processes
+        // over the same records then queue rather than deadlock.
+        try writer.lockRecords(named: names.compactMap { $0 }, in: zone)
         let atomic = request.atomic && !zone.zoneID.isDefaultZone
 
         if atomic {

@@ -21,6 +21,8 @@ struct PostgresError: Error, CustomStringConvertible {
 
     /// Whether the transaction lost a serialization race or a deadlock, and may simply be run again.
     var isRetryable: Bool { sqlState == "40001" || sqlState == "40P01" }
+    /// A row lock asked for with `NOWAIT` was held by another transaction.
+    var isLockNotAvailable: Bool { sqlState == "55P03" }
 
     /// Whether the connection to the server is gone (class 08), or the server is shutting down (57P0x).
     var isConnectionFailure: Bool { sqlState.isEmpty || sqlState.hasPrefix("08") || sqlState.hasPrefix("57P0") }

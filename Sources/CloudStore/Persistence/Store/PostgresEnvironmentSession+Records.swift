@@ -4,11 +4,19 @@ extension PostgresEnvironmentSession {
     func record(named name: String, in zone: StoredZone) throws -> StoredRecord? {
         // In a write the row is locked until commit: a save that checked its change tag must
         // not be overtaken by another process's save of the same record.
-        let lock = transaction == nil ? "" : " FOR UPDATE"
+        let lock = transaction.map { " FOR UPDATE" + ($0.waitsForLocks ? "" : " NOWAIT") } ?? ""
         return try connection.execute(
             "SELECT \(PostgresQuerySQLBuilder.recordColumns) FROM \(table("records")) r WHERE r.zone = $1 AND r.name = $2\(lock)",
             [.integer(zone.key), .text(name)]
         ).first { try PostgresRecordQuery.storedRecord(from: $0, catalog: catalog, zoneID: zone.zoneID) }
+    }
+
+    func lockRecords(named names: [String], in zone: StoredZone) throws {
+        guard let transaction, names.count > 1 else { return }
+        // Sorted before they are locked: rows are locked as the sort hands them out.
+        try connection.execute(
+            "SELECT 1 FROM \(table("records")) WHERE zone = $1 AND name = ANY($2::text[]) ORDER BY name FOR UPDATE\(transaction.waitsForLocks ? "" : " NOWAIT")",
+            [.integer(zone.key), .textArray(names)])
     }
 
     func referrers(to recordName: String, in zone: StoredZone, action: Reference.Action) throws -> [String] {

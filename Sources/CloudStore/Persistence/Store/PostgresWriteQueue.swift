@@ -163,8 +163,16 @@ final class PostgresWriteQueue: Sendable {
                         statistics.jobs += group.count
                         statistics.largestGroup = max(statistics.largestGroup, group.count)
                     }
-                    for (job, result) in zip(group, results) { job.finish(result) }
+                    var deferred: [Job] = []
+                    for (job, result) in zip(group, results) {
+                        if let result { job.finish(result) } else { deferred.append(job) }
+                    }
                     if let done { committed(done) }
+                    if !deferred.isEmpty {
+                        // First in line again: the next group's first job waits for the rows.
+                        queue.withLock { $0.jobs.insert(contentsOf: deferred, at: 0) }
+                        wakeup.signal()
+                    }
                     return
                 } catch let error as PostgresError where error.isRetryable && attempt < Self.attempts {
                     attempt += 1
@@ -178,24 +186,34 @@ final class PostgresWriteQueue: Sendable {
             }
         }
 
-        /// One transaction of the group's jobs: each job's result, and the transaction once it
-        /// has committed (`nil` when a lone job failed and it was rolled back).
-        private func transaction(_ group: [Job], on connection: PostgresConnection) throws -> ([Result<any Sendable, any Error>], PostgresWriteTransaction?) {
+        /// One transaction of the group's jobs: each job's result (`nil` for a job that found a
+        /// row it needs held elsewhere and must run again, first in a later group), and the
+        /// transaction once it has committed (`nil` when a lone job failed and it was rolled back).
+        private func transaction(_ group: [Job], on connection: PostgresConnection) throws -> ([Result<any Sendable, any Error>?], PostgresWriteTransaction?) {
             try connection.begin()
             do {
                 let transaction = PostgresWriteTransaction(connection: connection, changeLog: changeLog)
                 transaction.groupState = try makeGroupState(transaction)
-                var results: [Result<any Sendable, any Error>] = []
-                for job in group {
+                var results: [Result<any Sendable, any Error>?] = []
+                for (index, job) in group.enumerated() {
                     if group.count == 1 {
-                        results.append(Result { try job.run(transaction) })
-                        if case .failure(let error) = results[0] { throw error }
+                        let result = Result { try job.run(transaction) }
+                        if case .failure(let error) = result { throw error }
+                        results.append(result)
                     } else {
+                        transaction.waitsForLocks = index == 0 || !job.repeatable
                         transaction.groupState?.beginJob()
-                        results.append(Result { try transaction.savepoint { try job.run(transaction) } })
-                        if case .failure = results.last! { transaction.groupState?.undoJob() }
-                        // A race lost by one job is lost by the transaction: run them all again.
-                        if case .failure(let error as PostgresError) = results.last!, error.isRetryable || connection.isBroken { throw error }
+                        let result = Result { try transaction.savepoint { try job.run(transaction) } }
+                        if case .failure = result { transaction.groupState?.undoJob() }
+                        if case .failure(let error as PostgresError) = result {
+                            // A race lost by one job is lost by the transaction: run them all again.
+                            if error.isRetryable || connection.isBroken { throw error }
+                            if error.isLockNotAvailable && !transaction.waitsForLocks {
+                                results.append(nil)
+                                continue
+                            }
+                        }
+                        results.append(result)
                     }
                 }
                 _ = try connection.pipeline((transaction.groupState?.finalStatements() ?? []) + changeLog.commitStatements(transaction.pending))

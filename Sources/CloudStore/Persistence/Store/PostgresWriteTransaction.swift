@@ -19,6 +19,11 @@ final class PostgresWriteTransaction {
     var pending = PostgresChangeLog.Pending()
     /// What the store keeps for the whole group (its session), made as the transaction begins.
     var groupState: (any PostgresWriteGroupState)?
+    /// Whether the running job may wait for a row another transaction holds. Only a group's
+    /// first job does (or one that may not run twice): a later job waiting while its group
+    /// holds the earlier jobs' rows could close a cycle with another process's group, so it
+    /// fails at once (`55P03`) and goes first in the next group instead.
+    var waitsForLocks = true
 
     init(connection: PostgresConnection, changeLog: PostgresChangeLog) {
         self.connection = connection

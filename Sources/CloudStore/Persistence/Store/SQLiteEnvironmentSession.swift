@@ -251,6 +251,9 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
         return StoredRecord(key: row.integer(offset), record: record, size: Int(row.integer(offset + 11)))
     }
 
+    /// One writer holds the whole file: nothing can wait on another writer's rows.
+    func lockRecords(named names: [String], in zone: StoredZone) throws {}
+
     func record(named name: String, in zone: StoredZone) throws -> StoredRecord? {
         try connection.statement(Self.recordNamedSQL)
             .firstRow([.integer(zone.key), .text(name)]) { try storedRecord(from: $0, zoneID: zone.zoneID) }
