@@ -25,7 +25,7 @@ extension PostgresEnvironmentSession {
             SELECT r.name FROM \(table("refs")) f JOIN \(table("records")) r ON r.rid = f.source
             WHERE f.target_zone = $1 AND f.target = $2 AND f.action = $3 ORDER BY r.rid
             """,
-            [.integer(zone.key), .text(recordName), .integer(SQLiteEnvironmentSession.actionCode(action))]
+            [.integer(zone.key), .text(recordName), .integer(StoredCodes.actionCode(action))]
         ).map { $0.text(0) }
     }
 

@@ -4,7 +4,7 @@ extension PostgresEnvironmentSession {
     func subscriptions(in database: DatabaseID) throws -> [(user: String, subscription: Subscription)] {
         try connection.execute(
             "SELECT \"user\", body FROM \(table("subscriptions")) WHERE scope = $1 AND owner = $2 ORDER BY created, \"user\" COLLATE \"C\", id COLLATE \"C\"",
-            [.integer(Self.scopeCode(database.scope)), .text(database.owner)]
+            [.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner)]
         ).map { row in (row.text(0), try SubscriptionCodec.decodeSubscription(row.blob(1))) }
     }
 
@@ -19,7 +19,7 @@ extension PostgresEnvironmentSession {
     func subscriptions(of user: String, in database: DatabaseID) throws -> [Subscription] {
         try connection.execute(
             "SELECT body FROM \(table("subscriptions")) WHERE scope = $1 AND owner = $2 AND \"user\" = $3 ORDER BY id COLLATE \"C\"",
-            [.integer(Self.scopeCode(database.scope)), .text(database.owner), .text(user)]
+            [.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner), .text(user)]
         ).map { try SubscriptionCodec.decodeSubscription($0.blob(0)) }
     }
 
@@ -29,14 +29,14 @@ extension PostgresEnvironmentSession {
             INSERT INTO \(table("subscriptions"))(scope, owner, "user", id, created, body) VALUES ($1, $2, $3, $4, $5, $6)
             ON CONFLICT (scope, owner, "user", id) DO UPDATE SET body = excluded.body
             """,
-            [.integer(Self.scopeCode(database.scope)), .text(database.owner), .text(user), .text(subscription.subscriptionID),
+            [.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner), .text(user), .text(subscription.subscriptionID),
              .integer(time), .bytes(SubscriptionCodec.encode(subscription))])
     }
 
     func deleteSubscription(_ id: String, of user: String, in database: DatabaseID) throws -> Bool {
         try connection.execute(
             "DELETE FROM \(table("subscriptions")) WHERE scope = $1 AND owner = $2 AND \"user\" = $3 AND id = $4",
-            [.integer(Self.scopeCode(database.scope)), .text(database.owner), .text(user), .text(id)]
+            [.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner), .text(user), .text(id)]
         ).affectedRows > 0
     }
 

@@ -88,12 +88,10 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
 
     // MARK: - Zones
 
-    static func scopeCode(_ scope: DatabaseScope) -> Int64 { SQLiteEnvironmentSession.scopeCode(scope) }
-    static func scope(ofCode code: Int64) -> DatabaseScope { SQLiteEnvironmentSession.scope(ofCode: code) }
 
     /// The database a zone row's scope and owner name.
     static func database(scope: Int64, owner: String) -> DatabaseID {
-        let scope = Self.scope(ofCode: scope)
+        let scope = StoredCodes.scope(ofCode: scope)
         return scope == .public ? .public : DatabaseID(scope: scope, owner: owner)
     }
 
@@ -103,7 +101,7 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
         let lock = transaction == nil ? "" : " FOR KEY SHARE"
         return try connection.execute(
             "SELECT zone, created FROM \(table("zones")) WHERE scope = $1 AND owner = $2 AND name = $3\(lock)",
-            [.integer(Self.scopeCode(database.scope)), .text(database.owner), .text(name)]
+            [.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner), .text(name)]
         ).first { row in
             StoredZone(key: row.integer(0), zoneID: ZoneID(zoneName: name, ownerRecordName: database.owner), database: database, created: row.integer(1))
         }
@@ -112,7 +110,7 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
     func zones(in database: DatabaseID) throws -> [StoredZone] {
         try connection.execute(
             "SELECT zone, name, created FROM \(table("zones")) WHERE scope = $1 AND owner = $2 ORDER BY name COLLATE \"C\"",
-            [.integer(Self.scopeCode(database.scope)), .text(database.owner)]
+            [.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner)]
         ).map { row in
             StoredZone(key: row.integer(0), zoneID: ZoneID(zoneName: row.text(1), ownerRecordName: database.owner), database: database, created: row.integer(2))
         }
@@ -120,7 +118,7 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
 
     func createZone(named name: String, in database: DatabaseID, created: Int64) throws -> StoredZone {
         let writing = try writing
-        let scope = Self.scopeCode(database.scope)
+        let scope = StoredCodes.scopeCode(database.scope)
         // Another process may have made it since this write looked: then it is that zone.
         let key = try connection.execute(
             """
@@ -139,7 +137,7 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
 
     func deleteZone(_ zone: StoredZone, at time: Int64) throws {
         let writing = try writing
-        writing.touchZoneLog(.init(scope: Self.scopeCode(zone.database.scope), owner: zone.database.owner, name: zone.zoneID.zoneName), deleted: true, time: time)
+        writing.touchZoneLog(.init(scope: StoredCodes.scopeCode(zone.database.scope), owner: zone.database.owner, name: zone.zoneID.zoneName), deleted: true, time: time)
         writing.pending.forget(zone: zone.key)
         let key = PostgresValue.integer(zone.key)
         try deleteProjections(ofZone: zone.key)
@@ -207,7 +205,7 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
                 recordName: entry.recordName, typeID: try catalog.recordType(entry.recordType).id, kind: entry.kind, creator: entry.creator,
                 time: entry.time, tree: entry.tree),
             zone: zone.key)
-        writing.touchZoneLog(.init(scope: Self.scopeCode(zone.database.scope), owner: zone.database.owner, name: zone.zoneID.zoneName), deleted: false, time: entry.time)
+        writing.touchZoneLog(.init(scope: StoredCodes.scopeCode(zone.database.scope), owner: zone.database.owner, name: zone.zoneID.zoneName), deleted: false, time: entry.time)
     }
 
     func changeHorizon(in zone: StoredZone) throws -> Int64 {
@@ -215,17 +213,17 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
     }
 
     func lastZoneLogSequence(in database: DatabaseID) throws -> Int64 {
-        try changeLog.lastZoneLogSequence(scope: Self.scopeCode(database.scope), owner: database.owner, on: connection)
+        try changeLog.lastZoneLogSequence(scope: StoredCodes.scopeCode(database.scope), owner: database.owner, on: connection)
     }
 
     func zoneLog(in database: DatabaseID, after sequence: Int64, limit: Int) throws -> [ZoneLogEntry] {
-        try changeLog.zoneLog(scope: Self.scopeCode(database.scope), owner: database.owner, after: sequence, limit: limit, on: connection)
+        try changeLog.zoneLog(scope: StoredCodes.scopeCode(database.scope), owner: database.owner, after: sequence, limit: limit, on: connection)
     }
 
     func zoneLogHorizon(in database: DatabaseID) throws -> Int64 {
         try connection.execute(
             "SELECT horizon FROM \(table("database_counters")) WHERE scope = $1 AND owner = $2",
-            [.integer(Self.scopeCode(database.scope)), .text(database.owner)]
+            [.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner)]
         ).scalarInteger() ?? 0
     }
 

@@ -217,7 +217,7 @@ enum PostgresProjections {
             for reference in value.references where reference.action != .none {
                 try connection.execute(
                     "INSERT INTO \(schema).refs(source, target_zone, target, action) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING",
-                    [.integer(key), .integer(zone), .text(reference.recordName), .integer(SQLiteEnvironmentSession.actionCode(reference.action))])
+                    [.integer(key), .integer(zone), .text(reference.recordName), .integer(StoredCodes.actionCode(reference.action))])
             }
         }
     }

@@ -179,7 +179,7 @@ extension SQLiteEnvironmentSession {
                 }
                 try statement?.execute([
                     .integer(key), .integer(zone.key), .text(reference.recordName),
-                    .integer(Self.actionCode(reference.action)),
+                    .integer(StoredCodes.actionCode(reference.action)),
                 ])
             }
         }

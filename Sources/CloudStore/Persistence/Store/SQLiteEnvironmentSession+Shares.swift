@@ -17,7 +17,7 @@ extension SQLiteEnvironmentSession {
             WHERE s.guid = ?
             """
         ).firstRow([.text(shortGUID)]) { row -> (Share, StoredZone) in
-            let database = DatabaseID(scope: Self.scope(ofCode: row.integer(13)), owner: row.text(14))
+            let database = DatabaseID(scope: StoredCodes.scope(ofCode: row.integer(13)), owner: row.text(14))
             let zoneID = ZoneID(zoneName: row.text(15), ownerRecordName: database.owner)
             let zone = StoredZone(key: row.integer(0), zoneID: zoneID, database: database, created: row.integer(16))
             return (try Self.share(from: row, zoneID: zoneID), zone)
@@ -33,7 +33,7 @@ extension SQLiteEnvironmentSession {
             WHERE p.user = ? AND p.status = ? AND p.permission != ? ORDER BY z.owner, z.name
             """
         ).rows([.text(user), .text(ShareParticipant.AcceptanceStatus.accepted.rawValue), .text(SharePermission.none.rawValue)]) { row in
-            let database = DatabaseID(scope: Self.scope(ofCode: row.integer(1)), owner: row.text(2))
+            let database = DatabaseID(scope: StoredCodes.scope(ofCode: row.integer(1)), owner: row.text(2))
             return StoredZone(
                 key: row.integer(0), zoneID: ZoneID(zoneName: row.text(3), ownerRecordName: database.owner), database: database,
                 created: row.integer(4))

@@ -52,7 +52,7 @@ extension SQLiteEnvironmentSession {
         try connection.statement(
             "SELECT z.zone, z.scope, z.owner, z.name, z.created, s.records, s.bytes FROM zone_stats s JOIN zones z ON z.zone = s.zone"
         ).rows { row in
-            let scope = Self.scope(ofCode: row.integer(1))
+            let scope = StoredCodes.scope(ofCode: row.integer(1))
             let owner = row.text(2)
             let database = scope == .public ? DatabaseID.public : DatabaseID(scope: scope, owner: owner)
             return ZoneStats(

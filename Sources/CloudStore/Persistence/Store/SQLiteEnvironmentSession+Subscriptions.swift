@@ -4,7 +4,7 @@ extension SQLiteEnvironmentSession {
     func subscriptions(in database: DatabaseID) throws -> [(user: String, subscription: Subscription)] {
         if let known = knownSubscriptions(in: database) { return known }
         let loaded = try connection.statement("SELECT user, body FROM subscriptions WHERE scope = ? AND owner = ? ORDER BY created, user, id")
-            .rows([.integer(Self.scopeCode(database.scope)), .text(database.owner)]) { row in
+            .rows([.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner)]) { row in
                 (row.text(0), try SubscriptionCodec.decodeSubscription(row.blob(1)))
             }
         found(loaded, in: database)
@@ -13,7 +13,7 @@ extension SQLiteEnvironmentSession {
 
     func allSubscriptions() throws -> [(database: DatabaseID, user: String, subscription: Subscription)] {
         try connection.statement("SELECT scope, owner, user, body FROM subscriptions ORDER BY scope, owner, user, id").rows([]) { row in
-            let scope = Self.scope(ofCode: row.integer(0))
+            let scope = StoredCodes.scope(ofCode: row.integer(0))
             let database = scope == .public ? DatabaseID.public : DatabaseID(scope: scope, owner: row.text(1))
             return (database, row.text(2), try SubscriptionCodec.decodeSubscription(row.blob(3)))
         }
@@ -21,7 +21,7 @@ extension SQLiteEnvironmentSession {
 
     func subscriptions(of user: String, in database: DatabaseID) throws -> [Subscription] {
         try connection.statement("SELECT body FROM subscriptions WHERE scope = ? AND owner = ? AND user = ? ORDER BY id")
-            .rows([.integer(Self.scopeCode(database.scope)), .text(database.owner), .text(user)]) { row in
+            .rows([.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner), .text(user)]) { row in
                 try SubscriptionCodec.decodeSubscription(row.blob(0))
             }
     }
@@ -34,7 +34,7 @@ extension SQLiteEnvironmentSession {
             ON CONFLICT(scope, owner, user, id) DO UPDATE SET body = excluded.body
             """
         ).execute([
-            .integer(Self.scopeCode(database.scope)), .text(database.owner), .text(user), .text(subscription.subscriptionID),
+            .integer(StoredCodes.scopeCode(database.scope)), .text(database.owner), .text(user), .text(subscription.subscriptionID),
             .integer(time), .blob(SubscriptionCodec.encode(subscription)),
         ])
     }
@@ -42,7 +42,7 @@ extension SQLiteEnvironmentSession {
     func deleteSubscription(_ id: String, of user: String, in database: DatabaseID) throws -> Bool {
         rewritesSubscriptions()
         try connection.statement("DELETE FROM subscriptions WHERE scope = ? AND owner = ? AND user = ? AND id = ?")
-            .execute([.integer(Self.scopeCode(database.scope)), .text(database.owner), .text(user), .text(id)])
+            .execute([.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner), .text(user), .text(id)])
         return connection.changes > 0
     }
 

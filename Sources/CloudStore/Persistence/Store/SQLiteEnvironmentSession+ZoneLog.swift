@@ -16,7 +16,7 @@ extension SQLiteEnvironmentSession {
 
     /// Notes that the zone was created, changed or deleted in this transaction.
     func touchZoneLog(_ zone: StoredZone, deleted: Bool, time: Int64) {
-        let key = ZoneLogKey(scope: Self.scopeCode(zone.database.scope), owner: zone.database.owner, name: zone.zoneID.zoneName)
+        let key = ZoneLogKey(scope: StoredCodes.scopeCode(zone.database.scope), owner: zone.database.owner, name: zone.zoneID.zoneName)
         // A zone touched again moves after the others: the log orders zones by their latest change.
         if let index = zoneLogTouches.firstIndex(where: { $0.key == key }) {
             if index == zoneLogTouches.count - 1 {
@@ -48,7 +48,7 @@ extension SQLiteEnvironmentSession {
     }
 
     func lastZoneLogSequence(in database: DatabaseID) throws -> Int64 {
-        try lastZoneLogSequence(scope: Self.scopeCode(database.scope), owner: database.owner)
+        try lastZoneLogSequence(scope: StoredCodes.scopeCode(database.scope), owner: database.owner)
     }
 
     /// The database's latest sequence.
@@ -73,13 +73,13 @@ extension SQLiteEnvironmentSession {
 
     func zoneLog(in database: DatabaseID, after sequence: Int64, limit: Int) throws -> [ZoneLogEntry] {
         try connection.statement("SELECT seq, name, deleted FROM zone_log WHERE scope = ? AND owner = ? AND seq > ? ORDER BY seq LIMIT ?")
-            .rows([.integer(Self.scopeCode(database.scope)), .text(database.owner), .integer(sequence), .integer(Int64(limit))]) { row in
+            .rows([.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner), .integer(sequence), .integer(Int64(limit))]) { row in
                 ZoneLogEntry(sequence: row.integer(0), zoneName: row.text(1), deleted: row.integer(2) != 0)
             }
     }
 
     func zoneLogHorizon(in database: DatabaseID) throws -> Int64 {
-        try zoneLogHorizon(scope: Self.scopeCode(database.scope), owner: database.owner)
+        try zoneLogHorizon(scope: StoredCodes.scopeCode(database.scope), owner: database.owner)
     }
 
     private func zoneLogHorizon(scope: Int64, owner: String) throws -> Int64 {

@@ -134,25 +134,8 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
 
     // MARK: - Zones
 
-    static func scopeCode(_ scope: DatabaseScope) -> Int64 {
-        switch scope {
-        case .public: 0
-        case .private: 1
-        case .shared: 2
-        }
-    }
-
-    /// The scope `scopeCode(_:)` stored as `code`.
-    static func scope(ofCode code: Int64) -> DatabaseScope {
-        switch code {
-        case 1: .private
-        case 2: .shared
-        default: .public
-        }
-    }
-
     func zone(named name: String, in database: DatabaseID) throws -> StoredZone? {
-        let scope = Self.scopeCode(database.scope)
+        let scope = StoredCodes.scopeCode(database.scope)
         if let writerMemo = memoInUse {
             let key = ZoneCache.Key(scope: scope, owner: database.owner, name: name)
             if let known = foundZones[key] ?? writerMemo.zones[key] { return known }
@@ -178,7 +161,7 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
 
     func zones(in database: DatabaseID) throws -> [StoredZone] {
         try connection.statement("SELECT zone, name, created FROM zones WHERE scope = ? AND owner = ? ORDER BY name")
-            .rows([.integer(Self.scopeCode(database.scope)), .text(database.owner)]) { row in
+            .rows([.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner)]) { row in
                 StoredZone(
                     key: row.integer(0), zoneID: ZoneID(zoneName: row.text(1), ownerRecordName: database.owner),
                     database: database, created: row.integer(2))
@@ -187,13 +170,13 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
 
     func createZone(named name: String, in database: DatabaseID, created: Int64) throws -> StoredZone {
         try connection.statement("INSERT INTO zones(scope, owner, name, created) VALUES (?, ?, ?, ?)")
-            .execute([.integer(Self.scopeCode(database.scope)), .text(database.owner), .text(name), .integer(created)])
+            .execute([.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner), .text(name), .integer(created)])
         let zone = StoredZone(
             key: connection.lastInsertRowID, zoneID: ZoneID(zoneName: name, ownerRecordName: database.owner),
             database: database, created: created)
         touchZoneLog(zone, deleted: false, time: created)
         if writerMemo != nil {
-            foundZones[ZoneCache.Key(scope: Self.scopeCode(database.scope), owner: database.owner, name: name)] = zone
+            foundZones[ZoneCache.Key(scope: StoredCodes.scopeCode(database.scope), owner: database.owner, name: name)] = zone
         }
         return zone
     }
@@ -265,15 +248,7 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
             SELECT r.name FROM refs JOIN records r ON r.rid = refs.source
             WHERE refs.target_zone = ? AND refs.target = ? AND refs.action = ? ORDER BY r.rid
             """
-        ).rows([.integer(zone.key), .text(recordName), .integer(Self.actionCode(action))]) { $0.text(0) }
-    }
-
-    static func actionCode(_ action: Reference.Action) -> Int64 {
-        switch action {
-        case .none: 0
-        case .deleteSelf: 1
-        case .validate: 2
-        }
+        ).rows([.integer(zone.key), .text(recordName), .integer(StoredCodes.actionCode(action))]) { $0.text(0) }
     }
 
     // MARK: - Change log
