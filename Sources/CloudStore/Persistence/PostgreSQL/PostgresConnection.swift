@@ -124,6 +124,15 @@ final class PostgresConnection: @unchecked Sendable {
         try executeScript("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
     }
 
+    /// Begins a read-only transaction on one snapshot and runs `sql` in it, in one round trip:
+    /// what every read asks first.
+    /// - Returns: The statement's result.
+    func beginSnapshot(then sql: String) throws(PostgresError) -> PostgresResult {
+        let results = try pipeline([("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", []), (sql, [])])
+        guard results.count == 2 else { throw PostgresError(sqlState: "", message: "A pipelined read began without an answer", sql: sql) }
+        return results[1]
+    }
+
     /// Commits the open transaction.
     func commit() throws(PostgresError) {
         try executeScript("COMMIT")

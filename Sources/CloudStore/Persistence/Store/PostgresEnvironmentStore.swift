@@ -61,9 +61,17 @@ final class PostgresEnvironmentStore: EnvironmentStorage {
     func read<T: Sendable>(_ body: (any EnvironmentReader) throws -> T) throws -> T {
         try PostgresError.mapped {
             try pool.withConnection { connection in
-                try connection.transaction(snapshot: true) {
-                    let catalog = try Self.catalog(on: connection, schemaName: schemaName, cache: cachedCatalog)
-                    return try body(PostgresEnvironmentSession(connection: connection, schemaName: schemaName, catalog: catalog, numbering: numbering))
+                // The transaction begins and reads the schema version in one round trip.
+                let version = try SchemaCatalog.schemaVersion(
+                    from: connection.beginSnapshot(then: SchemaCatalog.schemaVersionSQL(schemaName)), schema: schemaName)
+                do {
+                    let catalog = try Self.catalog(version: version, on: connection, schemaName: schemaName, cache: cachedCatalog)
+                    let value = try body(PostgresEnvironmentSession(connection: connection, schemaName: schemaName, catalog: catalog, numbering: numbering))
+                    try connection.commit()
+                    return value
+                } catch {
+                    connection.rollback()
+                    throw error
                 }
             }
         }
@@ -114,9 +122,17 @@ final class PostgresEnvironmentStore: EnvironmentStorage {
     /// The catalog of the schema version `connection`'s transaction sees: the cached one while
     /// the version is the same.
     private static func catalog(on connection: PostgresConnection, schemaName: String, cache: ReadWriteLock<CachedCatalog?>) throws -> SchemaCatalog {
-        let version = try SchemaCatalog.schemaVersion(on: connection, schema: schemaName)
+        try catalog(version: SchemaCatalog.schemaVersion(on: connection, schema: schemaName), on: connection, schemaName: schemaName, cache: cache)
+    }
+
+    /// The catalog of schema `version`, which `connection`'s transaction sees.
+    private static func catalog(
+        version: Int64, on connection: PostgresConnection, schemaName: String, cache: ReadWriteLock<CachedCatalog?>
+    ) throws -> SchemaCatalog {
         if let cached = cache.read({ $0 }), cached.catalog.version == version {
-            cache.write { $0?.checked = Date() }
+            // Stamped at most every 100 ms: every read taking the write lock made them queue.
+            let now = Date()
+            if now.timeIntervalSince(cached.checked) > 0.1 { cache.write { $0?.checked = now } }
             return cached.catalog
         }
         let loaded = try SchemaCatalog.load(from: connection, schema: schemaName)

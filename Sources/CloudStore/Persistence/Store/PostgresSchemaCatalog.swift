@@ -30,9 +30,17 @@ extension SchemaCatalog {
 
     /// The stored schema version of the environment in `schema` (unquoted).
     static func schemaVersion(on connection: PostgresConnection, schema: String) throws -> Int64 {
-        guard let version = try connection.execute(
-            "SELECT value::bigint FROM \(PostgresIdentifier.quote(schema)).meta WHERE key = 'schema_version'"
-        ).scalarInteger() else {
+        try schemaVersion(from: connection.execute(schemaVersionSQL(schema)), schema: schema)
+    }
+
+    /// The statement reading the schema version of the environment in `schema` (unquoted).
+    static func schemaVersionSQL(_ schema: String) -> String {
+        "SELECT value::bigint FROM \(PostgresIdentifier.quote(schema)).meta WHERE key = 'schema_version'"
+    }
+
+    /// The schema version in the result of ``schemaVersionSQL(_:)``.
+    static func schemaVersion(from result: PostgresResult, schema: String) throws -> Int64 {
+        guard let version = result.scalarInteger() else {
             throw CloudStoreError.internalError("The environment schema \(schema) has no schema version")
         }
         return version
