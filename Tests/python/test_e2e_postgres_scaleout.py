@@ -235,17 +235,26 @@ def test_a_courier_poll_on_one_process_gets_a_change_written_through_the_other(s
     assert "serverErrorCode" not in subscribed.json()["subscriptions"][0], subscribed.text
 
     courier = CourierClient(url).start()
+    waits: list[float] = []
     try:
-        time.sleep(0.3)  # the poll is waiting on the first process
         writer = scale_out.client(second.base_url)
-        sent = time.monotonic()
-        writer.modify("private", [{"operationType": "create", "record": {"recordType": "Item", "fields": {"n": {"value": 1}}}}], zone_id=zone_id(zone))
-        received = courier.wait_for(1, timeout=20)
-        waited = time.monotonic() - sent
+        for number in range(30):
+            time.sleep(0.2)  # the poll is waiting on the first process again
+            sent = time.monotonic()
+            writer.modify("private", [{"operationType": "create", "record": {"recordType": "Item", "fields": {"n": {"value": number}}}}], zone_id=zone_id(zone))
+            deadline = sent + 20
+            while len(courier.received) <= number and time.monotonic() < deadline:
+                time.sleep(0.001)
+            waits.append(time.monotonic() - sent)
+        received = list(courier.received)
     finally:
         courier.stop()
-    assert len(received) == 1 and received[0]["ck"]["fet"]["zid"] == zone, received
-    print(f"a change through the second process reached the first's courier poll after {waited * 1000:.0f} ms")
+    assert len(received) == 30 and all(notification["ck"]["fet"]["zid"] == zone for notification in received), received
+    waits.sort()
+    # Reported, not asserted: a shared machine's timings are no test. The wait includes the
+    # write's own round trip through the second process.
+    print(f"changes through the second process reached the first's courier poll after "
+          f"{waits[len(waits) // 2] * 1000:.0f} ms median, {waits[-1] * 1000:.0f} ms at worst of {len(waits)}")
 
 
 def test_courier_polls_for_one_token_on_both_processes_get_every_notification_exactly_once(scale_out: ScaleOut) -> None:
