@@ -10,6 +10,8 @@ struct Cumulus: ParsableCommand {
         subcommands: [
             ServeCommand.self,
             MigrateCommand.self,
+            BackupCommand.self,
+            RestoreCommand.self,
             ContainersCommand.self,
             ExportSchemaCommand.self,
             ValidateSchemaCommand.self,
