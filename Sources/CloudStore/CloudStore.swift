@@ -171,7 +171,7 @@ public final class CloudStore: Sendable {
         let storage: any EnvironmentStorage
         if let postgres {
             let schemaName = Self.environmentSchema(container, environment)
-            storage = try PostgresEnvironmentStore(pool: postgres, schemaName: schemaName) { [weak self] in
+            storage = try PostgresEnvironmentStore(pool: postgres, schemaName: schemaName, concurrentIndexBuilds: environment == .production) { [weak self] in
                 self?.tellOtherProcesses(PostgresCrossProcess.Item.schema(schemaName))
             }
         } else {
