@@ -40,6 +40,9 @@ extension CloudStore {
             }
             if !tokens.isEmpty { wakeNotificationListeners(tokens) }
         case .recheckAll:
+            // A restore into this database, or a failover under it, while this process runs:
+            // noticed here too, not only when the next process starts.
+            _ = try? catalog?.checkClusterIdentity()
             catalog?.invalidateCachedCounter()
             forgetSchema(named: nil)
             for listener in recheckListeners.withLock({ $0 }) { listener() }

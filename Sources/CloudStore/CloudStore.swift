@@ -181,7 +181,8 @@ public final class CloudStore: Sendable {
         if let postgres {
             let schemaName = Self.environmentSchema(container, environment)
             storage = try PostgresEnvironmentStore(
-                pool: postgres, schemaName: schemaName, numbering: configuration.unsafeNaiveChangeNumbering ? .naiveSequence(hold: 5_000) : .counterRow
+                pool: postgres, schemaName: schemaName, concurrentIndexBuilds: environment == .production,
+                numbering: configuration.unsafeNaiveChangeNumbering ? .naiveSequence(hold: 5_000) : .counterRow
             ) { [weak self] in
                 self?.tellOtherProcesses(PostgresCrossProcess.Item.schema(schemaName))
             }

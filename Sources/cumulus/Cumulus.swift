@@ -11,6 +11,8 @@ struct Cumulus: ParsableCommand {
             ServeCommand.self,
             MigrateCommand.self,
             MigrateStoreCommand.self,
+            BackupCommand.self,
+            RestoreCommand.self,
             ContainersCommand.self,
             ExportSchemaCommand.self,
             ValidateSchemaCommand.self,

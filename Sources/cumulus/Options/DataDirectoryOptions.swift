@@ -40,8 +40,8 @@ struct DataDirectoryOptions: ParsableArguments {
         }
     }
 
-    /// Opens the store in the resolved directory.
-    func openStore() throws -> CloudStore {
+    /// The store's configuration: the resolved directory, database and assets.
+    func configuration() throws -> CloudStoreConfiguration {
         var configuration = CloudStoreConfiguration(dataDirectory: resolved)
         configuration.assetStorage = try assetStorage()
         do {
@@ -51,6 +51,11 @@ struct DataDirectoryOptions: ParsableArguments {
         }
         // A command serves no requests: it must not take a share of the servers' request rates.
         configuration.heartbeatInterval = nil
-        return try CloudStore(configuration: configuration)
+        return configuration
+    }
+
+    /// Opens the store in the resolved directory.
+    func openStore() throws -> CloudStore {
+        try CloudStore(configuration: configuration())
     }
 }

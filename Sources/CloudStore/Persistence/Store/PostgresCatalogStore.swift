@@ -177,9 +177,11 @@ final class PostgresCatalogStore: CatalogStorage {
         }
     }
 
-    /// The identity of the cluster the store is on now: its system identifier and timeline, so
-    /// that a restore into another cluster or a promoted standby shows as a change; `nil` when
-    /// the role may not read them (it needs `pg_monitor`).
+    /// The identity of the database the store is on now: the cluster's system identifier and
+    /// timeline, so that a restore into another cluster or a promoted standby shows as a change,
+    /// and the object identifier of the catalog's settings table, which every restore of a dump
+    /// makes anew (into a new database of the same cluster, or over the same one); `nil` when the
+    /// role may not read the cluster's (it needs `pg_monitor`).
     func currentClusterIdentity() throws -> String? {
         do {
             return try read { connection in
@@ -190,20 +192,38 @@ final class PostgresCatalogStore: CatalogStorage {
         }
     }
 
-    /// The statement reading the cluster's identity: its system identifier and timeline.
-    static let clusterIdentityQuery =
-        "SELECT (SELECT system_identifier FROM pg_control_system())::text || '/' || (SELECT timeline_id FROM pg_control_checkpoint())::text"
+    /// The statement reading the identity of the database the store is in: the cluster's system
+    /// identifier and timeline, and the settings table's identifier, which a restore recreates.
+    static let clusterIdentityQuery = """
+        SELECT (SELECT system_identifier FROM pg_control_system())::text || '/'
+            || (SELECT timeline_id FROM pg_control_checkpoint())::text || '/'
+            || 'catalog.settings'::regclass::oid::text
+        """
 
-    /// Compares the cluster with the one the incarnation was issued on, before serving: on
-    /// another cluster, or another timeline of it, commits a client was told of may be gone, and
-    /// their sequences would be handed out again; so the incarnation moves and every older
-    /// change token expires. The first use records the cluster. Returns whether it moved.
+    /// Compares the database with the one the incarnation was issued on, before serving: on
+    /// another cluster, another timeline of it, or a restored copy, commits a client was told of
+    /// may be gone, and their sequences would be handed out again; so the incarnation moves and
+    /// every older change token expires. The first use records the identity. Returns whether the
+    /// incarnation moved.
+    ///
+    /// An identity recorded before it held the settings table's identifier (two parts, not three)
+    /// is completed without a bump when cluster and timeline still match: that record cannot tell
+    /// whether a restore happened since, and expiring every token on upgrade would cost each
+    /// device a full resync for nothing it can know of.
     @discardableResult
     func checkClusterIdentity() throws -> Bool {
         guard let identity = try currentClusterIdentity() else { return false }
         let recorded = try clusterIdentity()
         guard recorded != identity else { return false }
-        return try setClusterIdentity(identity, bumpIncarnation: !recorded.isEmpty) && !recorded.isEmpty
+        let bump = !recorded.isEmpty && !Self.isEarlierForm(recorded, of: identity)
+        return try setClusterIdentity(identity, bumpIncarnation: bump) && bump
+    }
+
+    /// Whether `recorded` is `identity` as recorded before identities held a third part.
+    static func isEarlierForm(_ recorded: String, of identity: String) -> Bool {
+        let parts = identity.split(separator: "/", omittingEmptySubsequences: false)
+        return recorded.split(separator: "/", omittingEmptySubsequences: false).count == 2 && parts.count == 3
+            && recorded == parts.prefix(2).joined(separator: "/")
     }
 
     // MARK: - Containers

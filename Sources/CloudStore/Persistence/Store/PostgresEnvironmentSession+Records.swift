@@ -76,7 +76,7 @@ extension PostgresEnvironmentSession {
 
     /// A writer of this environment's schema, on this transaction, from this session's catalog.
     private func schemaWriter() throws -> PostgresSchemaWriter {
-        try PostgresSchemaWriter(connection: connection, schema: schemaName)
+        try PostgresSchemaWriter(connection: connection, schema: schemaName, buildsIndexesLater: buildsIndexesLater)
     }
 
     func saveRecordType(_ definition: RecordTypeDefinition) throws {

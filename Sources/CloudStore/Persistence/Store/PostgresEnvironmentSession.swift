@@ -21,6 +21,8 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
     var statsDeltas: [StatsKey: (records: Int64, bytes: Int64)] = [:]
     /// Whether this write changed the schema, for the store to tell every process after commit.
     var changedSchema = false
+    /// Whether schema changes leave their new indexes to be built concurrently after the commit.
+    let buildsIndexesLater: Bool
 
     /// The key of a count: a record type in a zone.
     struct StatsKey: Hashable, Comparable {
@@ -39,9 +41,10 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
 
     init(
         connection: PostgresConnection, schemaName: String, catalog: SchemaCatalog, transaction: PostgresWriteTransaction? = nil,
-        numbering: PostgresChangeLog.Numbering = .counterRow
+        buildsIndexesLater: Bool = false, numbering: PostgresChangeLog.Numbering = .counterRow
     ) {
         self.connection = connection
+        self.buildsIndexesLater = buildsIndexesLater
         self.schemaName = schemaName
         namespace = PostgresIdentifier.quote(schemaName)
         self.catalog = catalog

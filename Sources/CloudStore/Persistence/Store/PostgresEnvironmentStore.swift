@@ -9,9 +9,15 @@ import Synchronization
 /// version by every transaction; ``currentSchema()``, read before a request is decoded, trusts
 /// the cache until this process changes the schema, another process says it did, or a second
 /// has passed.
+///
+/// With `concurrentIndexBuilds` (production), a schema change commits without its new indexes,
+/// which are then built concurrently before the write returns; opening the store rebuilds what
+/// an interrupted build left invalid (``PostgresConcurrentIndexes``).
 final class PostgresEnvironmentStore: EnvironmentStorage {
     /// The PostgreSQL schema holding the environment.
     let schemaName: String
+    /// Whether indexes are built concurrently, after the schema change commits.
+    let concurrentIndexBuilds: Bool
     private let pool: PostgresPool
     private let writer: PostgresWriteQueue
     private let numbering: PostgresChangeLog.Numbering
@@ -28,16 +34,19 @@ final class PostgresEnvironmentStore: EnvironmentStorage {
 
     /// Opens (creating and migrating as needed) the environment in `schemaName`.
     /// - Parameters:
+    ///   - concurrentIndexBuilds: Whether schema changes build their indexes concurrently after
+    ///     they commit; opening then also finishes builds that were interrupted.
     ///   - numbering: How change sequences are taken: only the tests that show the checker
     ///     catching skipped commits ask for anything but the counter row.
     ///   - schemaChanged: told after a transaction that changed the schema committed: to tell
     ///     the other processes.
     init(
-        pool: PostgresPool, schemaName: String, numbering: PostgresChangeLog.Numbering = .counterRow,
-        schemaChanged: @escaping @Sendable () -> Void = {}
+        pool: PostgresPool, schemaName: String, concurrentIndexBuilds: Bool = false,
+        numbering: PostgresChangeLog.Numbering = .counterRow, schemaChanged: @escaping @Sendable () -> Void = {}
     ) throws {
         self.schemaName = schemaName
         self.pool = pool
+        self.concurrentIndexBuilds = concurrentIndexBuilds
         self.numbering = numbering
         let schema = PostgresIdentifier.quote(schemaName)
         try pool.withConnection { connection in
@@ -46,12 +55,18 @@ final class PostgresEnvironmentStore: EnvironmentStorage {
                 try connection.execute("CREATE SEQUENCE IF NOT EXISTS \(schema).naive_seq")
             }
         }
+        if concurrentIndexBuilds {
+            // Not waiting: a process building them now leaves nothing to do.
+            try PostgresConcurrentIndexes.build(schema: schemaName, pool: pool, waiting: false)
+        }
         let cache = cachedCatalog
         writer = PostgresWriteQueue(
             pool: pool, changeLog: PostgresChangeLog(schema: schema, numbering: numbering), name: schemaName,
             makeGroupState: { transaction in
                 let catalog = try Self.catalog(on: transaction.connection, schemaName: schemaName, cache: cache)
-                return PostgresEnvironmentSession(connection: transaction.connection, schemaName: schemaName, catalog: catalog, transaction: transaction)
+                return PostgresEnvironmentSession(
+                    connection: transaction.connection, schemaName: schemaName, catalog: catalog, transaction: transaction,
+                    buildsIndexesLater: concurrentIndexBuilds)
             },
             committed: { transaction in
                 if (transaction.groupState as? PostgresEnvironmentSession)?.changedSchema == true { schemaChanged() }
@@ -94,7 +109,22 @@ final class PostgresEnvironmentStore: EnvironmentStorage {
     var writeStatistics: SQLiteWriteQueue.WriteStatistics { writer.statistics }
 
     private func write<T: Sendable>(exclusive: Bool, _ body: (any EnvironmentWriter) throws -> T) throws -> T {
-        try PostgresError.mapped { try writer.submit(exclusive: exclusive) { transaction in try run(body, in: transaction) } }
+        let changedSchema = Atomic<Bool>(false)
+        let result = try PostgresError.mapped {
+            try writer.submit(exclusive: exclusive) { transaction in
+                let result = try run(body, in: transaction)
+                if (transaction.groupState as? PostgresEnvironmentSession)?.changedSchema == true {
+                    changedSchema.store(true, ordering: .relaxed)
+                }
+                return result
+            }
+        }
+        // Committed: the new indexes are built now, while writes go on, before the caller hears
+        // that the change is done.
+        if concurrentIndexBuilds && changedSchema.load(ordering: .relaxed) {
+            try PostgresConcurrentIndexes.build(schema: schemaName, pool: pool)
+        }
+        return result
     }
 
     /// Runs a job's body on the group's session; a schema it changed replaces the cache at once.

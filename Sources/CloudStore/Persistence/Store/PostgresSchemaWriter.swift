@@ -7,10 +7,11 @@
 /// PostgreSQL's DDL is transactional, so a failed save leaves no half-made type. A change runs
 /// in the connection's open transaction, or in one of its own when none is open.
 ///
-/// Indexes are built with plain `CREATE INDEX`, which blocks writes to `records` while it
-/// runs: right for development's just-in-time schema on small tables. A production deploy over
-/// large tables needs `CREATE INDEX CONCURRENTLY` outside a transaction, with invalid leftovers
-/// (`pg_index.indisvalid = false`) dropped and built again; that is not done here yet.
+/// Indexes of `records` and of the search tables are built with plain `CREATE INDEX` in the
+/// transaction, which blocks writes to the table while it runs: right for development's
+/// just-in-time schema on small tables. With `buildsIndexesLater` (production, whose tables may
+/// be large and busy) the transaction only drops the indexes that go; the new ones are built
+/// after it commits, concurrently (``PostgresConcurrentIndexes``).
 struct PostgresSchemaWriter {
     /// The connection the writer works on.
     let connection: PostgresConnection
@@ -18,13 +19,16 @@ struct PostgresSchemaWriter {
     let schema: String
     /// The schema's quoted name.
     private let quoted: String
+    /// Whether new indexes are left for ``PostgresConcurrentIndexes`` to build after the commit.
+    private let buildsIndexesLater: Bool
     /// The catalog as this writer last read or wrote it.
     private(set) var catalog: SchemaCatalog
 
     /// A writer for the environment in `schema` (unquoted), with its catalog read.
-    init(connection: PostgresConnection, schema: String) throws {
+    init(connection: PostgresConnection, schema: String, buildsIndexesLater: Bool = false) throws {
         self.connection = connection
         self.schema = schema
+        self.buildsIndexesLater = buildsIndexesLater
         quoted = PostgresIdentifier.quote(schema)
         catalog = try SchemaCatalog.load(from: connection, schema: schema)
     }
@@ -204,22 +208,11 @@ struct PostgresSchemaWriter {
         var new = new
         try assignSlots(&new)
 
-        // Indexes end in the record key so that an index serves a sort and its ties (PostgreSQL
-        // indexes do not end in the row's key as SQLite's do); NULLs first, as SQLite sorts them.
         for field in new.orderedFields {
-            let indexName = "records_t\(new.id)_f\(field.id)"
-            let wanted = field.definition.has(.queryable) || field.definition.has(.sortable)
-            if let system = SystemField(rawValue: field.definition.name), wanted {
-                // `___recordID` indexes the type's records by zone (and so by key): the scan a query
-                // by type alone needs. Names themselves are indexed by `records(zone, name)`.
-                let key = system == .recordID ? "zone, rid" : "zone, \(Self.column(of: system)), rid"
-                try connection.executeScript(
-                    "CREATE INDEX IF NOT EXISTS \(indexName) ON \(quoted).records(\(key)) WHERE type = \(new.id)")
-            } else if field.isProjected && !field.definition.type.isList {
-                try connection.executeScript(
-                    "CREATE INDEX IF NOT EXISTS \(indexName) ON \(quoted).records(zone, \(field.column) NULLS FIRST, rid) WHERE type = \(new.id)")
+            if let index = Self.recordsIndex(of: field, in: new, schema: quoted) {
+                try create(index)
             } else {
-                try connection.executeScript("DROP INDEX IF EXISTS \(quoted).\(indexName)")
+                try connection.executeScript("DROP INDEX IF EXISTS \(quoted).\(Self.recordsIndexName(of: field, in: new))")
             }
         }
         for field in new.listFields {
@@ -264,8 +257,7 @@ struct PostgresSchemaWriter {
                 try connection.executeScript("DROP INDEX IF EXISTS \(quoted).\(searchTable)_f\(field.id)")
             }
             for field in new.searchableFields {
-                try connection.executeScript(
-                    "CREATE INDEX IF NOT EXISTS \(searchTable)_f\(field.id) ON \(quoted).\(searchTable) USING gin(words) WHERE field = \(field.id)")
+                try create(Self.searchIndex(of: field, in: new, schema: quoted))
             }
         }
 
@@ -275,6 +267,57 @@ struct PostgresSchemaWriter {
             try backfill(added, searchable: addedSearchable, type: new)
         }
         catalog.types[new.definition.name] = new
+    }
+
+    /// Builds `index` now, in the transaction; or leaves it for after the commit.
+    private func create(_ index: Index) throws {
+        guard !buildsIndexesLater else { return }
+        try connection.executeScript("CREATE INDEX IF NOT EXISTS \(index.name) \(index.definition)")
+    }
+
+    // MARK: - The indexes a schema needs
+
+    /// An index of `records` or of a search table: its name (unique in the environment's schema,
+    /// unquoted) and what follows the name in `CREATE INDEX`.
+    struct Index: Hashable, Sendable {
+        var name: String
+        var definition: String
+    }
+
+    /// Every index the record types of `catalog` need, for the environment in `schema` (quoted).
+    static func indexes(of catalog: SchemaCatalog, schema: String) -> [Index] {
+        catalog.types.values.sorted { $0.id < $1.id }.flatMap { type in
+            type.orderedFields.compactMap { recordsIndex(of: $0, in: type, schema: schema) }
+                + type.searchableFields.map { searchIndex(of: $0, in: type, schema: schema) }
+        }
+    }
+
+    private static func recordsIndexName(of field: SchemaCatalog.Field, in type: SchemaCatalog.RecordType) -> String {
+        "records_t\(type.id)_f\(field.id)"
+    }
+
+    /// The index of `records` that `field` needs, if any. Indexes end in the record key so that
+    /// an index serves a sort and its ties (PostgreSQL indexes do not end in the row's key as
+    /// SQLite's do); NULLs first, as SQLite sorts them.
+    private static func recordsIndex(of field: SchemaCatalog.Field, in type: SchemaCatalog.RecordType, schema: String) -> Index? {
+        let name = recordsIndexName(of: field, in: type)
+        let wanted = field.definition.has(.queryable) || field.definition.has(.sortable)
+        if let system = SystemField(rawValue: field.definition.name), wanted {
+            // `___recordID` indexes the type's records by zone (and so by key): the scan a query
+            // by type alone needs. Names themselves are indexed by `records(zone, name)`.
+            let key = system == .recordID ? "zone, rid" : "zone, \(column(of: system)), rid"
+            return Index(name: name, definition: "ON \(schema).records(\(key)) WHERE type = \(type.id)")
+        } else if field.isProjected && !field.definition.type.isList {
+            return Index(name: name, definition: "ON \(schema).records(zone, \(field.column) NULLS FIRST, rid) WHERE type = \(type.id)")
+        }
+        return nil
+    }
+
+    /// The index over a searchable field's rows of its type's search table, so that a search
+    /// reads only its field's words.
+    private static func searchIndex(of field: SchemaCatalog.Field, in type: SchemaCatalog.RecordType, schema: String) -> Index {
+        let table = PostgresProjections.searchTable(type)
+        return Index(name: "\(table)_f\(field.id)", definition: "ON \(schema).\(table) USING gin(words) WHERE field = \(field.id)")
     }
 
     /// The slot columns `records` has, in order (`p1` first), each with its kind.
