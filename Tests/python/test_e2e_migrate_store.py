@@ -14,19 +14,9 @@ from typing import Any
 from cloudkit_client import CloudKitClient
 from cumulus_server import CumulusServer
 from postgres_cluster import fresh_database
+from test_e2e_postgres_scaleout import PASSWORD, SCHEMA
 
 CONTAINER = "iCloud.com.example.Moving"
-SCHEMA = """
-DEFINE SCHEMA
-    RECORD TYPE Item (
-        "___recordID" REFERENCE QUERYABLE,
-        n INT64 QUERYABLE SORTABLE,
-        GRANT WRITE TO "_creator",
-        GRANT CREATE TO "_icloud",
-        GRANT READ TO "_world"
-    );
-"""
-PASSWORD = "correct horse battery staple"
 
 
 def zone_changes(client: CloudKitClient, token: str | None) -> tuple[list[str], str]:

@@ -215,18 +215,24 @@ def test_the_checker_catches_the_naive_numbering_skipping_commits(naive_scale_ou
 
 
 
-def test_a_courier_poll_on_one_process_gets_a_change_written_through_the_other(scale_out: ScaleOut) -> None:
-    from test_e2e_notifications import CourierClient
-
-    first, second = scale_out.first, scale_out.second
-    user = scale_out.client(first.base_url)
+def register_push_token(scale_out: ScaleOut, user: CloudKitClient) -> str:
+    """Creates a push token through the first process and registers it for `user`: its courier URL."""
+    first = scale_out.first
     created = user.session.post(
         f"{first.base_url}/device/1/{CONTAINER}/development/tokens/create?ckAPIToken={scale_out.api_token}",
         data='{"apnsEnvironment":"development","clientId":"' + uuid.uuid4().hex + '"}', headers={"Content-Type": "text/plain"}, timeout=30)
     assert created.status_code == 200, created.text
     registered = user.post(None, "tokens/register", {"apnsEnvironment": "development", "apnsToken": created.json()["apnsToken"]})
     assert registered.status_code == 200, registered.text
-    url = registered.json()["webcourierURL"]
+    return registered.json()["webcourierURL"]
+
+
+def test_a_courier_poll_on_one_process_gets_a_change_written_through_the_other(scale_out: ScaleOut) -> None:
+    from test_e2e_notifications import CourierClient
+
+    first, second = scale_out.first, scale_out.second
+    user = scale_out.client(first.base_url)
+    url = register_push_token(scale_out, user)
     assert url.startswith(first.base_url), "the courier URL names the process that handed it out"
     zone = "courier-" + uuid.uuid4().hex[:6]
     user.post("private", "zones/modify", {"operations": [{"operationType": "create", "zone": {"zoneID": zone_id(zone)}}]})
@@ -262,13 +268,7 @@ def test_courier_polls_for_one_token_on_both_processes_get_every_notification_ex
     queued for it: each process claims entries for its own polls, and no entry reaches two."""
     first, second = scale_out.first, scale_out.second
     user = scale_out.client(first.base_url)
-    created = user.session.post(
-        f"{first.base_url}/device/1/{CONTAINER}/development/tokens/create?ckAPIToken={scale_out.api_token}",
-        data='{"apnsEnvironment":"development","clientId":"' + uuid.uuid4().hex + '"}', headers={"Content-Type": "text/plain"}, timeout=30)
-    assert created.status_code == 200, created.text
-    registered = user.post(None, "tokens/register", {"apnsEnvironment": "development", "apnsToken": created.json()["apnsToken"]})
-    assert registered.status_code == 200, registered.text
-    courier = urlsplit(registered.json()["webcourierURL"])
+    courier = urlsplit(register_push_token(scale_out, user))
     zone = "claims-" + uuid.uuid4().hex[:6]
     user.post("private", "zones/modify", {"operations": [{"operationType": "create", "zone": {"zoneID": zone_id(zone)}}]})
     subscribed = user.post("private", "subscriptions/modify", {"operations": [
