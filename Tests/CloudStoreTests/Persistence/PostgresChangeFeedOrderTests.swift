@@ -113,6 +113,25 @@ import TestSupport
         #expect(problems.contains { $0.contains("missed") })
     }
 
+    @Test func aGroupHoldsNoMoreJobsThanPostgreSQLKeepsSubtransactionsOfInMemory() throws {
+        let holder = try RawPostgres(url: database.url)
+        try holder.execute("BEGIN; UPDATE env.zones SET last_seq = last_seq WHERE zone = 1")
+        let writer = process()
+        let done = DispatchSemaphore(value: 0)
+        // The first job's group waits on zone 1's counter while 150 more queue behind it.
+        writer.enqueue({ try $0.appendChange(Self.entry("first"), zone: 1) }) { _ in done.signal() }
+        try waitForLockWaiter(try RawPostgres(url: database.url))
+        for index in 0..<150 {
+            writer.enqueue({ try $0.appendChange(Self.entry("j\(index)"), zone: 2) }) { _ in done.signal() }
+        }
+        try holder.execute("COMMIT")
+        for _ in 0...150 { done.wait() }
+        let statistics = writer.statistics
+        #expect(statistics.jobs == 151)
+        #expect(statistics.largestGroup == PostgresWriteQueue.Core.maximumGroup)
+        #expect(PostgresWriteQueue.Core.maximumGroup <= 64)
+    }
+
     @Test func aLongTransactionElsewhereDelaysNoOtherZone() throws {
         let long = try RawPostgres(url: database.url)
         // A transaction holding zone 2's counter and open for as long as the test wants.

@@ -100,9 +100,11 @@ final class PostgresWriteQueue: Sendable {
         private let queue = Mutex<(jobs: [Job], stopping: Bool)>(([], false))
         private let wakeup = DispatchSemaphore(value: 0)
         let statistics = Mutex(SQLiteWriteQueue.WriteStatistics())
-        /// The most jobs in one transaction: enough to amortise a commit, few enough that one
-        /// group's savepoints do not hold the zone long.
-        static let maximumGroup = 256
+        /// The most jobs in one transaction: enough to amortise a commit, and no more than the
+        /// 64 subtransactions PostgreSQL keeps in memory per transaction. Each job's savepoint
+        /// that writes is one, until the whole transaction ends; past 64, every other session's
+        /// snapshot must look them up on disk while the group runs.
+        static let maximumGroup = 64
         /// How often a group that lost a deadlock or serialization race is run again.
         static let attempts = 5
 
