@@ -44,12 +44,7 @@ final class SQLiteWriteQueue: Sendable {
     /// - Throws: what `body` threw (its savepoint is rolled back), or the commit's failure; SQLite's
     ///   errors as ``CloudStoreError``.
     func submit<T: Sendable>(exclusive: Bool = false, _ body: (SQLiteConnection) throws -> T) throws -> T {
-        try withoutActuallyEscaping(body) { body in
-            let value: any Sendable = try waitForCompletion { report in
-                core.enqueue(Job(run: CallerClosure { connection in try body(connection) }, exclusive: exclusive, report: report))
-            }
-            return value as! T
-        }
+        try Job.submit(exclusive: exclusive, body, mapError: Self.mapError) { core.enqueue($0) }
     }
 
     /// Hands `body` to the writer and returns at once; `completion` gets what `body` returned,
@@ -65,9 +60,7 @@ final class SQLiteWriteQueue: Sendable {
         exclusive: Bool = false, _ body: @escaping @Sendable (SQLiteConnection) throws -> T,
         completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        core.enqueue(Job(run: CallerClosure(body: body), exclusive: exclusive, repeatable: true) { result in
-            completion(result.map { $0 as! T })
-        })
+        core.enqueue(Job.repeatable(exclusive: exclusive, body, mapError: Self.mapError, completion: completion))
     }
 
     /// How the writer has grouped the jobs it committed so far, and how many wait now.
@@ -89,54 +82,10 @@ final class SQLiteWriteQueue: Sendable {
     }
 
     /// A submitted job: the caller's closure and who to tell the outcome.
-    final class Job: Sendable {
-        /// Taken (and so released) by the writer before it reports: `withoutActuallyEscaping`
-        /// checks that nothing holds the caller's closure once `submit` returns.
-        let run: Mutex<CallerClosure?>
-        /// Whether the job runs alone in its own transaction.
-        let exclusive: Bool
-        /// Whether the closure may run again after its transaction was rolled back: it acts
-        /// only through the connection. A caller's closure that `submit` carries may change
-        /// what it captured, so it runs once.
-        let repeatable: Bool
-        private let report: @Sendable (Result<any Sendable, any Error>) -> Void
+    typealias Job = WriteJob<SQLiteConnection>
 
-        init(
-            run: CallerClosure, exclusive: Bool, repeatable: Bool = false,
-            report: @escaping @Sendable (Result<any Sendable, any Error>) -> Void
-        ) {
-            self.run = Mutex(run)
-            self.exclusive = exclusive
-            self.repeatable = repeatable
-            self.report = report
-        }
-
-        /// Runs the caller's closure: once, dropping it afterwards, unless the job is
-        /// repeatable (then ``finish(_:)`` drops it).
-        func perform(on connection: SQLiteConnection) throws -> any Sendable {
-            guard let closure = run.withLock({ repeatable ? $0 : $0.take() }) else {
-                throw CloudStoreError.internalError("A write job ran twice")
-            }
-            return try closure.body(connection)
-        }
-
-        /// Drops the closure if it never ran, then tells the caller, SQLite's errors as CloudStore's.
-        func finish(_ result: Result<any Sendable, any Error>) {
-            run.withLock { $0 = nil }
-            report(result.mapError { error in (error as? SQLiteError)?.cloudStoreError ?? error })
-        }
-    }
-
-    /// A caller's closure, carried to the writer thread.
-    ///
-    /// `@unchecked Sendable` is sound because the closure is either `@Sendable` itself (a job
-    /// handed off with `enqueue`), or its caller blocks in `submit` from the moment it submits
-    /// until the writer has finished running the closure and reported: the closure's captured
-    /// state is then used by one thread at a time, the semaphore ordering the two threads'
-    /// accesses, and the closure never outlives `submit` (`withoutActuallyEscaping`).
-    struct CallerClosure: @unchecked Sendable {
-        let body: (SQLiteConnection) throws -> any Sendable
-    }
+    /// SQLite's errors as CloudStore's, for the callers.
+    private static let mapError: @Sendable (any Error) -> any Error = { ($0 as? SQLiteError)?.cloudStoreError ?? $0 }
 
     /// What the writer thread and submitters share.
     final class Core: Sendable {

@@ -37,60 +37,21 @@ final class PostgresWriteQueue: Sendable {
     /// Runs `body` in a write transaction, with other queued jobs, and returns once it has committed.
     /// - Parameter exclusive: run alone in a transaction of its own (schema changes).
     func submit<T: Sendable>(exclusive: Bool = false, _ body: (PostgresWriteTransaction) throws -> T) throws -> T {
-        try withoutActuallyEscaping(body) { body in
-            // The body runs on the writer thread while this thread waits for it: the job lets go
-            // of it before reporting, so nothing holds it once `submit` returns.
-            let box = UncheckedBody(body: body)
-            return try waitForCompletion { report in
-                core.enqueue(Job(exclusive: exclusive, repeatable: false, run: { try box.body($0) }, report: { result in report(result.map { $0 as! T }) }))
-            }
-        }
+        try Job.submit(exclusive: exclusive, body, mapError: Self.mapError) { core.enqueue($0) }
     }
 
     /// As ``submit(exclusive:_:)`` but returns at once: `completion` gets the outcome after the commit.
     func enqueue<T: Sendable>(
         _ body: @escaping @Sendable (PostgresWriteTransaction) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void
     ) {
-        core.enqueue(Job(exclusive: false, repeatable: true, run: { try body($0) }, report: { completion($0.map { $0 as! T }) }))
-    }
-
-    /// A job body that crosses to the writer thread while its caller waits (see ``submit``).
-    private struct UncheckedBody<T>: @unchecked Sendable {
-        let body: (PostgresWriteTransaction) throws -> T
+        core.enqueue(Job.repeatable(exclusive: false, body, mapError: Self.mapError, completion: completion))
     }
 
     /// One queued job: its body, and where its outcome goes.
-    final class Job: Sendable {
-        /// Whether the job runs alone in its own transaction.
-        let exclusive: Bool
-        /// Whether the body may run again after its transaction lost a race: it acts only
-        /// through the transaction. A caller's closure that `submit` carries may change what it
-        /// captured, so it runs once; it is told to try again instead.
-        let repeatable: Bool
-        private let body: Mutex<(@Sendable (PostgresWriteTransaction) throws -> any Sendable)?>
-        private let report: @Sendable (Result<any Sendable, any Error>) -> Void
+    typealias Job = WriteJob<PostgresWriteTransaction>
 
-        init(
-            exclusive: Bool, repeatable: Bool, run: @escaping @Sendable (PostgresWriteTransaction) throws -> any Sendable,
-            report: @escaping @Sendable (Result<any Sendable, any Error>) -> Void
-        ) {
-            self.exclusive = exclusive
-            self.repeatable = repeatable
-            body = Mutex(run)
-            self.report = report
-        }
-
-        func run(_ transaction: PostgresWriteTransaction) throws -> any Sendable {
-            guard let body = body.withLock({ $0 }) else { throw CloudStoreError.internalError("A write job ran after it was reported") }
-            return try body(transaction)
-        }
-
-        /// Lets go of the body, then reports.
-        func finish(_ result: Result<any Sendable, any Error>) {
-            body.withLock { $0 = nil }
-            report(result.mapError { ($0 as? PostgresError)?.cloudStoreError ?? $0 })
-        }
-    }
+    /// PostgreSQL's errors as CloudStore's, for the callers.
+    private static let mapError: @Sendable (any Error) -> any Error = { ($0 as? PostgresError)?.cloudStoreError ?? $0 }
 
     final class Core: Sendable {
         private let pool: PostgresPool
@@ -199,13 +160,13 @@ final class PostgresWriteQueue: Sendable {
                 var results: [Result<any Sendable, any Error>?] = []
                 for (index, job) in group.enumerated() {
                     if group.count == 1 {
-                        let result = Result { try job.run(transaction) }
+                        let result = Result { try job.perform(on: transaction) }
                         if case .failure(let error) = result { throw error }
                         results.append(result)
                     } else {
                         transaction.waitsForLocks = index == 0 || !job.repeatable
                         transaction.groupState?.beginJob()
-                        let result = Result { try transaction.savepoint { try job.run(transaction) } }
+                        let result = Result { try transaction.savepoint { try job.perform(on: transaction) } }
                         if case .failure = result { transaction.groupState?.undoJob() }
                         if case .failure(let error as PostgresError) = result {
                             // A race lost by one job is lost by the transaction: run them all again.
