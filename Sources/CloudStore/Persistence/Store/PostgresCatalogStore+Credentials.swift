@@ -1,21 +1,10 @@
 extension PostgresCatalogStore: CredentialStorage {
     // MARK: - API tokens
 
-    private static let tokenColumns = "token, container, environment, name, allowed_origins, sign_in_callback, created"
-
-    /// An API token from a row of `tokenColumns`.
-    private static func apiToken(from row: PostgresRow) throws -> APIToken {
-        APIToken(
-            token: row.text(0), container: try ContainerIdentifier(row.text(1)),
-            environment: try environment(row.text(2)), name: row.text(3),
-            allowedOrigins: row.text(4).split(separator: "\n").map(String.init), signInCallback: row.optionalText(5),
-            created: row.integer(6))
-    }
-
     /// Adds an API token.
     func insertAPIToken(_ token: APIToken) throws {
         try write { connection in
-            try connection.execute("INSERT INTO catalog.api_tokens(\(Self.tokenColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)", [
+            try connection.execute("INSERT INTO catalog.api_tokens(\(CatalogRows.tokenColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)", [
                 .text(token.token), .text(token.container.rawValue), .text(token.environment.rawValue), .text(token.name),
                 .text(token.allowedOrigins.joined(separator: "\n")), .text(token.signInCallback), .integer(token.created),
             ])
@@ -25,8 +14,8 @@ extension PostgresCatalogStore: CredentialStorage {
     /// The API token `token`, if it exists.
     func apiToken(_ token: String) throws -> APIToken? {
         try read { connection in
-            try connection.execute("SELECT \(Self.tokenColumns) FROM catalog.api_tokens WHERE token = $1", [.text(token)])
-                .first(Self.apiToken)
+            try connection.execute("SELECT \(CatalogRows.tokenColumns) FROM catalog.api_tokens WHERE token = $1", [.text(token)])
+                .first(CatalogRows.apiToken)
         }
     }
 
@@ -41,27 +30,18 @@ extension PostgresCatalogStore: CredentialStorage {
     func apiTokens(in container: ContainerIdentifier) throws -> [APIToken] {
         try read { connection in
             try connection.execute(
-                "SELECT \(Self.tokenColumns) FROM catalog.api_tokens WHERE container = $1 ORDER BY created, token",
+                "SELECT \(CatalogRows.tokenColumns) FROM catalog.api_tokens WHERE container = $1 ORDER BY created, token",
                 [.text(container.rawValue)]
-            ).map(Self.apiToken)
+            ).map(CatalogRows.apiToken)
         }
     }
 
     // MARK: - Server-to-server keys
 
-    private static let keyColumns = "key_id, container, environment, public_key, user_record_name, name, created"
-
-    /// A server-to-server key from a row of `keyColumns`.
-    private static func serverKey(from row: PostgresRow) throws -> ServerKey {
-        ServerKey(
-            keyID: row.text(0), container: try ContainerIdentifier(row.text(1)), environment: try environment(row.text(2)),
-            publicKeyPEM: row.text(3), userRecordName: row.text(4), name: row.text(5), created: row.integer(6))
-    }
-
     /// Adds a server-to-server key.
     func insertServerKey(_ key: ServerKey) throws {
         try write { connection in
-            try connection.execute("INSERT INTO catalog.server_keys(\(Self.keyColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)", [
+            try connection.execute("INSERT INTO catalog.server_keys(\(CatalogRows.keyColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)", [
                 .text(key.keyID), .text(key.container.rawValue), .text(key.environment.rawValue), .text(key.publicKeyPEM),
                 .text(key.userRecordName), .text(key.name), .integer(key.created),
             ])
@@ -71,8 +51,8 @@ extension PostgresCatalogStore: CredentialStorage {
     /// The server-to-server key `keyID`, if it exists.
     func serverKey(_ keyID: String) throws -> ServerKey? {
         try read { connection in
-            try connection.execute("SELECT \(Self.keyColumns) FROM catalog.server_keys WHERE key_id = $1", [.text(keyID)])
-                .first(Self.serverKey)
+            try connection.execute("SELECT \(CatalogRows.keyColumns) FROM catalog.server_keys WHERE key_id = $1", [.text(keyID)])
+                .first(CatalogRows.serverKey)
         }
     }
 
@@ -87,29 +67,19 @@ extension PostgresCatalogStore: CredentialStorage {
     func serverKeys(in container: ContainerIdentifier) throws -> [ServerKey] {
         try read { connection in
             try connection.execute(
-                "SELECT \(Self.keyColumns) FROM catalog.server_keys WHERE container = $1 ORDER BY created, key_id",
+                "SELECT \(CatalogRows.keyColumns) FROM catalog.server_keys WHERE container = $1 ORDER BY created, key_id",
                 [.text(container.rawValue)]
-            ).map(Self.serverKey)
+            ).map(CatalogRows.serverKey)
         }
     }
 
     // MARK: - Users
 
-    private static let userColumns = "user_record_name, container, name, email, first_name, last_name, created, password, discoverable"
-
-    /// A user from a row of `userColumns`.
-    private static func user(from row: PostgresRow) throws -> AppUser {
-        AppUser(
-            userRecordName: row.text(0), container: try ContainerIdentifier(row.text(1)), name: row.text(2),
-            emailAddress: row.optionalText(3), firstName: row.optionalText(4), lastName: row.optionalText(5), created: row.integer(6),
-            isDiscoverable: row.bool(8))
-    }
-
     /// Adds a user. - Throws: ``CloudStoreError/exists(_:)`` when the name is taken in the container.
     func insertUser(_ user: AppUser, passwordHash: String) throws {
         try write { connection in
             do {
-                try connection.execute("INSERT INTO catalog.users(\(Self.userColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)", [
+                try connection.execute("INSERT INTO catalog.users(\(CatalogRows.userColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)", [
                     .text(user.userRecordName), .text(user.container.rawValue), .text(user.name), .text(user.emailAddress),
                     .text(user.firstName), .text(user.lastName), .integer(user.created), .text(passwordHash),
                     .bool(user.isDiscoverable),
@@ -124,9 +94,9 @@ extension PostgresCatalogStore: CredentialStorage {
     func user(_ userRecordName: String, in container: ContainerIdentifier) throws -> AppUser? {
         try read { connection in
             try connection.execute(
-                "SELECT \(Self.userColumns) FROM catalog.users WHERE container = $1 AND user_record_name = $2",
+                "SELECT \(CatalogRows.userColumns) FROM catalog.users WHERE container = $1 AND user_record_name = $2",
                 [.text(container.rawValue), .text(userRecordName)]
-            ).first(Self.user)
+            ).first(CatalogRows.user)
         }
     }
 
@@ -135,9 +105,9 @@ extension PostgresCatalogStore: CredentialStorage {
         try read { connection in
             // `lower` of a "C" text folds ASCII alone, as SQLite's NOCASE does.
             try connection.execute(
-                "SELECT \(Self.userColumns) FROM catalog.users WHERE container = $1 AND lower(name) = lower($2::text COLLATE \"C\")",
+                "SELECT \(CatalogRows.userColumns) FROM catalog.users WHERE container = $1 AND lower(name) = lower($2::text COLLATE \"C\")",
                 [.text(container.rawValue), .text(name)]
-            ).first { row in (try Self.user(from: row), row.text(7)) }
+            ).first { row in (try CatalogRows.user(from: row), row.text(7)) }
         }
     }
 
@@ -146,11 +116,11 @@ extension PostgresCatalogStore: CredentialStorage {
         try read { connection in
             try connection.execute(
                 """
-                SELECT \(Self.userColumns) FROM catalog.users WHERE container = $1 AND lower(email) = lower($2::text COLLATE "C")
+                SELECT \(CatalogRows.userColumns) FROM catalog.users WHERE container = $1 AND lower(email) = lower($2::text COLLATE "C")
                 ORDER BY user_record_name LIMIT 1
                 """,
                 [.text(container.rawValue), .text(email)]
-            ).first(Self.user)
+            ).first(CatalogRows.user)
         }
     }
 
@@ -167,9 +137,9 @@ extension PostgresCatalogStore: CredentialStorage {
     /// A container's users, by name without regard to case.
     func users(in container: ContainerIdentifier) throws -> [AppUser] {
         try read { connection in
-            try connection.execute("SELECT \(Self.userColumns) FROM catalog.users WHERE container = $1 ORDER BY lower(name)", [
+            try connection.execute("SELECT \(CatalogRows.userColumns) FROM catalog.users WHERE container = $1 ORDER BY lower(name)", [
                 .text(container.rawValue)
-            ]).map(Self.user)
+            ]).map(CatalogRows.user)
         }
     }
 
@@ -338,7 +308,7 @@ extension PostgresCatalogStore: CredentialStorage {
                 [.text(token)]
             ).first { row in
                 PushToken(
-                    token: row.text(0), container: try ContainerIdentifier(row.text(1)), environment: try Self.environment(row.text(2)),
+                    token: row.text(0), container: try ContainerIdentifier(row.text(1)), environment: try CatalogRows.environment(row.text(2)),
                     apnsEnvironment: row.text(3), userRecordName: row.optionalText(4), created: row.integer(5))
             }
         }
@@ -388,12 +358,4 @@ extension PostgresCatalogStore: CredentialStorage {
         }
     }
 
-    /// The environment a stored name stands for.
-    /// - Throws: ``CloudStoreError/internalError(_:)`` when the catalog holds a name no environment has.
-    private static func environment(_ text: String) throws -> Environment {
-        guard let environment = Environment(rawValue: text) else {
-            throw CloudStoreError.internalError("The catalog holds an unknown environment '\(text)'")
-        }
-        return environment
-    }
 }

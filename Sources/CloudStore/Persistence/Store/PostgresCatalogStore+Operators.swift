@@ -116,14 +116,6 @@ extension PostgresCatalogStore: OperatorStorage {
 
     // MARK: - Management tokens
 
-    private static let managementTokenColumns = "id, operator, name, created, last_used"
-
-    /// A management token from a row of `managementTokenColumns`.
-    private static func managementToken(from row: PostgresRow) -> ManagementToken {
-        ManagementToken(
-            id: row.text(0), operatorName: row.text(1), name: row.text(2), created: row.integer(3), lastUsed: row.optionalInteger(4))
-    }
-
     /// Adds a management token with the hash of its secret.
     func insertManagementToken(_ token: ManagementToken, secretHash: String) throws {
         try write { connection in
@@ -137,8 +129,8 @@ extension PostgresCatalogStore: OperatorStorage {
     func managementToken(_ id: String) throws -> (token: ManagementToken, secretHash: String)? {
         try read { connection in
             try connection.execute(
-                "SELECT \(Self.managementTokenColumns), hash FROM catalog.management_tokens WHERE id = $1 AND NOT revoked", [.text(id)]
-            ).first { row in (Self.managementToken(from: row), row.text(5)) }
+                "SELECT \(CatalogRows.managementTokenColumns), hash FROM catalog.management_tokens WHERE id = $1 AND NOT revoked", [.text(id)]
+            ).first { row in (CatalogRows.managementToken(from: row), row.text(5)) }
         }
     }
 
@@ -147,10 +139,10 @@ extension PostgresCatalogStore: OperatorStorage {
         try read { connection in
             try connection.execute(
                 """
-                SELECT \(Self.managementTokenColumns) FROM catalog.management_tokens
+                SELECT \(CatalogRows.managementTokenColumns) FROM catalog.management_tokens
                 WHERE NOT revoked ORDER BY lower(operator), created, id
                 """
-            ).map(Self.managementToken)
+            ).map(CatalogRows.managementToken)
         }
     }
 

@@ -8,19 +8,9 @@ extension SQLiteCatalogStore: CredentialStorage {
 
     // MARK: - API tokens
 
-    private static let tokenColumns = "token, container, environment, name, allowed_origins, sign_in_callback, created"
-
-    private static func apiToken(from row: SQLiteRow) throws -> APIToken {
-        APIToken(
-            token: row.text(0), container: try ContainerIdentifier(row.text(1)),
-            environment: try environment(row.text(2)), name: row.text(3),
-            allowedOrigins: row.text(4).split(separator: "\n").map(String.init), signInCallback: row.optionalText(5),
-            created: row.integer(6))
-    }
-
     func insertAPIToken(_ token: APIToken) throws {
         try write { connection in
-            try connection.statement("INSERT INTO api_tokens(\(Self.tokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)").execute([
+            try connection.statement("INSERT INTO api_tokens(\(CatalogRows.tokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)").execute([
                 .text(token.token), .text(token.container.rawValue), .text(token.environment.rawValue), .text(token.name),
                 .text(token.allowedOrigins.joined(separator: "\n")), .text(token.signInCallback), .integer(token.created),
             ])
@@ -29,7 +19,7 @@ extension SQLiteCatalogStore: CredentialStorage {
 
     func apiToken(_ token: String) throws -> APIToken? {
         try read { connection in
-            try connection.statement("SELECT \(Self.tokenColumns) FROM api_tokens WHERE token = ?").firstRow([.text(token)], Self.apiToken)
+            try connection.statement("SELECT \(CatalogRows.tokenColumns) FROM api_tokens WHERE token = ?").firstRow([.text(token)], CatalogRows.apiToken)
         }
     }
 
@@ -42,24 +32,16 @@ extension SQLiteCatalogStore: CredentialStorage {
 
     func apiTokens(in container: ContainerIdentifier) throws -> [APIToken] {
         try read { connection in
-            try connection.statement("SELECT \(Self.tokenColumns) FROM api_tokens WHERE container = ? ORDER BY created, token")
-                .rows([.text(container.rawValue)], Self.apiToken)
+            try connection.statement("SELECT \(CatalogRows.tokenColumns) FROM api_tokens WHERE container = ? ORDER BY created, token")
+                .rows([.text(container.rawValue)], CatalogRows.apiToken)
         }
     }
 
     // MARK: - Server-to-server keys
 
-    private static let keyColumns = "key_id, container, environment, public_key, user_record_name, name, created"
-
-    private static func serverKey(from row: SQLiteRow) throws -> ServerKey {
-        ServerKey(
-            keyID: row.text(0), container: try ContainerIdentifier(row.text(1)), environment: try environment(row.text(2)),
-            publicKeyPEM: row.text(3), userRecordName: row.text(4), name: row.text(5), created: row.integer(6))
-    }
-
     func insertServerKey(_ key: ServerKey) throws {
         try write { connection in
-            try connection.statement("INSERT INTO server_keys(\(Self.keyColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)").execute([
+            try connection.statement("INSERT INTO server_keys(\(CatalogRows.keyColumns)) VALUES (?, ?, ?, ?, ?, ?, ?)").execute([
                 .text(key.keyID), .text(key.container.rawValue), .text(key.environment.rawValue), .text(key.publicKeyPEM),
                 .text(key.userRecordName), .text(key.name), .integer(key.created),
             ])
@@ -68,7 +50,7 @@ extension SQLiteCatalogStore: CredentialStorage {
 
     func serverKey(_ keyID: String) throws -> ServerKey? {
         try read { connection in
-            try connection.statement("SELECT \(Self.keyColumns) FROM server_keys WHERE key_id = ?").firstRow([.text(keyID)], Self.serverKey)
+            try connection.statement("SELECT \(CatalogRows.keyColumns) FROM server_keys WHERE key_id = ?").firstRow([.text(keyID)], CatalogRows.serverKey)
         }
     }
 
@@ -81,26 +63,17 @@ extension SQLiteCatalogStore: CredentialStorage {
 
     func serverKeys(in container: ContainerIdentifier) throws -> [ServerKey] {
         try read { connection in
-            try connection.statement("SELECT \(Self.keyColumns) FROM server_keys WHERE container = ? ORDER BY created, key_id")
-                .rows([.text(container.rawValue)], Self.serverKey)
+            try connection.statement("SELECT \(CatalogRows.keyColumns) FROM server_keys WHERE container = ? ORDER BY created, key_id")
+                .rows([.text(container.rawValue)], CatalogRows.serverKey)
         }
     }
 
     // MARK: - Users
 
-    private static let userColumns = "user_record_name, container, name, email, first_name, last_name, created, password, discoverable"
-
-    private static func user(from row: SQLiteRow) throws -> AppUser {
-        AppUser(
-            userRecordName: row.text(0), container: try ContainerIdentifier(row.text(1)), name: row.text(2),
-            emailAddress: row.optionalText(3), firstName: row.optionalText(4), lastName: row.optionalText(5), created: row.integer(6),
-            isDiscoverable: row.integer(8) != 0)
-    }
-
     func insertUser(_ user: AppUser, passwordHash: String) throws {
         try write { connection in
             do {
-                try connection.statement("INSERT INTO users(\(Self.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)").execute([
+                try connection.statement("INSERT INTO users(\(CatalogRows.userColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)").execute([
                     .text(user.userRecordName), .text(user.container.rawValue), .text(user.name), .text(user.emailAddress),
                     .text(user.firstName), .text(user.lastName), .integer(user.created), .text(passwordHash),
                     .integer(user.isDiscoverable ? 1 : 0),
@@ -113,22 +86,22 @@ extension SQLiteCatalogStore: CredentialStorage {
 
     func user(_ userRecordName: String, in container: ContainerIdentifier) throws -> AppUser? {
         try read { connection in
-            try connection.statement("SELECT \(Self.userColumns) FROM users WHERE container = ? AND user_record_name = ?")
-                .firstRow([.text(container.rawValue), .text(userRecordName)], Self.user)
+            try connection.statement("SELECT \(CatalogRows.userColumns) FROM users WHERE container = ? AND user_record_name = ?")
+                .firstRow([.text(container.rawValue), .text(userRecordName)], CatalogRows.user)
         }
     }
 
     func user(named name: String, in container: ContainerIdentifier) throws -> (user: AppUser, passwordHash: String)? {
         try read { connection in
-            try connection.statement("SELECT \(Self.userColumns) FROM users WHERE container = ? AND name = ? COLLATE NOCASE")
-                .firstRow([.text(container.rawValue), .text(name)]) { row in (try Self.user(from: row), row.text(7)) }
+            try connection.statement("SELECT \(CatalogRows.userColumns) FROM users WHERE container = ? AND name = ? COLLATE NOCASE")
+                .firstRow([.text(container.rawValue), .text(name)]) { row in (try CatalogRows.user(from: row), row.text(7)) }
         }
     }
 
     func user(email: String, in container: ContainerIdentifier) throws -> AppUser? {
         try read { connection in
-            try connection.statement("SELECT \(Self.userColumns) FROM users WHERE container = ? AND email = ? COLLATE NOCASE")
-                .firstRow([.text(container.rawValue), .text(email)], Self.user)
+            try connection.statement("SELECT \(CatalogRows.userColumns) FROM users WHERE container = ? AND email = ? COLLATE NOCASE")
+                .firstRow([.text(container.rawValue), .text(email)], CatalogRows.user)
         }
     }
 
@@ -142,8 +115,8 @@ extension SQLiteCatalogStore: CredentialStorage {
 
     func users(in container: ContainerIdentifier) throws -> [AppUser] {
         try read { connection in
-            try connection.statement("SELECT \(Self.userColumns) FROM users WHERE container = ? ORDER BY name COLLATE NOCASE")
-                .rows([.text(container.rawValue)], Self.user)
+            try connection.statement("SELECT \(CatalogRows.userColumns) FROM users WHERE container = ? ORDER BY name COLLATE NOCASE")
+                .rows([.text(container.rawValue)], CatalogRows.user)
         }
     }
 
@@ -276,7 +249,7 @@ extension SQLiteCatalogStore: CredentialStorage {
                 "SELECT token, container, environment, apns_environment, user_record_name, created FROM push_tokens WHERE token = ?"
             ).firstRow([.text(token)]) { row in
                 PushToken(
-                    token: row.text(0), container: try ContainerIdentifier(row.text(1)), environment: try Self.environment(row.text(2)),
+                    token: row.text(0), container: try ContainerIdentifier(row.text(1)), environment: try CatalogRows.environment(row.text(2)),
                     apnsEnvironment: row.text(3), userRecordName: row.optionalText(4), created: row.integer(5))
             }
         }
@@ -313,10 +286,4 @@ extension SQLiteCatalogStore: CredentialStorage {
         }
     }
 
-    private static func environment(_ text: String) throws -> Environment {
-        guard let environment = Environment(rawValue: text) else {
-            throw CloudStoreError.internalError("The catalog holds an unknown environment '\(text)'")
-        }
-        return environment
-    }
 }

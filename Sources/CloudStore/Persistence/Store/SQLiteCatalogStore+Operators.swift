@@ -88,13 +88,6 @@ extension SQLiteCatalogStore: OperatorStorage {
 
     // MARK: - Management tokens
 
-    private static let managementTokenColumns = "id, operator, name, created, last_used"
-
-    private static func managementToken(from row: SQLiteRow) -> ManagementToken {
-        ManagementToken(
-            id: row.text(0), operatorName: row.text(1), name: row.text(2), created: row.integer(3), lastUsed: row.optionalInteger(4))
-    }
-
     func insertManagementToken(_ token: ManagementToken, secretHash: String) throws {
         try write { connection in
             try connection.statement("INSERT INTO management_tokens(id, hash, operator, name, created) VALUES (?, ?, ?, ?, ?)")
@@ -105,16 +98,16 @@ extension SQLiteCatalogStore: OperatorStorage {
     func managementToken(_ id: String) throws -> (token: ManagementToken, secretHash: String)? {
         try read { connection in
             try connection.statement(
-                "SELECT \(Self.managementTokenColumns), hash FROM management_tokens WHERE id = ? AND revoked = 0"
-            ).firstRow([.text(id)]) { row in (Self.managementToken(from: row), row.text(5)) }
+                "SELECT \(CatalogRows.managementTokenColumns), hash FROM management_tokens WHERE id = ? AND revoked = 0"
+            ).firstRow([.text(id)]) { row in (CatalogRows.managementToken(from: row), row.text(5)) }
         }
     }
 
     func managementTokens() throws -> [ManagementToken] {
         try read { connection in
             try connection.statement(
-                "SELECT \(Self.managementTokenColumns) FROM management_tokens WHERE revoked = 0 ORDER BY operator, created"
-            ).rows([], Self.managementToken)
+                "SELECT \(CatalogRows.managementTokenColumns) FROM management_tokens WHERE revoked = 0 ORDER BY operator, created"
+            ).rows([], CatalogRows.managementToken)
         }
     }
 
