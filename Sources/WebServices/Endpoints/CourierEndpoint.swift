@@ -40,6 +40,10 @@ final class CourierEndpoint: Sendable {
     private let waiting = Mutex<[String: Waiting]>([:])
     /// Hands notifications out one at a time, so that no entry goes to two waiters.
     private let delivery = DispatchQueue(label: "cumulus.courier")
+    /// Tokens whose queues are to be looked at, nil when no look is on its way to `delivery`: a
+    /// burst of polls arriving, or a change landing while they wait their turn, is then one
+    /// read and one claim rather than one each.
+    private let asked = Mutex<Set<String>?>(nil)
 
     init(store: CloudStore, timeout: Duration) {
         self.store = store
@@ -63,7 +67,7 @@ final class CourierEndpoint: Sendable {
         let pending = PendingResponse(timeout: timeout, timeoutResponse: HTTPResponse(status: .ok, bytes: []))
         add(.poll(pending), for: token)
         pending.onCancel { [weak self] in self?.forget(ObjectIdentifier(pending), token: token.token) }
-        delivery.async { [weak self] in self?.drain([token.token]) }
+        ask([token.token])
         return .deferred(pending)
     }
 
@@ -73,12 +77,16 @@ final class CourierEndpoint: Sendable {
         let events = EventStream(heartbeatInterval: .seconds(15))
         add(.stream(events), for: token)
         events.onClose { [weak self] in self?.forget(ObjectIdentifier(events), token: token.token) }
-        delivery.async { [weak self] in self?.drain([token.token]) }
+        ask([token.token])
         return .eventStream(events)
     }
 
     /// How many polls and streams wait on `token`.
     func waitingCount(for token: String) -> Int { waiting.withLock { $0[token]?.waiters.count ?? 0 } }
+
+    /// Returns once every delivery already asked for has run: a poll's first look at its queue
+    /// happens after it starts waiting, so a caller that needs the courier quiet waits for this.
+    func settle() { delivery.sync {} }
 
     /// CloudKit JS 2 hands any JSON a poll answers to the app as a notification, so an unknown or
     /// revoked token gets no JSON at all: an empty 404, after which the client gives up.
@@ -106,7 +114,24 @@ final class CourierEndpoint: Sendable {
     private func wake(_ tokens: Set<String>) {
         let waited = waiting.withLock { waiting in tokens.filter { waiting[$0] != nil } }
         guard !waited.isEmpty else { return }
-        delivery.async { [weak self] in self?.drain(Array(waited)) }
+        ask(waited)
+    }
+
+    /// Has `drain` look at the tokens' queues, together with any others asked for before it runs.
+    private func ask(_ tokens: some Sequence<String>) {
+        let first = asked.withLock { asked in
+            guard asked != nil else {
+                asked = Set(tokens)
+                return true
+            }
+            asked?.formUnion(tokens)
+            return false
+        }
+        guard first else { return }
+        delivery.async { [weak self] in
+            guard let self, let tokens = asked.withLock({ asked in defer { asked = nil }; return asked }) else { return }
+            drain(Array(tokens))
+        }
     }
 
     /// Gives queued notifications to the tokens' waiters, oldest notification to the oldest poll,
