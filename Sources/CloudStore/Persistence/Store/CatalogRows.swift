@@ -1,36 +1,16 @@
-/// A result row as the catalog's decoders read it, by column from 0: SQLite's and PostgreSQL's
-/// rows alike, so that one decoder serves both backends.
-protocol CatalogRow {
-    func text(_ column: Int32) -> String
-    func optionalText(_ column: Int32) -> String?
-    func integer(_ column: Int32) -> Int64
-    func optionalInteger(_ column: Int32) -> Int64?
-    func bool(_ column: Int32) -> Bool
-}
-
-extension SQLiteRow: CatalogRow {
-    /// SQLite stores a flag as 0 or 1.
-    func bool(_ column: Int32) -> Bool { integer(column) != 0 }
-}
-
-extension PostgresRow: CatalogRow {
-    func text(_ column: Int32) -> String { text(Int(column)) }
-    func optionalText(_ column: Int32) -> String? { optionalText(Int(column)) }
-    func integer(_ column: Int32) -> Int64 { integer(Int(column)) }
-    func optionalInteger(_ column: Int32) -> Int64? { optionalInteger(Int(column)) }
-    func bool(_ column: Int32) -> Bool { bool(Int(column)) }
-}
-
-/// The catalog's credential rows, the same on both backends: the columns each is read and
+/// The catalog's credential, limit and audit rows, the same on both backends: the columns each is read and
 /// written as, and the values they decode to.
 enum CatalogRows {
     static let tokenColumns = "token, container, environment, name, allowed_origins, sign_in_callback, created"
     static let keyColumns = "key_id, container, environment, public_key, user_record_name, name, created"
     static let userColumns = "user_record_name, container, name, email, first_name, last_name, created, password, discoverable"
     static let managementTokenColumns = "id, operator, name, created, last_used"
+    static let auditColumns = "time, actor, operator, container, environment, action, target, id"
+    static let limitColumns = "requests_per_second, burst, storage_bytes, transfer_bytes_per_month"
+    static let sessionColumns = "id, container, user_record_name, token_lifetime, created, expires, last_seen, environment"
 
     /// An API token from a row of `tokenColumns`.
-    static func apiToken(from row: some CatalogRow) throws -> APIToken {
+    static func apiToken(from row: some StoredRow) throws -> APIToken {
         APIToken(
             token: row.text(0), container: try ContainerIdentifier(row.text(1)),
             environment: try environment(row.text(2)), name: row.text(3),
@@ -39,14 +19,14 @@ enum CatalogRows {
     }
 
     /// A server-to-server key from a row of `keyColumns`.
-    static func serverKey(from row: some CatalogRow) throws -> ServerKey {
+    static func serverKey(from row: some StoredRow) throws -> ServerKey {
         ServerKey(
             keyID: row.text(0), container: try ContainerIdentifier(row.text(1)), environment: try environment(row.text(2)),
             publicKeyPEM: row.text(3), userRecordName: row.text(4), name: row.text(5), created: row.integer(6))
     }
 
     /// A user from a row of `userColumns` (the password hash, column 7, is left to the caller).
-    static func user(from row: some CatalogRow) throws -> AppUser {
+    static func user(from row: some StoredRow) throws -> AppUser {
         AppUser(
             userRecordName: row.text(0), container: try ContainerIdentifier(row.text(1)), name: row.text(2),
             emailAddress: row.optionalText(3), firstName: row.optionalText(4), lastName: row.optionalText(5), created: row.integer(6),
@@ -54,9 +34,33 @@ enum CatalogRows {
     }
 
     /// A management token from a row of `managementTokenColumns`.
-    static func managementToken(from row: some CatalogRow) -> ManagementToken {
+    static func managementToken(from row: some StoredRow) -> ManagementToken {
         ManagementToken(
             id: row.text(0), operatorName: row.text(1), name: row.text(2), created: row.integer(3), lastUsed: row.optionalInteger(4))
+    }
+
+    /// A web session and when it was last seen in use, from a row of `sessionColumns`.
+    static func session(from row: some StoredRow) throws -> (session: WebSession, lastSeen: Int64) {
+        (WebSession(
+            id: row.text(0), container: try ContainerIdentifier(row.text(1)),
+            environment: row.optionalText(7).flatMap(Environment.init(rawValue:)), userRecordName: row.text(2),
+            idleLifetime: row.integer(3), created: row.integer(4), expires: row.integer(5)), row.integer(6))
+    }
+
+    /// An audit entry from a row of `auditColumns`.
+    static func auditEntry(from row: some StoredRow) -> AuditEntry {
+        var entry = AuditEntry(
+            time: row.integer(0), actor: row.text(1), operatorName: row.text(2), container: row.optionalText(3),
+            environment: row.optionalText(4), action: row.text(5), target: row.text(6))
+        entry.id = row.integer(7)
+        return entry
+    }
+
+    /// An environment's limits from a row of `limitColumns`.
+    static func limits(from row: some StoredRow) -> EnvironmentLimits {
+        EnvironmentLimits(
+            requestsPerSecond: row.double(0), burst: Int(row.integer(1)), storageBytes: row.optionalInteger(2),
+            transferBytesPerMonth: row.optionalInteger(3))
     }
 
     /// The environment a stored name stands for.

@@ -191,17 +191,8 @@ extension PostgresCatalogStore: CredentialStorage {
     func session(_ id: String) throws -> (session: WebSession, lastSeen: Int64)? {
         try read { connection in
             try connection.execute(
-                """
-                SELECT id, container, user_record_name, token_lifetime, created, expires, last_seen, environment
-                FROM catalog.sessions WHERE id = $1 AND revoked = 0
-                """,
-                [.text(id)]
-            ).first { row in
-                (WebSession(
-                    id: row.text(0), container: try ContainerIdentifier(row.text(1)),
-                    environment: row.optionalText(7).flatMap(Environment.init(rawValue:)), userRecordName: row.text(2),
-                    idleLifetime: row.integer(3), created: row.integer(4), expires: row.integer(5)), row.integer(6))
-            }
+                "SELECT \(CatalogRows.sessionColumns) FROM catalog.sessions WHERE id = $1 AND revoked = 0", [.text(id)]
+            ).first(CatalogRows.session)
         }
     }
 

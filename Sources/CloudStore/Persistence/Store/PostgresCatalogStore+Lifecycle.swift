@@ -66,18 +66,8 @@ extension PostgresCatalogStore: LifecycleStorage {
         let limit = parameter(.integer(max(1, min(filter.limit, 1000))))
         return try read { connection in
             try connection.execute(
-                """
-                SELECT time, actor, operator, container, environment, action, target, id
-                FROM catalog.audit_log\(clause) ORDER BY id DESC LIMIT \(limit)
-                """,
-                values
-            ).map { row in
-                var entry = AuditEntry(
-                    time: row.integer(0), actor: row.text(1), operatorName: row.text(2), container: row.optionalText(3),
-                    environment: row.optionalText(4), action: row.text(5), target: row.text(6))
-                entry.id = row.integer(7)
-                return entry
-            }
+                "SELECT \(CatalogRows.auditColumns) FROM catalog.audit_log\(clause) ORDER BY id DESC LIMIT \(limit)", values
+            ).map(CatalogRows.auditEntry)
         }
     }
 }

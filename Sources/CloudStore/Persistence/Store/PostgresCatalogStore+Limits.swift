@@ -3,16 +3,9 @@ extension PostgresCatalogStore {
     func limits(of container: ContainerIdentifier, _ environment: Environment) throws -> EnvironmentLimits? {
         try read { connection in
             try connection.execute(
-                """
-                SELECT requests_per_second, burst, storage_bytes, transfer_bytes_per_month FROM catalog.environment_limits
-                WHERE container = $1 AND environment = $2
-                """,
+                "SELECT \(CatalogRows.limitColumns) FROM catalog.environment_limits WHERE container = $1 AND environment = $2",
                 [.text(container.rawValue), .text(environment.rawValue)]
-            ).first { row in
-                EnvironmentLimits(
-                    requestsPerSecond: row.double(0), burst: Int(row.integer(1)), storageBytes: row.optionalInteger(2),
-                    transferBytesPerMonth: row.optionalInteger(3))
-            }
+            ).first(CatalogRows.limits)
         }
     }
 

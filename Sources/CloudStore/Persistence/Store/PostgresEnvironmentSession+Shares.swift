@@ -1,27 +1,24 @@
 extension PostgresEnvironmentSession {
     // MARK: - Shares
 
-    private static let shareColumns =
-        "s.zone, s.name, s.root, s.guid, s.public_permission, s.version, s.created, s.created_by, s.created_device, s.modified, s.modified_by, s.modified_device, s.payload"
-
     func shares(in zone: StoredZone) throws -> [Share] {
         let rows = try connection.execute(
-            "SELECT \(Self.shareColumns) FROM \(table("shares")) s WHERE s.zone = $1 ORDER BY s.name", [.integer(zone.key)]
-        ).map { try Self.share(from: $0, zoneID: zone.zoneID) }
+            "SELECT \(ShareRows.columns) FROM \(table("shares")) s WHERE s.zone = $1 ORDER BY s.name", [.integer(zone.key)]
+        ).map { try ShareRows.share(from: $0, zoneID: zone.zoneID) }
         return try rows.map { try withParticipants($0, zoneKey: zone.key) }
     }
 
     func share(shortGUID: String) throws -> (share: Share, zone: StoredZone)? {
         let found = try connection.execute(
             """
-            SELECT \(Self.shareColumns), z.scope, z.owner, z.name, z.created FROM \(table("shares")) s JOIN \(table("zones")) z ON z.zone = s.zone
+            SELECT \(ShareRows.columns), z.scope, z.owner, z.name, z.created FROM \(table("shares")) s JOIN \(table("zones")) z ON z.zone = s.zone
             WHERE s.guid = $1
             """,
             [.text(shortGUID)]
         ).first { row -> (Share, StoredZone) in
             let database = Self.database(scope: row.integer(13), owner: row.text(14))
             let zoneID = ZoneID(zoneName: row.text(15), ownerRecordName: row.text(14))
-            return (try Self.share(from: row, zoneID: zoneID), StoredZone(key: row.integer(0), zoneID: zoneID, database: database, created: row.integer(16)))
+            return (try ShareRows.share(from: row, zoneID: zoneID), StoredZone(key: row.integer(0), zoneID: zoneID, database: database, created: row.integer(16)))
         }
         guard let (share, zone) = found else { return nil }
         return (try withParticipants(share, zoneKey: zone.key), zone)
@@ -45,10 +42,10 @@ extension PostgresEnvironmentSession {
     func allShares() throws -> [Share] {
         let rows = try connection.execute(
             """
-            SELECT \(Self.shareColumns), z.owner, z.name FROM \(table("shares")) s JOIN \(table("zones")) z ON z.zone = s.zone
+            SELECT \(ShareRows.columns), z.owner, z.name FROM \(table("shares")) s JOIN \(table("zones")) z ON z.zone = s.zone
             ORDER BY z.owner COLLATE "C", z.name COLLATE "C", s.name
             """
-        ).map { row in (key: row.integer(0), share: try Self.share(from: row, zoneID: ZoneID(zoneName: row.text(14), ownerRecordName: row.text(13)))) }
+        ).map { row in (key: row.integer(0), share: try ShareRows.share(from: row, zoneID: ZoneID(zoneName: row.text(14), ownerRecordName: row.text(13)))) }
         return try rows.map { try withParticipants($0.share, zoneKey: $0.key) }
     }
 
@@ -90,19 +87,7 @@ extension PostgresEnvironmentSession {
         share.participants = try connection.execute(
             "SELECT \"user\", permission, type, status FROM \(table("share_participants")) WHERE zone = $1 AND share = $2 ORDER BY position",
             [.integer(zoneKey), .text(share.recordName)]
-        ).map { row in
-            try ShareParticipant(storedUser: row.text(0), permission: row.text(1), type: row.text(2), status: row.text(3))
-        }
+        ).map(ShareRows.participant)
         return share
-    }
-
-    private static func share(from row: PostgresRow, zoneID: ZoneID) throws -> Share {
-        guard let permission = SharePermission(rawValue: row.text(4)) else { throw CloudStoreError.internalError("A stored share is damaged") }
-        return Share(
-            recordName: row.text(1), zoneID: zoneID, rootRecordName: row.optionalText(2), shortGUID: row.text(3),
-            publicPermission: permission, participants: [], fields: try RecordPayloadCodec.decode(row.blob(12)),
-            changeTag: Share.changeTag(version: row.integer(5)),
-            created: RecordStamp(timestamp: row.integer(6), userRecordName: row.text(7), deviceID: row.text(8)),
-            modified: RecordStamp(timestamp: row.integer(9), userRecordName: row.text(10), deviceID: row.text(11)))
     }
 }

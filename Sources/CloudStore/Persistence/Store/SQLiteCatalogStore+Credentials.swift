@@ -159,16 +159,8 @@ extension SQLiteCatalogStore: CredentialStorage {
     func session(_ id: String) throws -> (session: WebSession, lastSeen: Int64)? {
         try read { connection in
             try connection.statement(
-                """
-                SELECT id, container, user_record_name, token_lifetime, created, expires, last_seen, environment
-                FROM sessions WHERE id = ? AND revoked = 0
-                """
-            ).firstRow([.text(id)]) { row in
-                (WebSession(
-                    id: row.text(0), container: try ContainerIdentifier(row.text(1)),
-                    environment: row.optionalText(7).flatMap(Environment.init(rawValue:)), userRecordName: row.text(2),
-                    idleLifetime: row.integer(3), created: row.integer(4), expires: row.integer(5)), row.integer(6))
-            }
+                "SELECT \(CatalogRows.sessionColumns) FROM sessions WHERE id = ? AND revoked = 0"
+            ).firstRow([.text(id)], CatalogRows.session)
         }
     }
 

@@ -2,15 +2,8 @@ extension SQLiteCatalogStore {
     func limits(of container: ContainerIdentifier, _ environment: Environment) throws -> EnvironmentLimits? {
         try read { connection in
             try connection.statement(
-                """
-                SELECT requests_per_second, burst, storage_bytes, transfer_bytes_per_month FROM environment_limits
-                WHERE container = ? AND environment = ?
-                """
-            ).firstRow([.text(container.rawValue), .text(environment.rawValue)]) { row in
-                EnvironmentLimits(
-                    requestsPerSecond: row.real(0), burst: Int(row.integer(1)), storageBytes: row.optionalInteger(2),
-                    transferBytesPerMonth: row.optionalInteger(3))
-            }
+                "SELECT \(CatalogRows.limitColumns) FROM environment_limits WHERE container = ? AND environment = ?"
+            ).firstRow([.text(container.rawValue), .text(environment.rawValue)], CatalogRows.limits)
         }
     }
 

@@ -1,26 +1,23 @@
 extension SQLiteEnvironmentSession {
     // MARK: - Shares
 
-    private static let shareColumns =
-        "s.zone, s.name, s.root, s.guid, s.public_permission, s.version, s.created, s.created_by, s.created_device, s.modified, s.modified_by, s.modified_device, s.payload"
-
     func shares(in zone: StoredZone) throws -> [Share] {
-        let rows = try connection.statement("SELECT \(Self.shareColumns) FROM shares s WHERE s.zone = ? ORDER BY s.name")
-            .rows([.integer(zone.key)]) { row in try Self.share(from: row, zoneID: zone.zoneID) }
+        let rows = try connection.statement("SELECT \(ShareRows.columns) FROM shares s WHERE s.zone = ? ORDER BY s.name")
+            .rows([.integer(zone.key)]) { row in try ShareRows.share(from: row, zoneID: zone.zoneID) }
         return try rows.map { try withParticipants($0, zoneKey: zone.key) }
     }
 
     func share(shortGUID: String) throws -> (share: Share, zone: StoredZone)? {
         let found = try connection.statement(
             """
-            SELECT \(Self.shareColumns), z.scope, z.owner, z.name, z.created FROM shares s JOIN zones z ON z.zone = s.zone
+            SELECT \(ShareRows.columns), z.scope, z.owner, z.name, z.created FROM shares s JOIN zones z ON z.zone = s.zone
             WHERE s.guid = ?
             """
         ).firstRow([.text(shortGUID)]) { row -> (Share, StoredZone) in
             let database = DatabaseID(scope: StoredCodes.scope(ofCode: row.integer(13)), owner: row.text(14))
             let zoneID = ZoneID(zoneName: row.text(15), ownerRecordName: database.owner)
             let zone = StoredZone(key: row.integer(0), zoneID: zoneID, database: database, created: row.integer(16))
-            return (try Self.share(from: row, zoneID: zoneID), zone)
+            return (try ShareRows.share(from: row, zoneID: zoneID), zone)
         }
         guard let (share, zone) = found else { return nil }
         return (try withParticipants(share, zoneKey: zone.key), zone)
@@ -42,9 +39,9 @@ extension SQLiteEnvironmentSession {
 
     func allShares() throws -> [Share] {
         let rows = try connection.statement(
-            "SELECT \(Self.shareColumns), z.owner, z.name FROM shares s JOIN zones z ON z.zone = s.zone ORDER BY z.owner, z.name, s.name"
+            "SELECT \(ShareRows.columns), z.owner, z.name FROM shares s JOIN zones z ON z.zone = s.zone ORDER BY z.owner, z.name, s.name"
         ).rows { row in
-            (key: row.integer(0), share: try Self.share(from: row, zoneID: ZoneID(zoneName: row.text(14), ownerRecordName: row.text(13))))
+            (key: row.integer(0), share: try ShareRows.share(from: row, zoneID: ZoneID(zoneName: row.text(14), ownerRecordName: row.text(13))))
         }
         return try rows.map { try withParticipants($0.share, zoneKey: $0.key) }
     }
@@ -86,22 +83,7 @@ extension SQLiteEnvironmentSession {
         var share = share
         share.participants = try connection.statement(
             "SELECT user, permission, type, status FROM share_participants WHERE zone = ? AND share = ? ORDER BY position"
-        ).rows([.integer(zoneKey), .text(share.recordName)]) { row in
-            try ShareParticipant(storedUser: row.text(0), permission: row.text(1), type: row.text(2), status: row.text(3))
-        }
+        ).rows([.integer(zoneKey), .text(share.recordName)], ShareRows.participant)
         return share
-    }
-
-    /// A share from the first 13 columns of `shareColumns`, without its participants.
-    private static func share(from row: SQLiteRow, zoneID: ZoneID) throws -> Share {
-        guard let permission = SharePermission(rawValue: row.text(4)) else {
-            throw CloudStoreError.internalError("A stored share is damaged")
-        }
-        return Share(
-            recordName: row.text(1), zoneID: zoneID, rootRecordName: row.optionalText(2), shortGUID: row.text(3),
-            publicPermission: permission, participants: [], fields: try RecordPayloadCodec.decode(row.blob(12)),
-            changeTag: Share.changeTag(version: row.integer(5)),
-            created: RecordStamp(timestamp: row.integer(6), userRecordName: row.text(7), deviceID: row.text(8)),
-            modified: RecordStamp(timestamp: row.integer(9), userRecordName: row.text(10), deviceID: row.text(11)))
     }
 }
