@@ -111,7 +111,7 @@ struct PostgresSchemaWriter {
     /// ``saveRecordType(_:)`` with the lock held.
     private mutating func save(_ definition: RecordTypeDefinition) throws {
         let old = catalog.types[definition.name]
-        try Self.validate(definition, against: old)
+        try SchemaCatalog.validateStorable(definition, replacing: old)
         var changed = false
 
         let typeID: Int64
@@ -168,22 +168,6 @@ struct PostgresSchemaWriter {
             throw CloudStoreError.internalError("Record type \(definition.name) vanished while being saved")
         }
         try applyProjections(from: old, to: new)
-    }
-
-    /// Refuses what storage cannot do: changing a field's type, or an index the type cannot carry.
-    private static func validate(_ definition: RecordTypeDefinition, against old: SchemaCatalog.RecordType?) throws {
-        for field in definition.fields {
-            if let existing = old?.fields[field.name], existing.definition.type != field.type {
-                throw CloudStoreError.badRequest(
-                    "Cannot change the type of field '\(field.name)' of record type '\(definition.name)' from \(existing.definition.type) to \(field.type)")
-            }
-            if let system = SystemField(rawValue: field.name), system.type != field.type {
-                throw CloudStoreError.badRequest("System field '\(field.name)' has type \(system.type), not \(field.type)")
-            }
-            for index in field.indexes.sorted() where !index.applies(to: field.type) {
-                throw CloudStoreError.badRequest("Field '\(field.name)' of type \(field.type) cannot be \(index)")
-            }
-        }
     }
 
     private mutating func reloadCatalog(bumpingVersion: Bool) throws {

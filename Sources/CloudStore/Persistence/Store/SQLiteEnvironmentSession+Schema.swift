@@ -3,7 +3,7 @@ extension SQLiteEnvironmentSession {
 
     func saveRecordType(_ definition: RecordTypeDefinition) throws {
         let old = catalog.types[definition.name]
-        try validate(definition, against: old)
+        try SchemaCatalog.validateStorable(definition, replacing: old)
 
         let typeID: Int64
         if let old {
@@ -110,22 +110,6 @@ extension SQLiteEnvironmentSession {
             name: definition.name,
             fields: definition.fields.map { var field = $0; field.indexes = []; return field },
             grants: definition.grants)
-    }
-
-    /// Refuses what storage cannot do: changing a field's type, or an index the type cannot carry.
-    private func validate(_ definition: RecordTypeDefinition, against old: SchemaCatalog.RecordType?) throws {
-        for field in definition.fields {
-            if let existing = old?.fields[field.name], existing.definition.type != field.type {
-                throw CloudStoreError.badRequest(
-                    "Cannot change the type of field '\(field.name)' of record type '\(definition.name)' from \(existing.definition.type) to \(field.type)")
-            }
-            if let system = SystemField(rawValue: field.name), system.type != field.type {
-                throw CloudStoreError.badRequest("System field '\(field.name)' has type \(system.type), not \(field.type)")
-            }
-            for index in field.indexes.sorted() where !index.applies(to: field.type) {
-                throw CloudStoreError.badRequest("Field '\(field.name)' of type \(field.type) cannot be \(index)")
-            }
-        }
     }
 
     private func reloadCatalog(bumpingVersion: Bool) throws {

@@ -171,6 +171,28 @@ struct SchemaCatalog: Sendable {
     }
 }
 
+// MARK: - What storage can hold
+
+extension SchemaCatalog {
+    /// Refuses what storage cannot do: changing a field's type from `old`'s, or an index the type
+    /// cannot carry. Both backends ask before they store a record type.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` naming the field.
+    static func validateStorable(_ definition: RecordTypeDefinition, replacing old: RecordType?) throws {
+        for field in definition.fields {
+            if let existing = old?.fields[field.name], existing.definition.type != field.type {
+                throw CloudStoreError.badRequest(
+                    "Cannot change the type of field '\(field.name)' of record type '\(definition.name)' from \(existing.definition.type) to \(field.type)")
+            }
+            if let system = SystemField(rawValue: field.name), system.type != field.type {
+                throw CloudStoreError.badRequest("System field '\(field.name)' has type \(system.type), not \(field.type)")
+            }
+            for index in field.indexes.sorted() where !index.applies(to: field.type) {
+                throw CloudStoreError.badRequest("Field '\(field.name)' of type \(field.type) cannot be \(index)")
+            }
+        }
+    }
+}
+
 // MARK: - Loading
 
 extension SchemaCatalog {
