@@ -50,9 +50,10 @@ import TestSupport
         let items = (0..<1_000).map { "z:env:\($0)" }
         for item in items { notifier.changed([item]) }
         #expect(received.wait { received.items == Set(items) })
+        // The listener can hear the last payload before the notifier has counted it as sent.
+        #expect(received.wait { notifier.notificationsSent >= 2 }, "nearly 10 KB of items needs more than one payload under 8,000 bytes")
         // A thousand items, told one by one, went in far fewer notifications.
         #expect(notifier.notificationsSent < 100)
-        #expect(notifier.notificationsSent >= 2, "14 KB of items needs more than one payload under 8,000 bytes")
     }
 
     @Test func payloadsStayUnderPostgresLimit() {
