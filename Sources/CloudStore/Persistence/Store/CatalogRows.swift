@@ -1,5 +1,5 @@
-/// The catalog's credential, limit and audit rows, the same on both backends: the columns each is read and
-/// written as, and the values they decode to.
+/// The catalog's credential, session, limit and audit rows, the same on both backends: the
+/// columns each is read and written as, and the values they decode to.
 enum CatalogRows {
     static let tokenColumns = "token, container, environment, name, allowed_origins, sign_in_callback, created"
     static let keyColumns = "key_id, container, environment, public_key, user_record_name, name, created"
