@@ -17,37 +17,60 @@ final class MigrationCopier {
         self.connection = connection
     }
 
+    /// The rows of one table's COPY: each is added to the checksum of what was sent, then written.
+    struct Rows {
+        private let writer: PostgresCopyWriter
+        private(set) var sent = MigrationChecksum()
+
+        init(writer: PostgresCopyWriter) {
+            self.writer = writer
+        }
+
+        /// Sends one row: `values`, in the table's columns, then `extra`, in the COPY's extra
+        /// columns, which are worked out from the others and so left out of the checksum.
+        mutating func send(_ values: [MigrationValue], extra: [PostgresValue] = []) throws {
+            sent.add(values)
+            for value in values { value.write(to: writer) }
+            for value in extra { writer.value(value) }
+            try writer.endRow()
+        }
+    }
+
+    /// Copies into `table` in `schema` (quoted) the rows `body` sends, naming `extraColumns`
+    /// after the table's own; they are read back and compared by ``verify()``.
+    func copy(
+        _ table: MigrationTable, into schema: String, scope: String, extraColumns: [String] = [], _ body: (inout Rows) throws -> Void
+    ) throws {
+        var sent = MigrationChecksum()
+        try copyStatement(table.copyStatement(schema: schema, extra: extraColumns), what: "the table \(table.name)") { writer in
+            var rows = Rows(writer: writer)
+            try body(&rows)
+            sent = rows.sent
+        }
+        copied.append(Copied(scope: scope, table: table, schema: schema, sent: sent))
+    }
+
     /// Copies `table` from the SQLite file on `sqlite` (inside the caller's read transaction)
     /// into `schema` (quoted), each row passed through `transform` first.
     func copy(
         _ table: MigrationTable, from sqlite: SQLiteConnection, into schema: String, scope: String,
         transform: (inout [MigrationValue]) throws -> Void = { _ in }
     ) throws {
-        var sent = MigrationChecksum()
-        try copyStatement(table.copyStatement(schema: schema), what: "the table \(table.name)") { writer in
+        try copy(table, into: schema, scope: scope) { rows in
             try sqlite.statement(table.sourceQuery).each { row in
-                var values = table.columns.indices.map { MigrationValue(row, $0, as: table.columns[$0].sourceKind) }
+                var values = table.sourceValues(of: row)
                 try transform(&values)
-                sent.add(values)
-                for value in values { value.write(to: writer) }
-                try writer.endRow()
+                try rows.send(values)
                 return true
             }
         }
-        copied.append(Copied(scope: scope, table: table, schema: schema, sent: sent))
     }
 
     /// Copies rows made by the caller into `table` in `schema` (quoted).
     func copy(_ table: MigrationTable, rows: [[MigrationValue]], into schema: String, scope: String) throws {
-        var sent = MigrationChecksum()
-        try copyStatement(table.copyStatement(schema: schema), what: "the table \(table.name)") { writer in
-            for values in rows {
-                sent.add(values)
-                for value in values { value.write(to: writer) }
-                try writer.endRow()
-            }
+        try copy(table, into: schema, scope: scope) { sender in
+            for values in rows { try sender.send(values) }
         }
-        copied.append(Copied(scope: scope, table: table, schema: schema, sent: sent))
     }
 
     /// Notes rows written otherwise than by COPY (an UPDATE of a row the migrations made), to be
@@ -55,11 +78,6 @@ final class MigrationCopier {
     func expect(_ table: MigrationTable, rows: [[MigrationValue]], in schema: String, scope: String) {
         var sent = MigrationChecksum()
         for values in rows { sent.add(values) }
-        expect(table, sent: sent, in: schema, scope: scope)
-    }
-
-    /// Notes rows sent by the caller's own COPY, by their checksum.
-    func expect(_ table: MigrationTable, sent: MigrationChecksum, in schema: String, scope: String) {
         copied.append(Copied(scope: scope, table: table, schema: schema, sent: sent))
     }
 
@@ -96,7 +114,7 @@ final class MigrationCopier {
                 guard batch.count > 0 else { break }
                 for index in 0..<batch.count {
                     let row = batch[index]
-                    received.add(table.columns.indices.map { MigrationValue(row, $0, as: table.columns[$0].kind) })
+                    received.add(table.readBackValues(of: row))
                 }
             }
             try connection.executeScript("CLOSE migration_read_back")

@@ -59,6 +59,16 @@ struct MigrationTable: Sendable {
         }.joined(separator: ", ")
     }
 
+    /// A row of ``sourceQuery``, each column read as SQLite keeps it.
+    func sourceValues(of row: SQLiteRow) -> [MigrationValue] {
+        columns.indices.map { MigrationValue(row, Int32($0), as: columns[$0].sourceKind) }
+    }
+
+    /// A row of ``readBackQuery(schema:)``, each column read as PostgreSQL holds it.
+    func readBackValues(of row: PostgresRow) -> [MigrationValue] {
+        columns.indices.map { MigrationValue(row, Int32($0), as: columns[$0].kind) }
+    }
+
     /// `SELECT` of the source columns from SQLite, in key order.
     var sourceQuery: String {
         "SELECT \(columns.map(\.source).joined(separator: ", ")) FROM \(source) ORDER BY \(order(sqlite: true))"

@@ -10,34 +10,18 @@ enum MigrationValue: Hashable, Sendable {
     case bytes([UInt8])
     case bool(Bool)
 
-    /// Column `index` of an SQLite row, read as `kind`.
-    init(_ row: SQLiteRow, _ index: Int, as kind: MigrationTable.Kind) {
-        let column = Int32(index)
+    /// Column `column` of a row of either database, read as `kind`.
+    init(_ row: some StoredRow, _ column: Int32, as kind: MigrationTable.Kind) {
         if row.isNull(column) {
             self = .null
             return
         }
         switch kind {
         case .integer: self = .integer(row.integer(column))
-        case .real: self = .real(row.real(column))
+        case .real: self = .real(row.double(column))
         case .text: self = .text(row.text(column))
         case .bytes: self = .bytes(row.blob(column))
-        case .bool: self = .bool(row.integer(column) != 0)
-        }
-    }
-
-    /// Column `index` of a PostgreSQL row, read as `kind`.
-    init(_ row: PostgresRow, _ index: Int, as kind: MigrationTable.Kind) {
-        if row.isNull(index) {
-            self = .null
-            return
-        }
-        switch kind {
-        case .integer: self = .integer(row.integer(index))
-        case .real: self = .real(row.double(index))
-        case .text: self = .text(row.text(index))
-        case .bytes: self = .bytes(row.blob(index))
-        case .bool: self = .bool(row.bool(index))
+        case .bool: self = .bool(row.bool(column))
         }
     }
 

@@ -66,13 +66,10 @@ extension StoreMigration {
         let typesByID = Dictionary(uniqueKeysWithValues: catalog.types.values.map { ($0.id, $0) })
         let payloadIndex = table.columns.firstIndex { $0.name == "payload" }!
         let typeIndex = table.columns.firstIndex { $0.name == "type" }!
-        var sent = MigrationChecksum()
         let slotColumns = (0..<slotCount).map { "p\($0 + 1)" }
-        try copier.copyStatement(table.copyStatement(schema: schema, extra: slotColumns), what: "the table \(table.name)") { writer in
+        try copier.copy(table, into: schema, scope: scope, extraColumns: slotColumns) { rows in
             try sqlite.statement(table.sourceQuery).each { row in
-                let values = table.columns.indices.map { MigrationValue(row, $0, as: table.columns[$0].sourceKind) }
-                sent.add(values)
-                for value in values { value.write(to: writer) }
+                let values = table.sourceValues(of: row)
                 var slots = [PostgresValue](repeating: .null, count: slotCount)
                 if let typeID = values[typeIndex].integer, let type = typesByID[typeID], !type.projectedFields.isEmpty,
                     case .bytes(let payload) = values[payloadIndex]
@@ -84,12 +81,10 @@ extension StoreMigration {
                         for (offset, value) in fieldValues.enumerated() { slots[(field.slot ?? 1) - 1 + offset] = value }
                     }
                 }
-                for slot in slots { Self.write(slot, to: writer) }
-                try writer.endRow()
+                try rows.send(values, extra: slots)
                 return true
             }
         }
-        copier.expect(table, sent: sent, in: schema, scope: scope)
     }
 
     /// Copies the elements of list field `field` of `type` into its list table.
@@ -101,7 +96,7 @@ extension StoreMigration {
         try copyingPayloads(of: type, from: sqlite, into: "COPY \(schema).\(table)(zone, value, rid) FROM STDIN", copier) { key, zone, fields, writer in
             for element in PostgresProjections.listElements(of: field, in: fields) {
                 writer.integer(zone)
-                Self.write(element, to: writer)
+                writer.value(element)
                 writer.integer(key)
                 try writer.endRow()
             }
@@ -174,18 +169,6 @@ extension StoreMigration {
         return counters.keys.sorted().map { database in
             let counter = counters[database]!
             return [.integer(database.scope), .text(database.owner), .integer(max(counter.last, counter.horizon)), .integer(counter.horizon)]
-        }
-    }
-
-    /// Writes a slot or list value as a field of a copied row.
-    private static func write(_ value: PostgresValue, to writer: PostgresCopyWriter) {
-        switch value {
-        case .integer(let number): writer.integer(number)
-        case .double(let number): writer.double(number)
-        case .text(let text): writer.text(text)
-        case .bool(let flag): writer.bool(flag)
-        case .bytes(let bytes): writer.bytes(bytes)
-        case .null, .integerArray, .textArray: writer.null()
         }
     }
 }

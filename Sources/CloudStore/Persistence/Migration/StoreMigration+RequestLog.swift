@@ -5,28 +5,22 @@ extension StoreMigration {
         guard let path = source.requestLogPath else { return }
         let schema = PostgresRequestLogMigrations.schema
         try SourceStore.read(path) { sqlite in
-            var sent = MigrationChecksum()
-            let table = MigrationTables.requests
-            try copier.copyStatement(table.copyStatement(schema: schema), what: "the table \(table.name)") { writer in
-                let everything = RequestLogFilter(limit: Int.max)
+            let everything = RequestLogFilter(limit: Int.max)
+            try copier.copy(MigrationTables.requests, into: schema, scope: "request log") { rows in
                 try sqlite.statement("SELECT first_id, entries FROM request_blocks ORDER BY first_id").each { row in
                     let entries = try RequestLogBlock.entries(firstID: row.integer(0), encoded: row.blob(1), matching: everything, limit: Int.max)
                     // A block's entries come newest first.
                     for entry in entries.reversed() {
-                        let values: [MigrationValue] = [
+                        try rows.send([
                             .integer(entry.id), .integer(entry.time), .text(entry.container), .text(entry.environment), .text(entry.database),
                             .text(entry.operation), entry.user.map(MigrationValue.text) ?? .null, .text(entry.clientAddress),
                             .integer(Int64(entry.status)), entry.serverErrorCode.map(MigrationValue.text) ?? .null,
                             .integer(entry.durationMicroseconds), .integer(entry.bytesIn), .integer(entry.bytesOut), .text(entry.requestID),
-                        ]
-                        sent.add(values)
-                        for value in values { value.write(to: writer) }
-                        try writer.endRow()
+                        ])
                     }
                     return true
                 }
             }
-            copier.expect(table, sent: sent, in: schema, scope: "request log")
             try continueNumbering("requests", "id", in: schema, after: 0, on: copier.connection)
 
             try copier.copy(MigrationTables.usageMinutes, from: sqlite, into: schema, scope: "request log") { values in

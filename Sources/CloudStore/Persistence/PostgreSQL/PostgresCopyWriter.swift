@@ -75,6 +75,18 @@ final class PostgresCopyWriter {
         }
     }
 
+    /// A field holding `value`; the arrays, which no copied column holds, as NULL.
+    func value(_ value: PostgresValue) {
+        switch value {
+        case .integer(let number): integer(number)
+        case .double(let number): double(number)
+        case .text(let string): text(string)
+        case .bool(let flag): bool(flag)
+        case .bytes(let data): bytes(data)
+        case .null, .integerArray, .textArray: null()
+        }
+    }
+
     /// Ends the row; sends what has gathered once it is a chunk.
     func endRow() throws(PostgresError) {
         buffer.append(UInt8(ascii: "\n"))

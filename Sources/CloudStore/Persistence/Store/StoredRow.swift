@@ -1,6 +1,7 @@
 /// A result row as the stored-row decoders read it, by column from 0: SQLite's and PostgreSQL's
 /// rows alike, so that one decoder serves both backends.
 protocol StoredRow {
+    func isNull(_ column: Int32) -> Bool
     func text(_ column: Int32) -> String
     func optionalText(_ column: Int32) -> String?
     func integer(_ column: Int32) -> Int64
@@ -17,6 +18,7 @@ extension SQLiteRow: StoredRow {
 }
 
 extension PostgresRow: StoredRow {
+    func isNull(_ column: Int32) -> Bool { isNull(Int(column)) }
     func text(_ column: Int32) -> String { text(Int(column)) }
     func optionalText(_ column: Int32) -> String? { optionalText(Int(column)) }
     func integer(_ column: Int32) -> Int64 { integer(Int(column)) }
