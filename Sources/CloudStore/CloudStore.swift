@@ -166,7 +166,12 @@ public final class CloudStore: Sendable {
 
     /// The path of an environment's file.
     func environmentPath(_ container: ContainerIdentifier, _ environment: Environment) -> String {
-        "\(configuration.dataDirectory)/containers/\(container.rawValue)/\(environment.rawValue).sqlite"
+        Self.environmentPath(in: configuration.dataDirectory, container, environment)
+    }
+
+    /// The path of an environment's file in `dataDirectory`.
+    static func environmentPath(in dataDirectory: String, _ container: ContainerIdentifier, _ environment: Environment) -> String {
+        "\(dataDirectory)/containers/\(container.rawValue)/\(environment.rawValue).sqlite"
     }
 
     /// The storage of a container's environment, opened on first use.
