@@ -67,7 +67,7 @@ extension CloudStore {
     public func oldestNotifications(for tokens: [PushToken]) throws -> [String: NotificationDelivery] {
         let time = now
         var found: [String: NotificationDelivery] = [:]
-        for (key, group) in Dictionary(grouping: tokens, by: { EnvironmentKey(container: $0.container, environment: $0.environment) }) {
+        for (key, group) in Dictionary(grouping: tokens, by: \.environmentKey) {
             let deliveries = try environment(key.container, key.environment).read { reader in
                 try group.compactMap { token in
                     try reader.oldestNotification(for: token.token, now: time).map { NotificationDelivery($0, token: token) }
@@ -86,7 +86,7 @@ extension CloudStore {
     public func claimNotifications(for tokens: [PushToken]) throws -> [String: NotificationDelivery] {
         let time = now
         var claimed: [String: NotificationDelivery] = [:]
-        for (key, group) in Dictionary(grouping: tokens, by: { EnvironmentKey(container: $0.container, environment: $0.environment) }) {
+        for (key, group) in Dictionary(grouping: tokens, by: \.environmentKey) {
             let byToken = Dictionary(group.map { ($0.token, $0) }, uniquingKeysWith: { first, _ in first })
             let entries = try environment(key.container, key.environment).write { writer in
                 try writer.claimNotifications(for: Array(byToken.keys), now: time)
@@ -103,7 +103,7 @@ extension CloudStore {
     /// back in their queues, each in the place it had, one transaction per environment; then
     /// wakes the tokens' waiters, here and in other processes, as a new notification would.
     public func returnNotifications(_ deliveries: [NotificationDelivery]) throws {
-        for (key, group) in Dictionary(grouping: deliveries, by: { EnvironmentKey(container: $0.token.container, environment: $0.token.environment) }) {
+        for (key, group) in Dictionary(grouping: deliveries, by: \.token.environmentKey) {
             let entries = group.map(\.stored)
             try environment(key.container, key.environment).write { writer in try writer.unclaimNotifications(entries) }
             notificationsQueued(Set(entries.map(\.token)))
@@ -124,7 +124,7 @@ extension CloudStore {
     public func removeNotifications(_ deliveries: [NotificationDelivery]) throws -> Int {
         let time = now
         var removed = 0
-        for (key, group) in Dictionary(grouping: deliveries, by: { EnvironmentKey(container: $0.token.container, environment: $0.token.environment) }) {
+        for (key, group) in Dictionary(grouping: deliveries, by: \.token.environmentKey) {
             removed += try environment(key.container, key.environment).write { writer in
                 try writer.removeNotifications(group.map(\.key), expiredBefore: time)
             }
@@ -151,4 +151,9 @@ extension CloudStore {
     public func queuedNotificationCounts(_ container: ContainerIdentifier, _ environment: Environment) throws -> [String: Int] {
         try self.environment(container, environment).read { try $0.queuedNotificationCounts() }
     }
+}
+
+extension PushToken {
+    /// The environment whose queue holds the token's notifications.
+    var environmentKey: EnvironmentKey { EnvironmentKey(container: container, environment: environment) }
 }
