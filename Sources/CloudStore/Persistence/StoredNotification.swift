@@ -10,3 +10,14 @@ struct StoredNotification: Hashable, Sendable {
     /// The notification.
     var notification: QueuedNotification
 }
+
+extension StoredNotification {
+    /// The columns of a queue entry, as both backends read it.
+    static let columns = "id, token, expires, body"
+
+    /// An entry from a row of ``columns``.
+    /// - Throws: ``CloudStoreError/internalError(_:)`` when the stored notification is damaged.
+    init(row: some StoredRow) throws {
+        self.init(key: row.integer(0), token: row.text(1), expires: row.integer(2), notification: try SubscriptionCodec.decodeNotification(row.blob(3)))
+    }
+}

@@ -49,11 +49,9 @@ extension PostgresEnvironmentSession {
 
     func oldestNotification(for token: String, now: Int64) throws -> StoredNotification? {
         try connection.execute(
-            "SELECT id, expires, body FROM \(table("notifications")) WHERE token = $1 AND expires > $2 ORDER BY id LIMIT 1",
+            "SELECT \(StoredNotification.columns) FROM \(table("notifications")) WHERE token = $1 AND expires > $2 ORDER BY id LIMIT 1",
             [.text(token), .integer(now)]
-        ).first { row in
-            StoredNotification(key: row.integer(0), token: token, expires: row.integer(1), notification: try SubscriptionCodec.decodeNotification(row.blob(2)))
-        }
+        ).first(StoredNotification.init(row:))
     }
 
     func queuedNotificationCounts() throws -> [String: Int] {
@@ -84,12 +82,10 @@ extension PostgresEnvironmentSession {
                 SELECT oldest.id FROM unnest($1::text[]) AS t(token) CROSS JOIN LATERAL (
                     SELECT id FROM \(table("notifications")) n WHERE n.token = t.token AND n.expires > $2
                     ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) AS oldest)
-            RETURNING id, token, expires, body
+            RETURNING \(StoredNotification.columns)
             """,
             [.textArray(Array(Set(tokens))), .integer(now)]
-        ).map { row in
-            StoredNotification(key: row.integer(0), token: row.text(1), expires: row.integer(2), notification: try SubscriptionCodec.decodeNotification(row.blob(3)))
-        }
+        ).map(StoredNotification.init(row:))
         // Expired entries another transaction holds are left to it, rather than waited for.
         try connection.execute(
             """

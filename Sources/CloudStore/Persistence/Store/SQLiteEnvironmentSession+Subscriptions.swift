@@ -54,11 +54,8 @@ extension SQLiteEnvironmentSession {
     }
 
     func oldestNotification(for token: String, now: Int64) throws -> StoredNotification? {
-        try connection.statement("SELECT id, expires, body FROM notifications WHERE token = ? AND expires > ? ORDER BY id LIMIT 1")
-            .firstRow([.text(token), .integer(now)]) { row in
-                StoredNotification(
-                    key: row.integer(0), token: token, expires: row.integer(1), notification: try SubscriptionCodec.decodeNotification(row.blob(2)))
-            }
+        try connection.statement("SELECT \(StoredNotification.columns) FROM notifications WHERE token = ? AND expires > ? ORDER BY id LIMIT 1")
+            .firstRow([.text(token), .integer(now)], StoredNotification.init(row:))
     }
 
     func queuedNotificationCounts() throws -> [String: Int] {
