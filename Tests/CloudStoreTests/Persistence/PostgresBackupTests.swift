@@ -12,7 +12,7 @@ struct PostgresBackupTests {
 
     /// A store on `database` with two notes in the public database, and a token taken after them.
     private func populated(_ database: TestDatabase) throws -> (store: CloudStore, token: String) {
-        let store = try PostgresCrossProcessTests.process(on: database)
+        let store = try database.process()
         try store.createContainer(container)
         let notes = try store.database(container, .development, .public, as: .operator())
         try notes.create("Note", "n1", ["title": .string("first")])
@@ -65,7 +65,7 @@ struct PostgresBackupTests {
 
         let environments = try CloudStore.restore(store.configuration, from: backup)
         #expect(environments == 2)
-        let restarted = try PostgresCrossProcessTests.process(on: database)
+        let restarted = try database.process()
         #expect(try restarted.containers().map(\.identifier) == [container])
         #expect(try freshSync(restarted) == ["n1": "first", "n2": "second"])
         try expectExpired(beforeBackup, on: restarted)
@@ -94,12 +94,12 @@ struct PostgresBackupTests {
         try runByHand("pg_dump", ["--format=custom", "--file", directory.path + "/by-hand.dump"], on: original)
         try runByHand("pg_restore", ["--no-owner", directory.path + "/by-hand.dump"], on: copy)
 
-        let restored = try PostgresCrossProcessTests.process(on: copy)
+        let restored = try copy.process()
         try expectExpired(token, on: restored)
         #expect(try freshSync(restored) == ["n1": "first", "n2": "second"])
         // The original, still where it was, keeps its tokens.
         #expect(try notes(store).zoneChanges(syncToken: token).records.isEmpty)
-        let again = try PostgresCrossProcessTests.process(on: original)
+        let again = try original.process()
         #expect(try notes(again).zoneChanges(syncToken: token).records.isEmpty)
     }
 
@@ -117,7 +117,7 @@ struct PostgresBackupTests {
             (try? notes(store).zoneChanges(syncToken: token)) == nil
         }
         try expectExpired(token, on: store)
-        try expectExpired(token, on: PostgresCrossProcessTests.process(on: database))
+        try expectExpired(token, on: database.process())
     }
 
     @Test func anIdentityRecordedInTheEarlierFormKeepsTokensOnlyOnTheSameCluster() throws {
@@ -130,13 +130,13 @@ struct PostgresBackupTests {
 
         // Cluster and timeline as before: completed, tokens kept.
         try raw.execute("UPDATE catalog.settings SET cluster_identity = '\(parts[0])/\(parts[1])'")
-        let upgraded = try PostgresCrossProcessTests.process(on: database)
+        let upgraded = try database.process()
         #expect(try notes(upgraded).zoneChanges(syncToken: token).records.isEmpty)
         #expect(try raw.execute("SELECT cluster_identity FROM catalog.settings") == [[identity]])
 
         // Another cluster, in the earlier form: tokens expire.
         try raw.execute("UPDATE catalog.settings SET cluster_identity = '1/\(parts[1])'")
-        try expectExpired(token, on: PostgresCrossProcessTests.process(on: database))
+        try expectExpired(token, on: database.process())
         _ = store
     }
 

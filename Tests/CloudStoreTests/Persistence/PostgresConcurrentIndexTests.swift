@@ -20,7 +20,7 @@ struct PostgresConcurrentIndexTests {
     /// A production environment with 60 notes and no index on their fields.
     init() throws {
         database = try TestPostgres.makeDatabase()
-        store = try PostgresCrossProcessTests.process(on: database)
+        store = try database.process()
         try store.createContainer(container)
         try store.importSchema(Self.plain, into: container, .development)
         _ = try store.deploySchema(container, deployedBy: "test")
@@ -94,7 +94,7 @@ struct PostgresConcurrentIndexTests {
         #expect(try fieldIndexes()[title] == false)
 
         // The next process to open production (as `cumulus migrate` or a server does) rebuilds it.
-        let next = try PostgresCrossProcessTests.process(on: database)
+        let next = try database.process()
         try next.migrateEverything()
         #expect(try fieldIndexes()[title] == true)
         #expect(try raw.execute("SELECT '\(schema).\(title)'::regclass::oid")[0][0] != oid)

@@ -15,19 +15,10 @@ struct PostgresCrossProcessTests {
 
     init() throws {
         database = try TestPostgres.makeDatabase()
-        first = try Self.process(on: database)
-        second = try Self.process(on: database)
+        first = try database.process()
+        second = try database.process()
         try first.createContainer(container)
         for store in [first, second] { try Self.waitUntil { store.hearsOtherProcesses } }
-    }
-
-    static func process(on database: TestDatabase, configure: (inout CloudStoreConfiguration) -> Void = { _ in }) throws -> CloudStore {
-        var configuration = CloudStoreConfiguration(
-            dataDirectory: FileManager.default.temporaryDirectory.appendingPathComponent("cumulus-test-\(UUID().uuidString)").path)
-        configuration.database = .postgres(url: database.url)
-        configuration.passwordHasher = PasswordHasher(parameters: .init(logN: 10, blockSize: 8, parallelism: 1))
-        configure(&configuration)
-        return try CloudStore(configuration: configuration)
     }
 
     /// Waits up to 5 s for `condition`; throws when it never holds.
@@ -78,7 +69,7 @@ struct PostgresCrossProcessTests {
         // Recorded as issued on another cluster: a restore elsewhere, or the old timeline of a
         // standby since promoted. A process starting now must not continue those sequences.
         try RawPostgres(url: database.url).execute("UPDATE catalog.settings SET cluster_identity = '1/1'")
-        let restarted = try Self.process(on: database)
+        let restarted = try database.process()
         let public2 = try restarted.database(container, .development, .public, as: .operator())
         do {
             _ = try public2.zoneChanges(syncToken: token)
@@ -86,7 +77,7 @@ struct PostgresCrossProcessTests {
         } catch CloudStoreError.changeTokenExpired {}
         // On the same cluster, the next process keeps the tokens it finds.
         let fresh = try public2.zoneChanges(syncToken: nil).syncToken
-        let again = try Self.process(on: database)
+        let again = try database.process()
         #expect(try again.database(container, .development, .public, as: .operator()).zoneChanges(syncToken: fresh).records.isEmpty)
     }
 }

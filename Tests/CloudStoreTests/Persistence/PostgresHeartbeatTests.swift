@@ -17,7 +17,7 @@ struct PostgresHeartbeatTests {
     }
 
     func process() throws -> CloudStore {
-        try PostgresCrossProcessTests.process(on: database) { $0.clock = { Self.frozen } }
+        try database.process { $0.clock = { Self.frozen } }
     }
 
     /// Every store beats once more, so that each has counted the others.

@@ -15,8 +15,8 @@ struct PostgresNotificationClaimTests {
 
     init() throws {
         database = try TestPostgres.makeDatabase()
-        first = try PostgresCrossProcessTests.process(on: database)
-        second = try PostgresCrossProcessTests.process(on: database)
+        first = try database.process()
+        second = try database.process()
         try first.createContainer(container)
     }
 
