@@ -40,12 +40,7 @@ def deployment(
     server = CumulusServer(cumulus_binary, workspace / "data", demo=False)
     server.start()
     try:
-        server.cli("containers", "create", CONTAINER)
-        schema_file = workspace / "schema.ckdb"
-        schema_file.write_text(SCHEMA)
-        server.cli("import-schema", "--container", CONTAINER, "--file", str(schema_file))
-        # Every origin is allowed, an explicit choice, so tests may call as any web page.
-        api_token = server.cli("tokens", "create", "--container", CONTAINER, "--allowed-origin", "*")
+        api_token = server.create_container(CONTAINER, SCHEMA, workspace / "schema.ckdb")
 
         private_key = ec.generate_private_key(ec.SECP256R1())
         public_file = workspace / "eckey.pub.pem"

@@ -139,6 +139,14 @@ class CumulusServer:
         database = ["--database-url", self.database_url] if self.database_url else []
         return run_cli(self.binary, [*arguments, "--data-dir", str(self.data_dir), *database], stdin=stdin)
 
+    def create_container(self, container: str, schema: str, schema_file: Path) -> str:
+        """Creates `container`, imports `schema` (written to `schema_file` first) and returns a new
+        API token of it. Every origin is allowed, an explicit choice, so tests may call as any web page."""
+        self.cli("containers", "create", container)
+        schema_file.write_text(schema)
+        self.cli("import-schema", "--container", container, "--file", str(schema_file))
+        return self.cli("tokens", "create", "--container", container, "--allowed-origin", "*")
+
     def __enter__(self) -> "CumulusServer":
         return self.start()
 

@@ -41,10 +41,7 @@ def create(name: str, n: int) -> dict[str, Any]:
 def test_a_token_from_the_sqlite_server_continues_on_postgresql(cumulus_binary: Path, tmp_path: Path) -> None:
     sqlite = CumulusServer(cumulus_binary, tmp_path / "data")
     with sqlite:
-        sqlite.cli("containers", "create", CONTAINER)
-        (tmp_path / "schema.ckdb").write_text(SCHEMA)
-        sqlite.cli("import-schema", "--container", CONTAINER, "--file", str(tmp_path / "schema.ckdb"))
-        api_token = sqlite.cli("tokens", "create", "--container", CONTAINER, "--allowed-origin", "*")
+        api_token = sqlite.create_container(CONTAINER, SCHEMA, tmp_path / "schema.ckdb")
         sqlite.cli("users", "add", "--container", CONTAINER, "alice", stdin=PASSWORD + "\n")
         web_auth_token = sqlite.cli("users", "token", "--container", CONTAINER, "alice", stdin=PASSWORD + "\n")
         client = CloudKitClient(sqlite.base_url, CONTAINER, "development", api_token=api_token, web_auth_token=web_auth_token)

@@ -111,11 +111,7 @@ def server(cumulus_binary: Path, tmp_path_factory: pytest.TempPathFactory) -> It
     server = CumulusServer(cumulus_binary, workspace / "data", demo=False)
     server.start()
     try:
-        server.cli("containers", "create", CONTAINER)
-        schema_file = workspace / "schema.ckdb"
-        schema_file.write_text(SCHEMA)
-        server.cli("import-schema", "--container", CONTAINER, "--file", str(schema_file))
-        api_token = server.cli("tokens", "create", "--container", CONTAINER, "--allowed-origin", "*")
+        api_token = server.create_container(CONTAINER, SCHEMA, workspace / "schema.ckdb")
         server.cli("users", "add", "--container", CONTAINER, USER_NAME, stdin=USER_PASSWORD + "\n")
         web_auth_token = server.cli("users", "token", "--container", CONTAINER, USER_NAME, stdin=USER_PASSWORD + "\n")
         yield {"server": server, "api_token": api_token, "web_auth_token": web_auth_token}

@@ -57,10 +57,7 @@ def start_scale_out(cumulus_binary: Path, workspace: Path, environment: dict[str
     first = CumulusServer(cumulus_binary, workspace / "first", database_url=database, environment=environment)
     second = CumulusServer(cumulus_binary, workspace / "second", database_url=database, environment=environment)
     with first:
-        first.cli("containers", "create", CONTAINER)
-        (workspace / "schema.ckdb").write_text(SCHEMA)
-        first.cli("import-schema", "--container", CONTAINER, "--file", str(workspace / "schema.ckdb"))
-        api_token = first.cli("tokens", "create", "--container", CONTAINER, "--allowed-origin", "*")
+        api_token = first.create_container(CONTAINER, SCHEMA, workspace / "schema.ckdb")
         first.cli("users", "add", "--container", CONTAINER, "alice", stdin=PASSWORD + "\n")
         with second, Nginx(workspace, [first.port, second.port]) as nginx:
             yield ScaleOut(first, second, nginx, api_token)
