@@ -16,13 +16,20 @@ public enum DatabaseLocation: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// A URL with its password, if any, replaced by `***`.
+    /// A URL with its password, if any, replaced by `***`: the one after the user name, and the
+    /// one a `password` query parameter gives. A keyword string with a password is not shown.
     static func redacted(_ url: String) -> String {
-        guard let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@") else {
+        guard let scheme = url.range(of: "://") else {
             return url.contains("password=") ? "(a connection string)" : url
         }
-        let credentials = url[scheme.upperBound..<at]
-        guard let colon = credentials.firstIndex(of: ":") else { return url }
-        return String(url[..<colon]) + ":***" + String(url[at...])
+        var redacted = url
+        if let at = url[scheme.upperBound...].firstIndex(of: "@"), let colon = url[scheme.upperBound..<at].firstIndex(of: ":") {
+            redacted = String(url[...colon]) + "***" + String(url[at...])
+        }
+        guard let query = redacted.firstIndex(of: "?") else { return redacted }
+        let parameters = redacted[redacted.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false).map { parameter in
+            parameter.hasPrefix("password=") ? "password=***" : String(parameter)
+        }
+        return String(redacted[...query]) + parameters.joined(separator: "&")
     }
 }

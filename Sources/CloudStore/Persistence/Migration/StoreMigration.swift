@@ -114,17 +114,19 @@ public struct StoreMigration: Sendable {
         return message
     }
 
-    /// The password of a `postgres://user:password@…` URL, as written and decoded, or of a
-    /// `password=…` keyword.
+    /// The password of a `postgres://user:password@…` URL and of a `password=…` keyword or query
+    /// parameter, each as written and decoded.
     private static func passwords(in url: String) -> [String] {
-        if let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@") {
-            let credentials = url[scheme.upperBound..<at]
-            guard let colon = credentials.firstIndex(of: ":") else { return [] }
-            let password = String(credentials[credentials.index(after: colon)...])
-            return [password, password.removingPercentEncoding ?? password]
+        var found: [String] = []
+        if let scheme = url.range(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@"),
+            let colon = url[scheme.upperBound..<at].firstIndex(of: ":")
+        {
+            found.append(String(url[url.index(after: colon)..<at]))
         }
-        guard let range = url.range(of: "password=") else { return [] }
-        return [String(url[range.upperBound...].prefix { !$0.isWhitespace && $0 != "&" })]
+        if let range = url.range(of: "password=") {
+            found.append(String(url[range.upperBound...].prefix { !$0.isWhitespace && $0 != "&" }))
+        }
+        return found + found.compactMap { $0.removingPercentEncoding }
     }
 
     /// Refuses a database that already holds a store, before anything is written: any row of
