@@ -4,7 +4,7 @@ extension PostgresEnvironmentSession {
     func record(named name: String, in zone: StoredZone) throws -> StoredRecord? {
         // In a write the row is locked until commit: a save that checked its change tag must
         // not be overtaken by another process's save of the same record.
-        let lock = transaction.map { " FOR UPDATE" + ($0.waitsForLocks ? "" : " NOWAIT") } ?? ""
+        let lock = transaction?.lockingClause ?? ""
         return try connection.execute(
             "SELECT \(PostgresQuerySQLBuilder.recordColumns) FROM \(table("records")) r WHERE r.zone = $1 AND r.name = $2\(lock)",
             [.integer(zone.key), .text(name)]
@@ -15,7 +15,7 @@ extension PostgresEnvironmentSession {
         guard let transaction, names.count > 1 else { return }
         // Sorted before they are locked: rows are locked as the sort hands them out.
         try connection.execute(
-            "SELECT 1 FROM \(table("records")) WHERE zone = $1 AND name = ANY($2::text[]) ORDER BY name FOR UPDATE\(transaction.waitsForLocks ? "" : " NOWAIT")",
+            "SELECT 1 FROM \(table("records")) WHERE zone = $1 AND name = ANY($2::text[]) ORDER BY name\(transaction.lockingClause)",
             [.integer(zone.key), .textArray(names)])
     }
 

@@ -25,6 +25,10 @@ final class PostgresWriteTransaction {
     /// fails at once (`55P03`) and goes first in the next group instead.
     var waitsForLocks = true
 
+    /// The clause that locks the rows a statement selects, as the running job may: waiting, or
+    /// failing at once with `55P03`.
+    var lockingClause: String { waitsForLocks ? " FOR UPDATE" : " FOR UPDATE NOWAIT" }
+
     init(connection: PostgresConnection, changeLog: PostgresChangeLog) {
         self.connection = connection
         self.changeLog = changeLog
