@@ -2,8 +2,8 @@ import Foundation
 import Mustache
 
 /// The templates of the templates directory, loaded and parsed once at start, and rendered with
-/// HTML escaping: `{{name}}` escapes `& < > " '`, so values are safe in text and in quoted
-/// attributes. Templates are named by their path without `.mustache`, folders joined by dots
+/// our own HTML escaping (``HTMLEscaping``): `{{name}}` escapes every `& < > " '` byte, so values
+/// are safe in text and in quoted attributes whatever combining marks follow them. Templates are named by their path without `.mustache`, folders joined by dots
 /// (`signin`, `console.records` for `console/records.mustache`), as Mustache names cannot hold `/`.
 ///
 /// Pages extend the shared layout through Mustache inheritance:
@@ -35,6 +35,7 @@ struct TemplateRenderer: Sendable {
         // Loaded here rather than by `MustacheLibrary(directory:)`, which is async and drops
         // unreadable files silently: a start-up error should name the file that is wrong.
         var templates: [String: MustacheTemplate] = [:]
+        _ = HTMLEscaping.registered
         let root = directory.hasSuffix("/") ? String(directory.dropLast()) : directory
         let paths = (FileManager.default.enumerator(atPath: root)?.allObjects as? [String]) ?? []
         for path in paths.sorted() where path.hasSuffix(".mustache") {
@@ -42,11 +43,19 @@ struct TemplateRenderer: Sendable {
             guard let data = FileManager.default.contents(atPath: file) else {
                 throw .templateInvalid(file: file, line: 0, column: 0, reason: "the file cannot be read")
             }
-            do {
-                templates[String(path.dropLast(".mustache".count)).replacingOccurrences(of: "/", with: ".")] = try MustacheTemplate(string: String(decoding: data, as: UTF8.self))
-            } catch let error as MustacheTemplate.ParserError {
+            let text = String(decoding: data, as: UTF8.self)
+            // A template choosing its content type would bring back the engine's escaping.
+            if let line = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(where: { $0.contains("CONTENT_TYPE") }) {
                 throw .templateInvalid(
-                    file: file, line: error.context.lineNumber, column: error.context.columnNumber, reason: "\(error.error)")
+                    file: file, line: line + 1, column: 0, reason: "a template may not set CONTENT_TYPE: the console escapes every value itself")
+            }
+            do {
+                templates[String(path.dropLast(".mustache".count)).replacingOccurrences(of: "/", with: ".")] = try MustacheTemplate(
+                    string: HTMLEscaping.pragma + text)
+            } catch let error as MustacheTemplate.ParserError {
+                // The pragma is a line of its own before the file's first.
+                throw .templateInvalid(
+                    file: file, line: error.context.lineNumber - 1, column: error.context.columnNumber, reason: "\(error.error)")
             } catch {
                 throw .templateInvalid(file: file, line: 0, column: 0, reason: "\(error)")
             }
@@ -70,7 +79,12 @@ struct TemplateRenderer: Sendable {
     /// An empty string is false to a section (`{{#x}}`), as mustache.js has it, so a page
     /// never renders the markup around a value that is not there.
     func render(_ name: String, _ context: [String: Any]) throws(ConsoleError) -> String {
-        guard let text = library.render(Self.blankingEmptyStrings(context), withTemplate: name) else {
+        try render(name, view: Self.blankingEmptyStrings(context))
+    }
+
+    /// Renders the template `name` with any view model swift-mustache can read.
+    func render(_ name: String, view: Any) throws(ConsoleError) -> String {
+        guard let text = library.render(view, withTemplate: name) else {
             throw .internalError("No template named '\(name)' in \(directory)")
         }
         return text
