@@ -88,15 +88,37 @@ public struct RecordExport: Sendable {
         return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
     }
 
-    /// One CSV cell (RFC 4180). A value a spreadsheet would run as a formula (`=`, `+`, `-`, `@`,
-    /// tab, carriage return first) is opened with `'`, so an exported record cannot run code in
-    /// the operator's spreadsheet.
+    /// One CSV cell (RFC 4180), always quoted, with its quotes doubled. Each line of the value
+    /// that a spreadsheet would run as a formula (`=`, `+`, `-`, `@` or tab first, or a carriage
+    /// return opening the value) is opened with `'`, so an exported record cannot run code in the
+    /// operator's spreadsheet. Read by Unicode scalar: a quote, comma or line break followed by
+    /// a combining mark is still one to a CSV reader (security review N5).
     static func cell(_ value: String) -> String {
-        var value = value
-        if let first = value.unicodeScalars.first, "=+-@\t\r".unicodeScalars.contains(first), Double(value) == nil {
-            value = "'" + value
+        var cell = String.UnicodeScalarView()
+        cell.append("\"")
+        var line = String.UnicodeScalarView()
+        func endLine() {
+            if let first = line.first, formulaStarts.contains(first), Double(String(line)) == nil { cell.append("'") }
+            for scalar in line {
+                if scalar == "\"" { cell.append("\"") }
+                cell.append(scalar)
+            }
+            line = String.UnicodeScalarView()
         }
-        guard value.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return value }
-        return "\"" + value.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        if value.unicodeScalars.first == "\r" { cell.append("'") }
+        for scalar in value.unicodeScalars {
+            if scalar == "\r" || scalar == "\n" {
+                endLine()
+                cell.append(scalar)
+            } else {
+                line.append(scalar)
+            }
+        }
+        endLine()
+        cell.append("\"")
+        return String(cell)
     }
+
+    /// What a spreadsheet takes as the start of a formula at the start of a line.
+    private static let formulaStarts: Set<Unicode.Scalar> = ["=", "+", "-", "@", "\t"]
 }

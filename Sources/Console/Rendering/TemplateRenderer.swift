@@ -3,8 +3,9 @@ import Mustache
 
 /// The templates of the templates directory, loaded and parsed once at start, and rendered with
 /// our own HTML escaping (``HTMLEscaping``): `{{name}}` escapes every `& < > " '` byte, so values
-/// are safe in text and in quoted attributes whatever combining marks follow them. Templates are named by their path without `.mustache`, folders joined by dots
-/// (`signin`, `console.records` for `console/records.mustache`), as Mustache names cannot hold `/`.
+/// are safe in text and in quoted attributes whatever combining marks follow them. Templates are
+/// named by their path without `.mustache`, folders joined by dots (`signin`, `console.records`
+/// for `console/records.mustache`), as Mustache names cannot hold `/`.
 ///
 /// Pages extend the shared layout through Mustache inheritance:
 ///

@@ -319,13 +319,13 @@ import TestSupport
         #expect(missingStatus == 400)
         #expect(missing["missingIndex"] == ["recordType": "Note", "field": "___modTime", "index": "QUERYABLE"])
 
-        // Export: CSV quotes as RFC 4180 and defuses formulas; JSON carries the records.
+        // Export: CSV quotes every cell as RFC 4180 and defuses formulas; JSON carries the records.
         let everything = #"{"query":{"recordType":"Note"}}"#
         let csv = try Self.send(server, "POST", base + "/public/records/export?format=csv", body: everything, headers: [("Authorization", "Bearer " + token)])
         #expect(csv.status == 200 && csv.header("Content-Type")?.hasPrefix("text/csv") == true)
         let lines = csv.text.split(separator: "\r\n").map(String.init)
-        #expect(lines.first?.hasPrefix("recordName,recordType,") == true)
-        #expect(lines.contains { $0.hasPrefix("b,Note,") && $0.contains(#""plain, ""quoted""""#) })
+        #expect(lines.first?.hasPrefix(#""recordName","recordType","#) == true)
+        #expect(lines.contains { $0.hasPrefix(#""b","Note","#) && $0.contains(#""plain, ""quoted""""#) })
         let json = try Self.send(server, "POST", base + "/public/records/export?format=json", body: everything, headers: [("Authorization", "Bearer " + token)])
         #expect(try json.json()["records"]?.arrayValue?.count == 2)
         #expect(try call("/public/records/export?format=xml", everything).0 == 400)
