@@ -33,6 +33,8 @@ public final class CloudStore: Sendable {
     let syncTokenSigner: OpaqueTokenSigner
     /// Seals asset upload tickets, receipts and download tickets.
     let assetSigner: OpaqueTokenSigner
+    /// Seals the notices console pages leave for the next page.
+    let noticeSigner: OpaqueTokenSigner
     /// Where asset blobs' bytes are kept.
     let assetStore: any AssetStore
     let webAuthTokenKey: PreparedMAC
@@ -104,6 +106,7 @@ public final class CloudStore: Sendable {
         self.markerSigner = OpaqueTokenSigner(secret: secret, purpose: .continuationMarker)
         self.syncTokenSigner = OpaqueTokenSigner(secret: secret, purpose: .syncToken)
         self.assetSigner = OpaqueTokenSigner(secret: secret, purpose: .assets)
+        self.noticeSigner = OpaqueTokenSigner(secret: secret, purpose: .consoleNotices)
         self.assetStore = Self.makeAssetStore(configuration)
         self.webAuthTokenKey = WebAuthToken.key(from: secret)
         self.webAuthTokens = WebAuthTokenCache(key: webAuthTokenKey)

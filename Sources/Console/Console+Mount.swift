@@ -39,7 +39,7 @@ extension Console {
             group.post("/", options: RouteOptions(maxBodyBytes: maximumFormBytes)) { request in try signIn.submit(request) }
         }
         let actions = ManagementActions(store: store)
-        let authenticator = OperatorAuthenticator(store: store)
+        let authenticator = OperatorAuthenticator(store: store, cookies: configuration.cookies)
         ManagementAPI(actions: actions, authenticator: authenticator, logger: logger).mount(on: &router)
         mountPages(on: &router, store: store, pages: pages, actions: actions, authenticator: authenticator, configuration: configuration,
                    logger: logger)

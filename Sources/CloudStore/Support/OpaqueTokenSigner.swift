@@ -1,14 +1,15 @@
 import Crypto
 
-/// Seals the opaque strings clients hold for us (continuation markers, sync tokens) with an
-/// HMAC, so that a forged or altered one is refused. Each purpose has its own key derived from
-/// the server's secret, so a value sealed for one purpose never opens as another.
+/// Seals the opaque strings clients hold for us (continuation markers, sync tokens, console
+/// notices) with an HMAC, so that a forged or altered one is refused. Each purpose has its own
+/// key derived from the server's secret, so a value sealed for one purpose never opens as another.
 struct OpaqueTokenSigner: Sendable {
     /// What a signer seals: each purpose gets a key of its own.
     enum Purpose: String, Sendable {
         case continuationMarker = "continuation markers"
         case syncToken = "sync tokens"
         case assets = "asset tickets"
+        case consoleNotices = "console notices"
     }
 
     private let mac: PreparedMAC

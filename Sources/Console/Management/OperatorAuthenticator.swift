@@ -6,7 +6,7 @@ import HTTPServer
 /// show its CSRF token on every request that changes something, so another site cannot make a
 /// signed-in browser act; a token need not, as browsers never send one by themselves.
 struct OperatorAuthenticator: Sendable {
-    /// The cookie holding a console session's secret.
+    /// The cookie holding a console session's secret (its name without ``CookiePolicy``'s prefix).
     static let sessionCookie = "cumulus_console"
     /// The header a session's requests send their CSRF token in.
     static let csrfHeader = "X-CSRF-Token"
@@ -15,6 +15,8 @@ struct OperatorAuthenticator: Sendable {
     /// Who every request is, without a credential: the local command line, which holds the
     /// data directory and so everything already. `nil` on a server.
     var fixedIdentity: OperatorIdentity? = nil
+    /// How the session cookie is named: behind https only the `__Host-` prefixed one is read.
+    var cookies = CookiePolicy(publicURL: nil)
 
     /// The operator a request proves.
     /// - Parameter formToken: The CSRF token a console form posted; the header is read when `nil`.
@@ -30,7 +32,7 @@ struct OperatorAuthenticator: Sendable {
             let token = try store.managementToken(text: String(authorization.dropFirst("Bearer ".count)))
             return OperatorRequest(identity: .token(operatorName: token.operatorName, tokenID: token.id), csrfToken: nil)
         }
-        guard let secret = Cookies.value(named: Self.sessionCookie, in: request) else {
+        guard let secret = cookies.value(of: Self.sessionCookie, in: request) else {
             throw CloudStoreError.authenticationFailed(
                 "Sign in to the console, or send a management token as Authorization: Bearer cumulus_mt_…")
         }

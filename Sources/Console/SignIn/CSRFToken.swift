@@ -5,7 +5,8 @@ import HTTPServer
 /// into an account the attacker controls).
 ///
 /// A double-submit token: 32 random bytes in an `HttpOnly`, `SameSite=Strict` cookie scoped to
-/// `/signin`, repeated in a hidden form field. A cross-site page can neither read the cookie nor
+/// `/signin` (behind https `Secure`, `__Host-` prefixed and so `Path=/`: ``CookiePolicy``),
+/// repeated in a hidden form field. A cross-site page can neither read the cookie nor
 /// make the browser send it, so it cannot post a matching pair. Browsers that send fetch
 /// metadata are also held to `Sec-Fetch-Site: same-origin`. A browser keeps its token while it
 /// is valid, so sign-in forms open in several windows all work.
@@ -14,7 +15,7 @@ struct CSRFToken: Equatable {
     struct Scope: Sendable {
         /// The cookie's name.
         let cookieName: String
-        /// The path the cookie is sent to.
+        /// The path the cookie is sent to over plain http.
         let path: String
 
         /// The web sign-in form of app users.
@@ -31,8 +32,8 @@ struct CSRFToken: Equatable {
     let value: String
 
     /// The token the request's cookie carries, if it is well-formed.
-    static func existing(in request: HTTPRequest, scope: Scope = .signIn) -> CSRFToken? {
-        guard let value = Cookies.value(named: scope.cookieName, in: request), isWellFormed(value) else { return nil }
+    static func existing(in request: HTTPRequest, scope: Scope = .signIn, cookies: CookiePolicy) -> CSRFToken? {
+        guard let value = cookies.value(of: scope.cookieName, in: request), isWellFormed(value) else { return nil }
         return CSRFToken(value: value)
     }
 
@@ -42,22 +43,22 @@ struct CSRFToken: Equatable {
     }
 
     /// The `Set-Cookie` value that hands the token to the browser.
-    /// - Parameter secure: Whether the site is reached over HTTPS (then the cookie is `Secure`).
-    func cookie(secure: Bool, scope: Scope = .signIn) -> String {
-        "\(scope.cookieName)=\(value); Path=\(scope.path); Max-Age=\(Self.lifetime); HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+    func cookie(_ cookies: CookiePolicy, scope: Scope = .signIn) -> String {
+        cookies.setCookie(scope.cookieName, value, path: scope.path, maxAge: Self.lifetime)
     }
 
     /// Checks that a posted form comes from this server's own sign-in page.
     /// - Parameters:
     ///   - request: The post, whose cookie and fetch metadata are read.
     ///   - formValue: The hidden field's value.
+    ///   - cookies: How the token's cookie is named.
     /// - Throws: ``ConsoleError/forbidden(_:)`` when the post came from another site or the tokens
     ///   are missing or differ.
-    static func verify(_ request: HTTPRequest, formValue: String?, scope: Scope = .signIn) throws(ConsoleError) {
+    static func verify(_ request: HTTPRequest, formValue: String?, scope: Scope = .signIn, cookies: CookiePolicy) throws(ConsoleError) {
         if let site = request.headers["Sec-Fetch-Site"], site.lowercased() != "same-origin" {
             throw .forbidden("This sign-in form was sent from another site and has been refused.")
         }
-        guard let cookie = existing(in: request, scope: scope), let formValue,
+        guard let cookie = existing(in: request, scope: scope, cookies: cookies), let formValue,
             SecureToken.constantTimeEquals(cookie.value, formValue)
         else {
             throw .forbidden(

@@ -23,10 +23,10 @@ struct SignInPage: Sendable {
         let target = try SignInTarget.resolve(
             apiToken: request.queryParameter("ckAPIToken"), origin: request.queryParameter("origin"), store: store,
             ownOrigin: configuration.baseURL(for: request))
-        let existing = CSRFToken.existing(in: request)
+        let existing = CSRFToken.existing(in: request, cookies: configuration.cookies)
         let csrf = existing ?? CSRFToken.make()
         var page = formPage(target, csrf: csrf, name: "", keepSignedIn: false, failure: nil)
-        if existing == nil { page.cookies.append(csrf.cookie(secure: isHTTPS(request))) }
+        if existing == nil { page.cookies.append(csrf.cookie(configuration.cookies)) }
         return try pages.response(page)
     }
 
@@ -37,7 +37,7 @@ struct SignInPage: Sendable {
     /// checked on the store's password threads; the request waits without holding a worker.
     func submit(_ request: HTTPRequest) throws -> HTTPResponse {
         let form = SignInForm(try FormData(request: request))
-        try CSRFToken.verify(request, formValue: form.csrfToken)
+        try CSRFToken.verify(request, formValue: form.csrfToken, cookies: configuration.cookies)
         let target = try SignInTarget.resolve(
             apiToken: form.apiToken, origin: form.origin, store: store, ownOrigin: configuration.baseURL(for: request))
         let pending = PendingResponse(
@@ -75,7 +75,7 @@ struct SignInPage: Sendable {
             (user, webAuthToken) = try result.get()
         } catch CloudStoreError.authenticationFailed {
             // The form again, with what the user typed except the password.
-            let csrf = CSRFToken.existing(in: request) ?? CSRFToken.make()
+            let csrf = CSRFToken.existing(in: request, cookies: configuration.cookies) ?? CSRFToken.make()
             let page = formPage(target, csrf: csrf, name: form.name, keepSignedIn: form.keepSignedIn, failure: Self.failureMessage)
             return try pages.response(page)
         } catch CloudStoreError.throttled(let reason, let retryAfter) {
@@ -130,9 +130,5 @@ struct SignInPage: Sendable {
             page.formActionSources = [source]
         }
         return page
-    }
-
-    private func isHTTPS(_ request: HTTPRequest) -> Bool {
-        configuration.baseURL(for: request).lowercased().hasPrefix("https://")
     }
 }

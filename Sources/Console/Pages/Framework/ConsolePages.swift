@@ -34,11 +34,6 @@ struct ConsolePages: Sendable {
         group.post(path, options: RouteOptions(maxBodyBytes: maxBodyBytes)) { request in try pages.handle(request, handler) }
     }
 
-    /// Whether the site is reached over HTTPS, so cookies are `Secure`.
-    func isHTTPS(_ request: HTTPRequest) -> Bool {
-        configuration.baseURL(for: request).lowercased().hasPrefix("https://")
-    }
-
     private func handle(_ request: HTTPRequest, _ handler: Handler) throws -> HTTPResponse {
         let form: FormData
         if request.method == .post {
@@ -55,7 +50,8 @@ struct ConsolePages: Sendable {
         } catch CloudStoreError.accessDenied(let reason) {
             throw ConsoleError.forbidden(reason + ".")
         }
-        let notice = Notice.existing(in: request)
+        let cookies = configuration.cookies
+        let notice = Notice.existing(in: request, openedBy: actions.store, cookies)
         let console = ConsoleRequest(
             http: request, identity: operatorRequest.identity, csrfToken: operatorRequest.csrfToken, form: form, notice: notice)
         let answer: ConsoleAnswer
@@ -64,15 +60,15 @@ struct ConsolePages: Sendable {
         } catch {
             throw ConsoleError(error)
         }
-        let secure = isHTTPS(request)
         switch answer {
         case .page(var page):
             page.context["operatorName"] = operatorRequest.identity.operatorName
             page.context["csrfToken"] = operatorRequest.csrfToken ?? ""
             page.context["csrfField"] = Self.csrfField
+            page.context["timeZoneCookie"] = Formatting.timeZoneCookie(cookies)
             if let notice {
                 page.context["notice"] = notice.context
-                page.cookies.append(Notice.clearingCookie(secure: secure))
+                page.cookies.append(Notice.clearingCookie(cookies))
             }
             page.hasInlineScript = true
             var response = try pages.response(page)
@@ -80,7 +76,7 @@ struct ConsolePages: Sendable {
             return response
         case .redirect(let path, let next):
             var response = HTTPResponse.redirect(to: path, status: .seeOther)
-            if let next { response.headers.add(name: "Set-Cookie", value: next.cookie(secure: secure)) }
+            if let next { response.headers.add(name: "Set-Cookie", value: next.cookie(sealedBy: actions.store, cookies)) }
             return secured(response)
         case .response(let response):
             return secured(response)

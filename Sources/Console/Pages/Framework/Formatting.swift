@@ -106,9 +106,20 @@ enum Formatting {
     /// The cookie the console's script sets to the browser's time zone.
     static let timeZoneCookie = "cumulus_tz"
 
-    /// The operator's time zone: the browser's, as its cookie names it, else UTC.
+    /// The frame's values for the script that sets the time zone cookie: its `name` and the
+    /// `attributes` after its value, named and scoped as ``CookiePolicy`` has every cookie.
+    static func timeZoneCookie(_ cookies: CookiePolicy) -> [String: String] {
+        [
+            "name": cookies.name(timeZoneCookie),
+            "attributes": "; path=\(cookies.secure ? "/" : "/console"); samesite=strict" + (cookies.secure ? "; secure" : ""),
+        ]
+    }
+
+    /// The operator's time zone: the browser's, as its cookie names it, else UTC. Either name is
+    /// read (only a display preference rides on it), the `__Host-` one first.
     static func timeZone(of request: HTTPRequest) -> TimeZone {
-        if let name = Cookies.value(named: timeZoneCookie, in: request).flatMap({ PercentDecoding.decode($0) }),
+        let value = Cookies.value(named: CookiePolicy.hostPrefix + timeZoneCookie, in: request) ?? Cookies.value(named: timeZoneCookie, in: request)
+        if let name = value.flatMap({ PercentDecoding.decode($0) }),
             name.utf8.count <= 64, let zone = TimeZone(identifier: name)
         {
             return zone

@@ -1,3 +1,4 @@
+import CloudStore
 import HTTPServer
 
 /// A one-line message a page leaves for the next one after a redirect ("Zone Notes created"),
@@ -18,27 +19,29 @@ struct Notice: Equatable {
     /// A failure message.
     static func failure(_ text: String) -> Notice { Notice(kind: .failure, text: text) }
 
-    /// The cookie holding it.
+    /// The cookie holding it (its name without ``CookiePolicy``'s prefix).
     static let cookieName = "cumulus_notice"
+    /// Where the cookie is sent over plain http.
+    private static let cookiePath = "/console"
 
-    /// The `Set-Cookie` value that leaves this notice for the next page.
-    func cookie(secure: Bool) -> String {
-        "\(Self.cookieName)=\(kind.rawValue).\(URLEncoding.component(String(text.prefix(600))))"
-            + "; Path=/console; Max-Age=60; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+    /// The `Set-Cookie` value that leaves this notice for the next page: sealed by the store with
+    /// a key of its own, so only this server can leave one (security review N14).
+    func cookie(sealedBy store: CloudStore, _ cookies: CookiePolicy) -> String {
+        cookies.setCookie(Self.cookieName, store.sealConsoleNotice("\(kind.rawValue).\(text.prefix(600))"), path: Self.cookiePath, maxAge: 60)
     }
 
     /// The `Set-Cookie` value that removes a shown notice.
-    static func clearingCookie(secure: Bool) -> String {
-        "\(cookieName)=; Path=/console; Max-Age=0; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+    static func clearingCookie(_ cookies: CookiePolicy) -> String {
+        cookies.setCookie(cookieName, "", path: cookiePath, maxAge: 0)
     }
 
-    /// The notice a request carries, if any.
-    static func existing(in request: HTTPRequest) -> Notice? {
-        guard let value = Cookies.value(named: cookieName, in: request), let dot = value.firstIndex(of: ".") else { return nil }
-        guard let kind = Kind(rawValue: String(value[..<dot])),
-            let text = PercentDecoding.decode(value[value.index(after: dot)...], plusAsSpace: false, validatingUTF8: true), !text.isEmpty
+    /// The notice a request carries, if any: an unsigned, altered or old one is ignored.
+    static func existing(in request: HTTPRequest, openedBy store: CloudStore, _ cookies: CookiePolicy) -> Notice? {
+        guard let sealed = cookies.value(of: cookieName, in: request), let value = store.openConsoleNotice(sealed),
+            let dot = value.firstIndex(of: "."), let kind = Kind(rawValue: String(value[..<dot]))
         else { return nil }
-        return Notice(kind: kind, text: text)
+        let text = String(value[value.index(after: dot)...])
+        return text.isEmpty ? nil : Notice(kind: kind, text: text)
     }
 
     /// The template values: `notice` {text, success}.

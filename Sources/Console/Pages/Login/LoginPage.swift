@@ -6,7 +6,7 @@ import HTTPServer
 /// - `GET /console/`: the containers for a signed-in operator, else the login form.
 /// - `GET /console/login`, `POST /console/login`: name and password, throttled like app
 ///   sign-in; a new session (and a new session id) at every login, its secret in an `HttpOnly`,
-///   `SameSite=Strict` cookie, `Secure` behind TLS.
+///   `SameSite=Strict` cookie, `Secure` and `__Host-` prefixed behind TLS (``CookiePolicy``).
 /// - `POST /console/logout`: ends the session (it needs the session's form token).
 struct LoginPage: Sendable {
     let store: CloudStore
@@ -18,25 +18,25 @@ struct LoginPage: Sendable {
 
     /// `GET /console/login`.
     func show(_ request: HTTPRequest) throws -> HTTPResponse {
-        let existing = CSRFToken.existing(in: request, scope: .consoleLogin)
+        let existing = CSRFToken.existing(in: request, scope: .consoleLogin, cookies: cookies)
         let csrf = existing ?? CSRFToken.make()
         var page = formPage(csrf: csrf, name: "", next: Self.safeNext(request.queryParameter("next")), failure: nil)
         if request.queryParameter("signedOut") == "1" { page.context["signedOut"] = true }
-        if existing == nil { page.cookies.append(csrf.cookie(secure: console.isHTTPS(request), scope: .consoleLogin)) }
+        if existing == nil { page.cookies.append(csrf.cookie(cookies, scope: .consoleLogin)) }
         return try pages.response(page)
     }
 
     /// `POST /console/login`.
     func submit(_ request: HTTPRequest) throws -> HTTPResponse {
         let form = try FormData(request: request)
-        try CSRFToken.verify(request, formValue: form[CSRFToken.fieldName], scope: .consoleLogin)
+        try CSRFToken.verify(request, formValue: form[CSRFToken.fieldName], scope: .consoleLogin, cookies: cookies)
         let name = form["name"] ?? ""
         let next = Self.safeNext(form["next"])
         let signedIn: (session: OperatorSession, secret: String)
         do {
             signedIn = try store.signInOperator(name, password: form["password"] ?? "", clientAddress: request.remoteHost)
         } catch CloudStoreError.authenticationFailed {
-            let csrf = CSRFToken.existing(in: request, scope: .consoleLogin) ?? CSRFToken.make()
+            let csrf = CSRFToken.existing(in: request, scope: .consoleLogin, cookies: cookies) ?? CSRFToken.make()
             return try pages.response(formPage(csrf: csrf, name: name, next: next, failure: Self.failureMessage))
         } catch CloudStoreError.throttled(let reason, let retryAfter) {
             throw ConsoleError.throttled(reason + ".", retryAfter: retryAfter)
@@ -44,11 +44,11 @@ struct LoginPage: Sendable {
             throw ConsoleError.unavailable("Too many logins are being checked right now. Go back and try again in a moment.")
         }
         // A session the browser held before is ended: the new one has a new id (no fixation).
-        if let previous = Cookies.value(named: OperatorAuthenticator.sessionCookie, in: request) {
+        if let previous = cookies.value(of: OperatorAuthenticator.sessionCookie, in: request) {
             try? store.signOutOperator(secret: previous)
         }
         var response = HTTPResponse.redirect(to: next ?? "/console/containers", status: .seeOther)
-        response.headers.add(name: "Set-Cookie", value: Self.sessionCookie(signedIn.secret, secure: console.isHTTPS(request)))
+        response.headers.add(name: "Set-Cookie", value: cookies.setCookie(OperatorAuthenticator.sessionCookie, signedIn.secret))
         PageRenderer.addSecurityHeaders(to: &response, carriesTokens: true)
         return response
     }
@@ -56,7 +56,7 @@ struct LoginPage: Sendable {
     /// `POST /console/logout`.
     func logout(_ request: HTTPRequest) throws -> HTTPResponse {
         let form = try FormData(request: request)
-        if let secret = Cookies.value(named: OperatorAuthenticator.sessionCookie, in: request) {
+        if let secret = cookies.value(of: OperatorAuthenticator.sessionCookie, in: request) {
             do {
                 // Logging out needs the form token too, so another site cannot end a session.
                 _ = try console.authenticator.authenticate(request, formToken: form[ConsolePages.csrfField] ?? "")
@@ -68,7 +68,7 @@ struct LoginPage: Sendable {
             }
         }
         var response = HTTPResponse.redirect(to: "/console/login?signedOut=1", status: .seeOther)
-        response.headers.add(name: "Set-Cookie", value: Self.sessionCookie("", secure: console.isHTTPS(request), maxAge: 0))
+        response.headers.add(name: "Set-Cookie", value: cookies.setCookie(OperatorAuthenticator.sessionCookie, "", maxAge: 0))
         PageRenderer.addSecurityHeaders(to: &response, carriesTokens: true)
         return response
     }
@@ -81,11 +81,9 @@ struct LoginPage: Sendable {
         return response
     }
 
-    /// The session cookie: sent to the console and the management API only by this site's own pages.
-    static func sessionCookie(_ secret: String, secure: Bool, maxAge: Int? = nil) -> String {
-        "\(OperatorAuthenticator.sessionCookie)=\(secret); Path=/; HttpOnly; SameSite=Strict"
-            + (maxAge.map { "; Max-Age=\($0)" } ?? "") + (secure ? "; Secure" : "")
-    }
+    /// How cookies are named: the session cookie (`Path=/`) is sent to the console and the
+    /// management API, and only by this site's own pages.
+    private var cookies: CookiePolicy { console.configuration.cookies }
 
     /// A console path to go on to after login: a path of this console only, never another site.
     static func safeNext(_ next: String?) -> String? {
