@@ -188,6 +188,29 @@ import TestSupport
         }
     }
 
+    @Test func aParticipantCreatingARecordNamedLikeAHiddenOneLearnsNothing() throws {
+        let fixture = try Fixture(bobPermission: .readWrite)
+        _ = try fixture.accept(fixture.bob)
+        let shared = try fixture.shared(fixture.bob)
+        // `other` is alice's and not shared with bob. A create of its name under a shared parent
+        // answers what any change to a record outside his shares answers, not CONFLICT.
+        let created = try shared.modify(ModifyRequest(operations: [
+            RecordOperation(.create, recordName: "other", recordType: "Item", fields: ["title": .string("Mine")], parent: .some("trip")),
+        ], zoneName: "Trips"))
+        let forced = try shared.modify(ModifyRequest(operations: [
+            RecordOperation(.forceReplace, recordName: "other", recordType: "Item", fields: ["title": .string("Mine")], parent: .some("trip")),
+        ], zoneName: "Trips"))
+        #expect(created.first?.error == .accessDenied("WRITE operation not permitted: no share lets the caller change this record"))
+        #expect(created == forced)
+        #expect(try fixture.owner().lookup([RecordLookup("other")], zoneName: "Trips").first?.record?.fields["title"] == .string("Private"))
+        // A record bob may read still answers CONFLICT with its copy.
+        let visible = try shared.modify(ModifyRequest(operations: [
+            RecordOperation(.create, recordName: "day1", recordType: "Item", parent: .some("trip")),
+        ], zoneName: "Trips"))
+        guard case .conflict(_, let server)? = visible.first?.error else { Issue.record("\(visible)"); return }
+        #expect(server?.recordName == "day1")
+    }
+
     @Test func aReadOnlyParticipantCannotWrite() throws {
         let fixture = try Fixture()
         _ = try fixture.accept(fixture.bob)
