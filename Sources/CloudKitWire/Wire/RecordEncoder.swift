@@ -99,6 +99,15 @@ public struct RecordEncoder {
         switch result {
         case .record(let record):
             write(record, withFields: desiredKeys.map { !$0.isEmpty } ?? true, into: &writer)
+        case .withheld(let name, let changeTag, let zoneID):
+            // A record saved by a caller who may not read it: no type, fields, creator or times.
+            writer.append(#"{"recordName":"#)
+            writer.write(name)
+            writer.append(#","recordChangeTag":"#)
+            writer.write(changeTag)
+            writer.append(#","zoneID":"#)
+            writeZone(zoneID, into: &writer)
+            writer.append(UInt8(ascii: "}"))
         case .deleted(let name, let zoneID):
             writer.append(#"{"recordName":"#)
             writer.write(name)

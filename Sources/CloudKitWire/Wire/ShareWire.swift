@@ -61,11 +61,22 @@ public enum ShareWire {
         return permission
     }
 
-    /// A Share Participant Dictionary.
+    /// A Share Participant Dictionary. An invitation by email address that no user has accepted
+    /// yet is identified by that address alone: which user has it, if any, is not known until
+    /// they accept.
     public static func json(_ participant: ShareParticipant) -> JSONValue {
-        .object([
-            "participantId": .string(participant.userRecordName),
-            "userIdentity": .object(["userRecordName": .string(participant.userRecordName)]),
+        let identity: JSONValue
+        let id: String
+        if let user = participant.userRecordName {
+            identity = .object(["userRecordName": .string(user)])
+            id = user
+        } else {
+            let address = participant.emailAddress ?? ""
+            identity = .object(["lookupInfo": .object(["emailAddress": .string(address)])])
+            id = "mailto:" + address
+        }
+        return .object([
+            "participantId": .string(id), "userIdentity": identity,
             "type": .string(participant.type.rawValue), "permission": .string(participant.permission.rawValue),
             "acceptanceStatus": .string(participant.acceptanceStatus.rawValue),
         ])

@@ -72,7 +72,7 @@ extension CloudDatabase {
                 return .success(answer)
             case .failure(_, let error):
                 return .failure(error)
-            case .deleted:
+            case .deleted, .withheld:
                 return .failure(.notFound("Record not found"))
             }
         }

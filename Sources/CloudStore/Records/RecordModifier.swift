@@ -185,20 +185,16 @@ struct RecordModifier {
     private func requireSharedWrite(_ record: Record, _ kind: RecordOperation.Kind, in zone: StoredZone, access: TransactionAccess) throws {
         let given = try access.sharePermission(on: record, in: zone)
         if given == .none {
-            if kind.isForced, !kind.isDelete {
-                throw CloudStoreError.accessDenied("WRITE operation not permitted: no share lets the caller change this record")
-            }
+            if kind.isForced, !kind.isDelete { throw Self.notSharedForWriting }
             throw CloudStoreError.notFound("Record not found")
         }
-        guard given == .readWrite else {
-            throw CloudStoreError.accessDenied("WRITE operation not permitted: no share lets the caller change this record")
-        }
+        guard given == .readWrite else { throw Self.notSharedForWriting }
         if kind.isDelete, try access.shares(in: zone).contains(where: { $0.rootRecordName == record.recordName }) {
             throw CloudStoreError.accessDenied("The root of a shared hierarchy is deleted by its owner only")
         }
     }
 
-    /// `record` when the caller may read it, for a conflict's server copy; otherwise `nil`.
+    /// `record` when the caller may read it; otherwise `nil`.
     private func readable(_ record: Record?, writer: any EnvironmentWriter, access: TransactionAccess) throws -> Record? {
         guard let record, try access.canRead(record, in: try writer.schema()) else { return nil }
         return record
@@ -241,7 +237,7 @@ struct RecordModifier {
                 try access.decide(.create, on: type, creator: nil).isAllowed
             else { throw CloudStoreError.accessDenied("CREATE operation not permitted") }
         }
-        try checkReferences(in: operationFields, of: name, zone: zone, writer: writer)
+        try checkReferences(in: operationFields, of: name, zone: zone, writer: writer, access: access)
 
         var fields: [String: FieldValue]
         if let existing, !operation.kind.replacesFields {
@@ -265,8 +261,7 @@ struct RecordModifier {
         // must learn whether its name is taken before the schema is written.
         if let evolved {
             if existing == nil, let current = try writer.record(named: name, in: zone) {
-                throw CloudStoreError.conflict(
-                    "record to insert already exists", serverRecord: try readable(current.record, writer: writer, access: access))
+                throw try nameTaken(by: current.record, writer: writer, access: access)
             }
             try writer.saveRecordType(evolved)
         }
@@ -277,8 +272,7 @@ struct RecordModifier {
             stored = inserted
         } else {
             let current = try writer.record(named: name, in: zone)
-            throw CloudStoreError.conflict(
-                "record to insert already exists", serverRecord: try readable(current?.record, writer: writer, access: access))
+            throw try nameTaken(by: current?.record, writer: writer, access: access)
         }
         try writer.appendChange(
             ChangeEntry(
@@ -286,8 +280,28 @@ struct RecordModifier {
                 creator: record.created.userRecordName, time: now),
             in: zone)
         try notifier?.recordChanged(stored, existing == nil ? .create : .update, in: zone, reader: writer)
+        // WRITE does not give READ: a caller who may change a record but not read it learns its
+        // name and new change tag, and nothing a lookup would withhold. (A type this save created
+        // is not in `schema`.)
+        guard try access.canRead(record, of: evolved ?? schema.recordType(recordType)) else {
+            return .withheld(recordName: name, changeTag: record.changeTag, zoneID: zone.zoneID)
+        }
         return .record(record.keeping(desiredKeys))
     }
+
+    /// The error for a create whose name `current` holds. Reached through shares, a record not
+    /// shared with the caller is answered as any record outside their shares is, so that the
+    /// answer does not tell them that the name is taken; elsewhere a conflict, with the server's
+    /// record only when the caller may read it.
+    private func nameTaken(by current: Record?, writer: any EnvironmentWriter, access: TransactionAccess) throws -> CloudStoreError {
+        let server = try readable(current, writer: writer, access: access)
+        if viaShare, server == nil { return Self.notSharedForWriting }
+        return .conflict("record to insert already exists", serverRecord: server)
+    }
+
+    /// What a participant is told who tries to change a record no share lets them change.
+    private static let notSharedForWriting = CloudStoreError.accessDenied(
+        "WRITE operation not permitted: no share lets the caller change this record")
 
     /// The operation's fields with their assets checked against their receipts.
     private func assetChecked(_ fields: [String: FieldValue], existing: Record?, writer: any EnvironmentWriter) throws -> [String: FieldValue] {
@@ -296,8 +310,12 @@ struct RecordModifier {
         return try receipts.normalize(fields, existing: existing, reader: writer)
     }
 
-    /// References stay within the record's zone, and a VALIDATE reference's target must exist.
-    private func checkReferences(in fields: [String: FieldValue], of name: String, zone: StoredZone, writer: any EnvironmentWriter) throws {
+    /// References stay within the record's zone, and a VALIDATE reference's target must exist
+    /// for the caller: a record they may not read is answered as one that does not exist, so
+    /// that they learn nothing of it and cannot pin it against its owner's delete.
+    private func checkReferences(
+        in fields: [String: FieldValue], of name: String, zone: StoredZone, writer: any EnvironmentWriter, access: TransactionAccess
+    ) throws {
         // Most saves hold no reference: answered without sorting and looking up the names.
         guard fields.values.contains(where: { !$0.references.isEmpty }) else { return }
         for fieldName in fields.keys.sorted() {
@@ -307,7 +325,7 @@ struct RecordModifier {
                         "Field '\(fieldName)' references a record in zone '\(target.zoneName)'; references must stay within the record's zone '\(zone.zoneID.zoneName)'")
                 }
                 if reference.action == .validate, reference.recordName != name,
-                    try writer.record(named: reference.recordName, in: zone) == nil
+                    try readable(writer.record(named: reference.recordName, in: zone)?.record, writer: writer, access: access) == nil
                 {
                     throw CloudStoreError.validatingReference(
                         "Field '\(fieldName)' of record '\(name)' references record '\(reference.recordName)', which does not exist")
@@ -361,8 +379,10 @@ struct RecordModifier {
         for victim in doomed {
             let name = victim.record.recordName
             if let holder = try writer.referrers(to: name, in: zone, action: .validate).first(where: { !names.contains($0) }) {
+                // The holder is named only to a caller who may read it.
+                let known = try readable(writer.record(named: holder, in: zone)?.record, writer: writer, access: access) != nil
                 throw CloudStoreError.validatingReference(
-                    "Record '\(name)' cannot be deleted: record '\(holder)' references it with VALIDATE")
+                    "Record '\(name)' cannot be deleted: \(known ? "record '\(holder)'" : "another record") references it with VALIDATE")
             }
         }
         // Which shared hierarchy each record was in, found while they are all still stored: its

@@ -2,6 +2,9 @@
 public enum RecordResult: Hashable, Sendable {
     /// The record as saved or found (trimmed to the desired keys).
     case record(Record)
+    /// The record was saved, but the caller may not read it (WRITE does not give READ): they
+    /// learn its name and new change tag, nothing that a lookup would withhold from them.
+    case withheld(recordName: String, changeTag: String, zoneID: ZoneID)
     /// The record was deleted.
     case deleted(recordName: String, zoneID: ZoneID)
     /// The operation failed for this record.

@@ -47,7 +47,9 @@ public struct AccessDecision: Hashable, Sendable, CustomStringConvertible {
                 }
             case .customRole(let role, let permission): #"GRANT \#(permission) TO "\#(role)" (the user holds the role)"#
             case .noGrant(let permission, let recordType, let held):
+                // READ is given by READ grants alone: WRITE lets a caller change a record, not read it.
                 "no grant gives \(permission) on \(recordType) to \(held.joined(separator: ", "))"
+                    + (permission == .read ? " (WRITE does not give READ)" : "")
             }
         }
     }

@@ -110,11 +110,20 @@ final class TransactionAccess {
 
     // MARK: - Reading
 
-    /// Whether the caller may read `record`, whose type `schema` defines.
+    /// Whether the caller may read `record`, whose type `schema` defines. In the public database
+    /// only a READ grant gives it: WRITE does not imply READ, so a caller who may change a record
+    /// but not read it gets only its name and change tag back from a save.
     func canRead(_ record: Record, in schema: Schema) throws -> Bool {
+        try canRead(record, of: schema.recordType(record.recordType))
+    }
+
+    /// Whether the caller may read `record`, of `type` (`nil` when the schema has none), asked
+    /// for only in the public database. Inlined: it runs for every record of a page.
+    @inline(__always)
+    func canRead(_ record: Record, of type: @autoclosure () -> RecordTypeDefinition?) throws -> Bool {
         if policy.viaShare { return try canReadShared(record) }
         if policy.isAdministrator || policy.database.scope != .public { return true }
-        guard let type = schema.recordType(record.recordType) else { return false }
+        guard let type = type() else { return false }
         return try decide(.read, on: type, creator: record.created.userRecordName).isAllowed
     }
 

@@ -1,13 +1,7 @@
 extension CloudStore {
-    /// The container's users as share invitations may name them, by record name and by email
-    /// address.
+    /// The container's users as share invitations may name them, by record name.
     func shareParticipants(in container: ContainerIdentifier) throws -> ShareParticipants {
-        var participants = ShareParticipants()
-        for user in try users(container) {
-            participants.users.insert(user.userRecordName)
-            if let address = user.emailAddress, !address.isEmpty { participants.byEmail[address.lowercased()] = user.userRecordName }
-        }
-        return participants
+        ShareParticipants(users: Set(try users(container).map(\.userRecordName)))
     }
 
     /// Describes the shares that short GUIDs name, as `records/resolve` does: to their owner, to
@@ -18,10 +12,11 @@ extension CloudStore {
         _ requests: [ShareLookup], _ container: ContainerIdentifier, _ environment: Environment, as caller: Caller
     ) throws -> [ShareResolution] {
         let user = try shareUser(caller)
+        let address = try self.user(user, in: container)?.emailAddress
         let storage = try self.environment(container, environment)
         let found = try storage.read { reader in try requests.map { try Self.share(named: $0.shortGUID, reader: reader) } }
         return try zip(requests, found).map { request, found in
-            guard let (share, _) = found, let place = Self.place(of: user, in: share) else {
+            guard let (share, _) = found, let place = Self.place(of: user, address: address, in: share) else {
                 return .failure(shortGUID: request.shortGUID, error: .notFound("Share not found"))
             }
             return .resolved(try resolution(share, place, request, container, environment, caller))
@@ -29,27 +24,32 @@ extension CloudStore {
     }
 
     /// Accepts the shares that short GUIDs name for the caller, as `records/accept` does: an
-    /// invited participant accepts; any signed-in user joins a share with a public permission;
-    /// a removed participant and anyone else are refused. The share's zone then appears in the
-    /// caller's shared database.
+    /// invited participant accepts (an invitation by email address, with the caller's address,
+    /// becomes theirs); any signed-in user joins a share with a public permission; a removed
+    /// participant and anyone else are refused. The share's zone then appears in the caller's
+    /// shared database.
     public func acceptShares(
         _ requests: [ShareLookup], _ container: ContainerIdentifier, _ environment: Environment, as caller: Caller
     ) throws -> [ShareResolution] {
         let user = try shareUser(caller)
+        let address = try self.user(user, in: container)?.emailAddress
         let storage = try self.environment(container, environment)
         let now = now
         let accepted = try storage.write { writer in
             try requests.map { request -> Result<Share, CloudStoreError> in
-                guard let (share, zone) = try Self.share(named: request.shortGUID, reader: writer), Self.place(of: user, in: share) != nil else {
+                guard let (share, zone) = try Self.share(named: request.shortGUID, reader: writer),
+                    Self.place(of: user, address: address, in: share) != nil
+                else {
                     return .failure(.notFound("Share not found"))
                 }
                 guard user != share.owner else { return .success(share) }
                 var changed = share
-                if let index = share.participants.firstIndex(where: { $0.userRecordName == user }) {
+                if let index = share.participants.firstIndex(where: { $0.userRecordName == user }) ?? share.pendingInvitation(for: address) {
                     guard share.participants[index].acceptanceStatus != .removed else {
                         return .failure(.accessDenied("The share's owner removed you from this share"))
                     }
                     guard share.participants[index].acceptanceStatus != .accepted else { return .success(share) }
+                    changed.participants[index].userRecordName = user
                     changed.participants[index].acceptanceStatus = .accepted
                 } else {
                     changed.participants.append(
@@ -67,7 +67,7 @@ extension CloudStore {
             case .failure(let error):
                 return .failure(shortGUID: request.shortGUID, error: error)
             case .success(let share):
-                guard let place = Self.place(of: user, in: share) else {
+                guard let place = Self.place(of: user, address: address, in: share) else {
                     return .failure(shortGUID: request.shortGUID, error: .notFound("Share not found"))
                 }
                 return .resolved(try resolution(share, place, request, container, environment, caller))
@@ -92,10 +92,12 @@ extension CloudStore {
         return try reader.share(shortGUID: shortGUID)
     }
 
-    /// `user`'s place in `share`: theirs when they are its owner or a participant; a public
-    /// user's, invited, when the share is open to anyone; `nil` otherwise.
-    private static func place(of user: String, in share: Share) -> ShareParticipant? {
+    /// `user`'s place in `share`: theirs when they are its owner or a participant, or when an
+    /// invitation pending for their email `address` waits for them; a public user's, invited,
+    /// when the share is open to anyone; `nil` otherwise.
+    private static func place(of user: String, address: String?, in share: Share) -> ShareParticipant? {
         if let participant = share.participant(user) { return participant }
+        if let index = share.pendingInvitation(for: address) { return share.participants[index] }
         guard share.publicPermission != .none else { return nil }
         return ShareParticipant(userRecordName: user, permission: share.publicPermission, type: .publicUser, acceptanceStatus: .invited)
     }
@@ -137,7 +139,7 @@ extension CloudStore {
             throw CloudStoreError.notFound("User \(user) is not a participant of share \(name)")
         }
         let kept = share.participants.filter { $0.userRecordName != user && $0.acceptanceStatus != .removed }.map {
-            ShareChange.Invitation(userRecordName: $0.userRecordName, permission: $0.permission)
+            ShareChange.Invitation(userRecordName: $0.userRecordName, emailAddress: $0.emailAddress, permission: $0.permission)
         }
         let result = try database.modify(ModifyRequest(operations: [
             RecordOperation(.update, recordName: name, recordChangeTag: share.changeTag, share: ShareChange(participants: kept))

@@ -142,8 +142,10 @@ extension RecordModifier {
         }
     }
 
-    /// The participants a save lists, the owner left out. Someone listed before keeps whether
-    /// they accepted (one removed is invited again); someone no longer listed is removed.
+    /// The participants a save lists, the owner left out. Someone listed before — by the record
+    /// name they accepted under, or by the address they were invited by — keeps whether they
+    /// accepted (one removed is invited again); someone no longer listed is removed. An address
+    /// not listed before becomes an invitation pending until a user with it accepts.
     private func participants(_ invitations: [ShareChange.Invitation], replacing current: [ShareParticipant], owner: String) throws
         -> [ShareParticipant]
     {
@@ -153,21 +155,37 @@ extension RecordModifier {
             guard invitation.permission != .none else {
                 throw CloudStoreError.badRequest("A participant's permission must be READ_ONLY or READ_WRITE, not NONE")
             }
-            let user = try participantUsers.user(invitation)
-            // The owner is a participant of every share already.
-            guard user != owner, listed.insert(user).inserted else { continue }
-            if let previous = current.first(where: { $0.userRecordName == user }) {
-                let status: ShareParticipant.AcceptanceStatus = previous.acceptanceStatus == .removed ? .invited : previous.acceptanceStatus
-                result.append(ShareParticipant(userRecordName: user, permission: invitation.permission, type: previous.type, acceptanceStatus: status))
-            } else {
-                result.append(ShareParticipant(userRecordName: user, permission: invitation.permission, type: .user, acceptanceStatus: .invited))
+            let previous: ShareParticipant?
+            let fresh: ShareParticipant
+            switch try participantUsers.invitee(invitation) {
+            case .user(let user):
+                // The owner is a participant of every share already.
+                guard user != owner else { continue }
+                previous = current.first { $0.userRecordName == user }
+                fresh = ShareParticipant(userRecordName: user, permission: invitation.permission, type: .user, acceptanceStatus: .invited)
+            case .email(let address):
+                let key = ShareParticipant.addressKey(address)
+                previous = current.first { $0.emailAddress.flatMap(ShareParticipant.addressKey) == key }
+                fresh = ShareParticipant(
+                    userRecordName: nil, emailAddress: address, permission: invitation.permission, type: .user, acceptanceStatus: .invited)
             }
+            var participant = previous ?? fresh
+            guard listed.insert(Self.identity(of: participant)).inserted else { continue }
+            participant.permission = invitation.permission
+            if participant.acceptanceStatus == .removed { participant.acceptanceStatus = .invited }
+            result.append(participant)
         }
-        for var previous in current where !listed.contains(previous.userRecordName) {
+        for var previous in current where !listed.contains(Self.identity(of: previous)) {
             previous.acceptanceStatus = .removed
             result.append(previous)
         }
         return result
+    }
+
+    /// What tells participants apart: the user, once known, else the address they were invited by.
+    private static func identity(of participant: ShareParticipant) -> String {
+        if let user = participant.userRecordName { return "user " + user }
+        return "address " + (participant.emailAddress.flatMap(ShareParticipant.addressKey) ?? "")
     }
 
     /// Saves the root of a hierarchy that was shared or unshared with a new change tag and a

@@ -59,9 +59,17 @@ public struct Share: Hashable, Sendable {
     /// Every participant, the owner first.
     public var allParticipants: [ShareParticipant] { [ownerParticipant] + participants }
 
-    /// `user`'s place in the share: the owner's, a participant's, or `nil` for a stranger.
+    /// `user`'s place in the share: the owner's, a participant's, or `nil` for a stranger. An
+    /// invitation by email address is nobody's place until a user with the address accepts it.
     public func participant(_ user: String) -> ShareParticipant? {
         user == owner ? ownerParticipant : participants.first { $0.userRecordName == user }
+    }
+
+    /// The invitation by email address that a user with `emailAddress` would take up by
+    /// accepting: one that no user has accepted yet.
+    public func pendingInvitation(for emailAddress: String?) -> Int? {
+        guard let key = emailAddress.flatMap(ShareParticipant.addressKey) else { return nil }
+        return participants.firstIndex { $0.userRecordName == nil && $0.emailAddress.flatMap(ShareParticipant.addressKey) == key }
     }
 
     /// What `user` may do with what the share covers, now: nothing unless they accepted and
@@ -114,8 +122,12 @@ public struct ShareParticipant: Hashable, Sendable {
         case removed = "REMOVED"
     }
 
-    /// The participant's user record name.
-    public var userRecordName: String
+    /// The participant's user record name; `nil` for an invitation by email address that no user
+    /// has accepted yet. Inviting by address never tells the owner which user, if any, has it:
+    /// the user becomes known when they accept.
+    public var userRecordName: String?
+    /// The email address the owner invited the participant by, when they invited by address.
+    public var emailAddress: String?
     /// What the participant may do.
     public var permission: SharePermission
     /// How the participant came to the share.
@@ -124,11 +136,32 @@ public struct ShareParticipant: Hashable, Sendable {
     public var acceptanceStatus: AcceptanceStatus
 
     /// Creates a participant.
-    public init(userRecordName: String, permission: SharePermission, type: Kind, acceptanceStatus: AcceptanceStatus) {
+    public init(
+        userRecordName: String?, emailAddress: String? = nil, permission: SharePermission, type: Kind, acceptanceStatus: AcceptanceStatus
+    ) {
         self.userRecordName = userRecordName
+        self.emailAddress = emailAddress
         self.permission = permission
         self.type = type
         self.acceptanceStatus = acceptanceStatus
+    }
+
+    /// The form in which email addresses are compared: lower-cased, as mail systems compare
+    /// domains and nearly all compare mailboxes. `nil` for text that is no address.
+    public static func addressKey(_ address: String) -> String? {
+        let key = address.lowercased()
+        guard isWellFormedAddress(key) else { return nil }
+        return key
+    }
+
+    /// Whether `address` looks like an email address: `local@domain`, at most 254 bytes, without
+    /// spaces or control characters. Whether anyone has it is never asked.
+    public static func isWellFormedAddress(_ address: String) -> Bool {
+        let parts = address.split(separator: "@", omittingEmptySubsequences: false)
+        guard address.utf8.count <= 254, parts.count == 2, !parts[0].isEmpty, parts[1].contains("."),
+            !parts[1].hasPrefix("."), !parts[1].hasSuffix(".")
+        else { return false }
+        return !address.unicodeScalars.contains { $0.value <= 0x20 || $0.value == 0x7F || $0.properties.isWhitespace }
     }
 }
 

@@ -1,23 +1,32 @@
-/// The users a batch's share saves may name, resolved before the write: invitations name users
-/// by record name or email address, and both must be users of the container.
+/// The users a batch's share saves may name, resolved before the write. An invitation names a
+/// user of the container by record name, or anyone by email address: an address is never looked
+/// up, so that the answer is the same whether or not a user has it (and whether or not that user
+/// is discoverable); it binds to a user only when one with the address accepts.
 struct ShareParticipants: Sendable {
     /// User record names of the container's users.
     var users: Set<String> = []
-    /// The same users by email address, lower-cased.
-    var byEmail: [String: String] = [:]
 
-    /// The user `invitation` names.
-    /// - Throws: ``CloudStoreError/badRequest(_:)`` for an unknown user or address.
-    func user(_ invitation: ShareChange.Invitation) throws -> String {
+    /// Whom an invitation names.
+    enum Invitee: Hashable {
+        /// A user of the container, by record name.
+        case user(String)
+        /// Whoever has this email address, as given.
+        case email(String)
+    }
+
+    /// Whom `invitation` names.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` for an unknown user record name or text that
+    ///   is no email address.
+    func invitee(_ invitation: ShareChange.Invitation) throws -> Invitee {
         if let name = invitation.userRecordName {
             guard users.contains(name) else { throw CloudStoreError.badRequest("No user of the container is named '\(name)'") }
-            return name
+            return .user(name)
         }
         if let address = invitation.emailAddress {
-            guard let name = byEmail[address.lowercased()] else {
-                throw CloudStoreError.badRequest("No user of the container has the email address '\(address)'")
+            guard ShareParticipant.isWellFormedAddress(address) else {
+                throw CloudStoreError.badRequest("'\(address)' is not an email address")
             }
-            return name
+            return .email(address)
         }
         throw CloudStoreError.badRequest("A participant needs a userIdentity with a userRecordName or lookupInfo.emailAddress")
     }

@@ -133,8 +133,8 @@ final class NotificationGenerator {
         if let known = participantSubscriptions[zone.key] { return known }
         var users: Set<String> = []
         for share in try reader.shares(in: zone) {
-            for participant in share.participants where share.permission(of: participant.userRecordName) != .none {
-                users.insert(participant.userRecordName)
+            for participant in share.participants {
+                if let user = participant.userRecordName, share.permission(of: user) != .none { users.insert(user) }
             }
         }
         var loaded: [(user: String, subscription: Subscription)] = []

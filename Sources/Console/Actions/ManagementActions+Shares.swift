@@ -17,11 +17,14 @@ extension ManagementActions {
                 "shortGUID": .string(share.shortGUID), "publicPermission": .string(share.publicPermission.rawValue),
                 "modified": Self.time(share.modified.timestamp),
                 "participants": .array(share.participants.map { participant in
-                    [
-                        "userRecordName": .string(participant.userRecordName), "name": Self.optional(names[participant.userRecordName]),
-                        "permission": .string(participant.permission.rawValue), "type": .string(participant.type.rawValue),
-                        "acceptanceStatus": .string(participant.acceptanceStatus.rawValue),
-                    ]
+                    // An invitation by address no user has accepted yet has only its address.
+                    var entry: JSONObject = participant.userRecordName.map { user in
+                        ["userRecordName": .string(user), "name": Self.optional(names[user])]
+                    } ?? ["emailAddress": Self.optional(participant.emailAddress)]
+                    entry["permission"] = .string(participant.permission.rawValue)
+                    entry["type"] = .string(participant.type.rawValue)
+                    entry["acceptanceStatus"] = .string(participant.acceptanceStatus.rawValue)
+                    return .object(entry)
                 }),
             ]
         })]

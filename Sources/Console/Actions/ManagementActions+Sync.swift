@@ -80,6 +80,7 @@ extension ManagementActions {
                 switch result {
                 case .record(let record): ["recordName": .string(record.recordName), "recordType": .string(record.recordType)]
                 case .deleted(let name, _): ["recordName": .string(name), "deleted": true]
+                case .withheld(let name, _, _): ["recordName": .string(name)]
                 case .failure(let name, let error): ["recordName": Self.optional(name), "serverErrorCode": .string(CloudKitError(error).serverErrorCode)]
                 }
             }),

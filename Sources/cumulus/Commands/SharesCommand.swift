@@ -42,7 +42,8 @@ struct SharesCommand: ParsableCommand {
                 ].joined(separator: "\t"))
                 for participant in share["participants"]?.arrayValue ?? [] {
                     print("\t" + [
-                        participant["name"]?.stringValue ?? participant["userRecordName"]?.stringValue ?? "",
+                        participant["name"]?.stringValue ?? participant["userRecordName"]?.stringValue
+                            ?? participant["emailAddress"]?.stringValue ?? "",
                         participant["permission"]?.stringValue ?? "", participant["type"]?.stringValue ?? "",
                         participant["acceptanceStatus"]?.stringValue ?? "",
                     ].joined(separator: "\t"))

@@ -43,6 +43,7 @@ import TestSupport
         switch result {
         case .record(let record): record.recordName
         case .deleted(let name, _): "deleted " + name
+        case .withheld(let name, _, _): "withheld " + name
         case .failure(let name, let error): "failed \(name ?? ""): \(error)"
         }
     }
@@ -63,7 +64,7 @@ import TestSupport
                 switch result {
                 case .record(let record): copy[record.recordName] = Self.title(record)
                 case .deleted(let name, _): copy[name] = nil
-                case .failure: throw TestFailure("a feed holds no failures")
+                case .failure, .withheld: throw TestFailure("a feed holds no failures or withheld records")
                 }
             }
             token = page.syncToken

@@ -79,6 +79,7 @@ import TestSupport
         switch result {
         case .record(let record): .saved(name: record.recordName, tag: record.changeTag, fields: record.fields)
         case .deleted(let name, _): .deleted(name)
+        case .withheld(let name, let tag, _): .saved(name: name, tag: tag, fields: [:])
         case .failure(_, let error): .failed(code(error))
         }
     }

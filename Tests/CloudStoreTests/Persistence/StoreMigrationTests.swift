@@ -181,6 +181,7 @@ struct StoreMigrationTests {
             switch result {
             case .record(let record): record.recordName
             case .deleted(let name, _): "deleted " + name
+            case .withheld(let name, _, _): "withheld " + name
             case .failure(let name, let error): "failed \(name ?? ""): \(error)"
             }
         }

@@ -48,18 +48,20 @@ import TestSupport
                     let decision = try store.store.simulateAccess(
                         permission, recordType: type, recordName: permission == .create ? nil : "r-\(type)", as: subject,
                         in: container, .development)
+                    // A save succeeds without an error; its answer holds the record only for
+                    // a caller who may also read it, as WRITE does not give READ.
                     let enforced: Bool
                     switch permission {
                     case .create:
                         enforced = (try? database.modify(ModifyRequest(operations: [
                             RecordOperation(.create, recordName: "new-\(type)-\(cells)", recordType: type, fields: ["title": .string("y")]),
-                        ])).first?.record) != nil
+                        ])).first).map { $0.error == nil } == true
                     case .read:
                         enforced = try database.lookup([RecordLookup("r-\(type)")]).first?.record != nil
                     case .write:
                         enforced = (try? database.modify(ModifyRequest(operations: [
                             RecordOperation(.forceUpdate, recordName: "r-\(type)", recordType: type, fields: ["title": .string("z")]),
-                        ])).first?.record) != nil
+                        ])).first).map { $0.error == nil } == true
                     }
                     #expect(decision.isAllowed == enforced, "\(permission) on \(type) for \(label): simulator says \(decision)")
                     cells += 1

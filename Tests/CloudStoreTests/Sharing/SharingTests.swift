@@ -111,8 +111,9 @@ import TestSupport
         #expect(share.shortGUID.count == 25)
         #expect(share.rootRecordName == "trip")
         #expect(share.zoneID == ZoneID(zoneName: "Trips", ownerRecordName: fixture.alice))
+        // Invited by address: who has it is not known until they accept.
         #expect(share.participants == [
-            ShareParticipant(userRecordName: fixture.bob, permission: .readOnly, type: .user, acceptanceStatus: .invited)
+            ShareParticipant(userRecordName: nil, emailAddress: "bob@example.com", permission: .readOnly, type: .user, acceptanceStatus: .invited)
         ])
         #expect(share.allParticipants.first?.type == .owner)
         #expect(share.fields["cloudkit.title"] == .string("Lisbon trip"))
@@ -186,6 +187,70 @@ import TestSupport
         #expect(throws: CloudStoreError.self) {
             try fixture.store.store.database(fixture.store.container, .development, database: .private(fixture.alice), as: .user(fixture.carol))
         }
+    }
+
+    @Test func anInvitationByEmailTellsNothingOfWhoHasTheAddress() throws {
+        var fixture = try Fixture()
+        // bob has bob@example.com and is not discoverable; nobody has nobody@example.com. Both
+        // invitations are answered alike, and neither names a user.
+        try fixture.setParticipants([
+            .init(emailAddress: "bob@example.com", permission: .readOnly), .init(emailAddress: "nobody@example.com", permission: .readOnly),
+        ])
+        #expect(fixture.share.participants.allSatisfy { $0.userRecordName == nil })
+        let answers = fixture.share.participants.map { participant -> ShareParticipant in
+            var participant = participant
+            participant.emailAddress = "someone"
+            return participant
+        }
+        #expect(answers.count == 2 && answers[0] == answers[1])
+        // What the owner reads back later says no more.
+        let stored = try #require(try fixture.owner().lookup([RecordLookup("share-trip")], zoneName: "Trips").first?.record?.sharing)
+        #expect(stored.participants.allSatisfy { $0.userRecordName == nil } && stored.participants.count == 2)
+
+        // The invitation binds when bob, who has the address, accepts it; no one else can.
+        guard case .failure = try fixture.accept(fixture.carol) else { Issue.record("carol took bob's invitation"); return }
+        guard case .resolved(let accepted) = try fixture.accept(fixture.bob) else { Issue.record("bob could not accept"); return }
+        #expect(accepted.participant.acceptanceStatus == .accepted)
+        #expect(try fixture.lookupNames(fixture.bob, ["trip"]) == ["trip": "record"])
+        let bound = try #require(try fixture.owner().lookup([RecordLookup("share-trip")], zoneName: "Trips").first?.record?.sharing)
+        #expect(bound.participants.map(\.userRecordName) == [fixture.bob, nil])
+        #expect(bound.participants.map(\.emailAddress) == ["bob@example.com", "nobody@example.com"])
+
+        // Listed again by the same address, bob keeps his place.
+        try fixture.setParticipants([.init(emailAddress: "BOB@example.com", permission: .readWrite)])
+        #expect(fixture.share.participants.first?.userRecordName == fixture.bob)
+        #expect(fixture.share.participants.first?.acceptanceStatus == .accepted)
+        #expect(fixture.share.participants.first?.permission == .readWrite)
+        #expect(fixture.share.participants.last?.acceptanceStatus == .removed)
+
+        // Text that is no address is refused whoever might have it.
+        let refused = try fixture.owner().modify(ModifyRequest(operations: [
+            RecordOperation(.forceUpdate, recordName: "share-trip", share: ShareChange(participants: [.init(emailAddress: "bob", permission: .readOnly)]))
+        ], zoneName: "Trips"))
+        #expect(refused.first?.error == .badRequest("'bob' is not an email address"))
+    }
+
+    @Test func aParticipantCreatingARecordNamedLikeAHiddenOneLearnsNothing() throws {
+        let fixture = try Fixture(bobPermission: .readWrite)
+        _ = try fixture.accept(fixture.bob)
+        let shared = try fixture.shared(fixture.bob)
+        // `other` is alice's and not shared with bob. A create of its name under a shared parent
+        // answers what any change to a record outside his shares answers, not CONFLICT.
+        let created = try shared.modify(ModifyRequest(operations: [
+            RecordOperation(.create, recordName: "other", recordType: "Item", fields: ["title": .string("Mine")], parent: .some("trip")),
+        ], zoneName: "Trips"))
+        let forced = try shared.modify(ModifyRequest(operations: [
+            RecordOperation(.forceReplace, recordName: "other", recordType: "Item", fields: ["title": .string("Mine")], parent: .some("trip")),
+        ], zoneName: "Trips"))
+        #expect(created.first?.error == .accessDenied("WRITE operation not permitted: no share lets the caller change this record"))
+        #expect(created == forced)
+        #expect(try fixture.owner().lookup([RecordLookup("other")], zoneName: "Trips").first?.record?.fields["title"] == .string("Private"))
+        // A record bob may read still answers CONFLICT with its copy.
+        let visible = try shared.modify(ModifyRequest(operations: [
+            RecordOperation(.create, recordName: "day1", recordType: "Item", parent: .some("trip")),
+        ], zoneName: "Trips"))
+        guard case .conflict(_, let server)? = visible.first?.error else { Issue.record("\(visible)"); return }
+        #expect(server?.recordName == "day1")
     }
 
     @Test func aReadOnlyParticipantCannotWrite() throws {

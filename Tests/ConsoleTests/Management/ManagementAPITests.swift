@@ -434,7 +434,9 @@ import TestSupport
         _ = try owner.modify(ModifyRequest(operations: [
             RecordOperation(.create, recordName: "trip", recordType: "Note"),
             RecordOperation(.create, recordName: "share-trip", recordType: Share.recordType, share: ShareChange(
-                rootRecordName: "trip", participants: [.init(userRecordName: bob, permission: .readWrite)])),
+                rootRecordName: "trip", participants: [
+                    .init(userRecordName: bob, permission: .readWrite), .init(emailAddress: "carol@example.com", permission: .readOnly),
+                ])),
         ], zoneName: "Work"))
         let share = try #require(try store.shares(server.container, .development).first)
         _ = try store.acceptShares([ShareLookup(shortGUID: share.shortGUID)], server.container, .development, as: .user(bob))
@@ -450,16 +452,21 @@ import TestSupport
         let listed = try call("GET", "/development/shares").1["shares"]?[0]
         #expect(listed?["ownerName"] == "alice" && listed?["zoneName"] == "Work" && listed?["rootRecordName"] == "trip")
         #expect(listed?["shortGUID"] == .string(share.shortGUID) && listed?["publicPermission"] == "NONE")
-        #expect(listed?["participants"] == [[
-            "userRecordName": .string(bob), "name": "bob", "permission": "READ_WRITE", "type": "USER", "acceptanceStatus": "ACCEPTED",
-        ]])
+        // An invitation by address that no one accepted is listed by its address alone.
+        #expect(listed?["participants"] == [
+            ["userRecordName": .string(bob), "name": "bob", "permission": "READ_WRITE", "type": "USER", "acceptanceStatus": "ACCEPTED"],
+            ["emailAddress": "carol@example.com", "permission": "READ_ONLY", "type": "USER", "acceptanceStatus": "INVITED"],
+        ])
         // Production belongs to its users: the operator cannot change a share there.
         #expect(try call("DELETE", "/production/shares/alice/Work/share-trip/participants/bob").0 == 403)
         #expect(try call("DELETE", "/development/shares/alice/Work/share-trip/participants/carol").0 == 404)
         let (status, removed) = try call("DELETE", "/development/shares/alice/Work/share-trip/participants/bob")
         #expect(status == 200 && removed["removed"] == .string(bob))
         #expect(try shared.lookup([RecordLookup("trip")], zoneName: "Work").first?.error == .zoneNotFound(ZoneID(zoneName: "Work", ownerRecordName: alice)))
-        #expect(try call("GET", "/development/shares").1["shares"]?[0]?["participants"]?[0]?["acceptanceStatus"] == "REMOVED")
+        // Bob is removed; the pending invitation stays as it was.
+        let after = try call("GET", "/development/shares").1["shares"]?[0]?["participants"]
+        #expect(after?[0]?["emailAddress"] == "carol@example.com" && after?[0]?["acceptanceStatus"] == "INVITED")
+        #expect(after?[1]?["userRecordName"] == .string(bob) && after?[1]?["acceptanceStatus"] == "REMOVED")
         #expect(try call("DELETE", "/development/shares/alice/Work/share-trip").0 == 200)
         #expect(try call("GET", "/development/shares").1["shares"] == [])
         #expect(try call("DELETE", "/development/shares/alice/Work/share-trip").0 == 404)

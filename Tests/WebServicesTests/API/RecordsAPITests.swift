@@ -43,6 +43,37 @@ import Testing
         #expect(try server.post("public", "records/lookup", #"{"records":[{"recordName":"n1"}]}"#, webAuthToken: token).status == 200)
     }
 
+    @Test func aWriterWhoMayNotReadGetsOnlyTheNameChangeTagAndZoneOfASave() throws {
+        let server = try APITestServer()
+        try server.store.importSchema("""
+            DEFINE SCHEMA
+                CREATE ROLE Moderator;
+                RECORD TYPE Diary ("___recordID" REFERENCE QUERYABLE, text STRING, secretnum INT64,
+                    GRANT READ, WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT WRITE TO "Moderator");
+            """, into: server.container, .development)
+        let ua = try server.signIn()
+        try server.store.addUser(server.container, name: "ub", password: "a long passphrase")
+        let ub = try #require(try server.store.user(named: "ub", in: server.container)?.userRecordName)
+        try server.store.setRoles(["Moderator"], of: ub, in: server.container, .development)
+        let ubToken = try server.store.signIn(server.container, .development, name: "ub", password: "a long passphrase").webAuthToken
+        let created = try server.post("public", "records/modify", """
+            {"operations":[{"operationType":"create","record":{"recordName":"d1","recordType":"Diary",
+              "fields":{"text":{"value":"alice private diary"},"secretnum":{"value":4711}}}}]}
+            """, webAuthToken: ua)
+        #expect(created.status == 200, "\(created.text)")
+
+        // The review's proof: ub may write d1 but not read it.
+        let lookup = try server.post("public", "records/lookup", #"{"records":[{"recordName":"d1"}]}"#, webAuthToken: ubToken)
+        #expect(try lookup.json()["records"]?[0]?["serverErrorCode"] == "ACCESS_DENIED")
+        let saved = try server.post("public", "records/modify",
+            #"{"operations":[{"operationType":"forceUpdate","record":{"recordName":"d1","fields":{}}}]}"#, webAuthToken: ubToken)
+        #expect(saved.status == 200, "\(saved.text)")
+        let record = try #require(try saved.json()["records"]?[0])
+        #expect(record.objectValue?.keys == ["recordName", "recordChangeTag", "zoneID"], "\(saved.text)")
+        #expect(record["recordName"] == "d1" && record["recordChangeTag"]?.stringValue?.isEmpty == false)
+        #expect(!saved.text.contains("alice private diary") && !saved.text.contains("4711"))
+    }
+
     @Test func desiredKeysEmptyLeavesFieldsOutAsInTheReferenceExample() throws {
         let server = try APITestServer()
         let response = try server.post("public", "records/modify", """

@@ -1,3 +1,4 @@
+import CloudKitWire
 import CloudStore
 import Testing
 import TestSupport
@@ -68,6 +69,33 @@ import TestSupport
         #expect(share?["owner"]?["userIdentity"]?["userRecordName"] == .string(fixture.alice))
         let root = try lookup.json()["records"]?[1]
         #expect(root?["share"]?["recordName"] == "share-trip" && root?["share"]?["zoneID"]?["zoneName"] == "Trips")
+    }
+
+    @Test func inviteesByEmailAreAnsweredAlikeWhetherOrNotAUserHasTheAddress() throws {
+        let fixture = try Fixture()
+        // The review's proof, as carol in a zone of her own: bob is not discoverable.
+        let discover = try fixture.server.post(
+            "public", "users/discover", #"{"lookupInfos":[{"emailAddress":"bob@example.com"}]}"#, webAuthToken: fixture.carolToken)
+        #expect(try discover.json()["users"]?.arrayValue?.isEmpty == true, "\(discover.text)")
+        _ = try fixture.server.post(
+            "private", "zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Probe"}}}]}"#,
+            webAuthToken: fixture.carolToken)
+        func invite(_ address: String) throws -> (status: Int, participant: JSONValue?) {
+            let saved = try fixture.server.post("private", "records/modify", """
+                {"zoneID":{"zoneName":"Probe"},"operations":[{"operationType":"forceReplace","record":{"recordName":"cloudkit.zoneshare",
+                  "recordType":"cloudkit.share","participants":[{"userIdentity":{"lookupInfo":{"emailAddress":"\(address)"}},"permission":"READ_ONLY"}]}}]}
+                """, webAuthToken: fixture.carolToken)
+            return (saved.status, try saved.json()["records"]?[0]?["participants"]?[1])
+        }
+        let known = try invite("bob@example.com")
+        let unknown = try invite("nobody@example.com")
+        #expect(known.status == 200 && unknown.status == 200)
+        #expect(known.participant?["userIdentity"] == ["lookupInfo": ["emailAddress": "bob@example.com"]])
+        #expect(unknown.participant?["userIdentity"] == ["lookupInfo": ["emailAddress": "nobody@example.com"]])
+        let bob = try #require(try fixture.server.store.user(named: "bob", in: fixture.server.container)?.userRecordName)
+        let answers = [known, unknown].map { "\($0.participant.map { "\($0)" } ?? "")" }
+        #expect(!answers[0].contains(bob))
+        #expect(answers[0].replacingOccurrences(of: "bob@", with: "nobody@") == answers[1])
     }
 
     @Test func resolveAcceptThenReadAndWriteThroughTheSharedDatabase() throws {

@@ -130,7 +130,7 @@ enum MigrationTables {
         ]),
         MigrationTable("share_participants", key: ["zone", "share", "user"], [
             Column("zone", .integer), Column("share", .text), Column("position", .integer), Column("user", .text),
-            Column("permission", .text), Column("type", .text), Column("status", .text),
+            Column("permission", .text), Column("type", .text), Column("status", .text), Column("email", .text),
         ]),
     ]
 

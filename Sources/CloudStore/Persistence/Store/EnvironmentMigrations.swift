@@ -248,6 +248,9 @@ enum EnvironmentMigrations {
         END;
         """,
         .steps(withoutRecordKeySequence),
+        // The email address a share participant was invited by: an invitation by address is
+        // kept as it is, its user unknown, until a user with the address accepts it.
+        "ALTER TABLE share_participants ADD COLUMN email TEXT;",
     ])
 
     /// Record keys are taken as one more than the largest key, without `AUTOINCREMENT`:

@@ -223,5 +223,8 @@ enum PostgresEnvironmentMigrations {
                 + cos(radians(lat1)) * cos(radians(lat2)) * sin(radians(lon2 - lon1) / 2) ^ 2, 1) AS a) h
         $$;
         """,
+        // The email address a share participant was invited by: an invitation by address is
+        // kept as it is, its user unknown, until a user with the address accepts it.
+        "ALTER TABLE {schema}.share_participants ADD COLUMN email text;",
     ])
 }

@@ -69,12 +69,13 @@ extension PostgresEnvironmentSession {
         guard !participants.isEmpty else { return }
         try connection.execute(
             """
-            INSERT INTO \(table("share_participants"))(zone, share, position, "user", permission, type, status)
-            SELECT $1, $2, p.ord - 1, p.u, p.permission, p.type, p.status
-            FROM unnest($3::text[], $4::text[], $5::text[], $6::text[]) WITH ORDINALITY AS p(u, permission, type, status, ord)
+            INSERT INTO \(table("share_participants"))(zone, share, position, "user", permission, type, status, email)
+            SELECT $1, $2, p.ord - 1, p.u, p.permission, p.type, p.status, p.email
+            FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS p(u, permission, type, status, email, ord)
             """,
-            [key, .text(share.recordName), .textArray(participants.map(\.userRecordName)), .textArray(participants.map(\.permission.rawValue)),
-             .textArray(participants.map(\.type.rawValue)), .textArray(participants.map(\.acceptanceStatus.rawValue))])
+            [key, .text(share.recordName), .textArray(participants.map(ShareRows.storedUser)), .textArray(participants.map(\.permission.rawValue)),
+             .textArray(participants.map(\.type.rawValue)), .textArray(participants.map(\.acceptanceStatus.rawValue)),
+             .textArray(participants.map(\.emailAddress))])
     }
 
     func deleteShare(named name: String, in zone: StoredZone) throws {
@@ -85,7 +86,7 @@ extension PostgresEnvironmentSession {
     private func withParticipants(_ share: Share, zoneKey: Int64) throws -> Share {
         var share = share
         share.participants = try connection.execute(
-            "SELECT \"user\", permission, type, status FROM \(table("share_participants")) WHERE zone = $1 AND share = $2 ORDER BY position",
+            "SELECT \(ShareRows.participantColumns) FROM \(table("share_participants")) WHERE zone = $1 AND share = $2 ORDER BY position",
             [.integer(zoneKey), .text(share.recordName)]
         ).map(ShareRows.participant)
         return share

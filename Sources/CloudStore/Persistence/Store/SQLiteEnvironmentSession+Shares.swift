@@ -65,11 +65,12 @@ extension SQLiteEnvironmentSession {
         ])
         try connection.statement("DELETE FROM share_participants WHERE zone = ? AND share = ?").execute([key, .text(share.recordName)])
         let insert = try connection.statement(
-            "INSERT INTO share_participants(zone, share, position, user, permission, type, status) VALUES (?, ?, ?, ?, ?, ?, ?)")
+            "INSERT INTO share_participants(zone, share, position, user, permission, type, status, email) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         for (position, participant) in share.participants.enumerated() {
             try insert.execute([
-                key, .text(share.recordName), .integer(Int64(position)), .text(participant.userRecordName),
+                key, .text(share.recordName), .integer(Int64(position)), .text(ShareRows.storedUser(of: participant)),
                 .text(participant.permission.rawValue), .text(participant.type.rawValue), .text(participant.acceptanceStatus.rawValue),
+                .text(participant.emailAddress),
             ])
         }
     }
@@ -82,7 +83,7 @@ extension SQLiteEnvironmentSession {
     private func withParticipants(_ share: Share, zoneKey: Int64) throws -> Share {
         var share = share
         share.participants = try connection.statement(
-            "SELECT user, permission, type, status FROM share_participants WHERE zone = ? AND share = ? ORDER BY position"
+            "SELECT \(ShareRows.participantColumns) FROM share_participants WHERE zone = ? AND share = ? ORDER BY position"
         ).rows([.integer(zoneKey), .text(share.recordName)], ShareRows.participant)
         return share
     }

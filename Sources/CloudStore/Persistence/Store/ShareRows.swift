@@ -19,8 +19,27 @@ enum ShareRows {
             modified: RecordStamp(timestamp: row.integer(9), userRecordName: row.text(10), deviceID: row.text(11)))
     }
 
-    /// A participant from a row of its user, permission, type and status.
+    /// A participant's columns, in the order `participant(from:)` reads them.
+    static let participantColumns = #""user", permission, type, status, email"#
+
+    /// A participant from a row of `participantColumns`.
     static func participant(from row: some StoredRow) throws -> ShareParticipant {
-        try ShareParticipant(storedUser: row.text(0), permission: row.text(1), type: row.text(2), status: row.text(3))
+        let email = row.optionalText(4)
+        // An invitation by address no user has accepted yet keeps its place in the key column.
+        let user = row.text(0)
+        return try ShareParticipant(
+            storedUser: email.map(pendingUser) == user ? nil : user, emailAddress: email, permission: row.text(1), type: row.text(2),
+            status: row.text(3))
+    }
+
+    /// What a participant's row keeps in its `user` column, part of its key: the user's record
+    /// name, or, for an invitation by email address no user has accepted yet, a text no user
+    /// record name can be.
+    static func storedUser(of participant: ShareParticipant) -> String {
+        participant.userRecordName ?? pendingUser(participant.emailAddress ?? "")
+    }
+
+    private static func pendingUser(_ address: String) -> String {
+        "mailto:" + (ShareParticipant.addressKey(address) ?? address.lowercased())
     }
 }

@@ -40,12 +40,15 @@ struct SharePages: Sendable {
                 "fields": which, "editable": editable,
                 "participants": (share["participants"]?.arrayValue ?? []).map { participant -> [String: Any] in
                     let status = participant["acceptanceStatus"]?.stringValue ?? ""
-                    let user = participant["name"]?.stringValue ?? participant["userRecordName"]?.stringValue ?? ""
+                    // An invitation by address no user has accepted yet has only its address.
+                    let pending = participant["userRecordName"]?.stringValue == nil
+                    let user = participant["name"]?.stringValue ?? participant["userRecordName"]?.stringValue
+                        ?? participant["emailAddress"]?.stringValue ?? ""
                     return [
                         "user": user, "permission": Self.permission(participant["permission"]?.stringValue),
                         "type": participant["type"] == "PUBLIC_USER" ? "joined by link" : "invited",
                         "status": status.lowercased(), "isRemoved": status == "REMOVED",
-                        "removable": editable && status != "REMOVED", "fields": which + [["name": "user", "value": user]],
+                        "removable": editable && status != "REMOVED" && !pending, "fields": which + [["name": "user", "value": user]],
                     ]
                 },
             ]
