@@ -57,7 +57,7 @@ extension CloudStore {
     /// - Throws: ``CloudStoreError/authenticationFailed(_:)`` for a wrong name or password,
     ///   ``CloudStoreError/throttled(_:retryAfter:)`` after too many failures.
     public func signInOperator(_ name: String, password: String, clientAddress: String?) throws -> (session: OperatorSession, secret: String) {
-        let account = "operator\n" + name.trimmingCharacters(in: .whitespaces).lowercased()
+        let account = SignInAccount.operator(name: name.trimmingCharacters(in: .whitespaces).lowercased())
         try signInThrottle.check(account: account, address: clientAddress, now: now)
         let hasher = configuration.passwordHasher
         let found = try operatorStorage.operatorAccount(named: name.trimmingCharacters(in: .whitespaces))
@@ -68,7 +68,7 @@ extension CloudStore {
             signInThrottle.recordFailure(account: account, address: clientAddress, now: now)
             throw CloudStoreError.authenticationFailed("Incorrect name or password")
         }
-        signInThrottle.recordSuccess(account: account)
+        signInThrottle.recordSuccess(account: account, address: clientAddress)
         let secret = SecureToken.hex(bytes: 32)
         let started = now
         let session = OperatorSession(
