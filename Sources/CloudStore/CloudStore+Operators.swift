@@ -82,7 +82,9 @@ extension CloudStore {
     /// - Throws: ``CloudStoreError/authenticationRequired(_:)`` when there is none, it was ended,
     ///   has gone unused for ``CloudStoreConfiguration/operatorSessionIdleLifetime`` or reached its
     ///   maximum age.
-    public func operatorSession(secret: String) throws -> OperatorSession {
+    /// - Parameter countingUse: whether the check counts as activity; a stream checking that its
+    ///   session still holds does not keep it alive.
+    public func operatorSession(secret: String, countingUse: Bool = true) throws -> OperatorSession {
         guard secret.utf8.count == 64, secret.utf8.allSatisfy(Self.isHexDigit),
             let (session, lastSeen) = try operatorStorage.operatorSession(Self.digest(secret))
         else { throw CloudStoreError.authenticationRequired("Sign in to the console") }
@@ -92,7 +94,7 @@ extension CloudStore {
         guard time < active + configuration.operatorSessionIdleLifetime else {
             throw CloudStoreError.authenticationRequired("The console session expired after a while unused; sign in again")
         }
-        if sessionActivity.touch(session.id, at: time, stored: lastSeen) {
+        if countingUse, sessionActivity.touch(session.id, at: time, stored: lastSeen) {
             try operatorStorage.touchOperatorSession(session.id, at: time)
         }
         return session
