@@ -206,6 +206,7 @@ struct ManagementAPI: Sendable {
                     before: input.query("before"), limit: Int(input.query("limit") ?? "") ?? 50, as: actor)
             }
         }
+        api.get("/sign-in-attacks") { request in answer(request) { _, actor in try actions.signInAttacks(as: actor) } }
         api.get("/containers/:container/reset") { request in
             answer(request) { input, actor in try actions.developmentContents(of: input.path("container"), as: actor) }
         }

@@ -55,6 +55,7 @@ import TestSupport
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/reset", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/reset", #"{"confirm":"iCloud.com.example.Tests"}"#),
         ("GET", "/admin/v1/audit", ""),
+        ("GET", "/admin/v1/sign-in-attacks", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/logs", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/logs/export?format=csv", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/logs/tail", ""),
