@@ -342,6 +342,28 @@ import TestSupport
         #expect(try production.json()["serverErrorCode"] == "ACCESS_DENIED")
     }
 
+    /// Review N9: the change-feed inspector refuses production private databases, as lookup does.
+    @Test func theChangeFeedInspectorKeepsProductionPrivateChangesToTheirUsers() throws {
+        let server = try Self.server()
+        let token = try server.store.createManagementToken(for: "root", name: "t").text
+        let alice = try #require(try server.store.user(named: "alice", in: server.container)).userRecordName
+        _ = try server.store.deploySchema(server.container, deployedBy: "test")
+        try server.store.database(server.container, .production, .private, as: .user(alice)).create("Note", "2026-11-28 therapy session notes")
+        try server.store.database(server.container, .development, .private, as: .user(alice)).create("Note", "a development note")
+        try server.store.database(server.container, .production, .public, as: .operator()).create("Note", "a public note")
+        func changes(_ environment: String, _ database: String) throws -> (Int, JSONValue) {
+            let response = try Self.send(
+                server, "GET", "/admin/v1/containers/iCloud.com.example.Tests/\(environment)/\(database)/zones/_defaultZone/changes?user=alice",
+                headers: [("Authorization", "Bearer " + token)])
+            return (response.status, try response.json())
+        }
+        let (status, refused) = try changes("production", "private")
+        #expect(status == 403 && refused["serverErrorCode"] == "ACCESS_DENIED" && refused["entries"] == nil)
+        #expect(!String(describing: refused).contains("therapy"))
+        #expect(try changes("development", "private").1["entries"]?.arrayValue?.map { $0["recordName"] } == ["a development note"])
+        #expect(try changes("production", "public").1["entries"]?.arrayValue?.map { $0["recordName"] } == ["a public note"])
+    }
+
     @Test func managementTokensAreCreatedListedAndRevoked() throws {
         let server = try Self.server()
         let first = try server.store.createManagementToken(for: "root", name: "first").text
