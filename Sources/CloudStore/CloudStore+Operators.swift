@@ -111,9 +111,27 @@ extension CloudStore {
     // MARK: - Management tokens
 
     /// Makes a management token for an operator: scripts send it as `Authorization: Bearer …`.
+    ///
+    /// A management token cannot make another: a leaked one would otherwise outlive its own
+    /// revocation. An operator signed in to the console makes tokens for themselves; the
+    /// command line, holding the data directory, for anyone.
+    /// - Parameter actor: who asks; `.local` (the default) is whoever holds this store.
     /// - Returns: the token's description and its text, which is shown only here.
-    /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown operator.
-    public func createManagementToken(for operatorName: String, name: String) throws -> (token: ManagementToken, text: String) {
+    /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown operator,
+    ///   ``CloudStoreError/accessDenied(_:)`` when a management token asks, or an operator asks
+    ///   for another's token.
+    public func createManagementToken(
+        for operatorName: String, name: String, by actor: OperatorIdentity = .local
+    ) throws -> (token: ManagementToken, text: String) {
+        switch actor {
+        case .token:
+            throw CloudStoreError.accessDenied(
+                "A management token cannot create management tokens: sign in to the console, or run `cumulus operators token` on the server")
+        case .session(let signedIn) where signedIn != operatorName:
+            throw CloudStoreError.accessDenied("An operator creates management tokens for themselves only")
+        case .session, .local:
+            break
+        }
         guard let account = try operatorStorage.operatorAccount(named: operatorName)?.account else {
             throw CloudStoreError.notFound("No operator named '\(operatorName)'")
         }

@@ -371,7 +371,18 @@ import TestSupport
             let response = try Self.send(server, method, "/admin/v1" + path, body: body, headers: [("Authorization", "Bearer " + token)])
             return (response.status, try response.json())
         }
-        let (status, created) = try call("POST", "/management-tokens", #"{"name":"laptop"}"#, token: first)
+        // A management token cannot mint another (review N14): a leaked one would outlive its revocation.
+        let (minted, refusal) = try call("POST", "/management-tokens", #"{"name":"persistence"}"#, token: first)
+        #expect(minted == 403 && refusal["serverErrorCode"] == "ACCESS_DENIED")
+        #expect(refusal["reason"]?.stringValue?.hasPrefix("A management token cannot create management tokens") == true)
+        #expect(try server.store.managementTokens().map(\.name) == ["first"])
+        #expect(try server.store.auditEntries(AuditFilter(action: "management-token.")).isEmpty, "a refused change is not audited")
+        // A console session can, for its own operator.
+        let signedIn = try server.store.signInOperator("root", password: "operator password", clientAddress: nil)
+        let made = try Self.send(
+            server, "POST", "/admin/v1/management-tokens", body: #"{"name":"laptop"}"#,
+            headers: [("Cookie", "cumulus_console=\(signedIn.secret)"), ("X-CSRF-Token", signedIn.session.csrfToken)])
+        let (status, created) = (made.status, try made.json())
         #expect(status == 201 && created["operator"] == "root" && created["name"] == "laptop")
         let second = try #require(created["token"]?.stringValue)
         let id = try #require(created["id"]?.stringValue)
