@@ -24,18 +24,24 @@ import TestSupport
         return failures
     }
 
-    @Test func anAppUserSignsInFromAnotherAddressWhileAGuesserIsRefused() throws {
+    /// A store with an app user whose password is `the right password`, and a sign-in as them
+    /// with a password from an address.
+    private static func user(_ name: String) throws -> (TemporaryStore, AppUser, (String, String) throws -> AppUser) {
         let store = try TemporaryStore()
-        let bob = try store.store.addUser(store.container, name: "bob", password: "the right password")
-        func signIn(_ password: String, from address: String) throws -> AppUser {
-            try store.store.signIn(store.container, .development, name: "bob", password: password, clientAddress: address).user
-        }
-        let failures = try Self.guessUntilRefused(store, from: "198.51.100.7") { _ = try signIn($0, from: "198.51.100.7") }
+        let user = try store.store.addUser(store.container, name: name, password: "the right password")
+        return (store, user, { password, address in
+            try store.store.signIn(store.container, .development, name: name, password: password, clientAddress: address).user
+        })
+    }
+
+    @Test func anAppUserSignsInFromAnotherAddressWhileAGuesserIsRefused() throws {
+        let (store, bob, signIn) = try Self.user("bob")
+        let failures = try Self.guessUntilRefused(store, from: "198.51.100.7") { _ = try signIn($0, "198.51.100.7") }
         #expect(failures == 20)
         // The owner, from an address without failures, gets in at once; the guesser stays refused.
-        #expect(try signIn("the right password", from: "203.0.113.5").userRecordName == bob.userRecordName)
+        #expect(try signIn("the right password", "203.0.113.5").userRecordName == bob.userRecordName)
         do {
-            _ = try signIn("the right password", from: "198.51.100.7")
+            _ = try signIn("the right password", "198.51.100.7")
             Issue.record("the guessing address was let in")
         } catch CloudStoreError.throttled(let reason, let retryAfter) {
             #expect(reason.hasPrefix("Too many failed sign-ins for this account from this address; sign-in is refused for a while"))
@@ -43,9 +49,9 @@ import TestSupport
         }
         // The attack goes on, and the owner still gets in.
         for index in 0..<30 {
-            _ = try? signIn("more guesses \(index)", from: "198.51.100.\(100 + index)")
+            _ = try? signIn("more guesses \(index)", "198.51.100.\(100 + index)")
         }
-        #expect(try signIn("the right password", from: "192.0.2.44").userRecordName == bob.userRecordName)
+        #expect(try signIn("the right password", "192.0.2.44").userRecordName == bob.userRecordName)
 
         let attacks = store.store.signInAttacks()
         #expect(attacks.count == 1)
@@ -70,47 +76,37 @@ import TestSupport
     }
 
     @Test func guessesFromManyAddressesAreSlowedOnTheAccountButNeverRefuseItsOwner() throws {
-        let store = try TemporaryStore()
-        try store.store.addUser(store.container, name: "carol", password: "the right password")
-        func signIn(_ password: String, from address: String) throws {
-            _ = try store.store.signIn(store.container, .development, name: "carol", password: password, clientAddress: address)
-        }
+        let (store, _, signIn) = try Self.user("carol")
         // One guess each from twelve addresses: every first guess is heard.
         for index in 0..<12 {
-            #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) { try signIn("guess", from: "198.51.100.\(index)") }
+            #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) { try signIn("guess", "198.51.100.\(index)") }
         }
         // A second guess from any of them waits for the account's failures, not just its own one.
         do {
             store.clock.advance(by: 2_000)
-            try signIn("guess again", from: "198.51.100.0")
+            _ = try signIn("guess again", "198.51.100.0")
             Issue.record("a second guess was heard at once on an account with twelve failures")
         } catch CloudStoreError.throttled(let reason, let retryAfter) {
             #expect(reason.contains("this account;") && retryAfter == 58)
         }
         // Its owner, who mistyped once meanwhile, waits no longer than a minute after their own failure.
-        #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) { try signIn("typo", from: "203.0.113.5") }
+        #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) { try signIn("typo", "203.0.113.5") }
         store.clock.advance(by: 60_000)
-        #expect(throws: Never.self) { try signIn("the right password", from: "203.0.113.5") }
+        #expect(throws: Never.self) { _ = try signIn("the right password", "203.0.113.5") }
         // Ten failures are what a forgetful owner does not reach: the owner's one typo is forgotten on success.
         #expect(store.store.signInAttacks().first?.failures == 12)
     }
-}
 
-extension SignInLockoutTests {
     @Test func hoppingBetweenTheAddressesOfOneIPv6NetworkGainsNoFreshAttempts() throws {
-        let store = try TemporaryStore()
-        try store.store.addUser(store.container, name: "dave", password: "the right password")
-        func signIn(_ password: String, from address: String) throws {
-            _ = try store.store.signIn(store.container, .development, name: "dave", password: password, clientAddress: address)
-        }
+        let (store, _, signIn) = try Self.user("dave")
         for index in 0..<5 {
-            #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) { try signIn("guess", from: "2001:db8:1:2::\(index + 1)") }
+            #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) { try signIn("guess", "2001:db8:1:2::\(index + 1)") }
         }
         // Another address of the same /64 is the same client: it waits.
-        #expect(throws: CloudStoreError.self) { try signIn("guess", from: "2001:db8:1:2:ffff::9") }
+        #expect(throws: CloudStoreError.self) { try signIn("guess", "2001:db8:1:2:ffff::9") }
         // Another network, and an IPv4 address written as IPv6, are other clients.
-        #expect(throws: Never.self) { try signIn("the right password", from: "2001:db8:1:3::1") }
-        #expect(throws: Never.self) { try signIn("the right password", from: "::ffff:192.0.2.1") }
+        #expect(throws: Never.self) { _ = try signIn("the right password", "2001:db8:1:3::1") }
+        #expect(throws: Never.self) { _ = try signIn("the right password", "::ffff:192.0.2.1") }
         #expect(store.store.signInAttacks().isEmpty, "five failures are not an attack")
     }
 }

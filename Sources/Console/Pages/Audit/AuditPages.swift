@@ -49,7 +49,8 @@ struct AuditPages: Sendable {
         let containers = (try actions.containers(as: request.identity)["containers"]?.arrayValue ?? []).compactMap { $0["identifier"]?.stringValue }
         let filters: [(String, String?)] = [("operator", operatorName), ("container", container), ("action", action)]
         var context: [String: Any] = [
-            "entries": entries, "hasEntries": !entries.isEmpty, "attacks": attacks, "hasAttacks": !attacks.isEmpty, "operator": operatorName, "timeZone": timeZone.identifier,
+            "entries": entries, "hasEntries": !entries.isEmpty, "operator": operatorName, "timeZone": timeZone.identifier,
+            "attacks": attacks, "hasAttacks": !attacks.isEmpty,
             "containers": containers.map { ["name": $0, "selected": $0 == container] },
             "kinds": Self.kinds.map { ["prefix": $0.prefix, "label": $0.label, "selected": $0.prefix == action] },
             "isFiltered": !(operatorName.isEmpty && container.isEmpty && action.isEmpty),
