@@ -57,7 +57,7 @@ extension CloudStore {
     /// - Throws: ``CloudStoreError/authenticationFailed(_:)`` for a wrong name or password,
     ///   ``CloudStoreError/throttled(_:retryAfter:)`` after too many failures.
     public func signInOperator(_ name: String, password: String, clientAddress: String?) throws -> (session: OperatorSession, secret: String) {
-        let account = "operator\n" + name.trimmingCharacters(in: .whitespaces).lowercased()
+        let account = SignInAccount.operator(name: name.trimmingCharacters(in: .whitespaces).lowercased())
         try signInThrottle.check(account: account, address: clientAddress, now: now)
         let hasher = configuration.passwordHasher
         let found = try operatorStorage.operatorAccount(named: name.trimmingCharacters(in: .whitespaces))
@@ -68,7 +68,7 @@ extension CloudStore {
             signInThrottle.recordFailure(account: account, address: clientAddress, now: now)
             throw CloudStoreError.authenticationFailed("Incorrect name or password")
         }
-        signInThrottle.recordSuccess(account: account)
+        signInThrottle.recordSuccess(account: account, address: clientAddress)
         let secret = SecureToken.hex(bytes: 32)
         let started = now
         let session = OperatorSession(
@@ -82,7 +82,9 @@ extension CloudStore {
     /// - Throws: ``CloudStoreError/authenticationRequired(_:)`` when there is none, it was ended,
     ///   has gone unused for ``CloudStoreConfiguration/operatorSessionIdleLifetime`` or reached its
     ///   maximum age.
-    public func operatorSession(secret: String) throws -> OperatorSession {
+    /// - Parameter countingUse: whether the check counts as activity; a stream checking that its
+    ///   session still holds does not keep it alive.
+    public func operatorSession(secret: String, countingUse: Bool = true) throws -> OperatorSession {
         guard secret.utf8.count == 64, secret.utf8.allSatisfy(Self.isHexDigit),
             let (session, lastSeen) = try operatorStorage.operatorSession(Self.digest(secret))
         else { throw CloudStoreError.authenticationRequired("Sign in to the console") }
@@ -92,7 +94,7 @@ extension CloudStore {
         guard time < active + configuration.operatorSessionIdleLifetime else {
             throw CloudStoreError.authenticationRequired("The console session expired after a while unused; sign in again")
         }
-        if sessionActivity.touch(session.id, at: time, stored: lastSeen) {
+        if countingUse, sessionActivity.touch(session.id, at: time, stored: lastSeen) {
             try operatorStorage.touchOperatorSession(session.id, at: time)
         }
         return session
@@ -109,9 +111,27 @@ extension CloudStore {
     // MARK: - Management tokens
 
     /// Makes a management token for an operator: scripts send it as `Authorization: Bearer …`.
+    ///
+    /// A management token cannot make another: a leaked one would otherwise outlive its own
+    /// revocation. An operator signed in to the console makes tokens for themselves; the
+    /// command line, holding the data directory, for anyone.
+    /// - Parameter actor: who asks; `.local` (the default) is whoever holds this store.
     /// - Returns: the token's description and its text, which is shown only here.
-    /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown operator.
-    public func createManagementToken(for operatorName: String, name: String) throws -> (token: ManagementToken, text: String) {
+    /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown operator,
+    ///   ``CloudStoreError/accessDenied(_:)`` when a management token asks, or an operator asks
+    ///   for another's token.
+    public func createManagementToken(
+        for operatorName: String, name: String, by actor: OperatorIdentity = .local
+    ) throws -> (token: ManagementToken, text: String) {
+        switch actor {
+        case .token:
+            throw CloudStoreError.accessDenied(
+                "A management token cannot create management tokens: sign in to the console, or run `cumulus operators token` on the server")
+        case .session(let signedIn) where signedIn != operatorName:
+            throw CloudStoreError.accessDenied("An operator creates management tokens for themselves only")
+        case .session, .local:
+            break
+        }
         guard let account = try operatorStorage.operatorAccount(named: operatorName)?.account else {
             throw CloudStoreError.notFound("No operator named '\(operatorName)'")
         }

@@ -112,8 +112,7 @@ extension CloudStore {
         _ container: ContainerIdentifier, _ environment: Environment, name: String, password: String, keepSignedIn: Bool = false,
         clientAddress: String? = nil
     ) throws -> (user: AppUser, webAuthToken: String) {
-        let account = Self.throttleKey(container, name)
-        try signInThrottle.check(account: account, address: clientAddress, now: now)
+        try signInThrottle.check(account: Self.signInAccount(container, name), address: clientAddress, now: now)
         return try passwordPool.run(orThrow: Self.passwordPoolFull) { [self] in
             try verifyAndOpenSession(container, environment, name: name, password: password, keepSignedIn: keepSignedIn, clientAddress: clientAddress)
         }
@@ -126,7 +125,7 @@ extension CloudStore {
         clientAddress: String? = nil, completion: @escaping @Sendable (Result<(user: AppUser, webAuthToken: String), any Error>) -> Void
     ) {
         do {
-            try signInThrottle.check(account: Self.throttleKey(container, name), address: clientAddress, now: now)
+            try signInThrottle.check(account: Self.signInAccount(container, name), address: clientAddress, now: now)
         } catch {
             completion(.failure(error))
             return
@@ -139,15 +138,15 @@ extension CloudStore {
         if !submitted { completion(.failure(Self.passwordPoolFull)) }
     }
 
-    private static func throttleKey(_ container: ContainerIdentifier, _ name: String) -> String {
-        container.rawValue + "\n" + name.trimmingCharacters(in: .whitespaces).lowercased()
+    private static func signInAccount(_ container: ContainerIdentifier, _ name: String) -> SignInAccount {
+        .user(container: container, name: name.trimmingCharacters(in: .whitespaces).lowercased())
     }
 
     private func verifyAndOpenSession(
         _ container: ContainerIdentifier, _ environment: Environment, name: String, password: String, keepSignedIn: Bool, clientAddress: String?
     ) throws -> (user: AppUser, webAuthToken: String) {
         let hasher = configuration.passwordHasher
-        let account = Self.throttleKey(container, name)
+        let account = Self.signInAccount(container, name)
         guard let found = try credentials.user(named: name.trimmingCharacters(in: .whitespaces), in: container) else {
             // Hash anyway, so the time taken does not reveal whether the name exists.
             _ = hasher.verify(password: password, against: Self.decoyPasswordHash)
@@ -158,7 +157,7 @@ extension CloudStore {
             signInThrottle.recordFailure(account: account, address: clientAddress, now: now)
             throw CloudStoreError.authenticationFailed("Incorrect name or password")
         }
-        signInThrottle.recordSuccess(account: account)
+        signInThrottle.recordSuccess(account: account, address: clientAddress)
         let started = now
         let session = WebSession(
             id: SecureToken.hex(bytes: 16), container: container, environment: environment, userRecordName: found.user.userRecordName,

@@ -40,7 +40,8 @@ extension Console {
         }
         let actions = ManagementActions(store: store)
         let authenticator = OperatorAuthenticator(store: store, cookies: configuration.cookies)
-        ManagementAPI(actions: actions, authenticator: authenticator, logger: logger).mount(on: &router)
+        ManagementAPI(actions: actions, authenticator: authenticator, logger: logger, tailHeartbeat: configuration.tailHeartbeat)
+            .mount(on: &router)
         mountPages(on: &router, store: store, pages: pages, actions: actions, authenticator: authenticator, configuration: configuration,
                    logger: logger)
         if router.notFoundHandler == nil {

@@ -17,6 +17,12 @@ public struct ConsoleConfiguration: Sendable {
     /// The URL path the files of the public directory are served under; pages load their
     /// stylesheet and images from there.
     public var staticPath: String
+    /// How long a live tail of the request log may be quiet before a heartbeat, and how often
+    /// it checks meanwhile that the session or token it was opened with still holds.
+    public var tailHeartbeat: Duration = Self.defaultTailHeartbeat
+
+    /// The usual ``tailHeartbeat``.
+    public static let defaultTailHeartbeat: Duration = .seconds(15)
 
     /// Creates a configuration.
     /// - Parameters:

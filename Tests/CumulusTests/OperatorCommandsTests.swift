@@ -43,4 +43,39 @@ import TestSupport
         let gone = try CumulusBinary.run(["operators", "remove", "alice", "--data-dir", data])
         #expect(gone.status != 0 && gone.error.contains("No operator named 'alice'"))
     }
+
+    /// Review N12: every command-line change to operators, management tokens and the server
+    /// secret joins the audit trail, as the local command line, on SQLite and on PostgreSQL.
+    @Test func everyOperatorTokenAndSecretChangeIsAudited() throws {
+        let directory = try TemporaryDirectory()
+        let data = directory.path + "/data"
+        let database = TestBackend.current == .postgres ? try TestPostgres.makeDatabase() : nil
+        let environment = database.map { ["CUMULUS_DATABASE_URL": $0.url] } ?? [:]
+        func cumulus(_ arguments: String..., input: String? = nil) throws -> String {
+            let run = try CumulusBinary.run(arguments + ["--data-dir", data], input: input, environment: environment)
+            #expect(run.status == 0, "\(arguments): \(run.error)")
+            return run.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        }
+        _ = try cumulus("operators", "add", "alice", input: "a long passphrase\n")
+        _ = try cumulus("operators", "add", "bob", input: "another passphrase\n")
+        let text = try cumulus("operators", "token", "alice", "--name", "deploy script")
+        _ = try cumulus("operators", "password", "alice", input: "a third passphrase\n")
+        var configuration = CloudStoreConfiguration(dataDirectory: data)
+        if let database { configuration.database = .postgres(url: database.url) }
+        let id = try CloudStore(configuration: configuration).managementToken(text: text).id
+        _ = try cumulus("operators", "revoke-token", id)
+        _ = try cumulus("operators", "remove", "bob")
+        _ = try cumulus("secret", "rotate")
+        // A refused change is not audited.
+        #expect(try CumulusBinary.run(["operators", "remove", "nobody", "--data-dir", data], environment: environment).status != 0)
+
+        let trail = try CloudStore(configuration: configuration).auditEntries(AuditFilter()).reversed()
+        #expect(trail.map { "\($0.action) \($0.target)" } == [
+            "operator.add alice", "operator.add bob", "management-token.create deploy script (\(id)) of alice", "operator.password alice",
+            "management-token.revoke \(id)", "operator.remove bob", "secret.rotate server secret",
+        ])
+        #expect(trail.allSatisfy { $0.actor == "local command line" && $0.operatorName == "local" && $0.container == nil })
+        // The operators' passwords never reach it.
+        #expect(!trail.contains { $0.target.contains("passphrase") })
+    }
 }

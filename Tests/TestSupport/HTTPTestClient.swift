@@ -8,10 +8,12 @@ public enum HTTPTestClient {
     ///   - headers: Sent in order; a `Host` is added unless one is given, and `Content-Length`
     ///     whenever there is a body or the method is not GET.
     ///   - timeout: How long a read may wait, in seconds.
+    ///   - source: Another loopback address to connect from (see ``RawClient/init(port:timeout:from:)``).
     public static func send(
-        port: Int, method: String, target: String, headers: [(String, String)] = [], body: [UInt8] = [], timeout: TimeInterval = 40
+        port: Int, method: String, target: String, headers: [(String, String)] = [], body: [UInt8] = [], timeout: TimeInterval = 40,
+        from source: String? = nil
     ) throws -> TestResponse {
-        let client = try RawClient(port: port, timeout: timeout)
+        let client = try RawClient(port: port, timeout: timeout, from: source)
         defer { client.close() }
         var head = "\(method) \(target) HTTP/1.1\r\n"
         if !headers.contains(where: { $0.0.lowercased() == "host" }) { head += "Host: 127.0.0.1:\(port)\r\n" }

@@ -48,20 +48,28 @@ public final class RawClient {
     private var buffer: [UInt8] = []
 
     /// Connects to `127.0.0.1:port`; reads give up after `timeout` seconds.
-    public init(port: Int, timeout: TimeInterval = 10) throws {
+    /// - Parameter source: Another loopback address to connect from, such as `127.0.0.2`, for a
+    ///   test of what the server does per client address.
+    public init(port: Int, timeout: TimeInterval = 10, from source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw ClientError(description: "socket: errno \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard result == 0 else {
-            let code = errno
-            Glibc.close(fd)
-            throw ClientError(description: "connect: errno \(code)")
+        // Binding first picks the address the server sees; port 0 lets the system choose the port.
+        for (call, host, port) in [("bind", source, 0), ("connect", "127.0.0.1", port)] {
+            guard let host else { continue }
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr(host)
+            let result = withUnsafePointer(to: &address) { pointer in
+                pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { [fd] in
+                    call == "bind" ? bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) : connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard result == 0 else {
+                let code = errno
+                Glibc.close(fd)
+                throw ClientError(description: "\(call) \(host): errno \(code)")
+            }
         }
         setTimeout(timeout)
     }

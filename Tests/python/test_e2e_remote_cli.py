@@ -8,6 +8,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import requests
 from cryptography.hazmat.primitives.asymmetric import ec
 
 from cloudkit_client import public_key_pem
@@ -105,3 +106,32 @@ def test_a_remote_command_without_a_good_token_is_refused_clearly(remote) -> Non
     both = subprocess.run([str(server.binary), "containers", "list", "--server", server.base_url, "--data-dir", "/tmp/x"],
                           capture_output=True, text=True, timeout=60)
     assert both.returncode != 0 and "not both" in both.stderr
+
+
+def test_the_local_command_lines_changes_to_operators_tokens_and_the_secret_are_in_the_audit_trail(remote) -> None:
+    """Review N12: what an incident responder needs most, read as the review did, from the running server."""
+    server, token = remote
+    server.cli("operators", "add", "eve", stdin="a long passphrase for eve\n")
+    spare = server.cli("operators", "token", "eve", "--name", "spare")
+    spare_id = spare.split("_")[2]
+    server.cli("operators", "password", "eve", stdin="another long passphrase\n")
+    server.cli("operators", "revoke-token", spare_id)
+    server.cli("operators", "remove", "eve")
+    answer = requests.get(f"{server.base_url}/admin/v1/audit?limit=500", headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    assert answer.status_code == 200, answer.text
+    trail = [(entry["actor"], entry["action"], entry["target"]) for entry in reversed(answer.json()["entries"])]
+    ops_token = token.split("_")[2]
+    expected = [
+        ("local command line", "operator.add", "ops"),
+        ("local command line", "management-token.create", f"laptop ({ops_token}) of ops"),
+        ("local command line", "operator.add", "eve"),
+        ("local command line", "management-token.create", f"spare ({spare_id}) of eve"),
+        ("local command line", "operator.password", "eve"),
+        ("local command line", "management-token.revoke", spare_id),
+        ("local command line", "operator.remove", "eve"),
+    ]
+    assert [entry for entry in trail if entry[0] == "local command line" and entry[1].startswith(("operator.", "management-token."))] == expected
+    # A management token cannot mint another one: a leaked token buys nothing past its revocation.
+    minted = requests.post(f"{server.base_url}/admin/v1/management-tokens", json={"name": "persistence"},
+                           headers={"Authorization": f"Bearer {token}"}, timeout=30)
+    assert minted.status_code == 403 and minted.json()["serverErrorCode"] == "ACCESS_DENIED", minted.text

@@ -73,11 +73,19 @@ extension CloudStore {
     }
 
     /// The raw change log of a zone after `sequence` (or from `time` on), tombstones included,
-    /// as the change-feed inspector shows it; what a reader may see is not filtered here.
+    /// as the change-feed inspector shows it to an operator; what a reader may see is not
+    /// filtered here, so it is an operator's only, under the rules of opening the database.
+    /// - Throws: ``CloudStoreError/accessDenied(_:)`` for a caller who is not an operator, and for
+    ///   a user's private or shared database in production, as ``database(_:_:database:as:)``.
     public func changeLog(
         _ container: ContainerIdentifier, _ environment: Environment, database: DatabaseID, zoneName: String, after sequence: Int64? = nil,
-        since time: Int64? = nil, limit: Int = 200
+        since time: Int64? = nil, limit: Int = 200, as caller: Caller
     ) throws -> ChangeLogPage {
+        guard case .operator = caller else {
+            throw CloudStoreError.accessDenied("Only operators read a zone's raw change log")
+        }
+        // The same check as every other way into the database: production private data is its users' alone.
+        _ = try self.database(container, environment, database: database, as: caller)
         let signer = syncTokenSigner
         return try self.environment(container, environment).read { reader in
             let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: database.owner)

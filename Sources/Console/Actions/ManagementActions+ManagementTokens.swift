@@ -7,11 +7,12 @@ extension ManagementActions {
         ["managementTokens": .array(try store.managementTokens().map(Self.managementTokenJSON))]
     }
 
-    /// Creates a management token acting as the operator who asks; its secret is in the answer
-    /// (`token`) and nowhere else, ever.
-    public func createManagementToken(name: String, as actor: OperatorIdentity) throws -> JSONValue {
-        let (token, text) = try store.createManagementToken(for: actor.operatorName, name: name)
-        note(actor, "management-token.create", container: nil, target: "\(token.name) (\(token.id))")
+    /// Creates a management token acting as `operatorName`, by default the operator who asks;
+    /// its secret is in the answer (`token`) and nowhere else, ever. A management token cannot
+    /// create one, and only the command line one for another operator (CloudStore's rule).
+    public func createManagementToken(for operatorName: String? = nil, name: String, as actor: OperatorIdentity) throws -> JSONValue {
+        let (token, text) = try store.createManagementToken(for: operatorName ?? actor.operatorName, name: name, by: actor)
+        note(actor, "management-token.create", container: nil, target: "\(token.name) (\(token.id)) of \(token.operatorName)")
         guard case .object(var object) = Self.managementTokenJSON(token) else { return .null }
         object["token"] = .string(text)
         return .object(object)

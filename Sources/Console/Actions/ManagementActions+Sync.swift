@@ -53,7 +53,7 @@ extension ManagementActions {
         as actor: OperatorIdentity
     ) throws -> JSONValue {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
-        let page = try store.changeLog(identifier, environment, database: target, zoneName: zone, after: after, since: since)
+        let page = try store.changeLog(identifier, environment, database: target, zoneName: zone, after: after, since: since, as: actor.caller)
         return [
             "zoneName": .string(zone), "lastSequence": .integer(page.lastSequence), "horizon": .integer(page.horizon),
             "syncToken": .string(page.syncToken),

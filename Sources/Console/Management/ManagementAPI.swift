@@ -11,6 +11,9 @@ struct ManagementAPI: Sendable {
     let actions: ManagementActions
     let authenticator: OperatorAuthenticator
     let logger: Logger
+    /// How long a live tail may be quiet before a heartbeat, and how often its credential is
+    /// checked again meanwhile.
+    var tailHeartbeat: Duration = ConsoleConfiguration.defaultTailHeartbeat
 
     /// The largest schema a PUT may carry.
     static let maximumSchemaBytes = 4 * 1024 * 1024
@@ -116,6 +119,8 @@ struct ManagementAPI: Sendable {
 
     private func mountRequestLog(on api: inout RouteGroup) {
         let actions = actions
+        let authenticator = authenticator
+        let heartbeat = tailHeartbeat
         let filter: @Sendable (HTTPRequest) throws -> RequestLogFilter = { request in
             try actions.requestLogFilter(
                 container: request.pathParameters["container"] ?? "",
@@ -135,7 +140,11 @@ struct ManagementAPI: Sendable {
             }
         }
         api.get("/containers/:container/logs/tail") { request in
-            answerFile(request, jsonBody: false) { _, _ in RequestLogTail.response(actions.store.requestLog, filter: try filter(request)) }
+            answerFile(request, jsonBody: false) { _, _ in
+                RequestLogTail.response(actions.store.requestLog, filter: try filter(request), heartbeat: heartbeat) {
+                    authenticator.stillAuthenticates(request)
+                }
+            }
         }
     }
 
@@ -197,6 +206,7 @@ struct ManagementAPI: Sendable {
                     before: input.query("before"), limit: Int(input.query("limit") ?? "") ?? 50, as: actor)
             }
         }
+        api.get("/sign-in-attacks") { request in answer(request) { _, actor in try actions.signInAttacks(as: actor) } }
         api.get("/containers/:container/reset") { request in
             answer(request) { input, actor in try actions.developmentContents(of: input.path("container"), as: actor) }
         }

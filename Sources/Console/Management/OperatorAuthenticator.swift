@@ -19,11 +19,13 @@ struct OperatorAuthenticator: Sendable {
     var cookies = CookiePolicy(publicURL: nil)
 
     /// The operator a request proves.
-    /// - Parameter formToken: The CSRF token a console form posted; the header is read when `nil`.
+    /// - Parameters:
+    ///   - formToken: The CSRF token a console form posted; the header is read when `nil`.
+    ///   - countingUse: Whether a console session's check counts as activity.
     /// - Throws: ``CloudStoreError/authenticationFailed(_:)`` for a missing, invalid, revoked or
     ///   expired credential; ``CloudStoreError/accessDenied(_:)`` for a state-changing session
     ///   request without its CSRF token.
-    func authenticate(_ request: HTTPRequest, formToken: String? = nil) throws -> OperatorRequest {
+    func authenticate(_ request: HTTPRequest, formToken: String? = nil, countingUse: Bool = true) throws -> OperatorRequest {
         if let fixedIdentity { return OperatorRequest(identity: fixedIdentity, csrfToken: nil) }
         if let authorization = request.headers["Authorization"] {
             guard authorization.hasPrefix("Bearer ") else {
@@ -38,7 +40,7 @@ struct OperatorAuthenticator: Sendable {
         }
         let session: OperatorSession
         do {
-            session = try store.operatorSession(secret: secret)
+            session = try store.operatorSession(secret: secret, countingUse: countingUse)
         } catch CloudStoreError.authenticationRequired(let reason) {
             throw CloudStoreError.authenticationFailed(reason)
         }
@@ -53,6 +55,13 @@ struct OperatorAuthenticator: Sendable {
             }
         }
         return OperatorRequest(identity: .session(operatorName: session.operatorName), csrfToken: session.csrfToken)
+    }
+
+    /// Whether the credential `request` was authenticated with still holds: what a long-lived
+    /// answer (a live tail) checks again, so it ends when its token is revoked, its session ends
+    /// or its operator is removed. The check does not count as the session's activity.
+    func stillAuthenticates(_ request: HTTPRequest) -> Bool {
+        (try? authenticate(request, countingUse: false)) != nil
     }
 
     /// Whether a request of this method may change something (everything but GET and HEAD).

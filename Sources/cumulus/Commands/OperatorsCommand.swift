@@ -1,10 +1,12 @@
 import ArgumentParser
 import CloudStore
+import Console
 import Foundation
 
 /// `cumulus operators add|list|remove|password|token|tokens|revoke-token`: the accounts that sign
 /// in to the console and the management tokens scripts use. They act on the data directory, so
-/// only someone with the server's files can make the first operator.
+/// only someone with the server's files can make the first operator. Each change runs the
+/// management action the API runs and joins the audit trail as the local command line.
 struct OperatorsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "operators", abstract: "Manage console operators and their management tokens.",
@@ -22,8 +24,8 @@ struct OperatorsCommand: ParsableCommand {
 
         func run() throws {
             let password = try readPassword(for: "operators add")
-            let account = try data.openStore().addOperator(name, password: password)
-            print("Added operator \(account.name); sign in at /console/")
+            let account = try data.actions().addOperator(name, password: password, as: .local)
+            print("Added operator \(account["name"]?.stringValue ?? name); sign in at /console/")
         }
     }
 
@@ -51,7 +53,7 @@ struct OperatorsCommand: ParsableCommand {
         var name: String
 
         func run() throws {
-            try data.openStore().removeOperator(name)
+            _ = try data.actions().removeOperator(name, as: .local)
             print("Removed operator \(name)")
         }
     }
@@ -67,7 +69,7 @@ struct OperatorsCommand: ParsableCommand {
 
         func run() throws {
             let password = try readPassword(for: "operators password")
-            try data.openStore().setOperatorPassword(password, of: name)
+            _ = try data.actions().setOperatorPassword(password, of: name, as: .local)
             print("Set the password of \(name); their console sessions have ended")
         }
     }
@@ -86,7 +88,7 @@ struct OperatorsCommand: ParsableCommand {
         var name = "management token"
 
         func run() throws {
-            print(try data.openStore().createManagementToken(for: operatorName, name: name).text)
+            print(try data.actions().createManagementToken(for: operatorName, name: name, as: .local)["token"]?.stringValue ?? "")
         }
     }
 
@@ -115,7 +117,7 @@ struct OperatorsCommand: ParsableCommand {
         var id: String
 
         func run() throws {
-            try data.openStore().revokeManagementToken(id)
+            _ = try data.actions().revokeManagementToken(id, as: .local)
             print("Revoked management token \(id)")
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CloudStore
+import Console
 
 /// `cumulus secret rotate`: replaces the server secret that seals web auth tokens, continuation
 /// markers and sync tokens.
@@ -20,7 +21,7 @@ struct SecretCommand: ParsableCommand {
         @OptionGroup var data: DataDirectoryOptions
 
         func run() throws {
-            try data.openStore().rotateSecret()
+            _ = try data.actions().rotateSecret(as: .local)
             print("Rotated the server secret of \(data.resolved). Start (or restart) the server now; users sign in again.")
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CloudStore
+import Console
 import Foundation
 
 /// `--data-dir`, shared by every command: the flag wins over `CUMULUS_DATA_DIR`, which wins over
@@ -57,5 +58,11 @@ struct DataDirectoryOptions: ParsableArguments {
     /// Opens the store in the resolved directory.
     func openStore() throws -> CloudStore {
         try CloudStore(configuration: configuration())
+    }
+
+    /// The management actions on the store in the resolved directory: changes the command line
+    /// makes through them join the audit trail, as the API's do.
+    func actions() throws -> ManagementActions {
+        ManagementActions(store: try openStore())
     }
 }

@@ -58,4 +58,24 @@ import TestSupport
         }
         #expect(Set(tags).count == tags.count)
     }
+
+    /// Review N9: the change-feed inspector follows the rule of every other operator path.
+    @Test func theInspectorShowsOperatorsNoUsersProductionPrivateChanges() throws {
+        let store = try TemporaryStore()
+        try store.importSchema("DEFINE SCHEMA\n RECORD TYPE Note (title STRING);\n")
+        _ = try store.store.deploySchema(store.container, deployedBy: "test")
+        try store.privateDatabase(of: "_ua", .production).create("Note", "2026-11-28 therapy session notes")
+        try store.privateDatabase(of: "_ua", .development).create("Note", "a development note")
+        try store.store.database(store.container, .production, .public, as: .operator()).create("Note", "a public note")
+        func log(_ environment: Environment, _ database: DatabaseID, as caller: Caller = .operator()) throws -> [String] {
+            try store.store.changeLog(store.container, environment, database: database, zoneName: "_defaultZone", as: caller).entries.map(\.recordName)
+        }
+        #expect(throws: CloudStoreError.accessDenied(
+            "Operators see users' private databases in development only; in production they belong to their users")
+        ) { try log(.production, .private("_ua")) }
+        #expect(throws: CloudStoreError.self) { try log(.production, .shared("_ua")) }
+        #expect(throws: CloudStoreError.accessDenied("Only operators read a zone's raw change log")) { try log(.production, .private("_ua"), as: .user("_ua")) }
+        #expect(try log(.development, .private("_ua")) == ["a development note"])
+        #expect(try log(.production, .public) == ["a public note"])
+    }
 }

@@ -87,4 +87,21 @@ import TestSupport
             try store.store.signInOperator("root", password: "a long operator password", clientAddress: "203.0.113.1")
         }
     }
+
+    @Test func aManagementTokenCannotMintManagementTokens() throws {
+        let store = try TemporaryStore()
+        try store.store.addOperator("root", password: "a long operator password")
+        try store.store.addOperator("alice", password: "a long operator password")
+        let held = try store.store.createManagementToken(for: "root", name: "script")
+        #expect(throws: CloudStoreError.accessDenied(
+            "A management token cannot create management tokens: sign in to the console, or run `cumulus operators token` on the server")
+        ) { try store.store.createManagementToken(for: "root", name: "more", by: .token(operatorName: "root", tokenID: held.token.id)) }
+        #expect(throws: CloudStoreError.accessDenied("An operator creates management tokens for themselves only")) {
+            try store.store.createManagementToken(for: "root", name: "theirs", by: .session(operatorName: "alice"))
+        }
+        #expect(try store.store.managementTokens().map(\.name) == ["script"])
+        // A console session makes its own; the command line, holding the data directory, anyone's.
+        #expect(try store.store.createManagementToken(for: "alice", name: "mine", by: .session(operatorName: "alice")).token.operatorName == "alice")
+        #expect(try store.store.createManagementToken(for: "root", name: "deploy", by: .local).token.operatorName == "root")
+    }
 }

@@ -55,6 +55,7 @@ import TestSupport
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/reset", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/reset", #"{"confirm":"iCloud.com.example.Tests"}"#),
         ("GET", "/admin/v1/audit", ""),
+        ("GET", "/admin/v1/sign-in-attacks", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/logs", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/logs/export?format=csv", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/logs/tail", ""),
@@ -341,6 +342,28 @@ import TestSupport
         #expect(try production.json()["serverErrorCode"] == "ACCESS_DENIED")
     }
 
+    /// Review N9: the change-feed inspector refuses production private databases, as lookup does.
+    @Test func theChangeFeedInspectorKeepsProductionPrivateChangesToTheirUsers() throws {
+        let server = try Self.server()
+        let token = try server.store.createManagementToken(for: "root", name: "t").text
+        let alice = try #require(try server.store.user(named: "alice", in: server.container)).userRecordName
+        _ = try server.store.deploySchema(server.container, deployedBy: "test")
+        try server.store.database(server.container, .production, .private, as: .user(alice)).create("Note", "2026-11-28 therapy session notes")
+        try server.store.database(server.container, .development, .private, as: .user(alice)).create("Note", "a development note")
+        try server.store.database(server.container, .production, .public, as: .operator()).create("Note", "a public note")
+        func changes(_ environment: String, _ database: String) throws -> (Int, JSONValue) {
+            let response = try Self.send(
+                server, "GET", "/admin/v1/containers/iCloud.com.example.Tests/\(environment)/\(database)/zones/_defaultZone/changes?user=alice",
+                headers: [("Authorization", "Bearer " + token)])
+            return (response.status, try response.json())
+        }
+        let (status, refused) = try changes("production", "private")
+        #expect(status == 403 && refused["serverErrorCode"] == "ACCESS_DENIED" && refused["entries"] == nil)
+        #expect(!String(describing: refused).contains("therapy"))
+        #expect(try changes("development", "private").1["entries"]?.arrayValue?.map { $0["recordName"] } == ["a development note"])
+        #expect(try changes("production", "public").1["entries"]?.arrayValue?.map { $0["recordName"] } == ["a public note"])
+    }
+
     @Test func managementTokensAreCreatedListedAndRevoked() throws {
         let server = try Self.server()
         let first = try server.store.createManagementToken(for: "root", name: "first").text
@@ -348,7 +371,18 @@ import TestSupport
             let response = try Self.send(server, method, "/admin/v1" + path, body: body, headers: [("Authorization", "Bearer " + token)])
             return (response.status, try response.json())
         }
-        let (status, created) = try call("POST", "/management-tokens", #"{"name":"laptop"}"#, token: first)
+        // A management token cannot mint another (review N14): a leaked one would outlive its revocation.
+        let (minted, refusal) = try call("POST", "/management-tokens", #"{"name":"persistence"}"#, token: first)
+        #expect(minted == 403 && refusal["serverErrorCode"] == "ACCESS_DENIED")
+        #expect(refusal["reason"]?.stringValue?.hasPrefix("A management token cannot create management tokens") == true)
+        #expect(try server.store.managementTokens().map(\.name) == ["first"])
+        #expect(try server.store.auditEntries(AuditFilter(action: "management-token.")).isEmpty, "a refused change is not audited")
+        // A console session can, for its own operator.
+        let signedIn = try server.store.signInOperator("root", password: "operator password", clientAddress: nil)
+        let made = try Self.send(
+            server, "POST", "/admin/v1/management-tokens", body: #"{"name":"laptop"}"#,
+            headers: [("Cookie", "cumulus_console=\(signedIn.secret)"), ("X-CSRF-Token", signedIn.session.csrfToken)])
+        let (status, created) = (made.status, try made.json())
         #expect(status == 201 && created["operator"] == "root" && created["name"] == "laptop")
         let second = try #require(created["token"]?.stringValue)
         let id = try #require(created["id"]?.stringValue)

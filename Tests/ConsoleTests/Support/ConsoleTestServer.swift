@@ -20,19 +20,27 @@ final class ConsoleTestServer {
     let container: ContainerIdentifier
     /// Every route the console mounted, for tests that walk them all.
     let routes: [(methods: [HTTPMethod], pattern: String)]
+    /// The store's clock, when the server was made with `controlledClock`.
+    var clock: TestClock { temporary.clock }
 
     static let version = "9.9.9-test"
 
-    init(createContainer: Bool = true, publicURL: String? = nil) throws {
-        temporary = try TemporaryStore(createContainer: createContainer, controlledClock: false)
+    /// - Parameters:
+    ///   - controlledClock: Whether the store reads ``clock`` rather than the real time.
+    ///   - tailHeartbeat: How often live tails beat and check their credential.
+    init(
+        createContainer: Bool = true, publicURL: String? = nil, controlledClock: Bool = false,
+        tailHeartbeat: Duration = ConsoleConfiguration.defaultTailHeartbeat
+    ) throws {
+        temporary = try TemporaryStore(createContainer: createContainer, controlledClock: controlledClock)
         directory = temporary.directory
         store = temporary.store
         container = temporary.container
 
         var router = Router()
-        try Console.mount(
-            on: &router, store: store,
-            configuration: ConsoleConfiguration(templatesDirectory: repositoryTemplates, publicURL: publicURL, version: Self.version))
+        var configuration = ConsoleConfiguration(templatesDirectory: repositoryTemplates, publicURL: publicURL, version: Self.version)
+        configuration.tailHeartbeat = tailHeartbeat
+        try Console.mount(on: &router, store: store, configuration: configuration)
         routes = router.routes
         var http = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
         http.eventLoopCount = 1
@@ -52,12 +60,15 @@ final class ConsoleTestServer {
     }
 
     /// Posts a form, encoding `fields` as browsers do (spaces as `+`, everything else escaped).
-    func post(_ target: String = "/signin", form fields: [(String, String)], headers: [(String, String)] = []) throws -> TestResponse {
-        try post(target, body: FormEncoding.encode(fields), headers: [("Content-Type", "application/x-www-form-urlencoded")] + headers)
+    /// - Parameter source: Another loopback address to send from, such as `127.0.0.2`.
+    func post(
+        _ target: String = "/signin", form fields: [(String, String)], headers: [(String, String)] = [], from source: String? = nil
+    ) throws -> TestResponse {
+        try post(target, body: FormEncoding.encode(fields), headers: [("Content-Type", "application/x-www-form-urlencoded")] + headers, from: source)
     }
 
     /// Posts a raw body.
-    func post(_ target: String, body: String, headers: [(String, String)]) throws -> TestResponse {
-        try HTTPTestClient.send(port: port, method: "POST", target: target, headers: headers, body: Array(body.utf8))
+    func post(_ target: String, body: String, headers: [(String, String)], from source: String? = nil) throws -> TestResponse {
+        try HTTPTestClient.send(port: port, method: "POST", target: target, headers: headers, body: Array(body.utf8), from: source)
     }
 }

@@ -3,7 +3,8 @@ import CloudStore
 import HTTPServer
 
 /// The audit trail: every change an operator, a management token or the command line made,
-/// newest first, filtered by operator, container and kind of action, paged.
+/// newest first, filtered by operator, container and kind of action, paged; above it, the
+/// accounts being guessed at, when there are any.
 ///
 /// `GET /console/audit?operator=&container=&action=&before=`.
 struct AuditPages: Sendable {
@@ -14,7 +15,7 @@ struct AuditPages: Sendable {
     static let kinds: [(prefix: String, label: String)] = [
         ("record.", "Records"), ("zone.", "Zones"), ("schema.", "Schema and deployments"), ("environment.", "Resets"),
         ("user.", "App users"), ("token.", "API tokens"), ("key.", "Server keys"), ("container.", "Containers"),
-        ("management-token.", "Management tokens"),
+        ("management-token.", "Management tokens"), ("operator.", "Operators"), ("secret.", "Server secret"),
     ]
 
     func mount(on group: inout RouteGroup) {
@@ -37,10 +38,19 @@ struct AuditPages: Sendable {
                 "target": entry["target"]?.stringValue ?? "",
             ]
         }
+        let attacks = (try actions.signInAttacks(as: request.identity)["accounts"]?.arrayValue ?? []).map { account -> [String: Any] in
+            [
+                "name": account["name"]?.stringValue ?? "", "container": account["container"]?.stringValue ?? "",
+                "isOperator": account["kind"] == "operator", "failures": account["failures"]?.int64Value(acceptingNumericString: false) ?? 0,
+                "addresses": account["addresses"]?.int64Value(acceptingNumericString: false) ?? 0,
+                "lastFailure": Formatting.time(account["lastFailure"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
+            ]
+        }
         let containers = (try actions.containers(as: request.identity)["containers"]?.arrayValue ?? []).compactMap { $0["identifier"]?.stringValue }
         let filters: [(String, String?)] = [("operator", operatorName), ("container", container), ("action", action)]
         var context: [String: Any] = [
             "entries": entries, "hasEntries": !entries.isEmpty, "operator": operatorName, "timeZone": timeZone.identifier,
+            "attacks": attacks, "hasAttacks": !attacks.isEmpty,
             "containers": containers.map { ["name": $0, "selected": $0 == container] },
             "kinds": Self.kinds.map { ["prefix": $0.prefix, "label": $0.label, "selected": $0.prefix == action] },
             "isFiltered": !(operatorName.isEmpty && container.isEmpty && action.isEmpty),

@@ -106,6 +106,10 @@ struct LogsPages: Sendable {
 
     private func tail(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
-        return .response(RequestLogTail.response(actions.store.requestLog, filter: try filter(request, location).0))
+        let authenticator = console.authenticator
+        let http = request.http
+        return .response(RequestLogTail.response(
+            actions.store.requestLog, filter: try filter(request, location).0, heartbeat: console.configuration.tailHeartbeat
+        ) { authenticator.stillAuthenticates(http) })
     }
 }
