@@ -66,6 +66,12 @@ def test_image_and_compose_serve_on_all_interfaces_without_the_demo():
             assert "--no-demo" in command, name
 
 
+def test_replicas_behind_nginx_build_links_on_its_address():
+    for name in ("replica-1", "replica-2"):
+        hosts = compose()["services"][name]["environment"]["CUMULUS_ALLOWED_HOSTS"].split(",")
+        assert "localhost:8090" in hosts, name
+
+
 def test_compose_file_is_valid_for_docker_compose():
     binary = shutil.which("docker-compose")
     if binary is None:

@@ -50,7 +50,7 @@ struct OperatorAuthenticator: Sendable {
                 throw CloudStoreError.accessDenied("The form's security token is missing or out of date; reload the page and try again")
             }
         }
-        return OperatorRequest(identity: .session(operatorName: session.operatorName), csrfToken: session.csrfToken)
+        return OperatorRequest(identity: .session(operatorName: session.operatorName, sessionID: session.id), csrfToken: session.csrfToken)
     }
 
     /// Whether a request of this method may change something (everything but GET and HEAD).

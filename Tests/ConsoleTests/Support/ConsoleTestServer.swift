@@ -23,16 +23,16 @@ final class ConsoleTestServer {
 
     static let version = "9.9.9-test"
 
-    init(createContainer: Bool = true, publicURL: String? = nil) throws {
+    init(createContainer: Bool = true, publicURL: String? = nil, allowedHosts: [String] = []) throws {
         temporary = try TemporaryStore(createContainer: createContainer, controlledClock: false)
         directory = temporary.directory
         store = temporary.store
         container = temporary.container
 
         var router = Router()
-        try Console.mount(
-            on: &router, store: store,
-            configuration: ConsoleConfiguration(templatesDirectory: repositoryTemplates, publicURL: publicURL, version: Self.version))
+        var configuration = ConsoleConfiguration(templatesDirectory: repositoryTemplates, publicURL: publicURL, version: Self.version)
+        configuration.allowedHosts = allowedHosts
+        try Console.mount(on: &router, store: store, configuration: configuration)
         routes = router.routes
         var http = HTTPServerConfiguration(host: "127.0.0.1", port: 0)
         http.eventLoopCount = 1

@@ -248,6 +248,13 @@ enum EnvironmentMigrations {
         END;
         """,
         .steps(withoutRecordKeySequence),
+        // Upload tickets that took their file, kept until they expire: an upload URL takes one.
+        """
+        CREATE TABLE asset_uploads(
+            ticket TEXT PRIMARY KEY,
+            expires INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        """,
     ])
 
     /// Record keys are taken as one more than the largest key, without `AUTOINCREMENT`:

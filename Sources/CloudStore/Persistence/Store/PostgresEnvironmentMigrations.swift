@@ -223,5 +223,12 @@ enum PostgresEnvironmentMigrations {
                 + cos(radians(lat1)) * cos(radians(lat2)) * sin(radians(lon2 - lon1) / 2) ^ 2, 1) AS a) h
         $$;
         """,
+        // Upload tickets that took their file, kept until they expire: an upload URL takes one.
+        """
+        CREATE TABLE {schema}.asset_uploads(
+            ticket text PRIMARY KEY,
+            expires bigint NOT NULL
+        );
+        """,
     ])
 }
