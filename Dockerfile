@@ -25,4 +25,5 @@ VOLUME /data
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
     CMD curl -fsS http://127.0.0.1:8080/healthz || exit 1
-CMD ["cumulus", "serve", "--host", "0.0.0.0", "--port", "8080", "--data-dir", "/data"]
+# No demo container: its API token would be served to anyone who reaches the port.
+CMD ["cumulus", "serve", "--host", "0.0.0.0", "--port", "8080", "--data-dir", "/data", "--no-demo"]

@@ -16,6 +16,8 @@ public struct CloudDatabase: Sendable {
     /// The server's URL as this caller reaches it, for the `downloadURL` of the assets of the
     /// records it is given; without it records carry no download URL.
     public var assetBaseURL: String?
+    /// The credential the caller holds, which the `downloadURL`s made for them last as long as.
+    public var assetCredential = AssetCredential.none
     /// Whether the caller reaches `database`, another user's private database, through the
     /// shares they accepted (their shared database).
     public internal(set) var viaShare = false

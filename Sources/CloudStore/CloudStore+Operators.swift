@@ -85,19 +85,30 @@ extension CloudStore {
     /// - Parameter countingUse: whether the check counts as activity; a stream checking that its
     ///   session still holds does not keep it alive.
     public func operatorSession(secret: String, countingUse: Bool = true) throws -> OperatorSession {
-        guard secret.utf8.count == 64, secret.utf8.allSatisfy(Self.isHexDigit),
-            let (session, lastSeen) = try operatorStorage.operatorSession(Self.digest(secret))
-        else { throw CloudStoreError.authenticationRequired("Sign in to the console") }
+        guard secret.utf8.count == 64, secret.utf8.allSatisfy(Self.isHexDigit) else {
+            throw CloudStoreError.authenticationRequired("Sign in to the console")
+        }
         let time = now
+        let (session, lastSeen) = try openOperatorSession(Self.digest(secret), at: time)
+        if countingUse, sessionActivity.touch(session.id, at: time, stored: lastSeen) {
+            try operatorStorage.touchOperatorSession(session.id, at: time)
+        }
+        return session
+    }
+
+    /// The console session with `id` (the digest of its secret) when it is still open at `time`.
+    /// - Throws: ``CloudStoreError/authenticationRequired(_:)`` when there is none, it was ended,
+    ///   has gone unused too long or reached its maximum age.
+    func openOperatorSession(_ id: String, at time: Int64) throws -> (session: OperatorSession, lastSeen: Int64) {
+        guard let (session, lastSeen) = try operatorStorage.operatorSession(id) else {
+            throw CloudStoreError.authenticationRequired("Sign in to the console")
+        }
         guard time < session.expires else { throw CloudStoreError.authenticationRequired("The console session has ended; sign in again") }
         let active = sessionActivity.lastSeen(session.id, stored: lastSeen)
         guard time < active + configuration.operatorSessionIdleLifetime else {
             throw CloudStoreError.authenticationRequired("The console session expired after a while unused; sign in again")
         }
-        if countingUse, sessionActivity.touch(session.id, at: time, stored: lastSeen) {
-            try operatorStorage.touchOperatorSession(session.id, at: time)
-        }
-        return session
+        return (session, lastSeen)
     }
 
     /// Ends a console session.
@@ -127,7 +138,7 @@ extension CloudStore {
         case .token:
             throw CloudStoreError.accessDenied(
                 "A management token cannot create management tokens: sign in to the console, or run `cumulus operators token` on the server")
-        case .session(let signedIn) where signedIn != operatorName:
+        case .session(let signedIn, _) where signedIn != operatorName:
             throw CloudStoreError.accessDenied("An operator creates management tokens for themselves only")
         case .session, .local:
             break

@@ -178,18 +178,7 @@ extension CloudStore {
         guard let token = webAuthTokens.open(text) else {
             throw CloudStoreError.authenticationRequired("The web auth token is not valid; sign in again")
         }
-        let counter = try credentials.changeCounter()
-        var found = credentialCache.session(token.sessionID, at: counter)
-        if found == nil, let stored = try credentials.session(token.sessionID) {
-            found = stored
-            credentialCache.remember(stored, at: counter)
-        }
-        guard let (session, stored) = found else {
-            if try credentials.sessionWasEndedByReset(token.sessionID) {
-                throw CloudStoreError.authenticationRequired("The session ended when its environment was reset; sign in again")
-            }
-            throw CloudStoreError.authenticationRequired("The web auth token is not valid; sign in again")
-        }
+        let (session, stored) = try storedSession(token.sessionID)
         guard session.container == container else {
             throw CloudStoreError.authenticationRequired("The web auth token is not valid; sign in again")
         }
@@ -198,17 +187,42 @@ extension CloudStore {
                 "The web auth token was issued for \(opened), not \(environment); sign in with an API token of \(environment)")
         }
         let time = now
-        guard time < session.expires else {
-            throw CloudStoreError.authenticationRequired("The session has reached its maximum age; sign in again")
-        }
-        let lastActive = max(token.issued, sessionActivity.lastSeen(session.id, stored: stored))
-        guard time < lastActive + session.idleLifetime else {
-            throw CloudStoreError.authenticationRequired("The web auth token has expired; sign in again")
-        }
+        try checkOpen(session, stored: stored, issued: token.issued, at: time)
         if sessionActivity.touch(session.id, at: time, stored: stored) {
             try credentials.touchSession(session.id, at: time)
         }
         return session
+    }
+
+    /// The stored session with `id` and when it was last seen active, read through the
+    /// credential cache.
+    /// - Throws: ``CloudStoreError/authenticationRequired(_:)`` when it was signed out or ended.
+    func storedSession(_ id: String) throws -> (session: WebSession, lastSeen: Int64) {
+        let counter = try credentials.changeCounter()
+        var found = credentialCache.session(id, at: counter)
+        if found == nil, let stored = try credentials.session(id) {
+            found = stored
+            credentialCache.remember(stored, at: counter)
+        }
+        guard let found else {
+            if try credentials.sessionWasEndedByReset(id) {
+                throw CloudStoreError.authenticationRequired("The session ended when its environment was reset; sign in again")
+            }
+            throw CloudStoreError.authenticationRequired("The web auth token is not valid; sign in again")
+        }
+        return found
+    }
+
+    /// Refuses a session past its maximum age, or unused for its idle lifetime since the later
+    /// of `issued` (its token's time) and when it was last seen active.
+    func checkOpen(_ session: WebSession, stored: Int64, issued: Int64, at time: Int64) throws {
+        guard time < session.expires else {
+            throw CloudStoreError.authenticationRequired("The session has reached its maximum age; sign in again")
+        }
+        let lastActive = max(issued, sessionActivity.lastSeen(session.id, stored: stored))
+        guard time < lastActive + session.idleLifetime else {
+            throw CloudStoreError.authenticationRequired("The web auth token has expired; sign in again")
+        }
     }
 
     /// A web auth token for a session issued within the last second: what each authenticated

@@ -9,9 +9,11 @@ public struct ConsoleConfiguration: Sendable {
     /// The folder of `.mustache` templates, all loaded at start.
     public var templatesDirectory: String
     /// The URL clients reach this server at, such as `https://cloud.example.com`, used in the links
-    /// pages show and in sign-in links; `nil` derives `http://<Host header>` per request, which is
-    /// right when clients talk to Cumulus directly rather than through a proxy.
+    /// pages show and in sign-in links; `nil` uses `http://<Host header>` when the header names
+    /// the listen address or one of ``allowedHosts``, else the listen address.
     public var publicURL: String?
+    /// `Host` values besides the listen address's that links may be built on, in lower case.
+    public var allowedHosts: [String] = []
     /// The version shown in the footer of every page.
     public var version: String
     /// The URL path the files of the public directory are served under; pages load their

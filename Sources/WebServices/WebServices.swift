@@ -128,10 +128,11 @@ public final class WebServices: Sendable {
             let failure = CloudKitError(serverError: error)
             var response = HTTPResponse.json(failure.body(uuid: error.requestID).serialized(), status: error.status)
             response.headers.replaceOrAdd(name: "X-Apple-Request-UUID", value: error.requestID)
+            response.headers.replaceOrAdd(name: "Cache-Control", value: Self.noStore)
             return response
         }
         let courier = courier
-        router.group("", middleware: [AnyOriginMiddleware()]) { group in
+        router.group("", middleware: [AnyOriginMiddleware(), NoStoreMiddleware()]) { group in
             group.get("/webcourier/1/aps") { request in try courier.poll(request) }
             group.get("/webcourier/1/events") { request in try courier.events(request) }
             // CloudKit JS posts the file from the app's page, cross-origin: the URL is the credential.
@@ -158,6 +159,11 @@ extension WebServices {
         response.headers["Access-Control-Max-Age"] = "600"
         return response
     }()
+
+    /// What every answer of the API, the web courier and asset uploads and downloads carries as
+    /// `Cache-Control`: they hold private records, fresh web auth tokens and content fetched with
+    /// a session's URL, which no cache, shared or the browser's, may keep.
+    static let noStore = "no-store, private"
 
     /// Whether a request path belongs to the API: `/database/…`, `/device/…`, the web courier, assets.
     static func isAPIPath(_ path: String) -> Bool {
@@ -186,7 +192,9 @@ extension APIEndpoint {
     var notFound: HTTPHandler {
         { request in
             let error = CloudKitError(WebServicesError.notFound("No endpoint at \(request.path)"))
-            return .json(error.body(uuid: request.requestID).serialized(), status: error.httpStatus)
+            var response = HTTPResponse.json(error.body(uuid: request.requestID).serialized(), status: error.httpStatus)
+            response.headers["Cache-Control"] = WebServices.noStore
+            return response
         }
     }
 }
@@ -196,6 +204,16 @@ struct AnyOriginMiddleware: HTTPMiddleware {
     func respond(to request: HTTPRequest, next: HTTPHandler) throws -> HTTPResponse {
         var response = try next(request)
         if request.headers["Origin"] != nil { response.headers.replaceOrAdd(name: "Access-Control-Allow-Origin", value: "*") }
+        return response
+    }
+}
+
+/// `Cache-Control: no-store, private` on the web courier's and the asset URLs' answers, whose URL
+/// is their only credential: a cache keeping one would hand it on after the session ended.
+struct NoStoreMiddleware: HTTPMiddleware {
+    func respond(to request: HTTPRequest, next: HTTPHandler) throws -> HTTPResponse {
+        var response = try next(request)
+        response.headers.replaceOrAdd(name: "Cache-Control", value: WebServices.noStore)
         return response
     }
 }

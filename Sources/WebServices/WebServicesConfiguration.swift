@@ -7,8 +7,11 @@ public struct WebServicesConfiguration: Sendable {
     /// The largest request body the JSON API accepts; larger ones get 413 in CloudKit's error JSON.
     public var maxRequestBytes = 4 * 1024 * 1024
     /// The server's base URL as clients reach it (`https://cloud.example.com`), for the URLs the
-    /// API hands out (sign-in, web courier); `nil` derives it from each request's Host header.
+    /// API hands out (sign-in, web courier, assets); `nil` uses the request's `Host` when it names
+    /// the listen address or one of ``allowedHosts``, else the listen address.
     public var publicURL: String?
+    /// `Host` values besides the listen address's that links may be built on, in lower case.
+    public var allowedHosts: [String] = []
     /// How far a server-to-server request's date may be from now (CloudKit clients assume 10 minutes).
     public var clockSkew: Duration
     /// How long a web-courier long poll waits for a notification before answering empty.

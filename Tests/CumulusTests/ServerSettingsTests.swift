@@ -47,6 +47,18 @@ import Testing
         #expect(settings.requestLogRetention == .seconds(30 * 86_400))
     }
 
+    @Test func allowedHostsComeFromTheFlagOrTheEnvironment() throws {
+        #expect(try ServerSettings.resolve(arguments: [], environment: [:]).allowedHosts.isEmpty)
+        let fromEnvironment = try ServerSettings.resolve(arguments: [], environment: ["CUMULUS_ALLOWED_HOSTS": "Cloud.example.com,10.0.0.5:8080"])
+        #expect(fromEnvironment.allowedHosts == ["cloud.example.com", "10.0.0.5:8080"])
+        let flag = try ServerSettings.resolve(
+            arguments: ["--allowed-hosts", "a.example"], environment: ["CUMULUS_ALLOWED_HOSTS": "b.example"])
+        #expect(flag.allowedHosts == ["a.example"])
+        #expect(throws: ServerSettings.InvalidSetting.self) {
+            try ServerSettings.resolve(arguments: ["--allowed-hosts", "evil.example/path"], environment: [:])
+        }
+    }
+
     @Test func rejectsUnreadableValuesAndUnknownFlags() {
         for (arguments, environment) in [
             ([String](), ["CUMULUS_PORT": "eighty"]), ([], ["CUMULUS_IDLE_TIMEOUT": "soon"]), (["--max-header-bytes", "lots"], [:]),

@@ -129,19 +129,38 @@ import TestSupport
         #expect(plain.text.hasPrefix(#"{"status":413,"error":"#))
     }
 
-    @Test func baseURLsTrustOnlyPlainHosts() {
-        func base(_ host: String?, publicURL: String? = nil) -> String? {
+    @Test func baseURLsTrustOnlyTheListenAddressAndAllowedHosts() {
+        // Before, any plain Host went into links: `Host: evil.example` pointed them there.
+        func base(_ host: String?, publicURL: String? = nil, allowed: [String] = [], listen: ListenAddress? = nil) -> String? {
             var headers = HTTPHeaders()
             if let host { headers["Host"] = host }
-            return HTTPRequest(method: .get, target: "/", headers: headers).baseURL(publicURL: publicURL)
+            var request = HTTPRequest(method: .get, target: "/", headers: headers)
+            request.listenAddress = listen
+            return request.baseURL(publicURL: publicURL, allowedHosts: allowed)
         }
-        #expect(base("cloud.example.com") == "http://cloud.example.com")
-        #expect(base("127.0.0.1:8080") == "http://127.0.0.1:8080")
-        #expect(base("[2001:db8::1]:8443") == "http://[2001:db8::1]:8443")
-        #expect(base("anything", publicURL: "https://cloud.example.com/") == "https://cloud.example.com")
+        let loopback = ListenAddress(host: "127.0.0.1", port: 8080)
+        #expect(base("evil.example", listen: loopback) == "http://127.0.0.1:8080")
+        #expect(base("127.0.0.1:8080", listen: loopback) == "http://127.0.0.1:8080")
+        #expect(base("LOCALHOST:8080", listen: loopback) == "http://LOCALHOST:8080")
+        #expect(base("[::1]:8080", listen: loopback) == "http://[::1]:8080")
+        #expect(base("localhost:9090", listen: loopback) == "http://127.0.0.1:8080", "another port")
+        #expect(base("cloud.example.com", allowed: ["cloud.example.com"], listen: loopback) == "http://cloud.example.com")
+        #expect(base("Cloud.Example.com", allowed: ["cloud.example.com"]) == "http://Cloud.Example.com")
+        #expect(base("cloud.example.com:8443", allowed: ["cloud.example.com"], listen: loopback) == "http://127.0.0.1:8080")
+        #expect(base("anything", publicURL: "https://cloud.example.com/", listen: loopback) == "https://cloud.example.com")
+        let everywhere = ListenAddress(host: "0.0.0.0", port: 80)
+        #expect(base("evil.example", listen: everywhere) == "http://127.0.0.1:80")
+        #expect(base("localhost", listen: everywhere) == "http://localhost")
+        let lan = ListenAddress(host: "192.0.2.7", port: 8080)
+        #expect(base("localhost:8080", listen: lan) == "http://192.0.2.7:8080", "not on loopback")
+        #expect(base("192.0.2.7:8080", listen: lan) == "http://192.0.2.7:8080")
+        #expect(ListenAddress(host: "::1", port: 8080).url == "http://[::1]:8080")
         for bad in ["evil.example.com/path", "a b", "user@host", "host:port", "\"quoted\"", "host\r\nX: y", "", ":80", "[zz]:1", "h:123456"] {
-            #expect(base(bad) == nil, "\(bad)")
+            #expect(base(bad, allowed: [bad.lowercased()], listen: loopback) == "http://127.0.0.1:8080", "\(bad)")
         }
-        #expect(base(nil) == nil)
+        #expect(base(nil, listen: loopback) == "http://127.0.0.1:8080")
+        #expect(base("evil.example") == nil, "made in process: no listen address")
+        #expect(HTTPRequest.allowedHosts("Cloud.example.com, 10.0.0.5:8080") == ["cloud.example.com", "10.0.0.5:8080"])
+        #expect(HTTPRequest.allowedHosts("a/b") == nil)
     }
 }

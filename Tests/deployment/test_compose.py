@@ -55,6 +55,23 @@ def test_dockerfile_builds_release_on_swift_6_3_and_ships_the_assets():
     assert 'CMD ["cumulus", "serve", "--host", "0.0.0.0"' in dockerfile
 
 
+def test_image_and_compose_serve_on_all_interfaces_without_the_demo():
+    # The demo container's API token would be handed to anyone who reaches the port.
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    cmd = next(line for line in dockerfile.splitlines() if line.startswith("CMD "))
+    assert '"--host", "0.0.0.0"' in cmd and '"--no-demo"' in cmd, cmd
+    for name, service in compose()["services"].items():
+        command = service.get("command", [])
+        if command[:2] == ["cumulus", "serve"]:
+            assert "--no-demo" in command, name
+
+
+def test_replicas_behind_nginx_build_links_on_its_address():
+    for name in ("replica-1", "replica-2"):
+        hosts = compose()["services"][name]["environment"]["CUMULUS_ALLOWED_HOSTS"].split(",")
+        assert "localhost:8090" in hosts, name
+
+
 def test_compose_file_is_valid_for_docker_compose():
     binary = shutil.which("docker-compose")
     if binary is None:

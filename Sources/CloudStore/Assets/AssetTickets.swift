@@ -9,8 +9,10 @@ enum AssetTickets {
         var database: DatabaseID
     }
 
-    /// What an upload URL allows: one file for one field of one record type.
+    /// What an upload URL allows: one file for one field of one record type. `id` names the
+    /// ticket once it is used: a second file is refused.
     struct Upload: Hashable, Sendable {
+        var id: String
         var place: Place
         var user: String
         var recordType: String
@@ -27,7 +29,8 @@ enum AssetTickets {
         var expires: Int64
     }
 
-    /// What a download URL names: a record's asset field, fetched by the caller it was made for.
+    /// What a download URL names: a record's asset field, fetched by the caller it was made for
+    /// while the credential it was made under holds.
     struct Download: Hashable, Sendable {
         var place: Place
         var zoneName: String
@@ -35,6 +38,7 @@ enum AssetTickets {
         var fieldName: String
         var sha: String
         var caller: Caller
+        var credential: AssetCredential
         var expires: Int64
     }
 
@@ -79,9 +83,29 @@ enum AssetTickets {
         }
     }
 
+    private static func write(_ credential: AssetCredential, into writer: inout BinaryWriter) {
+        switch credential {
+        case .none: writer.byte(0)
+        case .webSession(let id): writer.byte(1); writer.string(id)
+        case .operatorSession(let id): writer.byte(2); writer.string(id)
+        case .managementToken(let id): writer.byte(3); writer.string(id)
+        }
+    }
+
+    private static func readCredential(_ reader: inout BinaryReader, invalid: CloudStoreError) throws -> AssetCredential {
+        switch try reader.byte() {
+        case 0: return .none
+        case 1: return .webSession(try reader.string())
+        case 2: return .operatorSession(try reader.string())
+        case 3: return .managementToken(try reader.string())
+        default: throw invalid
+        }
+    }
+
     static func seal(_ upload: Upload, with signer: OpaqueTokenSigner) -> String {
         var writer = BinaryWriter()
         writer.byte(Kind.upload.rawValue)
+        writer.string(upload.id)
         write(upload.place, into: &writer)
         for text in [upload.user, upload.recordType, upload.fieldName, upload.recordName] { writer.string(text) }
         writer.signed(upload.expires)
@@ -104,6 +128,7 @@ enum AssetTickets {
         write(download.place, into: &writer)
         for text in [download.zoneName, download.recordName, download.fieldName, download.sha] { writer.string(text) }
         write(download.caller, into: &writer)
+        write(download.credential, into: &writer)
         writer.signed(download.expires)
         return signer.seal(writer.bytes)
     }
@@ -113,7 +138,7 @@ enum AssetTickets {
         let invalid = CloudStoreError.notFound("The upload URL is not valid")
         var reader = try open(text, .upload, signer, invalid)
         let upload = Upload(
-            place: try readPlace(&reader, invalid: invalid), user: try reader.string(), recordType: try reader.string(),
+            id: try reader.string(), place: try readPlace(&reader, invalid: invalid), user: try reader.string(), recordType: try reader.string(),
             fieldName: try reader.string(), recordName: try reader.string(), expires: try reader.signed())
         guard reader.isAtEnd else { throw invalid }
         guard upload.expires > now else { throw CloudStoreError.badRequest("The upload URL has expired; ask assets/upload for another") }
@@ -137,7 +162,7 @@ enum AssetTickets {
         let download = Download(
             place: try readPlace(&reader, invalid: invalid), zoneName: try reader.string(), recordName: try reader.string(),
             fieldName: try reader.string(), sha: try reader.string(), caller: try readCaller(&reader, invalid: invalid),
-            expires: try reader.signed())
+            credential: try readCredential(&reader, invalid: invalid), expires: try reader.signed())
         guard reader.isAtEnd else { throw invalid }
         guard download.expires > now else {
             throw CloudStoreError.notFound("The download URL has expired; fetch the record again for a new one")

@@ -46,7 +46,7 @@ extension CloudDatabase {
             let recordName = request.recordName ?? SecureToken.recordName(at: now)
             guard RecordModifier.isValidRecordName(recordName) else { throw CloudStoreError.badRequest("Invalid record name '\(recordName)'") }
             let upload = AssetTickets.Upload(
-                place: place, user: user, recordType: request.recordType, fieldName: request.fieldName, recordName: recordName,
+                id: SecureToken.hex(bytes: 16), place: place, user: user, recordType: request.recordType, fieldName: request.fieldName, recordName: recordName,
                 expires: now + store.configuration.assetUploadLifetime)
             return AssetUploadTicket(recordName: recordName, fieldName: request.fieldName, ticket: AssetTickets.seal(upload, with: store.assetSigner))
         }
@@ -121,7 +121,7 @@ extension CloudDatabase {
             guard let sha = asset.contentHash else { return asset }
             let ticket = AssetTickets.Download(
                 place: place, zoneName: record.zoneID.zoneName, recordName: record.recordName, fieldName: field, sha: sha, caller: caller,
-                expires: expires)
+                credential: assetCredential, expires: expires)
             var shown = asset
             // The media type rides along, as Apple's URLs carry their own query after `${f}`.
             let type = types[sha].map { "?type=" + $0.replacingOccurrences(of: "/", with: "%2F") } ?? ""

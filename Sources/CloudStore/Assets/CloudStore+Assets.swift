@@ -8,6 +8,26 @@ public struct UploadedAsset: Hashable, Sendable {
     public var receipt: String
 }
 
+/// Where an asset upload or download counts: its container's environment and database, and
+/// the user it is for.
+public struct AssetTraffic: Hashable, Sendable {
+    /// The container.
+    public var container: ContainerIdentifier
+    /// The environment.
+    public var environment: Environment
+    /// The database's scope.
+    public var scope: DatabaseScope
+    /// The user record name of the caller the URL was made for, if any.
+    public var user: String?
+
+    init(place: AssetTickets.Place, user: String?) {
+        container = place.container
+        environment = place.environment
+        scope = place.database.scope
+        self.user = user
+    }
+}
+
 /// An asset's content for a download.
 public struct AssetContent: Sendable {
     /// The bytes.
@@ -42,14 +62,18 @@ extension CloudStore {
 
     /// Takes the file posted to an upload URL: stores it once per content (a second upload of
     /// the same bytes shares the first's blob) and hands back the receipt a record save takes.
+    /// An upload URL takes one file. Uploads count toward the environment's request rate and
+    /// monthly transfer as API requests do (the request log records their bytes).
     /// - Throws: ``CloudStoreError/notFound(_:)`` for an upload URL this server did not make,
-    ///   ``CloudStoreError/badRequest(_:)`` for an expired one, ``CloudStoreError/quotaExceeded(_:)``
-    ///   for a file over ``CloudStoreConfiguration/maximumAssetBytes`` or one the environment's
-    ///   storage quota has no room for.
+    ///   ``CloudStoreError/badRequest(_:)`` for an expired or used one, ``CloudStoreError/quotaExceeded(_:)``
+    ///   for a file over ``CloudStoreConfiguration/maximumAssetBytes``, one the environment's
+    ///   storage quota has no room for, or a month's transfer used up;
+    ///   ``CloudStoreError/throttled(_:retryAfter:)`` past the request rate.
     public func uploadAsset(ticket: String, content: [UInt8]) throws -> UploadedAsset {
         let time = now
         let upload = try AssetTickets.upload(ticket, with: assetSigner, now: time)
         let place = upload.place
+        try admitRequest(to: place.container, place.environment)
         guard content.count <= configuration.maximumAssetBytes else {
             throw CloudStoreError.quotaExceeded(
                 "The file is \(content.count) bytes; an asset may hold at most \(configuration.maximumAssetBytes) bytes")
@@ -67,6 +91,11 @@ extension CloudStore {
         let (container, environment) = (place.container, place.environment)
         do {
             try storage.write { writer in
+                // Taken in the transaction that stores the file: of two files posted to one URL,
+                // whichever commits second is refused and leaves nothing.
+                guard try writer.insertUsedUploadTicket(upload.id, expires: upload.expires) else {
+                    throw CloudStoreError.badRequest("This upload URL was used already: it takes one file; ask assets/upload for another")
+                }
                 let isNew = try writer.insertAssetBlob(blob)
                 if isNew, let limit {
                     let held = try writer.storedBytes()
@@ -86,13 +115,19 @@ extension CloudStore {
             fileChecksum: AssetReceiptCheck.checksum(of: sha), size: blob.size, receipt: AssetTickets.seal(receipt, with: assetSigner))
     }
 
-    /// The content a `downloadURL` names, for the caller it was made for, if that caller may
-    /// still read the record and the record still holds that content.
+    /// The content a `downloadURL` names, for the caller it was made for, if the session or
+    /// token it was made under still holds, that caller may still read the record and the
+    /// record still holds that content. Downloads count toward the environment's request rate
+    /// and monthly transfer as API requests do (the request log records their bytes).
     /// - Throws: ``CloudStoreError/notFound(_:)`` for a URL this server did not make, one that
-    ///   expired, or content the record no longer holds; the record's own refusal otherwise.
+    ///   expired or whose session ended, or content the record no longer holds;
+    ///   ``CloudStoreError/throttled(_:retryAfter:)`` and ``CloudStoreError/quotaExceeded(_:)``
+    ///   past the environment's limits; the record's own refusal otherwise.
     public func assetContent(ticket: String) throws -> AssetContent {
         let download = try AssetTickets.download(ticket, with: assetSigner, now: now)
         let place = download.place
+        try checkStillHeld(download.credential, by: download.caller, in: place.container)
+        try admitRequest(to: place.container, place.environment)
         // A participant of a share reads another user's private database through their shares.
         let reachedThroughShares = place.database.scope == .private && download.caller.signedInUser.map { $0 != place.database.owner } == true
         let database = reachedThroughShares
@@ -110,6 +145,19 @@ extension CloudStore {
         return AssetContent(
             bytes: try BlobEncoding.content(of: blob, stored: stored), fileChecksum: AssetReceiptCheck.checksum(of: blob.sha),
             contentType: blob.contentType)
+    }
+
+    /// Where the traffic of an asset URL's ticket counts, and for whom, expired or not: what
+    /// the request log records an upload or download under. `nil` for a ticket this server did
+    /// not make.
+    public func assetTraffic(ofTicket ticket: String) -> AssetTraffic? {
+        if let upload = try? AssetTickets.upload(ticket, with: assetSigner, now: .min) {
+            return AssetTraffic(place: upload.place, user: upload.user)
+        }
+        if let download = try? AssetTickets.download(ticket, with: assetSigner, now: .min) {
+            return AssetTraffic(place: download.place, user: download.caller.userRecordName)
+        }
+        return nil
     }
 
     /// Removes, in every container's environments, the blobs no record holds whose receipts
@@ -130,6 +178,7 @@ extension CloudStore {
     func collectUnreferencedAssets(_ container: ContainerIdentifier, _ environment: Environment, createdBefore time: Int64) throws -> Int {
         let space = EnvironmentKey(container: container, environment: environment)
         return try self.environment(container, environment).write { writer in
+            try writer.removeUsedUploadTickets(expiredBefore: now)
             let removed = try writer.removeUnreferencedAssetBlobs(createdBefore: time)
             // A blob that cannot be removed keeps its row, all rows with it: the next round tries again.
             for blob in removed { try assetStore.remove(blob.sha, in: space) }

@@ -65,8 +65,9 @@ public struct ManagementToken: Hashable, Sendable {
 /// Who is acting in the console, the management API or the command line, as the audit trail
 /// names them.
 public enum OperatorIdentity: Hashable, Sendable, CustomStringConvertible {
-    /// An operator signed in to the console.
-    case session(operatorName: String)
+    /// An operator signed in to the console, in the session with `sessionID` (the digest of its
+    /// secret, as ``OperatorSession/id``).
+    case session(operatorName: String, sessionID: String)
     /// A script with a management token.
     case token(operatorName: String, tokenID: String)
     /// Someone with the data directory at hand: the local command line.
@@ -75,15 +76,24 @@ public enum OperatorIdentity: Hashable, Sendable, CustomStringConvertible {
     /// The operator's name; `local` for the command line.
     public var operatorName: String {
         switch self {
-        case .session(let name), .token(let name, _): name
+        case .session(let name, _), .token(let name, _): name
         case .local: "local"
+        }
+    }
+
+    /// What the asset download URLs made for this operator stay valid with.
+    public var assetCredential: AssetCredential {
+        switch self {
+        case .session(_, let id): .operatorSession(id)
+        case .token(_, let id): .managementToken(id)
+        case .local: .none
         }
     }
 
     /// `alice`, `alice (token 1f2e…)` or `local command line`.
     public var description: String {
         switch self {
-        case .session(let name): name
+        case .session(let name, _): name
         case .token(let name, let id): "\(name) (token \(id))"
         case .local: "local command line"
         }

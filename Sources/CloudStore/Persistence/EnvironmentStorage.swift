@@ -142,6 +142,10 @@ protocol EnvironmentWriter: EnvironmentReader {
     /// Blobs no record holds, created before `time`: removed from storage and returned, so
     /// that their files can go.
     func removeUnreferencedAssetBlobs(createdBefore time: Int64) throws -> [AssetBlob]
+    /// Notes that the upload ticket `id` took its file; `false` when it had already.
+    func insertUsedUploadTicket(_ id: String, expires: Int64) throws -> Bool
+    /// Forgets used upload tickets that expired before `time`: they are refused as expired.
+    func removeUsedUploadTickets(expiredBefore time: Int64) throws
     /// Removes the notifications that expired before `now` with no poll taking them; how many.
     func removeExpiredNotifications(before now: Int64) throws -> Int
     /// Forgets record tombstones, and zone tombstones, made before `time`, moving each

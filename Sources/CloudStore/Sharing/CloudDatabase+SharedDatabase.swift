@@ -8,6 +8,7 @@ extension CloudDatabase {
             store: store, storage: storage, container: container, environment: environment, database: .private(owner), caller: caller)
         reached.viaShare = true
         reached.assetBaseURL = assetBaseURL
+        reached.assetCredential = assetCredential
         return reached
     }
 

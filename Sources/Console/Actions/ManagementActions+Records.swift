@@ -77,8 +77,10 @@ extension ManagementActions {
     {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
         var handle = try store.database(identifier, environment, database: target, as: actor.caller)
-        // Assets come with download URLs on this server, relative to it.
+        // Assets come with download URLs on this server, relative to it, that end with the
+        // operator's session or token.
         handle.assetBaseURL = ""
+        handle.assetCredential = actor.assetCredential
         return (handle, try store.schema(identifier, environment))
     }
 }

@@ -54,7 +54,7 @@ struct OperatorAuthenticator: Sendable {
                 throw CloudStoreError.accessDenied("The form's security token is missing or out of date; reload the page and try again")
             }
         }
-        return OperatorRequest(identity: .session(operatorName: session.operatorName), csrfToken: session.csrfToken)
+        return OperatorRequest(identity: .session(operatorName: session.operatorName, sessionID: session.id), csrfToken: session.csrfToken)
     }
 
     /// Whether the credential `request` was authenticated with still holds: what a long-lived

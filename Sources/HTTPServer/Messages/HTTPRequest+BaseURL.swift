@@ -1,17 +1,36 @@
 extension HTTPRequest {
-    /// The URL clients reach this server at, without a trailing slash, for links handed to them
-    /// (sign-in, the web courier, pages): `publicURL` when one is configured, else `http://` and
-    /// the request's `Host` when it is a plain host name or address with an optional port.
-    /// A `Host` carrying anything else (spaces, `@`, `/`, quotes, control characters) is never
-    /// trusted into a link: the result is then `nil`.
-    /// - Parameter publicURL: The configured public URL, if any.
-    /// - Returns: For example `https://cloud.example.com` or `http://127.0.0.1:8080`.
-    public func baseURL(publicURL: String?) -> String? {
+    /// The URL clients reach this server at, without a trailing slash, for every link handed to
+    /// them (sign-in, the web courier, asset URLs, pages): `publicURL` when one is configured;
+    /// else `http://` and the request's `Host` when it names the address the server listens on
+    /// (see ``ListenAddress``) or is one of `allowedHosts`; else the listen address itself. A
+    /// `Host` the server was not told to answer to never reaches a link, so a forged one cannot
+    /// point links elsewhere.
+    /// - Parameters:
+    ///   - publicURL: The configured public URL, if any.
+    ///   - allowedHosts: Further `Host` values (`cloud.example.com`, `cloud.example.com:8443`),
+    ///     in lower case, that may name this server.
+    /// - Returns: For example `https://cloud.example.com` or `http://127.0.0.1:8080`; `nil` for a
+    ///   request that came through no listening socket (made in process) and names no allowed host.
+    public func baseURL(publicURL: String?, allowedHosts: [String] = []) -> String? {
         if let publicURL, !publicURL.isEmpty {
             return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
         }
-        guard let host = headers["Host"], HTTPRequest.isPlainHost(host) else { return nil }
-        return "http://" + host
+        if let host = headers["Host"], HTTPRequest.isPlainHost(host),
+            listenAddress?.hostNames.contains(where: { Self.equalIgnoringCase($0, host) }) == true
+                || allowedHosts.contains(where: { Self.equalIgnoringCase($0, host) })
+        {
+            return "http://" + host
+        }
+        return listenAddress?.url
+    }
+
+    /// Whether `host` is `lowercased` in any case, compared in place (this runs for every records
+    /// request, for its assets' download links).
+    private static func equalIgnoringCase(_ lowercased: String, _ host: String) -> Bool {
+        guard lowercased.utf8.count == host.utf8.count else { return false }
+        return zip(lowercased.utf8, host.utf8).allSatisfy { expected, byte in
+            expected == (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte)
+        }
     }
 
     /// `host`, `host:port`, `192.0.2.1:80` or `[2001:db8::1]:8080`: letters, digits, `-`, `.`,
@@ -40,6 +59,13 @@ extension HTTPRequest {
             let port = bytes[(index + 1)...]
             return !port.isEmpty && port.count <= 5 && port.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
         }
+    }
+
+    /// Reads a list of allowed hosts as `--allowed-hosts` takes it: names or `name:port`,
+    /// separated by commas or spaces, in lower case; `nil` when one is not a plain host.
+    public static func allowedHosts(_ text: String) -> [String]? {
+        let hosts = text.split(whereSeparator: { $0 == "," || $0 == " " }).map { $0.lowercased() }
+        return hosts.allSatisfy(isPlainHost) ? hosts : nil
     }
 
     private static func isLetterOrDigit(_ byte: UInt8) -> Bool {

@@ -26,6 +26,8 @@ public struct HTTPRequest: Sendable {
     public var remoteAddress: String
     /// Values that middleware attaches for handlers further down the chain.
     public var attributes: RequestAttributes
+    /// The address the server accepted the request on; `nil` for a request made in process.
+    public var listenAddress: ListenAddress?
 
     /// Creates a request; the server builds these, tests and middleware may too.
     public init(
@@ -49,7 +51,7 @@ public struct HTTPRequest: Sendable {
     init(
         method: HTTPMethod, target: String, rawPath: String, path: String, query: String,
         version: HTTPVersion, headers: HTTPHeaders, body: [UInt8], pathParameters: PathParameters,
-        requestID: String, remoteAddress: String
+        requestID: String, remoteAddress: String, listenAddress: ListenAddress? = nil
     ) {
         self.method = method
         self.target = target
@@ -62,6 +64,7 @@ public struct HTTPRequest: Sendable {
         self.pathParameters = pathParameters
         self.requestID = requestID
         self.remoteAddress = remoteAddress
+        self.listenAddress = listenAddress
         self.attributes = RequestAttributes()
     }
 

@@ -278,7 +278,8 @@ final class Connection {
         let request = HTTPRequest(
             method: exchange!.head.method, target: exchange!.head.target, rawPath: exchange!.rawPath, path: exchange!.path,
             query: exchange!.query, version: exchange!.head.version, headers: exchange!.head.headers, body: body,
-            pathParameters: exchange!.resolution.parameters, requestID: exchange!.requestID, remoteAddress: remoteAddress
+            pathParameters: exchange!.resolution.parameters, requestID: exchange!.requestID, remoteAddress: remoteAddress,
+            listenAddress: loop.listenAddress
         )
         let handler = exchange!.resolution.handler
         let context = self.context

@@ -10,6 +10,8 @@ final class EventLoop {
     let index: Int
     let context: ServerContext
     let mailbox: LoopMailbox
+    /// The address the listener is bound to, handed to every request.
+    let listenAddress: ListenAddress
     /// The current monotonic time, refreshed after every epoll_wait.
     private(set) var now: UInt64
     /// The `Date:` header line for the current second, CRLF included.
@@ -36,8 +38,9 @@ final class EventLoop {
     static let readMask = EPOLLIN.rawValue | EPOLLRDHUP.rawValue
     static let writeMask = EPOLLOUT.rawValue
 
-    init(index: Int, context: ServerContext, mailbox: LoopMailbox, listener: Int32, epoll: Int32) {
+    init(index: Int, context: ServerContext, mailbox: LoopMailbox, listener: Int32, epoll: Int32, listenAddress: ListenAddress) {
         self.index = index
+        self.listenAddress = listenAddress
         self.context = context
         self.mailbox = mailbox
         self.listener = listener

@@ -85,6 +85,7 @@ public final class HTTPServer: Sendable {
         context.workers.start()
         stoppedGroup.enter()
         let context = self.context
+        let listenAddress = ListenAddress(host: configuration.host, port: port)
         for index in 0..<loopCount {
             loopsFinished.enter()
             let mailbox = mailboxes[index]
@@ -92,7 +93,7 @@ public final class HTTPServer: Sendable {
             let epoll = epolls[index]
             let group = loopsFinished
             let thread = Thread {
-                let loop = EventLoop(index: index, context: context, mailbox: mailbox, listener: listener, epoll: epoll)
+                let loop = EventLoop(index: index, context: context, mailbox: mailbox, listener: listener, epoll: epoll, listenAddress: listenAddress)
                 loop.run()
                 group.leave()
             }

@@ -17,8 +17,10 @@ struct APIContext {
     /// The body read without a tree, when its endpoint has a scan and the body has the shape
     /// the scan reads.
     var scanned: BodyScan.Scanned?
-    /// The URL clients reach this server at, when configured; else the request's Host.
+    /// The URL clients reach this server at, when configured.
     let publicURL: String?
+    /// `Host` values links may be built on besides the listen address's.
+    let allowedHosts: [String]
 
     /// Whether numbers in the response go as strings (`numbersAsStrings`; `changes/zone` spells it `numberAsStrings`).
     func numbersAsStrings() throws(WireError) -> Bool {
@@ -35,7 +37,8 @@ struct APIContext {
     /// zone the request reaches.
     func database() throws -> CloudDatabase {
         var database = try store.database(container, environment, scope ?? .public, as: caller)
-        database.assetBaseURL = request.baseURL(publicURL: publicURL) ?? ""
+        database.assetBaseURL = request.baseURL(publicURL: publicURL, allowedHosts: allowedHosts) ?? ""
+        if let session = authentication.session { database.assetCredential = .webSession(session.id) }
         return database.reaching(owner: try ZoneWire.owner(body["zoneID"]))
     }
 

@@ -62,19 +62,28 @@ struct APIEndpoint: Sendable {
 
     /// Adds the call to the request log (recording only appends to a buffer) and returns its answer.
     private func logged(_ outcome: Outcome, _ request: HTTPRequest, _ operation: String, _ started: ContinuousClock.Instant) -> HTTPResponse {
+        record(
+            outcome, request, operation, started, container: request.pathParameters["container"] ?? "",
+            environment: request.pathParameters["environment"] ?? "", database: request.pathParameters["database"] ?? "")
+        return outcome.response
+    }
+
+    /// Adds a call to the request log, whose bytes count toward its environment's monthly transfer.
+    func record(
+        _ outcome: Outcome, _ request: HTTPRequest, _ operation: String, _ started: ContinuousClock.Instant, container: String,
+        environment: String, database: String
+    ) {
         let elapsed = ContinuousClock.now - started
         store.requestLog.record(RequestLogEntry(
-            time: store.configuration.clock(), container: request.pathParameters["container"] ?? "",
-            environment: request.pathParameters["environment"] ?? "", database: request.pathParameters["database"] ?? "",
+            time: store.configuration.clock(), container: container, environment: environment, database: database,
             operation: operation, user: outcome.user, clientAddress: request.remoteAddress, status: outcome.response.status.code,
             serverErrorCode: outcome.errorCode,
             durationMicroseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000,
             bytesIn: Int64(request.body.count), bytesOut: Self.byteCount(of: outcome.response), requestID: request.requestID))
-        return outcome.response
     }
 
     /// An answer, with what the request log keeps of how it came about.
-    private struct Outcome {
+    struct Outcome {
         var response: HTTPResponse
         /// The signed-in user, once authenticated.
         var user: String?
@@ -114,7 +123,8 @@ struct APIEndpoint: Sendable {
         try store.admitRequest(to: container, environment)
         return APIContext(
             request: request, store: store, container: container, environment: environment, scope: scope,
-            authentication: authenticated, body: .body(json), scanned: scanned, publicURL: configuration.publicURL)
+            authentication: authenticated, body: .body(json), scanned: scanned, publicURL: configuration.publicURL,
+            allowedHosts: configuration.allowedHosts)
     }
 
     private func success(_ json: JSONValue, request: HTTPRequest, authentication: Authentication) -> Outcome {
@@ -140,13 +150,14 @@ struct APIEndpoint: Sendable {
 
     /// CloudKit's error JSON for a failure outside the JSON endpoints (asset uploads and
     /// downloads); an internal cause is logged under the request id, never sent.
-    func failure(_ error: any Error, request: HTTPRequest) -> HTTPResponse {
+    func failure(_ error: any Error, request: HTTPRequest) -> Outcome {
         let failure = CloudKitError(any: error)
         if failure.isInternal {
             let path = LogRedaction.redact(path: request.path, prefixes: WebServices.credentialPathPrefixes)
             configuration.logger.error("\(request.method) \(path) failed: \(error)", metadata: ["request-id": .string(request.requestID)])
         }
-        return respond(failure.httpStatus, failure.body(uuid: request.requestID), request: request, authentication: nil)
+        let response = respond(failure.httpStatus, failure.body(uuid: request.requestID), request: request, authentication: nil)
+        return Outcome(response: response, errorCode: failure.serverErrorCode)
     }
 
     /// The bytes of a JSON answer's body (API answers are never streamed).
@@ -164,9 +175,10 @@ struct APIEndpoint: Sendable {
 
     private func respond(_ status: HTTPStatus, _ json: JSONValue, request: HTTPRequest, authentication: Authentication?) -> HTTPResponse {
         // Made here with room for all of them: each name is added once, so none is looked for.
-        var headers = HTTPHeaders(capacity: 4)
+        var headers = HTTPHeaders(capacity: 5)
         headers.add(name: "Content-Type", value: HTTPResponse.jsonContentType)
         headers.add(name: "X-Apple-Request-UUID", value: request.requestID)
+        headers.add(name: "Cache-Control", value: WebServices.noStore)
         // Every answer to a signed-in user hands back a web auth token at most a second old, under
         // both names CloudKit JS builds read.
         if let session = authentication?.session {
@@ -177,11 +189,11 @@ struct APIEndpoint: Sendable {
         return HTTPResponse(status: status, headers: headers, body: .bytes(json.serialized()))
     }
 
-    /// The server's base URL for links handed to this client (sign-in, the web courier): the
-    /// public URL, else a validated `Host`; empty, leaving links relative, for a `Host` that
-    /// is not a plain host name or address.
+    /// The server's base URL for links handed to this client (sign-in, the web courier, assets):
+    /// the public URL, else an allowed `Host`, else the listen address (see
+    /// `HTTPRequest.baseURL(publicURL:allowedHosts:)`).
     func baseURL(of request: HTTPRequest) -> String {
-        request.baseURL(publicURL: configuration.publicURL) ?? ""
+        request.baseURL(publicURL: configuration.publicURL, allowedHosts: configuration.allowedHosts) ?? ""
     }
 }
 

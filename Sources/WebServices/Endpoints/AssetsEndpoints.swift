@@ -49,29 +49,59 @@ struct AssetsEndpoints: Sendable {
         })])
     }
 
+    /// What the request log calls a file posted to an upload URL.
+    static let uploadOperation = "assets/file/upload"
+    /// What the request log calls a download.
+    static let downloadOperation = "assets/file/download"
+
     /// The file posted to an upload URL → `{singleFile: {fileChecksum, size, receipt}}`.
     func receive(_ request: HTTPRequest) -> HTTPResponse {
+        let started = ContinuousClock.now
         let ticket = request.pathParameters["ticket"] ?? ""
+        let outcome: APIEndpoint.Outcome
         do {
             let uploaded = try store.uploadAsset(ticket: ticket, content: request.body)
             let body: JSONValue = .object(["singleFile": .object([
                 "fileChecksum": .string(uploaded.fileChecksum), "size": .integer(uploaded.size), "receipt": .string(uploaded.receipt),
             ])])
-            return .json(body.serialized())
+            outcome = APIEndpoint.Outcome(response: .json(body.serialized()))
         } catch {
-            return endpoint.failure(error, request: request)
+            outcome = endpoint.failure(error, request: request)
         }
+        return logged(outcome, request, Self.uploadOperation, ticket: ticket, started: started)
     }
 
     /// An asset's content for its `downloadURL`, whole or the range asked.
     func download(_ request: HTTPRequest) -> HTTPResponse {
+        let started = ContinuousClock.now
         let ticket = request.pathParameters["ticket"] ?? ""
-        let content: AssetContent
+        let outcome: APIEndpoint.Outcome
         do {
-            content = try store.assetContent(ticket: ticket)
+            outcome = APIEndpoint.Outcome(response: Self.answer(request, with: try store.assetContent(ticket: ticket)))
         } catch {
-            return endpoint.failure(error, request: request)
+            outcome = endpoint.failure(error, request: request)
         }
+        return logged(outcome, request, Self.downloadOperation, ticket: ticket, started: started)
+    }
+
+    /// Adds an upload or download to the request log, under the environment its ticket names,
+    /// so that its bytes count toward the monthly transfer; a ticket this server did not make
+    /// names none, and is not logged.
+    private func logged(
+        _ outcome: APIEndpoint.Outcome, _ request: HTTPRequest, _ operation: String, ticket: String, started: ContinuousClock.Instant
+    ) -> HTTPResponse {
+        if let traffic = store.assetTraffic(ofTicket: ticket) {
+            var outcome = outcome
+            outcome.user = traffic.user
+            endpoint.record(
+                outcome, request, operation, started, container: traffic.container.rawValue, environment: traffic.environment.rawValue,
+                database: traffic.scope.rawValue)
+        }
+        return outcome.response
+    }
+
+    /// The answer carrying `content`, whole or the range `request` asks.
+    private static func answer(_ request: HTTPRequest, with content: AssetContent) -> HTTPResponse {
         let size = Int64(content.bytes.count)
         let etag = "\"\(content.fileChecksum)\""
         var headers = HTTPHeaders()
@@ -83,8 +113,8 @@ struct AssetsEndpoints: Sendable {
         headers["Content-Security-Policy"] = "default-src 'none'; sandbox"
         headers["Accept-Ranges"] = "bytes"
         headers["ETag"] = etag
-        // The URL names the caller it was made for: no cache may hand it to anyone else.
-        headers["Cache-Control"] = "private, max-age=3600"
+        // The URL works for the session it was made for only: no cache, not even the browser's,
+        // may keep the content past it (NoStoreMiddleware). Ranges and If-Range need no cache.
         var range = ByteRange.resolve(request.headers["Range"], size: size)
         if let ifRange = request.headers["If-Range"], ifRange != etag { range = .whole }
         switch range {

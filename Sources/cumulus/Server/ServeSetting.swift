@@ -102,11 +102,18 @@ extension ServeSetting {
             settings.templatesDirectory = value
         },
         ServeSetting("public-url", "The URL clients reach this server at, used in the links it hands out (sign-in, courier, pages).",
-                     default: "from the request's Host", .value(placeholder: "URL")) { value, settings, source in
+                     default: "the listen address, or an allowed Host", .value(placeholder: "URL")) { value, settings, source in
             guard ServerSettings.isPublicURL(value) else {
                 throw Invalid(name: source, value: value, expected: "an http or https URL without query, such as https://cloud.example.com")
             }
             settings.publicURL = value.hasSuffix("/") ? String(value.dropLast()) : value
+        },
+        ServeSetting("allowed-hosts", "`Host` names (or `name:port`), comma-separated, that links may be built on besides the listen address, when no public URL is set.",
+                     default: "none", .value(placeholder: "HOSTS")) { value, settings, source in
+            guard let hosts = HTTPRequest.allowedHosts(value) else {
+                throw Invalid(name: source, value: value, expected: "host names or addresses with an optional port, such as cloud.example.com,10.0.0.5:8080")
+            }
+            settings.allowedHosts = hosts
         },
         ServeSetting("synchronous", "Durability: `normal` (commits survive a crash) or `full` (also power loss).",
                      default: "`normal`", .value(placeholder: "MODE")) { value, settings, source in

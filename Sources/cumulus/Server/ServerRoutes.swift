@@ -22,6 +22,7 @@ enum ServerRoutes {
             // Console percent-encodes the origin: it is the client's to choose and must not add parameters.
             signInURL: { base, token, origin in Console.signInURL(base: base, apiToken: token, origin: origin) })
         apiConfiguration.maxRequestBytes = settings.maxAPIBodyBytes
+        apiConfiguration.allowedHosts = settings.allowedHosts
         let api = WebServices(store: store, configuration: apiConfiguration)
         api.mount(on: &router)
         let health = HealthCheck(started: started)
@@ -36,8 +37,10 @@ enum ServerRoutes {
         router.get("/openapi.json", document.handler)
         let managementDocument = StaticFiles(root: settings.publicDirectory, indexFile: "openapi-management.json")
         router.get("/admin/v1/openapi.json", managementDocument.handler)
-        try Console.mount(on: &router, store: store, configuration: ConsoleConfiguration(
-            templatesDirectory: settings.templatesDirectory, publicURL: settings.publicURL, version: CumulusVersion.current))
+        var consoleConfiguration = ConsoleConfiguration(
+            templatesDirectory: settings.templatesDirectory, publicURL: settings.publicURL, version: CumulusVersion.current)
+        consoleConfiguration.allowedHosts = settings.allowedHosts
+        try Console.mount(on: &router, store: store, configuration: consoleConfiguration)
         return router
     }
 }

@@ -17,9 +17,12 @@ struct ServerSettings: Sendable {
     var publicDirectory = "./Public"
     /// The folder of the pages' `.mustache` templates.
     var templatesDirectory = "./Templates"
-    /// The URL clients reach the server at (behind a proxy, say), used in links; `nil` derives
-    /// `http://<Host>` per request.
+    /// The URL clients reach the server at (behind a proxy, say), used in links; `nil` uses
+    /// `http://<Host>` when the `Host` names the listen address or one of ``allowedHosts``, else
+    /// the listen address.
     var publicURL: String?
+    /// `--allowed-hosts`: further `Host` values links may be built on, in lower case.
+    var allowedHosts: [String] = []
     /// The lowest level logged.
     var logLevel = Logger.Level.info
     /// Whether `/healthz` runs on the event loop (the default) or, for measuring the worker

@@ -26,9 +26,11 @@ import TestSupport
     @Test func aFileMadeBeforeKeepsItsRecordsAndEveryConnectionStopsCountingKeys() throws {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/development.sqlite"
-        // A file made before the key-sequence migration (the second to last; the share
-        // participants' email column came after it).
-        let previous = SQLiteMigrator(migrations: Array(EnvironmentMigrations.migrator.migrations.dropLast(2)))
+        // A file made before the key-sequence migration: the only one of steps rather than SQL,
+        // found by that so that migrations appended after it leave this test alone.
+        let migrations = EnvironmentMigrations.migrator.migrations
+        let keySequence = try #require(migrations.firstIndex { if case .steps = $0 { true } else { false } })
+        let previous = SQLiteMigrator(migrations: Array(migrations[..<keySequence]))
         do {
             let database = try SQLiteDatabase(path: path, synchronous: .normal, migrator: previous)
             try database.write { connection in

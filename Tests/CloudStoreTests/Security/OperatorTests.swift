@@ -97,11 +97,11 @@ import TestSupport
             "A management token cannot create management tokens: sign in to the console, or run `cumulus operators token` on the server")
         ) { try store.store.createManagementToken(for: "root", name: "more", by: .token(operatorName: "root", tokenID: held.token.id)) }
         #expect(throws: CloudStoreError.accessDenied("An operator creates management tokens for themselves only")) {
-            try store.store.createManagementToken(for: "root", name: "theirs", by: .session(operatorName: "alice"))
+            try store.store.createManagementToken(for: "root", name: "theirs", by: .session(operatorName: "alice", sessionID: "s1"))
         }
         #expect(try store.store.managementTokens().map(\.name) == ["script"])
         // A console session makes its own; the command line, holding the data directory, anyone's.
-        #expect(try store.store.createManagementToken(for: "alice", name: "mine", by: .session(operatorName: "alice")).token.operatorName == "alice")
+        #expect(try store.store.createManagementToken(for: "alice", name: "mine", by: .session(operatorName: "alice", sessionID: "s1")).token.operatorName == "alice")
         #expect(try store.store.createManagementToken(for: "root", name: "deploy", by: .local).token.operatorName == "root")
     }
 }

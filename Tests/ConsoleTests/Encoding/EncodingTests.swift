@@ -65,15 +65,22 @@ import Testing
         #expect(Console.signInURL(base: "", apiToken: token, origin: "") == "/signin?ckAPIToken=\(token)")
     }
 
-    @Test func theBaseURLComesFromTheSettingOrTheHostHeader() {
+    @Test func theBaseURLComesFromTheSettingAnAllowedHostOrTheListenAddress() {
         var configuration = ConsoleConfiguration(version: "1")
+        configuration.allowedHosts = ["cloud.test:8080"]
         let request = { (host: String?) in
-            HTTPRequest(method: .get, target: "/", headers: host.map { ["Host": $0] } ?? [:])
+            var request = HTTPRequest(method: .get, target: "/", headers: host.map { ["Host": $0] } ?? [:])
+            request.listenAddress = ListenAddress(host: "127.0.0.1", port: 8080)
+            return request
         }
         #expect(configuration.baseURL(for: request("cloud.test:8080")) == "http://cloud.test:8080")
         #expect(configuration.baseURL(for: request("[::1]:8080")) == "http://[::1]:8080")
-        #expect(configuration.baseURL(for: request("evil.example/\"><script>")) == "")
-        #expect(configuration.baseURL(for: request(nil)) == "")
+        // An unknown Host, plain or not, never reaches a link: the listen address does.
+        #expect(configuration.baseURL(for: request("evil.example")) == "http://127.0.0.1:8080")
+        #expect(configuration.baseURL(for: request("evil.example/\"><script>")) == "http://127.0.0.1:8080")
+        #expect(configuration.baseURL(for: request(nil)) == "http://127.0.0.1:8080")
+        #expect(configuration.baseURL(for: HTTPRequest(method: .get, target: "/", headers: ["Host": "evil.example"])) == "",
+                "made in process: relative links")
         configuration.publicURL = "https://cloud.example.com/"
         #expect(configuration.baseURL(for: request("cloud.test")) == "https://cloud.example.com")
     }

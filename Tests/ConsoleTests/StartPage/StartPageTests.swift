@@ -4,7 +4,7 @@ import Testing
 
 @Suite struct StartPageTests {
     @Test func namesNoContainerButEndpointsConsoleAndFirstCommands() throws {
-        let server = try ConsoleTestServer()
+        let server = try ConsoleTestServer(allowedHosts: ["cloud.test:8080"])
         try server.store.createContainer(try ContainerIdentifier("iCloud.com.example.Private"))
         let response = try server.get("/", headers: [("Host", "cloud.test:8080")])
         #expect(response.status == 200)
@@ -13,7 +13,7 @@ import Testing
         // What a server holds is for its operators: an anonymous visitor sees no container.
         #expect(!page.contains("iCloud.com.example.Private"))
         #expect(!page.contains("iCloud.com.example.Tests"))
-        // Where things live, on the host the browser used.
+        // Where things live, on the host the browser used, which the server was told is its own.
         #expect(page.contains("http://cloud.test:8080/database/1/{container}/{environment}/{database}/…"))
         #expect(page.contains("http://cloud.test:8080/healthz"))
         #expect(page.contains("http://cloud.test:8080/openapi.json"))
@@ -52,6 +52,16 @@ import Testing
         let page = try server.get("/", headers: [("Host", "internal:9000")]).text
         #expect(page.contains("https://cloud.example.com/database/1/{container}"))
         #expect(!page.contains("internal:9000"))
+    }
+
+    @Test func aForgedHostGetsLinksOnTheListenAddress() throws {
+        let server = try ConsoleTestServer(allowedHosts: ["cloud.test:8080"])
+        let page = try server.get("/", headers: [("Host", "evil.example")]).text
+        #expect(page.contains("http://127.0.0.1:\(server.port)/signin?ckAPIToken=…"))
+        #expect(page.contains("http://127.0.0.1:\(server.port)/database/1/{container}"))
+        #expect(!page.contains("evil.example"))
+        let local = try server.get("/", headers: [("Host", "localhost:\(server.port)")]).text
+        #expect(local.contains("http://localhost:\(server.port)/signin?ckAPIToken=…"), "the listen address's loopback name as sent")
     }
 
     @Test func unknownPathsGetAPageForBrowsersAndJSONForOthers() throws {

@@ -22,7 +22,8 @@ final class APITestServer {
     let password = "correct horse battery"
 
     init(
-        courierTimeout: Duration = .seconds(30), logger: Logger? = nil, configure: (inout CloudStoreConfiguration) -> Void = { _ in }
+        courierTimeout: Duration = .seconds(30), logger: Logger? = nil, configure: (inout CloudStoreConfiguration) -> Void = { _ in },
+        configureAPI: (inout WebServicesConfiguration) -> Void = { _ in }
     ) throws {
         temporary = try TemporaryStore(container: "iCloud.com.example.Notes", controlledClock: false, configure: configure)
         directory = temporary.directory
@@ -35,6 +36,7 @@ final class APITestServer {
             courierTimeout: courierTimeout,
             signInURL: { base, token, origin in "\(base)/signin?ckAPIToken=\(token)" + (origin.map { "&origin=\($0)" } ?? "") })
         if let logger { configuration.logger = logger }
+        configureAPI(&configuration)
         api = WebServices(store: store, configuration: configuration)
         var router = Router()
         api.mount(on: &router)

@@ -122,6 +122,7 @@ enum MigrationTables {
             Column("created", .integer), Column("type", .text),
         ]),
         MigrationTable("asset_refs", key: ["rid", "sha"], [Column("rid", .integer), Column("sha", .text)]),
+        MigrationTable("asset_uploads", key: ["ticket"], [Column("ticket", .text), Column("expires", .integer)]),
         MigrationTable("shares", key: ["zone", "name"], [
             Column("zone", .integer), Column("name", .text), Column("root", .text), Column("guid", .text),
             Column("public_permission", .text), Column("version", .integer), Column("created", .integer), Column("created_by", .text),

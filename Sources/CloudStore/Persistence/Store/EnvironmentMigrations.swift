@@ -251,6 +251,13 @@ enum EnvironmentMigrations {
         // The email address a share participant was invited by: an invitation by address is
         // kept as it is, its user unknown, until a user with the address accepts it.
         "ALTER TABLE share_participants ADD COLUMN email TEXT;",
+        // Upload tickets that took their file, kept until they expire: an upload URL takes one.
+        """
+        CREATE TABLE asset_uploads(
+            ticket TEXT PRIMARY KEY,
+            expires INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        """,
     ])
 
     /// Record keys are taken as one more than the largest key, without `AUTOINCREMENT`:

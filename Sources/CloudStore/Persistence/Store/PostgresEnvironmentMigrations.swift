@@ -226,5 +226,12 @@ enum PostgresEnvironmentMigrations {
         // The email address a share participant was invited by: an invitation by address is
         // kept as it is, its user unknown, until a user with the address accepts it.
         "ALTER TABLE {schema}.share_participants ADD COLUMN email text;",
+        // Upload tickets that took their file, kept until they expire: an upload URL takes one.
+        """
+        CREATE TABLE {schema}.asset_uploads(
+            ticket text PRIMARY KEY,
+            expires bigint NOT NULL
+        );
+        """,
     ])
 }

@@ -132,6 +132,17 @@ extension PostgresEnvironmentSession {
         return inserted ?? false
     }
 
+    func insertUsedUploadTicket(_ id: String, expires: Int64) throws -> Bool {
+        let inserted = try connection.execute(
+            "INSERT INTO \(table("asset_uploads"))(ticket, expires) VALUES ($1, $2) ON CONFLICT (ticket) DO NOTHING RETURNING 1",
+            [.text(id), .integer(expires)])
+        return inserted.count == 1
+    }
+
+    func removeUsedUploadTickets(expiredBefore time: Int64) throws {
+        _ = try connection.execute("DELETE FROM \(table("asset_uploads")) WHERE expires < $1", [.integer(time)])
+    }
+
     func removeUnreferencedAssetBlobs(createdBefore time: Int64) throws -> [AssetBlob] {
         try connection.execute(
             """

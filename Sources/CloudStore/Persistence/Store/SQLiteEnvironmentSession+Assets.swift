@@ -35,6 +35,15 @@ extension SQLiteEnvironmentSession {
         return doomed
     }
 
+    func insertUsedUploadTicket(_ id: String, expires: Int64) throws -> Bool {
+        try connection.statement("INSERT OR IGNORE INTO asset_uploads(ticket, expires) VALUES (?, ?)").execute([.text(id), .integer(expires)])
+        return connection.changes == 1
+    }
+
+    func removeUsedUploadTickets(expiredBefore time: Int64) throws {
+        try connection.statement("DELETE FROM asset_uploads WHERE expires < ?").execute([.integer(time)])
+    }
+
     /// Bytes of the blobs on disk, counted with the records' toward the storage quota.
     func assetBytes() throws -> Int64 {
         try connection.statement("SELECT coalesce(sum(stored), 0) FROM asset_blobs").scalarInteger() ?? 0
