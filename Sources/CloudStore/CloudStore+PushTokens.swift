@@ -111,14 +111,18 @@ extension CloudStore {
         return tokens.filter { time < $0.lastUsed + configuration.boundPushTokenIdleLifetime }
     }
 
-    /// Revokes a push token of a container's environment: its courier URL answers 404 and it is
-    /// handed nothing more.
+    /// Revokes a push token a user holds in a container's environment, named by its ``PushToken/id``:
+    /// its courier URL answers 404 and it is handed nothing more.
+    /// - Returns: the token revoked.
     /// - Throws: ``CloudStoreError/notFound(_:)`` for a token this container's environment does not hold.
-    public func revokePushToken(_ value: String, in container: ContainerIdentifier, _ environment: Environment) throws {
-        guard let token = try credentials.pushToken(value), token.container == container, token.environment == environment else {
-            throw CloudStoreError.notFound("No such push token in \(container) \(environment)")
+    @discardableResult
+    public func revokePushToken(id: String, in container: ContainerIdentifier, _ environment: Environment) throws -> PushToken {
+        try requireContainer(container)
+        guard !id.isEmpty, let token = try credentials.boundPushTokens(in: container, environment).first(where: { $0.id == id }) else {
+            throw CloudStoreError.notFound("No push token \(id) in \(container) \(environment)")
         }
-        _ = try credentials.deletePushTokens([value])
+        _ = try credentials.deletePushTokens([token.token])
+        return token
     }
 
     /// Lets one more push token in, or says why not: per user for a signed-in caller (whose

@@ -1,3 +1,6 @@
+import Crypto
+import Foundation
+
 /// A push token made by `tokens/create`: the identity a client long-polls its notifications with.
 ///
 /// A token a user holds lives as long as the session that created or registered it: it ends
@@ -25,6 +28,10 @@ public struct PushToken: Hashable, Sendable {
     public var bound: Int64?
     /// When it was last used (created, registered or polled), in milliseconds since 1970.
     public var lastUsed: Int64
+
+    /// A name for the token that does not reveal it (the courier's only credential): the first
+    /// 16 hex digits of its SHA-256, what operators list and revoke it by.
+    public var id: String { String(SecureToken.hexString(Array(SHA256.hash(data: Data(token.utf8)))).prefix(16)) }
 
     /// Creates a push token description.
     public init(

@@ -98,17 +98,20 @@ import TestSupport
         #expect(try store.pushTokens(container, .production).isEmpty)
 
         // Another environment's (or container's) token is not this one's to revoke.
-        #expect(throws: CloudStoreError.notFound("No such push token in \(container) production")) {
-            try store.revokePushToken(fixture.aliceToken.token, in: container, .production)
+        let id = fixture.aliceToken.id
+        #expect(id.count == 16 && !fixture.aliceToken.token.contains(id))
+        #expect(throws: CloudStoreError.notFound("No push token \(id) in \(container) production")) {
+            try store.revokePushToken(id: id, in: container, .production)
         }
         let other = try ContainerIdentifier("iCloud.com.example.Other")
         try store.createContainer(other)
-        #expect(throws: CloudStoreError.self) { try store.revokePushToken(fixture.aliceToken.token, in: other, .development) }
+        #expect(throws: CloudStoreError.self) { try store.revokePushToken(id: id, in: other, .development) }
+        #expect(throws: CloudStoreError.self) { try store.revokePushToken(id: "", in: container, .development) }
         #expect(try store.pushToken(fixture.aliceToken.token) != nil)
 
-        try store.revokePushToken(fixture.aliceToken.token, in: container, .development)
+        #expect(try store.revokePushToken(id: id, in: container, .development) == fixture.aliceToken)
         #expect(try store.pushToken(fixture.aliceToken.token) == nil)
         #expect(try store.pushTokens(container, .development).map(\.token) == [fixture.bobToken.token])
-        #expect(throws: CloudStoreError.self) { try store.revokePushToken(fixture.aliceToken.token, in: container, .development) }
+        #expect(throws: CloudStoreError.self) { try store.revokePushToken(id: id, in: container, .development) }
     }
 }
