@@ -18,16 +18,7 @@ SAVES="${SAVES:-20}"
 
 use_cumulus_binary
 bench_workspace notify-fanout
-cat > "$WORK/schema.ckdb" <<'SCHEMA'
-DEFINE SCHEMA
-    RECORD TYPE Folder (
-        "___recordID" REFERENCE QUERYABLE,
-        title STRING,
-        GRANT READ TO "_world",
-        GRANT CREATE TO "_icloud",
-        GRANT WRITE TO "_icloud"
-    );
-SCHEMA
+public_type_schema Folder "$WORK/schema.ckdb"
 make_bench_container "$DATA" "$WORK/schema.ckdb"
 printf '%s\n' 'spy password' | "$CUMULUS" users add --container "$CONTAINER" spy --data-dir "$DATA" >/dev/null
 SPY="$(printf '%s\n' 'spy password' | "$CUMULUS" users token --container "$CONTAINER" spy --keep-signed-in --data-dir "$DATA")"

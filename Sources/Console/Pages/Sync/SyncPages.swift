@@ -144,16 +144,13 @@ struct SyncPages: Sendable {
         let location = try ConsoleLocation(request)
         let id = request.field("pushTokenID") ?? ""
         let user = request.field("pushTokenUser") ?? ""
-        guard request.isConfirmed else {
-            let fields = location.hiddenFields + [["name": "pushTokenID", "value": id], ["name": "pushTokenUser", "value": user]]
-            return .page(ConfirmPage.page(
-                title: "Revoke push token \(id)?",
-                message: "The device of \(user) holding this push token will be handed no more notifications; its courier URL will answer "
-                    + "404. The app may register a new token while \(user) is signed in.",
-                action: request.http.path, button: "Revoke push token", fields: fields, cancelURL: location.path(.sync),
-                bar: location.bar(.sync)))
-        }
-        return try console.attempt(back: location.path(.sync)) {
+        return try afterConfirmation(
+            request, location, fields: [["name": "pushTokenID", "value": id], ["name": "pushTokenUser", "value": user]],
+            title: "Revoke push token \(id)?",
+            message: "The device of \(user) holding this push token will be handed no more notifications; its courier URL will answer "
+                + "404. The app may register a new token while \(user) is signed in.",
+            button: "Revoke push token"
+        ) {
             _ = try actions.revokePushToken(id, in: location.container, environment: location.environment.rawValue, as: request.identity)
             return "Push token \(id) revoked."
         }
@@ -165,23 +162,35 @@ struct SyncPages: Sendable {
         let subscriber = request.field("subscriber") ?? ""
         let database = request.field("subscriptionDatabase") ?? "public"
         let owner = request.field("subscriptionOwner")
-        guard request.isConfirmed else {
-            let fields = location.hiddenFields + [
+        return try afterConfirmation(
+            request, location,
+            fields: [
                 ["name": "subscriptionID", "value": id], ["name": "subscriber", "value": subscriber],
                 ["name": "subscriptionDatabase", "value": database], ["name": "subscriptionOwner", "value": owner ?? ""],
-            ]
-            return .page(ConfirmPage.page(
-                title: "Delete subscription \(id)?",
-                message: "User \(subscriber) will no longer be notified by subscription \(id) of the \(database) database. "
-                    + "The app may create it again.",
-                action: request.http.path, button: "Delete subscription", fields: fields, cancelURL: location.path(.sync),
-                bar: location.bar(.sync)))
-        }
-        return try console.attempt(back: location.path(.sync)) {
+            ],
+            title: "Delete subscription \(id)?",
+            message: "User \(subscriber) will no longer be notified by subscription \(id) of the \(database) database. "
+                + "The app may create it again.",
+            button: "Delete subscription"
+        ) {
             _ = try actions.deleteSubscription(
                 id, of: subscriber, database: database, owner: database == "public" ? nil : owner, in: location.container,
                 environment: location.environment.rawValue, as: request.identity)
             return "Subscription \(id) deleted."
         }
+    }
+
+    /// A change of this page made once confirmed: first a confirmation page posting `fields`
+    /// back, then the change, whose answer is the notice shown back on the Sync page.
+    private func afterConfirmation(
+        _ request: ConsoleRequest, _ location: ConsoleLocation, fields: [[String: String]], title: String, message: String, button: String,
+        _ change: () throws -> String
+    ) throws -> ConsoleAnswer {
+        guard request.isConfirmed else {
+            return .page(ConfirmPage.page(
+                title: title, message: message, action: request.http.path, button: button, fields: location.hiddenFields + fields,
+                cancelURL: location.path(.sync), bar: location.bar(.sync)))
+        }
+        return try console.attempt(back: location.path(.sync), change)
     }
 }
