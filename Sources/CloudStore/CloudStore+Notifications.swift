@@ -88,8 +88,8 @@ extension CloudStore {
     public func claimNotifications(for tokens: [PushToken]) throws -> [String: NotificationDelivery] {
         let time = now
         var claimed: [String: NotificationDelivery] = [:]
-        // As stored now, not as the caller found them.
-        let live = try Set(tokens.map(\.token)).compactMap { try pushToken($0) }
+        // As stored now, not as the caller found them; one that idled out is handed nothing.
+        let live = try credentials.pushTokens(among: Array(Set(tokens.map(\.token)))).filter { !isIdle($0, at: time) }
         for (key, group) in Dictionary(grouping: live, by: \.environmentKey) {
             let byToken = Dictionary(group.map { ($0.token, $0) }, uniquingKeysWith: { first, _ in first })
             let queues = byToken.values.compactMap(\.queue)

@@ -80,11 +80,16 @@ extension CloudStore {
     /// ``CloudStoreConfiguration/boundPushTokenIdleLifetime``, which goes.
     public func pushToken(_ value: String) throws -> PushToken? {
         guard let token = try credentials.pushToken(value) else { return nil }
-        guard token.userRecordName == nil || now < token.lastUsed + configuration.boundPushTokenIdleLifetime else {
+        guard !isIdle(token, at: now) else {
             _ = try credentials.deletePushTokens([value])
             return nil
         }
         return token
+    }
+
+    /// Whether a token a user holds went unused past ``CloudStoreConfiguration/boundPushTokenIdleLifetime`` at `time`.
+    func isIdle(_ token: PushToken, at time: Int64) -> Bool {
+        token.userRecordName != nil && time >= token.lastUsed + configuration.boundPushTokenIdleLifetime
     }
 
     /// The push token a courier poll or stream presents, or `nil` (unknown, revoked or idle too
@@ -108,7 +113,7 @@ extension CloudStore {
         let tokens = try user.map { try credentials.pushTokens(of: $0, in: container, environment) }
             ?? credentials.boundPushTokens(in: container, environment)
         let time = now
-        return tokens.filter { time < $0.lastUsed + configuration.boundPushTokenIdleLifetime }
+        return tokens.filter { !isIdle($0, at: time) }
     }
 
     /// Revokes a push token a user holds in a container's environment, named by its ``PushToken/id``:

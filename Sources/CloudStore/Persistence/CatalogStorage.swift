@@ -71,6 +71,8 @@ protocol CredentialStorage: Sendable {
 
     func insertPushToken(_ token: PushToken) throws
     func pushToken(_ token: String) throws -> PushToken?
+    /// The push tokens among `values` that exist, in no particular order: one read for many.
+    func pushTokens(among values: [String]) throws -> [PushToken]
     /// The push tokens `user` holds in the container's environment, oldest bound first.
     func pushTokens(of user: String, in container: ContainerIdentifier, _ environment: Environment) throws -> [PushToken]
     /// The push tokens users hold in the container's environment, by user, oldest bound first.

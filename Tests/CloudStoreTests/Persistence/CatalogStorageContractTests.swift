@@ -388,6 +388,8 @@ final class UnicodeLocaleDatabase: Sendable {
         #expect(try store.pushTokens(of: "_u", in: container, .production).map(\.token) == ["t5"])
         #expect(try store.pushTokens(of: "_u", in: other, .development) == [])
         #expect(try store.boundPushTokens(in: container, .development).map(\.token) == ["t0", "t2", "t1"])
+        #expect(try Set(store.pushTokens(among: ["t2", "absent", "t3"]).map(\.token)) == ["t2", "t3"])
+        #expect(try store.pushTokens(among: []) == [])
         #expect(try store.unboundPushTokenCount(in: container, .development) == 2)
 
         try catalog.expectMoves("bind") { try store.bindPushToken("t3", to: "_v", session: "s-v", at: 60) }

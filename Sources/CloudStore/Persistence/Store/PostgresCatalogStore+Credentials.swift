@@ -303,6 +303,16 @@ extension PostgresCatalogStore: CredentialStorage {
         }
     }
 
+    /// The push tokens among `values` that exist, in no particular order: one read for many.
+    func pushTokens(among values: [String]) throws -> [PushToken] {
+        guard !values.isEmpty else { return [] }
+        return try read { connection in
+            try connection.execute(
+                "SELECT \(CatalogRows.pushTokenColumns) FROM catalog.push_tokens WHERE token = ANY($1::text[])", [.textArray(values)]
+            ).map(CatalogRows.pushToken)
+        }
+    }
+
     /// The push tokens `user` holds in the container's environment, oldest bound first.
     func pushTokens(of user: String, in container: ContainerIdentifier, _ environment: Environment) throws -> [PushToken] {
         try read { connection in

@@ -252,6 +252,13 @@ extension SQLiteCatalogStore: CredentialStorage {
         }
     }
 
+    func pushTokens(among values: [String]) throws -> [PushToken] {
+        try read { connection in
+            let lookup = try connection.statement("SELECT \(CatalogRows.pushTokenColumns) FROM push_tokens WHERE token = ?")
+            return try values.compactMap { try lookup.firstRow([.text($0)], CatalogRows.pushToken) }
+        }
+    }
+
     func pushTokens(of user: String, in container: ContainerIdentifier, _ environment: Environment) throws -> [PushToken] {
         try read { connection in
             try connection.statement(
