@@ -14,16 +14,7 @@ WRITERS="${WRITERS:-4}"
 
 use_cumulus_binary
 bench_workspace sync-soak
-cat > "$WORK/schema.ckdb" <<'SCHEMA'
-DEFINE SCHEMA
-    RECORD TYPE Soak (
-        "___recordID" REFERENCE QUERYABLE,
-        title STRING,
-        GRANT READ TO "_world",
-        GRANT CREATE TO "_icloud",
-        GRANT WRITE TO "_icloud"
-    );
-SCHEMA
+public_type_schema Soak "$WORK/schema.ckdb"
 make_bench_container "$DATA" "$WORK/schema.ckdb"
 serve_bench
 echo "soaking for $DURATION s with $WRITERS writers…"

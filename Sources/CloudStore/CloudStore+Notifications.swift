@@ -53,7 +53,7 @@ extension CloudStore {
         let credentials = credentials
         return NotificationGenerator(
             container: container, environment: environment, database: database, now: now, lifetime: configuration.notificationLifetime,
-            pushTokens: { user in try credentials.pushTokens(of: user, in: container, environment) })
+            pushTokens: { user in try credentials.pushTokens(of: user, in: container, environment).map(\.token) })
     }
 
     /// The oldest notification queued for `token` that has not expired, left in the queue until
@@ -63,14 +63,14 @@ extension CloudStore {
     }
 
     /// The oldest notification of each token, read together: what the courier hands out at once
-    /// when one change notifies many waiting clients.
+    /// when one change notifies many waiting clients. A token no user holds has none.
     public func oldestNotifications(for tokens: [PushToken]) throws -> [String: NotificationDelivery] {
         let time = now
         var found: [String: NotificationDelivery] = [:]
         for (key, group) in Dictionary(grouping: tokens, by: \.environmentKey) {
             let deliveries = try environment(key.container, key.environment).read { reader in
                 try group.compactMap { token in
-                    try reader.oldestNotification(for: token.token, now: time).map { NotificationDelivery($0, token: token) }
+                    try token.queue.flatMap { try reader.oldestNotification(for: $0, now: time) }.map { NotificationDelivery($0, token: token) }
                 }
             }
             for delivery in deliveries { found[delivery.token.token] = delivery }
@@ -81,15 +81,21 @@ extension CloudStore {
     /// Takes the oldest notification of each token out of its queue, for this caller alone: a
     /// caller in another process claiming the same tokens at the same time gets other entries,
     /// so no notification is handed out twice. One transaction per environment, however many
-    /// tokens. What could not be handed out goes back with ``returnNotifications(_:)``.
+    /// tokens. What could not be handed out goes back with ``returnNotifications(_:)``. A token
+    /// revoked (or gone idle) since the caller looked it up gets nothing: a poll or stream
+    /// opened before a sign-out receives nothing after it.
     /// - Returns: the claimed notification of each token that had one, by token.
     public func claimNotifications(for tokens: [PushToken]) throws -> [String: NotificationDelivery] {
         let time = now
         var claimed: [String: NotificationDelivery] = [:]
-        for (key, group) in Dictionary(grouping: tokens, by: \.environmentKey) {
+        // As stored now, not as the caller found them; one that idled out is handed nothing.
+        let live = try credentials.pushTokens(among: Array(Set(tokens.map(\.token)))).filter { !isIdle($0, at: time) }
+        for (key, group) in Dictionary(grouping: live, by: \.environmentKey) {
             let byToken = Dictionary(group.map { ($0.token, $0) }, uniquingKeysWith: { first, _ in first })
+            let queues = byToken.values.compactMap(\.queue)
+            guard !queues.isEmpty else { continue }
             let entries = try environment(key.container, key.environment).write { writer in
-                try writer.claimNotifications(for: Array(byToken.keys), now: time)
+                try writer.claimNotifications(for: queues, now: time)
             }
             for entry in entries {
                 guard let token = byToken[entry.token] else { continue }
@@ -110,24 +116,21 @@ extension CloudStore {
         }
     }
 
-    /// Removes a notification that was handed out, and those that expired.
+    /// Removes a notification that was handed out from its token's queue.
     /// - Returns: whether it was still queued.
     @discardableResult
     public func removeNotification(_ delivery: NotificationDelivery) throws -> Bool {
         try removeNotifications([delivery]) == 1
     }
 
-    /// Removes notifications that were handed out, one transaction per environment, and those
-    /// that expired before anyone took them.
+    /// Removes notifications that were handed out from their tokens' queues, one transaction
+    /// per environment.
     /// - Returns: how many were still queued.
     @discardableResult
     public func removeNotifications(_ deliveries: [NotificationDelivery]) throws -> Int {
-        let time = now
         var removed = 0
         for (key, group) in Dictionary(grouping: deliveries, by: \.token.environmentKey) {
-            removed += try environment(key.container, key.environment).write { writer in
-                try writer.removeNotifications(group.map(\.key), expiredBefore: time)
-            }
+            removed += try environment(key.container, key.environment).write { writer in try writer.removeNotifications(group.map(\.stored)) }
         }
         return removed
     }
@@ -147,13 +150,34 @@ extension CloudStore {
         return removed
     }
 
-    /// How many notifications wait for each push token of a container's environment.
+    /// How many notification rows a container's environment queues, each once for its subscriber.
+    func queuedNotificationRowCount(_ container: ContainerIdentifier, _ environment: Environment) throws -> Int {
+        try self.environment(container, environment).read { try $0.queuedNotificationRowCount() }
+    }
+
+    /// How many notifications wait for each push token of a container's environment that has any.
     public func queuedNotificationCounts(_ container: ContainerIdentifier, _ environment: Environment) throws -> [String: Int] {
-        try self.environment(container, environment).read { try $0.queuedNotificationCounts() }
+        let tokens = try credentials.boundPushTokens(in: container, environment)
+        let time = now
+        return try self.environment(container, environment).read { reader in
+            var counts: [String: Int] = [:]
+            for token in tokens {
+                guard let queue = token.queue else { continue }
+                let count = try reader.queuedNotificationCount(for: queue, now: time)
+                if count > 0 { counts[token.token] = count }
+            }
+            return counts
+        }
     }
 }
 
 extension PushToken {
     /// The environment whose queue holds the token's notifications.
     var environmentKey: EnvironmentKey { EnvironmentKey(container: container, environment: environment) }
+
+    /// The token's queue: its user's notifications since it was bound; none while no user holds it.
+    var queue: PushTokenQueue? {
+        guard let user = userRecordName else { return nil }
+        return PushTokenQueue(token: token, user: user, since: bound ?? created)
+    }
 }

@@ -9,31 +9,37 @@ extension CloudStore {
     /// write path open to anyone holding an API token: it is limited per client address, the
     /// tokens no user holds end after ``CloudStoreConfiguration/unboundPushTokenLifetime``, and a
     /// container's environment keeps at most ``CloudStoreConfiguration/maximumUnboundPushTokens``.
+    /// A signed-in caller is limited per user too, and holds at most
+    /// ``CloudStoreConfiguration/maximumPushTokensPerUser`` tokens: the oldest go. A token a
+    /// user holds belongs to `session`, the web session that made it, and ends with it.
     /// - Throws: ``CloudStoreError/throttled(_:retryAfter:)`` past the rate,
     ///   ``CloudStoreError/quotaExceeded(_:)`` past the number of tokens no user holds.
     public func createPushToken(
-        _ container: ContainerIdentifier, _ environment: Environment, apnsEnvironment: String, caller: Caller, clientAddress: String? = nil
+        _ container: ContainerIdentifier, _ environment: Environment, apnsEnvironment: String, caller: Caller, session: String? = nil,
+        clientAddress: String? = nil
     ) throws -> PushToken {
         try requireContainer(container)
         let user = caller.signedInUser
-        if user == nil { try admitUnboundPushToken(container, environment, clientAddress: clientAddress) }
+        try admitPushToken(container, environment, user: user, clientAddress: clientAddress)
         let token = PushToken(
             token: Data(SecureToken.randomBytes(32)).base64EncodedString(), container: container, environment: environment,
-            apnsEnvironment: apnsEnvironment, userRecordName: user, created: now)
+            apnsEnvironment: apnsEnvironment, userRecordName: user, created: now, session: user == nil ? nil : session)
         try credentials.insertPushToken(token)
+        if let user { try keepNewestPushTokens(of: user, container, environment, keeping: token.token) }
         return token
     }
 
-    /// Registers a push token for `tokens/register`: binds it to the signed-in caller, or creates
-    /// it when this server has not seen it (a client may hold one from before a reset).
+    /// Registers a push token for `tokens/register`: binds it to the signed-in caller (and to
+    /// `session`, with which it then ends), or creates it when this server has not seen it (a
+    /// client may hold one from before a reset).
     /// - Throws: ``CloudStoreError/badRequest(_:)`` for a malformed token or one of another
     ///   container; ``CloudStoreError/accessDenied(_:)`` for a token another user holds — nobody
     ///   may take over someone else's notifications; the limits of
-    ///   ``createPushToken(_:_:apnsEnvironment:caller:clientAddress:)`` for a new token.
+    ///   ``createPushToken(_:_:apnsEnvironment:caller:session:clientAddress:)``.
     @discardableResult
     public func registerPushToken(
         _ value: String, _ container: ContainerIdentifier, _ environment: Environment, apnsEnvironment: String, caller: Caller,
-        clientAddress: String? = nil
+        session: String? = nil, clientAddress: String? = nil
     ) throws -> PushToken {
         guard !value.isEmpty, value.utf8.count <= 256,
             value.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+/=_-".unicodeScalars.contains($0)) })
@@ -41,35 +47,99 @@ extension CloudStore {
             throw CloudStoreError.badRequest("apnsToken must be 1 to 256 characters of base64")
         }
         let user = caller.signedInUser
-        if let existing = try credentials.pushToken(value) {
+        if let existing = try pushToken(value) {
             guard existing.container == container, existing.environment == environment else {
                 throw CloudStoreError.badRequest("The apnsToken belongs to another container or environment")
             }
             if let holder = existing.userRecordName, holder != user {
                 throw CloudStoreError.accessDenied("The apnsToken is registered to another user")
             }
-            if let user, existing.userRecordName == nil {
-                try credentials.setPushTokenUser(value, userRecordName: user)
-            }
+            guard let user else { return existing }
+            try admitPushToken(container, environment, user: user, clientAddress: clientAddress)
+            let time = now
+            try credentials.bindPushToken(value, to: user, session: session, at: time)
+            try keepNewestPushTokens(of: user, container, environment, keeping: value)
             var registered = existing
-            registered.userRecordName = existing.userRecordName ?? user
+            registered.userRecordName = user
+            registered.session = session
+            registered.bound = existing.bound ?? time
+            registered.lastUsed = time
             return registered
         }
         try requireContainer(container)
-        if user == nil { try admitUnboundPushToken(container, environment, clientAddress: clientAddress) }
+        try admitPushToken(container, environment, user: user, clientAddress: clientAddress)
         let token = PushToken(
             token: value, container: container, environment: environment, apnsEnvironment: apnsEnvironment, userRecordName: user,
-            created: now)
+            created: now, session: user == nil ? nil : session)
         try credentials.insertPushToken(token)
+        if let user { try keepNewestPushTokens(of: user, container, environment, keeping: token.token) }
         return token
     }
 
-    /// The push token with this value, or `nil`.
-    public func pushToken(_ value: String) throws -> PushToken? { try credentials.pushToken(value) }
+    /// The push token with this value, or `nil`: also for a token its user left unused past
+    /// ``CloudStoreConfiguration/boundPushTokenIdleLifetime``, which goes.
+    public func pushToken(_ value: String) throws -> PushToken? {
+        guard let token = try credentials.pushToken(value) else { return nil }
+        guard !isIdle(token, at: now) else {
+            _ = try credentials.deletePushTokens([value])
+            return nil
+        }
+        return token
+    }
 
-    /// Lets one more push token no user holds in, or says why not.
-    private func admitUnboundPushToken(_ container: ContainerIdentifier, _ environment: Environment, clientAddress: String?) throws {
+    /// Whether a token a user holds went unused past ``CloudStoreConfiguration/boundPushTokenIdleLifetime`` at `time`.
+    func isIdle(_ token: PushToken, at time: Int64) -> Bool {
+        token.userRecordName != nil && time >= token.lastUsed + configuration.boundPushTokenIdleLifetime
+    }
+
+    /// The push token a courier poll or stream presents, or `nil` (unknown, revoked or idle too
+    /// long); the use keeps a token its user holds alive.
+    public func usePushToken(_ value: String) throws -> PushToken? {
+        guard var token = try pushToken(value) else { return nil }
         let time = now
+        // Noted at most once an hour (or sooner for a short idle lifetime), not at every poll.
+        if token.userRecordName != nil, time - token.lastUsed >= min(60 * 60 * 1000, configuration.boundPushTokenIdleLifetime / 10) {
+            try credentials.touchPushToken(value, at: time)
+            token.lastUsed = time
+        }
+        return token
+    }
+
+    /// The push tokens users hold in a container's environment (or `user` alone), by user,
+    /// oldest first, with when each was created and last used: what an operator reviews.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown container.
+    public func pushTokens(_ container: ContainerIdentifier, _ environment: Environment, of user: String? = nil) throws -> [PushToken] {
+        try requireContainer(container)
+        let tokens = try user.map { try credentials.pushTokens(of: $0, in: container, environment) }
+            ?? credentials.boundPushTokens(in: container, environment)
+        let time = now
+        return tokens.filter { !isIdle($0, at: time) }
+    }
+
+    /// Revokes a push token a user holds in a container's environment, named by its ``PushToken/id``:
+    /// its courier URL answers 404 and it is handed nothing more.
+    /// - Returns: the token revoked.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` for a token this container's environment does not hold.
+    @discardableResult
+    public func revokePushToken(id: String, in container: ContainerIdentifier, _ environment: Environment) throws -> PushToken {
+        try requireContainer(container)
+        guard !id.isEmpty, let token = try credentials.boundPushTokens(in: container, environment).first(where: { $0.id == id }) else {
+            throw CloudStoreError.notFound("No push token \(id) in \(container) \(environment)")
+        }
+        _ = try credentials.deletePushTokens([token.token])
+        return token
+    }
+
+    /// Lets one more push token in, or says why not: per user for a signed-in caller (whose
+    /// tokens are capped), per client address and by count for the world.
+    private func admitPushToken(_ container: ContainerIdentifier, _ environment: Environment, user: String?, clientAddress: String?) throws {
+        let time = now
+        if let user {
+            if let wait = pushTokenLimiter.take("user \(container) \(user)", sharedBy: liveProcessCount, now: time) {
+                throw CloudStoreError.throttled("Too many push tokens requested for this user; try again later", retryAfter: wait)
+            }
+            return
+        }
         // A client's requests may reach every process: each allows its share.
         if let wait = pushTokenLimiter.take(clientAddress ?? "-", sharedBy: liveProcessCount, now: time) {
             throw CloudStoreError.throttled("Too many push tokens requested from this address; try again later", retryAfter: wait)
@@ -83,5 +153,14 @@ extension CloudStore {
             throw CloudStoreError.quotaExceeded(
                 "\(container) \(environment) holds \(count) push tokens no user has registered, the most it keeps; sign in to register one")
         }
+    }
+
+    /// Lets a user's oldest push tokens go past ``CloudStoreConfiguration/maximumPushTokensPerUser``,
+    /// never `kept`, the one just registered.
+    private func keepNewestPushTokens(of user: String, _ container: ContainerIdentifier, _ environment: Environment, keeping kept: String) throws {
+        let others = try credentials.pushTokens(of: user, in: container, environment).filter { $0.token != kept }
+        let excess = others.count + 1 - max(configuration.maximumPushTokensPerUser, 1)
+        guard excess > 0 else { return }
+        _ = try credentials.deletePushTokens(others.prefix(excess).map(\.token))
     }
 }

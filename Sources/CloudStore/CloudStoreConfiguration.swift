@@ -72,6 +72,12 @@ public struct CloudStoreConfiguration: Sendable {
     public var maximumUnboundPushTokens = 100_000
     /// How long a push token no user holds lives, in milliseconds (12 hours, the courier's ttl).
     public var unboundPushTokenLifetime: Int64 = 12 * 60 * 60 * 1000
+    /// Push tokens one user holds at most in a container's environment; registering one more
+    /// lets the oldest go, so that no user multiplies the notifications a save hands out.
+    public var maximumPushTokensPerUser = 20
+    /// How long a push token a user holds lives unused (no courier poll, no registration), in
+    /// milliseconds (30 days); after that it delivers nothing and is gone.
+    public var boundPushTokenIdleLifetime: Int64 = 30 * 24 * 60 * 60 * 1000
 
     /// On PostgreSQL, how often this process tells the others sharing the database that it is
     /// alive, in milliseconds (5 s). Each process admits its share of every environment's

@@ -21,6 +21,7 @@ struct Cumulus: ParsableCommand {
             ResetCommand.self,
             LimitsCommand.self,
             SubscriptionsCommand.self,
+            PushTokensCommand.self,
             SharesCommand.self,
             ChangesCommand.self,
             TokensCommand.self,

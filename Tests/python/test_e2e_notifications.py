@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import socket
+import subprocess
 import threading
 import time
 import uuid
@@ -209,3 +211,43 @@ def test_the_cli_lists_subscriptions_and_shows_the_change_log(server: dict[str, 
     user = next(line.split("\t")[0] for line in listed if line.split("\t")[2] == "urgent")
     assert cumulus.cli("subscriptions", "delete", "--container", CONTAINER, "--user", user, "urgent") == f"Deleted subscription urgent of {user}."
     assert "urgent" not in cumulus.cli("subscriptions", "list", "--container", CONTAINER)
+
+
+def test_the_cli_lists_and_revokes_push_tokens_locally_and_through_a_server(server: dict[str, Any]) -> None:
+    cumulus: CumulusServer = server["server"]
+    user = CloudKitClient(cumulus.base_url, CONTAINER, "development", api_token=server["api_token"],
+                          web_auth_token=server["web_auth_token"])
+    created = user.post(None, "tokens/create", {"apnsEnvironment": "development"})
+    assert created.status_code == 200, created.text
+    apns_token, url = created.json()["apnsToken"], created.json()["webcourierURL"]
+
+    listed = [line.split("\t") for line in cumulus.cli("push-tokens", "list", "--container", CONTAINER, "--user", USER_NAME).splitlines()]
+    mine = [fields for fields in listed if apns_token.startswith(fields[2].rstrip("…"))]
+    assert len(mine) == 1 and mine[0][1] == USER_NAME and len(mine[0]) == 5, listed
+    assert all(apns_token not in fields for fields in listed), "the token itself is never printed"
+    token_id = mine[0][0]
+
+    # Through the server's management API, with a management token, as from a laptop.
+    cumulus.cli("operators", "add", "courier-ops", stdin="a long operator passphrase\n")
+    management = cumulus.cli("operators", "token", "courier-ops", "--name", "push-tokens")
+    environment = {key: value for key, value in os.environ.items() if not key.startswith("CUMULUS_")}
+    environment["CUMULUS_MANAGEMENT_TOKEN"] = management
+
+    def remote(*arguments: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([str(cumulus.binary), *arguments, "--server", cumulus.base_url], capture_output=True, text=True,
+                              timeout=60, env=environment, cwd="/")
+
+    remotely = remote("push-tokens", "list", "--container", CONTAINER)
+    assert remotely.returncode == 0 and token_id in remotely.stdout, remotely.stderr
+    assert remote("push-tokens", "revoke", "--container", CONTAINER, "--environment", "production", token_id).returncode != 0
+    revoked = remote("push-tokens", "revoke", "--container", CONTAINER, token_id)
+    assert revoked.returncode == 0 and revoked.stdout.strip() == f"Revoked push token {token_id}.", revoked.stderr
+    assert token_id not in cumulus.cli("push-tokens", "list", "--container", CONTAINER)
+    parts = urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+    connection.request("GET", f"{parts.path}?{parts.query}")
+    answer = connection.getresponse()
+    assert answer.status == 404 and answer.read() == b""
+    connection.close()
+    with pytest.raises(RuntimeError):
+        cumulus.cli("push-tokens", "revoke", "--container", CONTAINER, token_id)

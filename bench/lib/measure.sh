@@ -89,6 +89,21 @@ use_cumulus_binary() {
     fi
 }
 
+# public_type_schema TYPE FILE: writes to FILE a schema of one record type TYPE with a title,
+# readable by the world and created and written by any signed-in user.
+public_type_schema() {
+    cat > "$2" <<SCHEMA
+DEFINE SCHEMA
+    RECORD TYPE $1 (
+        "___recordID" REFERENCE QUERYABLE,
+        title STRING,
+        GRANT READ TO "_world",
+        GRANT CREATE TO "_icloud",
+        GRANT WRITE TO "_icloud"
+    );
+SCHEMA
+}
+
 # make_bench_container DATA_DIR SCHEMA_FILE: creates iCloud.com.example.Bench in DATA_DIR with
 # the schema, an API token (TOKEN) and a user `bench` signed in for two weeks (WEB, and
 # WEB_QUERY percent-encoded for a URL), with $CUMULUS. Its development rate limit is set far

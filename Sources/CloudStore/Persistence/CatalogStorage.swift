@@ -41,19 +41,23 @@ protocol CredentialStorage: Sendable {
     func user(email: String, in container: ContainerIdentifier) throws -> AppUser?
     /// Sets whether a user may be discovered; false when there is no such user.
     func setDiscoverable(_ discoverable: Bool, of userRecordName: String, in container: ContainerIdentifier) throws -> Bool
-    /// Replaces a user's password hash and, in the same transaction, ends every session of theirs.
+    /// Replaces a user's password hash and, in the same transaction, ends every session of
+    /// theirs and deletes the push tokens they hold.
     func setPasswordHash(_ hash: String, of userRecordName: String, in container: ContainerIdentifier) throws
-    /// Removes a user, their sessions, and their hold on push tokens; `false` when there was none.
+    /// Removes a user, their sessions, and the push tokens they hold; `false` when there was none.
     func deleteUser(_ userRecordName: String, in container: ContainerIdentifier) throws -> Bool
 
     func insertSession(_ session: WebSession) throws
     /// The session with `id` and when it was last seen in use, unless it was revoked.
     func session(_ id: String) throws -> (session: WebSession, lastSeen: Int64)?
+    /// Ends a session, and deletes the push tokens created or registered in it.
     func revokeSession(_ id: String) throws
-    /// Ends every session of a user; returns how many were open.
+    /// Ends every session of a user and deletes the push tokens they hold; returns how many
+    /// sessions were open.
     func revokeSessions(of userRecordName: String, in container: ContainerIdentifier) throws -> Int
     /// Ends the sessions opened for a container's environment (and those that kept no
-    /// environment), marked as ended by a reset; returns how many were open.
+    /// environment), marked as ended by a reset, and deletes the push tokens users hold there;
+    /// returns how many sessions were open.
     func revokeSessionsForReset(of container: ContainerIdentifier, _ environment: Environment) throws -> Int
     /// How many sessions a reset of a container's environment would end (not past their expiry at `now`).
     func openSessionCount(in container: ContainerIdentifier, _ environment: Environment, now: Int64) throws -> Int
@@ -67,9 +71,18 @@ protocol CredentialStorage: Sendable {
 
     func insertPushToken(_ token: PushToken) throws
     func pushToken(_ token: String) throws -> PushToken?
-    /// The push tokens `user` registered in the container's environment.
-    func pushTokens(of user: String, in container: ContainerIdentifier, _ environment: Environment) throws -> [String]
-    func setPushTokenUser(_ token: String, userRecordName: String?) throws
+    /// The push tokens among `values` that exist, in no particular order: one read for many.
+    func pushTokens(among values: [String]) throws -> [PushToken]
+    /// The push tokens `user` holds in the container's environment, oldest bound first.
+    func pushTokens(of user: String, in container: ContainerIdentifier, _ environment: Environment) throws -> [PushToken]
+    /// The push tokens users hold in the container's environment, by user, oldest bound first.
+    func boundPushTokens(in container: ContainerIdentifier, _ environment: Environment) throws -> [PushToken]
+    /// Binds a push token to a user, for a session, at `time` (also its last use).
+    func bindPushToken(_ token: String, to userRecordName: String, session: String?, at time: Int64) throws
+    /// Records that a push token was used at `time`. Not a change caches need to see.
+    func touchPushToken(_ token: String, at time: Int64) throws
+    /// Deletes push tokens; returns how many there were.
+    func deletePushTokens(_ tokens: [String]) throws -> Int
     /// How many push tokens of a container's environment no user holds.
     func unboundPushTokenCount(in container: ContainerIdentifier, _ environment: Environment) throws -> Int
     /// Removes push tokens no user holds that were made before `time`; returns how many.

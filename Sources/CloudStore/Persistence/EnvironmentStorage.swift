@@ -58,10 +58,13 @@ protocol EnvironmentReader {
     func subscriptions(of user: String, in database: DatabaseID) throws -> [Subscription]
     /// Every subscription of the environment, in every database, with its subscriber.
     func allSubscriptions() throws -> [(database: DatabaseID, user: String, subscription: Subscription)]
-    /// The oldest notification of `token` that has not expired at `now`, with its storage key.
-    func oldestNotification(for token: String, now: Int64) throws -> StoredNotification?
-    /// How many notifications wait for each push token that has any.
-    func queuedNotificationCounts() throws -> [String: Int]
+    /// The oldest notification of the token's queue not handed to it and not expired at `now`,
+    /// with its storage key.
+    func oldestNotification(for queue: PushTokenQueue, now: Int64) throws -> StoredNotification?
+    /// How many notifications of the token's queue wait for it at `now`.
+    func queuedNotificationCount(for queue: PushTokenQueue, now: Int64) throws -> Int
+    /// How many notification rows are queued, each once for its subscriber, expired or not.
+    func queuedNotificationRowCount() throws -> Int
     /// The stored blob with this content hash.
     func assetBlob(_ sha: String) throws -> AssetBlob?
     /// Names of the records of `zone` holding a reference with `action` to `recordName`.
@@ -126,16 +129,16 @@ protocol EnvironmentWriter: EnvironmentReader {
     func saveSubscription(_ subscription: Subscription, of user: String, in database: DatabaseID, at time: Int64) throws
     /// Deletes `user`'s subscription; whether there was one.
     func deleteSubscription(_ id: String, of user: String, in database: DatabaseID) throws -> Bool
-    /// Queues `notification` for each of `tokens`, until `expires`.
-    func enqueue(_ notification: QueuedNotification, for tokens: [String], expires: Int64) throws
-    /// Removes queued notifications, and every notification that expired before `now`; how
-    /// many of `keys` were still there.
-    func removeNotifications(_ keys: [Int64], expiredBefore now: Int64) throws -> Int
-    /// Takes out of the queue, for each of `tokens`, the oldest notification that has not expired
-    /// at `now` and that no other transaction is taking (another process's, on PostgreSQL), and
-    /// removes every notification that expired: each entry is claimed by one caller only.
-    func claimNotifications(for tokens: [String], now: Int64) throws -> [StoredNotification]
-    /// Puts claimed notifications back in their queues, each in the place it had.
+    /// Queues `notification` once for its subscriber, until `expires`: each push token the
+    /// subscriber holds takes it from there.
+    func enqueue(_ notification: QueuedNotification, expires: Int64) throws
+    /// Marks entries as handed to their tokens; how many had not been.
+    func removeNotifications(_ entries: [StoredNotification]) throws -> Int
+    /// Takes, for each token's queue, the oldest notification not handed to that token and not
+    /// expired at `now`, and marks it handed out: a caller claiming the same token at the same
+    /// time (another process's, on PostgreSQL) waits for this one and takes the next entry.
+    func claimNotifications(for queues: [PushTokenQueue], now: Int64) throws -> [StoredNotification]
+    /// Puts claimed notifications back in their tokens' queues, each in the place it had.
     func unclaimNotifications(_ entries: [StoredNotification]) throws
     /// Notes a blob written to disk, or renews the upload time of one known already; whether it was new.
     func insertAssetBlob(_ blob: AssetBlob) throws -> Bool

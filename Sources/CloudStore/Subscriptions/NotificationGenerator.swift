@@ -1,9 +1,10 @@
 /// Makes the notifications of one write transaction: for each record change, the query
 /// subscriptions it fires (the record's type and zone, the change's kind, the query's filters,
 /// and a subscriber who may read the record), and once per transaction each zone and database
-/// subscription whose zone changed. They are queued for the subscribers' push tokens in the same
-/// transaction as the change, so a change rolled back notifies nobody and a committed one
-/// survives a restart. A change in a shared zone also fires the subscriptions its participants
+/// subscription whose zone changed. They are queued once per subscriber holding a push token, in
+/// the same transaction as the change, so a change rolled back notifies nobody and a committed
+/// one survives a restart; each of the subscriber's tokens takes them from there when it polls,
+/// so the rows a save writes do not grow with the tokens subscribers hold. A change in a shared zone also fires the subscriptions its participants
 /// hold in their shared databases, for what they may read through the share.
 final class NotificationGenerator {
     private let container: ContainerIdentifier
@@ -102,8 +103,8 @@ final class NotificationGenerator {
         firedOnce = []
     }
 
-    /// Queues what the transaction made for the subscribers' push tokens, and deletes the
-    /// fire-once subscriptions that fired.
+    /// Queues what the transaction made once for each subscriber holding push tokens, and
+    /// deletes the fire-once subscriptions that fired.
     /// - Returns: the push tokens given notifications, to wake their waiting polls after commit.
     func flush(to writer: any EnvironmentWriter) throws -> Set<String> {
         var tokensOf: [String: [String]] = [:]
@@ -112,7 +113,9 @@ final class NotificationGenerator {
             let user = notification.userRecordName
             if tokensOf[user] == nil { tokensOf[user] = try pushTokens(user) }
             let tokens = tokensOf[user] ?? []
-            try writer.enqueue(notification, for: tokens, expires: now + lifetime)
+            // A subscriber with no token to take it would never be handed it.
+            guard !tokens.isEmpty else { continue }
+            try writer.enqueue(notification, expires: now + lifetime)
             woken.formUnion(tokens)
         }
         for key in firedOnce { _ = try writer.deleteSubscription(key.id, of: key.user, in: key.viaShare ? .shared(key.user) : database) }

@@ -1,5 +1,10 @@
 /// A subscription: what changes of a database a user wants to be told of, and what the
 /// notification should say.
+///
+/// It belongs to the user, not to the session that made it, and stays when that session ends:
+/// its notifications reach only the push tokens the user holds, and every token ends with the
+/// session that created or registered it. A subscription made in a stolen session so tells the
+/// thief nothing once the session is signed out (its token went with it).
 public struct Subscription: Hashable, Sendable {
     /// What a subscription watches.
     public enum Kind: Hashable, Sendable {

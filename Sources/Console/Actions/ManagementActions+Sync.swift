@@ -43,6 +43,35 @@ extension ManagementActions {
         })]
     }
 
+    /// The push tokens users hold in a container's environment (or `user`'s alone: sign-in name
+    /// or user record name), by user, with when each was created, bound and last used. A token
+    /// is named by its ``PushToken/id`` and shows its first characters only.
+    public func pushTokens(in container: String, environment: String, user: String? = nil, as actor: OperatorIdentity) throws -> JSONValue {
+        let identifier = try existingContainer(container)
+        let holder = try user.map { try existingUser($0, in: container).1 }
+        let names = Dictionary(try store.users(identifier).map { ($0.userRecordName, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let tokens = try store.pushTokens(identifier, try Self.environment(environment), of: holder?.userRecordName)
+        return ["pushTokens": .array(tokens.map { token in
+            [
+                "id": .string(token.id), "token": .string(Self.tokenPrefix(token.token)),
+                "userRecordName": Self.optional(token.userRecordName), "userName": Self.optional(token.userRecordName.flatMap { names[$0] }),
+                "apnsEnvironment": .string(token.apnsEnvironment), "created": Self.time(token.created),
+                "bound": token.bound.map(Self.time) ?? .null, "lastUsed": Self.time(token.lastUsed),
+                "session": .bool(token.session != nil),
+            ]
+        })]
+    }
+
+    /// Revokes a push token a user holds, named by its id: its courier URL answers 404 from now on.
+    public func revokePushToken(_ id: String, in container: String, environment: String, as actor: OperatorIdentity) throws -> JSONValue {
+        let identifier = try existingContainer(container)
+        let environment = try Self.environment(environment)
+        let revoked = try audited(actor, "pushToken.revoke", container: container, environment: environment.rawValue, target: id) {
+            try store.revokePushToken(id: id, in: identifier, environment)
+        }
+        return ["id": .string(id), "userRecordName": Self.optional(revoked.userRecordName), "revoked": true]
+    }
+
     /// The first characters of a push token, enough to tell tokens apart.
     static func tokenPrefix(_ token: String) -> String { String(token.prefix(8)) + "…" }
 

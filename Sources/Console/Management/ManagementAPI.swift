@@ -76,6 +76,17 @@ struct ManagementAPI: Sendable {
                     in: input.path("container"), environment: input.path("environment"), as: actor)
             }
         }
+        api.get("/containers/:container/:environment/push-tokens") { request in
+            answer(request) { input, actor in
+                try actions.pushTokens(
+                    in: input.path("container"), environment: input.path("environment"), user: input.query("user"), as: actor)
+            }
+        }
+        api.delete("/containers/:container/:environment/push-tokens/:id") { request in
+            answer(request) { input, actor in
+                try actions.revokePushToken(input.path("id"), in: input.path("container"), environment: input.path("environment"), as: actor)
+            }
+        }
         api.get("/containers/:container/:environment/notifications") { request in
             answer(request) { input, actor in
                 try actions.notificationQueues(in: input.path("container"), environment: input.path("environment"), as: actor)

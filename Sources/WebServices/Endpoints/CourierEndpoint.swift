@@ -94,7 +94,7 @@ final class CourierEndpoint: Sendable {
 
     private func pushToken(of request: HTTPRequest) throws -> PushToken? {
         guard let value = request.queryParameter("tok") else { return nil }
-        return try store.pushToken(value)
+        return try store.usePushToken(value)
     }
 
     private func add(_ waiter: Waiter, for token: PushToken) {

@@ -24,7 +24,7 @@ struct TokensEndpoints: Sendable {
         let environment = try apnsEnvironment(context, required: false)
         let token = try context.store.createPushToken(
             context.container, context.environment, apnsEnvironment: environment, caller: context.caller,
-            clientAddress: context.clientAddress)
+            session: context.authentication.session?.id, clientAddress: context.clientAddress)
         return json(token, apnsEnvironment: environment, context)
     }
 
@@ -35,7 +35,7 @@ struct TokensEndpoints: Sendable {
         let value = try context.body["apnsToken"].requiredString()
         let token = try context.store.registerPushToken(
             value, context.container, context.environment, apnsEnvironment: environment, caller: context.caller,
-            clientAddress: context.clientAddress)
+            session: context.authentication.session?.id, clientAddress: context.clientAddress)
         return json(token, apnsEnvironment: environment, context)
     }
 

@@ -62,6 +62,57 @@ struct SubscriptionsCommand: ParsableCommand {
     }
 }
 
+/// `cumulus push-tokens list|revoke`: the push tokens users hold in a container's environment.
+struct PushTokensCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "push-tokens", abstract: "List or revoke the push tokens users hold in a container's environment.",
+        discussion: """
+        A push token is what a device's web courier polls with. Each ends with the session that made it, when its user \
+        signs out everywhere or gets a new password, and after going unused; revoke one to end it now.
+        """,
+        subcommands: [List.self, Revoke.self])
+
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the push tokens users hold: id, user, first characters, created and last used (ms since 1970).")
+
+        @OptionGroup var management: ManagementOptions
+
+        @OptionGroup var target: ContainerOptions
+
+        @Option(help: "Only this user's tokens: sign-in name or user record name.")
+        var user: String?
+
+        func run() throws {
+            let path = ManagementPath(segments: ["containers", target.container, target.environment.rawValue, "push-tokens"], query: [("user", user)])
+            let tokens = try management.client().json(.get, path)["pushTokens"]?.arrayValue ?? []
+            if tokens.isEmpty { print("No push tokens held in \(target.environment) of \(target.container).") }
+            for token in tokens {
+                let holder: String = token["userName"]?.stringValue ?? token["userRecordName"]?.stringValue ?? ""
+                let times: [String] = ["created", "lastUsed"].map { token[$0]?.int64Value(acceptingNumericString: false).map(String.init) ?? "" }
+                let columns: [String] = [token["id"]?.stringValue ?? "", holder, token["token"]?.stringValue ?? ""] + times
+                print(columns.joined(separator: "\t"))
+            }
+        }
+    }
+
+    struct Revoke: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Revoke a push token: its courier URL answers 404 from now on.")
+
+        @OptionGroup var management: ManagementOptions
+
+        @OptionGroup var target: ContainerOptions
+
+        @Argument(help: "The token's id, as `push-tokens list` prints it.")
+        var id: String
+
+        func run() throws {
+            _ = try management.client().json(.delete, ManagementPath("containers", target.container, target.environment.rawValue, "push-tokens", id))
+            print("Revoked push token \(id).")
+        }
+    }
+}
+
 /// `cumulus changes --container ID --zone Z [--after N | --since MS] [--sync-token T]`: a zone's
 /// change log, tombstones included, or what a client holding a token receives next.
 struct ChangesCommand: ParsableCommand {

@@ -279,7 +279,7 @@ final class UnicodeLocaleDatabase: Sendable {
     }
 
     @Test(arguments: CatalogBackend.allCases)
-    func deletingAUserEndsTheirSessionsAndFreesTheirPushTokens(_ backend: CatalogBackend) throws {
+    func deletingAUserEndsTheirSessionsAndPushTokens(_ backend: CatalogBackend) throws {
         let catalog = try OpenCatalog(backend)
         let store = catalog.store
         try store.insertUser(AppUser(userRecordName: "_a", container: container, name: "a", created: 1), passwordHash: "h")
@@ -296,9 +296,10 @@ final class UnicodeLocaleDatabase: Sendable {
         #expect(try store.user(named: "a", in: container) == nil)
         #expect(try store.session("a1") == nil)
         #expect(try store.session("b1") != nil)
-        #expect(try store.pushToken("pa")?.userRecordName == nil)
+        // Their push tokens go, not merely let go: no unbound token keeps their queue's channel.
+        #expect(try store.pushToken("pa") == nil)
         #expect(try store.pushToken("pb")?.userRecordName == "_b")
-        #expect(try store.unboundPushTokenCount(in: container, .development) == 1)
+        #expect(try store.unboundPushTokenCount(in: container, .development) == 0)
         #expect(try store.deleteUser("_a", in: container) == false)
         // The name is free again.
         try store.insertUser(AppUser(userRecordName: "_a2", container: container, name: "A", created: 2), passwordHash: "h")
@@ -383,25 +384,65 @@ final class UnicodeLocaleDatabase: Sendable {
         #expect(try store.pushToken("t2") == bound)
         #expect(try store.pushToken("t3")?.userRecordName == nil)
         #expect(try store.pushToken("absent") == nil)
-        #expect(try store.pushTokens(of: "_u", in: container, .development) == ["t0", "t2", "t1"])
-        #expect(try store.pushTokens(of: "_u", in: container, .production) == ["t5"])
+        #expect(try store.pushTokens(of: "_u", in: container, .development).map(\.token) == ["t0", "t2", "t1"])
+        #expect(try store.pushTokens(of: "_u", in: container, .production).map(\.token) == ["t5"])
         #expect(try store.pushTokens(of: "_u", in: other, .development) == [])
+        #expect(try store.boundPushTokens(in: container, .development).map(\.token) == ["t0", "t2", "t1"])
+        #expect(try Set(store.pushTokens(among: ["t2", "absent", "t3"]).map(\.token)) == ["t2", "t3"])
+        #expect(try store.pushTokens(among: []) == [])
         #expect(try store.unboundPushTokenCount(in: container, .development) == 2)
 
-        try catalog.expectMoves("bind") { try store.setPushTokenUser("t3", userRecordName: "_v") }
-        #expect(try store.pushTokens(of: "_v", in: container, .development) == ["t3"])
-        try catalog.expectMoves("unbind") { try store.setPushTokenUser("t2", userRecordName: nil) }
-        #expect(try store.pushToken("t2")?.userRecordName == nil)
-        #expect(try store.unboundPushTokenCount(in: container, .development) == 2)
+        try catalog.expectMoves("bind") { try store.bindPushToken("t3", to: "_v", session: "s-v", at: 60) }
+        let boundNow = try #require(try store.pushToken("t3"))
+        #expect(boundNow.userRecordName == "_v" && boundNow.session == "s-v" && boundNow.bound == 60 && boundNow.lastUsed == 60)
+        #expect(try store.pushTokens(of: "_v", in: container, .development).map(\.token) == ["t3"])
+        try catalog.expectStill("touch") { try store.touchPushToken("t3", at: 70) }
+        #expect(try store.pushToken("t3")?.lastUsed == 70)
+        #expect(try catalog.expectMoves("delete") { try store.deletePushTokens(["t2", "absent"]) } == 1)
+        #expect(try store.pushToken("t2") == nil)
+        #expect(try store.unboundPushTokenCount(in: container, .development) == 1)
 
         // Only unbound tokens of the environment made before the time go.
-        #expect(try catalog.expectMoves("forget") { try store.deleteUnboundPushTokens(in: container, .development, createdBefore: 50) } == 1)
-        #expect(try store.pushToken("t2") == nil)
+        #expect(try catalog.expectMoves("forget") { try store.deleteUnboundPushTokens(in: container, .development, createdBefore: 50) } == 0)
         #expect(try store.pushToken("t4") != nil)
         #expect(try store.pushToken("t3") != nil)
         #expect(try store.pushToken("t6") != nil)
-        #expect(try store.unboundPushTokenCount(in: container, .development) == 1)
-        #expect(try store.deleteUnboundPushTokens(in: container, .development, createdBefore: 50) == 0)
+        #expect(try store.deleteUnboundPushTokens(in: container, .development, createdBefore: 51) == 1)
+        #expect(try store.unboundPushTokenCount(in: container, .development) == 0)
+    }
+
+    @Test(arguments: CatalogBackend.allCases)
+    func endingSessionsDeletesThePushTokensTheyHeld(_ backend: CatalogBackend) throws {
+        let catalog = try OpenCatalog(backend)
+        let store = catalog.store
+        func token(_ name: String, _ user: String?, session: String?, _ environment: Environment = .development) -> PushToken {
+            PushToken(
+                token: name, container: container, environment: environment, apnsEnvironment: "production", userRecordName: user, created: 1,
+                session: session)
+        }
+        for pushToken in [token("a1", "_a", session: "sa1"), token("a2", "_a", session: "sa2"), token("a3", "_a", session: nil, .production),
+                          token("b1", "_b", session: "sb1"), token("free", nil, session: nil)]
+        {
+            try store.insertPushToken(pushToken)
+        }
+        // One session's sign-out ends the tokens made in it.
+        try store.revokeSession("sa1")
+        #expect(try store.pushToken("a1") == nil)
+        #expect(try store.pushToken("a2") != nil)
+        // Ending all of a user's sessions ends every token they hold, in every environment.
+        _ = try store.revokeSessions(of: "_a", in: container)
+        #expect(try store.pushToken("a2") == nil)
+        #expect(try store.pushToken("a3") == nil)
+        #expect(try store.pushToken("b1") != nil)
+        #expect(try store.pushToken("free") != nil)
+        // A new password, and a removal, do the same.
+        try store.insertUser(AppUser(userRecordName: "_b", container: container, name: "b", created: 1), passwordHash: "h")
+        try store.setPasswordHash("h2", of: "_b", in: container)
+        #expect(try store.pushToken("b1") == nil)
+        try store.insertPushToken(token("b2", "_b", session: "sb2"))
+        #expect(try store.deleteUser("_b", in: container))
+        #expect(try store.pushToken("b2") == nil)
+        #expect(try store.pushToken("free") != nil)
     }
 
     // MARK: - Operators

@@ -20,27 +20,32 @@ struct PostgresNotificationClaimTests {
         try first.createContainer(container)
     }
 
-    func pushToken(_ name: String) -> PushToken {
-        PushToken(token: name, container: container, environment: .development, apnsEnvironment: "development", userRecordName: nil, created: 0)
+    /// A push token of alice's, as `tokens/create` makes it.
+    func pushToken(_ name: String) throws -> PushToken {
+        let token = PushToken(
+            token: name, container: container, environment: .development, apnsEnvironment: "development", userRecordName: "_alice", created: 0,
+            lastUsed: Int64(Date().timeIntervalSince1970 * 1000))
+        try first.credentials.insertPushToken(token)
+        return token
     }
 
-    /// Queues notifications `0..<count`, named by number, for every token, in that order.
-    func queue(_ count: Int, for tokens: [PushToken]) throws {
+    /// Queues notifications `0..<count` for alice, named by number, in that order.
+    func queue(_ count: Int) throws {
         let expires = Int64(Date().timeIntervalSince1970 * 1000) + 24 * 60 * 60 * 1000
         try first.environment(container, .development).write { writer in
             for number in 0..<count {
                 let notification = QueuedNotification(
                     notificationID: String(number), subscriptionID: "all", container: container, environment: .development,
                     userRecordName: "_alice", databaseScope: .public, reason: .database, notificationInfo: nil, created: 0)
-                try writer.enqueue(notification, for: tokens.map(\.token), expires: expires)
+                try writer.enqueue(notification, expires: expires)
             }
         }
     }
 
     @Test func claimsFromManyThreadsOfTwoProcessesTakeEveryEntryOnceInOrder() throws {
-        let tokens = (0..<4).map { pushToken("token-\($0)") }
+        let tokens = try (0..<4).map { try pushToken("token-\($0)") }
         let perToken = 150
-        try queue(perToken, for: tokens)
+        try queue(perToken)
 
         // What each claimer got, per token, in the order it got them.
         let claimers = 6
@@ -82,32 +87,45 @@ struct PostgresNotificationClaimTests {
         #expect(try first.queuedNotificationCounts(container, .development).isEmpty)
     }
 
-    @Test func anEntryAnotherTransactionHoldsIsSkippedNotWaitedForNorTakenTwice() throws {
-        let token = pushToken("held")
-        try queue(3, for: [token])
+    @Test func aClaimOfTheSameTokenWaitsForAnotherAndTakesTheNextEntry() throws {
+        let token = try pushToken("held")
+        try queue(3)
         let schema = CloudStore.environmentSchema(container, .development)
-        // Another process's claim, open between its DELETE and its COMMIT.
+        let lock = "SELECT pg_advisory_xact_lock(hashtextextended('cumulus.courier:held', 0))"
+        let handOut = "INSERT INTO \(schema).notification_deliveries(token, id) SELECT 'held', min(id) FROM \(schema).notifications"
+        // Another process's claim that died before committing: the entry stays queued.
         let other = try RawPostgres(url: database.url)
         try other.execute("BEGIN")
-        let held = try other.execute("DELETE FROM \(schema).notifications WHERE id = (SELECT min(id) FROM \(schema).notifications) RETURNING id")
-        #expect(held.count == 1)
-
-        let next = try #require(try second.claimNotifications(for: [token])[token.token])
-        #expect(next.notification.notificationID == "1", "the held entry is skipped, the next one taken")
+        try other.execute(lock)
+        try other.execute(handOut)
         try other.execute("ROLLBACK")
-        // The other claim gave up (its process died before committing): the entry is back first.
-        let back = try #require(try first.claimNotifications(for: [token])[token.token])
-        #expect(back.notification.notificationID == "0")
+
+        // Another process's claim, open between taking the token's lock and its COMMIT: this
+        // claim waits for it, then takes the next entry rather than the same one.
+        try other.execute("BEGIN")
+        try other.execute(lock)
+        try other.execute(handOut)
+        let next = Mutex<Result<NotificationDelivery?, any Error>?>(nil)
+        let claimed = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async { [second] in
+            let result = Result { try second.claimNotifications(for: [token])[token.token] }
+            next.withLock { $0 = result }
+            claimed.signal()
+        }
+        try other.execute("COMMIT")
+        claimed.wait()
+        let taken = try #require(try next.withLock { $0 }?.get())
+        #expect(taken.notification.notificationID == "1", "the entry the other claim took is not taken twice")
 
         // A put-back from one process wakes the other's waiters, who claim it, in its place.
         let heard = Mutex<Set<String>>([])
-        second.onNotificationsQueued { tokens in heard.withLock { $0.formUnion(tokens) } }
-        try PostgresCrossProcessTests.waitUntil { second.hearsOtherProcesses }
-        try first.returnNotifications([back])
+        first.onNotificationsQueued { tokens in heard.withLock { $0.formUnion(tokens) } }
+        try PostgresCrossProcessTests.waitUntil { first.hearsOtherProcesses }
+        try second.returnNotifications([taken])
         try PostgresCrossProcessTests.waitUntil { heard.withLock { $0 } == [token.token] }
-        let again = try #require(try second.claimNotifications(for: [token])[token.token])
-        #expect(again.notification.notificationID == "0")
-        #expect(try first.claimNotifications(for: [token])[token.token]?.notification.notificationID == "2")
-        #expect(try second.claimNotifications(for: [token]).isEmpty)
+        let again = try #require(try first.claimNotifications(for: [token])[token.token])
+        #expect(again.notification.notificationID == "1")
+        #expect(try second.claimNotifications(for: [token])[token.token]?.notification.notificationID == "2")
+        #expect(try first.claimNotifications(for: [token]).isEmpty)
     }
 }

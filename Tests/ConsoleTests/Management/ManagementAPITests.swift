@@ -39,6 +39,8 @@ import TestSupport
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/subscriptions", ""),
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/public/subscriptions/alice/every-note", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/notifications", ""),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/push-tokens", ""),
+        ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/push-tokens/" + alicePushTokenID, ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/shares", ""),
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/shares/alice/Trips/share-trip", ""),
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/shares/alice/Trips/share-trip/participants/bob", ""),
@@ -73,11 +75,19 @@ import TestSupport
         ("DELETE", "/admin/v1/management-tokens/ID", ""),
     ]
 
-    /// A server with an operator, a user `alice` with a zone `Work`, and a `Note` type.
+    /// The push token alice holds, and its id, what a revocation names.
+    static let alicePushToken = "alicedevicetoken"
+    static let alicePushTokenID = PushToken(
+        token: alicePushToken, container: try! ContainerIdentifier("iCloud.com.example.Tests"), environment: .development,
+        apnsEnvironment: "development", userRecordName: nil, created: 0).id
+
+    /// A server with an operator, a user `alice` with a zone `Work` and a push token, and a `Note` type.
     private static func server() throws -> ConsoleTestServer {
         let server = try ConsoleTestServer()
         try server.store.addOperator("root", password: "operator password")
         let alice = try server.store.addUser(server.container, name: "alice", password: "a long passphrase")
+        try server.store.registerPushToken(
+            alicePushToken, server.container, .development, apnsEnvironment: "development", caller: .user(alice.userRecordName))
         _ = try server.store.database(server.container, .development, .private, as: .user(alice.userRecordName))
             .modifyZones([ZoneOperation(.create, zoneName: "Work")])
         try server.store.importSchema(
@@ -102,7 +112,7 @@ import TestSupport
             "\(try store.usage(of: server.container).mapValues(\.records).sorted { $0.key.rawValue < $1.key.rawValue })",
             "\(try store.managementTokens().map(\.id))", try store.exportSchema(server.container, .production),
             "\(try store.roleAssignments(in: server.container, .development).mapValues { $0.sorted() }.sorted { $0.key < $1.key })",
-            "\(try store.limits(of: server.container, .development))",
+            "\(try store.limits(of: server.container, .development))", "\(try store.pushTokens(server.container, .development).map(\.id))",
         ].joined(separator: "|")
     }
 
@@ -506,6 +516,47 @@ import TestSupport
         #expect(try call("DELETE", "/development/shares/alice/Work/share-trip").0 == 404)
         let trail = try Self.send(server, "GET", "/admin/v1/audit?action=share.", headers: [("Authorization", "Bearer " + token)]).json()
         #expect(trail["entries"]?.arrayValue?.map { $0["action"]?.stringValue ?? "" } == ["share.delete", "share.participant.remove"])
+    }
+
+    /// Push tokens are listed and revoked by an operator, in their own container and environment
+    /// only; a revoked token's courier is closed, and the revocation joins the audit trail.
+    @Test func pushTokensAreListedAndRevokedInTheirOwnContainerOnly() throws {
+        let server = try Self.server()
+        let store = server.store
+        let other = try ContainerIdentifier("iCloud.com.example.Other")
+        try store.createContainer(other)
+        let stranger = try store.addUser(other, name: "stranger", password: "a long passphrase")
+        let theirs = try store.createPushToken(other, .development, apnsEnvironment: "development", caller: .user(stranger.userRecordName))
+
+        let token = try store.createManagementToken(for: "root", name: "t").text
+        func call(_ method: String, _ path: String) throws -> (Int, JSONValue) {
+            let response = try Self.send(server, method, "/admin/v1/containers/iCloud.com.example.Tests" + path,
+                                         headers: [("Authorization", "Bearer " + token)])
+            return (response.status, try response.json())
+        }
+        let (status, listed) = try call("GET", "/development/push-tokens")
+        #expect(status == 200)
+        let entry = try #require(listed["pushTokens"]?.arrayValue?.first)
+        #expect(listed["pushTokens"]?.arrayValue?.count == 1, "the other container's token is not listed here")
+        #expect(entry["id"] == .string(Self.alicePushTokenID) && entry["userName"] == "alice" && entry["token"] == "alicedev…")
+        #expect(entry["created"]?.int64Value(acceptingNumericString: false) != nil && entry["lastUsed"]?.int64Value(acceptingNumericString: false) != nil)
+        #expect(!(try call("GET", "/development/push-tokens").1.serialized().contains(Array(Self.alicePushToken.utf8))), "the token itself is never shown")
+        #expect(try call("GET", "/development/push-tokens?user=alice").1["pushTokens"]?.arrayValue?.count == 1)
+        #expect(try call("GET", "/development/push-tokens?user=nobody").0 == 404)
+        #expect(try call("GET", "/production/push-tokens").1["pushTokens"] == [])
+
+        // Another container's token, or this one's in another environment, is not found here.
+        #expect(try call("DELETE", "/development/push-tokens/" + theirs.id).0 == 404)
+        #expect(try store.pushToken(theirs.token) != nil)
+        #expect(try call("DELETE", "/production/push-tokens/" + Self.alicePushTokenID).0 == 404)
+        #expect(try store.pushToken(Self.alicePushToken) != nil)
+
+        let (revoked, answer) = try call("DELETE", "/development/push-tokens/" + Self.alicePushTokenID)
+        #expect(revoked == 200 && answer["revoked"] == true)
+        #expect(try store.pushToken(Self.alicePushToken) == nil)
+        #expect(try call("DELETE", "/development/push-tokens/" + Self.alicePushTokenID).0 == 404)
+        let trail = try Self.send(server, "GET", "/admin/v1/audit?action=pushToken.", headers: [("Authorization", "Bearer " + token)]).json()
+        #expect(trail["entries"]?.arrayValue?.map { $0["target"]?.stringValue ?? "" } == [Self.alicePushTokenID])
     }
 
     @Test func rolesGrantsAndTheSimulatorAsAScriptUsesThem() throws {

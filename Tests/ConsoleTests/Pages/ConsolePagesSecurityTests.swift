@@ -13,11 +13,19 @@ import TestSupport
     static let password = "operator password"
     static let hostile = #"<script>alert(1)</script> "><img src=x onerror=alert(2)>"#
 
-    /// A server with an operator, a user `alice`, a `Note` type and one record `r1`.
+    /// The push token alice holds, and its id, what a revocation names.
+    static let alicePushToken = "alicedevicetoken"
+    static let alicePushTokenID = PushToken(
+        token: alicePushToken, container: try! ContainerIdentifier("iCloud.com.example.Tests"), environment: .development,
+        apnsEnvironment: "development", userRecordName: nil, created: 0).id
+
+    /// A server with an operator, a user `alice` holding a push token, a `Note` type and one record `r1`.
     private static func server(publicURL: String? = nil) throws -> ConsoleTestServer {
         let server = try ConsoleTestServer(publicURL: publicURL)
         try server.store.addOperator(operatorName, password: password)
-        _ = try server.store.addUser(server.container, name: "alice", password: "a long passphrase")
+        let alice = try server.store.addUser(server.container, name: "alice", password: "a long passphrase")
+        try server.store.registerPushToken(
+            alicePushToken, server.container, .development, apnsEnvironment: "development", caller: .user(alice.userRecordName))
         try server.store.importSchema(
             "DEFINE SCHEMA\n RECORD TYPE Note (\"___recordID\" REFERENCE QUERYABLE, title STRING QUERYABLE, tags LIST<STRING>);\n",
             into: server.container, .development)
@@ -50,7 +58,7 @@ import TestSupport
             "\(try store.containers().map(\.identifier))", "\(try store.apiTokens(server.container).count)",
             "\(try store.users(server.container).map(\.name))", try store.exportSchema(server.container, .development),
             "\(try store.usage(of: server.container).mapValues(\.records).sorted { $0.key.rawValue < $1.key.rawValue })",
-            "\(try store.managementTokens().count)", fields,
+            "\(try store.managementTokens().count)", fields, "\(try store.pushTokens(server.container, .development).map(\.id))",
         ].joined(separator: "|")
     }
 
@@ -58,7 +66,7 @@ import TestSupport
     private static let plausibleForm: [(String, String)] = [
         ("identifier", "iCloud.com.example.Other"), ("name", "fresh"), ("password", "a new passphrase"), ("zoneName", "Fresh"),
         ("recordType", "Note"), ("field", "title"), ("index", "SORTABLE"), ("type", "STRING"), ("record", "r1"),
-        ("field.title", "changed"), ("confirmed", "yes"), ("text", "DEFINE SCHEMA\n RECORD TYPE Other (x STRING);\n"),
+        ("field.title", "changed"), ("confirmed", "yes"), ("pushTokenID", alicePushTokenID), ("text", "DEFINE SCHEMA\n RECORD TYPE Other (x STRING);\n"),
     ]
 
     @Test func everyPageSendsAVisitorWithoutASessionToTheLoginAndChangesNothing() throws {

@@ -95,6 +95,67 @@ import TestSupport
         let bad = try server.send("POST", server.authorized(path), body: #"{"apnsEnvironment":"staging"}"#)
         #expect(bad.status == 400)
     }
+
+    /// Security review N1, as the review ran it: a push token and a private subscription made
+    /// with a stolen web auth token, then the victim's remedy. The courier URL answers an empty
+    /// 404 and hands out nothing of the victim's next private save.
+    @Test(arguments: ["sign out everywhere", "new password", "sign out"])
+    func aCourierURLMadeInAStolenSessionEndsWithTheSession(_ remedy: String) throws {
+        let server = try APITestServer(courierTimeout: .milliseconds(200))
+        try server.defineNote(#"title STRING QUERYABLE"#)
+        let stolen = try server.signIn()
+        let created = try server.post("public", "tokens/create", "{}", webAuthToken: stolen)
+        #expect(created.status == 200, "\(created.text)")
+        let url = try #require(try created.json()["webcourierURL"]?.stringValue)
+        let target = String(url.dropFirst("http://127.0.0.1:\(server.port)".count))
+        let subscribed = try server.post("private", "subscriptions/modify", """
+            {"operations":[{"operationType":"create","subscription":{"subscriptionID":"spy","subscriptionType":"query",
+              "query":{"recordType":"Note"},"firesOn":["create","update"],
+              "notificationInfo":{"additionalFields":["title"],"shouldSendContentAvailable":true}}}]}
+            """, webAuthToken: stolen)
+        #expect(subscribed.status == 200 && subscribed.text.contains("\"spy\"") && !subscribed.text.contains("serverErrorCode"), "\(subscribed.text)")
+        try ChangesAPITests.create(server, "private", "diary-0", token: stolen)
+        let before = try server.send("GET", target)
+        #expect(try before.status == 200 && before.json()["ck"]?["qry"]?["af"] == ["title": "diary-0"], "the channel works while the session lives")
+
+        var password = server.password
+        switch remedy {
+        case "sign out everywhere": try server.store.signOutEverywhere(try #require(try server.store.user(named: "alice", in: server.container)).userRecordName, in: server.container)
+        case "new password":
+            password = "a brand new passphrase"
+            try server.store.setPassword(password, of: try #require(try server.store.user(named: "alice", in: server.container)).userRecordName, in: server.container)
+        default: try server.store.signOut(webAuthToken: stolen, in: server.container, .development)
+        }
+        let caller = try server.send("GET", server.authorized(server.path("public", "users/caller"), webAuthToken: stolen))
+        #expect(caller.status == 421)
+
+        let victim = try server.store.signIn(server.container, .development, name: "alice", password: password).webAuthToken
+        let saved = try server.post("private", "records/modify", """
+            {"operations":[{"operationType":"create","record":{"recordName":"diary-1","recordType":"Note",
+              "fields":{"title":{"value":"PRIVATE: new bank PIN 4711"}}}}]}
+            """, webAuthToken: victim)
+        #expect(saved.status == 200, "\(saved.text)")
+        let after = try server.send("GET", target)
+        #expect(after.status == 404 && after.body.isEmpty, "\(after.text)")
+        #expect(!after.text.contains("4711"))
+    }
+
+    /// Security review N2, as the review ran it: 200 `tokens/create` calls by one signed-in
+    /// user. The calls past the user's allowance are throttled; the user holds the cap at most.
+    @Test func tokensCreateIsLimitedForSignedInUsersToo() throws {
+        let server = try APITestServer()
+        let token = try server.signIn()
+        var statuses: [Int: Int] = [:]
+        for _ in 0..<200 {
+            let response = try server.post("public", "tokens/create", #"{"apnsEnvironment":"development"}"#, webAuthToken: token)
+            statuses[response.status, default: 0] += 1
+            if response.status != 200 { #expect(response.text.contains("THROTTLED"), "\(response.text)") }
+        }
+        #expect((statuses[200] ?? 0) <= 20, "\(statuses)")
+        #expect((statuses[503] ?? 0) + (statuses[429] ?? 0) >= 180, "\(statuses)")
+        let alice = try #require(try server.store.user(named: "alice", in: server.container)).userRecordName
+        #expect(try server.store.pushTokens(server.container, .development, of: alice).count <= 20)
+    }
 }
 
 /// A response handed from a background thread.

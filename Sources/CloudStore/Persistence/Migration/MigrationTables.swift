@@ -29,7 +29,8 @@ enum MigrationTables {
         ]),
         MigrationTable("push_tokens", key: ["token"], [
             Column("token", .text), Column("container", .text), Column("environment", .text), Column("apns_environment", .text),
-            Column("user_record_name", .text), Column("created", .integer),
+            Column("user_record_name", .text), Column("created", .integer), Column("session", .text), Column("bound", .integer),
+            Column("last_used", .integer),
         ]),
         MigrationTable("operators", key: ["name"], [Column("name", .text), Column("password", .text), Column("created", .integer)]),
         MigrationTable("operator_sessions", key: ["id"], [
@@ -115,8 +116,9 @@ enum MigrationTables {
             Column("body", .bytes),
         ]),
         MigrationTable("notifications", key: ["id"], [
-            Column("id", .integer), Column("token", .text), Column("expires", .integer), Column("body", .bytes),
+            Column("id", .integer), Column("user", .text), Column("created", .integer), Column("expires", .integer), Column("body", .bytes),
         ]),
+        MigrationTable("notification_deliveries", key: ["token", "id"], [Column("token", .text), Column("id", .integer)]),
         MigrationTable("asset_blobs", key: ["sha"], [
             Column("sha", .text), Column("size", .integer), Column("stored", .integer), Column("compressed", .bool),
             Column("created", .integer), Column("type", .text),

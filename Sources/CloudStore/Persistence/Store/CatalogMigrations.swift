@@ -164,5 +164,14 @@ enum CatalogMigrations {
         """
         CREATE INDEX push_tokens_by_user ON push_tokens(container, environment, user_record_name) WHERE user_record_name IS NOT NULL;
         """,
+        // A push token ends with the session that created or registered it, and after going
+        // unused; it gets its user's notifications queued since it was bound.
+        """
+        ALTER TABLE push_tokens ADD COLUMN session TEXT;
+        ALTER TABLE push_tokens ADD COLUMN bound INTEGER;
+        ALTER TABLE push_tokens ADD COLUMN last_used INTEGER NOT NULL DEFAULT 0;
+        UPDATE push_tokens SET last_used = created, bound = CASE WHEN user_record_name IS NULL THEN NULL ELSE created END;
+        CREATE INDEX push_tokens_by_session ON push_tokens(session) WHERE session IS NOT NULL;
+        """,
     ])
 }

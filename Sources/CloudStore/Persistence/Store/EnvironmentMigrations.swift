@@ -258,6 +258,22 @@ enum EnvironmentMigrations {
             expires INTEGER NOT NULL
         ) WITHOUT ROWID;
         """,
+        // Notifications are queued once per subscriber, not once per push token, and each token
+        // notes which it was handed: a subscriber holding many tokens costs a save one row per
+        // notification. What was queued per token before goes (it would reach tokens twice).
+        """
+        DELETE FROM notifications;
+        DROP INDEX notifications_by_token;
+        ALTER TABLE notifications RENAME COLUMN token TO user;
+        ALTER TABLE notifications ADD COLUMN created INTEGER NOT NULL DEFAULT 0;
+        CREATE INDEX notifications_by_user ON notifications(user, id);
+        CREATE TABLE notification_deliveries(
+            token TEXT NOT NULL,
+            id INTEGER NOT NULL,
+            PRIMARY KEY(token, id)
+        ) WITHOUT ROWID;
+        CREATE INDEX notification_deliveries_by_id ON notification_deliveries(id);
+        """,
     ])
 
     /// Record keys are taken as one more than the largest key, without `AUTOINCREMENT`:

@@ -181,5 +181,14 @@ enum PostgresCatalogMigrations {
             last_beat bigint NOT NULL
         );
         """,
+        // A push token ends with the session that created or registered it, and after going
+        // unused; it gets its user's notifications queued since it was bound.
+        """
+        ALTER TABLE {schema}.push_tokens ADD COLUMN session text;
+        ALTER TABLE {schema}.push_tokens ADD COLUMN bound bigint;
+        ALTER TABLE {schema}.push_tokens ADD COLUMN last_used bigint NOT NULL DEFAULT 0;
+        UPDATE {schema}.push_tokens SET last_used = created, bound = CASE WHEN user_record_name IS NULL THEN NULL ELSE created END;
+        CREATE INDEX push_tokens_by_session ON {schema}.push_tokens(session) WHERE session IS NOT NULL;
+        """,
     ])
 }

@@ -153,7 +153,7 @@ extension PostgresCatalogStore: CredentialStorage {
         }
     }
 
-    /// Removes a user, their sessions, and their hold on push tokens; `false` when there was none.
+    /// Removes a user, their sessions, and the push tokens they hold; `false` when there was none.
     func deleteUser(_ userRecordName: String, in container: ContainerIdentifier) throws -> Bool {
         try write { connection in
             let deleted = try connection.execute(
@@ -162,9 +162,6 @@ extension PostgresCatalogStore: CredentialStorage {
             ).affectedRows
             guard deleted > 0 else { return false }
             try Self.revokeSessions(of: userRecordName, in: container, on: connection)
-            try connection.execute(
-                "UPDATE catalog.push_tokens SET user_record_name = NULL WHERE container = $1 AND user_record_name = $2",
-                [.text(container.rawValue), .text(userRecordName)])
             return true
         }
     }
@@ -196,16 +193,21 @@ extension PostgresCatalogStore: CredentialStorage {
         }
     }
 
-    /// Ends the sessions of a container's environment (and those that kept none) as ended by a reset; returns how many were open.
+    /// Ends the sessions of a container's environment (and those that kept none) as ended by a
+    /// reset, and the push tokens users hold there; returns how many sessions were open.
     func revokeSessionsForReset(of container: ContainerIdentifier, _ environment: Environment) throws -> Int {
         try write { connection in
-            try connection.execute(
+            let ended = try connection.execute(
                 """
                 UPDATE catalog.sessions SET revoked = 2
                 WHERE container = $1 AND (environment = $2 OR environment IS NULL) AND revoked = 0
                 """,
                 [.text(container.rawValue), .text(environment.rawValue)]
             ).affectedRows
+            try connection.execute(
+                "DELETE FROM catalog.push_tokens WHERE container = $1 AND environment = $2 AND user_record_name IS NOT NULL",
+                [.text(container.rawValue), .text(environment.rawValue)])
+            return ended
         }
     }
 
@@ -229,10 +231,11 @@ extension PostgresCatalogStore: CredentialStorage {
         }
     }
 
-    /// Ends a session.
+    /// Ends a session, and the push tokens created or registered in it.
     func revokeSession(_ id: String) throws {
         try write { connection in
             try connection.execute("UPDATE catalog.sessions SET revoked = 1 WHERE id = $1", [.text(id)])
+            try connection.execute("DELETE FROM catalog.push_tokens WHERE session = $1", [.text(id)])
         }
     }
 
@@ -241,15 +244,21 @@ extension PostgresCatalogStore: CredentialStorage {
         try write { connection in try Self.revokeSessions(of: userRecordName, in: container, on: connection) }
     }
 
-    /// Ends the open sessions of a user inside the caller's transaction; returns how many there were.
+    /// Ends the open sessions of a user, and deletes the push tokens they hold, inside the
+    /// caller's transaction; returns how many sessions there were.
     @discardableResult
     private static func revokeSessions(of userRecordName: String, in container: ContainerIdentifier, on connection: PostgresConnection)
         throws -> Int
     {
-        try connection.execute(
+        let ended = try connection.execute(
             "UPDATE catalog.sessions SET revoked = 1 WHERE container = $1 AND user_record_name = $2 AND revoked = 0",
             [.text(container.rawValue), .text(userRecordName)]
         ).affectedRows
+        // What the sessions could receive ends with them: a token made in a stolen session
+        // must not outlive the sign-out that ended it.
+        try connection.execute(
+            "DELETE FROM catalog.push_tokens WHERE container = $1 AND user_record_name = $2", [.text(container.rawValue), .text(userRecordName)])
+        return ended
     }
 
     /// How many sessions of a user are open (not revoked, not past their expiry at `now`).
@@ -277,13 +286,11 @@ extension PostgresCatalogStore: CredentialStorage {
     func insertPushToken(_ token: PushToken) throws {
         try write { connection in
             try connection.execute(
-                """
-                INSERT INTO catalog.push_tokens(token, container, environment, apns_environment, user_record_name, created)
-                VALUES ($1, $2, $3, $4, $5, $6)
-                """,
+                "INSERT INTO catalog.push_tokens(\(CatalogRows.pushTokenColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
                 [
                     .text(token.token), .text(token.container.rawValue), .text(token.environment.rawValue),
-                    .text(token.apnsEnvironment), .text(token.userRecordName), .integer(token.created),
+                    .text(token.apnsEnvironment), .text(token.userRecordName), .integer(token.created), .text(token.session),
+                    .integer(token.bound), .integer(token.lastUsed),
                 ])
         }
     }
@@ -291,30 +298,71 @@ extension PostgresCatalogStore: CredentialStorage {
     /// The push token `token`, if it exists.
     func pushToken(_ token: String) throws -> PushToken? {
         try read { connection in
-            try connection.execute(
-                """
-                SELECT token, container, environment, apns_environment, user_record_name, created
-                FROM catalog.push_tokens WHERE token = $1
-                """,
-                [.text(token)]
-            ).first { row in
-                PushToken(
-                    token: row.text(0), container: try ContainerIdentifier(row.text(1)), environment: try CatalogRows.environment(row.text(2)),
-                    apnsEnvironment: row.text(3), userRecordName: row.optionalText(4), created: row.integer(5))
-            }
+            try connection.execute("SELECT \(CatalogRows.pushTokenColumns) FROM catalog.push_tokens WHERE token = $1", [.text(token)])
+                .first(CatalogRows.pushToken)
         }
     }
 
-    /// The push tokens `user` registered in the container's environment, oldest first.
-    func pushTokens(of user: String, in container: ContainerIdentifier, _ environment: Environment) throws -> [String] {
+    /// The push tokens among `values` that exist, in no particular order: one read for many.
+    func pushTokens(among values: [String]) throws -> [PushToken] {
+        guard !values.isEmpty else { return [] }
+        return try read { connection in
+            try connection.execute(
+                "SELECT \(CatalogRows.pushTokenColumns) FROM catalog.push_tokens WHERE token = ANY($1::text[])", [.textArray(values)]
+            ).map(CatalogRows.pushToken)
+        }
+    }
+
+    /// The push tokens `user` holds in the container's environment, oldest bound first.
+    func pushTokens(of user: String, in container: ContainerIdentifier, _ environment: Environment) throws -> [PushToken] {
         try read { connection in
             try connection.execute(
                 """
-                SELECT token FROM catalog.push_tokens WHERE container = $1 AND environment = $2 AND user_record_name = $3
-                ORDER BY created, token
+                SELECT \(CatalogRows.pushTokenColumns) FROM catalog.push_tokens
+                WHERE container = $1 AND environment = $2 AND user_record_name = $3 ORDER BY bound, created, token COLLATE "C"
                 """,
                 [.text(container.rawValue), .text(environment.rawValue), .text(user)]
-            ).map { $0.text(0) }
+            ).map(CatalogRows.pushToken)
+        }
+    }
+
+    /// The push tokens users hold in the container's environment, by user, oldest bound first.
+    func boundPushTokens(in container: ContainerIdentifier, _ environment: Environment) throws -> [PushToken] {
+        try read { connection in
+            try connection.execute(
+                """
+                SELECT \(CatalogRows.pushTokenColumns) FROM catalog.push_tokens
+                WHERE container = $1 AND environment = $2 AND user_record_name IS NOT NULL
+                ORDER BY user_record_name COLLATE "C", bound, created, token COLLATE "C"
+                """,
+                [.text(container.rawValue), .text(environment.rawValue)]
+            ).map(CatalogRows.pushToken)
+        }
+    }
+
+    /// Binds a push token to a user, for a session, at `time` (also its last use).
+    func bindPushToken(_ token: String, to userRecordName: String, session: String?, at time: Int64) throws {
+        try write { connection in
+            try connection.execute(
+                "UPDATE catalog.push_tokens SET user_record_name = $1, session = $2, bound = coalesce(bound, $3), last_used = $3 WHERE token = $4",
+                [.text(userRecordName), .text(session), .integer(time), .text(token)])
+        }
+    }
+
+    /// Records that a push token was used at `time`, without moving the change counter.
+    func touchPushToken(_ token: String, at time: Int64) throws {
+        // Outside `write`, which would move the change counter and empty every credential cache.
+        try read { connection in
+            try connection.execute(
+                "UPDATE catalog.push_tokens SET last_used = greatest(last_used, $1) WHERE token = $2", [.integer(time), .text(token)])
+        }
+    }
+
+    /// Deletes push tokens; returns how many there were.
+    func deletePushTokens(_ tokens: [String]) throws -> Int {
+        guard !tokens.isEmpty else { return 0 }
+        return try write { connection in
+            try connection.execute("DELETE FROM catalog.push_tokens WHERE token = ANY($1::text[])", [.textArray(tokens)]).affectedRows
         }
     }
 
@@ -340,13 +388,4 @@ extension PostgresCatalogStore: CredentialStorage {
             ).affectedRows
         }
     }
-
-    /// Gives a push token to a user, or to none.
-    func setPushTokenUser(_ token: String, userRecordName: String?) throws {
-        try write { connection in
-            try connection.execute(
-                "UPDATE catalog.push_tokens SET user_record_name = $1 WHERE token = $2", [.text(userRecordName), .text(token)])
-        }
-    }
-
 }

@@ -233,5 +233,21 @@ enum PostgresEnvironmentMigrations {
             expires bigint NOT NULL
         );
         """,
+        // Notifications are queued once per subscriber, not once per push token, and each token
+        // notes which it was handed: a subscriber holding many tokens costs a save one row per
+        // notification. What was queued per token before goes (it would reach tokens twice).
+        """
+        DELETE FROM {schema}.notifications;
+        DROP INDEX {schema}.notifications_by_token;
+        ALTER TABLE {schema}.notifications RENAME COLUMN token TO "user";
+        ALTER TABLE {schema}.notifications ADD COLUMN created bigint NOT NULL DEFAULT 0;
+        CREATE INDEX notifications_by_user ON {schema}.notifications("user", id);
+        CREATE TABLE {schema}.notification_deliveries(
+            token text NOT NULL,
+            id bigint NOT NULL,
+            PRIMARY KEY(token, id)
+        );
+        CREATE INDEX notification_deliveries_by_id ON {schema}.notification_deliveries(id);
+        """,
     ])
 }

@@ -40,73 +40,97 @@ extension PostgresEnvironmentSession {
         ).affectedRows > 0
     }
 
-    func enqueue(_ notification: QueuedNotification, for tokens: [String], expires: Int64) throws {
-        guard !tokens.isEmpty else { return }
+    func enqueue(_ notification: QueuedNotification, expires: Int64) throws {
         try connection.execute(
-            "INSERT INTO \(table("notifications"))(token, expires, body) SELECT t, $2, $3 FROM unnest($1::text[]) AS t",
-            [.textArray(tokens), .integer(expires), .bytes(SubscriptionCodec.encode(notification))])
+            "INSERT INTO \(table("notifications"))(\"user\", created, expires, body) VALUES ($1, $2, $3, $4)",
+            [.text(notification.userRecordName), .integer(notification.created), .integer(expires), .bytes(SubscriptionCodec.encode(notification))])
     }
 
-    func oldestNotification(for token: String, now: Int64) throws -> StoredNotification? {
+    /// The entries of the token `token`'s queue not handed to it: `user`'s since `since`, not expired at `now`.
+    private func pending(token: String, user: String, since: String, now: String) -> String {
+        """
+        FROM \(table("notifications")) n WHERE n."user" = \(user) AND n.created >= \(since) AND n.expires > \(now)
+        AND NOT EXISTS (SELECT 1 FROM \(table("notification_deliveries")) d WHERE d.token = \(token) AND d.id = n.id)
+        """
+    }
+
+    func oldestNotification(for queue: PushTokenQueue, now: Int64) throws -> StoredNotification? {
         try connection.execute(
-            "SELECT \(StoredNotification.columns) FROM \(table("notifications")) WHERE token = $1 AND expires > $2 ORDER BY id LIMIT 1",
-            [.text(token), .integer(now)]
-        ).first(StoredNotification.init(row:))
+            "SELECT \(StoredNotification.columns) \(pending(token: "$1", user: "$2", since: "$3", now: "$4")) ORDER BY id LIMIT 1",
+            [.text(queue.token), .text(queue.user), .integer(queue.since), .integer(now)]
+        ).first { try StoredNotification(row: $0, token: queue.token) }
     }
 
-    func queuedNotificationCounts() throws -> [String: Int] {
-        var counts: [String: Int] = [:]
-        for (token, count) in try connection.execute("SELECT token, count(*) FROM \(table("notifications")) GROUP BY token").map({ ($0.text(0), $0.integer(1)) }) {
-            counts[token] = Int(count)
-        }
-        return counts
+    func queuedNotificationCount(for queue: PushTokenQueue, now: Int64) throws -> Int {
+        Int(try connection.execute(
+            "SELECT count(*) \(pending(token: "$1", user: "$2", since: "$3", now: "$4"))",
+            [.text(queue.token), .text(queue.user), .integer(queue.since), .integer(now)]
+        ).scalarInteger() ?? 0)
     }
 
-    func removeNotifications(_ keys: [Int64], expiredBefore now: Int64) throws -> Int {
-        // Only the poll that deleted an entry hands it out: with polls in several processes,
-        // a row another poll took first is not counted (nor delivered) here.
-        let removed = try connection.execute(
-            "DELETE FROM \(table("notifications")) WHERE id = ANY($1::bigint[])", [.integerArray(keys)]).affectedRows
-        try connection.execute("DELETE FROM \(table("notifications")) WHERE expires <= $1", [.integer(now)])
-        return removed
+    func queuedNotificationRowCount() throws -> Int {
+        Int(try connection.execute("SELECT count(*) FROM \(table("notifications"))").scalarInteger() ?? 0)
     }
 
-    func claimNotifications(for tokens: [String], now: Int64) throws -> [StoredNotification] {
-        guard !tokens.isEmpty else { return [] }
-        // Each token's oldest entry that no other transaction holds: a poll in another process
-        // claiming the same token at the same moment takes the next entry, never this one. The
-        // row lock comes before the limit, so a skipped entry does not use up a token's one.
+    func removeNotifications(_ entries: [StoredNotification]) throws -> Int {
+        guard !entries.isEmpty else { return 0 }
+        // Only the poll that marked an entry handed it out: with polls in several processes, an
+        // entry another poll marked first is not counted (nor delivered) here.
+        return try connection.execute(
+            """
+            INSERT INTO \(table("notification_deliveries"))(token, id) SELECT * FROM unnest($1::text[], $2::bigint[])
+            ON CONFLICT DO NOTHING
+            """,
+            [.textArray(entries.map(\.token)), .integerArray(entries.map(\.key))]
+        ).affectedRows
+    }
+
+    func claimNotifications(for queues: [PushTokenQueue], now: Int64) throws -> [StoredNotification] {
+        let queues = Array(Set(queues))
+        guard !queues.isEmpty else { return [] }
+        // Claims of one token wait for each other (until commit, so that the second sees what
+        // the first handed out and takes the next entry), taking their locks in one order so
+        // that two claims of several tokens never deadlock.
+        try connection.execute(
+            """
+            SELECT pg_advisory_xact_lock(key) FROM (
+                SELECT DISTINCT hashtextextended('cumulus.courier:' || t, 0) AS key FROM unnest($1::text[]) AS t ORDER BY key OFFSET 0) AS keys
+            """,
+            [.textArray(queues.map(\.token))])
         let claimed = try connection.execute(
             """
-            DELETE FROM \(table("notifications")) WHERE id IN (
-                SELECT oldest.id FROM unnest($1::text[]) AS t(token) CROSS JOIN LATERAL (
-                    SELECT id FROM \(table("notifications")) n WHERE n.token = t.token AND n.expires > $2
-                    ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED) AS oldest)
-            RETURNING \(StoredNotification.columns)
+            WITH picked AS (
+                SELECT q.token, oldest.id FROM unnest($1::text[], $2::text[], $3::bigint[]) AS q(token, usr, since) CROSS JOIN LATERAL (
+                    SELECT n.id \(pending(token: "q.token", user: "q.usr", since: "q.since", now: "$4")) ORDER BY n.id LIMIT 1) AS oldest
+            ), handed AS (
+                INSERT INTO \(table("notification_deliveries"))(token, id) SELECT token, id FROM picked ON CONFLICT DO NOTHING RETURNING token, id
+            )
+            SELECT h.token, n.id, n.expires, n.body FROM handed h JOIN \(table("notifications")) n ON n.id = h.id ORDER BY n.id
             """,
-            [.textArray(Array(Set(tokens))), .integer(now)]
-        ).map(StoredNotification.init(row:))
-        // Expired entries another transaction holds are left to it, rather than waited for.
-        try connection.execute(
-            """
-            DELETE FROM \(table("notifications")) WHERE id IN (
-                SELECT id FROM \(table("notifications")) WHERE expires <= $1 FOR UPDATE SKIP LOCKED)
-            """,
-            [.integer(now)])
-        return claimed.sorted { $0.key < $1.key }
+            [.textArray(queues.map(\.token)), .textArray(queues.map(\.user)), .integerArray(queues.map(\.since)), .integer(now)]
+        )
+        return try claimed.map { try StoredNotification(row: $0, token: $0.text(0), offset: 1) }
     }
 
     func unclaimNotifications(_ entries: [StoredNotification]) throws {
-        // The same key puts each back in its place; one already back stays as it is.
-        for entry in entries {
-            try connection.execute(
-                "INSERT INTO \(table("notifications"))(id, token, expires, body) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING",
-                [.integer(entry.key), .text(entry.token), .integer(entry.expires), .bytes(SubscriptionCodec.encode(entry.notification))])
-        }
+        guard !entries.isEmpty else { return }
+        // Handed out no more, each is back in its place; one already back stays as it is.
+        try connection.execute(
+            """
+            DELETE FROM \(table("notification_deliveries")) d USING unnest($1::text[], $2::bigint[]) AS e(token, id)
+            WHERE d.token = e.token AND d.id = e.id
+            """,
+            [.textArray(entries.map(\.token)), .integerArray(entries.map(\.key))])
     }
 
     func removeExpiredNotifications(before now: Int64) throws -> Int {
-        try connection.execute("DELETE FROM \(table("notifications")) WHERE expires <= $1", [.integer(now)]).affectedRows
+        try connection.execute(
+            """
+            DELETE FROM \(table("notification_deliveries")) WHERE id IN (
+                SELECT id FROM \(table("notifications")) WHERE expires <= $1)
+            """,
+            [.integer(now)])
+        return try connection.execute("DELETE FROM \(table("notifications")) WHERE expires <= $1", [.integer(now)]).affectedRows
     }
 
     // MARK: - Asset blobs

@@ -134,8 +134,6 @@ extension SQLiteCatalogStore: CredentialStorage {
                 .execute([.text(container.rawValue), .text(userRecordName)])
             guard connection.changes > 0 else { return false }
             try Self.revokeSessions(of: userRecordName, in: container, on: connection)
-            try connection.statement("UPDATE push_tokens SET user_record_name = NULL WHERE container = ? AND user_record_name = ?")
-                .execute([.text(container.rawValue), .text(userRecordName)])
             return true
         }
     }
@@ -169,7 +167,10 @@ extension SQLiteCatalogStore: CredentialStorage {
             try connection.statement(
                 "UPDATE sessions SET revoked = 2 WHERE container = ? AND (environment = ? OR environment IS NULL) AND revoked = 0"
             ).execute([.text(container.rawValue), .text(environment.rawValue)])
-            return connection.changes
+            let ended = connection.changes
+            try connection.statement("DELETE FROM push_tokens WHERE container = ? AND environment = ? AND user_record_name IS NOT NULL")
+                .execute([.text(container.rawValue), .text(environment.rawValue)])
+            return ended
         }
     }
 
@@ -191,7 +192,10 @@ extension SQLiteCatalogStore: CredentialStorage {
     }
 
     func revokeSession(_ id: String) throws {
-        try write { connection in try connection.statement("UPDATE sessions SET revoked = 1 WHERE id = ?").execute([.text(id)]) }
+        try write { connection in
+            try connection.statement("UPDATE sessions SET revoked = 1 WHERE id = ?").execute([.text(id)])
+            try connection.statement("DELETE FROM push_tokens WHERE session = ?").execute([.text(id)])
+        }
     }
 
     func revokeSessions(of userRecordName: String, in container: ContainerIdentifier) throws -> Int {
@@ -204,7 +208,12 @@ extension SQLiteCatalogStore: CredentialStorage {
     {
         try connection.statement("UPDATE sessions SET revoked = 1 WHERE container = ? AND user_record_name = ? AND revoked = 0")
             .execute([.text(container.rawValue), .text(userRecordName)])
-        return connection.changes
+        let ended = connection.changes
+        // What the sessions could receive ends with them: a token made in a stolen session
+        // must not outlive the sign-out that ended it.
+        try connection.statement("DELETE FROM push_tokens WHERE container = ? AND user_record_name = ?")
+            .execute([.text(container.rawValue), .text(userRecordName)])
+        return ended
     }
 
     func openSessionCount(of userRecordName: String, in container: ContainerIdentifier, now: Int64) throws -> Int {
@@ -227,31 +236,75 @@ extension SQLiteCatalogStore: CredentialStorage {
     func insertPushToken(_ token: PushToken) throws {
         try write { connection in
             try connection.statement(
-                "INSERT INTO push_tokens(token, container, environment, apns_environment, user_record_name, created) VALUES (?, ?, ?, ?, ?, ?)"
+                "INSERT INTO push_tokens(\(CatalogRows.pushTokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
             ).execute([
                 .text(token.token), .text(token.container.rawValue), .text(token.environment.rawValue),
-                .text(token.apnsEnvironment), .text(token.userRecordName), .integer(token.created),
+                .text(token.apnsEnvironment), .text(token.userRecordName), .integer(token.created), .text(token.session),
+                .integer(token.bound), .integer(token.lastUsed),
             ])
         }
     }
 
     func pushToken(_ token: String) throws -> PushToken? {
         try read { connection in
-            try connection.statement(
-                "SELECT token, container, environment, apns_environment, user_record_name, created FROM push_tokens WHERE token = ?"
-            ).firstRow([.text(token)]) { row in
-                PushToken(
-                    token: row.text(0), container: try ContainerIdentifier(row.text(1)), environment: try CatalogRows.environment(row.text(2)),
-                    apnsEnvironment: row.text(3), userRecordName: row.optionalText(4), created: row.integer(5))
-            }
+            try connection.statement("SELECT \(CatalogRows.pushTokenColumns) FROM push_tokens WHERE token = ?")
+                .firstRow([.text(token)], CatalogRows.pushToken)
         }
     }
 
-    func pushTokens(of user: String, in container: ContainerIdentifier, _ environment: Environment) throws -> [String] {
+    func pushTokens(among values: [String]) throws -> [PushToken] {
+        try read { connection in
+            let lookup = try connection.statement("SELECT \(CatalogRows.pushTokenColumns) FROM push_tokens WHERE token = ?")
+            return try values.compactMap { try lookup.firstRow([.text($0)], CatalogRows.pushToken) }
+        }
+    }
+
+    func pushTokens(of user: String, in container: ContainerIdentifier, _ environment: Environment) throws -> [PushToken] {
         try read { connection in
             try connection.statement(
-                "SELECT token FROM push_tokens WHERE container = ? AND environment = ? AND user_record_name = ? ORDER BY created, token"
-            ).rows([.text(container.rawValue), .text(environment.rawValue), .text(user)]) { $0.text(0) }
+                """
+                SELECT \(CatalogRows.pushTokenColumns) FROM push_tokens WHERE container = ? AND environment = ? AND user_record_name = ?
+                ORDER BY bound, created, token
+                """
+            ).rows([.text(container.rawValue), .text(environment.rawValue), .text(user)], CatalogRows.pushToken)
+        }
+    }
+
+    func boundPushTokens(in container: ContainerIdentifier, _ environment: Environment) throws -> [PushToken] {
+        try read { connection in
+            try connection.statement(
+                """
+                SELECT \(CatalogRows.pushTokenColumns) FROM push_tokens
+                WHERE container = ? AND environment = ? AND user_record_name IS NOT NULL ORDER BY user_record_name, bound, created, token
+                """
+            ).rows([.text(container.rawValue), .text(environment.rawValue)], CatalogRows.pushToken)
+        }
+    }
+
+    func bindPushToken(_ token: String, to userRecordName: String, session: String?, at time: Int64) throws {
+        try write { connection in
+            try connection.statement(
+                "UPDATE push_tokens SET user_record_name = ?, session = ?, bound = coalesce(bound, ?), last_used = ? WHERE token = ?"
+            ).execute([.text(userRecordName), .text(session), .integer(time), .integer(time), .text(token)])
+        }
+    }
+
+    func touchPushToken(_ token: String, at time: Int64) throws {
+        // Outside `write`, which would move the change counter and empty every credential cache.
+        try database.write { connection in
+            try connection.statement("UPDATE push_tokens SET last_used = max(last_used, ?) WHERE token = ?").execute([.integer(time), .text(token)])
+        }
+    }
+
+    func deletePushTokens(_ tokens: [String]) throws -> Int {
+        try write { connection in
+            let delete = try connection.statement("DELETE FROM push_tokens WHERE token = ?")
+            var deleted = 0
+            for token in tokens {
+                try delete.execute([.text(token)])
+                deleted += connection.changes
+            }
+            return deleted
         }
     }
 
@@ -271,11 +324,4 @@ extension SQLiteCatalogStore: CredentialStorage {
             return connection.changes
         }
     }
-
-    func setPushTokenUser(_ token: String, userRecordName: String?) throws {
-        try write { connection in
-            try connection.statement("UPDATE push_tokens SET user_record_name = ? WHERE token = ?").execute([.text(userRecordName), .text(token)])
-        }
-    }
-
 }

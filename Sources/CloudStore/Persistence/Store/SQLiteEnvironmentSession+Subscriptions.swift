@@ -46,58 +46,67 @@ extension SQLiteEnvironmentSession {
         return connection.changes > 0
     }
 
-    func enqueue(_ notification: QueuedNotification, for tokens: [String], expires: Int64) throws {
-        guard !tokens.isEmpty else { return }
-        let body = SQLiteValue.blob(SubscriptionCodec.encode(notification))
-        let insert = try connection.statement("INSERT INTO notifications(token, expires, body) VALUES (?, ?, ?)")
-        for token in tokens { try insert.execute([.text(token), .integer(expires), body]) }
+    func enqueue(_ notification: QueuedNotification, expires: Int64) throws {
+        try connection.statement("INSERT INTO notifications(user, created, expires, body) VALUES (?, ?, ?, ?)").execute([
+            .text(notification.userRecordName), .integer(notification.created), .integer(expires),
+            .blob(SubscriptionCodec.encode(notification)),
+        ])
     }
 
-    func oldestNotification(for token: String, now: Int64) throws -> StoredNotification? {
-        try connection.statement("SELECT \(StoredNotification.columns) FROM notifications WHERE token = ? AND expires > ? ORDER BY id LIMIT 1")
-            .firstRow([.text(token), .integer(now)], StoredNotification.init(row:))
+    /// The entries of a token's queue not handed to it, oldest first.
+    private static let pending = """
+        FROM notifications n WHERE user = ? AND created >= ? AND expires > ?
+        AND NOT EXISTS (SELECT 1 FROM notification_deliveries d WHERE d.token = ? AND d.id = n.id)
+        """
+
+    private static func pendingArguments(_ queue: PushTokenQueue, now: Int64) -> [SQLiteValue] {
+        [.text(queue.user), .integer(queue.since), .integer(now), .text(queue.token)]
     }
 
-    func queuedNotificationCounts() throws -> [String: Int] {
-        var counts: [String: Int] = [:]
-        let rows = try connection.statement("SELECT token, count(*) FROM notifications GROUP BY token").rows([]) { ($0.text(0), $0.integer(1)) }
-        for (token, count) in rows { counts[token] = Int(count) }
-        return counts
+    func oldestNotification(for queue: PushTokenQueue, now: Int64) throws -> StoredNotification? {
+        try connection.statement("SELECT \(StoredNotification.columns) \(Self.pending) ORDER BY id LIMIT 1")
+            .firstRow(Self.pendingArguments(queue, now: now)) { try StoredNotification(row: $0, token: queue.token) }
     }
 
-    func removeNotifications(_ keys: [Int64], expiredBefore now: Int64) throws -> Int {
-        let delete = try connection.statement("DELETE FROM notifications WHERE id = ?")
+    func queuedNotificationCount(for queue: PushTokenQueue, now: Int64) throws -> Int {
+        Int(try connection.statement("SELECT count(*) \(Self.pending)").scalarInteger(Self.pendingArguments(queue, now: now)) ?? 0)
+    }
+
+    func queuedNotificationRowCount() throws -> Int {
+        Int(try connection.statement("SELECT count(*) FROM notifications").scalarInteger() ?? 0)
+    }
+
+    func removeNotifications(_ entries: [StoredNotification]) throws -> Int {
+        let deliver = try connection.statement("INSERT OR IGNORE INTO notification_deliveries(token, id) VALUES (?, ?)")
         var removed = 0
-        for key in keys {
-            try delete.execute([.integer(key)])
+        for entry in entries {
+            try deliver.execute([.text(entry.token), .integer(entry.key)])
             removed += connection.changes
         }
-        try connection.statement("DELETE FROM notifications WHERE expires <= ?").execute([.integer(now)])
         return removed
     }
 
-    func claimNotifications(for tokens: [String], now: Int64) throws -> [StoredNotification] {
+    func claimNotifications(for queues: [PushTokenQueue], now: Int64) throws -> [StoredNotification] {
         // One writer: what this transaction reads, no other takes before it commits.
-        let delete = try connection.statement("DELETE FROM notifications WHERE id = ?")
+        let deliver = try connection.statement("INSERT INTO notification_deliveries(token, id) VALUES (?, ?)")
         var claimed: [StoredNotification] = []
-        for token in Set(tokens) {
-            guard let oldest = try oldestNotification(for: token, now: now) else { continue }
-            try delete.execute([.integer(oldest.key)])
+        for queue in Set(queues) {
+            guard let oldest = try oldestNotification(for: queue, now: now) else { continue }
+            try deliver.execute([.text(queue.token), .integer(oldest.key)])
             claimed.append(oldest)
         }
-        try connection.statement("DELETE FROM notifications WHERE expires <= ?").execute([.integer(now)])
         return claimed
     }
 
     func unclaimNotifications(_ entries: [StoredNotification]) throws {
-        // The same key puts each back in its place; one already back stays as it is.
-        let insert = try connection.statement("INSERT OR IGNORE INTO notifications(id, token, expires, body) VALUES (?, ?, ?, ?)")
-        for entry in entries {
-            try insert.execute([.integer(entry.key), .text(entry.token), .integer(entry.expires), .blob(SubscriptionCodec.encode(entry.notification))])
-        }
+        // Handed out no more, each is back in its place; one already back stays as it is.
+        let undeliver = try connection.statement("DELETE FROM notification_deliveries WHERE token = ? AND id = ?")
+        for entry in entries { try undeliver.execute([.text(entry.token), .integer(entry.key)]) }
     }
 
     func removeExpiredNotifications(before now: Int64) throws -> Int {
+        try connection.statement("DELETE FROM notification_deliveries WHERE id IN (SELECT id FROM notifications WHERE expires <= ?)")
+            .execute([.integer(now)])
         try connection.statement("DELETE FROM notifications WHERE expires <= ?").execute([.integer(now)])
         return connection.changes
     }

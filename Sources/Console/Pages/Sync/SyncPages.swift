@@ -5,11 +5,12 @@ import HTTPServer
 
 /// Sync in one environment: the change-feed inspector of a zone (its log after a sequence or
 /// from a time, tombstones included, and what a client holding a given token would receive
-/// next), every subscription with its subscriber (deletable), and the notifications waiting per
-/// push token.
+/// next), every subscription with its subscriber (deletable), the push tokens users hold
+/// (revocable), and the notifications waiting per push token.
 ///
 /// Under `/console/containers/C/ENV/DB/sync` (`?zone=…&user=…`): `GET` with `after`, `since`
-/// and `syncToken`; `POST /subscriptions/delete` (after a confirmation page).
+/// and `syncToken`; `POST /subscriptions/delete` and `POST /push-tokens/revoke` (each after a
+/// confirmation page).
 struct SyncPages: Sendable {
     let console: ConsolePages
     var actions: ManagementActions { console.actions }
@@ -19,6 +20,7 @@ struct SyncPages: Sendable {
         let base = "/containers/:container/:environment/:database/sync"
         console.get(&group, base) { request in try pages.show(request) }
         console.post(&group, base + "/subscriptions/delete") { request in try pages.deleteSubscription(request) }
+        console.post(&group, base + "/push-tokens/revoke") { request in try pages.revokePushToken(request) }
     }
 
     private func show(_ request: ConsoleRequest) throws -> ConsoleAnswer {
@@ -60,6 +62,16 @@ struct SyncPages: Sendable {
             ]
         }
         context["deleteAction"] = location.path(.sync, "/subscriptions/delete")
+        let pushTokens = try actions.pushTokens(in: location.container, environment: environment, as: request.identity)
+        context["pushTokens"] = (pushTokens["pushTokens"]?.arrayValue ?? []).map { token -> [String: Any] in
+            [
+                "id": token["id"]?.stringValue ?? "", "token": token["token"]?.stringValue ?? "",
+                "user": token["userName"]?.stringValue ?? token["userRecordName"]?.stringValue ?? "—",
+                "created": Formatting.time(token["created"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
+                "lastUsed": Formatting.time(token["lastUsed"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
+            ]
+        }
+        context["revokeAction"] = location.path(.sync, "/push-tokens/revoke")
         let queues = try actions.notificationQueues(in: location.container, environment: environment, as: request.identity)
         context["queues"] = (queues["queues"]?.arrayValue ?? []).map { queue -> [String: Any] in
             [
@@ -128,29 +140,57 @@ struct SyncPages: Sendable {
         return nil
     }
 
+    private func revokePushToken(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        let id = request.field("pushTokenID") ?? ""
+        let user = request.field("pushTokenUser") ?? ""
+        return try afterConfirmation(
+            request, location, fields: [["name": "pushTokenID", "value": id], ["name": "pushTokenUser", "value": user]],
+            title: "Revoke push token \(id)?",
+            message: "The device of \(user) holding this push token will be handed no more notifications; its courier URL will answer "
+                + "404. The app may register a new token while \(user) is signed in.",
+            button: "Revoke push token"
+        ) {
+            _ = try actions.revokePushToken(id, in: location.container, environment: location.environment.rawValue, as: request.identity)
+            return "Push token \(id) revoked."
+        }
+    }
+
     private func deleteSubscription(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
         let id = request.field("subscriptionID") ?? ""
         let subscriber = request.field("subscriber") ?? ""
         let database = request.field("subscriptionDatabase") ?? "public"
         let owner = request.field("subscriptionOwner")
-        guard request.isConfirmed else {
-            let fields = location.hiddenFields + [
+        return try afterConfirmation(
+            request, location,
+            fields: [
                 ["name": "subscriptionID", "value": id], ["name": "subscriber", "value": subscriber],
                 ["name": "subscriptionDatabase", "value": database], ["name": "subscriptionOwner", "value": owner ?? ""],
-            ]
-            return .page(ConfirmPage.page(
-                title: "Delete subscription \(id)?",
-                message: "User \(subscriber) will no longer be notified by subscription \(id) of the \(database) database. "
-                    + "The app may create it again.",
-                action: request.http.path, button: "Delete subscription", fields: fields, cancelURL: location.path(.sync),
-                bar: location.bar(.sync)))
-        }
-        return try console.attempt(back: location.path(.sync)) {
+            ],
+            title: "Delete subscription \(id)?",
+            message: "User \(subscriber) will no longer be notified by subscription \(id) of the \(database) database. "
+                + "The app may create it again.",
+            button: "Delete subscription"
+        ) {
             _ = try actions.deleteSubscription(
                 id, of: subscriber, database: database, owner: database == "public" ? nil : owner, in: location.container,
                 environment: location.environment.rawValue, as: request.identity)
             return "Subscription \(id) deleted."
         }
+    }
+
+    /// A change of this page made once confirmed: first a confirmation page posting `fields`
+    /// back, then the change, whose answer is the notice shown back on the Sync page.
+    private func afterConfirmation(
+        _ request: ConsoleRequest, _ location: ConsoleLocation, fields: [[String: String]], title: String, message: String, button: String,
+        _ change: () throws -> String
+    ) throws -> ConsoleAnswer {
+        guard request.isConfirmed else {
+            return .page(ConfirmPage.page(
+                title: title, message: message, action: request.http.path, button: button, fields: location.hiddenFields + fields,
+                cancelURL: location.path(.sync), bar: location.bar(.sync)))
+        }
+        return try console.attempt(back: location.path(.sync), change)
     }
 }
