@@ -1,6 +1,6 @@
 """Change-feed throughput and courier latency; see sync-feed.sh.
 
-Usage: python3 sync_feed.py BASE CONTAINER API_TOKEN WEB_AUTH_TOKEN_QUERY SERVER_PID RECORDS ROUNDS WAITERS CHANGES
+Usage: python3 sync_feed.py BASE CONTAINER API_TOKEN WEB_AUTH_TOKEN_QUERY SERVER_PID RECORDS ROUNDS WAITERS CHANGES SUBSCRIBERS_FILE
 Prints a JSON summary.
 """
 import asyncio
@@ -10,10 +10,12 @@ import resource
 import statistics
 import sys
 import time
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 base, container, token, web, pid = sys.argv[1:6]
 records, rounds, waiters, changes = (int(value) for value in sys.argv[6:10])
+with open(sys.argv[10]) as lines:
+    subscribers = [line.strip() for line in lines if line.strip()]
 database = f"/database/1/{container}/development/public"
 host = urlsplit(base)
 connection = http.client.HTTPConnection(host.hostname, host.port, timeout=60)
@@ -27,8 +29,9 @@ except ImportError:
     parse = json.loads
 
 
-def call(operation, body, signed_in=True, path=None):
-    target = (path or f"{database}/{operation}") + f"?ckAPIToken={token}" + (f"&ckWebAuthToken={web}" if signed_in else "")
+def call(operation, body, signed_in=True, path=None, as_user=None):
+    user = quote(as_user, safe="") if as_user else web
+    target = (path or f"{database}/{operation}") + f"?ckAPIToken={token}" + (f"&ckWebAuthToken={user}" if signed_in else "")
     connection.request("POST", target, body=json.dumps(body), headers={"Content-Type": "application/json"})
     response = connection.getresponse()
     payload = response.read()
@@ -66,15 +69,20 @@ for _ in range(rounds):
     feed.append({"records": seen, "seconds": round(elapsed, 3), "records_per_s": round(seen / elapsed),
                  "server_cpu_us_per_record": round(cpu / seen * 1e6, 2), "reader_cpu_us_per_record": round(client_cpu / seen * 1e6, 2)})
 
-# 2. Courier latency: WAITERS push tokens of the bench user, one query subscription.
+# 2. Courier latency: WAITERS push tokens, shared out among the subscribers (a user holds at
+# most 20), each subscriber with one query subscription.
 soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
 resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, waiters + 256)), hard))
 tokens = []
-for _ in range(waiters):
-    created = call("tokens/create", {"apnsEnvironment": "development"}, path=f"/database/1/{container}/development/tokens/create")
+for index in range(waiters):
+    subscriber = subscribers[index % len(subscribers)]
+    created = call("tokens/create", {"apnsEnvironment": "development"}, path=f"/database/1/{container}/development/tokens/create",
+                   as_user=subscriber)
     tokens.append(created["webcourierURL"])
-call("subscriptions/modify", {"operations": [{"operationType": "create", "subscription": {
-    "subscriptionID": "feed", "subscriptionType": "query", "query": {"recordType": "Feed"}, "firesOn": ["update"]}}]})
+for subscriber in subscribers:
+    call("subscriptions/modify", {"operations": [{"operationType": "create", "subscription": {
+        "subscriptionID": "feed", "subscriptionType": "query", "query": {"recordType": "Feed"}, "firesOn": ["update"]}}]},
+        as_user=subscriber)
 
 
 async def poll(url, parked, delivered):
@@ -137,7 +145,7 @@ except ImportError:
 print(json.dumps({
     "feed": feed,
     "feed_median_records_per_s": statistics.median(round_["records_per_s"] for round_ in feed),
-    "courier": {"client_loop": client_loop, "waiters": waiters, "changes": changes, "deliveries": len(latencies),
+    "courier": {"client_loop": client_loop, "waiters": waiters, "subscribers": len(subscribers), "changes": changes, "deliveries": len(latencies),
                 "p50_ms": round(latencies[len(latencies) // 2], 1), "p99_ms": round(latencies[int(len(latencies) * 0.99)], 1),
                 "max_ms": round(latencies[-1], 1)},
 }, indent=2))
