@@ -59,6 +59,17 @@ import Testing
         }
     }
 
+    @Test func servingBeyondLoopbackWithoutAPublicURLOrAllowedHostsIsWarnedOf() throws {
+        #expect(try ServerSettings.resolve(arguments: [], environment: [:]).linkHostWarning == nil)
+        let everywhere = try ServerSettings.resolve(arguments: ["--host", "0.0.0.0", "--port", "8080"], environment: [:])
+        let warning = try #require(everywhere.linkHostWarning)
+        #expect(warning.contains("http://127.0.0.1:8080"))
+        #expect(try ServerSettings.resolve(arguments: ["--host", "0.0.0.0", "--allowed-hosts", "cloud.example.com"], environment: [:])
+            .linkHostWarning == nil)
+        #expect(try ServerSettings.resolve(arguments: ["--host", "0.0.0.0", "--public-url", "https://cloud.example.com"], environment: [:])
+            .linkHostWarning == nil)
+    }
+
     @Test func rejectsUnreadableValuesAndUnknownFlags() {
         for (arguments, environment) in [
             ([String](), ["CUMULUS_PORT": "eighty"]), ([], ["CUMULUS_IDLE_TIMEOUT": "soon"]), (["--max-header-bytes", "lots"], [:]),

@@ -71,6 +71,7 @@ struct ServeCommand: ParsableCommand {
         maintenance.start()
         defer { maintenance.stop() }
         for warning in store.permissionWarnings() { logger.warning("\(warning)") }
+        if let warning = settings.linkHostWarning { logger.warning("\(warning)") }
         let demo = settings.demo ? try DemoContainer.seedIfFirstStart(store) : nil
         let router = try ServerRoutes.makeRouter(settings: settings, started: started, store: store)
         var http = settings.http

@@ -1,4 +1,5 @@
 import CloudStore
+import Foundation
 import HTTPServer
 import Logging
 
@@ -137,6 +138,17 @@ struct ServerSettings: Sendable {
             byte > 0x20 && byte < 0x7F && byte != UInt8(ascii: "?") && byte != UInt8(ascii: "#") && byte != UInt8(ascii: "@")
                 && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "<") && byte != UInt8(ascii: ">")
         }
+    }
+
+    /// A warning for a server that listens beyond loopback with neither a public URL nor allowed
+    /// hosts: clients elsewhere reach it under a name it will not put into links, so the links it
+    /// hands out (sign-in, courier, assets) point at its loopback address; `nil` otherwise.
+    var linkHostWarning: String? {
+        guard publicURL == nil, allowedHosts.isEmpty else { return nil }
+        let bare = http.host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")).lowercased()
+        guard !(bare == "localhost" || bare.hasPrefix("127.") || bare == "::1") else { return nil }
+        return "listening on \(http.host) without --public-url or --allowed-hosts: links the server hands out "
+            + "(sign-in, courier, assets) name \(ListenAddress(host: http.host, port: http.port).url), not the Host clients send"
     }
 
     /// The URL to print at start.
