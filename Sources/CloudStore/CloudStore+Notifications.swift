@@ -155,6 +155,11 @@ extension CloudStore {
         try self.environment(container, environment).read { try $0.queuedNotificationRowCount() }
     }
 
+    /// Where a push token's queue starts: every notification before this key was handed to it.
+    func notificationCursor(of token: PushToken) throws -> Int64? {
+        try environment(token.container, token.environment).read { try $0.notificationCursor(of: token.token) }
+    }
+
     /// How many notifications wait for each push token of a container's environment that has any.
     public func queuedNotificationCounts(_ container: ContainerIdentifier, _ environment: Environment) throws -> [String: Int] {
         let tokens = try credentials.boundPushTokens(in: container, environment)

@@ -65,6 +65,9 @@ protocol EnvironmentReader {
     func queuedNotificationCount(for queue: PushTokenQueue, now: Int64) throws -> Int
     /// How many notification rows are queued, each once for its subscriber, expired or not.
     func queuedNotificationRowCount() throws -> Int
+    /// Where the token's queue starts: every entry before this key was handed to it; `nil`
+    /// before its first claim.
+    func notificationCursor(of token: String) throws -> Int64?
     /// The stored blob with this content hash.
     func assetBlob(_ sha: String) throws -> AssetBlob?
     /// Names of the records of `zone` holding a reference with `action` to `recordName`.

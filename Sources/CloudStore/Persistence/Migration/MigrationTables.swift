@@ -119,6 +119,9 @@ enum MigrationTables {
             Column("id", .integer), Column("user", .text), Column("created", .integer), Column("expires", .integer), Column("body", .bytes),
         ]),
         MigrationTable("notification_deliveries", key: ["token", "id"], [Column("token", .text), Column("id", .integer)]),
+        MigrationTable("notification_cursors", key: ["token"], [
+            Column("token", .text), Column("user", .text), Column("since", .integer), Column("next_id", .integer),
+        ]),
         MigrationTable("asset_blobs", key: ["sha"], [
             Column("sha", .text), Column("size", .integer), Column("stored", .integer), Column("compressed", .bool),
             Column("created", .integer), Column("type", .text),

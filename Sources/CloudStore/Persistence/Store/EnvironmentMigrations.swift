@@ -274,6 +274,16 @@ enum EnvironmentMigrations {
         ) WITHOUT ROWID;
         CREATE INDEX notification_deliveries_by_id ON notification_deliveries(id);
         """,
+        // Each push token's cursor in its queue: every entry before `next_id` was handed to it, so
+        // that a poll starts past what the token took instead of stepping over a day of it.
+        """
+        CREATE TABLE notification_cursors(
+            token TEXT PRIMARY KEY,
+            user TEXT NOT NULL,
+            since INTEGER NOT NULL,
+            next_id INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        """,
     ])
 
     /// Record keys are taken as one more than the largest key, without `AUTOINCREMENT`:

@@ -249,5 +249,15 @@ enum PostgresEnvironmentMigrations {
         );
         CREATE INDEX notification_deliveries_by_id ON {schema}.notification_deliveries(id);
         """,
+        // Each push token's cursor in its queue: every entry before `next_id` was handed to it, so
+        // that a poll starts past what the token took instead of stepping over a day of it.
+        """
+        CREATE TABLE {schema}.notification_cursors(
+            token text PRIMARY KEY,
+            "user" text NOT NULL,
+            since bigint NOT NULL,
+            next_id bigint NOT NULL
+        );
+        """,
     ])
 }

@@ -41,15 +41,25 @@ extension PostgresEnvironmentSession {
     }
 
     func enqueue(_ notification: QueuedNotification, expires: Int64) throws {
+        // Entries of one subscriber are queued one transaction after the other, from the lock to
+        // the commit, so that they become visible in the order of their keys: a token's cursor,
+        // moved past the entry it took, never passes one committed later with a smaller key.
         try connection.execute(
-            "INSERT INTO \(table("notifications"))(\"user\", created, expires, body) VALUES ($1, $2, $3, $4)",
+            """
+            INSERT INTO \(table("notifications"))("user", created, expires, body)
+            SELECT $1, $2, $3, $4 FROM (SELECT pg_advisory_xact_lock(hashtextextended('cumulus.notify:' || $1, 0))) AS queued
+            """,
             [.text(notification.userRecordName), .integer(notification.created), .integer(expires), .bytes(SubscriptionCodec.encode(notification))])
     }
 
-    /// The entries of the token `token`'s queue not handed to it: `user`'s since `since`, not expired at `now`.
+    /// The entries of the token `token`'s queue not handed to it: `user`'s since `since`, not
+    /// expired at `now`, past its cursor, before which every entry was handed to it, so that a
+    /// poll does not step over what it took today.
     private func pending(token: String, user: String, since: String, now: String) -> String {
         """
         FROM \(table("notifications")) n WHERE n."user" = \(user) AND n.created >= \(since) AND n.expires > \(now)
+        AND n.id >= coalesce((SELECT c.next_id FROM \(table("notification_cursors")) c
+            WHERE c.token = \(token) AND c."user" = \(user) AND c.since = \(since)), 0)
         AND NOT EXISTS (SELECT 1 FROM \(table("notification_deliveries")) d WHERE d.token = \(token) AND d.id = n.id)
         """
     }
@@ -72,6 +82,10 @@ extension PostgresEnvironmentSession {
         Int(try connection.execute("SELECT count(*) FROM \(table("notifications"))").scalarInteger() ?? 0)
     }
 
+    func notificationCursor(of token: String) throws -> Int64? {
+        try connection.execute("SELECT next_id FROM \(table("notification_cursors")) WHERE token = $1", [.text(token)]).first { $0.integer(0) }
+    }
+
     func removeNotifications(_ entries: [StoredNotification]) throws -> Int {
         guard !entries.isEmpty else { return 0 }
         // Only the poll that marked an entry handed it out: with polls in several processes, an
@@ -91,12 +105,7 @@ extension PostgresEnvironmentSession {
         // Claims of one token wait for each other (until commit, so that the second sees what
         // the first handed out and takes the next entry), taking their locks in one order so
         // that two claims of several tokens never deadlock.
-        try connection.execute(
-            """
-            SELECT pg_advisory_xact_lock(key) FROM (
-                SELECT DISTINCT hashtextextended('cumulus.courier:' || t, 0) AS key FROM unnest($1::text[]) AS t ORDER BY key OFFSET 0) AS keys
-            """,
-            [.textArray(queues.map(\.token))])
+        try lockCourier(of: queues.map(\.token))
         let claimed = try connection.execute(
             """
             WITH picked AS (
@@ -104,6 +113,12 @@ extension PostgresEnvironmentSession {
                     SELECT n.id \(pending(token: "q.token", user: "q.usr", since: "q.since", now: "$4")) ORDER BY n.id LIMIT 1) AS oldest
             ), handed AS (
                 INSERT INTO \(table("notification_deliveries"))(token, id) SELECT token, id FROM picked ON CONFLICT DO NOTHING RETURNING token, id
+            ), advanced AS (
+                -- The entry taken is the oldest not handed out: every one before it now was.
+                INSERT INTO \(table("notification_cursors"))(token, "user", since, next_id)
+                SELECT q.token, q.usr, q.since, h.id + 1 FROM handed h JOIN unnest($1::text[], $2::text[], $3::bigint[]) AS q(token, usr, since)
+                    ON q.token = h.token
+                ON CONFLICT (token) DO UPDATE SET "user" = excluded."user", since = excluded.since, next_id = excluded.next_id
             )
             SELECT h.token, n.id, n.expires, n.body FROM handed h JOIN \(table("notifications")) n ON n.id = h.id ORDER BY n.id
             """,
@@ -114,13 +129,33 @@ extension PostgresEnvironmentSession {
 
     func unclaimNotifications(_ entries: [StoredNotification]) throws {
         guard !entries.isEmpty else { return }
-        // Handed out no more, each is back in its place; one already back stays as it is.
+        // Handed out no more, each is back in its place; one already back stays as it is. A claim
+        // of the same token waits, so that it moves the cursor from where this one leaves it.
+        try lockCourier(of: entries.map(\.token))
         try connection.execute(
             """
             DELETE FROM \(table("notification_deliveries")) d USING unnest($1::text[], $2::bigint[]) AS e(token, id)
             WHERE d.token = e.token AND d.id = e.id
             """,
             [.textArray(entries.map(\.token)), .integerArray(entries.map(\.key))])
+        try connection.execute(
+            """
+            UPDATE \(table("notification_cursors")) c SET next_id = least(c.next_id, e.id)
+            FROM (SELECT token, min(id) AS id FROM unnest($1::text[], $2::bigint[]) AS e(token, id) GROUP BY token) AS e
+            WHERE c.token = e.token
+            """,
+            [.textArray(entries.map(\.token)), .integerArray(entries.map(\.key))])
+    }
+
+    /// Makes claims and put-backs of these tokens wait for this transaction's end, taking the
+    /// locks in one order so that two of several tokens never deadlock.
+    private func lockCourier(of tokens: [String]) throws {
+        try connection.execute(
+            """
+            SELECT pg_advisory_xact_lock(key) FROM (
+                SELECT DISTINCT hashtextextended('cumulus.courier:' || t, 0) AS key FROM unnest($1::text[]) AS t ORDER BY key OFFSET 0) AS keys
+            """,
+            [.textArray(tokens)])
     }
 
     func removeExpiredNotifications(before now: Int64) throws -> Int {
@@ -130,7 +165,14 @@ extension PostgresEnvironmentSession {
                 SELECT id FROM \(table("notifications")) WHERE expires <= $1)
             """,
             [.integer(now)])
-        return try connection.execute("DELETE FROM \(table("notifications")) WHERE expires <= $1", [.integer(now)]).affectedRows
+        let removed = try connection.execute("DELETE FROM \(table("notifications")) WHERE expires <= $1", [.integer(now)]).affectedRows
+        // A cursor with nothing left before it skips nothing: its token's gone, or took it all a day ago.
+        try connection.execute(
+            """
+            DELETE FROM \(table("notification_cursors")) c
+            WHERE NOT EXISTS (SELECT 1 FROM \(table("notifications")) n WHERE n."user" = c."user" AND n.id < c.next_id)
+            """)
+        return removed
     }
 
     // MARK: - Asset blobs

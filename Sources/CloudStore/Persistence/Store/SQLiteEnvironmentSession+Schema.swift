@@ -95,7 +95,7 @@ extension SQLiteEnvironmentSession {
         for (kind, name) in made {
             try connection.execute("DROP \(kind == "index" ? "INDEX" : "TABLE") \"\(name)\"")
         }
-        for table in ["shares", "share_participants", "records", "changes", "zone_log", "subscriptions", "notifications", "notification_deliveries", "asset_refs", "refs", "zones", "zone_stats", "type_stats", "user_roles", "grants", "fields", "record_types", "roles"] {
+        for table in ["shares", "share_participants", "records", "changes", "zone_log", "subscriptions", "notifications", "notification_deliveries", "notification_cursors", "asset_refs", "refs", "zones", "zone_stats", "type_stats", "user_roles", "grants", "fields", "record_types", "roles"] {
             try connection.execute("DELETE FROM \(table)")
         }
         try connection.execute("DELETE FROM meta WHERE key GLOB 'zone_log_horizon:*'")

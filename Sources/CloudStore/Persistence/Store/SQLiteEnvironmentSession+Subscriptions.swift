@@ -53,10 +53,12 @@ extension SQLiteEnvironmentSession {
         ])
     }
 
-    /// The entries of a token's queue not handed to it, oldest first.
+    /// The entries of a token's queue not handed to it, oldest first: past its cursor, before
+    /// which every entry was handed to it, so that a poll does not step over what it took today.
     private static let pending = """
-        FROM notifications n WHERE user = ? AND created >= ? AND expires > ?
-        AND NOT EXISTS (SELECT 1 FROM notification_deliveries d WHERE d.token = ? AND d.id = n.id)
+        FROM notifications n WHERE user = ?1 AND created >= ?2 AND expires > ?3
+        AND id >= coalesce((SELECT next_id FROM notification_cursors c WHERE c.token = ?4 AND c.user = ?1 AND c.since = ?2), 0)
+        AND NOT EXISTS (SELECT 1 FROM notification_deliveries d WHERE d.token = ?4 AND d.id = n.id)
         """
 
     private static func pendingArguments(_ queue: PushTokenQueue, now: Int64) -> [SQLiteValue] {
@@ -76,6 +78,10 @@ extension SQLiteEnvironmentSession {
         Int(try connection.statement("SELECT count(*) FROM notifications").scalarInteger() ?? 0)
     }
 
+    func notificationCursor(of token: String) throws -> Int64? {
+        try connection.statement("SELECT next_id FROM notification_cursors WHERE token = ?").firstRow([.text(token)]) { $0.integer(0) }
+    }
+
     func removeNotifications(_ entries: [StoredNotification]) throws -> Int {
         let deliver = try connection.statement("INSERT OR IGNORE INTO notification_deliveries(token, id) VALUES (?, ?)")
         var removed = 0
@@ -89,10 +95,17 @@ extension SQLiteEnvironmentSession {
     func claimNotifications(for queues: [PushTokenQueue], now: Int64) throws -> [StoredNotification] {
         // One writer: what this transaction reads, no other takes before it commits.
         let deliver = try connection.statement("INSERT INTO notification_deliveries(token, id) VALUES (?, ?)")
+        // The entry taken is the oldest not handed out: every one before it now was.
+        let advance = try connection.statement(
+            """
+            INSERT INTO notification_cursors(token, user, since, next_id) VALUES (?, ?, ?, ?)
+            ON CONFLICT(token) DO UPDATE SET user = excluded.user, since = excluded.since, next_id = excluded.next_id
+            """)
         var claimed: [StoredNotification] = []
         for queue in Set(queues) {
             guard let oldest = try oldestNotification(for: queue, now: now) else { continue }
             try deliver.execute([.text(queue.token), .integer(oldest.key)])
+            try advance.execute([.text(queue.token), .text(queue.user), .integer(queue.since), .integer(oldest.key + 1)])
             claimed.append(oldest)
         }
         return claimed
@@ -101,13 +114,24 @@ extension SQLiteEnvironmentSession {
     func unclaimNotifications(_ entries: [StoredNotification]) throws {
         // Handed out no more, each is back in its place; one already back stays as it is.
         let undeliver = try connection.statement("DELETE FROM notification_deliveries WHERE token = ? AND id = ?")
-        for entry in entries { try undeliver.execute([.text(entry.token), .integer(entry.key)]) }
+        let rewind = try connection.statement("UPDATE notification_cursors SET next_id = min(next_id, ?) WHERE token = ?")
+        for entry in entries {
+            try undeliver.execute([.text(entry.token), .integer(entry.key)])
+            try rewind.execute([.integer(entry.key), .text(entry.token)])
+        }
     }
 
     func removeExpiredNotifications(before now: Int64) throws -> Int {
         try connection.statement("DELETE FROM notification_deliveries WHERE id IN (SELECT id FROM notifications WHERE expires <= ?)")
             .execute([.integer(now)])
         try connection.statement("DELETE FROM notifications WHERE expires <= ?").execute([.integer(now)])
-        return connection.changes
+        let removed = connection.changes
+        // A cursor with nothing left before it skips nothing: its token's gone, or took it all a day ago.
+        try connection.execute(
+            """
+            DELETE FROM notification_cursors
+            WHERE NOT EXISTS (SELECT 1 FROM notifications n WHERE n.user = notification_cursors.user AND n.id < next_id)
+            """)
+        return removed
     }
 }
