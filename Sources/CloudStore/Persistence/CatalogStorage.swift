@@ -70,7 +70,6 @@ protocol CredentialStorage: Sendable {
     func touchSession(_ id: String, at time: Int64) throws
 
     func insertPushToken(_ token: PushToken) throws
-    func pushToken(_ token: String) throws -> PushToken?
     /// The push tokens among `values` that exist, in no particular order: one read for many.
     func pushTokens(among values: [String]) throws -> [PushToken]
     /// The push tokens `user` holds in the container's environment, oldest bound first.
@@ -87,6 +86,11 @@ protocol CredentialStorage: Sendable {
     func unboundPushTokenCount(in container: ContainerIdentifier, _ environment: Environment) throws -> Int
     /// Removes push tokens no user holds that were made before `time`; returns how many.
     func deleteUnboundPushTokens(in container: ContainerIdentifier, _ environment: Environment, createdBefore time: Int64) throws -> Int
+}
+
+extension CredentialStorage {
+    /// The push token with this value, or `nil`: the one-value case of ``pushTokens(among:)``.
+    func pushToken(_ token: String) throws -> PushToken? { try pushTokens(among: [token]).first }
 }
 
 /// The catalog's console operators, their sessions and management tokens.

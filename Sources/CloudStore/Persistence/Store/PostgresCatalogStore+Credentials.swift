@@ -296,13 +296,6 @@ extension PostgresCatalogStore: CredentialStorage {
     }
 
     /// The push token `token`, if it exists.
-    func pushToken(_ token: String) throws -> PushToken? {
-        try read { connection in
-            try connection.execute("SELECT \(CatalogRows.pushTokenColumns) FROM catalog.push_tokens WHERE token = $1", [.text(token)])
-                .first(CatalogRows.pushToken)
-        }
-    }
-
     /// The push tokens among `values` that exist, in no particular order: one read for many.
     func pushTokens(among values: [String]) throws -> [PushToken] {
         guard !values.isEmpty else { return [] }

@@ -245,13 +245,6 @@ extension SQLiteCatalogStore: CredentialStorage {
         }
     }
 
-    func pushToken(_ token: String) throws -> PushToken? {
-        try read { connection in
-            try connection.statement("SELECT \(CatalogRows.pushTokenColumns) FROM push_tokens WHERE token = ?")
-                .firstRow([.text(token)], CatalogRows.pushToken)
-        }
-    }
-
     func pushTokens(among values: [String]) throws -> [PushToken] {
         try read { connection in
             let lookup = try connection.statement("SELECT \(CatalogRows.pushTokenColumns) FROM push_tokens WHERE token = ?")
