@@ -81,9 +81,7 @@ struct ManagementPath {
 
     /// The path of the segments under `/admin/v1/`, with the query parameters that have a value.
     init(segments: [String], query: [(String, String?)]) {
-        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)..<Unicode.Scalar(128)))
-        allowed.insert(charactersIn: "-._~")
-        func encode(_ part: String) -> String { part.addingPercentEncoding(withAllowedCharacters: allowed) ?? part }
+        let encode = PercentEncoding.encodeComponent
         var target = "/admin/v1/" + segments.map(encode).joined(separator: "/")
         let given = query.compactMap { name, value in value.map { (name, $0) } }
         if !given.isEmpty { target += "?" + given.map { encode($0.0) + "=" + encode($0.1) }.joined(separator: "&") }

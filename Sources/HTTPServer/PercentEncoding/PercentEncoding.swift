@@ -1,4 +1,4 @@
-/// Percent-encoding of URL query components.
+/// Percent-encoding of URL components: path segments and query names and values.
 public enum PercentEncoding {
     /// `text` with every byte outside RFC 3986's unreserved set (`A-Z a-z 0-9 - . _ ~`) written as
     /// `%XX`, so it can stand as a query name or value: web auth tokens carry `+`, `/` and `=`,
