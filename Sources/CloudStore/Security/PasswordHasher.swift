@@ -103,14 +103,6 @@ public struct PasswordHasher: Sendable {
         return SecureToken.constantTimeEquals(derived, parsed.hash)
     }
 
-    /// Whether a stored hash was made with other parameters than ``parameters`` (or cannot be
-    /// read), so it should be replaced by a new hash after the next successful sign-in.
-    /// - Parameter stored: A stored hash.
-    /// - Returns: `true` when the hash should be remade.
-    public func needsRehash(_ stored: String) -> Bool {
-        Self.parameters(of: stored) != parameters
-    }
-
     /// The parameters a stored hash was made with.
     /// - Parameter stored: A stored hash.
     /// - Returns: The parameters, or `nil` when the string is not a well-formed scrypt hash.
