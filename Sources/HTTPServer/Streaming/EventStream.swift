@@ -41,18 +41,6 @@ public final class EventStream: Sendable {
         return channel.write(Array(text.utf8), blocking: false)
     }
 
-    /// Sends a comment line (ignored by clients).
-    @discardableResult
-    public func sendComment(_ text: String) -> Bool {
-        channel.write(Array(": \(EventStream.singleLine(text))\n\n".utf8), blocking: false)
-    }
-
-    /// Asks the client to wait `milliseconds` before reconnecting.
-    @discardableResult
-    public func sendRetry(milliseconds: Int) -> Bool {
-        channel.write(Array("retry: \(milliseconds)\n\n".utf8), blocking: false)
-    }
-
     /// Ends the stream; the connection stays usable for the client's next request.
     public func close() { channel.finish() }
 
