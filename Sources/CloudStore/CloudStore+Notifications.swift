@@ -116,13 +116,6 @@ extension CloudStore {
         }
     }
 
-    /// Removes a notification that was handed out from its token's queue.
-    /// - Returns: whether it was still queued.
-    @discardableResult
-    public func removeNotification(_ delivery: NotificationDelivery) throws -> Bool {
-        try removeNotifications([delivery]) == 1
-    }
-
     /// Removes notifications that were handed out from their tokens' queues, one transaction
     /// per environment.
     /// - Returns: how many were still queued.
