@@ -1,8 +1,9 @@
 import Crypto
 import Foundation
+import WebServices
 
-/// Signs requests the way CloudKit clients do, for tests and tools that call the server as a
-/// server-to-server client.
+/// Signs requests the way CloudKit clients do, for tests that call the server as a
+/// server-to-server client. It lives with the tests: the server only verifies signatures.
 ///
 /// ```swift
 /// let signer = ServerToServerSigner(keyID: keyID, privateKey: privateKey)
