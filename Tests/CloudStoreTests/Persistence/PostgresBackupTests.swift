@@ -113,7 +113,7 @@ struct PostgresBackupTests {
         // The running process checks when its listener reconnects (and every few seconds).
         try RawPostgres(url: database.url).execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(PostgresListener.applicationName)' AND datname = current_database()")
-        try PostgresCrossProcessTests.waitUntil {
+        try waitUntil {
             (try? notes(store).zoneChanges(syncToken: token)) == nil
         }
         try expectExpired(token, on: store)

@@ -7,7 +7,7 @@ import TestSupport
 /// Production's indexes on PostgreSQL are built with `CREATE INDEX CONCURRENTLY` after the
 /// deploy commits: writes go on meanwhile, queries answer the same, and what an interrupted
 /// build leaves invalid is built again.
-@Suite(.enabled(if: TestBackend.isSQLite, "Runs against PostgreSQL itself, once, in the default run"))
+@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run"))
 struct PostgresConcurrentIndexTests {
     let database: TestDatabase
     let store: CloudStore
@@ -55,15 +55,6 @@ struct PostgresConcurrentIndexTests {
     private static let titled = Query(recordType: "Note", filters: [QueryFilter(.field("title"), .equals, .string("t3"))])
     private static let everything = Query(recordType: "Note")
     private static let expectedTitled = Set((0..<60).filter { $0 % 6 == 3 }.map { "n\($0)" })
-
-    /// Waits up to a minute for `condition`: index builds on a busy machine can be slow.
-    private static func waitUntil(_ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(60)
-        while try !condition() {
-            guard Date() < deadline else { throw TestFailure("the condition never held") }
-            usleep(10_000)
-        }
-    }
 
     @Test func aDeployToAPopulatedProductionBuildsValidIndexesAndQueriesAnswerTheSame() throws {
         let before = Set(try names(Self.everything))
@@ -120,7 +111,7 @@ struct PostgresConcurrentIndexTests {
         }
         thread.start()
         let observer = try RawPostgres(url: database.url)
-        try Self.waitUntil {
+        try waitUntil(timeout: 60, pollingEvery: 10_000) {
             if let early = deployed.withLock({ $0 }) { throw TestFailure("the deploy ended before its index build waited: \(early)") }
             return try observer.execute(
                 "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'CREATE INDEX CONCURRENTLY%' AND wait_event_type = 'Lock'"
@@ -142,7 +133,7 @@ struct PostgresConcurrentIndexTests {
         #expect(deployed.withLock { $0 } == nil)
 
         try holder.execute("COMMIT")
-        try Self.waitUntil { deployed.withLock { $0 } != nil }
+        try waitUntil(timeout: 60, pollingEvery: 10_000) { deployed.withLock { $0 } != nil }
         _ = try deployed.withLock { try $0!.get() }
         let indexes = try fieldIndexes()
         // Note's three and Task's two.

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Two stores on one PostgreSQL database stand for two `cumulus` processes: what one commits
 /// reaches the other's caches and waiters by notification, not only by the caches' second.
-@Suite(.enabled(if: TestBackend.isSQLite, "Runs against PostgreSQL itself, once, in the default run"))
+@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run"))
 struct PostgresCrossProcessTests {
     let database: TestDatabase
     let first: CloudStore
@@ -18,23 +18,14 @@ struct PostgresCrossProcessTests {
         first = try database.process()
         second = try database.process()
         try first.createContainer(container)
-        for store in [first, second] { try Self.waitUntil { store.hearsOtherProcesses } }
-    }
-
-    /// Waits up to 5 s for `condition`; throws when it never holds.
-    static func waitUntil(_ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(5)
-        while try !condition() {
-            guard Date() < deadline else { throw TestFailure("the condition never held") }
-            usleep(5_000)
-        }
+        for store in [first, second] { try waitUntil { store.hearsOtherProcesses } }
     }
 
     @Test func notificationsQueuedInOneProcessWakeTheOthersWaiters() throws {
         let heard = Mutex<Set<String>>([])
         first.onNotificationsQueued { tokens in heard.withLock { $0.formUnion(tokens) } }
         second.notificationsQueued(["token-a", "token-b"])
-        try Self.waitUntil { heard.withLock { $0 } == ["token-a", "token-b"] }
+        try waitUntil { heard.withLock { $0 } == ["token-a", "token-b"] }
     }
 
     @Test func aRevokedTokenIsRefusedByTheOtherProcessOnceItHearsOfIt() throws {
@@ -42,14 +33,14 @@ struct PostgresCrossProcessTests {
         #expect(try second.apiToken(token.token) == token)
         try first.revokeAPIToken(token.token)
         // Well within the second the cache would otherwise be trusted for.
-        try Self.waitUntil { try second.apiToken(token.token) == nil }
+        try waitUntil { try second.apiToken(token.token) == nil }
         #expect(second.readinessProblem() == nil)
     }
 
     @Test func aSchemaChangedInOneProcessIsUsedByTheOther() throws {
         #expect(try second.schema(container, .development).recordType("Late") == nil)
         try first.createRecordType("Late", in: container, .development)
-        try Self.waitUntil { try second.schema(container, .development).recordType("Late") != nil }
+        try waitUntil { try second.schema(container, .development).recordType("Late") != nil }
         let created = try second.database(container, .development, .public, as: .operator()).create("Late", "r1")
         #expect(created.recordType == "Late")
     }
@@ -59,7 +50,7 @@ struct PostgresCrossProcessTests {
         first.onNotificationsMayHaveBeenMissed { rechecks.add(1, ordering: .relaxed) }
         try RawPostgres(url: database.url).execute(
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(PostgresListener.applicationName)' AND datname = current_database()")
-        try Self.waitUntil { rechecks.load(ordering: .relaxed) >= 1 && first.hearsOtherProcesses }
+        try waitUntil { rechecks.load(ordering: .relaxed) >= 1 && first.hearsOtherProcesses }
     }
 
     @Test func aProcessStartingOnAnotherClusterExpiresEveryEarlierChangeToken() throws {

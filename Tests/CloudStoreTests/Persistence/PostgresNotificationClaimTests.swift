@@ -120,9 +120,9 @@ struct PostgresNotificationClaimTests {
         // A put-back from one process wakes the other's waiters, who claim it, in its place.
         let heard = Mutex<Set<String>>([])
         first.onNotificationsQueued { tokens in heard.withLock { $0.formUnion(tokens) } }
-        try PostgresCrossProcessTests.waitUntil { first.hearsOtherProcesses }
+        try waitUntil { first.hearsOtherProcesses }
         try second.returnNotifications([taken])
-        try PostgresCrossProcessTests.waitUntil { heard.withLock { $0 } == [token.token] }
+        try waitUntil { heard.withLock { $0 } == [token.token] }
         let again = try #require(try first.claimNotifications(for: [token])[token.token])
         #expect(again.notification.notificationID == "1")
         #expect(try second.claimNotifications(for: [token])[token.token]?.notification.notificationID == "2")
