@@ -89,7 +89,7 @@ final class UnicodeLocaleDatabase: Sendable {
 
 /// The same assertions against every catalog backend: SQLite, the embedded default, and
 /// PostgreSQL, which several processes share.
-@Suite(.enabled(if: TestBackend.isSQLite, "Runs against PostgreSQL itself, once, in the default run")) struct CatalogStorageContractTests {
+@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run")) struct CatalogStorageContractTests {
     static let container = try! ContainerIdentifier("iCloud.com.example.Contract")
     static let other = try! ContainerIdentifier("iCloud.com.example.Other")
     let container = Self.container
@@ -614,7 +614,7 @@ final class UnicodeLocaleDatabase: Sendable {
 }
 
 /// What only the PostgreSQL catalog must do: be shared by several processes.
-@Suite(.enabled(if: TestBackend.isSQLite, "Runs against PostgreSQL itself, once, in the default run")) struct PostgresCatalogStoreTests {
+@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run")) struct PostgresCatalogStoreTests {
     let database: TestDatabase
     init() throws { database = try TestPostgres.makeDatabase() }
 

@@ -6,7 +6,7 @@ import TestSupport
 /// Backups and restores of a store on PostgreSQL: a restore, by `cumulus restore` or by hand
 /// with `pg_restore`, brings back the backup's data and expires every change token issued
 /// before it, so that no device continues a change feed that the restore rewound.
-@Suite(.enabled(if: TestBackend.isSQLite, "Runs against PostgreSQL itself, once, in the default run"))
+@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run"))
 struct PostgresBackupTests {
     let container = try! ContainerIdentifier("iCloud.com.example.Backup")
 

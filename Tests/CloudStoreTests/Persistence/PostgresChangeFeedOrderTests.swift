@@ -8,7 +8,7 @@ import TestSupport
 /// The change feed's order with writers in several processes on one PostgreSQL database: a
 /// reader paging through a zone's log by "after n" never misses a commit (decision 3), with the
 /// counter row taken last; the naive scheme, a sequence taken at insert, is caught missing some.
-@Suite(.enabled(if: TestBackend.isSQLite, "Runs against PostgreSQL itself, once, in the default run")) struct PostgresChangeFeedOrderTests {
+@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run")) struct PostgresChangeFeedOrderTests {
     let database: TestDatabase
     static let schema = PostgresIdentifier.quote("env")
 

@@ -5,7 +5,7 @@ import TestSupport
 @testable import CloudStore
 
 /// The thin libpq layer, against a real PostgreSQL server.
-@Suite(.enabled(if: TestBackend.isSQLite, "Runs against PostgreSQL itself, once, in the default run")) struct PostgresConnectionTests {
+@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run")) struct PostgresConnectionTests {
     let database: TestDatabase
     init() throws { database = try TestPostgres.makeDatabase() }
 
@@ -137,7 +137,7 @@ import TestSupport
 }
 
 /// Migrations of a PostgreSQL schema.
-@Suite(.enabled(if: TestBackend.isSQLite, "Runs against PostgreSQL itself, once, in the default run")) struct PostgresMigratorTests {
+@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run")) struct PostgresMigratorTests {
     let database: TestDatabase
     init() throws { database = try TestPostgres.makeDatabase() }
 

@@ -8,7 +8,7 @@ import TestSupport
 /// Two processes writing one PostgreSQL database under contention: a transaction held open in
 /// one zone holds back no other zone's feed, and writers spread over many zones and both
 /// processes neither deadlock nor lose a write.
-@Suite(.enabled(if: TestBackend.isSQLite, "Runs against PostgreSQL itself, once, in the default run"))
+@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run"))
 struct PostgresContentionTests {
     let database: TestDatabase
     let first: CloudStore

@@ -5,7 +5,7 @@ import TestSupport
 
 /// Stores on one PostgreSQL database stand for `cumulus serve` processes: each beats, counts the
 /// processes whose beat is recent, and admits that share of every environment's request rate.
-@Suite(.enabled(if: TestBackend.isSQLite, "Runs against PostgreSQL itself, once, in the default run"))
+@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run"))
 struct PostgresHeartbeatTests {
     let database: TestDatabase
     let container = try! ContainerIdentifier("iCloud.com.example.Shares")

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Courier polls for one push token waiting in two processes on one PostgreSQL database: each
 /// queued notification is claimed by exactly one of them, in its token's order.
-@Suite(.enabled(if: TestBackend.isSQLite, "Runs against PostgreSQL itself, once, in the default run"))
+@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run"))
 struct PostgresNotificationClaimTests {
     let database: TestDatabase
     let first: CloudStore

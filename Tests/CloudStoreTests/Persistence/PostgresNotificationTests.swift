@@ -7,7 +7,7 @@ import TestSupport
 
 /// Notifications between processes on PostgreSQL: coalesced `pg_notify` after commit, one
 /// listening connection per process, and a full re-read whenever notifications may have been lost.
-@Suite(.enabled(if: TestBackend.isSQLite, "Runs against PostgreSQL itself, once, in the default run")) struct PostgresNotificationTests {
+@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run")) struct PostgresNotificationTests {
     let database: TestDatabase
     init() throws { database = try TestPostgres.makeDatabase() }
 

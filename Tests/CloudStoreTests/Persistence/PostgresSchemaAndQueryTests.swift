@@ -139,7 +139,7 @@ private enum SortFixture {
     }
 }
 
-@Suite(.enabled(if: TestBackend.isSQLite, "Runs against PostgreSQL itself, once, in the default run")) struct PostgresSchemaAndQueryTests {
+@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run")) struct PostgresSchemaAndQueryTests {
     @Test func theMigrationsMakeEveryTableAndTheMetaKeys() throws {
         let environment = try PostgresEnvironment(types: [])
         let tables = try environment.connection.execute(

@@ -40,7 +40,7 @@ struct OpenRequestLogStore {
 
 /// The same assertions against every request log backend: SQLite, a file of one process's own,
 /// and PostgreSQL, which several processes share.
-@Suite(.enabled(if: TestBackend.isSQLite, "Runs against PostgreSQL itself, once, in the default run")) struct RequestLogStorageContractTests {
+@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run")) struct RequestLogStorageContractTests {
     static let start: Int64 = 1_700_000_000_000
     static let development = UsageMeter.Key(container: "iCloud.a", environment: "development")
     static let production = UsageMeter.Key(container: "iCloud.a", environment: "production")
