@@ -45,7 +45,7 @@ struct APIContext {
     /// The record name of the signed-in user (or of a server-to-server key).
     /// - Throws: AUTHENTICATION_REQUIRED for the world.
     func requireUser() throws -> String {
-        guard let user = caller.userRecordName, !caller.isWorld else {
+        guard let user = caller.userRecordName else {
             throw CloudStoreError.authenticationRequired("This request needs a signed-in user")
         }
         return user
