@@ -1,5 +1,6 @@
 /// The pages Cumulus serves beside the API, rendered on the server from `Templates/`: the start
-/// page, the web sign-in flow of CloudKit Web Services, and later the admin console.
+/// page, the web sign-in flow of CloudKit Web Services, and the admin console with its
+/// management API (`/admin/v1`).
 ///
 /// Mount the pages once, before the server starts:
 ///
