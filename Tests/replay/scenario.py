@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 from typing import Any, Optional
-from urllib.parse import quote, urlencode
+from urllib.parse import urlencode
 
-from e2e_helpers import load_private_key, public_key_pem
+from e2e_helpers import E2E_SCHEMA, load_private_key, public_key_pem
 from exchange import PRIVATE_KEYS, Reply
 from recorder import Recorder, query_string
 
@@ -23,23 +23,8 @@ OPERATOR = "ops"
 OPERATOR_PASSWORD = "a long operator passphrase"
 PASSWORDS = {"alice": "correct horse battery staple", "bob": "another long passphrase", "carol": "carol's long passphrase"}
 
-SCHEMA = """DEFINE SCHEMA
-
-    CREATE ROLE Editor;
-
-    RECORD TYPE Item (
-        "___createTime" TIMESTAMP QUERYABLE SORTABLE,
-        "___recordID"   REFERENCE QUERYABLE,
-        title           STRING QUERYABLE SEARCHABLE SORTABLE,
-        rank            INT64 QUERYABLE SORTABLE,
-        batch           STRING QUERYABLE,
-        tags            LIST<STRING> QUERYABLE,
-        body            STRING,
-        GRANT WRITE TO "_creator",
-        GRANT CREATE TO "_icloud",
-        GRANT READ TO "_world"
-    );
-
+#: The end-to-end tests' Item type with a role, a type with an asset field and one to share.
+SCHEMA = E2E_SCHEMA.replace("DEFINE SCHEMA\n", "DEFINE SCHEMA\n\n    CREATE ROLE Editor;\n", 1) + """
     RECORD TYPE Photo (
         caption         STRING QUERYABLE,
         image           ASSET,
@@ -75,13 +60,8 @@ class Caller:
 
     def target(self, database: Optional[str], subpath: str, params: Optional[dict[str, str]] = None, prefix: str = "database") -> str:
         parts = ["", prefix, "1", self.container, self.environment] + ([database] if database else []) + [subpath]
-        query: dict[str, str] = {}
-        if self.api_token is not None:
-            query["ckAPIToken"] = self.api_token
-        if self.web_auth_token is not None:
-            query["ckWebAuthToken"] = self.web_auth_token
-        query.update(params or {})
-        return "/".join(parts) + (("?" + urlencode(query, quote_via=quote, safe="")) if query else "")
+        credentials = {"ckAPIToken": self.api_token, "ckWebAuthToken": self.web_auth_token}
+        return "/".join(parts) + query_string(**{**credentials, **(params or {})})
 
     def call(
         self, name: str, database: Optional[str], subpath: str, body: Any = None, *, method: str = "POST",
@@ -119,6 +99,7 @@ class Scenario:
         self.key_id = ""
         self.users: dict[str, str] = {}  # name → user record name
         self.web_auth: dict[str, str] = {}  # name → web auth token
+        self.passwords = dict(PASSWORDS)  # name → password, as changed along the way
 
     def run(self) -> None:
         self.setup()
@@ -178,7 +159,7 @@ class Scenario:
         self.admin("list", "GET", "/containers")
         self.admin("one", "GET", f"/containers/{CONTAINER}")
         self.admin("unknown", "GET", "/containers/iCloud.com.example.Missing")
-        self.admin("unknown route", "GET", "/containers/{CONTAINER}/teleport".format(CONTAINER=CONTAINER))
+        self.admin("unknown route", "GET", f"/containers/{CONTAINER}/teleport")
         self.admin("wrong method", "DELETE", "/containers")
 
     def schema(self) -> None:
@@ -246,7 +227,7 @@ class Scenario:
                    "carol": ("carol@example.com", "Carol", "Danvers", False)}
         for name, (email, first, last, discoverable) in details.items():
             added = self.admin_ok(f"add {name}", "POST", base, {
-                "name": name, "password": PASSWORDS[name], "emailAddress": email, "firstName": first, "lastName": last,
+                "name": name, "password": self.passwords[name], "emailAddress": email, "firstName": first, "lastName": last,
                 "discoverable": discoverable})
             self.users[name] = added["userRecordName"]
         self.admin("add alice again", "POST", base, {"name": "alice", "password": "whatever long enough"})
@@ -255,16 +236,16 @@ class Scenario:
         self.admin("users matching a search", "GET", base + "?search=bob")
         self.admin("make bob discoverable", "POST", base + "/bob/discoverable", {"discoverable": True})
         self.admin("discoverable of nobody", "POST", base + "/nobody/discoverable", {"discoverable": True})
-        self.admin("new password for carol", "POST", base + "/carol/password", {"password": PASSWORDS["carol"] + " again"})
-        PASSWORDS["carol"] += " again"
+        self.passwords["carol"] += " again"
+        self.admin("new password for carol", "POST", base + "/carol/password", {"password": self.passwords["carol"]})
 
         self.area("sign-in")
-        completed = self.sign_in("alice", PASSWORDS["alice"], self.api_token)
+        completed = self.sign_in("alice", self.passwords["alice"], self.api_token)
         assert completed.status == 200, completed.body[:300]
         self.web_auth["alice"] = self._token_in_page(completed.body.decode())
-        self.web_auth["bob"] = self._token_in_page(self.sign_in("bob", PASSWORDS["bob"], self.api_token).body.decode())
-        self.web_auth["carol"] = self._token_in_page(self.sign_in("carol", PASSWORDS["carol"], self.api_token).body.decode())
-        redirected = self.sign_in("alice", PASSWORDS["alice"], self.callback_token, label=" through the callback")
+        self.web_auth["bob"] = self._token_in_page(self.sign_in("bob", self.passwords["bob"], self.api_token).body.decode())
+        self.web_auth["carol"] = self._token_in_page(self.sign_in("carol", self.passwords["carol"], self.api_token).body.decode())
+        redirected = self.sign_in("alice", self.passwords["alice"], self.callback_token, label=" through the callback")
         assert redirected.status == 303, redirected.status
         self.sign_in("alice", "not her password", self.api_token, label=" with a wrong password")
         self.sign_in("nobody", "no password at all", self.api_token, label=" as nobody")
