@@ -4,7 +4,7 @@ data directory) and what came back, masked; how to send one and how to read and 
 An HTTP exchange in the corpus (one JSON object a line):
 
     {"area": "records", "name": "...",
-     "request": {"method": "POST", "target": "/database/1/...?ckAPIToken=«hex:1»",
+     "request": {"method": "POST", "target": "/database/1/...?ckAPIToken=«apitoken:1»",
                  "headers": {"Content-Type": "text/plain"}, "body": "{...}",
                  "sign": {"key": "«hex:2»", "privateKey": "main"}},
      "response": {"status": 200, "headers": [["cache-control", "no-store"], ...], "body": "{...}"}}
