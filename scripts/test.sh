@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: installs what is missing, builds, then runs the Swift tests, the
 # end-to-end tests that drive the real server (Python clients, a headless browser,
-# schemathesis) and the deployment checks. Fails on any test failure or compiler warning.
+# schemathesis), the replay of the recorded API corpus (Tests/replay) and the deployment
+# checks. Fails on any test failure or compiler warning.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/install.sh
@@ -37,7 +38,7 @@ echo "== Swift tests of the store and the API on PostgreSQL"
 CUMULUS_TEST_BACKEND=postgres swift test --skip-build --filter "CloudStoreTests|WebServicesTests"
 
 echo "== End-to-end tests"
-python_suites=(Tests/python Tests/deployment)
+python_suites=(Tests/python Tests/deployment Tests/replay)
 [ -d Tests/browser ] && python_suites+=(Tests/browser)
 python3 -m pytest -q "${python_suites[@]}"
 
