@@ -45,8 +45,8 @@ import TestSupport
     /// Each changing action, run once, leaves exactly one new audit entry, naming its action and
     /// who acted; on SQLite and on PostgreSQL.
     @Test func everyChangingActionWritesExactlyOneAuditEntry() throws {
-        let fixture = try AuditFixture()
-        let (store, actions, actor, c) = (fixture.store, fixture.actions, fixture.actor, fixture.container)
+        let fixture = try AdminFixture()
+        let (store, actions, actor, c) = (fixture.store, ManagementActions(store: fixture.store), fixture.actor, fixture.container)
         var apiToken = "", keyID = "", managementToken = ""
         let dev = "development"
         let steps: [(name: String, action: String, run: () throws -> Void)] = [
@@ -78,7 +78,7 @@ import TestSupport
             ("setUserDiscoverable", "user.discoverable", { _ = try actions.setUserDiscoverable("carol", in: c, discoverable: true, as: actor) }),
             ("signOutUser", "user.sign-out", { _ = try actions.signOutUser("carol", in: c, as: actor) }),
             ("removeUser", "user.remove", { _ = try actions.removeUser("carol", in: c, as: actor) }),
-            ("importSchema", "schema.import", { _ = try actions.importSchema(AuditFixture.schema, into: c, environment: dev, as: actor) }),
+            ("importSchema", "schema.import", { _ = try actions.importSchema(AdminFixture.schema, into: c, environment: dev, as: actor) }),
             ("createRecordType", "schema.record-type.create", { _ = try actions.createRecordType("Place", in: c, environment: dev, as: actor) }),
             ("addField", "schema.field.add", {
                 _ = try actions.addField("name", type: "STRING", indexes: ["QUERYABLE"], to: "Place", in: c, environment: dev, as: actor)
@@ -102,7 +102,7 @@ import TestSupport
                 _ = try actions.deleteZone("Trips", in: c, environment: dev, database: "private", user: "alice", as: actor)
             }),
             ("modifyRecords", "record.create", {
-                _ = try actions.modifyRecords(AuditFixture.createNote("n1"), in: c, environment: dev, database: "public", user: nil, as: actor)
+                _ = try actions.modifyRecords(AdminFixture.createNote("n1"), in: c, environment: dev, database: "public", user: nil, as: actor)
             }),
             ("deleteSubscription", "subscription.delete", {
                 _ = try actions.deleteSubscription("notes", of: "alice", database: "public", owner: nil, in: c, environment: dev, as: actor)
@@ -131,15 +131,15 @@ import TestSupport
     /// token's revocation) and an environment change (a record's creation), on SQLite and on
     /// PostgreSQL.
     @Test func aChangeWhoseAuditEntryCannotBeWrittenIsNotMade() throws {
-        let fixture = try AuditFixture()
-        let (store, actions, actor, c) = (fixture.store, fixture.actions, fixture.actor, fixture.container)
+        let fixture = try AdminFixture()
+        let (store, actions, actor, c) = (fixture.store, ManagementActions(store: fixture.store), fixture.actor, fixture.container)
         let token = try store.createAPIToken(fixture.fixture.container, .development)
         try fixture.refuseAuditEntries()
 
         #expect(throws: (any Error).self) { _ = try actions.revokeAPIToken(token.token, in: c, as: actor) }
         #expect(try store.apiToken(token.token) != nil, "the token was not revoked")
         #expect(throws: (any Error).self) {
-            _ = try actions.modifyRecords(AuditFixture.createNote("kept-out"), in: c, environment: "development", database: "public", user: nil, as: actor)
+            _ = try actions.modifyRecords(AdminFixture.createNote("kept-out"), in: c, environment: "development", database: "public", user: nil, as: actor)
         }
         let lookup = try fixture.fixture.database().lookup([RecordLookup("kept-out")]).first
         #expect(lookup?.record == nil, "the record was not saved")

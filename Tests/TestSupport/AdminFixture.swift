@@ -1,31 +1,31 @@
 import CloudKitWire
 import CloudStore
-import Console
-import TestSupport
 
-/// A store for walking the admin actions: an operator `root` acting, users `alice` (with a zone
-/// `Work`, a subscription `notes` and a push token) and `bob` (a participant of alice's share
-/// `share-trip`), and a `Note` type.
-final class AuditFixture {
-    let fixture: TemporaryStore
-    let store: CloudStore
-    let actions: ManagementActions
-    let actor = OperatorIdentity.session(operatorName: "root", sessionID: "session")
+/// A store in which every admin action has something to act on, for walking them all: an
+/// operator `root`, users `alice` (with a zone `Work`, a subscription `notes` and a push token)
+/// and `bob` (a participant of alice's share `share-trip`), and a `Note` type, in development.
+public final class AdminFixture {
+    /// The store's files (and database on PostgreSQL).
+    public let fixture: TemporaryStore
+    /// The store.
+    public let store: CloudStore
+    /// The operator acting: `root`, signed in to the console.
+    public let actor = OperatorIdentity.session(operatorName: "root", sessionID: "session")
     /// The container, as requests name it.
-    let container: String
+    public let container: String
     /// The id of alice's push token.
-    let pushTokenID: String
+    public let pushTokenID: String
 
     /// The schema imported at start.
-    static let schema = """
+    public static let schema = """
         DEFINE SCHEMA
             RECORD TYPE Note ("___recordID" REFERENCE QUERYABLE, title STRING QUERYABLE, GRANT READ TO "_world", GRANT CREATE, WRITE TO "_creator");
         """
 
-    init() throws {
+    /// Sets the store up.
+    public init() throws {
         fixture = try TemporaryStore()
         store = fixture.store
-        actions = ManagementActions(store: store)
         container = fixture.container.rawValue
         let c = fixture.container
         try store.addOperator("root", password: "operator password")
@@ -50,13 +50,13 @@ final class AuditFixture {
     }
 
     /// A `records/modify` body creating a note.
-    static func createNote(_ name: String) -> JSONValue {
+    public static func createNote(_ name: String) -> JSONValue {
         ["operations": [["operationType": "create", "record": ["recordName": .string(name), "recordType": "Note", "fields": [:]]]]]
     }
 
     /// Makes every later audit entry fail to be written: in the catalog's trail, and (on SQLite,
     /// where environment changes write it first) in the development environment's outbox.
-    func refuseAuditEntries() throws {
+    public func refuseAuditEntries() throws {
         if let database = fixture.postgresDatabase {
             try RawPostgres(url: database.url).execute("""
                 CREATE FUNCTION refuse_audit() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'audit refused'; END $$ LANGUAGE plpgsql;
