@@ -1,3 +1,8 @@
+/// Every operation an operator's action changes state through takes `by actor:` (who acts): the
+/// store writes the action's ``AuditEntry`` in the transaction of the change it records, so every
+/// door (console page, management API, command line) is audited alike, and a change whose entry
+/// cannot be written is not made. Without an actor (`nil`: the store's own upkeep, clients'
+/// requests, tests) nothing is audited.
 extension CloudStore {
     // MARK: - Writing the audit trail with the change it records
 

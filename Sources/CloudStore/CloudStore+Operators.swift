@@ -132,7 +132,8 @@ extension CloudStore {
     /// A management token cannot make another: a leaked one would otherwise outlive its own
     /// revocation. An operator signed in to the console makes tokens for themselves; the
     /// command line, holding the data directory, for anyone.
-    /// - Parameter actor: who asks; `.local` (the default) is whoever holds this store.
+    /// - Parameter actor: who asks, written to the audit trail with the token; `nil` (the
+    ///   default) is whoever holds this store, as `.local`, unaudited.
     /// - Returns: the token's description and its text, which is shown only here.
     /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown operator,
     ///   ``CloudStoreError/accessDenied(_:)`` when a management token asks, or an operator asks
