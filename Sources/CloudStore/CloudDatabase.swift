@@ -21,6 +21,13 @@ public struct CloudDatabase: Sendable {
     /// Whether the caller reaches `database`, another user's private database, through the
     /// shares they accepted (their shared database).
     public internal(set) var viaShare = false
+    /// The operator making this handle's changes: each change's audit entries are written in
+    /// its transaction. `nil` for CloudKit's clients, whose changes are not audited.
+    public var auditActor: OperatorIdentity?
+    /// How the request named this database, for the audit trail: `public`, `private of alice`.
+    public var auditPlace = ""
+    /// One audit entry standing for a whole change instead of one per record: a share's change.
+    var auditSummary: (action: String, target: String)?
 
     var policy: AccessPolicy { AccessPolicy(caller: caller, database: database, viaShare: viaShare) }
 
@@ -29,7 +36,9 @@ public struct CloudDatabase: Sendable {
     /// Applies `request` as `records/modify` does: one result per operation, in order.
     /// - Throws: request-level failures (too many operations, a caller who may not write).
     public func modify(_ request: ModifyRequest) throws -> [RecordResult] {
-        try waitForCompletion { modify(request, completion: $0) }
+        let results = try waitForCompletion { modify(request, completion: $0) }
+        if auditActor != nil { store.moveAuditOutbox(of: storage) }
+        return results
     }
 
     /// Applies `request` as `records/modify` does, handing its write to the environment's writer
@@ -57,6 +66,7 @@ public struct CloudDatabase: Sendable {
         }
         let (store, container, environment, database, caller, viaShare) = (store, container, environment, database, caller, viaShare)
         let receipts = AssetReceiptCheck(place: place, signer: store.assetSigner, now: now)
+        let audit = recordAudit(request)
         storage.write({ [participantUsers] writer in
             // Made on the writer's thread, which alone uses them.
             let notifier = store.notifier(container, environment, database)
@@ -67,6 +77,7 @@ public struct CloudDatabase: Sendable {
             modifier.participantUsers = participantUsers
             let results = try modifier.apply(request, to: writer)
             try store.checkStorage(of: writer, limit: storageLimit, container: container, environment: environment)
+            for note in audit?.notes(request, results) ?? [] { try writer.record(note) }
             return (results, try notifier.flush(to: writer))
         }) { [self] result in
             let answer: @Sendable () -> Void = { completion(result.map { results, woken in
@@ -284,6 +295,7 @@ public struct CloudDatabase: Sendable {
         let signer = store.syncTokenSigner
         let now = store.now
         let notifier = store.notifier(container, environment, database)
+        let audit = recordAudit(nil)
         let (results, woken) = try storage.write { writer in
             let incarnation = try writer.incarnation()
             let results = try operations.map { operation -> ZoneResult in
@@ -297,8 +309,10 @@ public struct CloudDatabase: Sendable {
                 }
             }
             if results.contains(where: { if case .failure = $0 { false } else { true } }) { try notifier.zoneChanged(reader: writer) }
+            for note in audit?.notes(results) ?? [] { try writer.record(note) }
             return (results, try notifier.flush(to: writer))
         }
+        if audit != nil { store.moveAuditOutbox(of: storage) }
         store.notificationsQueued(woken)
         return results
     }

@@ -16,7 +16,7 @@ extension CloudStore {
     @discardableResult
     public func createAPIToken(
         _ container: ContainerIdentifier, _ environment: Environment, name: String = "API token", allowedOrigins: [String] = [],
-        signInCallback: String? = nil
+        signInCallback: String? = nil, by actor: OperatorIdentity? = nil
     ) throws -> APIToken {
         try requireContainer(container)
         for origin in allowedOrigins where origin != "*" && !Self.isOrigin(origin) {
@@ -28,7 +28,9 @@ extension CloudStore {
         let token = APIToken(
             token: SecureToken.hex(bytes: 32), container: container, environment: environment, name: name,
             allowedOrigins: allowedOrigins, signInCallback: signInCallback, created: now)
-        try credentials.insertAPIToken(token)
+        try auditedCatalogChange(actor, "token.create", container: container.rawValue, environment: environment.rawValue, target: Self.auditLabel(token)) {
+            try credentials.insertAPIToken(token)
+        }
         return token
     }
 
@@ -49,10 +51,20 @@ extension CloudStore {
     /// Revokes an API token: every request carrying it is refused from now on, in every process
     /// serving this data directory.
     /// - Throws: ``CloudStoreError/notFound(_:)`` when there is no such token.
-    public func revokeAPIToken(_ value: String) throws {
-        guard try credentials.deleteAPIToken(value.lowercased()) else {
+    public func revokeAPIToken(_ value: String, by actor: OperatorIdentity? = nil) throws {
+        let found = try actor.flatMap { _ in try credentials.apiToken(value.lowercased()) }
+        let deleted = try auditedCatalogChange(
+            found.flatMap { _ in actor }, "token.revoke", container: found?.container.rawValue, environment: found?.environment.rawValue,
+            target: found.map(Self.auditLabel) ?? ""
+        ) { try credentials.deleteAPIToken(value.lowercased()) }
+        guard deleted else {
             throw CloudStoreError.notFound("No API token \(value)")
         }
+    }
+
+    /// An API token as the audit trail names it: its name and the start of its value, never all of it.
+    private static func auditLabel(_ token: APIToken) -> String {
+        "\(token.name) (\(token.token.prefix(8))…)"
     }
 
     // MARK: - Server-to-server keys
@@ -62,9 +74,10 @@ extension CloudStore {
     /// - Throws: ``CloudStoreError/badRequest(_:)`` saying why the PEM is not an EC P-256 public
     ///   key: a private key, an RSA or Ed25519 key, another curve, a certificate, damaged text.
     @discardableResult
-    public func addServerKey(_ container: ContainerIdentifier, _ environment: Environment, publicKeyPEM: String, name: String = "Server key")
-        throws -> ServerKey
-    {
+    public func addServerKey(
+        _ container: ContainerIdentifier, _ environment: Environment, publicKeyPEM: String, name: String = "Server key",
+        by actor: OperatorIdentity? = nil
+    ) throws -> ServerKey {
         try requireContainer(container)
         let key: ServerPublicKey
         do {
@@ -77,7 +90,9 @@ extension CloudStore {
         let serverKey = ServerKey(
             keyID: SecureToken.hex(bytes: 32), container: container, environment: environment, publicKeyPEM: key.pemRepresentation,
             userRecordName: SecureToken.userRecordName(), name: name, created: now)
-        try credentials.insertServerKey(serverKey)
+        try auditedCatalogChange(
+            actor, "key.add", container: container.rawValue, environment: environment.rawValue, target: "\(serverKey.name) (\(serverKey.keyID))"
+        ) { try credentials.insertServerKey(serverKey) }
         return serverKey
     }
 
@@ -97,8 +112,13 @@ extension CloudStore {
     /// Revokes a server-to-server key: requests it signs are refused from now on, in every
     /// process serving this data directory.
     /// - Throws: ``CloudStoreError/notFound(_:)`` when there is no such key.
-    public func revokeServerKey(_ keyID: String) throws {
-        guard try credentials.deleteServerKey(keyID.lowercased()) else {
+    public func revokeServerKey(_ keyID: String, by actor: OperatorIdentity? = nil) throws {
+        let found = try actor.flatMap { _ in try credentials.serverKey(keyID.lowercased()) }
+        let deleted = try auditedCatalogChange(
+            found.flatMap { _ in actor }, "key.revoke", container: found?.container.rawValue, environment: found?.environment.rawValue,
+            target: found.map { "\($0.name) (\($0.keyID))" } ?? ""
+        ) { try credentials.deleteServerKey(keyID.lowercased()) }
+        guard deleted else {
             throw CloudStoreError.notFound("No server-to-server key \(keyID)")
         }
     }

@@ -11,8 +11,15 @@ extension CloudStore {
 
     /// Sets whether a user may be found by others through discovery.
     /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown user.
-    public func setDiscoverable(_ discoverable: Bool, of userRecordName: String, in container: ContainerIdentifier) throws {
-        guard try credentials.setDiscoverable(discoverable, of: userRecordName, in: container) else {
+    public func setDiscoverable(
+        _ discoverable: Bool, of userRecordName: String, in container: ContainerIdentifier, by actor: OperatorIdentity? = nil
+    ) throws {
+        let found = try actor.flatMap { _ in try user(userRecordName, in: container) }
+        let changed = try auditedCatalogChange(
+            found.flatMap { _ in actor }, "user.discoverable", container: container.rawValue,
+            target: (found?.auditLabel ?? "") + ": \(discoverable ? "yes" : "no")"
+        ) { try credentials.setDiscoverable(discoverable, of: userRecordName, in: container) }
+        guard changed else {
             throw CloudStoreError.notFound("User \(userRecordName) does not exist in \(container)")
         }
     }

@@ -18,8 +18,8 @@ extension CloudStore {
     /// with the old one stops opening (users sign in again; clients refetch). Sessions, API
     /// tokens, keys and data stay. A server running on this directory keeps the old secret until
     /// it restarts, so stop it first.
-    public func rotateSecret() throws {
-        try catalog.rotateSecret()
+    public func rotateSecret(by actor: OperatorIdentity? = nil) throws {
+        try auditedCatalogChange(actor, "secret.rotate", container: nil, target: "server secret") { try catalog.rotateSecret() }
     }
 
     /// What in the data directory others than its owner may read or write: the catalog holds

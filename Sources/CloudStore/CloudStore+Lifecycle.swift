@@ -19,7 +19,9 @@ extension CloudStore {
     /// - Throws: ``CloudStoreError/badRequest(_:)`` when development would remove or change
     ///   something production has (with every reason), or when there is nothing to deploy.
     @discardableResult
-    public func deploySchema(_ container: ContainerIdentifier, deployedBy: String) throws -> SchemaDeployment {
+    public func deploySchema(_ container: ContainerIdentifier, deployedBy: String, by actor: OperatorIdentity? = nil) throws
+        -> SchemaDeployment
+    {
         let development = try schema(container, .development)
         let production = try environment(container, .production)
         // The difference is worked out again inside the transaction, so what is applied is
@@ -35,8 +37,11 @@ extension CloudStore {
                 throw CloudStoreError.badRequest("Production's schema is already development's: there is nothing to deploy")
             }
             try writer.replaceSchema(development)
+            let count = difference.changes.count
+            try writer.record(auditNote(actor, "schema.deploy", container, .production, target: "\(count) change\(count == 1 ? "" : "s")"))
             return difference
         }
+        if actor != nil { moveAuditOutbox(of: production) }
         let deployment = SchemaDeployment(
             container: container, deployed: now, deployedBy: deployedBy, changes: difference.changes.map(\.description),
             schema: try exportSchema(container, .production))
@@ -74,17 +79,22 @@ extension CloudStore {
     /// sessions end, each refused afterwards with an error naming the reset.
     /// - Returns: what was deleted.
     @discardableResult
-    public func resetDevelopment(_ container: ContainerIdentifier) throws -> DevelopmentContents {
+    public func resetDevelopment(_ container: ContainerIdentifier, by actor: OperatorIdentity? = nil) throws -> DevelopmentContents {
         let production = try schema(container, .production)
         // Sessions live in the catalog, apart from the environment's file: they end first, so
         // that a failure between the two leaves users signed out of intact data rather than
         // signed in to a reset one.
         let sessions = try credentials.revokeSessionsForReset(of: container, .development)
-        let deleted = try environment(container, .development).writeSchema { writer in
-            let deleted = try Self.contents(of: writer, productionRecordTypes: production.recordTypes.count, sessions: sessions)
-            try writer.eraseEverything()
-            try writer.replaceSchema(production)
-            return deleted
+        let deleted = try movingAuditOutbox(of: container, .development) {
+            try environment(container, .development).writeSchema { writer in
+                let deleted = try Self.contents(of: writer, productionRecordTypes: production.recordTypes.count, sessions: sessions)
+                try writer.eraseEverything()
+                try writer.replaceSchema(production)
+                try writer.record(auditNote(
+                    actor, "environment.reset", container, .development,
+                    target: "\(deleted.records) records, \(deleted.zones) zones, \(deleted.sessions) sessions"))
+                return deleted
+            }
         }
         // No record holds an asset any more: every blob goes, uploads not yet saved included.
         _ = try collectUnreferencedAssets(container, .development, createdBefore: .max)
@@ -109,6 +119,7 @@ extension CloudStore {
 
     /// The audit entries `filter` selects, newest first.
     public func auditEntries(_ filter: AuditFilter) throws -> [AuditEntry] {
-        try lifecycleStorage.auditEntries(filter)
+        moveAuditOutboxes()
+        return try lifecycleStorage.auditEntries(filter)
     }
 }

@@ -13,10 +13,14 @@ extension CloudStore {
     /// Sets the limits of a container's environment; they apply to the next request.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` for limits that cannot work,
     ///   ``CloudStoreError/notFound(_:)`` for a container that does not exist.
-    public func setLimits(_ limits: EnvironmentLimits, of container: ContainerIdentifier, _ environment: Environment) throws {
+    public func setLimits(
+        _ limits: EnvironmentLimits, of container: ContainerIdentifier, _ environment: Environment, by actor: OperatorIdentity? = nil
+    ) throws {
         try limits.validate()
         guard try catalog.container(container) != nil else { throw CloudStoreError.notFound("Container \(container) does not exist") }
-        try lifecycleStorage.setLimits(limits, of: container, environment)
+        try auditedCatalogChange(actor, "limits.set", container: container.rawValue, environment: environment.rawValue, target: limits.auditSummary) {
+            try lifecycleStorage.setLimits(limits, of: container, environment)
+        }
         limitsCache.invalidate()
         // A new rate starts from a full bucket rather than from the old rate's debt.
         requestThrottle.reset(EnvironmentKey(container: container, environment: environment))

@@ -9,7 +9,7 @@ extension CloudStore {
     ///   for an unusable name or a password shorter than
     ///   ``CloudStoreConfiguration/minimumOperatorPasswordLength``.
     @discardableResult
-    public func addOperator(_ name: String, password: String) throws -> OperatorAccount {
+    public func addOperator(_ name: String, password: String, by actor: OperatorIdentity? = nil) throws -> OperatorAccount {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed.count <= 64,
             trimmed.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-@".unicodeScalars.contains($0)) })
@@ -18,7 +18,10 @@ extension CloudStore {
         }
         try Self.checkOperatorPassword(password)
         let account = OperatorAccount(name: trimmed, created: now)
-        try operatorStorage.insertOperator(account, passwordHash: try hashPasswordOnPool(password))
+        let hash = try hashPasswordOnPool(password)
+        try auditedCatalogChange(actor, "operator.add", container: nil, target: name) {
+            try operatorStorage.insertOperator(account, passwordHash: hash)
+        }
         return account
     }
 
@@ -27,17 +30,20 @@ extension CloudStore {
 
     /// Sets an operator's password and ends their console sessions.
     /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown operator.
-    public func setOperatorPassword(_ password: String, of name: String) throws {
+    public func setOperatorPassword(_ password: String, of name: String, by actor: OperatorIdentity? = nil) throws {
         try Self.checkOperatorPassword(password)
-        guard try operatorStorage.setOperatorPasswordHash(try hashPasswordOnPool(password), of: name) else {
+        let hash = try hashPasswordOnPool(password)
+        guard try auditedCatalogChange(actor, "operator.password", container: nil, target: name, {
+            try operatorStorage.setOperatorPasswordHash(hash, of: name)
+        }) else {
             throw CloudStoreError.notFound("No operator named '\(name)'")
         }
     }
 
     /// Removes an operator, ending their sessions and revoking their management tokens at once.
     /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown operator.
-    public func removeOperator(_ name: String) throws {
-        guard try operatorStorage.deleteOperator(named: name) else {
+    public func removeOperator(_ name: String, by actor: OperatorIdentity? = nil) throws {
+        guard try auditedCatalogChange(actor, "operator.remove", container: nil, target: name, { try operatorStorage.deleteOperator(named: name) }) else {
             throw CloudStoreError.notFound("No operator named '\(name)'")
         }
     }
@@ -126,15 +132,16 @@ extension CloudStore {
     /// A management token cannot make another: a leaked one would otherwise outlive its own
     /// revocation. An operator signed in to the console makes tokens for themselves; the
     /// command line, holding the data directory, for anyone.
-    /// - Parameter actor: who asks; `.local` (the default) is whoever holds this store.
+    /// - Parameter actor: who asks, written to the audit trail with the token; `nil` (the
+    ///   default) is whoever holds this store, as `.local`, unaudited.
     /// - Returns: the token's description and its text, which is shown only here.
     /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown operator,
     ///   ``CloudStoreError/accessDenied(_:)`` when a management token asks, or an operator asks
     ///   for another's token.
     public func createManagementToken(
-        for operatorName: String, name: String, by actor: OperatorIdentity = .local
+        for operatorName: String, name: String, by actor: OperatorIdentity? = nil
     ) throws -> (token: ManagementToken, text: String) {
-        switch actor {
+        switch actor ?? .local {
         case .token:
             throw CloudStoreError.accessDenied(
                 "A management token cannot create management tokens: sign in to the console, or run `cumulus operators token` on the server")
@@ -153,7 +160,9 @@ extension CloudStore {
         let id = SecureToken.hex(bytes: 8)
         let secret = SecureToken.hex(bytes: 32)
         let token = ManagementToken(id: id, operatorName: account.name, name: label, created: now, lastUsed: nil)
-        try operatorStorage.insertManagementToken(token, secretHash: Self.digest(secret))
+        try auditedCatalogChange(actor, "management-token.create", container: nil, target: "\(token.name) (\(token.id)) of \(token.operatorName)") {
+            try operatorStorage.insertManagementToken(token, secretHash: Self.digest(secret))
+        }
         return (token, "\(Self.managementTokenPrefix)\(id)_\(secret)")
     }
 
@@ -162,8 +171,8 @@ extension CloudStore {
 
     /// Revokes a management token: it is refused from the next request on.
     /// - Throws: ``CloudStoreError/notFound(_:)`` when there is no such token.
-    public func revokeManagementToken(_ id: String) throws {
-        guard try operatorStorage.revokeManagementToken(id) else {
+    public func revokeManagementToken(_ id: String, by actor: OperatorIdentity? = nil) throws {
+        guard try auditedCatalogChange(actor, "management-token.revoke", container: nil, target: id, { try operatorStorage.revokeManagementToken(id) }) else {
             throw CloudStoreError.notFound("No management token \(id)")
         }
     }

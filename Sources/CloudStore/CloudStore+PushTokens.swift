@@ -121,12 +121,16 @@ extension CloudStore {
     /// - Returns: the token revoked.
     /// - Throws: ``CloudStoreError/notFound(_:)`` for a token this container's environment does not hold.
     @discardableResult
-    public func revokePushToken(id: String, in container: ContainerIdentifier, _ environment: Environment) throws -> PushToken {
+    public func revokePushToken(id: String, in container: ContainerIdentifier, _ environment: Environment, by actor: OperatorIdentity? = nil)
+        throws -> PushToken
+    {
         try requireContainer(container)
         guard !id.isEmpty, let token = try credentials.boundPushTokens(in: container, environment).first(where: { $0.id == id }) else {
             throw CloudStoreError.notFound("No push token \(id) in \(container) \(environment)")
         }
-        _ = try credentials.deletePushTokens([token.token])
+        _ = try auditedCatalogChange(actor, "pushToken.revoke", container: container.rawValue, environment: environment.rawValue, target: id) {
+            try credentials.deletePushTokens([token.token])
+        }
         return token
     }
 

@@ -16,21 +16,28 @@ extension CloudStore {
     /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown user,
     ///   ``CloudStoreError/badRequest(_:)`` for a role the schema does not declare (the implicit
     ///   `_world`, `_icloud` and `_creator` cannot be given).
-    public func setRoles(_ roles: Set<String>, of userRecordName: String, in container: ContainerIdentifier, _ environment: Environment)
-        throws
-    {
-        guard try user(userRecordName, in: container) != nil else {
+    public func setRoles(
+        _ roles: Set<String>, of userRecordName: String, in container: ContainerIdentifier, _ environment: Environment,
+        by actor: OperatorIdentity? = nil
+    ) throws {
+        guard let found = try user(userRecordName, in: container) else {
             throw CloudStoreError.notFound("User \(userRecordName) does not exist in \(container)")
         }
-        try self.environment(container, environment).write { writer in
-            let declared = try writer.schema().roles
-            for role in roles.sorted() where !declared.contains(role) {
-                throw CloudStoreError.badRequest(
-                    SystemRole.all.contains(role)
-                        ? "\(role) is held implicitly and cannot be given to a user"
-                        : "Role '\(role)' is not declared in the \(environment) schema; declare it with CREATE ROLE first")
+        try movingAuditOutbox(of: container, environment) {
+            try self.environment(container, environment).write { writer in
+                let declared = try writer.schema().roles
+                for role in roles.sorted() where !declared.contains(role) {
+                    throw CloudStoreError.badRequest(
+                        SystemRole.all.contains(role)
+                            ? "\(role) is held implicitly and cannot be given to a user"
+                            : "Role '\(role)' is not declared in the \(environment) schema; declare it with CREATE ROLE first")
+                }
+                try writer.setRoles(roles, of: userRecordName)
+                // The roles as they are now, named as the audit trail gives them.
+                let held = try writer.roles(of: userRecordName).sorted()
+                try writer.record(auditNote(
+                    actor, "security.user-roles", container, environment, target: "\(found.name): " + (held.isEmpty ? "none" : held.joined(separator: ", "))))
             }
-            try writer.setRoles(roles, of: userRecordName)
         }
     }
 

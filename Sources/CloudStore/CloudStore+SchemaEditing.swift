@@ -3,18 +3,24 @@ extension CloudStore {
     /// made just in time gets them) and its system fields.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` for a bad name or a production environment,
     ///   ``CloudStoreError/exists(_:)`` when the type exists.
-    public func createRecordType(_ name: String, in container: ContainerIdentifier, _ environment: Environment) throws {
+    public func createRecordType(_ name: String, in container: ContainerIdentifier, _ environment: Environment, by actor: OperatorIdentity? = nil)
+        throws
+    {
         try requireDevelopment(environment)
         guard SchemaEvolution.isValidName(name) else {
             throw CloudStoreError.badRequest(
                 "Invalid record type name '\(name)': use a letter followed by letters, digits or '_' (at most 255 bytes)")
         }
         try requireContainer(container)
-        try self.environment(container, environment).writeSchema { writer in
-            guard try writer.schema().recordType(name) == nil else {
-                throw CloudStoreError.exists("Record type \(name) already exists")
+        let note = auditNote(actor, "schema.record-type.create", container, environment, target: name)
+        try movingAuditOutbox(of: container, environment) {
+            try self.environment(container, environment).writeSchema { writer in
+                guard try writer.schema().recordType(name) == nil else {
+                    throw CloudStoreError.exists("Record type \(name) already exists")
+                }
+                try writer.saveRecordType(RecordTypeDefinition(name: name, grants: Grant.defaults))
+                try writer.record(note)
             }
-            try writer.saveRecordType(RecordTypeDefinition(name: name, grants: Grant.defaults))
         }
     }
 
@@ -23,14 +29,16 @@ extension CloudStore {
     ///   or a production environment; ``CloudStoreError/notFound(_:)`` for an unknown record type;
     ///   ``CloudStoreError/exists(_:)`` when the field exists.
     public func addField(
-        _ field: FieldDefinition, to recordType: String, in container: ContainerIdentifier, _ environment: Environment
+        _ field: FieldDefinition, to recordType: String, in container: ContainerIdentifier, _ environment: Environment,
+        by actor: OperatorIdentity? = nil
     ) throws {
         try requireDevelopment(environment)
         guard SchemaEvolution.isValidName(field.name), !field.name.hasPrefix("___") else {
             throw CloudStoreError.badRequest(
                 "Invalid field name '\(field.name)': use a letter followed by letters, digits or '_' (at most 255 bytes)")
         }
-        try editRecordType(recordType, in: container, environment) { definition in
+        let note = auditNote(actor, "schema.field.add", container, environment, target: "\(recordType).\(field.name) \(field.type)")
+        try editRecordType(recordType, in: container, environment, audit: note) { definition in
             guard definition.field(field.name) == nil else {
                 throw CloudStoreError.exists("Record type \(recordType) already has a field \(field.name)")
             }
@@ -43,10 +51,13 @@ extension CloudStore {
     /// - Throws: ``CloudStoreError/badRequest(_:)`` for an index the field's type cannot carry or a
     ///   production environment; ``CloudStoreError/notFound(_:)`` for an unknown type or field.
     public func setIndexes(
-        _ indexes: Set<IndexKind>, of field: String, recordType: String, in container: ContainerIdentifier, _ environment: Environment
+        _ indexes: Set<IndexKind>, of field: String, recordType: String, in container: ContainerIdentifier, _ environment: Environment,
+        by actor: OperatorIdentity? = nil
     ) throws {
         try requireDevelopment(environment)
-        try editRecordType(recordType, in: container, environment) { definition in
+        let named = indexes.isEmpty ? "none" : indexes.sorted().map(\.rawValue).joined(separator: ", ")
+        let note = auditNote(actor, "schema.indexes.set", container, environment, target: "\(recordType).\(field): " + named)
+        try editRecordType(recordType, in: container, environment, audit: note) { definition in
             guard var existing = definition.field(field) ?? SystemField(rawValue: field).map({ definition.field($0) }) else {
                 throw CloudStoreError.notFound("Record type \(recordType) has no field \(field)")
             }
@@ -56,16 +67,19 @@ extension CloudStore {
     }
 
     func editRecordType(
-        _ name: String, in container: ContainerIdentifier, _ environment: Environment,
+        _ name: String, in container: ContainerIdentifier, _ environment: Environment, audit note: AuditNote?,
         _ change: @Sendable (inout RecordTypeDefinition) throws -> Void
     ) throws {
         try requireContainer(container)
-        try self.environment(container, environment).writeSchema { writer in
-            guard var definition = try writer.schema().recordType(name) else {
-                throw CloudStoreError.notFound("Record type \(name) does not exist")
+        try movingAuditOutbox(of: container, environment) {
+            try self.environment(container, environment).writeSchema { writer in
+                guard var definition = try writer.schema().recordType(name) else {
+                    throw CloudStoreError.notFound("Record type \(name) does not exist")
+                }
+                try change(&definition)
+                try writer.saveRecordType(definition)
+                try writer.record(note)
             }
-            try change(&definition)
-            try writer.saveRecordType(definition)
         }
     }
 

@@ -19,12 +19,20 @@ extension CloudStore {
     /// without indexes.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` for a bad schema, a changed field type, or
     ///   a production environment (production changes only by deploying).
-    public func importSchema(_ text: String, into container: ContainerIdentifier, _ environment: Environment) throws {
+    public func importSchema(_ text: String, into container: ContainerIdentifier, _ environment: Environment, by actor: OperatorIdentity? = nil)
+        throws
+    {
         guard environment == .development else {
             throw CloudStoreError.badRequest("Schema can be imported into development only; production changes by deploying")
         }
         let schema = try validateSchema(text)
-        try self.environment(container, environment).writeSchema { try $0.replaceSchema(schema) }
+        let note = auditNote(actor, "schema.import", container, environment, target: "\(text.utf8.count) bytes of .ckdb")
+        try movingAuditOutbox(of: container, environment) {
+            try self.environment(container, environment).writeSchema { writer in
+                try writer.replaceSchema(schema)
+                try writer.record(note)
+            }
+        }
     }
 }
 

@@ -5,49 +5,61 @@ extension CloudStore {
     /// records in the public database.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` in production or for a role the schema does not
     ///   declare; ``CloudStoreError/notFound(_:)`` for an unknown record type.
-    public func setGrants(_ grants: [Grant], of recordType: String, in container: ContainerIdentifier, _ environment: Environment) throws {
+    public func setGrants(
+        _ grants: [Grant], of recordType: String, in container: ContainerIdentifier, _ environment: Environment, by actor: OperatorIdentity? = nil
+    ) throws {
         try requireDevelopment(environment)
         let declared = try schema(container, environment).roles
         for grant in grants where !SystemRole.all.contains(grant.role) && !declared.contains(grant.role) {
             throw CloudStoreError.badRequest("Role '\(grant.role)' is not declared in the \(environment) schema; create it first")
         }
         let merged = Self.merged(grants)
-        try editRecordType(recordType, in: container, environment) { $0.grants = merged }
+        let given = merged.map { "\($0.permissions.map(\.rawValue).joined(separator: ", ")) to \($0.role)" }.joined(separator: "; ")
+        let note = auditNote(actor, "security.grants", container, environment, target: "\(recordType): " + (merged.isEmpty ? "none" : given))
+        try editRecordType(recordType, in: container, environment, audit: note) { $0.grants = merged }
     }
 
     /// Declares a custom security role in development.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` for a bad name or production,
     ///   ``CloudStoreError/exists(_:)`` when it is declared.
-    public func createRole(_ name: String, in container: ContainerIdentifier, _ environment: Environment) throws {
+    public func createRole(_ name: String, in container: ContainerIdentifier, _ environment: Environment, by actor: OperatorIdentity? = nil) throws {
         try requireDevelopment(environment)
         guard SchemaEvolution.isValidName(name), !name.hasPrefix("_") else {
             throw CloudStoreError.badRequest("Invalid role name '\(name)': use a letter followed by letters, digits or '_'")
         }
         try requireContainer(container)
-        try self.environment(container, environment).writeSchema { writer in
-            var schema = try writer.schema()
-            guard !schema.roles.contains(name) else { throw CloudStoreError.exists("Role \(name) already exists") }
-            schema.roles.append(name)
-            try writer.replaceSchema(schema)
+        let note = auditNote(actor, "security.role.create", container, environment, target: name)
+        try movingAuditOutbox(of: container, environment) {
+            try self.environment(container, environment).writeSchema { writer in
+                var schema = try writer.schema()
+                guard !schema.roles.contains(name) else { throw CloudStoreError.exists("Role \(name) already exists") }
+                schema.roles.append(name)
+                try writer.replaceSchema(schema)
+                try writer.record(note)
+            }
         }
     }
 
     /// Deletes a custom role in development: its grants go from every record type, and every
     /// user who held it loses it.
     /// - Throws: ``CloudStoreError/notFound(_:)`` for an undeclared role.
-    public func deleteRole(_ name: String, in container: ContainerIdentifier, _ environment: Environment) throws {
+    public func deleteRole(_ name: String, in container: ContainerIdentifier, _ environment: Environment, by actor: OperatorIdentity? = nil) throws {
         try requireDevelopment(environment)
         try requireContainer(container)
-        try self.environment(container, environment).writeSchema { writer in
-            var schema = try writer.schema()
-            guard schema.roles.contains(name) else { throw CloudStoreError.notFound("Role \(name) does not exist") }
-            schema.roles.removeAll { $0 == name }
-            schema.recordTypes = schema.recordTypes.map { type in
-                var type = type
-                type.grants.removeAll { $0.role == name }
-                return type
+        let note = auditNote(actor, "security.role.delete", container, environment, target: name)
+        try movingAuditOutbox(of: container, environment) {
+            try self.environment(container, environment).writeSchema { writer in
+                var schema = try writer.schema()
+                guard schema.roles.contains(name) else { throw CloudStoreError.notFound("Role \(name) does not exist") }
+                schema.roles.removeAll { $0 == name }
+                schema.recordTypes = schema.recordTypes.map { type in
+                    var type = type
+                    type.grants.removeAll { $0.role == name }
+                    return type
+                }
+                try writer.replaceSchema(schema)
+                try writer.record(note)
             }
-            try writer.replaceSchema(schema)
         }
     }
 

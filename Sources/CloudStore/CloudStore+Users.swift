@@ -12,7 +12,7 @@ extension CloudStore {
     @discardableResult
     public func addUser(
         _ container: ContainerIdentifier, name: String, password: String, emailAddress: String? = nil, firstName: String? = nil,
-        lastName: String? = nil, isDiscoverable: Bool = false
+        lastName: String? = nil, isDiscoverable: Bool = false, by actor: OperatorIdentity? = nil
     ) throws -> AppUser {
         try requireContainer(container)
         let trimmed = name.trimmingCharacters(in: .whitespaces)
@@ -26,7 +26,9 @@ extension CloudStore {
             userRecordName: SecureToken.userRecordName(), container: container, name: trimmed, emailAddress: emailAddress,
             firstName: firstName ?? trimmed, lastName: lastName, created: now, isDiscoverable: isDiscoverable)
         let hash = try hashPassword(password)
-        try credentials.insertUser(user, passwordHash: hash)
+        try auditedCatalogChange(actor, "user.add", container: container.rawValue, target: user.auditLabel) {
+            try credentials.insertUser(user, passwordHash: hash)
+        }
         return user
     }
 
@@ -46,19 +48,28 @@ extension CloudStore {
     /// Sets a user's password and signs them out everywhere: every session of theirs ends at once.
     /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown user, ``CloudStoreError/badRequest(_:)``
     ///   for a password that is too short.
-    public func setPassword(_ password: String, of userRecordName: String, in container: ContainerIdentifier) throws {
+    public func setPassword(_ password: String, of userRecordName: String, in container: ContainerIdentifier, by actor: OperatorIdentity? = nil)
+        throws
+    {
         try Self.checkPassword(password)
-        guard try user(userRecordName, in: container) != nil else {
+        guard let found = try user(userRecordName, in: container) else {
             throw CloudStoreError.notFound("User \(userRecordName) does not exist in \(container)")
         }
-        try credentials.setPasswordHash(try hashPassword(password), of: userRecordName, in: container)
+        let hash = try hashPassword(password)
+        try auditedCatalogChange(actor, "user.password", container: container.rawValue, target: found.auditLabel) {
+            try credentials.setPasswordHash(hash, of: userRecordName, in: container)
+        }
     }
 
     /// Removes a user: they can no longer sign in, their sessions end at once, and push tokens
     /// they held are let go. Records they created stay, stamped with their user record name.
     /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown user.
-    public func removeUser(_ userRecordName: String, from container: ContainerIdentifier) throws {
-        guard try credentials.deleteUser(userRecordName, in: container) else {
+    public func removeUser(_ userRecordName: String, from container: ContainerIdentifier, by actor: OperatorIdentity? = nil) throws {
+        let found = try actor.flatMap { _ in try user(userRecordName, in: container) }
+        let deleted = try auditedCatalogChange(found.flatMap { _ in actor }, "user.remove", container: container.rawValue, target: found?.auditLabel ?? "") {
+            try credentials.deleteUser(userRecordName, in: container)
+        }
+        guard deleted else {
             throw CloudStoreError.notFound("User \(userRecordName) does not exist in \(container)")
         }
         for environment in Environment.allCases {
@@ -69,11 +80,13 @@ extension CloudStore {
     /// Ends every session of a user at once, in every process serving this data directory.
     /// - Returns: how many sessions were open.
     @discardableResult
-    public func signOutEverywhere(_ userRecordName: String, in container: ContainerIdentifier) throws -> Int {
-        guard try user(userRecordName, in: container) != nil else {
+    public func signOutEverywhere(_ userRecordName: String, in container: ContainerIdentifier, by actor: OperatorIdentity? = nil) throws -> Int {
+        guard let found = try user(userRecordName, in: container) else {
             throw CloudStoreError.notFound("User \(userRecordName) does not exist in \(container)")
         }
-        return try credentials.revokeSessions(of: userRecordName, in: container)
+        return try auditedCatalogChange(actor, "user.sign-out", container: container.rawValue, target: found.auditLabel) {
+            try credentials.revokeSessions(of: userRecordName, in: container)
+        }
     }
 
     /// How many sessions of a user are open.

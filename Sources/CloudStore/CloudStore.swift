@@ -53,7 +53,8 @@ public final class CloudStore: Sendable {
     let limitsCache = LimitsCache()
     /// Each environment's request rate, at the rate of its limits (the defaults here are unused).
     let requestThrottle = KeyedRateLimiter<EnvironmentKey>(ratePerSecond: EnvironmentLimits.standard.requestsPerSecond, burst: 1)
-    private let environments = ReadWriteLock<[EnvironmentKey: any EnvironmentStorage]>([:])
+    /// The environments opened so far, by container and environment.
+    let environments = ReadWriteLock<[EnvironmentKey: any EnvironmentStorage]>([:])
     /// The PostgreSQL database's connections, when the store is on PostgreSQL.
     let postgres: PostgresPool?
     /// On PostgreSQL, what tells the other processes of this one's commits and hears theirs.
@@ -137,8 +138,11 @@ public final class CloudStore: Sendable {
     /// Creates a container with its development and production environments.
     /// - Throws: ``CloudStoreError/exists(_:)`` when it already exists.
     @discardableResult
-    public func createContainer(_ identifier: ContainerIdentifier) throws -> ContainerInfo {
-        let info = try catalog.createContainer(identifier, created: now)
+    public func createContainer(_ identifier: ContainerIdentifier, by actor: OperatorIdentity? = nil) throws -> ContainerInfo {
+        let created = now
+        let info = try auditedCatalogChange(actor, "container.create", container: identifier.rawValue, target: identifier.rawValue) {
+            try catalog.createContainer(identifier, created: created)
+        }
         for environment in Environment.allCases {
             _ = try self.environment(identifier, environment)
         }
@@ -198,6 +202,8 @@ public final class CloudStore: Sendable {
             try Self.makePrivateDirectory("\(configuration.dataDirectory)/containers/\(container.rawValue)")
             storage = try SQLiteEnvironmentStore(path: environmentPath(container, environment), synchronous: configuration.synchronous)
         }
+        // What a change left in the outbox before a crash joins the audit trail now.
+        moveAuditOutbox(of: storage)
         return environments.write { open in
             if let raced = open[key] { return raced }
             open[key] = storage

@@ -132,6 +132,9 @@ protocol LifecycleStorage: Sendable {
     func insertAuditEntry(_ entry: AuditEntry, forgetBefore: Int64) throws
     /// The audit entries `filter` selects, newest first.
     func auditEntries(_ filter: AuditFilter) throws -> [AuditEntry]
+    /// Adds entries moved from an environment's audit outbox, in one transaction, each once
+    /// however often it is moved; forgets entries from before `forgetBefore`.
+    func insertAuditEntries(fromOutbox entries: [AuditOutboxEntry], forgetBefore: Int64) throws
     /// The limits an operator set for an environment; `nil` when none were set.
     func limits(of container: ContainerIdentifier, _ environment: Environment) throws -> EnvironmentLimits?
     /// Sets an environment's limits.

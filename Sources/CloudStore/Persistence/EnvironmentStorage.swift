@@ -17,6 +17,12 @@ protocol EnvironmentStorage: Sendable {
     /// The schema as committed now: read before a request is decoded, so kept from the last
     /// read while no process has changed it, without a transaction of its own.
     func currentSchema() throws -> Schema
+    /// The audit entries this environment's transactions wrote that wait to be moved into the
+    /// catalog's audit trail, oldest first; none where they reach the trail in the change's own
+    /// transaction.
+    func auditOutbox() throws -> [AuditOutboxEntry]
+    /// Removes moved entries from the outbox.
+    func removeFromAuditOutbox(_ ids: [Int64]) throws
 }
 
 /// What the domain reads from an environment's storage.
@@ -162,4 +168,8 @@ protocol EnvironmentWriter: EnvironmentReader {
     /// Deletes every record, zone, change, role assignment and the whole schema, and gives the
     /// environment a new incarnation: what a reset leaves before the schema is put back.
     func eraseEverything() throws
+    /// Writes an operator action's audit entry in this transaction, with the change it records:
+    /// into the audit trail where the transaction reaches it, else into the environment's outbox
+    /// (``EnvironmentStorage/auditOutbox()``); entries from before `forgetBefore` are forgotten.
+    func insertAuditEntry(_ entry: AuditEntry, forgetBefore: Int64) throws
 }

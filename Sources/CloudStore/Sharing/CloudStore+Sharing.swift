@@ -131,9 +131,14 @@ extension CloudStore {
     @discardableResult
     public func removeShareParticipant(
         _ user: String, fromShare name: String, zoneName: String, owner: String, _ container: ContainerIdentifier,
-        _ environment: Environment, as caller: Caller
+        _ environment: Environment, as caller: Caller, by actor: OperatorIdentity? = nil
     ) throws -> Share {
-        let database = try self.database(container, environment, database: .private(owner), as: caller)
+        var database = try self.database(container, environment, database: .private(owner), as: caller)
+        if let actor {
+            let names = (try self.user(owner, in: container)?.name ?? owner, try self.user(user, in: container)?.name ?? user)
+            database.auditActor = actor
+            database.auditSummary = ("share.participant.remove", "\(names.0)/\(zoneName)/\(name)/\(names.1)")
+        }
         let share = try existingShare(name, zoneName: zoneName, in: database)
         guard share.participants.contains(where: { $0.userRecordName == user && $0.acceptanceStatus != .removed }) else {
             throw CloudStoreError.notFound("User \(user) is not a participant of share \(name)")
@@ -151,9 +156,14 @@ extension CloudStore {
     /// Deletes a share: everyone in it loses what it gave them at once, and its root is no
     /// longer shared.
     public func deleteShare(
-        _ name: String, zoneName: String, owner: String, _ container: ContainerIdentifier, _ environment: Environment, as caller: Caller
+        _ name: String, zoneName: String, owner: String, _ container: ContainerIdentifier, _ environment: Environment, as caller: Caller,
+        by actor: OperatorIdentity? = nil
     ) throws {
-        let database = try self.database(container, environment, database: .private(owner), as: caller)
+        var database = try self.database(container, environment, database: .private(owner), as: caller)
+        if let actor {
+            database.auditActor = actor
+            database.auditSummary = ("share.delete", "\(try self.user(owner, in: container)?.name ?? owner)/\(zoneName)/\(name)")
+        }
         _ = try existingShare(name, zoneName: zoneName, in: database)
         let result = try database.modify(ModifyRequest(operations: [RecordOperation(.forceDelete, recordName: name)], zoneName: zoneName))
         if let error = result.first?.error { throw error }

@@ -59,9 +59,18 @@ extension CloudStore {
     /// Deletes a user's subscription, as an operator.
     /// - Throws: ``CloudStoreError/notFound(_:)`` when the user holds no such subscription.
     public func deleteSubscription(
-        _ id: String, of user: String, in database: DatabaseID, _ container: ContainerIdentifier, _ environment: Environment
+        _ id: String, of user: String, in database: DatabaseID, _ container: ContainerIdentifier, _ environment: Environment,
+        by actor: OperatorIdentity? = nil
     ) throws {
-        let deleted = try self.environment(container, environment).write { try $0.deleteSubscription(id, of: user, in: database) }
+        let subscriber = try actor.flatMap { _ in try self.user(user, in: container) }
+        let note = auditNote(subscriber.flatMap { _ in actor }, "subscription.delete", container, environment, target: "\(subscriber?.name ?? "")/\(id)")
+        let deleted = try movingAuditOutbox(of: container, environment) {
+            try self.environment(container, environment).write { writer in
+                let deleted = try writer.deleteSubscription(id, of: user, in: database)
+                if deleted { try writer.record(note) }
+                return deleted
+            }
+        }
         guard deleted else { throw CloudStoreError.notFound("Subscription '\(id)' not found") }
     }
 

@@ -13,9 +13,7 @@ extension ManagementActions {
     /// - Throws: ``CloudStoreError/badRequest(_:)`` for an identifier not of the form
     ///   `iCloud.…`, ``CloudStoreError/exists(_:)`` when it exists.
     public func createContainer(_ identifier: String, as actor: OperatorIdentity) throws -> JSONValue {
-        try audited(actor, "container.create", container: identifier, target: identifier) {
-            try containerJSON(try store.createContainer(try ContainerIdentifier(identifier)))
-        }
+        try containerJSON(try store.createContainer(try ContainerIdentifier(identifier), by: actor))
     }
 
     /// One container.

@@ -20,8 +20,7 @@ extension ManagementActions {
     ) throws -> JSONValue {
         let token = try store.createAPIToken(
             try existingContainer(container), try Self.environment(environment), name: Self.label(name, default: "API token"),
-            allowedOrigins: allowedOrigins, signInCallback: signInCallback)
-        note(actor, "token.create", container: container, environment: environment, target: Self.tokenLabel(token))
+            allowedOrigins: allowedOrigins, signInCallback: signInCallback, by: actor)
         return Self.tokenJSON(token)
     }
 
@@ -33,14 +32,8 @@ extension ManagementActions {
         guard let found = try store.apiToken(token), identifier == nil || found.container == identifier else {
             throw CloudStoreError.notFound(container.map { "Container \($0) has no API token \(token)" } ?? "There is no API token \(token)")
         }
-        try store.revokeAPIToken(found.token)
-        note(actor, "token.revoke", container: found.container.rawValue, environment: found.environment.rawValue, target: Self.tokenLabel(found))
+        try store.revokeAPIToken(found.token, by: actor)
         return ["revoked": .string(found.token)]
-    }
-
-    /// A token as the audit trail names it: its name and the start of its value, never all of it.
-    private static func tokenLabel(_ token: APIToken) -> String {
-        "\(token.name) (\(token.token.prefix(8))…)"
     }
 
     private static func tokenJSON(_ token: APIToken) -> JSONValue {
@@ -66,8 +59,7 @@ extension ManagementActions {
     {
         let key = try store.addServerKey(
             try existingContainer(container), try Self.environment(environment), publicKeyPEM: publicKeyPEM,
-            name: Self.label(name, default: "Server key"))
-        note(actor, "key.add", container: container, environment: environment, target: "\(key.name) (\(key.keyID))")
+            name: Self.label(name, default: "Server key"), by: actor)
         return Self.keyJSON(key)
     }
 
@@ -80,9 +72,7 @@ extension ManagementActions {
             throw CloudStoreError.notFound(
                 container.map { "Container \($0) has no server-to-server key \(keyID)" } ?? "There is no server-to-server key \(keyID)")
         }
-        try store.revokeServerKey(found.keyID)
-        note(actor, "key.revoke", container: found.container.rawValue, environment: found.environment.rawValue,
-             target: "\(found.name) (\(found.keyID))")
+        try store.revokeServerKey(found.keyID, by: actor)
         return ["revoked": .string(found.keyID)]
     }
 

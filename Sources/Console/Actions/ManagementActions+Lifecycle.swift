@@ -27,9 +27,7 @@ extension ManagementActions {
     /// - Throws: ``CloudStoreError/badRequest(_:)`` with every reason when it would remove or
     ///   change something production has, or when there is nothing to deploy.
     public func deploySchema(of container: String, as actor: OperatorIdentity) throws -> JSONValue {
-        let deployment = try store.deploySchema(try existingContainer(container), deployedBy: actor.description)
-        note(actor, "schema.deploy", container: container, environment: "production",
-             target: "\(deployment.changes.count) change\(deployment.changes.count == 1 ? "" : "s")")
+        let deployment = try store.deploySchema(try existingContainer(container), deployedBy: actor.description, by: actor)
         return Self.deploymentJSON(deployment)
     }
 
@@ -62,9 +60,7 @@ extension ManagementActions {
         guard confirmation.trimmingCharacters(in: .whitespaces) == identifier.rawValue else {
             throw CloudStoreError.badRequest("To reset development, type the container identifier \(identifier) exactly")
         }
-        let deleted = try store.resetDevelopment(identifier)
-        note(actor, "environment.reset", container: container, environment: "development",
-             target: "\(deleted.records) records, \(deleted.zones) zones, \(deleted.sessions) sessions")
+        let deleted = try store.resetDevelopment(identifier, by: actor)
         return ["reset": true, "deleted": Self.contentsJSON(deleted)]
     }
 

@@ -53,9 +53,7 @@ extension ManagementActions {
         } else if removes("transferBytesPerMonth") {
             limits.transferBytesPerMonth = nil
         }
-        try audited(actor, "limits.set", container: container, environment: environment.rawValue, target: Self.summary(limits)) {
-            try store.setLimits(limits, of: identifier, environment)
-        }
+        try store.setLimits(limits, of: identifier, environment, by: actor)
         return Self.limitsJSON(limits)
     }
 
@@ -91,12 +89,5 @@ extension ManagementActions {
                  "burst": .integer(Int64(preset.limits.burst))]
             }),
         ]
-    }
-
-    private static func summary(_ limits: EnvironmentLimits) -> String {
-        var parts = ["\(limits.requestsPerSecond.formatted()) requests/s, burst \(limits.burst)"]
-        parts.append("storage " + (limits.storageBytes.map { "\($0) bytes" } ?? "unlimited"))
-        parts.append("transfer " + (limits.transferBytesPerMonth.map { "\($0) bytes a month" } ?? "unlimited"))
-        return parts.joined(separator: ", ")
     }
 }

@@ -12,7 +12,6 @@ extension ManagementActions {
     /// create one, and only the command line one for another operator (CloudStore's rule).
     public func createManagementToken(for operatorName: String? = nil, name: String, as actor: OperatorIdentity) throws -> JSONValue {
         let (token, text) = try store.createManagementToken(for: operatorName ?? actor.operatorName, name: name, by: actor)
-        note(actor, "management-token.create", container: nil, target: "\(token.name) (\(token.id)) of \(token.operatorName)")
         guard case .object(var object) = Self.managementTokenJSON(token) else { return .null }
         object["token"] = .string(text)
         return .object(object)
@@ -20,8 +19,7 @@ extension ManagementActions {
 
     /// Revokes a management token: it is refused from the next request on.
     public func revokeManagementToken(_ id: String, as actor: OperatorIdentity) throws -> JSONValue {
-        try store.revokeManagementToken(id)
-        note(actor, "management-token.revoke", container: nil, target: id)
+        try store.revokeManagementToken(id, by: actor)
         return ["id": .string(id), "revoked": true]
     }
 

@@ -29,19 +29,7 @@ extension ManagementActions {
     ) throws -> JSONValue {
         let (handle, schema) = try recordsDatabase(container, environment, database, user, actor)
         let request = try RecordsExchange.modifyRequest(.body(body), in: handle, schema: schema)
-        let answer = try RecordsExchange.modify(request, in: handle, numbersAsStrings: false)
-        // Each record changed joins the audit trail; refused operations changed nothing.
-        let place = "\(database)\(user.map { " of \($0)" } ?? "") \(request.zoneName)"
-        for (operation, result) in zip(request.operations, answer["records"]?.arrayValue ?? []) where result["serverErrorCode"] == nil {
-            let action = switch operation.kind {
-            case .create: "record.create"
-            case .delete, .forceDelete: "record.delete"
-            default: "record.update"
-            }
-            let name = result["recordName"]?.stringValue ?? operation.recordName ?? ""
-            note(actor, action, container: container, environment: environment, target: "\(place)/\(name)")
-        }
-        return answer
+        return try RecordsExchange.modify(request, in: handle, numbersAsStrings: false)
     }
 
     /// Every record a query matches, page after page, up to ``RecordExport/maximumRecords``, as
@@ -81,6 +69,9 @@ extension ManagementActions {
         // operator's session or token.
         handle.assetBaseURL = ""
         handle.assetCredential = actor.assetCredential
+        // Each record it changes joins the audit trail, in the change's transaction.
+        handle.auditActor = actor
+        handle.auditPlace = "\(database)\(user.map { " of \($0)" } ?? "")"
         return (handle, try store.schema(identifier, environment))
     }
 }

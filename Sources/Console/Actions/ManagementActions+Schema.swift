@@ -21,8 +21,7 @@ extension ManagementActions {
 
     /// Imports schema text into development; errors name their line and column.
     public func importSchema(_ text: String, into container: String, environment: String, as actor: OperatorIdentity) throws -> JSONValue {
-        try store.importSchema(text, into: try existingContainer(container), try Self.environment(environment))
-        note(actor, "schema.import", container: container, environment: environment, target: "\(text.utf8.count) bytes of .ckdb")
+        try store.importSchema(text, into: try existingContainer(container), try Self.environment(environment), by: actor)
         return try schema(of: container, environment: environment, as: actor)
     }
 
@@ -36,8 +35,7 @@ extension ManagementActions {
     public func createRecordType(_ name: String, in container: String, environment: String, as actor: OperatorIdentity) throws -> JSONValue {
         let identifier = try existingContainer(container)
         let environment = try Self.environment(environment)
-        try store.createRecordType(name, in: identifier, environment)
-        note(actor, "schema.record-type.create", container: container, environment: environment.rawValue, target: name)
+        try store.createRecordType(name, in: identifier, environment, by: actor)
         return try recordType(name, identifier, environment)
     }
 
@@ -55,8 +53,8 @@ extension ManagementActions {
             throw CloudStoreError.badRequest("Unknown field type '\(type)': use one of \(Self.fieldTypeNames)")
         }
         try store.addField(
-            FieldDefinition(name: name, type: fieldType, indexes: try Self.indexes(indexes)), to: recordType, in: identifier, environment)
-        note(actor, "schema.field.add", container: container, environment: environment.rawValue, target: "\(recordType).\(name) \(fieldType)")
+            FieldDefinition(name: name, type: fieldType, indexes: try Self.indexes(indexes)), to: recordType, in: identifier, environment,
+            by: actor)
         return try self.recordType(recordType, identifier, environment)
     }
 
@@ -67,9 +65,7 @@ extension ManagementActions {
         let identifier = try existingContainer(container)
         let environment = try Self.environment(environment)
         let kinds = try Self.indexes(indexes)
-        try store.setIndexes(kinds, of: field, recordType: recordType, in: identifier, environment)
-        note(actor, "schema.indexes.set", container: container, environment: environment.rawValue,
-             target: "\(recordType).\(field): " + (kinds.isEmpty ? "none" : kinds.sorted().map(\.rawValue).joined(separator: ", ")))
+        try store.setIndexes(kinds, of: field, recordType: recordType, in: identifier, environment, by: actor)
         return try self.recordType(recordType, identifier, environment)
     }
 

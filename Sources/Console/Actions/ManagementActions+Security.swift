@@ -41,27 +41,21 @@ extension ManagementActions {
         }
         let identifier = try existingContainer(container)
         let environmentValue = try Self.environment(environment)
-        try store.setGrants(parsed, of: recordType, in: identifier, environmentValue)
+        try store.setGrants(parsed, of: recordType, in: identifier, environmentValue, by: actor)
         let saved = try store.schema(identifier, environmentValue).recordType(recordType)?.grants ?? []
-        note(actor, "security.grants", container: container, environment: environment,
-             target: "\(recordType): " + (saved.isEmpty ? "none" : saved.map { "\($0.permissions.map(\.rawValue).joined(separator: ", ")) to \($0.role)" }.joined(separator: "; ")))
         return ["name": .string(recordType), "grants": .array(saved.map(Self.grantJSON))]
     }
 
     /// Declares a custom role in development.
     public func createRole(_ name: String, in container: String, environment: String, as actor: OperatorIdentity) throws -> JSONValue {
-        try audited(actor, "security.role.create", container: container, environment: environment, target: name) {
-            try store.createRole(name, in: try existingContainer(container), try Self.environment(environment))
-            return ["role": .string(name), "created": true]
-        }
+        try store.createRole(name, in: try existingContainer(container), try Self.environment(environment), by: actor)
+        return ["role": .string(name), "created": true]
     }
 
     /// Deletes a custom role in development, with its grants and assignments.
     public func deleteRole(_ name: String, in container: String, environment: String, as actor: OperatorIdentity) throws -> JSONValue {
-        try audited(actor, "security.role.delete", container: container, environment: environment, target: name) {
-            try store.deleteRole(name, in: try existingContainer(container), try Self.environment(environment))
-            return ["role": .string(name), "deleted": true]
-        }
+        try store.deleteRole(name, in: try existingContainer(container), try Self.environment(environment), by: actor)
+        return ["role": .string(name), "deleted": true]
     }
 
     /// Gives a user exactly these custom roles in an environment.
@@ -70,10 +64,8 @@ extension ManagementActions {
     {
         let (identifier, found) = try existingUser(user, in: container)
         let environmentValue = try Self.environment(environment)
-        try store.setRoles(Set(roles), of: found.userRecordName, in: identifier, environmentValue)
+        try store.setRoles(Set(roles), of: found.userRecordName, in: identifier, environmentValue, by: actor)
         let held = try store.roles(of: found.userRecordName, in: identifier, environmentValue).sorted()
-        note(actor, "security.user-roles", container: container, environment: environment,
-             target: "\(found.name): " + (held.isEmpty ? "none" : held.joined(separator: ", ")))
         return ["userRecordName": .string(found.userRecordName), "name": .string(found.name), "roles": .array(held.map(JSONValue.string))]
     }
 

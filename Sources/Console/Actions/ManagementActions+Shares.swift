@@ -39,14 +39,9 @@ extension ManagementActions {
         let (identifier, ownerUser) = try existingUser(owner, in: container)
         let (_, participant) = try existingUser(user, in: container)
         let environment = try Self.environment(environment)
-        let saved = try audited(
-            actor, "share.participant.remove", container: container, environment: environment.rawValue,
-            target: "\(ownerUser.name)/\(zone)/\(share)/\(participant.name)"
-        ) {
-            try store.removeShareParticipant(
-                participant.userRecordName, fromShare: share, zoneName: zone, owner: ownerUser.userRecordName, identifier, environment,
-                as: actor.caller)
-        }
+        let saved = try store.removeShareParticipant(
+            participant.userRecordName, fromShare: share, zoneName: zone, owner: ownerUser.userRecordName, identifier, environment,
+            as: actor.caller, by: actor)
         return ["recordName": .string(saved.recordName), "removed": .string(participant.userRecordName)]
     }
 
@@ -56,9 +51,7 @@ extension ManagementActions {
     ) throws -> JSONValue {
         let (identifier, ownerUser) = try existingUser(owner, in: container)
         let environment = try Self.environment(environment)
-        try audited(actor, "share.delete", container: container, environment: environment.rawValue, target: "\(ownerUser.name)/\(zone)/\(share)") {
-            try store.deleteShare(share, zoneName: zone, owner: ownerUser.userRecordName, identifier, environment, as: actor.caller)
-        }
+        try store.deleteShare(share, zoneName: zone, owner: ownerUser.userRecordName, identifier, environment, as: actor.caller, by: actor)
         return ["recordName": .string(share), "deleted": true]
     }
 }

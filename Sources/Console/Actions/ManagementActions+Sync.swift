@@ -28,9 +28,7 @@ extension ManagementActions {
     ) throws -> JSONValue {
         let (identifier, environment, target) = try databaseID(container, environment, database, owner)
         let (_, subscriber) = try existingUser(user, in: container)
-        try audited(actor, "subscription.delete", container: container, environment: environment.rawValue, target: "\(subscriber.name)/\(id)") {
-            try store.deleteSubscription(id, of: subscriber.userRecordName, in: target, identifier, environment)
-        }
+        try store.deleteSubscription(id, of: subscriber.userRecordName, in: target, identifier, environment, by: actor)
         return ["subscriptionID": .string(id), "deleted": true]
     }
 
@@ -66,9 +64,7 @@ extension ManagementActions {
     public func revokePushToken(_ id: String, in container: String, environment: String, as actor: OperatorIdentity) throws -> JSONValue {
         let identifier = try existingContainer(container)
         let environment = try Self.environment(environment)
-        let revoked = try audited(actor, "pushToken.revoke", container: container, environment: environment.rawValue, target: id) {
-            try store.revokePushToken(id: id, in: identifier, environment)
-        }
+        let revoked = try store.revokePushToken(id: id, in: identifier, environment, by: actor)
         return ["id": .string(id), "userRecordName": Self.optional(revoked.userRecordName), "revoked": true]
     }
 

@@ -22,32 +22,28 @@ extension ManagementActions {
     ) throws -> JSONValue {
         let user = try store.addUser(
             try existingContainer(container), name: name, password: password, emailAddress: Self.nonEmpty(emailAddress),
-            firstName: Self.nonEmpty(firstName), lastName: Self.nonEmpty(lastName), isDiscoverable: discoverable)
-        note(actor, "user.add", container: container, target: Self.auditLabel(user))
+            firstName: Self.nonEmpty(firstName), lastName: Self.nonEmpty(lastName), isDiscoverable: discoverable, by: actor)
         return try userJSON(user)
     }
 
     /// Removes a user and ends their sessions.
     public func removeUser(_ user: String, in container: String, as actor: OperatorIdentity) throws -> JSONValue {
         let (identifier, found) = try existingUser(user, in: container)
-        try store.removeUser(found.userRecordName, from: identifier)
-        note(actor, "user.remove", container: container, target: Self.auditLabel(found))
+        try store.removeUser(found.userRecordName, from: identifier, by: actor)
         return ["removed": .string(found.userRecordName)]
     }
 
     /// Sets a user's password; their sessions end.
     public func setUserPassword(_ user: String, in container: String, password: String, as actor: OperatorIdentity) throws -> JSONValue {
         let (identifier, found) = try existingUser(user, in: container)
-        try store.setPassword(password, of: found.userRecordName, in: identifier)
-        note(actor, "user.password", container: container, target: Self.auditLabel(found))
+        try store.setPassword(password, of: found.userRecordName, in: identifier, by: actor)
         return try userJSON(found)
     }
 
     /// Sets whether other users may find this one (`users/discover`, `users/lookup/*`).
     public func setUserDiscoverable(_ user: String, in container: String, discoverable: Bool, as actor: OperatorIdentity) throws -> JSONValue {
         let (identifier, found) = try existingUser(user, in: container)
-        try store.setDiscoverable(discoverable, of: found.userRecordName, in: identifier)
-        note(actor, "user.discoverable", container: container, target: Self.auditLabel(found) + ": \(discoverable ? "yes" : "no")")
+        try store.setDiscoverable(discoverable, of: found.userRecordName, in: identifier, by: actor)
         guard let updated = try store.user(found.userRecordName, in: identifier) else {
             throw CloudStoreError.notFound("Container \(container) has no user '\(user)'")
         }
@@ -57,13 +53,9 @@ extension ManagementActions {
     /// Ends every session of a user at once.
     public func signOutUser(_ user: String, in container: String, as actor: OperatorIdentity) throws -> JSONValue {
         let (identifier, found) = try existingUser(user, in: container)
-        let ended = try store.signOutEverywhere(found.userRecordName, in: identifier)
-        note(actor, "user.sign-out", container: container, target: Self.auditLabel(found))
+        let ended = try store.signOutEverywhere(found.userRecordName, in: identifier, by: actor)
         return ["userRecordName": .string(found.userRecordName), "endedSessions": .integer(Int64(ended))]
     }
-
-    /// A user as the audit trail names them: `alice (_3f2a…)`.
-    private static func auditLabel(_ user: AppUser) -> String { "\(user.name) (\(user.userRecordName))" }
 
     /// A user named by sign-in name or user record name.
     func existingUser(_ user: String, in container: String) throws -> (ContainerIdentifier, AppUser) {

@@ -41,14 +41,13 @@ extension ManagementActions {
         _ actor: OperatorIdentity
     ) throws -> JSONValue {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
-        let handle = try store.database(identifier, environment, database: target, as: actor.caller)
-        let place = "\(database)\(user.map { " of \($0)" } ?? "")/\(zoneName)"
+        var handle = try store.database(identifier, environment, database: target, as: actor.caller)
+        handle.auditActor = actor
+        handle.auditPlace = "\(database)\(user.map { " of \($0)" } ?? "")"
         switch try handle.modifyZones([ZoneOperation(kind, zoneName: zoneName)]).first {
         case .zone(let zone):
-            note(actor, "zone.create", container: container, environment: environment.rawValue, target: place)
             return ["zoneName": .string(zone.zoneID.zoneName), "ownerRecordName": .string(zone.zoneID.ownerRecordName), "created": true]
         case .deleted(let zoneID):
-            note(actor, "zone.delete", container: container, environment: environment.rawValue, target: place)
             return ["zoneName": .string(zoneID.zoneName), "ownerRecordName": .string(zoneID.ownerRecordName), "deleted": true]
         case .failure(_, let error):
             throw error

@@ -26,25 +26,6 @@ public struct ManagementActions: Sendable {
         return container
     }
 
-    /// Runs a change and, when it succeeds, adds it to the audit trail: `action` (such as
-    /// `token.revoke`) on `target`, by `actor`.
-    func audited<T>(
-        _ actor: OperatorIdentity, _ action: String, container: String?, environment: String? = nil, target: String,
-        _ change: () throws -> T
-    ) throws -> T {
-        let result = try change()
-        note(actor, action, container: container, environment: environment, target: target)
-        return result
-    }
-
-    /// Adds a change already made to the audit trail. A failure to note it is not reported as
-    /// the change failing: the change stands either way.
-    func note(_ actor: OperatorIdentity, _ action: String, container: String?, environment: String? = nil, target: String) {
-        try? store.recordAudit(
-            actor: actor.description, operatorName: actor.operatorName, container: container, environment: environment, action: action,
-            target: target)
-    }
-
     /// An environment named in a request.
     static func environment(_ name: String) throws -> Environment {
         guard let environment = Environment(rawValue: name) else {

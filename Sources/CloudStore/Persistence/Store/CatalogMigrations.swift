@@ -173,5 +173,15 @@ enum CatalogMigrations {
         UPDATE push_tokens SET last_used = created, bound = CASE WHEN user_record_name IS NULL THEN NULL ELSE created END;
         CREATE INDEX push_tokens_by_session ON push_tokens(session) WHERE session IS NOT NULL;
         """,
+        // The keys of audit entries moved from environments' outboxes (see
+        // `EnvironmentMigrations`), kept as long as the entries: a move interrupted before the
+        // outbox forgot them writes each entry once when it runs again.
+        """
+        CREATE TABLE audit_moves(
+            key TEXT PRIMARY KEY,
+            time INTEGER NOT NULL
+        ) WITHOUT ROWID;
+        CREATE INDEX audit_moves_by_time ON audit_moves(time);
+        """,
     ])
 }

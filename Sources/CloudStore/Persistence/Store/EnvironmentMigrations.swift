@@ -284,6 +284,22 @@ enum EnvironmentMigrations {
             next_id INTEGER NOT NULL
         ) WITHOUT ROWID;
         """,
+        // Operator actions on the environment, written by the transaction that makes the change
+        // (the audit trail is in the catalog, another file) and moved into the trail after it
+        // commits; what a crash left here is moved when the environment is opened.
+        """
+        CREATE TABLE audit_outbox(
+            id INTEGER PRIMARY KEY,
+            key TEXT NOT NULL,
+            time INTEGER NOT NULL,
+            actor TEXT NOT NULL,
+            operator TEXT NOT NULL,
+            container TEXT,
+            environment TEXT,
+            action TEXT NOT NULL,
+            target TEXT NOT NULL
+        );
+        """,
     ])
 
     /// Record keys are taken as one more than the largest key, without `AUTOINCREMENT`:

@@ -30,18 +30,7 @@ extension PostgresCatalogStore: LifecycleStorage {
 
     /// Adds an operator action to the audit trail, and forgets entries from before `forgetBefore`.
     func insertAuditEntry(_ entry: AuditEntry, forgetBefore: Int64) throws {
-        try write { connection in
-            try connection.execute(
-                """
-                INSERT INTO catalog.audit_log(time, actor, operator, container, environment, action, target)
-                VALUES ($1, $2, $3, $4, $5, $6, $7)
-                """,
-                [
-                    .integer(entry.time), .text(entry.actor), .text(entry.operatorName), .text(entry.container),
-                    .text(entry.environment), .text(entry.action), .text(entry.target),
-                ])
-            try connection.execute("DELETE FROM catalog.audit_log WHERE time < $1", [.integer(forgetBefore)])
-        }
+        try write { connection in try Self.insertAuditEntry(entry, forgetBefore: forgetBefore, on: connection) }
     }
 
     /// The audit entries `filter` selects, newest first.

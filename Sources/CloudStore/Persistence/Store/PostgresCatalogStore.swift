@@ -61,9 +61,11 @@ final class PostgresCatalogStore: CatalogStorage {
 
     /// Runs `body` in a write transaction that also moves the change counter, so that caches of
     /// catalog rows in every process see that something changed; this process's cached counter
-    /// is dropped at once.
+    /// is dropped at once. The audit entries of the change being made (``PendingAudit``) are
+    /// written in it too, unless `body` answers that it changed nothing.
     @discardableResult
     func write<T>(_ body: (PostgresConnection) throws -> T) throws -> T {
+        let audit = PendingAudit.take()
         defer {
             invalidateCachedCounter()
             afterWrite.withLock { $0 }?()
@@ -73,6 +75,7 @@ final class PostgresCatalogStore: CatalogStorage {
                 try connection.begin()
                 do {
                     let result = try body(connection)
+                    for note in PendingAudit.notes(audit, after: result) { try Self.insertAuditEntry(note.entry, forgetBefore: note.forgetBefore, on: connection) }
                     // The counter's row is one that every process's writes update: moved last and
                     // sent with COMMIT in one round trip, its lock is held for no more than the commit.
                     try connection.pipeline([(sql: Self.moveCounter, values: []), (sql: "COMMIT", values: [])]).ignoreAll()

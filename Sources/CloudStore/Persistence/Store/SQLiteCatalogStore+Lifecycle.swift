@@ -23,15 +23,7 @@ extension SQLiteCatalogStore: LifecycleStorage {
     }
 
     func insertAuditEntry(_ entry: AuditEntry, forgetBefore: Int64) throws {
-        try write { connection in
-            try connection.statement(
-                "INSERT INTO audit_log(time, actor, operator, container, environment, action, target) VALUES (?, ?, ?, ?, ?, ?, ?)"
-            ).execute([
-                .integer(entry.time), .text(entry.actor), .text(entry.operatorName), entry.container.map(SQLiteValue.text) ?? .null,
-                entry.environment.map(SQLiteValue.text) ?? .null, .text(entry.action), .text(entry.target),
-            ])
-            try connection.statement("DELETE FROM audit_log WHERE time < ?").execute([.integer(forgetBefore)])
-        }
+        try write { connection in try Self.insertAuditEntry(entry, forgetBefore: forgetBefore, on: connection) }
     }
 
     func auditEntries(_ filter: AuditFilter) throws -> [AuditEntry] {

@@ -25,9 +25,13 @@ final class SQLiteCatalogStore: CatalogStorage {
     /// Runs `body` in a write transaction that also moves the change counter, so that caches of
     /// catalog rows in every process see that something changed; after the commit the change
     /// is signalled to every process.
+    /// The audit entries of the change being made (``PendingAudit``) are written in it too,
+    /// unless `body` answers that it changed nothing.
     func write<T: Sendable>(_ body: (SQLiteConnection) throws -> T) throws -> T {
+        let audit = PendingAudit.take()
         let result = try database.write { connection in
             let result = try body(connection)
+            for note in PendingAudit.notes(audit, after: result) { try Self.insertAuditEntry(note.entry, forgetBefore: note.forgetBefore, on: connection) }
             try connection.statement("UPDATE settings SET value = CAST(value AS INTEGER) + 1 WHERE key = 'change_counter'").execute()
             return result
         }

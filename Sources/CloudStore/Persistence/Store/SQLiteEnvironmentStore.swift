@@ -3,7 +3,7 @@ import Synchronization
 /// An environment's storage in one SQLite file: the writer and readers of `SQLiteDatabase`, and
 /// the schema catalog cached across transactions until the stored schema version moves.
 final class SQLiteEnvironmentStore: EnvironmentStorage {
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
     /// Read by every request, written when the schema changes: a reader-writer lock, so that
     /// workers never queue behind each other to read it.
     private let cachedCatalog = ReadWriteLock<CachedCatalog?>(nil)

@@ -1,0 +1,95 @@
+import CloudStore
+import Foundation
+import Testing
+import TestSupport
+
+/// Every command that changes something is audited by the store: those that call the
+/// management API, and the local ones (operators, the server secret) as the local command line.
+@Suite struct AuditedCommandsTests {
+    /// The commands that change state, by the source file that holds them.
+    static let changing: [String: [String]] = [
+        "ContainersCommand.swift": ["containers create"],
+        "TokensCommand.swift": ["tokens create", "tokens revoke"],
+        "KeysCommand.swift": ["keys add", "keys revoke"],
+        "OperatorsCommand.swift": ["operators add", "operators password", "operators token", "operators revoke-token", "operators remove"],
+        "SecretCommand.swift": ["secret rotate"],
+        "LimitsCommand.swift": ["limits"],
+        "UsersCommand.swift": ["users add", "users password", "users sign-out", "users roles", "users remove"],
+        "SchemaCommands.swift": ["import-schema"],
+        "SyncCommands.swift": ["subscriptions delete", "push-tokens revoke"],
+        "SharesCommand.swift": ["shares remove-participant", "shares delete"],
+        "LifecycleCommands.swift": ["deploy", "reset"],
+    ]
+
+    /// Requests that change nothing although sent as POST: dry runs.
+    static let dryRuns: [String: Int] = ["SchemaCommands.swift": 1]
+
+    /// Each file's calls that can change state (a management request other than GET, or an
+    /// action run on the data directory) are as many as its commands listed above: a new one
+    /// must be listed, and so walked below.
+    @Test func everyChangingCallIsAListedCommand() throws {
+        let folder = Repository.root + "/Sources/cumulus/Commands"
+        let change = /actions\(\)\.|\.(post|put|delete),/
+        var found: [String: Int] = [:]
+        for file in try FileManager.default.contentsOfDirectory(atPath: folder) {
+            let count = try String(contentsOfFile: folder + "/" + file, encoding: .utf8).matches(of: change).count
+            if count > 0 { found[file] = count }
+        }
+        let expected = Self.changing.mapValues(\.count).merging(Self.dryRuns, uniquingKeysWith: +)
+        #expect(found == expected)
+    }
+
+    /// Each changing command, run once, leaves exactly one new audit entry by the local command
+    /// line; on SQLite and on PostgreSQL.
+    @Test func everyChangingCommandWritesExactlyOneAuditEntry() throws {
+        let fixture = try AdminFixture()
+        let store = fixture.store
+        let c = fixture.container
+        try store.createRole("editor", in: fixture.fixture.container, .development)
+        let schemaFile = fixture.fixture.directory + "/schema.ckdb"
+        try AdminFixture.schema.write(toFile: schemaFile, atomically: true, encoding: .utf8)
+        let publicKey = fixture.fixture.directory + "/key.pem"
+        try KeyFixtures.p256.write(toFile: publicKey, atomically: true, encoding: .utf8)
+        let environment = fixture.fixture.postgresDatabase.map { ["CUMULUS_DATABASE_URL": $0.url] } ?? [:]
+        let place = ["--container", c, "--environment", "development"]
+
+        let steps: [(command: String, action: String, arguments: () throws -> [String], input: String?)] = [
+            ("containers create", "container.create", { ["containers", "create", "iCloud.com.example.Second"] }, nil),
+            ("tokens create", "token.create", { ["tokens", "create"] + place }, nil),
+            ("tokens revoke", "token.revoke", { ["tokens", "revoke", try store.apiTokens(fixture.fixture.container)[0].token] }, nil),
+            ("keys add", "key.add", { ["keys", "add", "--public-key", publicKey] + place }, nil),
+            ("keys revoke", "key.revoke", { ["keys", "revoke", try store.serverKeys(fixture.fixture.container)[0].keyID] }, nil),
+            ("operators add", "operator.add", { ["operators", "add", "temp"] }, "operator password\n"),
+            ("operators password", "operator.password", { ["operators", "password", "temp"] }, "another password\n"),
+            ("operators token", "management-token.create", { ["operators", "token", "temp"] }, nil),
+            ("operators revoke-token", "management-token.revoke", { ["operators", "revoke-token", try store.managementTokens()[0].id] }, nil),
+            ("operators remove", "operator.remove", { ["operators", "remove", "temp"] }, nil),
+            ("secret rotate", "secret.rotate", { ["secret", "rotate"] }, nil),
+            ("limits", "limits.set", { ["limits", "--burst", "50"] + place }, nil),
+            ("users add", "user.add", { ["users", "add", "--container", c, "carol"] }, "a long passphrase\n"),
+            ("users password", "user.password", { ["users", "password", "--container", c, "carol"] }, "another passphrase\n"),
+            ("users sign-out", "user.sign-out", { ["users", "sign-out", "--container", c, "carol"] }, nil),
+            ("users roles", "security.user-roles", { ["users", "roles", "alice", "--add", "editor"] + place }, nil),
+            ("users remove", "user.remove", { ["users", "remove", "--container", c, "carol"] }, nil),
+            ("import-schema", "schema.import", { ["import-schema", "--file", schemaFile] + place }, nil),
+            ("subscriptions delete", "subscription.delete", { ["subscriptions", "delete", "--user", "alice", "notes"] + place }, nil),
+            ("push-tokens revoke", "pushToken.revoke", { ["push-tokens", "revoke", fixture.pushTokenID] + place }, nil),
+            ("shares remove-participant", "share.participant.remove", {
+                ["shares", "remove-participant", "--owner", "alice", "--zone", "Work", "share-trip", "--user", "bob"] + place
+            }, nil),
+            ("shares delete", "share.delete", { ["shares", "delete", "--owner", "alice", "--zone", "Work", "share-trip"] + place }, nil),
+            ("deploy", "schema.deploy", { ["deploy", "--container", c] }, nil),
+            ("reset", "environment.reset", { ["reset", "--container", c] }, nil),
+        ]
+        #expect(steps.map(\.command).sorted() == Self.changing.values.flatMap { $0 }.sorted(), "every changing command is walked")
+        for step in steps {
+            let last = try store.auditEntries(AuditFilter(limit: 1)).first?.id ?? 0
+            let run = try CumulusBinary.run(
+                try step.arguments() + ["--data-dir", fixture.fixture.directory], input: step.input, environment: environment)
+            #expect(run.status == 0, "\(step.command): \(run.error)")
+            let added = try store.auditEntries(AuditFilter(limit: 10)).filter { $0.id > last }
+            #expect(added.map(\.action) == [step.action], "\(step.command)")
+            #expect(added.allSatisfy { $0.actor == "local command line" && $0.operatorName == "local" }, "\(step.command)")
+        }
+    }
+}
