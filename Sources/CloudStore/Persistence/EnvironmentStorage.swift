@@ -11,12 +11,14 @@ protocol EnvironmentStorage: Sendable {
     func write<T: Sendable>(
         _ body: @escaping @Sendable (any EnvironmentWriter) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void)
     /// How the environment's writer has grouped its jobs so far.
-    var writeStatistics: SQLiteWriteQueue.WriteStatistics { get }
+    var writeStatistics: WriteStatistics { get }
     /// Runs `body` alone in a transaction of its own: for changes to the schema's indexes.
     func writeSchema<T: Sendable>(_ body: (any EnvironmentWriter) throws -> T) throws -> T
     /// The schema as committed now: read before a request is decoded, so kept from the last
     /// read while no process has changed it, without a transaction of its own.
     func currentSchema() throws -> Schema
+    /// Stops trusting the cached schema: another process changed it, or may have.
+    func forgetSchema()
 }
 
 /// What the domain reads from an environment's storage.

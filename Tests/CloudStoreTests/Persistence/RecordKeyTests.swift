@@ -73,7 +73,7 @@ import TestSupport
             ])
         ])
         let database = try store.database()
-        let path = store.store.environmentPath(store.container, .development)
+        let path = store.store.backend.environmentStorageName(store.container, .development)
         let connection = try SQLiteConnection(path: path, synchronous: .normal)
         _ = try database.modify(ModifyRequest(operations: [
             RecordOperation(.create, recordName: "kept", recordType: "Item", fields: ["s": .string("kept")]),

@@ -45,7 +45,7 @@ struct SourceStore {
         var environments: [EnvironmentFile] = []
         for container in containers {
             for environment in Environment.allCases {
-                let path = CloudStore.environmentPath(in: dataDirectory, container, environment)
+                let path = SQLiteStorageBackend.environmentPath(in: dataDirectory, container, environment)
                 let exists = FileManager.default.fileExists(atPath: path)
                 if exists { try Self.checkVersion(of: path, expected: EnvironmentMigrations.migrator.migrations.count) }
                 environments.append(EnvironmentFile(container: container, environment: environment, path: exists ? path : nil))

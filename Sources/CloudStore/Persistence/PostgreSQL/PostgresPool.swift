@@ -27,14 +27,4 @@ final class PostgresPool: Sendable {
         }
         return try body(connection)
     }
-
-    /// Opens a connection that no pool holds: for listening, which must not share a connection.
-    func dedicatedConnection() throws(PostgresError) -> PostgresConnection {
-        try PostgresConnection(url: url)
-    }
-
-    /// Closes the idle connections.
-    func closeIdle() {
-        idle.withLock { $0.removeAll() }
-    }
 }

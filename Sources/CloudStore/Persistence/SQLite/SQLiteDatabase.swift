@@ -54,7 +54,7 @@ final class SQLiteDatabase: Sendable {
     }
 
     /// How the writer has grouped its jobs so far.
-    var writeStatistics: SQLiteWriteQueue.WriteStatistics { writer.statistics }
+    var writeStatistics: WriteStatistics { writer.statistics }
 
     /// Runs `body` on a reader connection inside one read transaction, so that everything it
     /// reads comes from the same snapshot.

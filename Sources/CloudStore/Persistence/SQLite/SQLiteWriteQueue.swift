@@ -66,21 +66,6 @@ final class SQLiteWriteQueue: Sendable {
     /// How the writer has grouped the jobs it committed so far, and how many wait now.
     var statistics: WriteStatistics { core.statistics }
 
-    /// Counts of the writer's work since it started.
-    struct WriteStatistics: Sendable, Equatable {
-        /// Transactions the writer committed or rolled back.
-        var transactions = 0
-        /// Jobs those transactions ran.
-        var jobs = 0
-        /// The most jobs one transaction ran.
-        var largestGroup = 0
-        /// Groups run first without savepoints, in which a job failed: their transaction was
-        /// rolled back and they ran again, a savepoint per job.
-        var groupsRunTwice = 0
-        /// Jobs submitted and not yet taken into a transaction.
-        var waiting = 0
-    }
-
     /// A submitted job: the caller's closure and who to tell the outcome.
     typealias Job = WriteJob<SQLiteConnection>
 

@@ -15,11 +15,13 @@ struct PostgresChangeLog: Sendable {
     enum Numbering: Sendable {
         /// From the zone's counter row, as the transaction's last statements: never skips.
         case counterRow
+        #if CUMULUS_NEGATIVE_CONTROLS
         /// From a sequence, as each entry is appended, with no lock: the scheme that loses
-        /// commits to readers. Only for the tests that show the checker catches it; the
-        /// transaction goes on for `hold` microseconds after each, as a write with more to do
-        /// would: the window in which a reader passes its sequence by.
+        /// commits to readers. Only for the tests that show the checker catches it (debug builds
+        /// alone have it); the transaction goes on for `hold` microseconds after each, as a
+        /// write with more to do would: the window in which a reader passes its sequence by.
         case naiveSequence(hold: UInt32)
+        #endif
     }
 
     /// The environment's schema, quoted.
@@ -84,12 +86,14 @@ struct PostgresChangeLog: Sendable {
         switch numbering {
         case .counterRow:
             pending.entries[zone, default: []].append(entry)
+        #if CUMULUS_NEGATIVE_CONTROLS
         case .naiveSequence(let hold):
             try connection.execute(
                 "INSERT INTO \(schema).changes(zone, seq, name, type, kind, creator, time, tree) VALUES ($1, nextval('\(schema).naive_seq'), $2, $3, $4, $5, $6, $7)",
                 [.integer(zone), .text(entry.recordName), .integer(entry.typeID), .integer(entry.kind.rawValue), .text(entry.creator),
                  .integer(entry.time), .text(entry.tree)])
             if hold > 0 { usleep(hold) }
+        #endif
         }
     }
 
@@ -162,8 +166,10 @@ struct PostgresChangeLog: Sendable {
         switch numbering {
         case .counterRow:
             try connection.execute("SELECT last_seq FROM \(schema).zones WHERE zone = $1", [.integer(zone)]).scalarInteger() ?? 0
+        #if CUMULUS_NEGATIVE_CONTROLS
         case .naiveSequence:
             try connection.execute("SELECT coalesce(max(seq), 0) FROM \(schema).changes WHERE zone = $1", [.integer(zone)]).scalarInteger() ?? 0
+        #endif
         }
     }
 

@@ -6,7 +6,7 @@ extension PostgresEnvironmentSession {
         // not be overtaken by another process's save of the same record.
         let lock = transaction?.lockingClause ?? ""
         return try connection.execute(
-            "SELECT \(PostgresQuerySQLBuilder.recordColumns) FROM \(table("records")) r WHERE r.zone = $1 AND r.name = $2\(lock)",
+            "SELECT \(RecordColumns.selected) FROM \(table("records")) r WHERE r.zone = $1 AND r.name = $2\(lock)",
             [.integer(zone.key), .text(name)]
         ).first { try PostgresRecordQuery.storedRecord(from: $0, catalog: catalog, zoneID: zone.zoneID) }
     }

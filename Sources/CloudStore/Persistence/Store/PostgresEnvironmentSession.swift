@@ -177,7 +177,7 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
         -> [(entry: ChangeEntry, current: StoredRecord?)]
     {
         var sql = """
-            SELECT c.seq, c.name, c.type, c.kind, c.creator, c.time, c.tree, \(PostgresQuerySQLBuilder.recordColumns)
+            SELECT c.seq, c.name, c.type, c.kind, c.creator, c.time, c.tree, \(RecordColumns.selected)
             FROM \(table("changes")) c LEFT JOIN \(table("records")) r ON r.zone = c.zone AND r.name = c.name
             WHERE c.zone = $1 AND c.seq > $2
             """

@@ -51,9 +51,11 @@ final class PostgresEnvironmentStore: EnvironmentStorage {
         let schema = PostgresIdentifier.quote(schemaName)
         try pool.withConnection { connection in
             _ = try PostgresEnvironmentMigrations.migrator.migrate(connection, schema: schemaName)
+            #if CUMULUS_NEGATIVE_CONTROLS
             if case .naiveSequence = numbering {
                 try connection.execute("CREATE SEQUENCE IF NOT EXISTS \(schema).naive_seq")
             }
+            #endif
         }
         if concurrentIndexBuilds {
             // Not waiting: a process building them now leaves nothing to do.
@@ -106,7 +108,7 @@ final class PostgresEnvironmentStore: EnvironmentStorage {
         writer.enqueue({ [self] transaction in try run(body, in: transaction) }, completion: completion)
     }
 
-    var writeStatistics: SQLiteWriteQueue.WriteStatistics { writer.statistics }
+    var writeStatistics: WriteStatistics { writer.statistics }
 
     private func write<T: Sendable>(exclusive: Bool, _ body: (any EnvironmentWriter) throws -> T) throws -> T {
         let changedSchema = Atomic<Bool>(false)

@@ -9,7 +9,7 @@ import Synchronization
 /// Times are the database's, so hosts whose clocks disagree still agree on who is alive. The
 /// count is read from memory on every request; only the beat queries the database, and a beat
 /// that fails keeps the last count (the others are most likely still there).
-final class PostgresHeartbeat: Sendable {
+final class PostgresHeartbeat: ProcessHeartbeat {
     /// A process whose last beat is older than this many intervals no longer counts.
     static let liveIntervals: Int64 = 3
     /// Rows of processes that stopped without deleting theirs (a crash) stay this long for

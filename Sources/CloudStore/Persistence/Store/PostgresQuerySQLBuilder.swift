@@ -29,11 +29,6 @@ struct PostgresQuerySQLBuilder {
     /// The most values one statement binds, well below PostgreSQL's 65,535.
     static let maximumParameters = 30_000
 
-    /// The columns of `records` each row starts with, in ``PostgresRecordQuery``'s order: the
-    /// zone key last (column 13).
-    static let recordColumns =
-        "r.rid, r.name, r.type, r.tag, r.parent, r.created, r.created_by, r.created_device, r.modified, r.modified_by, r.modified_device, r.size, r.payload, r.zone"
-
     /// Values bound so far; each bound value's placeholder is its position.
     private struct Binder {
         var values: [PostgresValue] = []
@@ -96,7 +91,7 @@ struct PostgresQuerySQLBuilder {
             conditions.append(keysetCondition(sorts, position, binder: &binder))
         }
 
-        var sql = "SELECT \(Self.recordColumns)"
+        var sql = "SELECT \(RecordColumns.selected)"
         for (index, sort) in sorts.enumerated() { sql += ", \(sort.expression) AS s\(index)" }
         sql += "\nFROM \(schema).records r\nWHERE " + conditions.joined(separator: " AND ") + "\nORDER BY "
         for sort in sorts {
@@ -126,7 +121,7 @@ struct PostgresQuerySQLBuilder {
     private func column(_ field: PlannedField) throws -> (name: String, kind: PostgresColumnKind) {
         switch field {
         case .system(let system):
-            ("r.\(PostgresSchemaWriter.column(of: system))", PostgresColumnKind.system(system))
+            ("r.\(RecordColumns.column(of: system))", PostgresColumnKind.system(system))
         case .user(let definition):
             ("r.\(try catalogField(definition).column)", PostgresColumnKind.slot(of: definition))
         }

@@ -26,7 +26,7 @@ enum PostgresRecordQuery {
         }
     }
 
-    /// A stored record from the columns ``PostgresQuerySQLBuilder/recordColumns`` names,
+    /// A stored record from the columns ``RecordColumns/selected`` names,
     /// starting at column `offset`.
     static func storedRecord(from row: PostgresRow, offset: Int = 0, catalog: SchemaCatalog, zoneID: ZoneID) throws -> StoredRecord {
         let record = Record(

@@ -180,11 +180,6 @@ struct PostgresSchemaWriter {
 
     // MARK: - Projections and indexes
 
-    /// The column of `records` holding a system field.
-    static func column(of system: SystemField) -> String {
-        SQLiteEnvironmentSession.column(of: system)
-    }
-
     /// Brings the slots and partial indexes of a record type, its list tables and search rows,
     /// from `old`'s indexes to `new`'s: assigns slots, creates and drops indexes and tables, and
     /// fills new projections from the stored records.
@@ -289,7 +284,7 @@ struct PostgresSchemaWriter {
         if let system = SystemField(rawValue: field.definition.name), wanted {
             // `___recordID` indexes the type's records by zone (and so by key): the scan a query
             // by type alone needs. Names themselves are indexed by `records(zone, name)`.
-            let key = system == .recordID ? "zone, rid" : "zone, \(column(of: system)), rid"
+            let key = system == .recordID ? "zone, rid" : "zone, \(RecordColumns.column(of: system)), rid"
             return Index(name: name, definition: "ON \(schema).records(\(key)) WHERE type = \(type.id)")
         } else if field.isProjected && !field.definition.type.isList {
             return Index(name: name, definition: "ON \(schema).records(zone, \(field.column) NULLS FIRST, rid) WHERE type = \(type.id)")

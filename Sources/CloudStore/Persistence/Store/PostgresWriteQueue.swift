@@ -14,7 +14,7 @@ final class PostgresWriteQueue: Sendable {
     private let core: Core
 
     /// How the writer has grouped its jobs so far.
-    var statistics: SQLiteWriteQueue.WriteStatistics { core.statistics.withLock { $0 } }
+    var statistics: WriteStatistics { core.statistics.withLock { $0 } }
 
     /// Starts the writer thread for the database `pool` reaches.
     /// - Parameter committed: told of each transaction that committed, on the writer's thread
@@ -60,7 +60,7 @@ final class PostgresWriteQueue: Sendable {
         private let makeGroupState: @Sendable (PostgresWriteTransaction) throws -> (any PostgresWriteGroupState)?
         private let queue = Mutex<(jobs: [Job], stopping: Bool)>(([], false))
         private let wakeup = DispatchSemaphore(value: 0)
-        let statistics = Mutex(SQLiteWriteQueue.WriteStatistics())
+        let statistics = Mutex(WriteStatistics())
         /// The most jobs in one transaction: enough to amortise a commit, and no more than the
         /// 64 subtransactions PostgreSQL keeps in memory per transaction. Each job's savepoint
         /// that writes is one, until the whole transaction ends; past 64, every other session's

@@ -213,7 +213,7 @@ struct QuerySQLBuilder {
         return Statement(sql: sql, parameters: parameters, sortCount: sortExpressions.count)
     }
 
-    private static let selectRecords = "SELECT \(SQLiteEnvironmentSession.recordColumns)"
+    private static let selectRecords = "SELECT \(RecordColumns.selected)"
 
     // MARK: - Columns
 
@@ -227,7 +227,7 @@ struct QuerySQLBuilder {
     /// The `records` column holding a field's comparable value (for a location, its latitude).
     private func column(_ field: PlannedField) throws -> String {
         switch field {
-        case .system(let system): "r.\(SQLiteEnvironmentSession.column(of: system))"
+        case .system(let system): "r.\(RecordColumns.column(of: system))"
         case .user(let definition): "r.\(try catalogField(definition).column)"
         }
     }

@@ -121,18 +121,6 @@ extension SQLiteEnvironmentSession {
 
     // MARK: - Projections and indexes
 
-    /// The column of `records` holding a system field.
-    static func column(of system: SystemField) -> String {
-        switch system {
-        case .recordID: "name"
-        case .createTime: "created"
-        case .modTime: "modified"
-        case .createdBy: "created_by"
-        case .modifiedBy: "modified_by"
-        case .etag: "tag"
-        }
-    }
-
     /// Brings the slots and partial indexes of a record type, its `rl_N` and `fts_N`, from `old`'s
     /// indexes to `new`'s: assigns slots, creates and drops indexes, and fills new projections
     /// from the stored records.
@@ -146,7 +134,7 @@ extension SQLiteEnvironmentSession {
             if let system = SystemField(rawValue: field.definition.name), wanted {
                 // `___recordID` indexes the type's records by zone (and so by key): the scan a query
                 // by type alone needs. Names themselves are indexed by `records_by_name`.
-                let key = system == .recordID ? "zone" : "zone, \(Self.column(of: system))"
+                let key = system == .recordID ? "zone" : "zone, \(RecordColumns.column(of: system))"
                 try connection.execute("CREATE INDEX IF NOT EXISTS \(indexName) ON records(\(key)) WHERE type = \(new.id)")
             } else if field.isProjected && !field.definition.type.isList {
                 try connection.execute(

@@ -211,15 +211,10 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
 
     // MARK: - Reading records
 
-    /// The columns of `records` that `storedRecord(from:offset:zoneID:)` reads, in order, and
-    /// the zone key last (column 13).
-    static let recordColumns =
-        "r.rid, r.name, r.type, r.tag, r.parent, r.created, r.created_by, r.created_device, r.modified, r.modified_by, r.modified_device, r.size, r.payload, r.zone"
-
     /// A zone's record by name; built once, as every lookup and save asks for it.
-    private static let recordNamedSQL = "SELECT \(recordColumns) FROM records r WHERE r.zone = ? AND r.name = ?"
+    private static let recordNamedSQL = "SELECT \(RecordColumns.selected) FROM records r WHERE r.zone = ? AND r.name = ?"
 
-    /// Builds a stored record from `recordColumns` starting at column `offset`.
+    /// Builds a stored record from ``RecordColumns/selected`` starting at column `offset`.
     func storedRecord(from row: SQLiteRow, offset: Int32 = 0, zoneID: ZoneID) throws -> StoredRecord {
         let record = Record(
             recordName: row.text(offset + 1), recordType: try catalog.typeName(row.integer(offset + 2)), zoneID: zoneID,
@@ -284,7 +279,7 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     func changesWithRecords(in zone: StoredZone, after sequence: Int64, through: Int64?, limit: Int) throws
         -> [(entry: ChangeEntry, current: StoredRecord?)]
     {
-        let columns = "SELECT c.seq, c.name, c.type, c.kind, c.creator, c.time, c.tree, \(Self.recordColumns) FROM changes c "
+        let columns = "SELECT c.seq, c.name, c.type, c.kind, c.creator, c.time, c.tree, \(RecordColumns.selected) FROM changes c "
             + "LEFT JOIN records r ON r.zone = c.zone AND r.name = c.name WHERE c.zone = ? AND c.seq > ? "
         let statement = try through == nil
             ? connection.statement(columns + "ORDER BY c.seq LIMIT ?")

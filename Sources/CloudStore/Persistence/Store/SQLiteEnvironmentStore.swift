@@ -40,6 +40,10 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
         return catalog.schema
     }
 
+    /// Nothing to do: every process that changes the schema moves the file's schema signal,
+    /// which ``currentSchema()`` checks.
+    func forgetSchema() {}
+
     func read<T: Sendable>(_ body: (any EnvironmentReader) throws -> T) throws -> T {
         try database.read { connection in
             let (catalog, zonesGeneration) = try catalog(readingOn: connection)
@@ -63,7 +67,7 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
         }
     }
 
-    var writeStatistics: SQLiteWriteQueue.WriteStatistics { database.writeStatistics }
+    var writeStatistics: WriteStatistics { database.writeStatistics }
 
     private func write<T: Sendable>(exclusive: Bool, _ body: (any EnvironmentWriter) throws -> T) throws -> T {
         committed(try database.write(exclusive: exclusive) { connection in try run(body, on: connection) })
