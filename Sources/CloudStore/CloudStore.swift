@@ -2,7 +2,8 @@ import Foundation
 import Synchronization
 
 /// CloudKit's storage and sync backend: containers, their environments and databases, zones,
-/// records, schemas and change logs, in SQLite files under one data directory.
+/// records, schemas and change logs, kept by the storage backend its configuration chooses:
+/// SQLite files under one data directory, or a PostgreSQL database several processes share.
 ///
 /// `CloudStore` is safe to use from any thread, and from several processes on the same data
 /// directory (the command line while the server runs): each sees the others' commits at once.
@@ -23,7 +24,7 @@ public final class CloudStore: Sendable {
     let credentials: any CredentialStorage
     let operatorStorage: any OperatorStorage
     let lifecycleStorage: any LifecycleStorage
-    /// Every API call, in `requests.sqlite` of the data directory.
+    /// Every API call, in the backend's request log (`requests.sqlite` of the data directory on SQLite).
     public let requestLog: RequestLog
     let credentialCache = CredentialCache()
     /// Seals continuation markers.

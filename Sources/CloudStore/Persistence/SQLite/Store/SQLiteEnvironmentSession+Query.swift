@@ -1,7 +1,7 @@
 extension SQLiteEnvironmentSession {
     func query(_ plan: QueryPlan) throws -> [QueryRow] {
         guard let type = catalog.types[plan.recordType], !plan.zones.isEmpty else { return [] }
-        let statement = try QuerySQLBuilder(plan: plan, type: type).build(reusing: &connection.queryTexts)
+        let statement = try SQLiteQuerySQLBuilder(plan: plan, type: type).build(reusing: &connection.queryTexts)
         // Most queries search one zone: no table to find a row's zone in.
         let onlyZone = plan.zones.count == 1 ? plan.zones[0].zoneID : nil
         let zones = onlyZone != nil ? [:] : Dictionary(uniqueKeysWithValues: plan.zones.map { ($0.key, $0.zoneID) })

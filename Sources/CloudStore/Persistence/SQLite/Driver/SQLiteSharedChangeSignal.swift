@@ -8,7 +8,7 @@ import Foundation
 ///
 /// The signal only says "look again"; the database stays the truth. It can be missed (a process
 /// that dies between its commit and the signal), so readers also look again after a while.
-final class SharedChangeSignal: @unchecked Sendable {
+final class SQLiteSharedChangeSignal: @unchecked Sendable {
     // @unchecked: `counter` points into a shared mapping that lives until deinit and is read and
     // written only through the C atomics, which are safe from any thread and any process.
     private let counter: UnsafeMutablePointer<UInt64>

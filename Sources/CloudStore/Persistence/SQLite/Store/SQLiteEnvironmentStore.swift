@@ -8,21 +8,21 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
     /// workers never queue behind each other to read it.
     private let cachedCatalog = ReadWriteLock<CachedCatalog?>(nil)
     /// Moved, by every process that opens this file, after each commit that changed the schema.
-    private let schemaSignal: SharedChangeSignal?
+    private let schemaSignal: SQLiteSharedChangeSignal?
     /// The zones read transactions have found.
-    private let zoneCache = ZoneCache()
+    private let zoneCache = SQLiteZoneCache()
 
     private struct CachedCatalog {
         var catalog: SchemaCatalog
         /// The schema signal's mark taken before the transaction the catalog came from began,
         /// or `nil` when that order is not known (a catalog loaded inside any transaction).
-        var mark: SharedChangeSignal.Mark?
+        var mark: SQLiteSharedChangeSignal.Mark?
     }
 
     /// Opens (creating and migrating as needed) the environment file at `path`.
     init(path: String, synchronous: SynchronousMode) throws {
-        database = try SQLiteDatabase(path: path, synchronous: synchronous, migrator: EnvironmentMigrations.migrator)
-        schemaSignal = SharedChangeSignal(path: path + "-schema-changes")
+        database = try SQLiteDatabase(path: path, synchronous: synchronous, migrator: SQLiteEnvironmentMigrations.migrator)
+        schemaSignal = SQLiteSharedChangeSignal(path: path + "-schema-changes")
     }
 
     func currentSchema() throws -> Schema {
@@ -111,7 +111,7 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
     private func writerSession(on connection: SQLiteConnection) throws -> SQLiteEnvironmentSession {
         let versions = try SQLiteEnvironmentSession.versions(writingOn: connection)
         let memo = connection.writerMemory
-        memo.check(WriterMemo.Validity(dataVersion: versions.data, zonesGeneration: versions.zones))
+        memo.check(SQLiteWriterMemo.Validity(dataVersion: versions.data, zonesGeneration: versions.zones))
         return SQLiteEnvironmentSession(connection: connection, catalog: try catalog(version: versions.schema, on: connection), writerMemo: memo)
     }
 

@@ -4,14 +4,6 @@ import CSQLiteSupport
 import Glibc
 #endif
 
-/// How a connection treats durability. See the README for what each promises.
-public enum SynchronousMode: String, Sendable, CaseIterable {
-    /// Commits survive a process crash; the last ones may roll back on power loss.
-    case normal = "NORMAL"
-    /// Commits also survive power loss, at the price of a sync per commit.
-    case full = "FULL"
-}
-
 /// One SQLite connection with its cache of prepared statements.
 ///
 /// A connection is not shared: the writer and the reader pool hand each connection to one thread
@@ -37,13 +29,13 @@ final class SQLiteConnection: @unchecked Sendable {
     private static let recentLimit = 16
     /// The texts of the plain queries run on this connection, by shape: the same text for the
     /// same shape, so its statement is found among the recent ones by address.
-    var queryTexts = QueryTextCache()
+    var queryTexts = SQLiteQueryTextCache()
     /// The environment file's schema version and zones generation as this connection last read
     /// them, at the data version it read them at (see ``SQLiteEnvironmentSession/versions(readingOn:)``).
     var versionsSeen: (dataVersion: Int64, schema: Int64, zones: Int64)?
     /// On the writer connection, what it remembers of zones and subscriptions across
-    /// transactions (see ``WriterMemo``); made when a write first asks for it.
-    lazy var writerMemory = WriterMemo()
+    /// transactions (see ``SQLiteWriterMemo``); made when a write first asks for it.
+    lazy var writerMemory = SQLiteWriterMemo()
     /// Whether the writer is running a group of jobs in one transaction on this connection.
     var inWriteGroup = false
     /// What the jobs of that group share (see ``SQLiteWriteQueue``).

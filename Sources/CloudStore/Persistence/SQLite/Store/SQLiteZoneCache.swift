@@ -11,8 +11,8 @@
 /// be found by it; that transaction then sees the zone empty, as it was just after its
 /// creation. Only read transactions use the cache: a write may be rolled back with its group,
 /// and what it found or made must not outlive it (the writer keeps its own, told of each commit:
-/// ``WriterMemo``).
-final class ZoneCache: Sendable {
+/// ``SQLiteWriterMemo``).
+final class SQLiteZoneCache: Sendable {
     /// A zone's identity within the file.
     struct Key: Hashable, Sendable {
         var scope: Int64

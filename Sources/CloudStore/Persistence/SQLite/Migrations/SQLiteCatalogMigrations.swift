@@ -1,5 +1,5 @@
 /// The numbered migrations of the catalog file (`cumulus.sqlite`).
-enum CatalogMigrations {
+enum SQLiteCatalogMigrations {
     static let migrator = SQLiteMigrator(migrations: [
         """
         CREATE TABLE settings(

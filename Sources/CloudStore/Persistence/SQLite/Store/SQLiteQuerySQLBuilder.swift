@@ -2,7 +2,7 @@
 /// (so that SQLite can use the type's partial indexes), filters on slot and system columns,
 /// `rl_N` and `fts_N` subqueries for list and token filters, and keyset conditions to resume
 /// after a position.
-struct QuerySQLBuilder {
+struct SQLiteQuerySQLBuilder {
     let plan: QueryPlan
     let type: SchemaCatalog.RecordType
 
@@ -19,7 +19,7 @@ struct QuerySQLBuilder {
 
     /// The statement for the plan. A plain plan's text comes from `texts` when a plan of its
     /// shape was built before on the connection, and then only its parameters are gathered.
-    func build(reusing texts: inout QueryTextCache) throws -> Statement {
+    func build(reusing texts: inout SQLiteQueryTextCache) throws -> Statement {
         guard let shape = try shape() else { return try build() }
         if let sql = texts[shape] {
             return Statement(sql: sql, parameters: try plainParameters(), sortCount: plan.sorts.count)
@@ -29,9 +29,9 @@ struct QuerySQLBuilder {
         return statement
     }
 
-    /// The plan's shape, or `nil` for a plan that is not plain (see ``QueryShape``). Checks each
+    /// The plan's shape, or `nil` for a plan that is not plain (see ``SQLiteQueryShape``). Checks each
     /// field's column as `build()` does.
-    func shape() throws -> QueryShape? {
+    func shape() throws -> SQLiteQueryShape? {
         guard plan.withinTrees == nil, plan.after == nil, plan.sorts.allSatisfy({ $0.relativeLocation == nil }),
             plan.filters.allSatisfy(Self.isPlain)
         else { return nil }
@@ -52,7 +52,7 @@ struct QuerySQLBuilder {
             codes.append(try columnCode(sort.field))
             codes.append(sort.ascending ? 1 : 0)
         }
-        return QueryShape(codes: codes)
+        return SQLiteQueryShape(codes: codes)
     }
 
     /// Whether a filter's text depends only on its column, comparator and value count.

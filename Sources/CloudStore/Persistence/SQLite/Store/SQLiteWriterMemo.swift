@@ -11,7 +11,7 @@
 /// transaction finds and changes waits in its session and comes here only once the transaction
 /// has committed (see ``SQLiteTransactionMemory``), so that what a rolled-back write found or
 /// made never outlives it.
-final class WriterMemo {
+final class SQLiteWriterMemo {
     /// What the memory's entries are good for.
     struct Validity: Equatable {
         var dataVersion: Int64
@@ -20,7 +20,7 @@ final class WriterMemo {
 
     private var validity: Validity?
     /// Zones by database and name.
-    private(set) var zones: [ZoneCache.Key: StoredZone] = [:]
+    private(set) var zones: [SQLiteZoneCache.Key: StoredZone] = [:]
     /// The last change sequence of each zone, by zone key.
     private(set) var lastSequences: [Int64: Int64] = [:]
     /// The subscriptions of each database, in the order they were made: every record a write
@@ -39,7 +39,7 @@ final class WriterMemo {
 
     /// Adds what a committed transaction found and changed.
     func keep(
-        zones found: [ZoneCache.Key: StoredZone], lastSequences sequences: [Int64: Int64],
+        zones found: [SQLiteZoneCache.Key: StoredZone], lastSequences sequences: [Int64: Int64],
         subscriptions foundSubscriptions: [DatabaseID: [(user: String, subscription: Subscription)]]
     ) {
         if zones.count + found.count > Self.capacity || lastSequences.count + sequences.count > Self.capacity

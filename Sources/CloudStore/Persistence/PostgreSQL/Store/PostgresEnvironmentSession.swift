@@ -153,10 +153,27 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
         statsDeltas = statsDeltas.filter { $0.key.zone != zone.key }
     }
 
+    /// Deletes what records of a zone keep beside their rows: list elements, search words,
+    /// references and asset references.
+    func deleteProjections(ofZone zone: Int64) throws {
+        for type in catalog.types.values {
+            for field in type.listFields {
+                try connection.execute("DELETE FROM \(namespace).\(PostgresProjections.listTable(type, field)) WHERE zone = $1", [.integer(zone)])
+            }
+            if !type.searchableFields.isEmpty {
+                try connection.execute(
+                    "DELETE FROM \(namespace).\(PostgresProjections.searchTable(type)) WHERE rid IN (SELECT rid FROM \(table("records")) WHERE zone = $1 AND type = $2)",
+                    [.integer(zone), .integer(type.id)])
+            }
+        }
+        try connection.execute("DELETE FROM \(table("refs")) WHERE source IN (SELECT rid FROM \(table("records")) WHERE zone = $1)", [.integer(zone)])
+        try connection.execute("DELETE FROM \(table("asset_refs")) WHERE rid IN (SELECT rid FROM \(table("records")) WHERE zone = $1)", [.integer(zone)])
+    }
+
     // MARK: - Change logs
 
     /// The write transaction's change log, or for a read one numbered as the store's writes are.
-    private let changeLog: PostgresChangeLog
+    let changeLog: PostgresChangeLog
 
     func lastChangeSequence(in zone: StoredZone) throws -> Int64 {
         try changeLog.lastSequence(zone: zone.key, on: connection)
@@ -209,108 +226,6 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
                 time: entry.time, tree: entry.tree),
             zone: zone.key)
         writing.touchZoneLog(.init(scope: StoredCodes.scopeCode(zone.database.scope), owner: zone.database.owner, name: zone.zoneID.zoneName), deleted: false, time: entry.time)
-    }
-
-    func changeHorizon(in zone: StoredZone) throws -> Int64 {
-        try connection.execute("SELECT horizon FROM \(table("zones")) WHERE zone = $1", [.integer(zone.key)]).scalarInteger() ?? 0
-    }
-
-    func lastZoneLogSequence(in database: DatabaseID) throws -> Int64 {
-        try changeLog.lastZoneLogSequence(scope: StoredCodes.scopeCode(database.scope), owner: database.owner, on: connection)
-    }
-
-    func zoneLog(in database: DatabaseID, after sequence: Int64, limit: Int) throws -> [ZoneLogEntry] {
-        try changeLog.zoneLog(scope: StoredCodes.scopeCode(database.scope), owner: database.owner, after: sequence, limit: limit, on: connection)
-    }
-
-    func zoneLogHorizon(in database: DatabaseID) throws -> Int64 {
-        try connection.execute(
-            "SELECT horizon FROM \(table("database_counters")) WHERE scope = $1 AND owner = $2",
-            [.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner)]
-        ).scalarInteger() ?? 0
-    }
-
-    func forgetTombstones(before time: Int64) throws -> Int {
-        // Each zone's horizon moves to its newest tombstone forgotten; then they go. The zone
-        // rows are the counters writers lock last: updated here under the same lock, briefly.
-        let zones = try connection.execute(
-            """
-            WITH gone AS (
-                DELETE FROM \(table("changes")) WHERE kind = $1 AND time < $2 RETURNING zone, seq
-            ), horizons AS (
-                SELECT zone, max(seq) AS horizon, count(*) AS forgotten FROM gone GROUP BY zone
-            ), moved AS (
-                UPDATE \(table("zones")) z SET horizon = greatest(z.horizon, h.horizon) FROM horizons h WHERE z.zone = h.zone RETURNING h.forgotten
-            )
-            SELECT coalesce(sum(forgotten), 0)::bigint FROM moved
-            """,
-            [.integer(ChangeEntry.Kind.deleted.rawValue), .integer(time)]
-        ).scalarInteger() ?? 0
-        let databases = try connection.execute(
-            """
-            WITH gone AS (
-                DELETE FROM \(table("zone_log")) WHERE deleted AND time < $1 RETURNING scope, owner, seq
-            ), horizons AS (
-                SELECT scope, owner, max(seq) AS horizon, count(*) AS forgotten FROM gone GROUP BY scope, owner
-            ), moved AS (
-                UPDATE \(table("database_counters")) d SET horizon = greatest(d.horizon, h.horizon)
-                FROM horizons h WHERE d.scope = h.scope AND d.owner = h.owner RETURNING h.forgotten
-            )
-            SELECT coalesce(sum(forgotten), 0)::bigint FROM moved
-            """,
-            [.integer(time)]
-        ).scalarInteger() ?? 0
-        return Int(zones + databases)
-    }
-
-    // MARK: - Counts
-
-    func count(zone: Int64, type: Int64, records: Int64, bytes: Int64) {
-        statsDeltas[StatsKey(zone: zone, type: type), default: (0, 0)].records += records
-        statsDeltas[StatsKey(zone: zone, type: type), default: (0, 0)].bytes += bytes
-    }
-
-    var storedBytesChange: Int64 { statsDeltas.values.reduce(0) { $0 + $1.bytes } }
-
-    func storedBytes() throws -> Int64 {
-        let stored = try connection.execute(
-            """
-            SELECT (SELECT coalesce(sum(bytes), 0) FROM \(table("zone_stats")))::bigint
-                + (SELECT coalesce(sum(stored), 0) FROM \(table("asset_blobs")))::bigint
-            """
-        ).scalarInteger() ?? 0
-        return stored + storedBytesChange
-    }
-
-    func createdZoneCount() throws -> Int {
-        Int(try connection.execute("SELECT count(*) FROM \(table("zones")) WHERE name <> $1", [.text(ZoneID.defaultZoneName)]).scalarInteger() ?? 0)
-    }
-
-    func zoneStats() throws -> [ZoneStats] {
-        try connection.execute(
-            "SELECT z.zone, z.scope, z.owner, z.name, z.created, s.records, s.bytes FROM \(table("zone_stats")) s JOIN \(table("zones")) z ON z.zone = s.zone"
-        ).map { row in
-            let database = Self.database(scope: row.integer(1), owner: row.text(2))
-            return ZoneStats(
-                zone: StoredZone(key: row.integer(0), zoneID: ZoneID(zoneName: row.text(3), ownerRecordName: row.text(2)), database: database, created: row.integer(4)),
-                records: row.integer(5), bytes: row.integer(6))
-        }
-    }
-
-    func recordCounts(in zones: [StoredZone]?) throws -> [String: Int64] {
-        let rows: PostgresResult
-        if let zones {
-            guard !zones.isEmpty else { return [:] }
-            rows = try connection.execute(
-                "SELECT type, sum(records)::bigint FROM \(table("type_stats")) WHERE zone = ANY($1::bigint[]) GROUP BY type", [.integerArray(zones.map(\.key))])
-        } else {
-            rows = try connection.execute("SELECT type, sum(records)::bigint FROM \(table("type_stats")) GROUP BY type")
-        }
-        var counts: [String: Int64] = [:]
-        for (type, count) in rows.map({ ($0.integer(0), $0.integer(1)) }) {
-            if let name = catalog.typeNames[type] { counts[name] = count }
-        }
-        return counts
     }
 
     /// The statements this write's counts need, in the lock order the type's comment gives:

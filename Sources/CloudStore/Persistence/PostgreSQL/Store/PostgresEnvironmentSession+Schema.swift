@@ -1,22 +1,26 @@
 extension PostgresEnvironmentSession {
-    // MARK: - Deleting zones and everything
+    // MARK: - Record types
 
-    /// Deletes what records of a zone keep beside their rows: list elements, search words,
-    /// references and asset references.
-    func deleteProjections(ofZone zone: Int64) throws {
-        for type in catalog.types.values {
-            for field in type.listFields {
-                try connection.execute("DELETE FROM \(namespace).\(PostgresProjections.listTable(type, field)) WHERE zone = $1", [.integer(zone)])
-            }
-            if !type.searchableFields.isEmpty {
-                try connection.execute(
-                    "DELETE FROM \(namespace).\(PostgresProjections.searchTable(type)) WHERE rid IN (SELECT rid FROM \(table("records")) WHERE zone = $1 AND type = $2)",
-                    [.integer(zone), .integer(type.id)])
-            }
-        }
-        try connection.execute("DELETE FROM \(table("refs")) WHERE source IN (SELECT rid FROM \(table("records")) WHERE zone = $1)", [.integer(zone)])
-        try connection.execute("DELETE FROM \(table("asset_refs")) WHERE rid IN (SELECT rid FROM \(table("records")) WHERE zone = $1)", [.integer(zone)])
+    /// A writer of this environment's schema, on this transaction, from this session's catalog.
+    func schemaWriter() throws -> PostgresSchemaWriter {
+        try PostgresSchemaWriter(connection: connection, schema: schemaName, buildsIndexesLater: buildsIndexesLater)
     }
+
+    func saveRecordType(_ definition: RecordTypeDefinition) throws {
+        var writer = try schemaWriter()
+        try writer.saveRecordType(definition)
+        catalog = writer.catalog
+        changedSchema = true
+    }
+
+    func replaceSchema(_ schema: Schema) throws {
+        var writer = try schemaWriter()
+        try writer.replaceSchema(schema)
+        catalog = writer.catalog
+        changedSchema = true
+    }
+
+    // MARK: - Erasing everything
 
     func eraseEverything() throws {
         let writing = try writing

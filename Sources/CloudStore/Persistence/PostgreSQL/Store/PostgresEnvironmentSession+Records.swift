@@ -29,10 +29,6 @@ extension PostgresEnvironmentSession {
         ).map { $0.text(0) }
     }
 
-    func query(_ plan: QueryPlan) throws -> [QueryRow] {
-        try PostgresRecordQuery.run(plan, catalog: catalog, on: connection, schema: schemaName)
-    }
-
     // MARK: - Writing records
 
     func insert(_ record: Record, in zone: StoredZone) throws -> StoredRecord? {
@@ -71,31 +67,4 @@ extension PostgresEnvironmentSession {
         count(zone: zone.key, type: type.id, records: -1, bytes: -Int64(stored.size))
         try PostgresProjections.delete(record: stored.record, key: stored.key, zone: zone.key, type: type, on: connection, schema: schemaName)
     }
-
-    // MARK: - Schema and roles
-
-    /// A writer of this environment's schema, on this transaction, from this session's catalog.
-    private func schemaWriter() throws -> PostgresSchemaWriter {
-        try PostgresSchemaWriter(connection: connection, schema: schemaName, buildsIndexesLater: buildsIndexesLater)
-    }
-
-    func saveRecordType(_ definition: RecordTypeDefinition) throws {
-        var writer = try schemaWriter()
-        try writer.saveRecordType(definition)
-        catalog = writer.catalog
-        changedSchema = true
-    }
-
-    func replaceSchema(_ schema: Schema) throws {
-        var writer = try schemaWriter()
-        try writer.replaceSchema(schema)
-        catalog = writer.catalog
-        changedSchema = true
-    }
-
-    func roles(of user: String) throws -> Set<String> { try schemaWriter().roles(of: user) }
-
-    func roleAssignments() throws -> [String: Set<String>] { try schemaWriter().roleAssignments() }
-
-    func setRoles(_ roles: Set<String>, of user: String) throws { try schemaWriter().setRoles(roles, of: user) }
 }

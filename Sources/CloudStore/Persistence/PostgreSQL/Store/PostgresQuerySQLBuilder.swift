@@ -3,7 +3,7 @@
 /// filters on slot and system columns, list-table and word subqueries for list and token
 /// filters, and keyset conditions to resume after a position. Values are `$n` parameters.
 ///
-/// It answers as ``QuerySQLBuilder`` does on SQLite: NULLs sort first ascending and last
+/// It answers as ``SQLiteQuerySQLBuilder`` does on SQLite: NULLs sort first ascending and last
 /// descending, ties fall to the record key, texts compare by code point.
 struct PostgresQuerySQLBuilder {
     let plan: QueryPlan

@@ -4,20 +4,20 @@ import Synchronization
 final class SQLiteCatalogStore: CatalogStorage {
     let database: SQLiteDatabase
     /// Moved after every catalog write, by every process that opens the catalog.
-    private let changeSignal: SharedChangeSignal?
+    private let changeSignal: SQLiteSharedChangeSignal?
     /// The change counter as last read, with the mark of the signal taken before it.
     /// Read by every credential check, written when the catalog changed: a reader-writer lock,
     /// so that workers never queue behind each other to read it.
     private let knownCounter = ReadWriteLock<KnownCounter?>(nil)
     private struct KnownCounter {
         var counter: Int64
-        var mark: SharedChangeSignal.Mark
+        var mark: SQLiteSharedChangeSignal.Mark
     }
 
     /// Opens (creating and migrating as needed) the catalog at `path`.
     init(path: String, synchronous: SynchronousMode) throws {
-        database = try SQLiteDatabase(path: path, synchronous: synchronous, migrator: CatalogMigrations.migrator)
-        changeSignal = SharedChangeSignal(path: path + "-changes")
+        database = try SQLiteDatabase(path: path, synchronous: synchronous, migrator: SQLiteCatalogMigrations.migrator)
+        changeSignal = SQLiteSharedChangeSignal(path: path + "-changes")
     }
 
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T { try database.read(body) }

@@ -25,7 +25,7 @@ extension SchemaCatalog {
         }
         return assemble(
             version: version, roles: roles, types: typeRows, grants: grantRows, fields: fieldRows,
-            dialect: .postgres(schema: quoted))
+            dialect: PostgresRecordTypeDialect(schema: quoted))
     }
 
     /// The stored schema version of the environment in `schema` (unquoted).

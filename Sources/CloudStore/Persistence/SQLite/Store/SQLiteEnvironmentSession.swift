@@ -11,11 +11,11 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     var zoneLogTouches: [(key: ZoneLogKey, touch: ZoneLogTouch)] = []
 
     /// On the writer connection, its memory of zones, last sequences and subscriptions (see
-    /// ``WriterMemo``); `nil` in a read transaction.
-    private let writerMemo: WriterMemo?
+    /// ``SQLiteWriterMemo``); `nil` in a read transaction.
+    private let writerMemo: SQLiteWriterMemo?
     /// The zones this write found or made, and the last sequences it read or moved: for the
     /// writer's memory once the transaction has committed.
-    private var foundZones: [ZoneCache.Key: StoredZone] = [:]
+    private var foundZones: [SQLiteZoneCache.Key: StoredZone] = [:]
     private var foundSequences: [Int64: Int64] = [:]
     /// Whether this write deleted or changed zones, or their changes' horizon: it then neither
     /// uses the writer's memory nor adds to it, and empties it when it commits.
@@ -27,9 +27,9 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     private var foundSubscriptions: [DatabaseID: [(user: String, subscription: Subscription)]] = [:]
     private var subscriptionsRewritten = false
     /// The writer's memory while this write may use it and add to it.
-    private var memoInUse: WriterMemo? { zonesRewritten ? nil : writerMemo }
+    private var memoInUse: SQLiteWriterMemo? { zonesRewritten ? nil : writerMemo }
     /// The writer's memory while this write may use its subscriptions and add to them.
-    private var subscriptionMemoInUse: WriterMemo? { subscriptionsRewritten ? nil : memoInUse }
+    private var subscriptionMemoInUse: SQLiteWriterMemo? { subscriptionsRewritten ? nil : memoInUse }
 
     /// What a rolled-back savepoint or group job must take back besides the rows: the catalog
     /// (a schema change), the counts and zone log touches not written yet, and what it found or
@@ -37,7 +37,7 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     private typealias Undoable = (
         catalog: SchemaCatalog, statsDeltas: [StatsKey: (records: Int64, bytes: Int64)],
         zoneLogTouches: [(key: ZoneLogKey, touch: ZoneLogTouch)],
-        foundZones: [ZoneCache.Key: StoredZone], foundSequences: [Int64: Int64]
+        foundZones: [SQLiteZoneCache.Key: StoredZone], foundSequences: [Int64: Int64]
     )
     private var undoable: Undoable {
         get { (catalog, statsDeltas, zoneLogTouches, foundZones, foundSequences) }
@@ -53,14 +53,14 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     @exclusivity(unchecked) private var recentStamp = (user: "", device: "")
 
     /// Where a read transaction keeps the zones it finds, with the zones generation its snapshot
-    /// sees; `nil` in a write transaction (see ``ZoneCache``).
-    let zoneCache: (cache: ZoneCache, generation: Int64)?
+    /// sees; `nil` in a write transaction (see ``SQLiteZoneCache``).
+    let zoneCache: (cache: SQLiteZoneCache, generation: Int64)?
 
     /// A session for a read transaction, or with `writerMemo` for a write on the writer
     /// connection: that memory must have been checked against the transaction's versions.
     init(
-        connection: SQLiteConnection, catalog: SchemaCatalog, zoneCache: (cache: ZoneCache, generation: Int64)? = nil,
-        writerMemo: WriterMemo? = nil
+        connection: SQLiteConnection, catalog: SchemaCatalog, zoneCache: (cache: SQLiteZoneCache, generation: Int64)? = nil,
+        writerMemo: SQLiteWriterMemo? = nil
     ) {
         self.connection = connection
         self.catalog = catalog
@@ -74,7 +74,7 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
         try versions(on: connection).schema
     }
 
-    /// The stored schema version, and the zones generation that ``ZoneCache`` entries are good
+    /// The stored schema version, and the zones generation that ``SQLiteZoneCache`` entries are good
     /// for: in one statement, as every transaction reads them.
     static func versions(on connection: SQLiteConnection) throws -> (schema: Int64, zones: Int64) {
         let versions = try connection.statement(Self.versionsSQL).firstRow { row in
@@ -105,7 +105,7 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
         """
 
     /// ``versions(on:)`` in a write transaction, with the connection's `PRAGMA data_version`,
-    /// which tells whether another connection has committed since (see ``WriterMemo``).
+    /// which tells whether another connection has committed since (see ``SQLiteWriterMemo``).
     static func versions(writingOn connection: SQLiteConnection) throws -> (schema: Int64, zones: Int64, data: Int64) {
         // Its own statement: as `pragma_data_version` in the versions' statement it cost three
         // times as much.
@@ -137,13 +137,13 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     func zone(named name: String, in database: DatabaseID) throws -> StoredZone? {
         let scope = StoredCodes.scopeCode(database.scope)
         if let writerMemo = memoInUse {
-            let key = ZoneCache.Key(scope: scope, owner: database.owner, name: name)
+            let key = SQLiteZoneCache.Key(scope: scope, owner: database.owner, name: name)
             if let known = foundZones[key] ?? writerMemo.zones[key] { return known }
             let zone = try storedZone(named: name, scope: scope, in: database)
             if let zone { foundZones[key] = zone }
             return zone
         }
-        let key = zoneCache.map { _ in ZoneCache.Key(scope: scope, owner: database.owner, name: name) }
+        let key = zoneCache.map { _ in SQLiteZoneCache.Key(scope: scope, owner: database.owner, name: name) }
         if let zoneCache, let key, let cached = zoneCache.cache.zone(key, generation: zoneCache.generation) { return cached }
         let zone = try storedZone(named: name, scope: scope, in: database)
         if let zoneCache, let key, let zone { zoneCache.cache.remember(zone, key, generation: zoneCache.generation) }
@@ -176,7 +176,7 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
             database: database, created: created)
         touchZoneLog(zone, deleted: false, time: created)
         if writerMemo != nil {
-            foundZones[ZoneCache.Key(scope: StoredCodes.scopeCode(database.scope), owner: database.owner, name: name)] = zone
+            foundZones[SQLiteZoneCache.Key(scope: StoredCodes.scopeCode(database.scope), owner: database.owner, name: name)] = zone
         }
         return zone
     }

@@ -53,9 +53,9 @@ struct SchemaCatalog: Sendable {
             let updateSQL: String
             let searchInsertSQL: String
 
-            let dialect: Dialect
+            let dialect: any RecordTypeDialect
 
-            init(id: Int64, definition: RecordTypeDefinition, fields: [String: Field], dialect: Dialect) {
+            init(id: Int64, definition: RecordTypeDefinition, fields: [String: Field], dialect: any RecordTypeDialect) {
                 self.id = id
                 self.definition = definition
                 self.fields = fields
@@ -66,31 +66,12 @@ struct SchemaCatalog: Sendable {
                 searchableFields = orderedFields.filter(\.isSearchable)
                 let slots = projectedFields.flatMap(\.columns)
                 let insertColumns = RecordType.recordColumns + slots
-                switch dialect {
-                case .sqlite:
-                    insertSQL = "INSERT INTO records(\(insertColumns.joined(separator: ", "))) VALUES (\(SQLiteValue.placeholders(insertColumns.count)))"
-                    let assignments = (RecordType.updatedColumns + slots).map { "\($0) = ?" }.joined(separator: ", ")
-                    updateSQL = "UPDATE records SET \(assignments) WHERE rid = ?"
-                    let searchColumns = ["rowid"] + searchableFields.map(\.searchColumn)
-                    searchInsertSQL = "INSERT INTO fts_\(id)(\(searchColumns.joined(separator: ", "))) VALUES (\(SQLiteValue.placeholders(searchColumns.count)))"
-                case .postgres(let schema):
-                    // A name already taken in the zone inserts nothing and returns no key, as the
-                    // unique index refuses the row in SQLite.
-                    let values = (1...insertColumns.count).map { "$\($0)" }.joined(separator: ", ")
-                    insertSQL = """
-                        INSERT INTO \(schema).records(\(insertColumns.joined(separator: ", "))) VALUES (\(values)) \
-                        ON CONFLICT (zone, name) DO NOTHING RETURNING rid
-                        """
-                    let updated = RecordType.updatedColumns + slots
-                    let assignments = updated.enumerated().map { "\($1) = $\($0 + 1)" }.joined(separator: ", ")
-                    updateSQL = "UPDATE \(schema).records SET \(assignments) WHERE rid = $\(updated.count + 1)"
-                    // One row per searchable field holding words: the record's key, the field's
-                    // id, and the field's folded words separated by spaces.
-                    searchInsertSQL = """
-                        INSERT INTO \(schema).fts_\(id)(rid, field, words) \
-                        VALUES ($1, $2, array_to_tsvector(string_to_array($3, ' ')))
-                        """
-                }
+                let statements = dialect.statements(
+                    typeID: id, insertColumns: insertColumns, updatedColumns: RecordType.updatedColumns + slots,
+                    searchColumns: searchableFields.map(\.searchColumn))
+                insertSQL = statements.insert
+                updateSQL = statements.update
+                searchInsertSQL = statements.searchInsert
             }
         }
 
@@ -103,7 +84,7 @@ struct SchemaCatalog: Sendable {
             set { storage = Storage(id: id, definition: definition, fields: newValue, dialect: storage.dialect) }
         }
         /// The SQL dialect of the statements below.
-        var dialect: Dialect { storage.dialect }
+        var dialect: any RecordTypeDialect { storage.dialect }
 
         /// Fields in definition order.
         var orderedFields: [Field] { storage.orderedFields }
@@ -121,7 +102,7 @@ struct SchemaCatalog: Sendable {
         /// `INSERT INTO fts_N(rowid, ...)`; on PostgreSQL one field's row: key, field id, words.
         var searchInsertSQL: String { storage.searchInsertSQL }
 
-        init(id: Int64, definition: RecordTypeDefinition, fields: [String: Field], dialect: Dialect = .sqlite) {
+        init(id: Int64, definition: RecordTypeDefinition, fields: [String: Field], dialect: any RecordTypeDialect) {
             storage = Storage(id: id, definition: definition, fields: fields, dialect: dialect)
         }
 
@@ -135,16 +116,6 @@ struct SchemaCatalog: Sendable {
         ]
         /// The columns every update writes, before the slot columns.
         static let updatedColumns = ["tag", "parent", "modified", "modified_by", "modified_device", "size", "payload"]
-    }
-
-    /// The database whose SQL a catalog's record types precompute: the statements every save
-    /// runs are built once per schema version, in the text the store's database takes.
-    enum Dialect: Hashable, Sendable {
-        /// SQLite, one environment per file: tables unqualified, `?` parameters.
-        case sqlite
-        /// PostgreSQL, one environment per schema: tables qualified by `schema` (already
-        /// quoted), `$n` parameters.
-        case postgres(schema: String)
     }
 
     /// The schema version this catalog was loaded at.
@@ -203,29 +174,6 @@ extension SchemaCatalog {
     /// A `fields` row.
     typealias FieldRow = (type: Int64, field: Field)
 
-    /// Reads the whole schema from `connection`.
-    static func load(from connection: SQLiteConnection, version: Int64) throws -> SchemaCatalog {
-        let roles = try connection.statement("SELECT name FROM roles ORDER BY position").rows { $0.text(0) }
-        let typeRows = try connection.statement("SELECT type, name FROM record_types ORDER BY position").rows {
-            (id: $0.integer(0), name: $0.text(1))
-        }
-        let grantRows = try connection.statement("SELECT type, role, permissions FROM grants ORDER BY type, position").rows {
-            row in (type: row.integer(0), grant: grant(role: row.text(1), permissions: row.text(2)))
-        }
-        let fieldRows = try connection.statement(
-            """
-            SELECT field, type, name, field_type, encrypted, number_preference, queryable, sortable, searchable, slot
-            FROM fields ORDER BY type, position
-            """
-        ).rows { row -> FieldRow in
-            (row.integer(1), try field(
-                id: row.integer(0), name: row.text(2), storedType: row.text(3), encrypted: row.integer(4) != 0,
-                numberPreference: row.optionalText(5), queryable: row.integer(6) != 0, sortable: row.integer(7) != 0,
-                searchable: row.integer(8) != 0, slot: row.optionalInteger(9)))
-        }
-        return assemble(version: version, roles: roles, types: typeRows, grants: grantRows, fields: fieldRows, dialect: .sqlite)
-    }
-
     /// A grant as `grants` stores it: a role and comma-separated permissions.
     static func grant(role: String, permissions: String) -> Grant {
         Grant(permissions.split(separator: ",").compactMap { Permission(rawValue: String($0)) }, to: role)
@@ -253,7 +201,7 @@ extension SchemaCatalog {
     /// `fields` (each in type and position order) describe, whichever database they came from.
     static func assemble(
         version: Int64, roles: [String], types typeRows: [TypeRow], grants grantRows: [GrantRow], fields fieldRows: [FieldRow],
-        dialect: Dialect
+        dialect: any RecordTypeDialect
     ) -> SchemaCatalog {
         let grantsByType = Dictionary(grouping: grantRows, by: \.type)
         let fieldsByType = Dictionary(grouping: fieldRows, by: \.type)

@@ -1,6 +1,6 @@
 /// The numbered migrations of the catalog on PostgreSQL, all in the schema `catalog`.
 ///
-/// The tables mirror the SQLite catalog's (``CatalogMigrations``), with PostgreSQL's types:
+/// The tables mirror the SQLite catalog's (``SQLiteCatalogMigrations``), with PostgreSQL's types:
 /// `bigint` for integers and milliseconds, `boolean` for flags. Columns that SQLite compares or
 /// sorts without regard to case (`COLLATE NOCASE`), or sorts and ranges byte by byte, are
 /// `COLLATE "C"` here: under it `lower()` folds ASCII alone and order is byte order, as in

@@ -8,9 +8,9 @@
 /// moves a field to another slot makes a new shape: a text is never used for another layout.
 ///
 /// Only plain plans have a shape: no hierarchy condition, no continuation position, no sort by
-/// distance, and filters of the scalar comparators (``QuerySQLBuilder/isPlain(_:)``). Others
+/// distance, and filters of the scalar comparators (``SQLiteQuerySQLBuilder/isPlain(_:)``). Others
 /// are built each time: their texts depend on more than a shape holds.
-struct QueryShape: Hashable {
+struct SQLiteQueryShape: Hashable {
     /// The type's id, the zone count, whether `createdBy` and `onlyKey` are set, then each
     /// filter's column, comparator and value count, then each sort's column and direction.
     private var codes: [Int64]
@@ -19,12 +19,12 @@ struct QueryShape: Hashable {
 }
 
 /// The query texts one connection has built, by shape.
-struct QueryTextCache {
-    private var texts: [QueryShape: String] = [:]
+struct SQLiteQueryTextCache {
+    private var texts: [SQLiteQueryShape: String] = [:]
     /// Shapes come from clients; past this many the cache starts again rather than grow.
     static let limit = 64
 
-    subscript(shape: QueryShape) -> String? {
+    subscript(shape: SQLiteQueryShape) -> String? {
         get { texts[shape] }
         set {
             if texts.count >= Self.limit, texts[shape] == nil { texts.removeAll(keepingCapacity: true) }

@@ -7,7 +7,7 @@
 /// over searchable fields). Those are created and altered as the schema changes. `user_roles`
 /// holds the custom roles each user has been given; `zone_stats` and `type_stats` the counts of
 /// records and bytes, kept by every write.
-enum EnvironmentMigrations {
+enum SQLiteEnvironmentMigrations {
     static let migrator = SQLiteMigrator(migrations: [
         """
         CREATE TABLE meta(
@@ -237,7 +237,7 @@ enum EnvironmentMigrations {
         ALTER TABLE changes ADD COLUMN tree TEXT;
         """,
         // The zones generation: moved by every delete or update of a zone, whoever makes it, so
-        // that read transactions know when the zones they keep (ZoneCache) are still there.
+        // that read transactions know when the zones they keep (SQLiteZoneCache) are still there.
         """
         INSERT INTO meta(key, value) VALUES ('zones_generation', '0');
         CREATE TRIGGER zones_deleted AFTER DELETE ON zones BEGIN
