@@ -7,6 +7,10 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// Debug builds alone (those the tests run) carry the negative controls: switches that break a
+/// guarantee on purpose, to show a checker catches it. The shipped release binary has none.
+let negativeControls: [SwiftSetting] = [.define("CUMULUS_NEGATIVE_CONTROLS", .when(configuration: .debug))]
+
 let package = Package(
     name: "cumulus",
     platforms: [.macOS(.v15)],
@@ -69,7 +73,7 @@ let package = Package(
                 .product(name: "CryptoExtras", package: "swift-crypto"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + negativeControls
         ),
         .target(
             name: "CloudKitWire",
@@ -109,7 +113,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + negativeControls
         ),
 
         // MARK: - Tests
@@ -149,7 +153,7 @@ let package = Package(
         .testTarget(
             name: "CloudStoreTests",
             dependencies: ["CloudStore", "CSQLite", "CSQLiteSupport", "CrashWriter", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings + negativeControls
         ),
         .testTarget(
             name: "CloudKitWireTests",

@@ -14,6 +14,9 @@ requirements=(Tests/python/requirements.txt)
 [ -f Tests/browser/requirements.txt ] && requirements+=(Tests/browser/requirements.txt)
 install_python_requirements "${requirements[@]}"
 
+echo "== Walls between the storage backends and the rest"
+bash scripts/check-walls.sh
+
 echo "== Building"
 log=$(mktemp)
 swift build --build-tests 2>&1 | tee "$log"

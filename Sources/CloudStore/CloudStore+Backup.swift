@@ -19,9 +19,7 @@ extension CloudStore {
     ///   when its directory does not, ``CloudStoreError/badRequest(_:)`` on SQLite or when
     ///   `pg_dump` is missing, ``CloudStoreError/internalError(_:)`` when `pg_dump` fails.
     public static func backUp(_ configuration: CloudStoreConfiguration, to path: String) throws {
-        guard case .postgres(let url) = configuration.database else {
-            throw CloudStoreError.badRequest(dataDirectoryBackupAdvice)
-        }
+        let backup = try backupTool(configuration)
         let fileManager = FileManager.default
         guard !fileManager.fileExists(atPath: path) else {
             throw CloudStoreError.exists("\(path) exists already: choose a new file for the backup")
@@ -40,7 +38,7 @@ extension CloudStore {
         }
         close(descriptor)
         defer { try? fileManager.removeItem(atPath: partial) }
-        try PostgresBackup.dump(url: url, to: partial)
+        try backup.dump(to: partial)
         do {
             try fileManager.moveItem(atPath: partial, toPath: path)
         } catch {
@@ -60,9 +58,7 @@ extension CloudStore {
     ///   is missing, ``CloudStoreError/internalError(_:)`` when the restore fails.
     @discardableResult
     public static func restore(_ configuration: CloudStoreConfiguration, from path: String) throws -> Int {
-        guard case .postgres(let url) = configuration.database else {
-            throw CloudStoreError.badRequest(dataDirectoryBackupAdvice)
-        }
+        let backup = try backupTool(configuration)
         guard FileManager.default.fileExists(atPath: path) else {
             throw CloudStoreError.notFound("There is no backup at \(path)")
         }
@@ -71,17 +67,24 @@ extension CloudStore {
         }
         let header = (try? file.read(upToCount: 5)) ?? nil
         try? file.close()
-        // Custom-format dumps begin with these bytes.
-        guard header == Data("PGDMP".utf8) else {
-            throw CloudStoreError.badRequest("\(path) is not a backup made by `cumulus backup` (a pg_dump custom-format file)")
-        }
+        try backup.checkFormat(of: path, header: header.map(Array.init))
         var template = Array((FileManager.default.temporaryDirectory.path + "/cumulus-restore-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             throw CloudStoreError.internalError("Cannot make a temporary directory: \(String(cString: strerror(errno)))")
         }
         let workDirectory = String(cString: made)
         defer { try? FileManager.default.removeItem(atPath: workDirectory) }
-        try PostgresBackup.restore(url: url, from: path, workDirectory: workDirectory)
+        try backup.restore(from: path, workDirectory: workDirectory)
         return try CloudStore(configuration: configuration).migrateEverything()
+    }
+
+    /// How the store `configuration` names is backed up.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` with ``dataDirectoryBackupAdvice`` where
+    ///   cumulus makes no backups.
+    private static func backupTool(_ configuration: CloudStoreConfiguration) throws -> any StoreBackup {
+        guard let backup = StorageBackends.backup(configuration.database) else {
+            throw CloudStoreError.badRequest(dataDirectoryBackupAdvice)
+        }
+        return backup
     }
 }

@@ -31,12 +31,12 @@ extension CloudStore {
     /// ``CloudStoreConfiguration/heartbeatInterval``s, as last counted), always 1 on SQLite or
     /// without a heartbeat. Each process admits this share of every request rate. Read from
     /// memory: it costs no query.
-    public var liveProcessCount: Int { heartbeat?.liveProcesses ?? 1 }
+    public var liveProcessCount: Int { backend.heartbeat?.liveProcesses ?? 1 }
 
     /// Stops counting this process among those serving from the database: its heartbeat ends
     /// and its row goes, so that the others take its share at their next beat rather than once
     /// its beat is old. For a server shutting down; closing the store does it too.
-    public func stopHeartbeat() { heartbeat?.stop() }
+    public func stopHeartbeat() { backend.heartbeat?.stop() }
 
     /// Lets one API request into a container's environment, or refuses it: past the request
     /// rate with THROTTLED and the seconds to wait; past the month's transfer with

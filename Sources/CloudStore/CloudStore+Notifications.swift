@@ -40,7 +40,7 @@ extension CloudStore {
     func notificationsQueued(_ tokens: Set<String>) {
         guard !tokens.isEmpty else { return }
         wakeNotificationListeners(tokens)
-        tellOtherProcesses(tokens.map(PostgresCrossProcess.Item.token))
+        backend.crossProcess?.tell(tokens: Array(tokens))
     }
 
     /// Tells this process's listeners which push tokens got notifications.

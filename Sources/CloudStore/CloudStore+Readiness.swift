@@ -10,15 +10,7 @@ extension CloudStore {
         } catch {
             return "the database does not answer"
         }
-        guard let postgres else { return nil }
-        do {
-            let version = try postgres.withConnection { try PostgresMigrator.version(of: PostgresCatalogMigrations.schema, on: $0) }
-            if version != PostgresCatalogMigrations.migrator.migrations.count {
-                return "the database's schema is at version \(version), this program's at \(PostgresCatalogMigrations.migrator.migrations.count): run `cumulus migrate`"
-            }
-        } catch {
-            return "the database does not answer"
-        }
+        if let problem = backend.readiness?.schemaProblem() { return problem }
         return hearsOtherProcesses ? nil : "not yet listening for the other processes' changes"
     }
 }

@@ -13,10 +13,7 @@ extension CloudStore {
     /// How much one environment of a container holds.
     public func usage(of container: ContainerIdentifier, _ environment: Environment) throws -> EnvironmentUsage {
         let zones = try self.environment(container, environment).read { try $0.zoneStats() }
-        let path = environmentPath(container, environment)
-        let fileBytes = [path, path + "-wal"].reduce(Int64(0)) { total, file in
-            total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64) ?? 0)
-        }
+        let fileBytes = backend.environmentFileBytes(container, environment)
         return EnvironmentUsage(
             records: zones.reduce(0) { $0 + $1.records }, recordBytes: zones.reduce(0) { $0 + $1.bytes }, fileBytes: fileBytes)
     }

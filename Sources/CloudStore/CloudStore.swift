@@ -1,9 +1,9 @@
-import Crypto
 import Foundation
 import Synchronization
 
 /// CloudKit's storage and sync backend: containers, their environments and databases, zones,
-/// records, schemas and change logs, in SQLite files under one data directory.
+/// records, schemas and change logs, kept by the storage backend its configuration chooses:
+/// SQLite files under one data directory, or a PostgreSQL database several processes share.
 ///
 /// `CloudStore` is safe to use from any thread, and from several processes on the same data
 /// directory (the command line while the server runs): each sees the others' commits at once.
@@ -24,7 +24,7 @@ public final class CloudStore: Sendable {
     let credentials: any CredentialStorage
     let operatorStorage: any OperatorStorage
     let lifecycleStorage: any LifecycleStorage
-    /// Every API call, in `requests.sqlite` of the data directory.
+    /// Every API call, in the backend's request log (`requests.sqlite` of the data directory on SQLite).
     public let requestLog: RequestLog
     let credentialCache = CredentialCache()
     /// Seals continuation markers.
@@ -55,12 +55,8 @@ public final class CloudStore: Sendable {
     let requestThrottle = KeyedRateLimiter<EnvironmentKey>(ratePerSecond: EnvironmentLimits.standard.requestsPerSecond, burst: 1)
     /// The environments opened so far, by container and environment.
     let environments = ReadWriteLock<[EnvironmentKey: any EnvironmentStorage]>([:])
-    /// The PostgreSQL database's connections, when the store is on PostgreSQL.
-    let postgres: PostgresPool?
-    /// On PostgreSQL, what tells the other processes of this one's commits and hears theirs.
-    let crossProcess = Mutex<PostgresCrossProcess?>(nil)
-    /// On PostgreSQL, this process's heartbeat, and how many processes share the request rates.
-    let heartbeat: PostgresHeartbeat?
+    /// Where the catalog, environments and request log are kept, and what else the database can do.
+    let backend: any StorageBackend
     /// Told when notifications may have been missed, so that every waiter reads again.
     let recheckListeners = Mutex<[@Sendable () -> Void]>([])
     /// Told, after each commit that queued notifications, which push tokens got some.
@@ -72,37 +68,24 @@ public final class CloudStore: Sendable {
     public static let requestLogFileName = "requests.sqlite"
 
     /// Opens the store in `configuration.dataDirectory`, creating the directory and catalog if needed.
-    public init(configuration: CloudStoreConfiguration) throws {
-        self.configuration = configuration
-        passwordPool = BoundedThreadPool(
-            name: "cumulus-passwords", threads: configuration.passwordHashingThreads, capacity: configuration.passwordHashingQueue)
+    public convenience init(configuration: CloudStoreConfiguration) throws {
         try Self.makePrivateDirectory(configuration.dataDirectory)
         try Self.makePrivateDirectory(configuration.dataDirectory + "/containers")
-        let catalog: any CatalogStorage & CredentialStorage & OperatorStorage & LifecycleStorage
-        switch configuration.database {
-        case .dataDirectory:
-            postgres = nil
-            catalog = try SQLiteCatalogStore(
-                path: configuration.dataDirectory + "/" + Self.catalogFileName, synchronous: configuration.synchronous)
-        case .postgres(let url):
-            let pool = PostgresPool(url: url)
-            postgres = pool
-            let shared = try PostgresCatalogStore(pool: pool)
-            try shared.checkClusterIdentity()
-            catalog = shared
-        }
+        try self.init(configuration: configuration, backend: StorageBackends.open(configuration))
+    }
+
+    /// Opens the store on `backend`, opened for `configuration`.
+    init(configuration: CloudStoreConfiguration, backend: any StorageBackend) throws {
+        self.configuration = configuration
+        self.backend = backend
+        passwordPool = BoundedThreadPool(
+            name: "cumulus-passwords", threads: configuration.passwordHashingThreads, capacity: configuration.passwordHashingQueue)
+        let catalog = backend.catalog
         self.catalog = catalog
         self.credentials = catalog
         self.operatorStorage = catalog
         self.lifecycleStorage = catalog
-        if let postgres {
-            self.requestLog = RequestLog(
-                storage: try PostgresRequestLogStore(pool: postgres), retention: configuration.requestLogRetention, clock: configuration.clock)
-        } else {
-            self.requestLog = RequestLog(
-                path: "\(configuration.dataDirectory)/\(Self.requestLogFileName)", synchronous: configuration.synchronous,
-                retention: configuration.requestLogRetention, clock: configuration.clock)
-        }
+        self.requestLog = try backend.requestLog(retention: configuration.requestLogRetention, clock: configuration.clock)
         let secret = try catalog.secret()
         self.markerSigner = OpaqueTokenSigner(secret: secret, purpose: .continuationMarker)
         self.syncTokenSigner = OpaqueTokenSigner(secret: secret, purpose: .syncToken)
@@ -111,23 +94,18 @@ public final class CloudStore: Sendable {
         self.assetStore = Self.makeAssetStore(configuration)
         self.webAuthTokenKey = WebAuthToken.key(from: secret)
         self.webAuthTokens = WebAuthTokenCache(key: webAuthTokenKey)
-        if let postgres, let interval = configuration.heartbeatInterval {
-            heartbeat = try PostgresHeartbeat(pool: postgres, interval: interval)
-        } else {
-            heartbeat = nil
-        }
         requestLog.usage.measureStorage { [weak self] key in
             guard let self, let container = try? ContainerIdentifier(key.container), let environment = Environment(rawValue: key.environment)
             else { return nil }
             return try? self.storedBytes(container, environment)
         }
-        if case .postgres(let url) = configuration.database, let postgres { startCrossProcess(url: url, pool: postgres) }
+        startCrossProcess()
     }
 
     deinit {
         passwordPool.stop()
-        heartbeat?.stop()
-        crossProcess.withLock { $0?.stop() }
+        backend.heartbeat?.stop()
+        backend.crossProcess?.stop()
     }
 
     /// The current time, in milliseconds since 1970.
@@ -155,30 +133,13 @@ public final class CloudStore: Sendable {
     /// The container with `identifier`, or `nil`.
     public func container(_ identifier: ContainerIdentifier) throws -> ContainerInfo? { try catalog.container(identifier) }
 
-    /// Drops the cached schema of the environment kept in PostgreSQL schema `name` (of every
-    /// environment when `nil`): another process changed it, or may have.
+    /// Drops the cached schema of the environment whose storage the backend calls `name` (of
+    /// every environment when `nil`): another process changed it, or may have.
     func forgetSchema(named name: String?) {
-        for storage in environments.read({ Array($0.values) }) {
-            guard let storage = storage as? PostgresEnvironmentStore, name == nil || storage.schemaName == name else { continue }
+        for (key, storage) in environments.read({ Array($0) }) {
+            guard name == nil || backend.environmentStorageName(key.container, key.environment) == name else { continue }
             storage.forgetSchema()
         }
-    }
-
-    /// The PostgreSQL schema of an environment: its environment and a hash of its container,
-    /// since a container's identifier may be longer than a PostgreSQL name may be.
-    static func environmentSchema(_ container: ContainerIdentifier, _ environment: Environment) -> String {
-        let digest = SHA256.hash(data: Array(container.rawValue.utf8))
-        return "\(environment.rawValue)_" + SecureToken.hexString(Array(digest.prefix(10)))
-    }
-
-    /// The path of an environment's file.
-    func environmentPath(_ container: ContainerIdentifier, _ environment: Environment) -> String {
-        Self.environmentPath(in: configuration.dataDirectory, container, environment)
-    }
-
-    /// The path of an environment's file in `dataDirectory`.
-    static func environmentPath(in dataDirectory: String, _ container: ContainerIdentifier, _ environment: Environment) -> String {
-        "\(dataDirectory)/containers/\(container.rawValue)/\(environment.rawValue).sqlite"
     }
 
     /// The storage of a container's environment, opened on first use.
@@ -189,19 +150,7 @@ public final class CloudStore: Sendable {
         guard try catalog.container(container) != nil else {
             throw CloudStoreError.notFound("Container \(container) does not exist")
         }
-        let storage: any EnvironmentStorage
-        if let postgres {
-            let schemaName = Self.environmentSchema(container, environment)
-            storage = try PostgresEnvironmentStore(
-                pool: postgres, schemaName: schemaName, concurrentIndexBuilds: environment == .production,
-                numbering: configuration.unsafeNaiveChangeNumbering ? .naiveSequence(hold: 5_000) : .counterRow
-            ) { [weak self] in
-                self?.tellOtherProcesses(PostgresCrossProcess.Item.schema(schemaName))
-            }
-        } else {
-            try Self.makePrivateDirectory("\(configuration.dataDirectory)/containers/\(container.rawValue)")
-            storage = try SQLiteEnvironmentStore(path: environmentPath(container, environment), synchronous: configuration.synchronous)
-        }
+        let storage = try backend.openEnvironment(container, environment)
         // What a change left in the outbox before a crash joins the audit trail now.
         moveAuditOutbox(of: storage)
         return environments.write { open in

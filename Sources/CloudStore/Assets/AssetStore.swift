@@ -35,6 +35,11 @@ protocol AssetStore: Sendable {
     /// Removes a blob. Called with the environment's writer held, after its row was removed;
     /// removing a blob that is not there succeeds.
     func remove(_ sha: String, in space: EnvironmentKey) throws
+
+    /// Checks that the store can be used now.
+    /// - Throws: ``CloudStoreError/internalError(_:)`` saying what the store refused, or
+    ///   ``CloudStoreError/tryAgainLater(_:)`` when it did not answer.
+    func checkUsable() throws
 }
 
 /// Bytes an ``AssetStore`` staged for one blob, waiting to be committed or discarded.

@@ -57,7 +57,7 @@ extension CloudStore {
     /// - Throws: ``CloudStoreError/internalError(_:)`` saying what the object store refused, or
     ///   ``CloudStoreError/tryAgainLater(_:)`` when it did not answer.
     public func checkAssetStore() throws {
-        if let s3 = assetStore as? S3AssetStore { try s3.checkBucket() }
+        try assetStore.checkUsable()
     }
 
     /// Takes the file posted to an upload URL: stores it once per content (a second upload of

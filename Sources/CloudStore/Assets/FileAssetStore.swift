@@ -89,4 +89,7 @@ struct FileAssetStore: AssetStore {
 
     /// Unlinks the blob's file; one already gone is no failure.
     func remove(_ sha: String, in space: EnvironmentKey) throws { unlink(path(of: sha, in: space)) }
+
+    /// Nothing to check: files need no service.
+    func checkUsable() {}
 }

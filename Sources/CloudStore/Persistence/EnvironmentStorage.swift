@@ -11,7 +11,7 @@ protocol EnvironmentStorage: Sendable {
     func write<T: Sendable>(
         _ body: @escaping @Sendable (any EnvironmentWriter) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void)
     /// How the environment's writer has grouped its jobs so far.
-    var writeStatistics: SQLiteWriteQueue.WriteStatistics { get }
+    var writeStatistics: WriteStatistics { get }
     /// Runs `body` alone in a transaction of its own: for changes to the schema's indexes.
     func writeSchema<T: Sendable>(_ body: (any EnvironmentWriter) throws -> T) throws -> T
     /// The schema as committed now: read before a request is decoded, so kept from the last
@@ -23,6 +23,8 @@ protocol EnvironmentStorage: Sendable {
     func auditOutbox() throws -> [AuditOutboxEntry]
     /// Removes moved entries from the outbox.
     func removeFromAuditOutbox(_ ids: [Int64]) throws
+    /// Stops trusting the cached schema: another process changed it, or may have.
+    func forgetSchema()
 }
 
 /// What the domain reads from an environment's storage.

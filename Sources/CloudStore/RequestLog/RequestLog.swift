@@ -52,9 +52,9 @@ public final class RequestLog: Sendable {
         var nextListener = 0
     }
 
-    /// A log in the SQLite file at `path`, opened when first written or read.
-    init(path: String, synchronous: SynchronousMode, retention: Int64, clock: @escaping @Sendable () -> Int64) {
-        opener = { try SQLiteRequestLogStore(path: path, synchronous: synchronous) }
+    /// A log of this process alone in the storage `opener` opens when the log is first written or read.
+    init(opening opener: @escaping @Sendable () throws -> any RequestLogStorage, retention: Int64, clock: @escaping @Sendable () -> Int64) {
+        self.opener = opener
         isShared = false
         transferLifetime = Self.sharedTransferLifetime
         self.retention = retention

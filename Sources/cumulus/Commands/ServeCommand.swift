@@ -52,12 +52,14 @@ struct ServeCommand: ParsableCommand {
         configuration.maximumAssetBytes = settings.maxAssetBytes
         configuration.assetStorage = settings.assetStorage
         configuration.database = settings.database
-        // Deliberately not a documented setting: it exists so that the end-to-end checker can
-        // be shown to catch the skipped commits this numbering causes.
+        #if CUMULUS_NEGATIVE_CONTROLS
+        // Deliberately not a documented setting, and absent from release builds: it exists so
+        // that the end-to-end checker can be shown to catch the skipped commits this numbering causes.
         if ProcessInfo.processInfo.environment["CUMULUS_UNSAFE_NAIVE_CHANGE_NUMBERING"] == "1" {
             configuration.unsafeNaiveChangeNumbering = true
             logger.critical("CUMULUS_UNSAFE_NAIVE_CHANGE_NUMBERING is set: change feeds may skip commits; for tests only")
         }
+        #endif
         let store = try CloudStore(configuration: configuration)
         do {
             try store.checkAssetStore()

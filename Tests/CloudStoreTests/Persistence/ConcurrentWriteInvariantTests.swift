@@ -97,7 +97,7 @@ import TestSupport
         let all = outcomes.withLock { $0 }
         #expect(all.values.flatMap(\.failures).isEmpty, "\(all.values.flatMap(\.failures).prefix(3))")
 
-        let path = store.store.environmentPath(store.container, .development)
+        let path = store.store.backend.environmentStorageName(store.container, .development)
         let connection = try SQLiteConnection(path: path, synchronous: .normal)
         /// The first column of each row, as text.
         func rows(_ sql: String) throws -> [String] { try connection.statement(sql).rows { $0.text(0) } }

@@ -35,7 +35,7 @@ struct PostgresConcurrentIndexTests {
         try store.database(container, .production, .public, as: .operator())
     }
 
-    private var schema: String { CloudStore.environmentSchema(container, .production) }
+    private var schema: String { PostgresStorageBackend.environmentSchema(container, .production) }
 
     /// The indexes of production's fields (not the tables' own), by name, with whether each is valid.
     private func fieldIndexes() throws -> [String: Bool] {

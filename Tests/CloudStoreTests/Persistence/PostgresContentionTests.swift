@@ -47,7 +47,7 @@ struct PostgresContentionTests {
 
         // Another writer in Busy, stuck for seconds: it has locked Busy's zone, its record and
         // the zone's counter row, as a write does by its last statement, and has not committed.
-        let schema = CloudStore.environmentSchema(container, .development)
+        let schema = PostgresStorageBackend.environmentSchema(container, .development)
         let holder = try RawPostgres(url: database.url)
         try holder.execute("""
             BEGIN ISOLATION LEVEL REPEATABLE READ;

@@ -22,7 +22,7 @@ struct PostgresHeartbeatTests {
 
     /// Every store beats once more, so that each has counted the others.
     static func beat(_ stores: [CloudStore]) throws {
-        for store in stores { try #require(store.heartbeat).beat() }
+        for store in stores { try #require(store.backend.heartbeat).beat() }
     }
 
     /// The database's time in milliseconds, as the beats write it.
@@ -42,7 +42,7 @@ struct PostgresHeartbeatTests {
         #expect([first, second, third].map(\.liveProcessCount) == [3, 3, 3])
 
         let rows = try RawPostgres(url: database.url).execute("SELECT id, host, pid FROM catalog.processes ORDER BY id")
-        #expect(Set(rows.map { $0[0] }) == Set([first, second, third].map { $0.heartbeat!.id }))
+        #expect(Set(rows.map { $0[0] }) == Set([first, second, third].map { $0.backend.heartbeat!.id }))
         #expect(rows.allSatisfy { !$0[1].isEmpty && $0[2] == String(getpid()) }, "host and pid for operators")
     }
 
@@ -51,7 +51,7 @@ struct PostgresHeartbeatTests {
         var second: CloudStore? = try process()
         try Self.beat([first])
         #expect(first.liveProcessCount == 2)
-        let id = try #require(second?.heartbeat?.id)
+        let id = try #require(second?.backend.heartbeat?.id)
         second = nil
         #expect(try RawPostgres(url: database.url).execute("SELECT count(*) FROM catalog.processes WHERE id = '\(id)'") == [["0"]],
                 "a clean shutdown deletes its row")
@@ -61,7 +61,7 @@ struct PostgresHeartbeatTests {
 
     @Test func aProcessWhoseBeatStoppedCountsOnlyWithinTheWindow() throws {
         let first = try process()
-        let window = first.heartbeat!.interval * PostgresHeartbeat.liveIntervals
+        let window = first.backend.heartbeat!.interval * PostgresHeartbeat.liveIntervals
         let now = try databaseNow()
         // Processes that died without deleting their rows, a while ago and just now; and one
         // gone so long that its row is forgotten.
@@ -77,7 +77,7 @@ struct PostgresHeartbeatTests {
         try Self.beat([first])
         #expect(first.liveProcessCount == 1, "past the window it stops counting")
         let left = try RawPostgres(url: database.url).execute("SELECT id FROM catalog.processes ORDER BY id").map { $0[0] }
-        #expect(left.sorted() == [first.heartbeat!.id, "recent", "stale"].sorted(), "the long dead row was forgotten")
+        #expect(left.sorted() == [first.backend.heartbeat!.id, "recent", "stale"].sorted(), "the long dead row was forgotten")
     }
 
     @Test func eachOfTwoProcessesAdmitsHalfTheBurstAndOfThreeAThird() throws {

@@ -90,7 +90,7 @@ struct PostgresNotificationClaimTests {
     @Test func aClaimOfTheSameTokenWaitsForAnotherAndTakesTheNextEntry() throws {
         let token = try pushToken("held")
         try queue(3)
-        let schema = CloudStore.environmentSchema(container, .development)
+        let schema = PostgresStorageBackend.environmentSchema(container, .development)
         let lock = "SELECT pg_advisory_xact_lock(hashtextextended('cumulus.courier:held', 0))"
         let handOut = "INSERT INTO \(schema).notification_deliveries(token, id) SELECT 'held', min(id) FROM \(schema).notifications"
         // Another process's claim that died before committing: the entry stays queued.

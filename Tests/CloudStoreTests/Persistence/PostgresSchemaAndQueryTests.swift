@@ -177,7 +177,7 @@ private enum SortFixture {
         let reloaded = try SchemaCatalog.load(from: environment.connection, schema: environment.schema)
         #expect(reloaded.schema == environment.catalog.schema)
         #expect(reloaded.types["Thing"]?.fields == type.fields)
-        #expect(type.dialect == .postgres(schema: "\"env_dev\""))
+        #expect(type.dialect as? PostgresRecordTypeDialect == PostgresRecordTypeDialect(schema: "\"env_dev\""))
     }
 
     @Test func everyComparatorAnswersAsSQLiteDoes() throws {

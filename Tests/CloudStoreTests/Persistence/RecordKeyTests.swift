@@ -28,7 +28,7 @@ import TestSupport
         let path = directory.path + "/development.sqlite"
         // A file made before the key-sequence migration: the only one of steps rather than SQL,
         // found by that so that migrations appended after it leave this test alone.
-        let migrations = EnvironmentMigrations.migrator.migrations
+        let migrations = SQLiteEnvironmentMigrations.migrator.migrations
         let keySequence = try #require(migrations.firstIndex { if case .steps = $0 { true } else { false } })
         let previous = SQLiteMigrator(migrations: Array(migrations[..<keySequence]))
         do {
@@ -56,7 +56,7 @@ import TestSupport
         #expect(try Self.key(of: "d", on: connection) == 3)
         #expect(try connection.statement(Self.sequenceQuery).scalarInteger() == 0, "no connection keeps the sequence row")
         #expect(try connection.statement("PRAGMA integrity_check").firstRow { $0.text(0) } == "ok")
-        #expect(try connection.statement("PRAGMA user_version").scalarInteger() == Int64(EnvironmentMigrations.migrator.migrations.count))
+        #expect(try connection.statement("PRAGMA user_version").scalarInteger() == Int64(SQLiteEnvironmentMigrations.migrator.migrations.count))
     }
 
     /// A record created after the record with the largest key was deleted takes that key; nothing
@@ -73,7 +73,7 @@ import TestSupport
             ])
         ])
         let database = try store.database()
-        let path = store.store.environmentPath(store.container, .development)
+        let path = store.store.backend.environmentStorageName(store.container, .development)
         let connection = try SQLiteConnection(path: path, synchronous: .normal)
         _ = try database.modify(ModifyRequest(operations: [
             RecordOperation(.create, recordName: "kept", recordType: "Item", fields: ["s": .string("kept")]),

@@ -286,7 +286,7 @@ struct StoreMigrationTests {
         #expect(try raw.execute("SELECT container FROM catalog.containers") == [["iCloud.com.example.Other"]])
         #expect(try raw.execute("SELECT count(*) FROM catalog.users") == [["0"]])
         let schemas = try raw.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'development\\_%' ORDER BY 1")
-        #expect(schemas == [[CloudStore.environmentSchema(try ContainerIdentifier("iCloud.com.example.Other"), .development)]])
+        #expect(schemas == [[PostgresStorageBackend.environmentSchema(try ContainerIdentifier("iCloud.com.example.Other"), .development)]])
     }
 
     @Test func aDataDirectoryWithoutAStoreIsRefused() throws {

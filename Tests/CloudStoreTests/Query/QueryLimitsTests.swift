@@ -64,6 +64,6 @@ import TestSupport
         #expect(TextTokens.tokens(of: "e\u{301}\"tat") == ["e\u{301}", "tat"])
         #expect(TextTokens.tokens(of: "\u{600}\"a").allSatisfy { !$0.contains("\"") })
         #expect(TextTokens.tokens(of: "naïve café 42") == ["naïve", "café", "42"])
-        #expect(QuerySQLBuilder.ftsString(#"a"b"#) == #""a""b""#)
+        #expect(SQLiteQuerySQLBuilder.ftsString(#"a"b"#) == #""a""b""#)
     }
 }

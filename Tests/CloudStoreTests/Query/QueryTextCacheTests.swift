@@ -16,7 +16,7 @@ import TestSupport
             }
             fields[definition.name] = field
         }
-        return SchemaCatalog.RecordType(id: 7, definition: QueryFixture.type, fields: fields)
+        return SchemaCatalog.RecordType(id: 7, definition: QueryFixture.type, fields: fields, dialect: SQLiteRecordTypeDialect())
     }()
 
     /// Plain plans over a small domain, so that many share a shape: random fields, plain
@@ -73,12 +73,12 @@ import TestSupport
 
     @Test func plansOfOneShapeHaveOneTextAndEachKeepsItsOwnParameters() throws {
         let plans = Self.plans(count: 600, seed: 12)
-        var texts = QueryTextCache()
-        var textOfShape: [QueryShape: String] = [:]
+        var texts = SQLiteQueryTextCache()
+        var textOfShape: [SQLiteQueryShape: String] = [:]
         var reused = 0
         for plan in plans {
-            let builder = QuerySQLBuilder(plan: plan, type: Self.storedType)
-            let fresh: QuerySQLBuilder.Statement
+            let builder = SQLiteQuerySQLBuilder(plan: plan, type: Self.storedType)
+            let fresh: SQLiteQuerySQLBuilder.Statement
             do { fresh = try builder.build() } catch {
                 // A plan storage refuses is refused the same way with the cache.
                 #expect(throws: CloudStoreError.self) { try builder.build(reusing: &texts) }
@@ -103,10 +103,10 @@ import TestSupport
         let planner = QueryPlanner(schema: Schema(recordTypes: [QueryFixture.type]))
         let zone = StoredZone(key: 1, zoneID: ZoneID(zoneName: "z", ownerRecordName: "_o"), database: DatabaseID(scope: .public, owner: "_o"), created: 0)
         let listQuery = Query(recordType: "Thing", filters: [QueryFilter(.field("sl"), .listContains, .string("red"))])
-        #expect(try QuerySQLBuilder(plan: planner.plan(listQuery, zones: [zone], limit: 5), type: Self.storedType).shape() == nil)
+        #expect(try SQLiteQuerySQLBuilder(plan: planner.plan(listQuery, zones: [zone], limit: 5), type: Self.storedType).shape() == nil)
         var resumed = try planner.plan(Query(recordType: "Thing", filters: [QueryFilter(.field("i"), .equals, .int64(1))]), zones: [zone], limit: 5)
-        #expect(try QuerySQLBuilder(plan: resumed, type: Self.storedType).shape() != nil)
+        #expect(try SQLiteQuerySQLBuilder(plan: resumed, type: Self.storedType).shape() != nil)
         resumed.after = QueryPlan.Position(sortValues: [], key: 3)
-        #expect(try QuerySQLBuilder(plan: resumed, type: Self.storedType).shape() == nil)
+        #expect(try SQLiteQuerySQLBuilder(plan: resumed, type: Self.storedType).shape() == nil)
     }
 }

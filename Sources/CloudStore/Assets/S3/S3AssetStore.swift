@@ -78,7 +78,7 @@ struct S3AssetStore: AssetStore {
 
     /// Checks that the bucket exists and the credentials open it.
     /// - Throws: ``CloudStoreError`` saying what the server refused, or that it did not answer.
-    func checkBucket() throws {
+    func checkUsable() throws {
         let response = try send("HEAD", key: nil)
         guard response.status == 200 else {
             if response.status == 404 { throw CloudStoreError.internalError("The asset store has no bucket '\(bucket)'") }

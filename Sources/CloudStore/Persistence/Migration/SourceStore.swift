@@ -37,7 +37,7 @@ struct SourceStore {
         let requestLog = "\(dataDirectory)/\(CloudStore.requestLogFileName)"
         requestLogPath = FileManager.default.fileExists(atPath: requestLog) ? requestLog : nil
 
-        try Self.checkVersion(of: catalogPath, expected: CatalogMigrations.migrator.migrations.count)
+        try Self.checkVersion(of: catalogPath, expected: SQLiteCatalogMigrations.migrator.migrations.count)
         if let requestLogPath { try Self.checkVersion(of: requestLogPath, expected: SQLiteRequestLogStore.migrator.migrations.count) }
         let containers = try Self.read(catalogPath) { connection in
             try connection.statement("SELECT container FROM containers ORDER BY container COLLATE BINARY").rows { try ContainerIdentifier($0.text(0)) }
@@ -45,9 +45,9 @@ struct SourceStore {
         var environments: [EnvironmentFile] = []
         for container in containers {
             for environment in Environment.allCases {
-                let path = CloudStore.environmentPath(in: dataDirectory, container, environment)
+                let path = SQLiteStorageBackend.environmentPath(in: dataDirectory, container, environment)
                 let exists = FileManager.default.fileExists(atPath: path)
-                if exists { try Self.checkVersion(of: path, expected: EnvironmentMigrations.migrator.migrations.count) }
+                if exists { try Self.checkVersion(of: path, expected: SQLiteEnvironmentMigrations.migrator.migrations.count) }
                 environments.append(EnvironmentFile(container: container, environment: environment, path: exists ? path : nil))
             }
         }

@@ -6,7 +6,7 @@ extension StoreMigration {
     /// that the next write continues every numbering.
     func copyEnvironment(_ environment: SourceStore.EnvironmentFile, _ copier: MigrationCopier) throws {
         guard let path = environment.path else { return }
-        let schemaName = CloudStore.environmentSchema(environment.container, environment.environment)
+        let schemaName = PostgresStorageBackend.environmentSchema(environment.container, environment.environment)
         let schema = PostgresIdentifier.quote(schemaName)
         let scope = environment.scope
         let connection = copier.connection

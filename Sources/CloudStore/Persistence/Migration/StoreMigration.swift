@@ -41,7 +41,7 @@ public struct StoreMigration: Sendable {
     public func run(progress: (String) -> Void = { _ in }) throws -> StoreMigrationReport {
         let source = try SourceStore(dataDirectory: dataDirectory)
         let connection = try connect()
-        let schemas = source.environments.map { CloudStore.environmentSchema($0.container, $0.environment) }
+        let schemas = source.environments.map { PostgresStorageBackend.environmentSchema($0.container, $0.environment) }
         try refuseNonEmptyTarget(connection, environmentSchemas: schemas)
 
         progress("Running the PostgreSQL migrations")

@@ -1,0 +1,33 @@
+/// Where a ``CloudStore`` keeps its catalog, its environments and its request log, and what
+/// else its database can do. The store receives one when it opens and names no database after
+/// that: what differs between SQLite files and a shared PostgreSQL database is answered here.
+///
+/// The optional capabilities are `nil` where a backend lacks them; the store then answers as
+/// it always has for a single process on files (see ``StorageBackends``, which picks one).
+protocol StorageBackend: Sendable {
+    /// The catalog: containers, credentials, operators and server-wide settings.
+    var catalog: any CatalogStorage & CredentialStorage & OperatorStorage & LifecycleStorage { get }
+
+    /// The request log, keeping entries for `retention` milliseconds as `clock` tells the time.
+    func requestLog(retention: Int64, clock: @escaping @Sendable () -> Int64) throws -> RequestLog
+
+    /// What the backend calls the storage of a container's environment: its file, or its schema.
+    func environmentStorageName(_ container: ContainerIdentifier, _ environment: Environment) -> String
+
+    /// Opens (creating and migrating as needed) the storage of a container's environment.
+    func openEnvironment(_ container: ContainerIdentifier, _ environment: Environment) throws -> any EnvironmentStorage
+
+    /// Bytes the environment's files take in the data directory; 0 when it is kept elsewhere.
+    func environmentFileBytes(_ container: ContainerIdentifier, _ environment: Environment) -> Int64
+
+    /// How processes sharing the database tell each other of their commits; `nil` where every
+    /// process sees the others' commits by itself.
+    var crossProcess: (any CrossProcessSignalling)? { get }
+
+    /// Checks beyond an answering catalog that the database can serve; `nil` when there are none.
+    var readiness: (any StorageReadiness)? { get }
+
+    /// This process's heartbeat among those sharing the database; `nil` when there is one
+    /// process, or it serves no requests.
+    var heartbeat: (any ProcessHeartbeat)? { get }
+}
