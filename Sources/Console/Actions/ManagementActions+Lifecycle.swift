@@ -6,50 +6,30 @@ extension ManagementActions {
 
     /// What deploying development's schema to production would change, with the production
     /// records each change touches, and what it would refuse and why.
-    public func schemaDifference(of container: String, as actor: OperatorIdentity) throws -> JSONValue {
-        let difference = try store.schemaDifference(try existingContainer(container))
-        return [
-            "canDeploy": .bool(difference.canDeploy),
-            "changes": .array(difference.changes.map { change in
-                [
-                    "kind": .string(change.kind.rawValue), "recordType": Self.optional(change.recordType), "name": Self.optional(change.name),
-                    "detail": .string(change.detail), "productionRecords": .integer(change.productionRecords),
-                    "description": .string(change.description),
-                ]
-            }),
-            "refusals": .array(difference.refusals.map { refusal in
-                ["recordType": Self.optional(refusal.recordType), "name": Self.optional(refusal.name), "reason": .string(refusal.reason)]
-            }),
-        ]
+    public func schemaDifference(of container: ContainerIdentifier, as actor: OperatorIdentity) throws -> SchemaDifferenceView {
+        SchemaDifferenceView(try store.schemaDifference(try existingContainer(container)))
     }
 
     /// Deploys development's schema to production, additively, in one transaction.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` with every reason when it would remove or
     ///   change something production has, or when there is nothing to deploy.
-    public func deploySchema(of container: String, as actor: OperatorIdentity) throws -> JSONValue {
+    public func deploySchema(of container: ContainerIdentifier, as actor: OperatorIdentity) throws -> SchemaDeploymentView {
         let deployment = try store.deploySchema(try existingContainer(container), deployedBy: actor.description)
         note(actor, "schema.deploy", container: container, environment: "production",
              target: "\(deployment.changes.count) change\(deployment.changes.count == 1 ? "" : "s")")
-        return Self.deploymentJSON(deployment)
+        return SchemaDeploymentView(deployment)
     }
 
     /// Production's schema history, the latest deployment first.
-    public func schemaDeployments(of container: String, as actor: OperatorIdentity) throws -> JSONValue {
-        ["deployments": .array(try store.schemaDeployments(try existingContainer(container)).map(Self.deploymentJSON))]
-    }
-
-    private static func deploymentJSON(_ deployment: SchemaDeployment) -> JSONValue {
-        [
-            "deployed": time(deployment.deployed), "deployedBy": .string(deployment.deployedBy),
-            "changes": .array(deployment.changes.map(JSONValue.string)), "schema": .string(deployment.schema),
-        ]
+    public func schemaDeployments(of container: ContainerIdentifier, as actor: OperatorIdentity) throws -> SchemaDeploymentsView {
+        SchemaDeploymentsView(try store.schemaDeployments(try existingContainer(container)).map(SchemaDeploymentView.init))
     }
 
     // MARK: - Resetting development
 
     /// What resetting the container's development environment would delete.
-    public func developmentContents(of container: String, as actor: OperatorIdentity) throws -> JSONValue {
-        Self.contentsJSON(try store.developmentContents(try existingContainer(container)))
+    public func developmentContents(of container: ContainerIdentifier, as actor: OperatorIdentity) throws -> DevelopmentContentsView {
+        DevelopmentContentsView(try store.developmentContents(try existingContainer(container)))
     }
 
     /// Resets the container's development environment: every record and zone deleted, the
@@ -57,7 +37,7 @@ extension ManagementActions {
     /// - Parameter confirmation: the container identifier typed again, as a guard against
     ///   resetting the wrong container.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` when the confirmation is not the identifier.
-    public func resetDevelopment(of container: String, confirmation: String, as actor: OperatorIdentity) throws -> JSONValue {
+    public func resetDevelopment(of container: ContainerIdentifier, confirmation: String, as actor: OperatorIdentity) throws -> ResetOutcome {
         let identifier = try existingContainer(container)
         guard confirmation.trimmingCharacters(in: .whitespaces) == identifier.rawValue else {
             throw CloudStoreError.badRequest("To reset development, type the container identifier \(identifier) exactly")
@@ -65,15 +45,7 @@ extension ManagementActions {
         let deleted = try store.resetDevelopment(identifier)
         note(actor, "environment.reset", container: container, environment: "development",
              target: "\(deleted.records) records, \(deleted.zones) zones, \(deleted.sessions) sessions")
-        return ["reset": true, "deleted": Self.contentsJSON(deleted)]
-    }
-
-    private static func contentsJSON(_ contents: DevelopmentContents) -> JSONValue {
-        [
-            "records": .integer(contents.records), "zones": .integer(Int64(contents.zones)),
-            "recordTypes": .integer(Int64(contents.recordTypes)), "productionRecordTypes": .integer(Int64(contents.productionRecordTypes)),
-            "sessions": .integer(Int64(contents.sessions)),
-        ]
+        return ResetOutcome(deleted: DevelopmentContentsView(deleted))
     }
 }
 

@@ -63,9 +63,7 @@ extension ManagementActions {
     {
         let identifier = try existingContainer(container)
         let environment = try Self.environment(environment)
-        guard let scope = DatabaseScope(rawValue: database) else {
-            throw CloudStoreError.badRequest("Unknown database '\(database)': use public, private or shared")
-        }
+        let scope = try DatabaseScope(parsing: database)
         if scope == .public { return (identifier, environment, .public) }
         guard let user, !user.isEmpty else {
             throw CloudStoreError.badRequest("The \(scope) database belongs to a user: name one")

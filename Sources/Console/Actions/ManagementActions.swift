@@ -19,9 +19,14 @@ public struct ManagementActions: Sendable {
     /// - Throws: ``CloudStoreError/badRequest(_:)`` for a malformed identifier,
     ///   ``CloudStoreError/notFound(_:)`` when no such container exists.
     func existingContainer(_ identifier: String) throws -> ContainerIdentifier {
-        let container = try ContainerIdentifier(identifier)
+        try existingContainer(try ContainerIdentifier(identifier))
+    }
+
+    /// A container a request names, which must exist.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` when no such container exists.
+    func existingContainer(_ container: ContainerIdentifier) throws -> ContainerIdentifier {
         guard try store.container(container) != nil else {
-            throw CloudStoreError.notFound("Container \(identifier) does not exist")
+            throw CloudStoreError.notFound("Container \(container) does not exist")
         }
         return container
     }
@@ -45,13 +50,18 @@ public struct ManagementActions: Sendable {
             target: target)
     }
 
-    /// An environment named in a request.
-    static func environment(_ name: String) throws -> Environment {
-        guard let environment = Environment(rawValue: name) else {
-            throw CloudStoreError.badRequest("Unknown environment '\(name)': use development or production")
-        }
-        return environment
+    /// Adds a change already made to a container to the audit trail.
+    func note(_ actor: OperatorIdentity, _ action: String, container: ContainerIdentifier, environment: String? = nil, target: String) {
+        note(actor, action, container: container.rawValue, environment: environment, target: target)
     }
+
+    /// Adds a change already made to an environment of a container to the audit trail.
+    func note(_ actor: OperatorIdentity, _ action: String, container: ContainerIdentifier, environment: Environment, target: String) {
+        note(actor, action, container: container.rawValue, environment: environment.rawValue, target: target)
+    }
+
+    /// An environment named in a request.
+    static func environment(_ name: String) throws -> Environment { try Environment(parsing: name) }
 
     /// A time in milliseconds since 1970 as JSON: the number, as CloudKit sends times.
     static func time(_ milliseconds: Int64) -> JSONValue { .integer(milliseconds) }
