@@ -61,7 +61,7 @@ extension ManagementActions {
     ///   - before: the `next` of the page before.
     public func auditTrail(
         operatorName: String?, container: String?, action: String?, before: String?, limit: Int = 50, as actor: OperatorIdentity
-    ) throws -> JSONValue {
+    ) throws -> AuditTrailView {
         var beforeID: Int64?
         if let before, !before.isEmpty {
             guard let id = Int64(before), id > 0 else { throw CloudStoreError.badRequest("'before' is the 'next' of an earlier page") }
@@ -71,15 +71,14 @@ extension ManagementActions {
         let entries = try store.auditEntries(AuditFilter(
             operatorName: Self.nonBlank(operatorName), container: Self.nonBlank(container), action: Self.nonBlank(action), before: beforeID,
             limit: size))
-        var answer: JSONObject = ["entries": .array(entries.map { entry in
-            [
-                "time": Self.time(entry.time), "actor": .string(entry.actor), "operator": .string(entry.operatorName),
-                "container": Self.optional(entry.container), "environment": Self.optional(entry.environment), "action": .string(entry.action),
-                "target": .string(entry.target),
-            ]
-        })]
-        if entries.count == size, let last = entries.last { answer["next"] = .string(String(last.id)) }
-        return .object(answer)
+        let next = entries.count == size ? entries.last.map { String($0.id) } : nil
+        return AuditTrailView(
+            entries: entries.map { entry in
+                AuditTrailView.Entry(
+                    time: entry.time, actor: entry.actor, operatorName: entry.operatorName, container: entry.container,
+                    environment: entry.environment, action: entry.action, target: entry.target)
+            },
+            next: next)
     }
 
     private static func nonBlank(_ text: String?) -> String? {

@@ -26,10 +26,11 @@ extension ManagementActions {
     /// the server's record, as in CloudKit.
     public func modifyRecords(
         _ body: JSONValue, in container: String, environment: String, database: String, user: String?, as actor: OperatorIdentity
-    ) throws -> JSONValue {
+    ) throws -> RecordsModification {
         let (handle, schema) = try recordsDatabase(container, environment, database, user, actor)
         let request = try RecordsExchange.modifyRequest(.body(body), in: handle, schema: schema)
-        let answer = try RecordsExchange.modify(request, in: handle, numbersAsStrings: false)
+        let results = try handle.modify(request)
+        let answer = RecordsExchange.answer(to: request, results, in: handle, numbersAsStrings: false)
         // Each record changed joins the audit trail; refused operations changed nothing.
         let place = "\(database)\(user.map { " of \($0)" } ?? "") \(request.zoneName)"
         for (operation, result) in zip(request.operations, answer["records"]?.arrayValue ?? []) where result["serverErrorCode"] == nil {
@@ -41,7 +42,7 @@ extension ManagementActions {
             let name = result["recordName"]?.stringValue ?? operation.recordName ?? ""
             note(actor, action, container: container, environment: environment, target: "\(place)/\(name)")
         }
-        return answer
+        return RecordsModification(results: results, json: answer)
     }
 
     /// Every record a query matches, page after page, up to ``RecordExport/maximumRecords``, as

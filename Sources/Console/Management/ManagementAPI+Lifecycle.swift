@@ -15,9 +15,10 @@ extension ManagementAPI {
         .json(.get, "/audit", "auditTrail") { actions, input, actor in
             try actions.auditTrail(
                 operatorName: input.query("operator"), container: input.query("container"), action: input.query("action"),
-                before: input.query("before"), limit: Int(input.query("limit") ?? "") ?? 50, as: actor)
+                before: input.query("before"), limit: Int(input.query("limit") ?? "") ?? 50, as: actor
+            ).json
         },
-        .json(.get, "/sign-in-attacks", "signInAttacks") { actions, _, actor in try actions.signInAttacks(as: actor) },
+        .json(.get, "/sign-in-attacks", "signInAttacks") { actions, _, actor in try actions.signInAttacks(as: actor).json },
         .json(.get, "/containers/:container/reset", "developmentContents") { actions, input, actor in
             try actions.developmentContents(of: try input.container(), as: actor).json
         },

@@ -20,7 +20,8 @@ extension ManagementAPI {
         ) { actions, input, actor in
             try actions.modifyRecords(
                 input.body, in: input.path("container"), environment: input.path("environment"), database: input.path("database"),
-                user: input.query("user"), as: actor)
+                user: input.query("user"), as: actor
+            ).json
         },
         .response(.post, "/containers/:container/:environment/:database/records/export", "exportRecords", body: .json) { api, input, actor in
             let formatName = input.query("format") ?? "json"

@@ -88,7 +88,7 @@ struct OperatorsCommand: ParsableCommand {
         var name = "management token"
 
         func run() throws {
-            print(try data.actions().createManagementToken(for: operatorName, name: name, as: .local)["token"]?.stringValue ?? "")
+            print(try data.actions().createManagementToken(for: operatorName, name: name, as: .local).secret ?? "")
         }
     }
 

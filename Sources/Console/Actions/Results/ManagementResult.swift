@@ -47,6 +47,12 @@ struct AnswerFields {
     /// An integer member.
     func int64(_ key: String) throws -> Int64 { try member(key, "integer", { $0.int64Value(acceptingNumericString: false) }) }
 
+    /// An integer member that may be null or absent.
+    func optionalInt64(_ key: String) throws -> Int64? {
+        guard let value = object[key], !value.isNull else { return nil }
+        return try int64(key)
+    }
+
     /// An integer member as an `Int`.
     func int(_ key: String) throws -> Int { Int(try int64(key)) }
 

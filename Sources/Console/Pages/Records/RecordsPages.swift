@@ -349,17 +349,8 @@ struct RecordsPages: Sendable {
         let answer = try actions.modifyRecords(
             ["operations": [operation], "zoneID": ["zoneName": .string(location.zone)]], in: location.container,
             environment: location.environment.rawValue, database: location.databaseName, user: location.user, as: request.identity)
-        let result = answer["records"]?[0] ?? .null
-        if let code = result["serverErrorCode"]?.stringValue {
-            let reason = result["reason"]?.stringValue ?? code
-            switch code {
-            case "CONFLICT": throw ConsoleError.conflict(reason)
-            case "NOT_FOUND", "ZONE_NOT_FOUND": throw ConsoleError.notFound(reason)
-            case "ACCESS_DENIED", "AUTHENTICATION_REQUIRED": throw ConsoleError.forbidden(reason)
-            default: throw ConsoleError.badRequest(reason)
-            }
-        }
-        return result
+        if case .failure(_, let error)? = answer.results.first { throw ConsoleError(recordFailure: error) }
+        return answer.json["records"]?[0] ?? .null
     }
 
     // MARK: - Delete
@@ -401,13 +392,16 @@ struct RecordsPages: Sendable {
         let answer = try actions.modifyRecords(
             ["operations": .array(operations), "zoneID": ["zoneName": .string(location.zone)], "atomic": false], in: location.container,
             environment: location.environment.rawValue, database: location.databaseName, user: location.user, as: request.identity)
-        let failures = (answer["records"]?.arrayValue ?? []).filter { $0["serverErrorCode"] != nil }
+        let failures = answer.results.compactMap { result -> (recordName: String?, error: CloudStoreError)? in
+            guard case .failure(let recordName, let error) = result else { return nil }
+            return (recordName, error)
+        }
         let deleted = names.count - failures.count
         let destination = back
         if failures.isEmpty {
             return .redirect(destination, .success(deleted == 1 ? "Record \(names[0]) deleted." : "\(deleted) records deleted."))
         }
-        let reasons = failures.prefix(3).map { "\($0["recordName"]?.stringValue ?? ""): \($0["reason"]?.stringValue ?? "")" }
+        let reasons = failures.prefix(3).map { "\($0.recordName ?? ""): \(CloudKitError($0.error).reason)" }
         return .redirect(destination, .failure("\(deleted) deleted, \(failures.count) not: " + reasons.joined(separator: "; ")))
     }
 }
