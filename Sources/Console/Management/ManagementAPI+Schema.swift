@@ -6,32 +6,41 @@ extension ManagementAPI {
     static let schemaRoutes: [ManagementRoute] = [
         .response(.get, "/containers/:container/:environment/schema", "schema", body: .raw) { api, input, actor in
             if input.query("format") == "ckdb" {
-                return .text(try api.actions.schemaText(of: input.path("container"), environment: input.path("environment"), as: actor))
+                return .text(try api.actions.schemaText(of: try input.container(), environment: try input.environment(), as: actor))
             }
             // The JSON answer reads a body as every JSON route does.
             let input = try ManagementInput(input.request, jsonBody: true, actions: api.actions)
-            let schema = try api.actions.schema(of: input.path("container"), environment: input.path("environment"), as: actor)
-            return .json(schema.serialized())
+            let schema = try api.actions.schema(of: try input.container(), environment: try input.environment(), as: actor)
+            return .json(schema.json.serialized())
         },
         .json(.put, "/containers/:container/:environment/schema", "importSchema", body: .raw, options: schemaOptions) { actions, input, actor in
-            try actions.importSchema(try input.text(), into: input.path("container"), environment: input.path("environment"), as: actor)
+            let text = try input.text()
+            return try actions.importSchema(text, into: try input.container(), environment: try input.environment(), as: actor).json
         },
         .json(.post, "/containers/:container/:environment/schema/validate", "validateSchema", body: .raw, options: schemaOptions) {
             actions, input, actor in
-            try actions.validateSchema(try input.text(), for: input.path("container"), environment: input.path("environment"), as: actor)
+            let text = try input.text()
+            return try actions.validateSchema(text, for: try input.container(), environment: try input.environment(), as: actor).json
         },
         .json(.post, "/containers/:container/:environment/record-types", "createRecordType", status: .created) { actions, input, actor in
-            try actions.createRecordType(try input.string("name"), in: input.path("container"), environment: input.path("environment"), as: actor)
+            let name = try input.string("name")
+            return try actions.createRecordType(name, in: try input.container(), environment: try input.environment(), as: actor).json
         },
         .json(.post, "/containers/:container/:environment/record-types/:type/fields", "addField", status: .created) { actions, input, actor in
-            try actions.addField(
-                try input.string("name"), type: try input.string("type"), indexes: try input.strings("indexes"),
-                to: input.path("type"), in: input.path("container"), environment: input.path("environment"), as: actor)
+            let name = try input.string("name")
+            let type = try input.string("type")
+            let indexes = try input.strings("indexes")
+            return try actions.addField(
+                name, type: type, indexes: indexes, to: input.path("type"), in: try input.container(), environment: try input.environment(),
+                as: actor
+            ).json
         },
         .json(.put, "/containers/:container/:environment/record-types/:type/fields/:field/indexes", "setIndexes") { actions, input, actor in
-            try actions.setIndexes(
-                try input.strings("indexes"), of: input.path("field"), recordType: input.path("type"), in: input.path("container"),
-                environment: input.path("environment"), as: actor)
+            let indexes = try input.strings("indexes")
+            return try actions.setIndexes(
+                indexes, of: input.path("field"), recordType: input.path("type"), in: try input.container(),
+                environment: try input.environment(), as: actor
+            ).json
         },
     ]
 

@@ -38,7 +38,7 @@ struct RecordsPages: Sendable {
     /// The location, the environment's schema and the operator's time zone of a request.
     private func setting(_ request: ConsoleRequest) throws -> (ConsoleLocation, SchemaView, TimeZone) {
         let location = try ConsoleLocation(request)
-        let schema = SchemaView(try actions.schema(of: location.container, environment: location.environment.rawValue, as: request.identity))
+        let schema = SchemaView(try actions.schema(of: try location.identifier, environment: location.environment, as: request.identity))
         return (location, schema, Formatting.timeZone(of: request.http))
     }
 
@@ -157,10 +157,10 @@ struct RecordsPages: Sendable {
         let field = request.field("field") ?? ""
         let index = request.field("index") ?? ""
         return try console.attempt(back: back) {
-            let schema = SchemaView(try actions.schema(of: location.container, environment: location.environment.rawValue, as: request.identity))
+            let schema = SchemaView(try actions.schema(of: try location.identifier, environment: location.environment, as: request.identity))
             let existing = schema.recordType(type)?.field(field)?.indexes ?? []
             _ = try actions.setIndexes(
-                existing + [index], of: field, recordType: type, in: location.container, environment: location.environment.rawValue,
+                existing + [index], of: field, recordType: type, in: try location.identifier, environment: location.environment,
                 as: request.identity)
             return "Added a \(index) index on \(type).\(field); the query ran again."
         }
