@@ -42,6 +42,14 @@ public struct ManagementActions: Sendable {
         return result
     }
 
+    /// Runs a change to an environment of a container and, when it succeeds, adds it to the audit trail.
+    func audited<T>(
+        _ actor: OperatorIdentity, _ action: String, container: ContainerIdentifier, environment: Environment, target: String,
+        _ change: () throws -> T
+    ) throws -> T {
+        try audited(actor, action, container: container.rawValue, environment: environment.rawValue, target: target, change)
+    }
+
     /// Adds a change already made to the audit trail. A failure to note it is not reported as
     /// the change failing: the change stands either way.
     func note(_ actor: OperatorIdentity, _ action: String, container: String?, environment: String? = nil, target: String) {

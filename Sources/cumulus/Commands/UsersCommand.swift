@@ -158,10 +158,10 @@ struct UsersCommand: ParsableCommand {
             if !add.isEmpty || !remove.isEmpty {
                 roles.formUnion(add)
                 roles.subtract(remove)
-                let answer = try client.json(
-                    .put, ManagementPath("containers", target.container, environment, "users", recordName, "roles"),
+                let answer = try client.result(
+                    UserRolesView.self, .put, ManagementPath("containers", target.container, environment, "users", recordName, "roles"),
                     body: ["roles": .array(roles.sorted().map(JSONValue.string))])
-                roles = Set((answer["roles"]?.arrayValue ?? []).compactMap(\.stringValue))
+                roles = Set(answer.roles)
             }
             print(roles.isEmpty ? "\(name) holds no custom roles in \(target.environment)"
                 : "\(name) holds in \(target.environment): \(roles.sorted().joined(separator: ", "))")

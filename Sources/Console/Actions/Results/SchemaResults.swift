@@ -15,27 +15,19 @@ public struct RecordTypeView: ManagementResult, Equatable {
         public var indexes: [String]
     }
 
-    /// A grant: what a role may do.
-    public struct Grant: Sendable, Equatable {
-        /// The role.
-        public var role: String
-        /// `CREATE`, `READ`, `WRITE`.
-        public var permissions: [String]
-    }
-
     /// Its name.
     public var name: String
     /// System fields first, then user fields in schema order.
     public var fields: [Field]
     /// Its grants.
-    public var grants: [Grant]
+    public var grants: [GrantView]
 
     init(_ definition: RecordTypeDefinition) {
         name = definition.name
         fields = (SystemField.allCases.map { definition.field($0) } + definition.userFields).map { field in
             Field(name: field.name, type: field.type.wireName, system: field.isSystem, indexes: field.indexes.sorted().map(\.rawValue))
         }
-        grants = definition.grants.map { Grant(role: $0.role, permissions: $0.permissions.map(\.rawValue)) }
+        grants = definition.grants.map(GrantView.init)
     }
 
     public var json: JSONValue {
@@ -45,8 +37,7 @@ public struct RecordTypeView: ManagementResult, Equatable {
                 "indexes": .array(field.indexes.map(JSONValue.string)),
             ]
         }
-        let grants = grants.map { grant -> JSONValue in ["role": .string(grant.role), "permissions": .array(grant.permissions.map(JSONValue.string))] }
-        return ["name": .string(name), "fields": .array(fields), "grants": .array(grants)]
+        return ["name": .string(name), "fields": .array(fields), "grants": .array(grants.map(\.json))]
     }
 
     public init(json: JSONValue) throws {
@@ -56,10 +47,7 @@ public struct RecordTypeView: ManagementResult, Equatable {
             let field = try AnswerFields(value)
             return Field(name: try field.string("name"), type: try field.string("type"), system: try field.bool("system"), indexes: try field.strings("indexes"))
         }
-        grants = try fields.array("grants") { value in
-            let grant = try AnswerFields(value)
-            return Grant(role: try grant.string("role"), permissions: try grant.strings("permissions"))
-        }
+        grants = try fields.array("grants", GrantView.init(json:))
     }
 }
 
