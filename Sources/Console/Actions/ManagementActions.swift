@@ -42,6 +42,14 @@ public struct ManagementActions: Sendable {
         return result
     }
 
+    /// Runs a change to a container and, when it succeeds, adds it to the audit trail.
+    func audited<T>(
+        _ actor: OperatorIdentity, _ action: String, container: ContainerIdentifier, environment: String?, target: String,
+        _ change: () throws -> T
+    ) throws -> T {
+        try audited(actor, action, container: container.rawValue, environment: environment, target: target, change)
+    }
+
     /// Runs a change to an environment of a container and, when it succeeds, adds it to the audit trail.
     func audited<T>(
         _ actor: OperatorIdentity, _ action: String, container: ContainerIdentifier, environment: Environment, target: String,

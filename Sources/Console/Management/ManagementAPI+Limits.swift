@@ -4,13 +4,14 @@ extension ManagementAPI {
     /// An environment's limits and usage.
     static let limitsRoutes: [ManagementRoute] = [
         .json(.get, "/containers/:container/:environment/limits", "limits") { actions, input, actor in
-            try actions.limits(of: input.path("container"), environment: input.path("environment"), as: actor)
+            try actions.limits(of: try input.container(), environment: try input.environment(), as: actor).json
         },
         .json(.put, "/containers/:container/:environment/limits", "setLimits") { actions, input, actor in
-            try actions.setLimits(input.body, of: input.path("container"), environment: input.path("environment"), as: actor)
+            try actions.setLimits(input.body, of: try input.container(), environment: try input.environment(), as: actor).json
         },
         .json(.get, "/containers/:container/:environment/usage", "usage") { actions, input, actor in
-            try actions.usage(of: input.path("container"), environment: input.path("environment"), range: input.query("range") ?? "day", as: actor)
+            let range = try ManagementActions.usageRange(input.query("range") ?? "day")
+            return try actions.usage(of: try input.container(), environment: try input.environment(), range: range, as: actor).json
         },
     ]
 }

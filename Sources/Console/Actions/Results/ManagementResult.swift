@@ -53,8 +53,8 @@ struct AnswerFields {
         return try int64(key)
     }
 
-    /// An integer member as an `Int`.
-    func int(_ key: String) throws -> Int { Int(try int64(key)) }
+    /// A number member.
+    func double(_ key: String) throws -> Double { try member(key, "number", \.doubleValue) }
 
     /// A boolean member.
     func bool(_ key: String) throws -> Bool { try member(key, "boolean", \.boolValue) }
