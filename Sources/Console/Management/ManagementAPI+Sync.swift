@@ -4,13 +4,16 @@ extension ManagementAPI {
     /// Subscriptions, shares, push tokens, notification queues and change logs.
     static let syncRoutes: [ManagementRoute] = [
         .json(.get, "/containers/:container/:environment/subscriptions", "subscriptions") { actions, input, actor in
-            try actions.subscriptions(in: input.path("container"), environment: input.path("environment"), as: actor)
+            try actions.subscriptions(in: try input.container(), environment: try input.environment(), as: actor).json
         },
         .json(.delete, "/containers/:container/:environment/:database/subscriptions/:user/:subscription", "deleteSubscription") {
             actions, input, actor in
-            try actions.deleteSubscription(
-                input.path("subscription"), of: input.path("user"), database: input.path("database"), owner: input.query("owner"),
-                in: input.path("container"), environment: input.path("environment"), as: actor)
+            let container = try input.container()
+            let environment = try input.environment()
+            return try actions.deleteSubscription(
+                input.path("subscription"), of: input.path("user"), database: try input.database(), owner: input.query("owner"),
+                in: container, environment: environment, as: actor
+            ).json
         },
         .json(.get, "/containers/:container/:environment/shares", "shares") { actions, input, actor in
             try actions.shares(in: input.path("container"), environment: input.path("environment"), as: actor)
@@ -27,24 +30,27 @@ extension ManagementAPI {
                 in: input.path("container"), environment: input.path("environment"), as: actor)
         },
         .json(.get, "/containers/:container/:environment/push-tokens", "pushTokens") { actions, input, actor in
-            try actions.pushTokens(in: input.path("container"), environment: input.path("environment"), user: input.query("user"), as: actor)
+            try actions.pushTokens(in: try input.container(), environment: try input.environment(), user: input.query("user"), as: actor).json
         },
         .json(.delete, "/containers/:container/:environment/push-tokens/:id", "revokePushToken") { actions, input, actor in
-            try actions.revokePushToken(input.path("id"), in: input.path("container"), environment: input.path("environment"), as: actor)
+            try actions.revokePushToken(input.path("id"), in: try input.container(), environment: try input.environment(), as: actor).json
         },
         .json(.get, "/containers/:container/:environment/notifications", "notificationQueues") { actions, input, actor in
-            try actions.notificationQueues(in: input.path("container"), environment: input.path("environment"), as: actor)
+            try actions.notificationQueues(in: try input.container(), environment: try input.environment(), as: actor).json
         },
         .json(.get, "/containers/:container/:environment/:database/zones/:zone/changes", "changeLog") { actions, input, actor in
-            try actions.changeLog(
-                zone: input.path("zone"), in: input.path("container"), environment: input.path("environment"),
-                database: input.path("database"), user: input.query("user"), after: try input.queryInteger("after"),
-                since: try input.queryInteger("since"), as: actor)
+            let after = try input.queryInteger("after")
+            let since = try input.queryInteger("since")
+            return try actions.changeLog(
+                zone: input.path("zone"), in: try input.container(), environment: try input.environment(), database: try input.database(),
+                user: input.query("user"), after: after, since: since, as: actor
+            ).json
         },
         .json(.get, "/containers/:container/:environment/:database/zones/:zone/changes/next", "nextChanges") { actions, input, actor in
             try actions.nextChanges(
-                zone: input.path("zone"), syncToken: input.query("syncToken"), in: input.path("container"),
-                environment: input.path("environment"), database: input.path("database"), user: input.query("user"), as: actor)
+                zone: input.path("zone"), syncToken: input.query("syncToken"), in: try input.container(), environment: try input.environment(),
+                database: try input.database(), user: input.query("user"), as: actor
+            ).json
         },
     ]
 }
