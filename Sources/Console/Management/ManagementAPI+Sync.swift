@@ -16,18 +16,20 @@ extension ManagementAPI {
             ).json
         },
         .json(.get, "/containers/:container/:environment/shares", "shares") { actions, input, actor in
-            try actions.shares(in: input.path("container"), environment: input.path("environment"), as: actor)
+            try actions.shares(in: try input.container(), environment: try input.environment(), as: actor).json
         },
         .json(.delete, "/containers/:container/:environment/shares/:owner/:zone/:share", "deleteShare") { actions, input, actor in
             try actions.deleteShare(
-                input.path("share"), zone: input.path("zone"), owner: input.path("owner"), in: input.path("container"),
-                environment: input.path("environment"), as: actor)
+                input.path("share"), zone: input.path("zone"), owner: input.path("owner"), in: try input.container(),
+                environment: try input.environment(), as: actor
+            ).json
         },
         .json(.delete, "/containers/:container/:environment/shares/:owner/:zone/:share/participants/:user", "removeShareParticipant") {
             actions, input, actor in
             try actions.removeShareParticipant(
                 input.path("user"), share: input.path("share"), zone: input.path("zone"), owner: input.path("owner"),
-                in: input.path("container"), environment: input.path("environment"), as: actor)
+                in: try input.container(), environment: try input.environment(), as: actor
+            ).json
         },
         .json(.get, "/containers/:container/:environment/push-tokens", "pushTokens") { actions, input, actor in
             try actions.pushTokens(in: try input.container(), environment: try input.environment(), user: input.query("user"), as: actor).json
