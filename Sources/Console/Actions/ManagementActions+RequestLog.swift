@@ -40,11 +40,9 @@ extension ManagementActions {
     }
 
     /// The request log's entries for a filter, newest first; `next` continues the list.
-    public func requestLog(_ filter: RequestLogFilter, as actor: OperatorIdentity) throws -> JSONValue {
+    public func requestLog(_ filter: RequestLogFilter, as actor: OperatorIdentity) throws -> RequestLogView {
         let entries = try store.requestLog.entries(filter)
-        var answer: JSONObject = ["entries": .array(entries.map(Self.logEntryJSON))]
-        if entries.count == filter.limit, let last = entries.last { answer["next"] = .string(String(last.id)) }
-        return .object(answer)
+        return RequestLogView(entries: entries, next: entries.count == filter.limit ? entries.last.map { String($0.id) } : nil)
     }
 
     /// The filtered log as JSON lines or CSV, newest first, up to ``maximumLogExport`` entries.

@@ -5,7 +5,7 @@ extension ManagementAPI {
     /// A container's request log: read, exported and followed live.
     static let requestLogRoutes: [ManagementRoute] = [
         .json(.get, "/containers/:container/logs", "requestLog") { actions, input, actor in
-            try actions.requestLog(try requestLogFilter(input, actions), as: actor)
+            try actions.requestLog(try requestLogFilter(input, actions), as: actor).json
         },
         .response(.get, "/containers/:container/logs/export", "exportRequestLog", body: .raw) { api, input, actor in
             let format = input.query("format") ?? "jsonl"

@@ -70,6 +70,7 @@ import TestSupport
             (.post, "containers/\(c)/deployment", "", { try Self.roundTrip(SchemaDeploymentView.self, $0) }),
             (.get, "containers/\(c)/deployments", "", { try Self.roundTrip(SchemaDeploymentsView.self, $0) }),
             (.get, "containers/\(c)/reset", "", { try Self.roundTrip(DevelopmentContentsView.self, $0) }),
+            (.get, "containers/\(c)/logs", "", { try Self.roundTrip(RequestLogView.self, $0) }),
             (.get, "audit", "", { try Self.roundTrip(AuditTrailView.self, $0) }),
             (.get, "sign-in-attacks", "", { try Self.roundTrip(SignInAttacksView.self, $0) }),
             (.post, "containers/\(c)/reset", #"{"confirm":"\#(c)"}"#, { try Self.roundTrip(ResetOutcome.self, $0) }),
