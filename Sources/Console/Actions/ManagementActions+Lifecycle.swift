@@ -72,13 +72,7 @@ extension ManagementActions {
             operatorName: Self.nonBlank(operatorName), container: Self.nonBlank(container), action: Self.nonBlank(action), before: beforeID,
             limit: size))
         let next = entries.count == size ? entries.last.map { String($0.id) } : nil
-        return AuditTrailView(
-            entries: entries.map { entry in
-                AuditTrailView.Entry(
-                    time: entry.time, actor: entry.actor, operatorName: entry.operatorName, container: entry.container,
-                    environment: entry.environment, action: entry.action, target: entry.target)
-            },
-            next: next)
+        return AuditTrailView(entries: entries, next: next)
     }
 
     private static func nonBlank(_ text: String?) -> String? {

@@ -32,7 +32,7 @@ extension ManagementActions {
         }
         var user = value("user")
         if let name = user, let found = try store.user(named: name, in: identifier) { user = found.userRecordName }
-        if let environment = value("environment") { _ = try Self.environment(environment) }
+        if let environment = value("environment") { _ = try Environment(parsing: environment) }
         return RequestLogFilter(
             container: identifier.rawValue, environment: value("environment"), database: value("database"), operation: value("operation"),
             user: user, status: try number("status"), errorsOnly: ["1", "true", "yes", "on"].contains(value("errors") ?? ""),

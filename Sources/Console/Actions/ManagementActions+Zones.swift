@@ -58,15 +58,8 @@ extension ManagementActions {
         }
     }
 
-    /// The database a request names: the public one, or a user's private or shared one.
-    func databaseID(_ container: String, _ environment: String, _ database: String, _ user: String?) throws
-        -> (ContainerIdentifier, Environment, DatabaseID)
-    {
-        let identifier = try existingContainer(container)
-        return try databaseID(identifier, try Self.environment(environment), try DatabaseScope(parsing: database), user)
-    }
-
-    /// The database a request names, in a container that must exist.
+    /// The database a request names, in a container that must exist: the public one, or a user's
+    /// private or shared one.
     func databaseID(_ container: ContainerIdentifier, _ environment: Environment, _ scope: DatabaseScope, _ user: String?) throws
         -> (ContainerIdentifier, Environment, DatabaseID)
     {

@@ -76,9 +76,6 @@ public struct ManagementActions: Sendable {
         note(actor, action, container: container.rawValue, environment: environment.rawValue, target: target)
     }
 
-    /// An environment named in a request.
-    static func environment(_ name: String) throws -> Environment { try Environment(parsing: name) }
-
     /// A time in milliseconds since 1970 as JSON: the number, as CloudKit sends times.
     static func time(_ milliseconds: Int64) -> JSONValue { .integer(milliseconds) }
 

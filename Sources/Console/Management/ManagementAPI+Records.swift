@@ -6,12 +6,12 @@ extension ManagementAPI {
     static let recordRoutes: [ManagementRoute] = [
         .json(.post, "/containers/:container/:environment/:database/records/query", "queryRecords") { actions, input, actor in
             try actions.queryRecords(
-                input.body, in: input.path("container"), environment: input.path("environment"), database: input.path("database"),
+                input.body, in: try input.container(), environment: try input.environment(), database: try input.database(),
                 user: input.query("user"), as: actor)
         },
         .json(.post, "/containers/:container/:environment/:database/records/lookup", "lookupRecords") { actions, input, actor in
             try actions.lookupRecords(
-                input.body, in: input.path("container"), environment: input.path("environment"), database: input.path("database"),
+                input.body, in: try input.container(), environment: try input.environment(), database: try input.database(),
                 user: input.query("user"), as: actor)
         },
         .json(
@@ -19,7 +19,7 @@ extension ManagementAPI {
             options: RouteOptions(maxBodyBytes: maximumSchemaBytes)
         ) { actions, input, actor in
             try actions.modifyRecords(
-                input.body, in: input.path("container"), environment: input.path("environment"), database: input.path("database"),
+                input.body, in: try input.container(), environment: try input.environment(), database: try input.database(),
                 user: input.query("user"), as: actor
             ).json
         },
@@ -29,8 +29,8 @@ extension ManagementAPI {
                 throw CloudStoreError.badRequest("Unknown export format '\(formatName)': use json or csv")
             }
             let export = try api.actions.exportRecords(
-                input.body, format: format, in: input.path("container"), environment: input.path("environment"),
-                database: input.path("database"), user: input.query("user"), as: actor)
+                input.body, format: format, in: try input.container(), environment: try input.environment(),
+                database: try input.database(), user: input.query("user"), as: actor)
             return file(export.bytes, contentType: export.contentType)
         },
     ]

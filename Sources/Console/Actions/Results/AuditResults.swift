@@ -1,32 +1,14 @@
 import CloudKitWire
 import CloudStore
 
-/// A page of the audit trail, newest first.
+/// A page of the audit trail, newest first (the entries without their ids, which only `next` needs).
 public struct AuditTrailView: ManagementResult, Equatable {
-    /// One change.
-    public struct Entry: Sendable, Equatable {
-        /// When, in milliseconds since 1970.
-        public var time: Int64
-        /// Who: an operator, a management token or the local command line.
-        public var actor: String
-        /// The operator behind the actor.
-        public var operatorName: String
-        /// The container changed, when one was.
-        public var container: String?
-        /// The environment changed, when one was.
-        public var environment: String?
-        /// What was done (`token.revoke`).
-        public var action: String
-        /// What it was done to.
-        public var target: String
-    }
-
     /// The entries.
-    public var entries: [Entry]
+    public var entries: [AuditEntry]
     /// Where the next page starts, when there is more.
     public var next: String?
 
-    init(entries: [Entry], next: String?) {
+    init(entries: [AuditEntry], next: String?) {
         self.entries = entries
         self.next = next
     }
@@ -47,7 +29,7 @@ public struct AuditTrailView: ManagementResult, Equatable {
         let fields = try AnswerFields(json)
         entries = try fields.array("entries") { value in
             let entry = try AnswerFields(value)
-            return Entry(
+            return AuditEntry(
                 time: try entry.int64("time"), actor: try entry.string("actor"), operatorName: try entry.string("operator"),
                 container: try entry.optionalString("container"), environment: try entry.optionalString("environment"),
                 action: try entry.string("action"), target: try entry.string("target"))

@@ -90,8 +90,8 @@ struct RecordsPages: Sendable {
         var status = HTTPStatus.ok
         do {
             let answer = try actions.queryRecords(
-                try form.body(schema: schema, location: location, timeZone: timeZone), in: location.container,
-                environment: location.environment.rawValue, database: location.databaseName, user: location.user, as: request.identity)
+                try form.body(schema: schema, location: location, timeZone: timeZone), in: try location.identifier,
+                environment: location.environment, database: location.database, user: location.user, as: request.identity)
             let records = answer["records"]?.arrayValue ?? []
             context["rows"] = records.map { row($0, form: form, location: location, timeZone: timeZone) }
             context["hasRows"] = !records.isEmpty
@@ -141,8 +141,8 @@ struct RecordsPages: Sendable {
             throw ConsoleError.badRequest("Export as json or csv.")
         }
         let export = try actions.exportRecords(
-            try form.body(schema: schema, location: location, timeZone: timeZone, paged: false), format: format, in: location.container,
-            environment: location.environment.rawValue, database: location.databaseName, user: location.user, as: request.identity)
+            try form.body(schema: schema, location: location, timeZone: timeZone, paged: false), format: format, in: try location.identifier,
+            environment: location.environment, database: location.database, user: location.user, as: request.identity)
         var response = HTTPResponse(status: .ok, bytes: export.bytes)
         response.headers["Content-Type"] = export.contentType
         let name = RecordForm.identifier(form.recordType.isEmpty ? "records" : form.recordType)
@@ -172,8 +172,8 @@ struct RecordsPages: Sendable {
     private func fetch(_ request: ConsoleRequest, _ location: ConsoleLocation) throws -> JSONValue {
         let name = request.path("record")
         let answer = try actions.lookupRecords(
-            ["records": [["recordName": .string(name)]], "zoneID": ["zoneName": .string(location.zone)]], in: location.container,
-            environment: location.environment.rawValue, database: location.databaseName, user: location.user, as: request.identity)
+            ["records": [["recordName": .string(name)]], "zoneID": ["zoneName": .string(location.zone)]], in: try location.identifier,
+            environment: location.environment, database: location.database, user: location.user, as: request.identity)
         guard let record = answer["records"]?[0], record["recordType"] != nil else {
             let reason = answer["records"]?[0]?["reason"]?.stringValue ?? "Record not found"
             throw ConsoleError.notFound("\(reason): no record \(name) in zone \(location.zone).")
@@ -347,8 +347,8 @@ struct RecordsPages: Sendable {
     /// Applies one operation and returns the saved record, or throws its error.
     private func modify(_ operation: JSONValue, _ location: ConsoleLocation, _ request: ConsoleRequest) throws -> JSONValue {
         let answer = try actions.modifyRecords(
-            ["operations": [operation], "zoneID": ["zoneName": .string(location.zone)]], in: location.container,
-            environment: location.environment.rawValue, database: location.databaseName, user: location.user, as: request.identity)
+            ["operations": [operation], "zoneID": ["zoneName": .string(location.zone)]], in: try location.identifier,
+            environment: location.environment, database: location.database, user: location.user, as: request.identity)
         if case .failure(_, let error)? = answer.results.first { throw ConsoleError(recordFailure: error) }
         return answer.json["records"]?[0] ?? .null
     }
@@ -390,8 +390,8 @@ struct RecordsPages: Sendable {
         }
         let operations: [JSONValue] = names.map { ["operationType": "forceDelete", "record": ["recordName": .string($0)]] }
         let answer = try actions.modifyRecords(
-            ["operations": .array(operations), "zoneID": ["zoneName": .string(location.zone)], "atomic": false], in: location.container,
-            environment: location.environment.rawValue, database: location.databaseName, user: location.user, as: request.identity)
+            ["operations": .array(operations), "zoneID": ["zoneName": .string(location.zone)], "atomic": false], in: try location.identifier,
+            environment: location.environment, database: location.database, user: location.user, as: request.identity)
         let failures = answer.results.compactMap { result -> (recordName: String?, error: CloudStoreError)? in
             guard case .failure(let recordName, let error) = result else { return nil }
             return (recordName, error)
