@@ -68,7 +68,7 @@ extension ManagementActions {
     private static func auditLabel(_ user: AppUser) -> String { "\(user.name) (\(user.userRecordName))" }
 
     /// A user named by sign-in name or user record name.
-func existingUser(_ user: String, in container: ContainerIdentifier) throws -> (ContainerIdentifier, AppUser) {
+    func existingUser(_ user: String, in container: ContainerIdentifier) throws -> (ContainerIdentifier, AppUser) {
         let identifier = try existingContainer(container)
         guard let found = try store.user(named: user, in: identifier) ?? store.user(user, in: identifier) else {
             throw CloudStoreError.notFound("Container \(container) has no user '\(user)'")
