@@ -74,7 +74,7 @@ extension ManagementActions {
     /// One entry as the API, the export and the live tail give it.
     static func logEntryJSON(_ entry: RequestLogEntry) -> JSONValue {
         [
-            "id": .integer(entry.id), "time": time(entry.time), "container": .string(entry.container), "environment": .string(entry.environment),
+            "id": .integer(entry.id), "time": .integer(entry.time), "container": .string(entry.container), "environment": .string(entry.environment),
             "database": .string(entry.database), "operation": .string(entry.operation), "user": optional(entry.user),
             "client": .string(entry.clientAddress), "status": .integer(Int64(entry.status)), "serverErrorCode": optional(entry.serverErrorCode),
             "durationMicroseconds": .integer(entry.durationMicroseconds), "bytesIn": .integer(entry.bytesIn), "bytesOut": .integer(entry.bytesOut),

@@ -3,9 +3,10 @@ import CloudStore
 import Foundation
 
 /// Every admin action, once: the console's pages, the management JSON API and the command line
-/// call these and only translate. Each takes who is acting and returns a view model as JSON,
-/// which the API sends as it is and pages render through their templates. The rules live in
-/// CloudStore; these name the resources, check they belong together and shape the answer.
+/// call these and only translate. Each takes who is acting and typed inputs, and returns a typed
+/// result (``ManagementResult``) whose `json` the API sends and which pages and commands read.
+/// The rules live in CloudStore; these name the resources, check they belong together and shape
+/// the answer.
 public struct ManagementActions: Sendable {
     /// The store acted on.
     public let store: CloudStore
@@ -75,9 +76,6 @@ public struct ManagementActions: Sendable {
     func note(_ actor: OperatorIdentity, _ action: String, container: ContainerIdentifier, environment: Environment, target: String) {
         note(actor, action, container: container.rawValue, environment: environment.rawValue, target: target)
     }
-
-    /// A time in milliseconds since 1970 as JSON: the number, as CloudKit sends times.
-    static func time(_ milliseconds: Int64) -> JSONValue { .integer(milliseconds) }
 
     /// An optional string as JSON: the string or `null`.
     static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }
