@@ -141,7 +141,8 @@ public enum RecordsExchange {
         }
     }
 
-    private static func answer(to request: ModifyRequest, _ results: [RecordResult], in database: CloudDatabase, numbersAsStrings: Bool) -> JSONValue {
+    /// The `{records}` answer to `request` for the `results` the store gave: one per operation, in order.
+    public static func answer(to request: ModifyRequest, _ results: [RecordResult], in database: CloudDatabase, numbersAsStrings: Bool) -> JSONValue {
         let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings, currentUser: database.caller.signedInUser)
         return encoder.page(results) { position in
             request.operations.indices.contains(position) ? request.operations[position].desiredKeys ?? request.desiredKeys : request.desiredKeys

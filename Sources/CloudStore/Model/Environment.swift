@@ -6,3 +6,15 @@ public enum Environment: String, Hashable, Sendable, CaseIterable, CustomStringC
 
     public var description: String { rawValue }
 }
+
+extension Environment {
+    /// The environment a request names, as every edge (the data API, the console, the management
+    /// API and the command line) reads it.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` naming the two environments when `name` is neither.
+    public init(parsing name: String) throws(CloudStoreError) {
+        guard let environment = Environment(rawValue: name) else {
+            throw .badRequest("Unknown environment '\(name)': use development or production")
+        }
+        self = environment
+    }
+}

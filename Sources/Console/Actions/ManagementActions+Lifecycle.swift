@@ -6,48 +6,28 @@ extension ManagementActions {
 
     /// What deploying development's schema to production would change, with the production
     /// records each change touches, and what it would refuse and why.
-    public func schemaDifference(of container: String, as actor: OperatorIdentity) throws -> JSONValue {
-        let difference = try store.schemaDifference(try existingContainer(container))
-        return [
-            "canDeploy": .bool(difference.canDeploy),
-            "changes": .array(difference.changes.map { change in
-                [
-                    "kind": .string(change.kind.rawValue), "recordType": Self.optional(change.recordType), "name": Self.optional(change.name),
-                    "detail": .string(change.detail), "productionRecords": .integer(change.productionRecords),
-                    "description": .string(change.description),
-                ]
-            }),
-            "refusals": .array(difference.refusals.map { refusal in
-                ["recordType": Self.optional(refusal.recordType), "name": Self.optional(refusal.name), "reason": .string(refusal.reason)]
-            }),
-        ]
+    public func schemaDifference(of container: ContainerIdentifier, as actor: OperatorIdentity) throws -> SchemaDifferenceView {
+        SchemaDifferenceView(try store.schemaDifference(try existingContainer(container)))
     }
 
     /// Deploys development's schema to production, additively, in one transaction.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` with every reason when it would remove or
     ///   change something production has, or when there is nothing to deploy.
-    public func deploySchema(of container: String, as actor: OperatorIdentity) throws -> JSONValue {
+    public func deploySchema(of container: ContainerIdentifier, as actor: OperatorIdentity) throws -> SchemaDeploymentView {
         let deployment = try store.deploySchema(try existingContainer(container), deployedBy: actor.description, by: actor)
-        return Self.deploymentJSON(deployment)
+        return SchemaDeploymentView(deployment)
     }
 
     /// Production's schema history, the latest deployment first.
-    public func schemaDeployments(of container: String, as actor: OperatorIdentity) throws -> JSONValue {
-        ["deployments": .array(try store.schemaDeployments(try existingContainer(container)).map(Self.deploymentJSON))]
-    }
-
-    private static func deploymentJSON(_ deployment: SchemaDeployment) -> JSONValue {
-        [
-            "deployed": time(deployment.deployed), "deployedBy": .string(deployment.deployedBy),
-            "changes": .array(deployment.changes.map(JSONValue.string)), "schema": .string(deployment.schema),
-        ]
+    public func schemaDeployments(of container: ContainerIdentifier, as actor: OperatorIdentity) throws -> SchemaDeploymentsView {
+        SchemaDeploymentsView(try store.schemaDeployments(try existingContainer(container)).map(SchemaDeploymentView.init))
     }
 
     // MARK: - Resetting development
 
     /// What resetting the container's development environment would delete.
-    public func developmentContents(of container: String, as actor: OperatorIdentity) throws -> JSONValue {
-        Self.contentsJSON(try store.developmentContents(try existingContainer(container)))
+    public func developmentContents(of container: ContainerIdentifier, as actor: OperatorIdentity) throws -> DevelopmentContentsView {
+        DevelopmentContentsView(try store.developmentContents(try existingContainer(container)))
     }
 
     /// Resets the container's development environment: every record and zone deleted, the
@@ -55,21 +35,13 @@ extension ManagementActions {
     /// - Parameter confirmation: the container identifier typed again, as a guard against
     ///   resetting the wrong container.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` when the confirmation is not the identifier.
-    public func resetDevelopment(of container: String, confirmation: String, as actor: OperatorIdentity) throws -> JSONValue {
+    public func resetDevelopment(of container: ContainerIdentifier, confirmation: String, as actor: OperatorIdentity) throws -> ResetOutcome {
         let identifier = try existingContainer(container)
         guard confirmation.trimmingCharacters(in: .whitespaces) == identifier.rawValue else {
             throw CloudStoreError.badRequest("To reset development, type the container identifier \(identifier) exactly")
         }
         let deleted = try store.resetDevelopment(identifier, by: actor)
-        return ["reset": true, "deleted": Self.contentsJSON(deleted)]
-    }
-
-    private static func contentsJSON(_ contents: DevelopmentContents) -> JSONValue {
-        [
-            "records": .integer(contents.records), "zones": .integer(Int64(contents.zones)),
-            "recordTypes": .integer(Int64(contents.recordTypes)), "productionRecordTypes": .integer(Int64(contents.productionRecordTypes)),
-            "sessions": .integer(Int64(contents.sessions)),
-        ]
+        return ResetOutcome(deleted: DevelopmentContentsView(deleted))
     }
 }
 
@@ -85,7 +57,7 @@ extension ManagementActions {
     ///   - before: the `next` of the page before.
     public func auditTrail(
         operatorName: String?, container: String?, action: String?, before: String?, limit: Int = 50, as actor: OperatorIdentity
-    ) throws -> JSONValue {
+    ) throws -> AuditTrailView {
         var beforeID: Int64?
         if let before, !before.isEmpty {
             guard let id = Int64(before), id > 0 else { throw CloudStoreError.badRequest("'before' is the 'next' of an earlier page") }
@@ -95,15 +67,8 @@ extension ManagementActions {
         let entries = try store.auditEntries(AuditFilter(
             operatorName: Self.nonBlank(operatorName), container: Self.nonBlank(container), action: Self.nonBlank(action), before: beforeID,
             limit: size))
-        var answer: JSONObject = ["entries": .array(entries.map { entry in
-            [
-                "time": Self.time(entry.time), "actor": .string(entry.actor), "operator": .string(entry.operatorName),
-                "container": Self.optional(entry.container), "environment": Self.optional(entry.environment), "action": .string(entry.action),
-                "target": .string(entry.target),
-            ]
-        })]
-        if entries.count == size, let last = entries.last { answer["next"] = .string(String(last.id)) }
-        return .object(answer)
+        let next = entries.count == size ? entries.last.map { String($0.id) } : nil
+        return AuditTrailView(entries: entries, next: next)
     }
 
     private static func nonBlank(_ text: String?) -> String? {

@@ -5,8 +5,8 @@ extension ManagementActions {
     // MARK: - Limits
 
     /// An environment's limits, with the presets an operator may pick.
-    public func limits(of container: String, environment: String, as actor: OperatorIdentity) throws -> JSONValue {
-        Self.limitsJSON(try store.limits(of: try existingContainer(container), try Self.environment(environment)))
+    public func limits(of container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity) throws -> LimitsView {
+        LimitsView(try store.limits(of: try existingContainer(container), environment))
     }
 
     /// Changes an environment's limits. `changes` may name a `preset` (`standard`, `cloudkit`)
@@ -14,9 +14,10 @@ extension ManagementActions {
     /// `transferBytesPerMonth` (numbers, or numeric strings as forms send them); `null` or an
     /// empty string removes a storage or transfer limit; a limit not named keeps its value.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` naming the value that cannot be a limit.
-    public func setLimits(_ changes: JSONValue, of container: String, environment: String, as actor: OperatorIdentity) throws -> JSONValue {
+    public func setLimits(
+        _ changes: JSONValue, of container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity
+    ) throws -> LimitsView {
         let identifier = try existingContainer(container)
-        let environment = try Self.environment(environment)
         guard let changes = changes.objectValue else { throw CloudStoreError.badRequest("The limits must be a JSON object") }
         var limits = try store.limits(of: identifier, environment)
         if let preset = changes["preset"], !preset.isNull, preset.stringValue != "" {
@@ -54,40 +55,21 @@ extension ManagementActions {
             limits.transferBytesPerMonth = nil
         }
         try store.setLimits(limits, of: identifier, environment, by: actor)
-        return Self.limitsJSON(limits)
+        return LimitsView(limits)
     }
 
     /// An environment's usage against its limits and over a span (`hour`, `day` or `week`).
-    public func usage(of container: String, environment: String, range: String, as actor: OperatorIdentity) throws -> JSONValue {
-        guard let span = UsageRange(rawValue: range) else { throw CloudStoreError.badRequest("Unknown range '\(range)': use hour, day or week") }
-        let report = try store.usageReport(of: try existingContainer(container), try Self.environment(environment), range: span)
-        func optional(_ value: Int64?) -> JSONValue { value.map(JSONValue.integer) ?? .null }
-        return [
-            "range": .string(span.rawValue), "bucketSeconds": .integer(span.bucketMinutes * 60),
-            "limits": Self.limitsJSON(report.limits),
-            "stored": ["records": .integer(report.stored.records), "recordBytes": .integer(report.stored.recordBytes),
-                       "fileBytes": .integer(report.stored.fileBytes)],
-            "transferThisMonth": .integer(report.transferThisMonth), "monthStart": Self.time(report.monthStart),
-            "points": .array(report.points.map { point in
-                [
-                    "start": Self.time(point.start), "requests": .integer(point.requests), "errors": .integer(point.errors),
-                    "bytesIn": .integer(point.bytesIn), "bytesOut": .integer(point.bytesOut), "p50Microseconds": optional(point.p50Microseconds),
-                    "p99Microseconds": optional(point.p99Microseconds), "storageBytes": optional(point.storageBytes),
-                ]
-            }),
-        ]
+    public func usage(
+        of container: ContainerIdentifier, environment: Environment, range span: UsageRange, as actor: OperatorIdentity
+    ) throws -> UsageView {
+        let report = try store.usageReport(of: try existingContainer(container), environment, range: span)
+        return UsageView(report, range: span)
     }
 
-    static func limitsJSON(_ limits: EnvironmentLimits) -> JSONValue {
-        [
-            "requestsPerSecond": .double(limits.requestsPerSecond), "burst": .integer(Int64(limits.burst)),
-            "storageBytes": limits.storageBytes.map(JSONValue.integer) ?? .null,
-            "transferBytesPerMonth": limits.transferBytesPerMonth.map(JSONValue.integer) ?? .null,
-            "preset": optional(limits.presetName),
-            "presets": .array(EnvironmentLimits.presets.map { preset in
-                ["name": .string(preset.name), "requestsPerSecond": .double(preset.limits.requestsPerSecond),
-                 "burst": .integer(Int64(preset.limits.burst))]
-            }),
-        ]
+    /// The span of a usage chart a request names: `hour`, `day` or `week`.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` naming the three.
+    public static func usageRange(_ range: String) throws -> UsageRange {
+        guard let span = UsageRange(rawValue: range) else { throw CloudStoreError.badRequest("Unknown range '\(range)': use hour, day or week") }
+        return span
     }
 }

@@ -7,7 +7,7 @@ extension ManagementActions {
     /// - Parameter user: the owner of a private or shared database (sign-in name or user record name).
     /// - Throws: ``CloudStoreError/missingIndex(_:)`` naming the index a filter or sort needs.
     public func queryRecords(
-        _ body: JSONValue, in container: String, environment: String, database: String, user: String?, as actor: OperatorIdentity
+        _ body: JSONValue, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?, as actor: OperatorIdentity
     ) throws -> JSONValue {
         let (handle, schema) = try recordsDatabase(container, environment, database, user, actor)
         return try RecordsExchange.query(.body(body), in: handle, schema: schema, numbersAsStrings: false)
@@ -15,7 +15,7 @@ extension ManagementActions {
 
     /// Fetches records by name with a CloudKit `records/lookup` body (`records`, `zoneID`, `desiredKeys`).
     public func lookupRecords(
-        _ body: JSONValue, in container: String, environment: String, database: String, user: String?, as actor: OperatorIdentity
+        _ body: JSONValue, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?, as actor: OperatorIdentity
     ) throws -> JSONValue {
         let (handle, _) = try recordsDatabase(container, environment, database, user, actor)
         return try RecordsExchange.lookup(.body(body), in: handle, numbersAsStrings: false)
@@ -25,17 +25,19 @@ extension ManagementActions {
     /// `zoneID`, `atomic`). An update carrying a stale `recordChangeTag` fails with CONFLICT and
     /// the server's record, as in CloudKit.
     public func modifyRecords(
-        _ body: JSONValue, in container: String, environment: String, database: String, user: String?, as actor: OperatorIdentity
-    ) throws -> JSONValue {
+        _ body: JSONValue, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?, as actor: OperatorIdentity
+    ) throws -> RecordsModification {
         let (handle, schema) = try recordsDatabase(container, environment, database, user, actor)
         let request = try RecordsExchange.modifyRequest(.body(body), in: handle, schema: schema)
-        return try RecordsExchange.modify(request, in: handle, numbersAsStrings: false)
+        let results = try handle.modify(request)
+        let answer = RecordsExchange.answer(to: request, results, in: handle, numbersAsStrings: false)
+        return RecordsModification(results: results, json: answer)
     }
 
     /// Every record a query matches, page after page, up to ``RecordExport/maximumRecords``, as
     /// JSON or CSV.
     public func exportRecords(
-        _ body: JSONValue, format: RecordExport.Format, in container: String, environment: String, database: String, user: String?,
+        _ body: JSONValue, format: RecordExport.Format, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
         as actor: OperatorIdentity
     ) throws -> RecordExport {
         let (handle, schema) = try recordsDatabase(container, environment, database, user, actor)
@@ -60,9 +62,9 @@ extension ManagementActions {
     }
 
     /// The database a records request names, and its environment's schema.
-    private func recordsDatabase(_ container: String, _ environment: String, _ database: String, _ user: String?, _ actor: OperatorIdentity)
-        throws -> (CloudDatabase, Schema)
-    {
+    private func recordsDatabase(
+        _ container: ContainerIdentifier, _ environment: Environment, _ database: DatabaseScope, _ user: String?, _ actor: OperatorIdentity
+    ) throws -> (CloudDatabase, Schema) {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
         var handle = try store.database(identifier, environment, database: target, as: actor.caller)
         // Assets come with download URLs on this server, relative to it, that end with the

@@ -32,7 +32,7 @@ extension ManagementActions {
         }
         var user = value("user")
         if let name = user, let found = try store.user(named: name, in: identifier) { user = found.userRecordName }
-        if let environment = value("environment") { _ = try Self.environment(environment) }
+        if let environment = value("environment") { _ = try Environment(parsing: environment) }
         return RequestLogFilter(
             container: identifier.rawValue, environment: value("environment"), database: value("database"), operation: value("operation"),
             user: user, status: try number("status"), errorsOnly: ["1", "true", "yes", "on"].contains(value("errors") ?? ""),
@@ -40,11 +40,9 @@ extension ManagementActions {
     }
 
     /// The request log's entries for a filter, newest first; `next` continues the list.
-    public func requestLog(_ filter: RequestLogFilter, as actor: OperatorIdentity) throws -> JSONValue {
+    public func requestLog(_ filter: RequestLogFilter, as actor: OperatorIdentity) throws -> RequestLogView {
         let entries = try store.requestLog.entries(filter)
-        var answer: JSONObject = ["entries": .array(entries.map(Self.logEntryJSON))]
-        if entries.count == filter.limit, let last = entries.last { answer["next"] = .string(String(last.id)) }
-        return .object(answer)
+        return RequestLogView(entries: entries, next: entries.count == filter.limit ? entries.last.map { String($0.id) } : nil)
     }
 
     /// The filtered log as JSON lines or CSV, newest first, up to ``maximumLogExport`` entries.
@@ -76,7 +74,7 @@ extension ManagementActions {
     /// One entry as the API, the export and the live tail give it.
     static func logEntryJSON(_ entry: RequestLogEntry) -> JSONValue {
         [
-            "id": .integer(entry.id), "time": time(entry.time), "container": .string(entry.container), "environment": .string(entry.environment),
+            "id": .integer(entry.id), "time": .integer(entry.time), "container": .string(entry.container), "environment": .string(entry.environment),
             "database": .string(entry.database), "operation": .string(entry.operation), "user": optional(entry.user),
             "client": .string(entry.clientAddress), "status": .integer(Int64(entry.status)), "serverErrorCode": optional(entry.serverErrorCode),
             "durationMicroseconds": .integer(entry.durationMicroseconds), "bytesIn": .integer(entry.bytesIn), "bytesOut": .integer(entry.bytesOut),

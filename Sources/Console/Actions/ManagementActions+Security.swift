@@ -4,31 +4,31 @@ import CloudStore
 extension ManagementActions {
     /// The security of an environment's public database: custom roles, each record type's
     /// grants, and who holds which custom role.
-    public func security(of container: String, environment: String, as actor: OperatorIdentity) throws -> JSONValue {
+    public func security(of container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity) throws -> SecurityView {
         let identifier = try existingContainer(container)
-        let environment = try Self.environment(environment)
         let schema = try store.schema(identifier, environment)
         let users = Dictionary(uniqueKeysWithValues: try store.users(identifier).map { ($0.userRecordName, $0.name) })
         let holders = try store.roleAssignments(in: identifier, environment).sorted { $0.key < $1.key }
-        return [
-            "environment": .string(environment.rawValue), "editable": .bool(environment == .development),
-            "systemRoles": [.string(SystemRole.world), .string(SystemRole.authenticated), .string(SystemRole.creator)],
-            "roles": .array(schema.roles.map(JSONValue.string)),
-            "recordTypes": .array(schema.recordTypes.map { type in
-                ["name": .string(type.name), "grants": .array(type.grants.map(Self.grantJSON))]
-            }),
-            "holders": .array(holders.map { user, roles in
-                ["userRecordName": .string(user), "name": Self.optional(users[user]), "roles": .array(roles.sorted().map(JSONValue.string))]
-            }),
-        ]
+        return SecurityView(
+            environment: environment, schema: schema,
+            holders: holders.map { user, roles in SecurityView.Holder(userRecordName: user, name: users[user], roles: roles.sorted()) })
     }
 
-    /// Replaces a record type's grants in development: `[{role, permissions: [CREATE|READ|WRITE]}]`.
+    /// Replaces a record type's grants in development.
     public func setGrants(
-        _ grants: JSONValue, of recordType: String, in container: String, environment: String, as actor: OperatorIdentity
-    ) throws -> JSONValue {
+        _ parsed: [Grant], of recordType: String, in container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity
+    ) throws -> RecordTypeGrantsView {
+        let identifier = try existingContainer(container)
+        try store.setGrants(parsed, of: recordType, in: identifier, environment, by: actor)
+        let saved = try store.schema(identifier, environment).recordType(recordType)?.grants ?? []
+        return RecordTypeGrantsView(name: recordType, grants: saved)
+    }
+
+    /// Grants as a request gives them: `[{role, permissions: [CREATE|READ|WRITE]}]`.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` naming what is malformed.
+    public static func grants(from grants: JSONValue) throws -> [Grant] {
         guard let list = grants.arrayValue else { throw CloudStoreError.badRequest("\"grants\" must be an array of {role, permissions}") }
-        let parsed = try list.map { grant throws -> Grant in
+        return try list.map { grant throws -> Grant in
             guard let role = grant["role"]?.stringValue, let names = grant["permissions"]?.arrayValue else {
                 throw CloudStoreError.badRequest("Each grant needs a \"role\" and \"permissions\"")
             }
@@ -39,42 +39,36 @@ extension ManagementActions {
                 return permission
             }, to: role)
         }
-        let identifier = try existingContainer(container)
-        let environmentValue = try Self.environment(environment)
-        try store.setGrants(parsed, of: recordType, in: identifier, environmentValue, by: actor)
-        let saved = try store.schema(identifier, environmentValue).recordType(recordType)?.grants ?? []
-        return ["name": .string(recordType), "grants": .array(saved.map(Self.grantJSON))]
     }
 
     /// Declares a custom role in development.
-    public func createRole(_ name: String, in container: String, environment: String, as actor: OperatorIdentity) throws -> JSONValue {
-        try store.createRole(name, in: try existingContainer(container), try Self.environment(environment), by: actor)
-        return ["role": .string(name), "created": true]
+    public func createRole(_ name: String, in container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity) throws -> RoleChangeView {
+        try store.createRole(name, in: try existingContainer(container), environment, by: actor)
+        return RoleChangeView(role: name, deleted: false)
     }
 
     /// Deletes a custom role in development, with its grants and assignments.
-    public func deleteRole(_ name: String, in container: String, environment: String, as actor: OperatorIdentity) throws -> JSONValue {
-        try store.deleteRole(name, in: try existingContainer(container), try Self.environment(environment), by: actor)
-        return ["role": .string(name), "deleted": true]
+    public func deleteRole(_ name: String, in container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity) throws -> RoleChangeView {
+        try store.deleteRole(name, in: try existingContainer(container), environment, by: actor)
+        return RoleChangeView(role: name, deleted: true)
     }
 
     /// Gives a user exactly these custom roles in an environment.
-    public func setUserRoles(_ roles: [String], of user: String, in container: String, environment: String, as actor: OperatorIdentity)
-        throws -> JSONValue
-    {
+    public func setUserRoles(
+        _ roles: [String], of user: String, in container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity
+    ) throws -> UserRolesView {
         let (identifier, found) = try existingUser(user, in: container)
-        let environmentValue = try Self.environment(environment)
-        try store.setRoles(Set(roles), of: found.userRecordName, in: identifier, environmentValue, by: actor)
-        let held = try store.roles(of: found.userRecordName, in: identifier, environmentValue).sorted()
-        return ["userRecordName": .string(found.userRecordName), "name": .string(found.name), "roles": .array(held.map(JSONValue.string))]
+        try store.setRoles(Set(roles), of: found.userRecordName, in: identifier, environment, by: actor)
+        let held = try store.roles(of: found.userRecordName, in: identifier, environment).sorted()
+        return UserRolesView(userRecordName: found.userRecordName, name: found.name, roles: held)
     }
 
     /// Gives a user one more custom role, or takes one away, keeping the others.
-    public func changeUserRole(_ role: String, of user: String, give: Bool, in container: String, environment: String, as actor: OperatorIdentity)
-        throws -> JSONValue
-    {
+    public func changeUserRole(
+        _ role: String, of user: String, give: Bool, in container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity
+    ) throws -> UserRolesView {
         let (identifier, found) = try existingUser(user, in: container)
-        var held = try store.roles(of: found.userRecordName, in: identifier, try Self.environment(environment))
+        var held = try store.roles(of: found.userRecordName, in: identifier, environment)
         if give { held.insert(role) } else { held.remove(role) }
         return try setUserRoles(held.sorted(), of: found.userRecordName, in: container, environment: environment, as: actor)
     }
@@ -84,9 +78,9 @@ extension ManagementActions {
     /// `recordName`) in the public database, and the grant or rule that decides, from the code
     /// that enforces it.
     public func simulateAccess(
-        subject: String, permission: String, recordType: String, recordName: String?, in container: String, environment: String,
-        as actor: OperatorIdentity
-    ) throws -> JSONValue {
+        subject: String, permission: String, recordType: String, recordName: String?, in container: ContainerIdentifier,
+        environment: Environment, as actor: OperatorIdentity
+    ) throws -> AccessDecisionView {
         let identifier = try existingContainer(container)
         guard let permissionValue = Permission(rawValue: permission.uppercased()) else {
             throw CloudStoreError.badRequest("Unknown permission '\(permission)': use CREATE, READ or WRITE")
@@ -99,11 +93,7 @@ extension ManagementActions {
         }
         let decision = try store.simulateAccess(
             permissionValue, recordType: recordType, recordName: recordName.flatMap { $0.isEmpty ? nil : $0 }, as: who, in: identifier,
-            try Self.environment(environment))
-        return ["allowed": .bool(decision.isAllowed), "rule": .string(decision.rule), "description": .string(decision.description)]
-    }
-
-    private static func grantJSON(_ grant: Grant) -> JSONValue {
-        ["role": .string(grant.role), "permissions": .array(grant.permissions.map { .string($0.rawValue) })]
+            environment)
+        return AccessDecisionView(decision)
     }
 }

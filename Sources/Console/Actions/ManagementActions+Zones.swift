@@ -6,49 +6,50 @@ extension ManagementActions {
     /// - Parameters:
     ///   - database: `public`, `private` or `shared`.
     ///   - user: the owner of a private or shared database (sign-in name or user record name).
-    public func zones(in container: String, environment: String, database: String, user: String?, as actor: OperatorIdentity)
-        throws -> JSONValue
-    {
+    public func zones(
+        in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?, as actor: OperatorIdentity
+    ) throws -> ZonesView {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
         let handle = try store.database(identifier, environment, database: target, as: actor.caller)
         let usage = try store.zoneUsage(identifier, environment).filter { $0.database == target }
-        let zones = try handle.zones().map { zone -> JSONValue in
+        let zones = try handle.zones().map { zone in
             let figures = usage.first { $0.zoneID == zone.zoneID }
-            return [
-                "zoneName": .string(zone.zoneID.zoneName), "ownerRecordName": .string(zone.zoneID.ownerRecordName),
-                "atomic": .bool(zone.atomic), "records": .integer(figures?.records ?? 0), "recordBytes": .integer(figures?.recordBytes ?? 0),
-            ]
+            return ZonesView.Zone(
+                zoneName: zone.zoneID.zoneName, ownerRecordName: zone.zoneID.ownerRecordName, atomic: zone.atomic,
+                records: figures?.records ?? 0, recordBytes: figures?.recordBytes ?? 0)
         }
-        return ["database": .string(target.scope.rawValue), "owner": .string(target.owner), "zones": .array(zones)]
+        return ZonesView(database: target.scope, owner: target.owner, zones: zones)
     }
 
     /// Creates a zone in a private database.
     public func createZone(
-        _ zoneName: String, in container: String, environment: String, database: String, user: String?, as actor: OperatorIdentity
-    ) throws -> JSONValue {
+        _ zoneName: String, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
+        as actor: OperatorIdentity
+    ) throws -> ZoneChangeView {
         try modifyZone(.create, zoneName, container, environment, database, user, actor)
     }
 
     /// Deletes a zone with every record in it.
     public func deleteZone(
-        _ zoneName: String, in container: String, environment: String, database: String, user: String?, as actor: OperatorIdentity
-    ) throws -> JSONValue {
+        _ zoneName: String, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
+        as actor: OperatorIdentity
+    ) throws -> ZoneChangeView {
         try modifyZone(.delete, zoneName, container, environment, database, user, actor)
     }
 
     private func modifyZone(
-        _ kind: ZoneOperation.Kind, _ zoneName: String, _ container: String, _ environment: String, _ database: String, _ user: String?,
-        _ actor: OperatorIdentity
-    ) throws -> JSONValue {
+        _ kind: ZoneOperation.Kind, _ zoneName: String, _ container: ContainerIdentifier, _ environment: Environment,
+        _ database: DatabaseScope, _ user: String?, _ actor: OperatorIdentity
+    ) throws -> ZoneChangeView {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
         var handle = try store.database(identifier, environment, database: target, as: actor.caller)
         handle.auditActor = actor
         handle.auditPlace = "\(database)\(user.map { " of \($0)" } ?? "")"
         switch try handle.modifyZones([ZoneOperation(kind, zoneName: zoneName)]).first {
         case .zone(let zone):
-            return ["zoneName": .string(zone.zoneID.zoneName), "ownerRecordName": .string(zone.zoneID.ownerRecordName), "created": true]
+            return ZoneChangeView(zone.zoneID, deleted: false)
         case .deleted(let zoneID):
-            return ["zoneName": .string(zoneID.zoneName), "ownerRecordName": .string(zoneID.ownerRecordName), "deleted": true]
+            return ZoneChangeView(zoneID, deleted: true)
         case .failure(_, let error):
             throw error
         case nil:
@@ -56,15 +57,12 @@ extension ManagementActions {
         }
     }
 
-    /// The database a request names: the public one, or a user's private or shared one.
-    func databaseID(_ container: String, _ environment: String, _ database: String, _ user: String?) throws
+    /// The database a request names, in a container that must exist: the public one, or a user's
+    /// private or shared one.
+    func databaseID(_ container: ContainerIdentifier, _ environment: Environment, _ scope: DatabaseScope, _ user: String?) throws
         -> (ContainerIdentifier, Environment, DatabaseID)
     {
         let identifier = try existingContainer(container)
-        let environment = try Self.environment(environment)
-        guard let scope = DatabaseScope(rawValue: database) else {
-            throw CloudStoreError.badRequest("Unknown database '\(database)': use public, private or shared")
-        }
         if scope == .public { return (identifier, environment, .public) }
         guard let user, !user.isEmpty else {
             throw CloudStoreError.badRequest("The \(scope) database belongs to a user: name one")

@@ -3,9 +3,10 @@ import CloudStore
 import Foundation
 
 /// Every admin action, once: the console's pages, the management JSON API and the command line
-/// call these and only translate. Each takes who is acting and returns a view model as JSON,
-/// which the API sends as it is and pages render through their templates. The rules live in
-/// CloudStore; these name the resources, check they belong together and shape the answer.
+/// call these and only translate. Each takes who is acting and typed inputs, and returns a typed
+/// result (``ManagementResult``) whose `json` the API sends and which pages and commands read.
+/// The rules live in CloudStore; these name the resources, check they belong together and shape
+/// the answer.
 public struct ManagementActions: Sendable {
     /// The store acted on.
     public let store: CloudStore
@@ -19,23 +20,17 @@ public struct ManagementActions: Sendable {
     /// - Throws: ``CloudStoreError/badRequest(_:)`` for a malformed identifier,
     ///   ``CloudStoreError/notFound(_:)`` when no such container exists.
     func existingContainer(_ identifier: String) throws -> ContainerIdentifier {
-        let container = try ContainerIdentifier(identifier)
+        try existingContainer(try ContainerIdentifier(identifier))
+    }
+
+    /// A container a request names, which must exist.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` when no such container exists.
+    func existingContainer(_ container: ContainerIdentifier) throws -> ContainerIdentifier {
         guard try store.container(container) != nil else {
-            throw CloudStoreError.notFound("Container \(identifier) does not exist")
+            throw CloudStoreError.notFound("Container \(container) does not exist")
         }
         return container
     }
-
-    /// An environment named in a request.
-    static func environment(_ name: String) throws -> Environment {
-        guard let environment = Environment(rawValue: name) else {
-            throw CloudStoreError.badRequest("Unknown environment '\(name)': use development or production")
-        }
-        return environment
-    }
-
-    /// A time in milliseconds since 1970 as JSON: the number, as CloudKit sends times.
-    static func time(_ milliseconds: Int64) -> JSONValue { .integer(milliseconds) }
 
     /// An optional string as JSON: the string or `null`.
     static func optional(_ value: String?) -> JSONValue { value.map(JSONValue.string) ?? .null }

@@ -7,14 +7,17 @@ import HTTPServer
 struct ManagementInput {
     let request: HTTPRequest
     private let object: JSONObject
+    /// The actions, which know which containers exist.
+    private let actions: ManagementActions
 
     /// The body as JSON: an empty object when there was none.
     var body: JSONValue { .object(object) }
 
     /// Reads `request`; a body, when there is one, must be a JSON object.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` for a body that is not one.
-    init(_ request: HTTPRequest, jsonBody: Bool) throws {
+    init(_ request: HTTPRequest, jsonBody: Bool, actions: ManagementActions) throws {
         self.request = request
+        self.actions = actions
         guard jsonBody, !request.body.isEmpty else {
             object = JSONObject()
             return
@@ -33,6 +36,19 @@ struct ManagementInput {
 
     /// A path parameter the route declares.
     func path(_ name: String) -> String { request.pathParameters[name] ?? "" }
+
+    /// The container the path names (`:container`), which must exist.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` for a malformed identifier,
+    ///   ``CloudStoreError/notFound(_:)`` when there is no such container.
+    func container() throws -> ContainerIdentifier { try actions.existingContainer(path("container")) }
+
+    /// The environment the path names (`:environment`).
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` when there is no such environment.
+    func environment() throws -> Environment { try Environment(parsing: path("environment")) }
+
+    /// The database the path names (`:database`).
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` when there is no such database.
+    func database() throws -> DatabaseScope { try DatabaseScope(parsing: path("database")) }
 
     /// A query parameter, or `nil`.
     func query(_ name: String) -> String? { request.queryParameter(name) }

@@ -97,16 +97,10 @@ struct APIEndpoint: Sendable {
         _ request: HTTPRequest, needsDatabase: Bool, scan: BodyScan?, authentication: inout Authentication?
     ) throws -> APIContext {
         let container = try ContainerIdentifier.fromPath(request.pathParameters["container"])
-        let environmentName = request.pathParameters["environment"] ?? ""
-        guard let environment = Environment(rawValue: environmentName) else {
-            throw WebServicesError.badRequest("Unknown environment '\(environmentName)': use development or production")
-        }
+        let environment = try Environment.fromPath(request.pathParameters["environment"])
         var scope: DatabaseScope?
         if let databaseName = request.pathParameters["database"] {
-            guard let parsed = DatabaseScope(rawValue: databaseName) else {
-                throw WebServicesError.badRequest("Unknown database '\(databaseName)': use public, private or shared")
-            }
-            scope = parsed
+            scope = try DatabaseScope.fromPath(databaseName)
         } else if needsDatabase {
             throw WebServicesError.badRequest("The path needs a database: public, private or shared")
         }
@@ -200,8 +194,29 @@ struct APIEndpoint: Sendable {
 extension ContainerIdentifier {
     /// The container of an API path, refused with BAD_REQUEST when malformed.
     static func fromPath(_ text: String?) throws -> ContainerIdentifier {
+        try WebServicesError.refusing { try ContainerIdentifier(text ?? "") }
+    }
+}
+
+extension Environment {
+    /// The environment of an API path, refused with BAD_REQUEST when unknown.
+    static func fromPath(_ text: String?) throws -> Environment {
+        try WebServicesError.refusing { try Environment(parsing: text ?? "") }
+    }
+}
+
+extension DatabaseScope {
+    /// The database of an API path, refused with BAD_REQUEST when unknown.
+    static func fromPath(_ text: String) throws -> DatabaseScope {
+        try WebServicesError.refusing { try DatabaseScope(parsing: text) }
+    }
+}
+
+extension WebServicesError {
+    /// The value a path parser makes, its refusal sent as the data API's BAD_REQUEST with the parser's reason.
+    static func refusing<T>(_ parse: () throws -> T) throws -> T {
         do {
-            return try ContainerIdentifier(text ?? "")
+            return try parse()
         } catch let error as CloudStoreError {
             throw WebServicesError.badRequest(error.reason)
         }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import CloudKitWire
+import CloudStore
+import Console
 import Foundation
 
 /// `cumulus containers create ID` and `cumulus containers list`, on the data directory or a
@@ -21,8 +23,9 @@ struct ContainersCommand: ParsableCommand {
         var identifier: String
 
         func run() throws {
-            let created = try management.client().json(.post, ManagementPath("containers"), body: ["identifier": .string(identifier)])
-            print("Created container \(created["identifier"]?.stringValue ?? identifier) (development and production)")
+            let created = try management.client().result(
+                ContainerView.self, .post, ManagementPath("containers"), body: ["identifier": .string(identifier)])
+            print("Created container \(created.identifier) (development and production)")
         }
     }
 
@@ -32,16 +35,13 @@ struct ContainersCommand: ParsableCommand {
         @OptionGroup var management: ManagementOptions
 
         func run() throws {
-            let containers = try management.client().json(.get, ManagementPath("containers"))["containers"]?.arrayValue ?? []
+            let containers = try management.client().result(ContainersView.self, .get, ManagementPath("containers")).containers
             if containers.isEmpty {
                 print("No containers. Create one with: cumulus containers create iCloud.com.example.App")
             }
             for container in containers {
-                let records = ["development", "production"].map { environment in
-                    "\(environment) \(container["environments"]?[environment]?["records"]?.int64Value(acceptingNumericString: false) ?? 0) records"
-                }
-                print("\(container["identifier"]?.stringValue ?? "")\tcreated \(CommandOutput.time(container["created"]))\t"
-                      + records.joined(separator: ", "))
+                let records = Environment.allCases.map { environment in "\(environment) \(container[environment].records) records" }
+                print("\(container.identifier)\tcreated \(CommandOutput.time(container.created))\t" + records.joined(separator: ", "))
             }
         }
     }
@@ -52,6 +52,11 @@ enum CommandOutput {
     /// A time in milliseconds since 1970 as ISO 8601, `-` when absent.
     static func time(_ value: JSONValue?) -> String {
         guard let milliseconds = value?.int64Value(acceptingNumericString: true) else { return "-" }
-        return ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
+        return time(milliseconds)
+    }
+
+    /// A time in milliseconds since 1970 as ISO 8601.
+    static func time(_ milliseconds: Int64) -> String {
+        ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CloudStore
 import CloudKitWire
+import Console
 import Foundation
 
 /// `cumulus keys add|list|revoke`: the server-to-server keys of a container, on the data
@@ -32,10 +33,10 @@ struct KeysCommand: ParsableCommand {
             guard let data = FileManager.default.contents(atPath: publicKey), let pem = String(data: data, encoding: .utf8) else {
                 throw ValidationError("Cannot read the public key file \(publicKey)")
             }
-            let key = try management.client().json(
-                .post, ManagementPath("containers", target.container, "keys"),
+            let key = try management.client().result(
+                ServerKeyView.self, .post, ManagementPath("containers", target.container, "keys"),
                 body: ["environment": .string(target.environment.rawValue), "publicKey": .string(pem), "name": .string(name)])
-            print(key["keyID"]?.stringValue ?? "")
+            print(key.keyID)
         }
     }
 
@@ -48,10 +49,9 @@ struct KeysCommand: ParsableCommand {
         var container: String
 
         func run() throws {
-            for key in try management.client().json(.get, ManagementPath("containers", container, "keys"))["keys"]?.arrayValue ?? [] {
+            for key in try management.client().result(ServerKeysView.self, .get, ManagementPath("containers", container, "keys")).keys {
                 print([
-                    key["keyID"]?.stringValue ?? "", key["environment"]?.stringValue ?? "", key["name"]?.stringValue ?? "",
-                    "acts as " + (key["userRecordName"]?.stringValue ?? ""), "fingerprint " + (key["fingerprint"]?.stringValue ?? ""),
+                    key.keyID, key.environment.rawValue, key.name, "acts as " + key.userRecordName, "fingerprint " + key.fingerprint,
                 ].joined(separator: "\t"))
             }
         }
@@ -67,7 +67,7 @@ struct KeysCommand: ParsableCommand {
         var keyID: String
 
         func run() throws {
-            _ = try management.client().json(.delete, ManagementPath("keys", keyID))
+            _ = try management.client().result(RevokedView.self, .delete, ManagementPath("keys", keyID))
             print("Revoked server-to-server key \(keyID)")
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CloudKitWire
+import Console
 
 /// `cumulus deploy --container ID [--dry-run]`: development's schema to production, on the data
 /// directory or a remote server (`--server`).
@@ -22,9 +23,9 @@ struct DeployCommand: ParsableCommand {
 
     func run() throws {
         let client = try management.client()
-        let difference = try client.json(.get, ManagementPath("containers", container, "deployment"))
-        let changes = (difference["changes"]?.arrayValue ?? []).compactMap { $0["description"]?.stringValue }
-        let refusals = (difference["refusals"]?.arrayValue ?? []).compactMap { $0["reason"]?.stringValue }
+        let difference = try client.result(SchemaDifferenceView.self, .get, ManagementPath("containers", container, "deployment"))
+        let changes = difference.changes.map(\.description)
+        let refusals = difference.refusals.map(\.reason)
         if changes.isEmpty, refusals.isEmpty {
             print("Production's schema is already development's: nothing to deploy.")
             return
@@ -38,8 +39,8 @@ struct DeployCommand: ParsableCommand {
             print("Dry run: \(changes.count) change\(changes.count == 1 ? "" : "s") to deploy; nothing was changed.")
             return
         }
-        let deployment = try client.json(.post, ManagementPath("containers", container, "deployment"))
-        print("Deployed \(deployment["changes"]?.arrayValue?.count ?? 0) changes to production of \(container).")
+        let deployment = try client.result(SchemaDeploymentView.self, .post, ManagementPath("containers", container, "deployment"))
+        print("Deployed \(deployment.changes.count) changes to production of \(container).")
     }
 }
 
@@ -56,11 +57,9 @@ struct ResetCommand: ParsableCommand {
     var container: String
 
     func run() throws {
-        let answer = try management.client().json(
-            .post, ManagementPath("containers", container, "reset"), body: ["confirm": .string(container)])
-        let deleted = answer["deleted"]
-        func count(_ key: String) -> Int64 { deleted?[key]?.int64Value(acceptingNumericString: false) ?? 0 }
-        print("Reset development of \(container): \(count("records")) records and \(count("zones")) zones deleted, "
-              + "\(count("sessions")) sessions ended; \(count("productionRecordTypes")) record types, as in production.")
+        let deleted = try management.client().result(
+            ResetOutcome.self, .post, ManagementPath("containers", container, "reset"), body: ["confirm": .string(container)]).deleted
+        print("Reset development of \(container): \(deleted.records) records and \(deleted.zones) zones deleted, "
+              + "\(deleted.sessions) sessions ended; \(deleted.productionRecordTypes) record types, as in production.")
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CloudKitWire
+import Console
 
 /// `cumulus limits --container ID [--environment E] [--preset P] [--requests-per-second N] …`:
 /// shows an environment's limits and usage, and changes them when asked to.
@@ -49,19 +50,17 @@ struct LimitsCommand: ParsableCommand {
         }
         let path = ManagementPath("containers", container, environment, "limits")
         if !changes.isEmpty {
-            _ = try client.json(.put, path, body: .object(changes))
+            _ = try client.result(LimitsView.self, .put, path, body: .object(changes))
             print("Saved the limits of \(environment) of \(container).")
         }
-        let usage = try client.json(.get, ManagementPath("containers", container, environment, "usage", query: [("range", "hour")]))
-        let limits = usage["limits"] ?? .null
-        func integer(_ value: JSONValue?) -> Int64? { value?.int64Value(acceptingNumericString: false) }
-        let rate = limits["requestsPerSecond"]?.doubleValue ?? 0
-        let preset = limits["preset"]?.stringValue.map { " (\($0))" } ?? ""
-        print("requests:  \(rate == rate.rounded() ? String(Int64(rate)) : String(rate)) a second, bursts of \(integer(limits["burst"]) ?? 0)\(preset)")
-        let stored = integer(usage["stored"]?["recordBytes"]) ?? 0
-        print("storage:   \(stored) bytes in \(integer(usage["stored"]?["records"]) ?? 0) records, limit "
-              + (integer(limits["storageBytes"]).map { "\($0) bytes" } ?? "none"))
-        print("transfer:  \(integer(usage["transferThisMonth"]) ?? 0) bytes this month, limit "
-              + (integer(limits["transferBytesPerMonth"]).map { "\($0) bytes" } ?? "none"))
+        let usage = try client.result(UsageView.self, .get, ManagementPath("containers", container, environment, "usage", query: [("range", "hour")]))
+        let limits = usage.limits
+        let rate = limits.requestsPerSecond
+        let preset = limits.preset.map { " (\($0))" } ?? ""
+        print("requests:  \(rate == rate.rounded() ? String(Int64(rate)) : String(rate)) a second, bursts of \(limits.burst)\(preset)")
+        print("storage:   \(usage.stored.recordBytes) bytes in \(usage.stored.records) records, limit "
+              + (limits.storageBytes.map { "\($0) bytes" } ?? "none"))
+        print("transfer:  \(usage.transferThisMonth) bytes this month, limit "
+              + (limits.transferBytesPerMonth.map { "\($0) bytes" } ?? "none"))
     }
 }

@@ -25,7 +25,7 @@ struct OperatorsCommand: ParsableCommand {
         func run() throws {
             let password = try readPassword(for: "operators add")
             let account = try data.actions().addOperator(name, password: password, as: .local)
-            print("Added operator \(account["name"]?.stringValue ?? name); sign in at /console/")
+            print("Added operator \(account.name); sign in at /console/")
         }
     }
 
@@ -88,7 +88,7 @@ struct OperatorsCommand: ParsableCommand {
         var name = "management token"
 
         func run() throws {
-            print(try data.actions().createManagementToken(for: operatorName, name: name, as: .local)["token"]?.stringValue ?? "")
+            print(try data.actions().createManagementToken(for: operatorName, name: name, as: .local).secret ?? "")
         }
     }
 

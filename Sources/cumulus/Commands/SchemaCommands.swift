@@ -1,6 +1,7 @@
 import ArgumentParser
 import CloudKitWire
 import CloudStore
+import Console
 import Foundation
 
 /// `cumulus export-schema`: prints an environment's schema in CloudKit's schema language, from
@@ -38,10 +39,9 @@ struct ValidateSchemaCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        let answer = try management.client().json(
-            .post, ManagementPath("containers", target.container, target.environment.rawValue, "schema", "validate"), text: try readSchemaFile(file))
-        print("Schema is valid: \(answer["recordTypes"]?.int64Value(acceptingNumericString: false) ?? 0) record types, "
-              + "\(answer["roles"]?.int64Value(acceptingNumericString: false) ?? 0) roles.")
+        let answer = try SchemaValidation(json: try management.client().json(
+            .post, ManagementPath("containers", target.container, target.environment.rawValue, "schema", "validate"), text: try readSchemaFile(file)))
+        print("Schema is valid: \(answer.recordTypes) record types, \(answer.roles) roles.")
     }
 }
 
@@ -59,9 +59,9 @@ struct ImportSchemaCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        let schema = try management.client().json(
-            .put, ManagementPath("containers", target.container, target.environment.rawValue, "schema"), text: try readSchemaFile(file))
-        print("Imported schema into \(target.container) \(target.environment): \(schema["recordTypes"]?.arrayValue?.count ?? 0) record types.")
+        let schema = try EnvironmentSchemaView(json: try management.client().json(
+            .put, ManagementPath("containers", target.container, target.environment.rawValue, "schema"), text: try readSchemaFile(file)))
+        print("Imported schema into \(target.container) \(target.environment): \(schema.recordTypes.count) record types.")
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CloudKitWire
+import Console
 
 /// `cumulus shares list|remove-participant|delete`: the shares of a container's environment.
 struct SharesCommand: ParsableCommand {
@@ -30,22 +31,18 @@ struct SharesCommand: ParsableCommand {
         @OptionGroup var target: ContainerOptions
 
         func run() throws {
-            let answer = try management.client().json(.get, ManagementPath("containers", target.container, target.environment.rawValue, "shares"))
-            let shares = answer["shares"]?.arrayValue ?? []
+            let shares = try management.client().result(
+                SharesView.self, .get, ManagementPath("containers", target.container, target.environment.rawValue, "shares")).shares
             if shares.isEmpty { print("No shares in \(target.environment) of \(target.container).") }
             for share in shares {
-                let owner = share["ownerName"]?.stringValue ?? share["owner"]?.stringValue ?? ""
-                let what = share["rootRecordName"]?.stringValue.map { "record \($0)" } ?? "whole zone"
+                let what = share.rootRecordName.map { "record \($0)" } ?? "whole zone"
                 print([
-                    owner, share["zoneName"]?.stringValue ?? "", share["recordName"]?.stringValue ?? "", what,
-                    "public \(share["publicPermission"]?.stringValue ?? "")", share["shortGUID"]?.stringValue ?? "",
+                    share.ownerName ?? share.owner, share.zoneName, share.recordName, what, "public \(share.publicPermission)", share.shortGUID,
                 ].joined(separator: "\t"))
-                for participant in share["participants"]?.arrayValue ?? [] {
+                for participant in share.participants {
                     print("\t" + [
-                        participant["name"]?.stringValue ?? participant["userRecordName"]?.stringValue
-                            ?? participant["emailAddress"]?.stringValue ?? "",
-                        participant["permission"]?.stringValue ?? "", participant["type"]?.stringValue ?? "",
-                        participant["acceptanceStatus"]?.stringValue ?? "",
+                        participant.name ?? participant.userRecordName ?? participant.emailAddress ?? "",
+                        participant.permission, participant.type, participant.acceptanceStatus,
                     ].joined(separator: "\t"))
                 }
             }
@@ -64,7 +61,8 @@ struct SharesCommand: ParsableCommand {
         var user: String
 
         func run() throws {
-            _ = try management.client().json(.delete, ManagementPath(segments: which.segments(target) + ["participants", user], query: []))
+            _ = try management.client().result(
+                ShareChangeView.self, .delete, ManagementPath(segments: which.segments(target) + ["participants", user], query: []))
             print("Removed \(user) from share \(which.share).")
         }
     }
@@ -77,7 +75,7 @@ struct SharesCommand: ParsableCommand {
         @OptionGroup var which: ShareOptions
 
         func run() throws {
-            _ = try management.client().json(.delete, ManagementPath(segments: which.segments(target), query: []))
+            _ = try management.client().result(ShareChangeView.self, .delete, ManagementPath(segments: which.segments(target), query: []))
             print("Deleted share \(which.share).")
         }
     }

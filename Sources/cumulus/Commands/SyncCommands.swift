@@ -1,5 +1,6 @@
 import ArgumentParser
 import CloudKitWire
+import Console
 
 /// `cumulus subscriptions list|delete`: the subscriptions of a container's environment.
 struct SubscriptionsCommand: ParsableCommand {
@@ -15,20 +16,19 @@ struct SubscriptionsCommand: ParsableCommand {
         @OptionGroup var target: ContainerOptions
 
         func run() throws {
-            let answer = try management.client().json(.get, ManagementPath("containers", target.container, target.environment.rawValue, "subscriptions"))
-            let subscriptions = answer["subscriptions"]?.arrayValue ?? []
+            let subscriptions = try management.client().result(
+                SubscriptionsView.self, .get, ManagementPath("containers", target.container, target.environment.rawValue, "subscriptions")
+            ).subscriptions
             if subscriptions.isEmpty { print("No subscriptions in \(target.environment) of \(target.container).") }
             for entry in subscriptions {
-                let database = entry["database"]?.stringValue ?? ""
-                let what: String = switch entry["subscriptionType"]?.stringValue {
-                case "query": "query " + (entry["query"]?["recordType"]?.stringValue ?? "")
-                    + " on " + (entry["firesOn"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ",")
-                case "zone": "zone " + (entry["zoneID"]?["zoneName"]?.stringValue ?? "")
+                let database = entry.database
+                let what: String = switch entry.subscriptionType {
+                case "query": "query " + (entry.recordType ?? "") + " on " + entry.firesOn.joined(separator: ",")
+                case "zone": "zone " + (entry.zoneName ?? "")
                 default: "database"
                 }
                 print([
-                    entry["userRecordName"]?.stringValue ?? "", database == "public" ? database : "\(database) of \(entry["owner"]?.stringValue ?? "")",
-                    entry["subscriptionID"]?.stringValue ?? "", what,
+                    entry.userRecordName, database == "public" ? database : "\(database) of \(entry.owner)", entry.subscriptionID, what,
                 ].joined(separator: "\t"))
             }
         }
@@ -56,7 +56,7 @@ struct SubscriptionsCommand: ParsableCommand {
         func run() throws {
             let path = ManagementPath(
                 segments: ["containers", target.container, target.environment.rawValue, database, "subscriptions", user, subscriptionID], query: [("owner", owner)])
-            _ = try management.client().json(.delete, path)
+            _ = try management.client().result(SubscriptionDeletion.self, .delete, path)
             print("Deleted subscription \(subscriptionID) of \(user).")
         }
     }
@@ -85,12 +85,11 @@ struct PushTokensCommand: ParsableCommand {
 
         func run() throws {
             let path = ManagementPath(segments: ["containers", target.container, target.environment.rawValue, "push-tokens"], query: [("user", user)])
-            let tokens = try management.client().json(.get, path)["pushTokens"]?.arrayValue ?? []
+            let tokens = try management.client().result(PushTokensView.self, .get, path).pushTokens
             if tokens.isEmpty { print("No push tokens held in \(target.environment) of \(target.container).") }
             for token in tokens {
-                let holder: String = token["userName"]?.stringValue ?? token["userRecordName"]?.stringValue ?? ""
-                let times: [String] = ["created", "lastUsed"].map { token[$0]?.int64Value(acceptingNumericString: false).map(String.init) ?? "" }
-                let columns: [String] = [token["id"]?.stringValue ?? "", holder, token["token"]?.stringValue ?? ""] + times
+                let holder: String = token.userName ?? token.userRecordName ?? ""
+                let columns: [String] = [token.id, holder, token.token, String(token.created), String(token.lastUsed)]
                 print(columns.joined(separator: "\t"))
             }
         }
@@ -107,7 +106,8 @@ struct PushTokensCommand: ParsableCommand {
         var id: String
 
         func run() throws {
-            _ = try management.client().json(.delete, ManagementPath("containers", target.container, target.environment.rawValue, "push-tokens", id))
+            _ = try management.client().result(
+                PushTokenRevocation.self, .delete, ManagementPath("containers", target.container, target.environment.rawValue, "push-tokens", id))
             print("Revoked push token \(id).")
         }
     }
@@ -150,26 +150,23 @@ struct ChangesCommand: ParsableCommand {
         let client = try management.client()
         let base = ["containers", target.container, target.environment.rawValue, database, "zones", zone, "changes"]
         if let syncToken {
-            let next = try client.json(.get, ManagementPath(segments: base + ["next"], query: [("user", user), ("syncToken", syncToken)]))
-            for record in next["records"]?.arrayValue ?? [] {
-                print((record["deleted"] == true ? "deleted\t" : "record\t") + (record["recordName"]?.stringValue ?? ""))
+            let next = try client.result(
+                NextChangesView.self, .get, ManagementPath(segments: base + ["next"], query: [("user", user), ("syncToken", syncToken)]))
+            for change in next.records {
+                var deleted = false
+                if case .deleted = change { deleted = true }
+                print((deleted ? "deleted\t" : "record\t") + (change.recordName ?? ""))
             }
-            print("syncToken\t\(next["syncToken"]?.stringValue ?? "")\nmoreComing\t\(next["moreComing"] == true)")
+            print("syncToken\t\(next.syncToken)\nmoreComing\t\(next.moreComing)")
             return
         }
-        let log = try client.json(.get, ManagementPath(segments: base, query: [
+        let log = try client.result(ChangeLogView.self, .get, ManagementPath(segments: base, query: [
             ("user", user), ("after", after.map(String.init)), ("since", since.map(String.init)),
         ]))
-        for entry in log["entries"]?.arrayValue ?? [] {
-            print([
-                entry["sequence"]?.int64Value(acceptingNumericString: false).map(String.init) ?? "",
-                entry["kind"]?.stringValue ?? "", entry["recordName"]?.stringValue ?? "", entry["recordType"]?.stringValue ?? "",
-                entry["time"]?.int64Value(acceptingNumericString: false).map(String.init) ?? "",
-            ].joined(separator: "\t"))
+        for entry in log.entries {
+            print([String(entry.sequence), entry.kind, entry.recordName, entry.recordType, String(entry.time)].joined(separator: "\t"))
         }
-        print("syncToken\t\(log["syncToken"]?.stringValue ?? "")")
-        if let horizon = log["horizon"]?.int64Value(acceptingNumericString: false), horizon > 0 {
-            print("expired below\t\(horizon)")
-        }
+        print("syncToken\t\(log.syncToken)")
+        if log.horizon > 0 { print("expired below\t\(log.horizon)") }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CloudStore
 import CloudKitWire
+import Console
 
 /// `cumulus tokens create|list|revoke`: the API tokens (`ckAPIToken`) of a container, on the
 /// data directory or a remote server (`--server`).
@@ -30,8 +31,9 @@ struct TokensCommand: ParsableCommand {
                 "allowedOrigins": .array(allowedOrigins.map(JSONValue.string)),
             ]
             if let signInCallback { body["signInCallback"] = .string(signInCallback) }
-            let token = try management.client().json(.post, ManagementPath("containers", target.container, "tokens"), body: .object(body))
-            print(token["token"]?.stringValue ?? "")
+            let token = try management.client().result(
+                APITokenView.self, .post, ManagementPath("containers", target.container, "tokens"), body: .object(body))
+            print(token.token)
         }
     }
 
@@ -44,14 +46,13 @@ struct TokensCommand: ParsableCommand {
         var container: String
 
         func run() throws {
-            let tokens = try management.client().json(.get, ManagementPath("containers", container, "tokens"))["tokens"]?.arrayValue ?? []
+            let tokens = try management.client().result(APITokensView.self, .get, ManagementPath("containers", container, "tokens")).tokens
             if tokens.isEmpty { print("No API tokens. Create one with: cumulus tokens create --container \(container)") }
             for token in tokens {
-                let origins = (token["allowedOrigins"]?.arrayValue ?? []).compactMap(\.stringValue)
                 print([
-                    token["token"]?.stringValue ?? "", token["environment"]?.stringValue ?? "", token["name"]?.stringValue ?? "",
-                    "origins: " + (origins.isEmpty ? "(this server only)" : origins.joined(separator: " ")),
-                    "callback: " + (token["signInCallback"]?.stringValue ?? "-"),
+                    token.token, token.environment.rawValue, token.name,
+                    "origins: " + (token.allowedOrigins.isEmpty ? "(this server only)" : token.allowedOrigins.joined(separator: " ")),
+                    "callback: " + (token.signInCallback ?? "-"),
                 ].joined(separator: "\t"))
             }
         }
@@ -67,7 +68,7 @@ struct TokensCommand: ParsableCommand {
         var token: String
 
         func run() throws {
-            _ = try management.client().json(.delete, ManagementPath("tokens", token))
+            _ = try management.client().result(RevokedView.self, .delete, ManagementPath("tokens", token))
             print("Revoked API token \(token)")
         }
     }

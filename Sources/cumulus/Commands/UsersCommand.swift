@@ -1,6 +1,7 @@
 import ArgumentParser
 import CloudKitWire
 import CloudStore
+import Console
 import Foundation
 
 /// `cumulus users add|list|remove|password|sign-out|roles|token`: the users who sign in to a
@@ -38,8 +39,8 @@ struct UsersCommand: ParsableCommand {
             if let email { body["emailAddress"] = .string(email) }
             if let firstName { body["firstName"] = .string(firstName) }
             if let lastName { body["lastName"] = .string(lastName) }
-            let user = try management.client().json(.post, ManagementPath("containers", container, "users"), body: .object(body))
-            print(user["userRecordName"]?.stringValue ?? "")
+            let user = try management.client().result(UserView.self, .post, ManagementPath("containers", container, "users"), body: .object(body))
+            print(user.userRecordName)
         }
     }
 
@@ -56,15 +57,14 @@ struct UsersCommand: ParsableCommand {
 
         func run() throws {
             let path = ManagementPath("containers", container, "users", query: search.map { [("search", $0)] } ?? [])
-            let users = try management.client().json(.get, path)["users"]?.arrayValue ?? []
+            let users = try management.client().result(UsersView.self, .get, path).users
             if users.isEmpty, search == nil {
                 print("No users. Add one with: printf '%s\\n' 'a long passphrase' | cumulus users add --container \(container) NAME")
             }
             for user in users {
-                let sessions = user["openSessions"]?.int64Value(acceptingNumericString: false) ?? 0
+                let sessions = user.openSessions
                 print([
-                    user["userRecordName"]?.stringValue ?? "", user["name"]?.stringValue ?? "", user["emailAddress"]?.stringValue ?? "-",
-                    "\(sessions) open session\(sessions == 1 ? "" : "s")",
+                    user.userRecordName, user.name, user.emailAddress ?? "-", "\(sessions) open session\(sessions == 1 ? "" : "s")",
                 ].joined(separator: "\t"))
             }
         }
@@ -83,8 +83,8 @@ struct UsersCommand: ParsableCommand {
         var user: String
 
         func run() throws {
-            let removed = try management.client().json(.delete, ManagementPath("containers", container, "users", user))
-            print("Removed \(user) (\(removed["removed"]?.stringValue ?? ""))")
+            let removed = try management.client().result(UserRemoval.self, .delete, ManagementPath("containers", container, "users", user))
+            print("Removed \(user) (\(removed.removed))")
         }
     }
 
@@ -102,8 +102,8 @@ struct UsersCommand: ParsableCommand {
 
         func run() throws {
             let password = try readPassword(for: "users password")
-            _ = try management.client().json(
-                .post, ManagementPath("containers", container, "users", user, "password"), body: ["password": .string(password)])
+            _ = try management.client().result(
+                UserView.self, .post, ManagementPath("containers", container, "users", user, "password"), body: ["password": .string(password)])
             print("Set the password of \(user); their sessions have ended")
         }
     }
@@ -121,8 +121,8 @@ struct UsersCommand: ParsableCommand {
         var user: String
 
         func run() throws {
-            let answer = try management.client().json(.post, ManagementPath("containers", container, "users", user, "sign-out"))
-            let ended = answer["endedSessions"]?.int64Value(acceptingNumericString: false) ?? 0
+            let ended = try management.client().result(
+                SignOutOutcome.self, .post, ManagementPath("containers", container, "users", user, "sign-out")).endedSessions
             print("Signed \(user) out: \(ended) session\(ended == 1 ? "" : "s") ended")
         }
     }
@@ -147,20 +147,21 @@ struct UsersCommand: ParsableCommand {
         func run() throws {
             let client = try management.client()
             let environment = target.environment.rawValue
-            let found = try client.json(.get, ManagementPath("containers", target.container, "users", query: [("search", user)]))["users"]?
-                .arrayValue?.first { $0["name"]?.stringValue?.lowercased() == user.lowercased() || $0["userRecordName"]?.stringValue == user }
-            guard let found, let recordName = found["userRecordName"]?.stringValue else {
+            let found = try client.result(UsersView.self, .get, ManagementPath("containers", target.container, "users", query: [("search", user)]))
+                .users.first { $0.name.lowercased() == user.lowercased() || $0.userRecordName == user }
+            guard let found else {
                 throw ValidationError("No user '\(user)' in \(target.container); `cumulus users list --container \(target.container)` lists them")
             }
-            let name = found["name"]?.stringValue ?? user
-            var roles = Set((found["roles"]?[environment]?.arrayValue ?? []).compactMap(\.stringValue))
+            let recordName = found.userRecordName
+            let name = found.name
+            var roles = Set(found.roles[target.environment] ?? [])
             if !add.isEmpty || !remove.isEmpty {
                 roles.formUnion(add)
                 roles.subtract(remove)
-                let answer = try client.json(
-                    .put, ManagementPath("containers", target.container, environment, "users", recordName, "roles"),
+                let answer = try client.result(
+                    UserRolesView.self, .put, ManagementPath("containers", target.container, environment, "users", recordName, "roles"),
                     body: ["roles": .array(roles.sorted().map(JSONValue.string))])
-                roles = Set((answer["roles"]?.arrayValue ?? []).compactMap(\.stringValue))
+                roles = Set(answer.roles)
             }
             print(roles.isEmpty ? "\(name) holds no custom roles in \(target.environment)"
                 : "\(name) holds in \(target.environment): \(roles.sorted().joined(separator: ", "))")

@@ -1,4 +1,5 @@
 import CloudKitWire
+import Console
 import Foundation
 import HTTPServer
 
@@ -27,6 +28,15 @@ struct ManagementClient {
     func json(_ method: HTTPMethod, _ path: ManagementPath, body: JSONValue? = nil) throws -> JSONValue {
         let answer = try send(method, path, body: body?.serialized() ?? [], contentType: "application/json")
         return try Self.parse(answer.body, from: path)
+    }
+
+    /// Sends a JSON request and answers its action's typed result, read from the JSON of a successful response.
+    /// - Throws: ``ManagementFailure`` with the server's reason for an error response, ``MalformedAnswer``
+    ///   for an answer of another shape.
+    func result<Result: ManagementResult>(
+        _ type: Result.Type, _ method: HTTPMethod, _ path: ManagementPath, body: JSONValue? = nil
+    ) throws -> Result {
+        try Result(json: try json(method, path, body: body))
     }
 
     /// Sends a text body (a `.ckdb` schema) and answers the JSON of a successful response.

@@ -30,7 +30,8 @@ import TestSupport
     /// walked below) or as reading.
     @Test func everyPublicActionIsListedAsChangingOrReading() throws {
         let folder = Repository.root + "/Sources/Console/Actions"
-        let declaration = /public\s+(?:static\s+)?func\s+(\w+)/
+        // Actions are instance methods; static ones parse an action's inputs (grants, a usage range).
+        let declaration = /public\s+func\s+(\w+)/
         var declared = Set<String>()
         for file in try FileManager.default.contentsOfDirectory(atPath: folder) where file.hasPrefix("ManagementActions") {
             let text = try String(contentsOfFile: folder + "/" + file, encoding: .utf8)
@@ -46,23 +47,22 @@ import TestSupport
     /// who acted; on SQLite and on PostgreSQL.
     @Test func everyChangingActionWritesExactlyOneAuditEntry() throws {
         let fixture = try AdminFixture()
-        let (store, actions, actor, c) = (fixture.store, ManagementActions(store: fixture.store), fixture.actor, fixture.container)
+        let (store, actions, actor, c) = (fixture.store, ManagementActions(store: fixture.store), fixture.actor, fixture.fixture.container)
         var apiToken = "", keyID = "", managementToken = ""
-        let dev = "development"
+        let dev = Environment.development
         let steps: [(name: String, action: String, run: () throws -> Void)] = [
             ("createContainer", "container.create", { _ = try actions.createContainer("iCloud.com.example.Second", as: actor) }),
             ("createAPIToken", "token.create", {
                 apiToken = try actions.createAPIToken(
-                    in: c, environment: dev, name: "t", allowedOrigins: [], signInCallback: nil, as: actor)["token"]?.stringValue ?? ""
+                    in: c, environment: dev, name: "t", allowedOrigins: [], signInCallback: nil, as: actor).token
             }),
             ("revokeAPIToken", "token.revoke", { _ = try actions.revokeAPIToken(apiToken, in: c, as: actor) }),
             ("addServerKey", "key.add", {
-                keyID = try actions.addServerKey(in: c, environment: dev, publicKeyPEM: KeyFixtures.p256, name: nil, as: actor)["keyID"]?
-                    .stringValue ?? ""
+                keyID = try actions.addServerKey(in: c, environment: dev, publicKeyPEM: KeyFixtures.p256, name: nil, as: actor).keyID
             }),
             ("revokeServerKey", "key.revoke", { _ = try actions.revokeServerKey(keyID, in: c, as: actor) }),
             ("createManagementToken", "management-token.create", {
-                managementToken = try actions.createManagementToken(name: "t", as: actor)["id"]?.stringValue ?? ""
+                managementToken = try actions.createManagementToken(name: "t", as: actor).id
             }),
             ("revokeManagementToken", "management-token.revoke", { _ = try actions.revokeManagementToken(managementToken, as: actor) }),
             ("addOperator", "operator.add", { _ = try actions.addOperator("temp", password: "operator password", as: actor) }),
@@ -88,7 +88,7 @@ import TestSupport
             }),
             ("createRole", "security.role.create", { _ = try actions.createRole("editor", in: c, environment: dev, as: actor) }),
             ("setGrants", "security.grants", {
-                _ = try actions.setGrants([["role": "editor", "permissions": ["READ"]]], of: "Place", in: c, environment: dev, as: actor)
+                _ = try actions.setGrants([Grant([.read], to: "editor")], of: "Place", in: c, environment: dev, as: actor)
             }),
             ("setUserRoles", "security.user-roles", { _ = try actions.setUserRoles(["editor"], of: "alice", in: c, environment: dev, as: actor) }),
             ("changeUserRole", "security.user-roles", {
@@ -96,16 +96,16 @@ import TestSupport
             }),
             ("deleteRole", "security.role.delete", { _ = try actions.deleteRole("editor", in: c, environment: dev, as: actor) }),
             ("createZone", "zone.create", {
-                _ = try actions.createZone("Trips", in: c, environment: dev, database: "private", user: "alice", as: actor)
+                _ = try actions.createZone("Trips", in: c, environment: dev, database: .private, user: "alice", as: actor)
             }),
             ("deleteZone", "zone.delete", {
-                _ = try actions.deleteZone("Trips", in: c, environment: dev, database: "private", user: "alice", as: actor)
+                _ = try actions.deleteZone("Trips", in: c, environment: dev, database: .private, user: "alice", as: actor)
             }),
             ("modifyRecords", "record.create", {
-                _ = try actions.modifyRecords(AdminFixture.createNote("n1"), in: c, environment: dev, database: "public", user: nil, as: actor)
+                _ = try actions.modifyRecords(AdminFixture.createNote("n1"), in: c, environment: dev, database: .public, user: nil, as: actor)
             }),
             ("deleteSubscription", "subscription.delete", {
-                _ = try actions.deleteSubscription("notes", of: "alice", database: "public", owner: nil, in: c, environment: dev, as: actor)
+                _ = try actions.deleteSubscription("notes", of: "alice", database: .public, owner: nil, in: c, environment: dev, as: actor)
             }),
             ("revokePushToken", "pushToken.revoke", { _ = try actions.revokePushToken(fixture.pushTokenID, in: c, environment: dev, as: actor) }),
             ("removeShareParticipant", "share.participant.remove", {
@@ -115,7 +115,7 @@ import TestSupport
                 _ = try actions.deleteShare("share-trip", zone: "Work", owner: "alice", in: c, environment: dev, as: actor)
             }),
             ("deploySchema", "schema.deploy", { _ = try actions.deploySchema(of: c, as: actor) }),
-            ("resetDevelopment", "environment.reset", { _ = try actions.resetDevelopment(of: c, confirmation: c, as: actor) }),
+            ("resetDevelopment", "environment.reset", { _ = try actions.resetDevelopment(of: c, confirmation: c.rawValue, as: actor) }),
         ]
         #expect(steps.map(\.name) == Self.changing, "every changing action is walked, in the listed order")
         for step in steps {
@@ -132,14 +132,14 @@ import TestSupport
     /// PostgreSQL.
     @Test func aChangeWhoseAuditEntryCannotBeWrittenIsNotMade() throws {
         let fixture = try AdminFixture()
-        let (store, actions, actor, c) = (fixture.store, ManagementActions(store: fixture.store), fixture.actor, fixture.container)
+        let (store, actions, actor, c) = (fixture.store, ManagementActions(store: fixture.store), fixture.actor, fixture.fixture.container)
         let token = try store.createAPIToken(fixture.fixture.container, .development)
         try fixture.refuseAuditEntries()
 
         #expect(throws: (any Error).self) { _ = try actions.revokeAPIToken(token.token, in: c, as: actor) }
         #expect(try store.apiToken(token.token) != nil, "the token was not revoked")
         #expect(throws: (any Error).self) {
-            _ = try actions.modifyRecords(AdminFixture.createNote("kept-out"), in: c, environment: "development", database: "public", user: nil, as: actor)
+            _ = try actions.modifyRecords(AdminFixture.createNote("kept-out"), in: c, environment: .development, database: .public, user: nil, as: actor)
         }
         let lookup = try fixture.fixture.database().lookup([RecordLookup("kept-out")]).first
         #expect(lookup?.record == nil, "the record was not saved")

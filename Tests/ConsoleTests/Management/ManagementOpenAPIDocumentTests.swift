@@ -1,12 +1,13 @@
-import Console
+@testable import Console
 import Foundation
 import HTTPServer
 import Testing
 import TestSupport
 
-/// Keeps `Public/openapi-management.json` true to the management routes the console mounts:
-/// every route described with exactly its methods and path parameters, nothing else described,
-/// every reference resolved, and the data API's document pointing at it.
+/// Keeps the management routes in one table and `Public/openapi-management.json` true to it: the
+/// router serves exactly the table's routes, the document describes each with exactly its methods
+/// and path parameters and nothing else, every reference resolves, and the data API's document
+/// points at it.
 @Suite struct ManagementOpenAPIDocumentTests {
     static let methodKeys: Set<String> = ["get", "put", "post", "delete", "patch"]
 
@@ -26,6 +27,27 @@ import TestSupport
         return routes
     }
 
+    /// The routes of ``ManagementAPI/routes``, in the form of ``mountedRoutes()``.
+    static func tableRoutes() -> [String: Set<String>] {
+        var routes: [String: Set<String>] = [:]
+        for route in ManagementAPI.routes {
+            let path = ("/admin/v1" + route.pattern).split(separator: "/", omittingEmptySubsequences: false)
+                .map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }.joined(separator: "/")
+            routes[path, default: []].insert(route.method.rawValue.lowercased())
+        }
+        return routes
+    }
+
+    @Test func theRouterServesExactlyTheTable() throws {
+        let table = Self.tableRoutes()
+        #expect(table.count >= 20)
+        #expect(try Self.mountedRoutes() == table)
+        let keys = ManagementAPI.routes.map { "\($0.method.rawValue) \($0.pattern)" }
+        #expect(Set(keys).count == keys.count, "a route is declared twice")
+        #expect(ManagementAPI.routes.allSatisfy { !$0.operation.isEmpty })
+    }
+
+    /// With ``theRouterServesExactlyTheTable()``, the document describes exactly the table's routes.
     @Test func describesExactlyTheMountedRoutes() throws {
         let document = try Self.document("openapi-management.json")
         #expect(document["openapi"] as? String == "3.1.0")

@@ -30,23 +30,19 @@ struct AuditPages: Sendable {
         let action = request.query("action") ?? ""
         let answer = try actions.auditTrail(
             operatorName: operatorName, container: container, action: action, before: request.query("before"), as: request.identity)
-        let entries = (answer["entries"]?.arrayValue ?? []).map { entry -> [String: Any] in
+        let entries = answer.entries.map { entry -> [String: Any] in
             [
-                "time": Formatting.time(entry["time"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
-                "actor": entry["actor"]?.stringValue ?? "", "action": entry["action"]?.stringValue ?? "",
-                "container": entry["container"]?.stringValue ?? "", "environment": entry["environment"]?.stringValue ?? "",
-                "target": entry["target"]?.stringValue ?? "",
+                "time": Formatting.time(entry.time, in: timeZone), "actor": entry.actor, "action": entry.action,
+                "container": entry.container ?? "", "environment": entry.environment ?? "", "target": entry.target,
             ]
         }
-        let attacks = (try actions.signInAttacks(as: request.identity)["accounts"]?.arrayValue ?? []).map { account -> [String: Any] in
+        let attacks = try actions.signInAttacks(as: request.identity).accounts.map { account -> [String: Any] in
             [
-                "name": account["name"]?.stringValue ?? "", "container": account["container"]?.stringValue ?? "",
-                "isOperator": account["kind"] == "operator", "failures": account["failures"]?.int64Value(acceptingNumericString: false) ?? 0,
-                "addresses": account["addresses"]?.int64Value(acceptingNumericString: false) ?? 0,
-                "lastFailure": Formatting.time(account["lastFailure"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
+                "name": account.name, "container": account.container ?? "", "isOperator": account.isOperator, "failures": account.failures,
+                "addresses": account.addresses, "lastFailure": Formatting.time(account.lastFailure, in: timeZone),
             ]
         }
-        let containers = (try actions.containers(as: request.identity)["containers"]?.arrayValue ?? []).compactMap { $0["identifier"]?.stringValue }
+        let containers = try actions.containers(as: request.identity).containers.map(\.identifier.rawValue)
         let filters: [(String, String?)] = [("operator", operatorName), ("container", container), ("action", action)]
         var context: [String: Any] = [
             "entries": entries, "hasEntries": !entries.isEmpty, "operator": operatorName, "timeZone": timeZone.identifier,
@@ -55,7 +51,7 @@ struct AuditPages: Sendable {
             "kinds": Self.kinds.map { ["prefix": $0.prefix, "label": $0.label, "selected": $0.prefix == action] },
             "isFiltered": !(operatorName.isEmpty && container.isEmpty && action.isEmpty),
         ]
-        if let next = answer["next"]?.stringValue {
+        if let next = answer.next {
             context["olderURL"] = "/console/audit" + URLEncoding.query(filters.filter { !($0.1 ?? "").isEmpty } + [("before", next)])
         }
         if request.query("before") != nil {

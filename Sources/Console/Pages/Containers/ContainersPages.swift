@@ -19,24 +19,16 @@ struct ContainersPages: Sendable {
     }
 
     private func list(_ request: ConsoleRequest) throws -> ConsoleAnswer {
-        let answer = try console.actions.containers(as: request.identity)
-        let containers = (answer["containers"]?.arrayValue ?? []).map { container -> [String: Any] in
-            let identifier = container["identifier"]?.stringValue ?? ""
+        let containers = try console.actions.containers(as: request.identity).containers.map { container -> [String: Any] in
             let environments = Environment.allCases.map { environment -> [String: Any] in
-                let figures = container["environments"]?[environment.rawValue]
-                let storage = (figures?["recordBytes"]?.int64Value(acceptingNumericString: false) ?? 0)
-                    + (figures?["fileBytes"]?.int64Value(acceptingNumericString: false) ?? 0)
-                return [
-                    "records": Formatting.count(figures?["records"]?.int64Value(acceptingNumericString: false) ?? 0),
-                    "storage": Formatting.bytes(storage),
-                ]
+                let figures = container[environment]
+                return ["records": Formatting.count(figures.records), "storage": Formatting.bytes(figures.recordBytes + figures.fileBytes)]
             }
             return [
-                "identifier": identifier,
-                "url": ConsoleLocation(container: identifier).path(.records),
+                "identifier": container.identifier.rawValue,
+                "url": ConsoleLocation(container: container.identifier.rawValue).path(.records),
                 "development": environments[0], "production": environments[1],
-                "created": Formatting.time(container["created"]?.int64Value(acceptingNumericString: false) ?? 0,
-                                           in: Formatting.timeZone(of: request.http)),
+                "created": Formatting.time(container.created, in: Formatting.timeZone(of: request.http)),
             ]
         }
         return .page(Page("console.containers", context: [

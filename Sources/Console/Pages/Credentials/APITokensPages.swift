@@ -21,15 +21,13 @@ struct APITokensPages: Sendable {
     private func list(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
         let timeZone = Formatting.timeZone(of: request.http)
-        let tokens = (try actions.apiTokens(in: location.container, as: request.identity)["tokens"]?.arrayValue ?? []).map { token in
-            let value = token["token"]?.stringValue ?? ""
-            let origins = (token["allowedOrigins"]?.arrayValue ?? []).compactMap(\.stringValue)
-            return [
-                "token": value, "name": token["name"]?.stringValue ?? "", "environment": token["environment"]?.stringValue ?? "",
-                "origins": origins.joined(separator: " "),
-                "callback": token["signInCallback"]?.stringValue ?? "",
-                "created": Formatting.time(token["created"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
-                "revokeAction": location.path(.tokens, "/" + URLEncoding.component(value) + "/revoke"),
+        let tokens = try actions.apiTokens(in: try location.identifier, as: request.identity).tokens.map { token in
+            [
+                "token": token.token, "name": token.name, "environment": token.environment.rawValue,
+                "origins": token.allowedOrigins.joined(separator: " "),
+                "callback": token.signInCallback ?? "",
+                "created": Formatting.time(token.created, in: timeZone),
+                "revokeAction": location.path(.tokens, "/" + URLEncoding.component(token.token) + "/revoke"),
             ] as [String: Any]
         }
         return .page(Page("console.tokens", context: [
@@ -45,9 +43,9 @@ struct APITokensPages: Sendable {
         let callback = (request.field("signInCallback") ?? "").trimmingCharacters(in: .whitespaces)
         return try console.attempt(back: location.path(.tokens)) {
             let token = try actions.createAPIToken(
-                in: location.container, environment: location.environment.rawValue, name: request.field("name"), allowedOrigins: origins,
+                in: try location.identifier, environment: location.environment, name: request.field("name"), allowedOrigins: origins,
                 signInCallback: callback.isEmpty ? nil : callback, as: request.identity)
-            return "API token created for \(location.environment.rawValue): \(token["token"]?.stringValue ?? "")"
+            return "API token created for \(location.environment.rawValue): \(token.token)"
         }
     }
 
@@ -63,7 +61,7 @@ struct APITokensPages: Sendable {
                 bar: location.bar(.tokens)))
         }
         return try console.attempt(back: location.path(.tokens)) {
-            _ = try actions.revokeAPIToken(token, in: location.container, as: request.identity)
+            _ = try actions.revokeAPIToken(token, in: try location.identifier, as: request.identity)
             return "API token revoked."
         }
     }

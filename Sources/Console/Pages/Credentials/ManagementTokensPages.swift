@@ -17,20 +17,19 @@ struct ManagementTokensPages: Sendable {
         console.post(&group, "/management-tokens/:token/revoke") { request in try pages.revoke(request) }
     }
 
-    private func list(_ request: ConsoleRequest, created: JSONValue?) throws -> ConsoleAnswer {
+    private func list(_ request: ConsoleRequest, created: ManagementTokenView?) throws -> ConsoleAnswer {
         let timeZone = Formatting.timeZone(of: request.http)
-        let tokens = (try actions.managementTokens(as: request.identity)["managementTokens"]?.arrayValue ?? []).map { token in
-            let id = token["id"]?.stringValue ?? ""
-            return [
-                "id": id, "name": token["name"]?.stringValue ?? "", "operator": token["operator"]?.stringValue ?? "",
-                "created": Formatting.time(token["created"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
-                "lastUsed": token["lastUsed"]?.int64Value(acceptingNumericString: false).map { Formatting.time($0, in: timeZone) } ?? "never",
-                "revokeAction": "/console/management-tokens/" + URLEncoding.component(id) + "/revoke",
+        let tokens = try actions.managementTokens(as: request.identity).managementTokens.map { token in
+            [
+                "id": token.id, "name": token.name, "operator": token.operatorName,
+                "created": Formatting.time(token.created, in: timeZone),
+                "lastUsed": token.lastUsed.map { Formatting.time($0, in: timeZone) } ?? "never",
+                "revokeAction": "/console/management-tokens/" + URLEncoding.component(token.id) + "/revoke",
             ] as [String: Any]
         }
         var context: [String: Any] = ["tokens": tokens, "hasTokens": !tokens.isEmpty]
         if let created {
-            context["created"] = ["token": created["token"]?.stringValue ?? "", "name": created["name"]?.stringValue ?? ""]
+            context["created"] = ["token": created.secret ?? "", "name": created.name]
         }
         var page = Page("console.management-tokens", status: created == nil ? .ok : .created, context: context)
         page.carriesTokens = created != nil

@@ -21,13 +21,11 @@ struct ServerKeysPages: Sendable {
     private func list(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
         let timeZone = Formatting.timeZone(of: request.http)
-        let keys = (try actions.serverKeys(in: location.container, as: request.identity)["keys"]?.arrayValue ?? []).map { key in
-            let keyID = key["keyID"]?.stringValue ?? ""
-            return [
-                "keyID": keyID, "name": key["name"]?.stringValue ?? "", "environment": key["environment"]?.stringValue ?? "",
-                "fingerprint": key["fingerprint"]?.stringValue ?? "",
-                "created": Formatting.time(key["created"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
-                "revokeAction": location.path(.keys, "/" + URLEncoding.component(keyID) + "/revoke"),
+        let keys = try actions.serverKeys(in: try location.identifier, as: request.identity).keys.map { key in
+            [
+                "keyID": key.keyID, "name": key.name, "environment": key.environment.rawValue, "fingerprint": key.fingerprint,
+                "created": Formatting.time(key.created, in: timeZone),
+                "revokeAction": location.path(.keys, "/" + URLEncoding.component(key.keyID) + "/revoke"),
             ] as [String: Any]
         }
         return .page(Page("console.keys", context: [
@@ -40,9 +38,9 @@ struct ServerKeysPages: Sendable {
         let location = try ConsoleLocation(request)
         return try console.attempt(back: location.path(.keys)) {
             let key = try actions.addServerKey(
-                in: location.container, environment: location.environment.rawValue, publicKeyPEM: request.field("publicKey") ?? "",
+                in: try location.identifier, environment: location.environment, publicKeyPEM: request.field("publicKey") ?? "",
                 name: request.field("name"), as: request.identity)
-            return "Key added. Its key ID, for signing requests: \(key["keyID"]?.stringValue ?? "")"
+            return "Key added. Its key ID, for signing requests: \(key.keyID)"
         }
     }
 
@@ -57,7 +55,7 @@ struct ServerKeysPages: Sendable {
                 bar: location.bar(.keys)))
         }
         return try console.attempt(back: location.path(.keys)) {
-            _ = try actions.revokeServerKey(key, in: location.container, as: request.identity)
+            _ = try actions.revokeServerKey(key, in: try location.identifier, as: request.identity)
             return "Server-to-server key revoked."
         }
     }

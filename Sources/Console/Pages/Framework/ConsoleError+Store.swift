@@ -25,6 +25,19 @@ extension ConsoleError {
         }
     }
 
+    /// The page error for one record operation that failed, as the record form shows it: a stale
+    /// change tag as a conflict, a missing record or zone as not found, a refusal as forbidden,
+    /// anything else as a bad request, each with the reason CloudKit's answer gives.
+    init(recordFailure error: CloudStoreError) {
+        let reason = CloudKitError(error).reason
+        switch error {
+        case .conflict: self = .conflict(reason)
+        case .notFound, .zoneNotFound: self = .notFound(reason)
+        case .accessDenied, .authenticationRequired: self = .forbidden(reason)
+        default: self = .badRequest(reason)
+        }
+    }
+
     /// Whether the person at the page can act on the message (anything but a server failure).
     var isShown: Bool { status.code < 500 }
 }

@@ -21,15 +21,18 @@ struct ConsoleLocation {
     /// - Throws: ``ConsoleError/notFound(_:)`` for an environment or database that does not exist.
     init(_ request: ConsoleRequest) throws(ConsoleError) {
         container = request.path("container")
-        guard let environment = Environment(rawValue: request.path("environment")) else {
+        // The console words these refusals as pages that do not exist; the parsers are CloudStore's.
+        do {
+            environment = try Environment(parsing: request.path("environment"))
+        } catch {
             throw .notFound("There is no environment '\(request.path("environment"))': use development or production.")
         }
-        self.environment = environment
         let databaseName = request.http.pathParameters["database"] ?? "public"
-        guard let database = DatabaseScope(rawValue: databaseName) else {
+        do {
+            database = try DatabaseScope(parsing: databaseName)
+        } catch {
             throw .notFound("There is no database '\(databaseName)': use public, private or shared.")
         }
-        self.database = database
         zone = request.query("zone") ?? request.field("zone") ?? ZoneID.defaultZoneName
         user = database == .public ? nil : (request.query("user") ?? request.field("user"))
     }
@@ -41,6 +44,14 @@ struct ConsoleLocation {
         self.database = database
         zone = ZoneID.defaultZoneName
         user = nil
+    }
+
+    /// The container as the actions take it. A malformed identifier is refused, with the store's
+    /// reason, where a page first acts on it, as before the page had a typed container.
+    var identifier: ContainerIdentifier {
+        get throws(ConsoleError) {
+            do { return try ContainerIdentifier(container) } catch { throw ConsoleError(error) }
+        }
     }
 
     /// The owner the actions need for a private or shared database.

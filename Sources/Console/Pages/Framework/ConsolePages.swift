@@ -97,9 +97,9 @@ struct ConsolePages: Sendable {
     func zoneNames(_ location: ConsoleLocation, _ request: ConsoleRequest) -> [String] {
         guard location.database == .public || location.user != nil else { return [] }
         let zones = try? actions.zones(
-            in: location.container, environment: location.environment.rawValue, database: location.databaseName, user: location.user,
+            in: try location.identifier, environment: location.environment, database: location.database, user: location.user,
             as: request.identity)
-        return (zones?["zones"]?.arrayValue ?? []).compactMap { $0["zoneName"]?.stringValue }
+        return zones?.zones.map(\.zoneName) ?? []
     }
 
     /// Runs a change and goes back to `path` with its outcome as a notice: the success message,

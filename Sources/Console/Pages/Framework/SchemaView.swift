@@ -39,23 +39,16 @@ struct SchemaView {
     var roles: [String]
 
     /// Reads the schema action's answer.
-    init(_ json: JSONValue) {
-        editable = json["editable"] == .bool(true)
-        roles = (json["roles"]?.arrayValue ?? []).compactMap(\.stringValue)
-        recordTypes = (json["recordTypes"]?.arrayValue ?? []).map { type in
+    init(_ schema: EnvironmentSchemaView) {
+        editable = schema.editable
+        roles = schema.roles
+        recordTypes = schema.recordTypes.map { type in
             RecordType(
-                name: type["name"]?.stringValue ?? "",
-                fields: (type["fields"]?.arrayValue ?? []).map { field in
-                    Field(
-                        name: field["name"]?.stringValue ?? "",
-                        type: FieldType(wireName: field["type"]?.stringValue ?? "") ?? .string,
-                        isSystem: field["system"] == .bool(true),
-                        indexes: (field["indexes"]?.arrayValue ?? []).compactMap(\.stringValue))
+                name: type.name,
+                fields: type.fields.map { field in
+                    Field(name: field.name, type: FieldType(wireName: field.type) ?? .string, isSystem: field.system, indexes: field.indexes)
                 },
-                grants: (type["grants"]?.arrayValue ?? []).map { grant in
-                    "\(grant["role"]?.stringValue ?? ""): "
-                        + (grant["permissions"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
-                })
+                grants: type.grants.map { "\($0.role): " + $0.permissions.joined(separator: ", ") })
         }
     }
 

@@ -21,27 +21,24 @@ struct DeployPages: Sendable {
     private func show(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
         let timeZone = Formatting.timeZone(of: request.http)
-        let difference = try actions.schemaDifference(of: location.container, as: request.identity)
-        let changes = (difference["changes"]?.arrayValue ?? []).map { change -> [String: Any] in
-            let records = change["productionRecords"]?.int64Value(acceptingNumericString: false) ?? 0
-            return [
-                "description": change["description"]?.stringValue ?? "", "kind": Self.label(change["kind"]?.stringValue ?? ""),
-                "records": records > 0 ? Formatting.count(records) : "",
+        let difference = try actions.schemaDifference(of: try location.identifier, as: request.identity)
+        let changes = difference.changes.map { change -> [String: Any] in
+            [
+                "description": change.description, "kind": Self.label(change.kind),
+                "records": change.productionRecords > 0 ? Formatting.count(change.productionRecords) : "",
             ]
         }
-        let refusals = (difference["refusals"]?.arrayValue ?? []).map { ["reason": $0["reason"]?.stringValue ?? ""] }
-        let history = (try actions.schemaDeployments(of: location.container, as: request.identity)["deployments"]?.arrayValue ?? [])
+        let refusals = difference.refusals.map { ["reason": $0.reason] }
+        let history = try actions.schemaDeployments(of: try location.identifier, as: request.identity).deployments
             .map { deployment -> [String: Any] in
                 [
-                    "deployed": Formatting.time(deployment["deployed"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
-                    "deployedBy": deployment["deployedBy"]?.stringValue ?? "",
-                    "changes": (deployment["changes"]?.arrayValue ?? []).map { ["change": $0.stringValue ?? ""] },
-                    "schema": deployment["schema"]?.stringValue ?? "",
+                    "deployed": Formatting.time(deployment.deployed, in: timeZone), "deployedBy": deployment.deployedBy,
+                    "changes": deployment.changes.map { ["change": $0] }, "schema": deployment.schema,
                 ]
             }
         return .page(Page("console.deploy", context: [
             "bar": location.bar(.deploy), "changes": changes, "hasChanges": !changes.isEmpty, "refusals": refusals,
-            "hasRefusals": !refusals.isEmpty, "canDeploy": difference["canDeploy"] == true, "action": location.path(.deploy),
+            "hasRefusals": !refusals.isEmpty, "canDeploy": difference.canDeploy, "action": location.path(.deploy),
             "history": history, "hasHistory": !history.isEmpty, "timeZone": timeZone.identifier,
             "schemaURL": ConsoleLocation(container: location.container).path(.schema),
         ]))
@@ -50,8 +47,8 @@ struct DeployPages: Sendable {
     private func deploy(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
         return try console.attempt(back: location.path(.deploy)) {
-            let deployment = try actions.deploySchema(of: location.container, as: request.identity)
-            return "Deployed \(Formatting.counted(Int64(deployment["changes"]?.arrayValue?.count ?? 0), "change")) to production."
+            let deployment = try actions.deploySchema(of: try location.identifier, as: request.identity)
+            return "Deployed \(Formatting.counted(Int64(deployment.changes.count), "change")) to production."
         }
     }
 

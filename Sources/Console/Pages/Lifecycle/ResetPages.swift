@@ -25,12 +25,13 @@ struct ResetPages: Sendable {
             context["developmentURL"] = ConsoleLocation(container: location.container).path(.reset)
             return .page(Page("console.reset", context: context))
         }
-        let contents = try actions.developmentContents(of: location.container, as: request.identity)
-        func count(_ key: String) -> Int64 { contents[key]?.int64Value(acceptingNumericString: false) ?? 0 }
-        for (key, noun) in [("records", "record"), ("zones", "zone"), ("recordTypes", "record type"),
-                            ("productionRecordTypes", "record type"), ("sessions", "signed-in session")] {
-            context[key] = Formatting.count(count(key))
-            context[key + "Noun"] = Formatting.noun(count(key), noun)
+        let contents = try actions.developmentContents(of: try location.identifier, as: request.identity)
+        for (key, count, noun) in [("records", contents.records, "record"), ("zones", contents.zones, "zone"),
+                                   ("recordTypes", contents.recordTypes, "record type"),
+                                   ("productionRecordTypes", contents.productionRecordTypes, "record type"),
+                                   ("sessions", contents.sessions, "signed-in session")] {
+            context[key] = Formatting.count(count)
+            context[key + "Noun"] = Formatting.noun(count, noun)
         }
         context["action"] = location.path(.reset)
         return .page(Page("console.reset", context: context))
@@ -44,14 +45,10 @@ struct ResetPages: Sendable {
         var records = location
         records.database = .public
         return try console.attempt(back: location.path(.reset), success: records.path(.records)) {
-            let answer = try actions.resetDevelopment(
-                of: location.container, confirmation: request.field("confirm") ?? "", as: request.identity)
-            let deleted = answer["deleted"]
-            let count = deleted?["records"]?.int64Value(acceptingNumericString: false) ?? 0
-            let zones = deleted?["zones"]?.int64Value(acceptingNumericString: false) ?? 0
-            let sessions = deleted?["sessions"]?.int64Value(acceptingNumericString: false) ?? 0
-            return "Development was reset: \(Formatting.counted(count, "record")) and \(Formatting.counted(zones, "zone")) deleted, "
-                + "\(Formatting.counted(sessions, "signed-in session")) ended; its schema is production's."
+            let deleted = try actions.resetDevelopment(
+                of: try location.identifier, confirmation: request.field("confirm") ?? "", as: request.identity).deleted
+            return "Development was reset: \(Formatting.counted(deleted.records, "record")) and \(Formatting.counted(deleted.zones, "zone")) deleted, "
+                + "\(Formatting.counted(deleted.sessions, "signed-in session")) ended; its schema is production's."
         }
     }
 }

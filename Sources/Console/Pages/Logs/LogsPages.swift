@@ -66,22 +66,18 @@ struct LogsPages: Sendable {
         do {
             let (filter, kept) = try self.filter(request, location)
             let answer = try actions.requestLog(filter, as: request.identity)
-            let entries = (answer["entries"]?.arrayValue ?? []).map { entry -> [String: Any] in
-                let status = entry["status"]?.int64Value(acceptingNumericString: false) ?? 0
-                return [
-                    "time": Formatting.time(entry["time"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
-                    "operation": entry["operation"]?.stringValue ?? "", "database": entry["database"]?.stringValue ?? "",
-                    "user": entry["user"]?.stringValue ?? "", "status": String(status), "isError": status >= 400,
-                    "code": entry["serverErrorCode"]?.stringValue ?? "",
-                    "duration": Formatting.milliseconds(entry["durationMicroseconds"]?.int64Value(acceptingNumericString: false) ?? 0),
-                    "bytesIn": Formatting.bytes(entry["bytesIn"]?.int64Value(acceptingNumericString: false) ?? 0),
-                    "bytesOut": Formatting.bytes(entry["bytesOut"]?.int64Value(acceptingNumericString: false) ?? 0),
-                    "client": entry["client"]?.stringValue ?? "", "requestID": entry["requestID"]?.stringValue ?? "",
+            let entries = answer.entries.map { entry -> [String: Any] in
+                [
+                    "time": Formatting.time(entry.time, in: timeZone), "operation": entry.operation, "database": entry.database,
+                    "user": entry.user ?? "", "status": String(entry.status), "isError": entry.status >= 400,
+                    "code": entry.serverErrorCode ?? "", "duration": Formatting.milliseconds(entry.durationMicroseconds),
+                    "bytesIn": Formatting.bytes(entry.bytesIn), "bytesOut": Formatting.bytes(entry.bytesOut),
+                    "client": entry.clientAddress, "requestID": entry.requestID,
                 ]
             }
             context["entries"] = entries
             context["hasEntries"] = !entries.isEmpty
-            if let next = answer["next"]?.stringValue { context["olderURL"] = location.path(.logs, query: kept + [("before", next)]) }
+            if let next = answer.next { context["olderURL"] = location.path(.logs, query: kept + [("before", next)]) }
             if request.query("before") != nil { context["newestURL"] = location.path(.logs, query: kept) }
             context["exportJSON"] = location.path(.logs, "/export", query: kept + [("format", "jsonl")])
             context["exportCSV"] = location.path(.logs, "/export", query: kept + [("format", "csv")])

@@ -38,7 +38,7 @@ struct RecordsPages: Sendable {
     /// The location, the environment's schema and the operator's time zone of a request.
     private func setting(_ request: ConsoleRequest) throws -> (ConsoleLocation, SchemaView, TimeZone) {
         let location = try ConsoleLocation(request)
-        let schema = SchemaView(try actions.schema(of: location.container, environment: location.environment.rawValue, as: request.identity))
+        let schema = SchemaView(try actions.schema(of: try location.identifier, environment: location.environment, as: request.identity))
         return (location, schema, Formatting.timeZone(of: request.http))
     }
 
@@ -90,8 +90,8 @@ struct RecordsPages: Sendable {
         var status = HTTPStatus.ok
         do {
             let answer = try actions.queryRecords(
-                try form.body(schema: schema, location: location, timeZone: timeZone), in: location.container,
-                environment: location.environment.rawValue, database: location.databaseName, user: location.user, as: request.identity)
+                try form.body(schema: schema, location: location, timeZone: timeZone), in: try location.identifier,
+                environment: location.environment, database: location.database, user: location.user, as: request.identity)
             let records = answer["records"]?.arrayValue ?? []
             context["rows"] = records.map { row($0, form: form, location: location, timeZone: timeZone) }
             context["hasRows"] = !records.isEmpty
@@ -141,8 +141,8 @@ struct RecordsPages: Sendable {
             throw ConsoleError.badRequest("Export as json or csv.")
         }
         let export = try actions.exportRecords(
-            try form.body(schema: schema, location: location, timeZone: timeZone, paged: false), format: format, in: location.container,
-            environment: location.environment.rawValue, database: location.databaseName, user: location.user, as: request.identity)
+            try form.body(schema: schema, location: location, timeZone: timeZone, paged: false), format: format, in: try location.identifier,
+            environment: location.environment, database: location.database, user: location.user, as: request.identity)
         var response = HTTPResponse(status: .ok, bytes: export.bytes)
         response.headers["Content-Type"] = export.contentType
         let name = RecordForm.identifier(form.recordType.isEmpty ? "records" : form.recordType)
@@ -157,10 +157,10 @@ struct RecordsPages: Sendable {
         let field = request.field("field") ?? ""
         let index = request.field("index") ?? ""
         return try console.attempt(back: back) {
-            let schema = SchemaView(try actions.schema(of: location.container, environment: location.environment.rawValue, as: request.identity))
+            let schema = SchemaView(try actions.schema(of: try location.identifier, environment: location.environment, as: request.identity))
             let existing = schema.recordType(type)?.field(field)?.indexes ?? []
             _ = try actions.setIndexes(
-                existing + [index], of: field, recordType: type, in: location.container, environment: location.environment.rawValue,
+                existing + [index], of: field, recordType: type, in: try location.identifier, environment: location.environment,
                 as: request.identity)
             return "Added a \(index) index on \(type).\(field); the query ran again."
         }
@@ -172,8 +172,8 @@ struct RecordsPages: Sendable {
     private func fetch(_ request: ConsoleRequest, _ location: ConsoleLocation) throws -> JSONValue {
         let name = request.path("record")
         let answer = try actions.lookupRecords(
-            ["records": [["recordName": .string(name)]], "zoneID": ["zoneName": .string(location.zone)]], in: location.container,
-            environment: location.environment.rawValue, database: location.databaseName, user: location.user, as: request.identity)
+            ["records": [["recordName": .string(name)]], "zoneID": ["zoneName": .string(location.zone)]], in: try location.identifier,
+            environment: location.environment, database: location.database, user: location.user, as: request.identity)
         guard let record = answer["records"]?[0], record["recordType"] != nil else {
             let reason = answer["records"]?[0]?["reason"]?.stringValue ?? "Record not found"
             throw ConsoleError.notFound("\(reason): no record \(name) in zone \(location.zone).")
@@ -347,19 +347,10 @@ struct RecordsPages: Sendable {
     /// Applies one operation and returns the saved record, or throws its error.
     private func modify(_ operation: JSONValue, _ location: ConsoleLocation, _ request: ConsoleRequest) throws -> JSONValue {
         let answer = try actions.modifyRecords(
-            ["operations": [operation], "zoneID": ["zoneName": .string(location.zone)]], in: location.container,
-            environment: location.environment.rawValue, database: location.databaseName, user: location.user, as: request.identity)
-        let result = answer["records"]?[0] ?? .null
-        if let code = result["serverErrorCode"]?.stringValue {
-            let reason = result["reason"]?.stringValue ?? code
-            switch code {
-            case "CONFLICT": throw ConsoleError.conflict(reason)
-            case "NOT_FOUND", "ZONE_NOT_FOUND": throw ConsoleError.notFound(reason)
-            case "ACCESS_DENIED", "AUTHENTICATION_REQUIRED": throw ConsoleError.forbidden(reason)
-            default: throw ConsoleError.badRequest(reason)
-            }
-        }
-        return result
+            ["operations": [operation], "zoneID": ["zoneName": .string(location.zone)]], in: try location.identifier,
+            environment: location.environment, database: location.database, user: location.user, as: request.identity)
+        if case .failure(_, let error)? = answer.results.first { throw ConsoleError(recordFailure: error) }
+        return answer.json["records"]?[0] ?? .null
     }
 
     // MARK: - Delete
@@ -399,15 +390,18 @@ struct RecordsPages: Sendable {
         }
         let operations: [JSONValue] = names.map { ["operationType": "forceDelete", "record": ["recordName": .string($0)]] }
         let answer = try actions.modifyRecords(
-            ["operations": .array(operations), "zoneID": ["zoneName": .string(location.zone)], "atomic": false], in: location.container,
-            environment: location.environment.rawValue, database: location.databaseName, user: location.user, as: request.identity)
-        let failures = (answer["records"]?.arrayValue ?? []).filter { $0["serverErrorCode"] != nil }
+            ["operations": .array(operations), "zoneID": ["zoneName": .string(location.zone)], "atomic": false], in: try location.identifier,
+            environment: location.environment, database: location.database, user: location.user, as: request.identity)
+        let failures = answer.results.compactMap { result -> (recordName: String?, error: CloudStoreError)? in
+            guard case .failure(let recordName, let error) = result else { return nil }
+            return (recordName, error)
+        }
         let deleted = names.count - failures.count
         let destination = back
         if failures.isEmpty {
             return .redirect(destination, .success(deleted == 1 ? "Record \(names[0]) deleted." : "\(deleted) records deleted."))
         }
-        let reasons = failures.prefix(3).map { "\($0["recordName"]?.stringValue ?? ""): \($0["reason"]?.stringValue ?? "")" }
+        let reasons = failures.prefix(3).map { "\($0.recordName ?? ""): \(CloudKitError($0.error).reason)" }
         return .redirect(destination, .failure("\(deleted) deleted, \(failures.count) not: " + reasons.joined(separator: "; ")))
     }
 }

@@ -36,7 +36,7 @@ struct SchemaPages: Sendable {
     private func page(_ location: ConsoleLocation, _ request: ConsoleRequest, uploadError: String? = nil, uploaded: String? = nil) throws
         -> Page
     {
-        let schema = SchemaView(try actions.schema(of: location.container, environment: location.environment.rawValue, as: request.identity))
+        let schema = SchemaView(try actions.schema(of: try location.identifier, environment: location.environment, as: request.identity))
         let base = location.path(.schema)
         let types = schema.recordTypes.map { type -> [String: Any] in
             let typePath = base + "/types/" + URLEncoding.component(type.name)
@@ -76,7 +76,7 @@ struct SchemaPages: Sendable {
 
     private func download(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
-        let text = try actions.schemaText(of: location.container, environment: location.environment.rawValue, as: request.identity)
+        let text = try actions.schemaText(of: try location.identifier, environment: location.environment, as: request.identity)
         var response = HTTPResponse.text(text)
         response.headers["Content-Disposition"] =
             "attachment; filename=\"\(RecordForm.identifier(location.container))-\(location.environment.rawValue).ckdb\""
@@ -87,7 +87,7 @@ struct SchemaPages: Sendable {
         let location = try ConsoleLocation(request)
         let name = (request.field("name") ?? "").trimmingCharacters(in: .whitespaces)
         return try console.attempt(back: location.path(.schema)) {
-            _ = try actions.createRecordType(name, in: location.container, environment: location.environment.rawValue, as: request.identity)
+            _ = try actions.createRecordType(name, in: try location.identifier, environment: location.environment, as: request.identity)
             return "Record type \(name) created."
         }
     }
@@ -98,8 +98,8 @@ struct SchemaPages: Sendable {
         let name = (request.field("name") ?? "").trimmingCharacters(in: .whitespaces)
         return try console.attempt(back: location.path(.schema) + "#type-" + RecordForm.identifier(type)) {
             _ = try actions.addField(
-                name, type: request.field("type") ?? "", indexes: request.fields("index"), to: type, in: location.container,
-                environment: location.environment.rawValue, as: request.identity)
+                name, type: request.field("type") ?? "", indexes: request.fields("index"), to: type, in: try location.identifier,
+                environment: location.environment, as: request.identity)
             return "Field \(name) added to \(type)."
         }
     }
@@ -111,7 +111,7 @@ struct SchemaPages: Sendable {
         let indexes = request.fields("index")
         return try console.attempt(back: location.path(.schema) + "#type-" + RecordForm.identifier(type)) {
             _ = try actions.setIndexes(
-                indexes, of: field, recordType: type, in: location.container, environment: location.environment.rawValue, as: request.identity)
+                indexes, of: field, recordType: type, in: try location.identifier, environment: location.environment, as: request.identity)
             return indexes.isEmpty ? "\(type).\(field) has no indexes now." : "\(type).\(field) is now \(indexes.joined(separator: ", "))."
         }
     }
@@ -131,7 +131,7 @@ struct SchemaPages: Sendable {
             return .page(try page(location, request, uploadError: "Choose a .ckdb file or paste the schema first."))
         }
         do {
-            _ = try actions.importSchema(text, into: location.container, environment: location.environment.rawValue, as: request.identity)
+            _ = try actions.importSchema(text, into: try location.identifier, environment: location.environment, as: request.identity)
         } catch {
             let mapped = ConsoleError(error)
             guard mapped.isShown else { throw mapped }

@@ -25,16 +25,14 @@ struct SecurityPages: Sendable {
 
     private func show(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
-        let security = try actions.security(of: location.container, environment: location.environment.rawValue, as: request.identity)
-        let editable = security["editable"] == true
-        let custom = (security["roles"]?.arrayValue ?? []).compactMap(\.stringValue)
-        let roles = (security["systemRoles"]?.arrayValue ?? []).compactMap(\.stringValue) + custom
-        let types = (security["recordTypes"]?.arrayValue ?? []).map { type -> [String: Any] in
-            let name = type["name"]?.stringValue ?? ""
+        let security = try actions.security(of: try location.identifier, environment: location.environment, as: request.identity)
+        let editable = security.editable
+        let custom = security.roles
+        let roles = security.systemRoles + custom
+        let types = security.recordTypes.map { type -> [String: Any] in
+            let name = type.name
             var granted: [String: Set<String>] = [:]
-            for grant in type["grants"]?.arrayValue ?? [] {
-                granted[grant["role"]?.stringValue ?? "", default: []].formUnion((grant["permissions"]?.arrayValue ?? []).compactMap(\.stringValue))
-            }
+            for grant in type.grants { granted[grant.role, default: []].formUnion(grant.permissions) }
             return [
                 "name": name,
                 "cells": roles.map { role -> [String: Any] in
@@ -51,9 +49,8 @@ struct SecurityPages: Sendable {
                 },
             ]
         }
-        let holders = (security["holders"]?.arrayValue ?? []).map { holder -> [String: Any] in
-            ["name": holder["name"]?.stringValue ?? holder["userRecordName"]?.stringValue ?? "",
-             "roles": (holder["roles"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")]
+        let holders = security.holders.map { holder -> [String: Any] in
+            ["name": holder.name ?? holder.userRecordName, "roles": holder.roles.joined(separator: ", ")]
         }
         var context: [String: Any] = [
             "bar": location.bar(.security), "editable": editable, "roles": roles.map { ["name": $0] },
@@ -86,9 +83,9 @@ struct SecurityPages: Sendable {
         do {
             let who = subject == "user" ? user : subject
             let answer = try actions.simulateAccess(
-                subject: who, permission: permission, recordType: type, recordName: record, in: location.container,
-                environment: location.environment.rawValue, as: request.identity)
-            context["answer"] = ["allowed": answer["allowed"] == true, "rule": answer["rule"]?.stringValue ?? ""]
+                subject: who, permission: permission, recordType: type, recordName: record, in: try location.identifier,
+                environment: location.environment, as: request.identity)
+            context["answer"] = ["allowed": answer.allowed, "rule": answer.rule]
         } catch {
             let mapped = ConsoleError(error)
             guard mapped.isShown else { throw mapped }
@@ -108,7 +105,8 @@ struct SecurityPages: Sendable {
             return ["role": .string(String(parts[1])), "permissions": [.string(String(parts[2]))]]
         }
         return try console.attempt(back: location.path(.security)) {
-            _ = try actions.setGrants(.array(grants), of: type, in: location.container, environment: location.environment.rawValue, as: request.identity)
+            let parsed = try ManagementActions.grants(from: .array(grants))
+            _ = try actions.setGrants(parsed, of: type, in: try location.identifier, environment: location.environment, as: request.identity)
             return "Grants of \(type) saved."
         }
     }
@@ -117,7 +115,7 @@ struct SecurityPages: Sendable {
         let location = try ConsoleLocation(request)
         let name = (request.field("name") ?? "").trimmingCharacters(in: .whitespaces)
         return try console.attempt(back: location.path(.security)) {
-            _ = try actions.createRole(name, in: location.container, environment: location.environment.rawValue, as: request.identity)
+            _ = try actions.createRole(name, in: try location.identifier, environment: location.environment, as: request.identity)
             return "Role \(name) created."
         }
     }
@@ -132,7 +130,7 @@ struct SecurityPages: Sendable {
                 action: request.http.path, button: "Delete role", fields: [], cancelURL: location.path(.security), bar: location.bar(.security)))
         }
         return try console.attempt(back: location.path(.security)) {
-            _ = try actions.deleteRole(role, in: location.container, environment: location.environment.rawValue, as: request.identity)
+            _ = try actions.deleteRole(role, in: try location.identifier, environment: location.environment, as: request.identity)
             return "Role \(role) deleted."
         }
     }
@@ -144,9 +142,8 @@ struct SecurityPages: Sendable {
         let give = request.field("change") != "take"
         return try console.attempt(back: location.path(.security)) {
             let answer = try actions.changeUserRole(
-                role, of: user, give: give, in: location.container, environment: location.environment.rawValue, as: request.identity)
-            let now = (answer["roles"]?.arrayValue ?? []).compactMap(\.stringValue)
-            return "\(answer["name"]?.stringValue ?? user) now holds " + (now.isEmpty ? "no custom role." : now.joined(separator: ", ") + ".")
+                role, of: user, give: give, in: try location.identifier, environment: location.environment, as: request.identity)
+            return "\(answer.name) now holds " + (answer.roles.isEmpty ? "no custom role." : answer.roles.joined(separator: ", ") + ".")
         }
     }
 }

@@ -26,27 +26,26 @@ struct SharePages: Sendable {
         let location = try ConsoleLocation(request)
         let timeZone = Formatting.timeZone(of: request.http)
         let editable = location.environment == .development
-        let answer = try actions.shares(in: location.container, environment: location.environment.rawValue, as: request.identity)
-        let shares = (answer["shares"]?.arrayValue ?? []).map { share -> [String: Any] in
-            let owner = share["ownerName"]?.stringValue ?? share["owner"]?.stringValue ?? ""
-            let zone = share["zoneName"]?.stringValue ?? ""
-            let name = share["recordName"]?.stringValue ?? ""
+        let answer = try actions.shares(in: try location.identifier, environment: location.environment, as: request.identity)
+        let shares = answer.shares.map { share -> [String: Any] in
+            let owner = share.ownerName ?? share.owner
+            let zone = share.zoneName
+            let name = share.recordName
             let which = [["name": "owner", "value": owner], ["name": "zone", "value": zone], ["name": "share", "value": name]]
             return [
-                "owner": owner, "zone": zone, "name": name, "shortGUID": share["shortGUID"]?.stringValue ?? "",
-                "what": share["rootRecordName"]?.stringValue.map { "record \($0) and the records under it" } ?? "the whole zone",
-                "publicPermission": Self.permission(share["publicPermission"]?.stringValue),
-                "modified": Formatting.time(share["modified"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
+                "owner": owner, "zone": zone, "name": name, "shortGUID": share.shortGUID,
+                "what": share.rootRecordName.map { "record \($0) and the records under it" } ?? "the whole zone",
+                "publicPermission": Self.permission(share.publicPermission),
+                "modified": Formatting.time(share.modified, in: timeZone),
                 "fields": which, "editable": editable,
-                "participants": (share["participants"]?.arrayValue ?? []).map { participant -> [String: Any] in
-                    let status = participant["acceptanceStatus"]?.stringValue ?? ""
+                "participants": share.participants.map { participant -> [String: Any] in
+                    let status = participant.acceptanceStatus
                     // An invitation by address no user has accepted yet has only its address.
-                    let pending = participant["userRecordName"]?.stringValue == nil
-                    let user = participant["name"]?.stringValue ?? participant["userRecordName"]?.stringValue
-                        ?? participant["emailAddress"]?.stringValue ?? ""
+                    let pending = participant.userRecordName == nil
+                    let user = participant.name ?? participant.userRecordName ?? participant.emailAddress ?? ""
                     return [
-                        "user": user, "permission": Self.permission(participant["permission"]?.stringValue),
-                        "type": participant["type"] == "PUBLIC_USER" ? "joined by link" : "invited",
+                        "user": user, "permission": Self.permission(participant.permission),
+                        "type": participant.type == "PUBLIC_USER" ? "joined by link" : "invited",
                         "status": status.lowercased(), "isRemoved": status == "REMOVED",
                         "removable": editable && status != "REMOVED" && !pending, "fields": which + [["name": "user", "value": user]],
                     ]
@@ -97,7 +96,7 @@ struct SharePages: Sendable {
         }
         return try console.attempt(back: location.path(.sharing)) {
             _ = try actions.removeShareParticipant(
-                user, share: share, zone: zone, owner: owner, in: location.container, environment: location.environment.rawValue, as: request.identity)
+                user, share: share, zone: zone, owner: owner, in: try location.identifier, environment: location.environment, as: request.identity)
             return "\(user) was removed from share \(share)."
         }
     }
@@ -115,7 +114,7 @@ struct SharePages: Sendable {
                 cancelURL: location.path(.sharing), bar: location.bar(.sharing)))
         }
         return try console.attempt(back: location.path(.sharing)) {
-            _ = try actions.deleteShare(share, zone: zone, owner: owner, in: location.container, environment: location.environment.rawValue, as: request.identity)
+            _ = try actions.deleteShare(share, zone: zone, owner: owner, in: try location.identifier, environment: location.environment, as: request.identity)
             return "Share \(share) was deleted."
         }
     }

@@ -26,7 +26,6 @@ struct SyncPages: Sendable {
     private func show(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
         let timeZone = Formatting.timeZone(of: request.http)
-        let environment = location.environment.rawValue
         var context: [String: Any] = [
             "bar": location.bar(.sync, zones: console.zoneNames(location, request)), "hiddenFields": location.hiddenFields,
             "action": location.formPath(.sync), "timeZone": timeZone.identifier,
@@ -37,47 +36,42 @@ struct SyncPages: Sendable {
             try inspect(location, request, timeZone, into: &context)
         }
 
-        let subscriptions = try actions.subscriptions(in: location.container, environment: environment, as: request.identity)
-        context["subscriptions"] = (subscriptions["subscriptions"]?.arrayValue ?? []).map { entry -> [String: Any] in
-            let type = entry["subscriptionType"]?.stringValue ?? ""
+        let subscriptions = try actions.subscriptions(in: try location.identifier, environment: location.environment, as: request.identity)
+        context["subscriptions"] = subscriptions.subscriptions.map { entry -> [String: Any] in
+            let type = entry.subscriptionType
             let what: String = switch type {
-            case "query": "\(entry["query"]?["recordType"]?.stringValue ?? "") in "
-                + (entry["zoneID"]?["zoneName"]?.stringValue.map { "zone \($0)" } ?? "every zone")
-                + ", on " + (entry["firesOn"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")
-                + ((entry["query"]?["filterBy"]?.arrayValue?.isEmpty ?? true) ? "" : ", filtered")
-                + (entry["firesOnce"] == true ? ", once" : "")
-            case "zone": "zone \(entry["zoneID"]?["zoneName"]?.stringValue ?? "")"
+            case "query": "\(entry.recordType ?? "") in "
+                + (entry.zoneName.map { "zone \($0)" } ?? "every zone")
+                + ", on " + entry.firesOn.joined(separator: ", ")
+                + (entry.isFiltered ? ", filtered" : "")
+                + (entry.firesOnce ? ", once" : "")
+            case "zone": "zone \(entry.zoneName ?? "")"
             default: "every zone of the database"
             }
-            let database = entry["database"]?.stringValue ?? ""
-            let owner = entry["owner"]?.stringValue ?? ""
+            let database = entry.database
+            let owner = entry.owner
             return [
-                "user": entry["userRecordName"]?.stringValue ?? "", "database": database + (database == "public" ? "" : " of \(owner)"),
-                "id": entry["subscriptionID"]?.stringValue ?? "", "type": type, "what": what,
+                "user": entry.userRecordName, "database": database + (database == "public" ? "" : " of \(owner)"),
+                "id": entry.subscriptionID, "type": type, "what": what,
                 "fields": [
-                    ["name": "subscriptionID", "value": entry["subscriptionID"]?.stringValue ?? ""],
-                    ["name": "subscriber", "value": entry["userRecordName"]?.stringValue ?? ""],
+                    ["name": "subscriptionID", "value": entry.subscriptionID],
+                    ["name": "subscriber", "value": entry.userRecordName],
                     ["name": "subscriptionDatabase", "value": database], ["name": "subscriptionOwner", "value": owner],
                 ],
             ]
         }
         context["deleteAction"] = location.path(.sync, "/subscriptions/delete")
-        let pushTokens = try actions.pushTokens(in: location.container, environment: environment, as: request.identity)
-        context["pushTokens"] = (pushTokens["pushTokens"]?.arrayValue ?? []).map { token -> [String: Any] in
+        let pushTokens = try actions.pushTokens(in: try location.identifier, environment: location.environment, as: request.identity)
+        context["pushTokens"] = pushTokens.pushTokens.map { token -> [String: Any] in
             [
-                "id": token["id"]?.stringValue ?? "", "token": token["token"]?.stringValue ?? "",
-                "user": token["userName"]?.stringValue ?? token["userRecordName"]?.stringValue ?? "—",
-                "created": Formatting.time(token["created"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
-                "lastUsed": Formatting.time(token["lastUsed"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
+                "id": token.id, "token": token.token, "user": token.userName ?? token.userRecordName ?? "—",
+                "created": Formatting.time(token.created, in: timeZone), "lastUsed": Formatting.time(token.lastUsed, in: timeZone),
             ]
         }
         context["revokeAction"] = location.path(.sync, "/push-tokens/revoke")
-        let queues = try actions.notificationQueues(in: location.container, environment: environment, as: request.identity)
-        context["queues"] = (queues["queues"]?.arrayValue ?? []).map { queue -> [String: Any] in
-            [
-                "token": queue["token"]?.stringValue ?? "", "user": queue["userRecordName"]?.stringValue ?? "—",
-                "waiting": Formatting.count(queue["waiting"]?.int64Value(acceptingNumericString: false) ?? 0),
-            ]
+        let queues = try actions.notificationQueues(in: try location.identifier, environment: location.environment, as: request.identity)
+        context["queues"] = queues.queues.map { queue -> [String: Any] in
+            ["token": queue.token, "user": queue.userRecordName ?? "—", "waiting": Formatting.count(queue.waiting)]
         }
         return .page(Page("console.sync", context: context))
     }
@@ -96,34 +90,34 @@ struct SyncPages: Sendable {
         context["after"] = after.map(String.init) ?? ""
         context["since"] = sinceText
         let log = try actions.changeLog(
-            zone: location.zone, in: location.container, environment: location.environment.rawValue, database: location.databaseName,
+            zone: location.zone, in: try location.identifier, environment: location.environment, database: location.database,
             user: location.user, after: after, since: since, as: request.identity)
-        context["syncToken"] = log["syncToken"]?.stringValue ?? ""
-        context["lastSequence"] = Formatting.count(log["lastSequence"]?.int64Value(acceptingNumericString: false) ?? 0)
-        let horizon = log["horizon"]?.int64Value(acceptingNumericString: false) ?? 0
-        context["horizon"] = horizon > 0 ? Formatting.count(horizon) : ""
-        context["entries"] = (log["entries"]?.arrayValue ?? []).map { entry -> [String: Any] in
+        context["syncToken"] = log.syncToken
+        context["lastSequence"] = Formatting.count(log.lastSequence)
+        context["horizon"] = log.horizon > 0 ? Formatting.count(log.horizon) : ""
+        context["entries"] = log.entries.map { entry -> [String: Any] in
             [
-                "sequence": entry["sequence"]?.int64Value(acceptingNumericString: false).map(String.init) ?? "",
-                "time": Formatting.time(entry["time"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
-                "kind": entry["kind"]?.stringValue ?? "", "isTombstone": entry["kind"] == "deleted",
-                "recordName": entry["recordName"]?.stringValue ?? "", "recordType": entry["recordType"]?.stringValue ?? "",
-                "creator": entry["creator"]?.stringValue ?? "",
+                "sequence": String(entry.sequence), "time": Formatting.time(entry.time, in: timeZone),
+                "kind": entry.kind, "isTombstone": entry.kind == "deleted",
+                "recordName": entry.recordName, "recordType": entry.recordType, "creator": entry.creator,
             ]
         }
         guard let token = request.query("syncToken") else { return }
         context["heldToken"] = token
         do {
             let next = try actions.nextChanges(
-                zone: location.zone, syncToken: token, in: location.container, environment: location.environment.rawValue,
-                database: location.databaseName, user: location.user, as: request.identity)
+                zone: location.zone, syncToken: token, in: try location.identifier, environment: location.environment,
+                database: location.database, user: location.user, as: request.identity)
             context["next"] = [
-                "records": (next["records"]?.arrayValue ?? []).map { record -> [String: Any] in
-                    ["recordName": record["recordName"]?.stringValue ?? "", "deleted": record["deleted"] == true,
-                     "recordType": record["recordType"]?.stringValue ?? ""]
+                "records": next.records.map { change -> [String: Any] in
+                    var recordType = ""
+                    if case .record(_, let type) = change { recordType = type }
+                    var deleted = false
+                    if case .deleted = change { deleted = true }
+                    return ["recordName": change.recordName ?? "", "deleted": deleted, "recordType": recordType]
                 },
-                "count": Formatting.counted(Int64(next["records"]?.arrayValue?.count ?? 0), "change"),
-                "moreComing": next["moreComing"] == true, "syncToken": next["syncToken"]?.stringValue ?? "",
+                "count": Formatting.counted(Int64(next.records.count), "change"),
+                "moreComing": next.moreComing, "syncToken": next.syncToken,
             ]
         } catch let error as CloudStoreError {
             // What the client would be told instead: the page says it, in the client's terms.
@@ -151,7 +145,7 @@ struct SyncPages: Sendable {
                 + "404. The app may register a new token while \(user) is signed in.",
             button: "Revoke push token"
         ) {
-            _ = try actions.revokePushToken(id, in: location.container, environment: location.environment.rawValue, as: request.identity)
+            _ = try actions.revokePushToken(id, in: try location.identifier, environment: location.environment, as: request.identity)
             return "Push token \(id) revoked."
         }
     }
@@ -173,9 +167,10 @@ struct SyncPages: Sendable {
                 + "The app may create it again.",
             button: "Delete subscription"
         ) {
+            let container = try location.identifier
             _ = try actions.deleteSubscription(
-                id, of: subscriber, database: database, owner: database == "public" ? nil : owner, in: location.container,
-                environment: location.environment.rawValue, as: request.identity)
+                id, of: subscriber, database: try DatabaseScope(parsing: database), owner: database == "public" ? nil : owner,
+                in: container, environment: location.environment, as: request.identity)
             return "Subscription \(id) deleted."
         }
     }

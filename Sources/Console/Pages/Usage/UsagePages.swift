@@ -22,19 +22,17 @@ struct UsagePages: Sendable {
     private func show(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
         let range = UsageRange(rawValue: request.query("range") ?? "") ?? .day
-        let usage = try actions.usage(
-            of: location.container, environment: location.environment.rawValue, range: range.rawValue, as: request.identity)
+        let usage = try actions.usage(of: try location.identifier, environment: location.environment, range: range, as: request.identity)
         let zone = Formatting.timeZone(of: request.http)
-        let limits = usage["limits"] ?? .null
-        func integer(_ value: JSONValue?) -> Int64? { value?.int64Value(acceptingNumericString: false) }
-        let rate = limits["requestsPerSecond"]?.doubleValue ?? 0
-        let burst = integer(limits["burst"]) ?? 0
-        let storageLimit = integer(limits["storageBytes"])
-        let transferLimit = integer(limits["transferBytesPerMonth"])
-        let stored = integer(usage["stored"]?["recordBytes"]) ?? 0
-        let records = integer(usage["stored"]?["records"]) ?? 0
-        let transfer = integer(usage["transferThisMonth"]) ?? 0
-        let preset = limits["preset"]?.stringValue
+        let limits = usage.limits
+        let rate = limits.requestsPerSecond
+        let burst = limits.burst
+        let storageLimit = limits.storageBytes
+        let transferLimit = limits.transferBytesPerMonth
+        let stored = usage.stored.recordBytes
+        let records = usage.stored.records
+        let transfer = usage.transferThisMonth
+        let preset = limits.preset
 
         var context: [String: Any] = [
             "bar": location.bar(.usage), "environment": location.environment.rawValue, "timeZone": zone.identifier,
@@ -45,7 +43,7 @@ struct UsagePages: Sendable {
             "storageLimit": storageLimit.map(Formatting.bytes) ?? "", "hasStorageLimit": storageLimit != nil,
             "storagePercent": storageLimit.map { Self.percent(stored, of: $0) } ?? "",
             "storageMeter": min(stored, storageLimit ?? 0), "storageMax": storageLimit ?? 0,
-            "transferUsed": Formatting.bytes(transfer), "monthStart": String(Formatting.time(integer(usage["monthStart"]) ?? 0, in: zone).prefix(10)),
+            "transferUsed": Formatting.bytes(transfer), "monthStart": String(Formatting.time(usage.monthStart, in: zone).prefix(10)),
             "transferLimit": transferLimit.map(Formatting.bytes) ?? "", "hasTransferLimit": transferLimit != nil,
             "transferPercent": transferLimit.map { Self.percent(transfer, of: $0) } ?? "",
             "transferMeter": min(transfer, transferLimit ?? 0), "transferMax": transferLimit ?? 0,
@@ -60,13 +58,13 @@ struct UsagePages: Sendable {
             },
             "rangeLabel": Self.rangeLabel(range).lowercased(),
         ]
-        context["charts"] = charts(usage["points"]?.arrayValue ?? [], range: range, zone: zone, storageLimit: storageLimit)
+        context["charts"] = charts(usage.points, range: range, zone: zone, storageLimit: storageLimit)
         return .page(Page("console.usage", context: context))
     }
 
-    private func charts(_ points: [JSONValue], range: UsageRange, zone: TimeZone, storageLimit: Int64?) -> [[String: Any]] {
-        func values(_ key: String) -> [Int64?] { points.map { $0[key]?.int64Value(acceptingNumericString: false) } }
-        let starts = values("start").map { $0 ?? 0 }
+    private func charts(_ points: [UsageView.Point], range: UsageRange, zone: TimeZone, storageLimit: Int64?) -> [[String: Any]] {
+        func values(_ value: (UsageView.Point) -> Int64?) -> [Int64?] { points.map(value) }
+        let starts = points.map(\.start)
         let label: (Int64) -> String = { time in
             let text = Formatting.time(time, in: zone)
             // `2026-11-24 14:05:09`: the hour and minute, and for a week the day too.
@@ -78,22 +76,22 @@ struct UsagePages: Sendable {
         let charts = [
             UsageChart(
                 id: "requests", title: "Requests per \(per)",
-                series: [.init(name: "Requests", style: "series-a", values: values("requests")),
-                         .init(name: "Errors", style: "series-error", values: values("errors"))],
+                series: [.init(name: "Requests", style: "series-a", values: values(\.requests)),
+                         .init(name: "Errors", style: "series-error", values: values(\.errors))],
                 format: count, starts: starts, timeLabel: label),
             UsageChart(
                 id: "latency", title: "Answer time",
-                series: [.init(name: "p50", style: "series-a", values: values("p50Microseconds")),
-                         .init(name: "p99", style: "series-b", values: values("p99Microseconds"))],
+                series: [.init(name: "p50", style: "series-a", values: values(\.p50Microseconds)),
+                         .init(name: "p99", style: "series-b", values: values(\.p99Microseconds))],
                 format: Formatting.milliseconds, starts: starts, timeLabel: label),
             UsageChart(
                 id: "bandwidth", title: "Bandwidth per \(per)",
-                series: [.init(name: "In", style: "series-a", values: values("bytesIn")),
-                         .init(name: "Out", style: "series-b", values: values("bytesOut"))],
+                series: [.init(name: "In", style: "series-a", values: values(\.bytesIn)),
+                         .init(name: "Out", style: "series-b", values: values(\.bytesOut))],
                 format: Formatting.bytes, starts: starts, timeLabel: label),
             UsageChart(
                 id: "storage", title: "Storage",
-                series: [.init(name: "Records", style: "series-a", values: values("storageBytes"))],
+                series: [.init(name: "Records", style: "series-a", values: values(\.storageBytes))],
                 format: Formatting.bytes, limit: storageLimit, starts: starts, timeLabel: label),
         ]
         return charts.map(\.context)
@@ -112,7 +110,7 @@ struct UsagePages: Sendable {
             changes["burst"] = nil
         }
         return try console.attempt(back: back) {
-            _ = try actions.setLimits(.object(changes), of: location.container, environment: location.environment.rawValue, as: request.identity)
+            _ = try actions.setLimits(.object(changes), of: try location.identifier, environment: location.environment, as: request.identity)
             return "The limits of \(location.environment.rawValue) were saved; they apply to the next request."
         }
     }

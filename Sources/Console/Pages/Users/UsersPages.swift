@@ -25,26 +25,24 @@ struct UsersPages: Sendable {
     private func list(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
         let search = request.query("search")
-        let answer = try actions.users(in: location.container, search: search, as: request.identity)
+        let answer = try actions.users(in: try location.identifier, search: search, as: request.identity)
         let timeZone = Formatting.timeZone(of: request.http)
-        let users = (answer["users"]?.arrayValue ?? []).map { user -> [String: Any] in
-            let recordName = user["userRecordName"]?.stringValue ?? ""
-            let userPath = location.path(.users, "/" + URLEncoding.component(recordName))
+        let users = answer.users.map { user -> [String: Any] in
+            let userPath = location.path(.users, "/" + URLEncoding.component(user.userRecordName))
             var actAs = location
             actAs.database = .private
-            actAs.user = user["name"]?.stringValue
-            let roles = (user["roles"]?[location.environment.rawValue]?.arrayValue ?? []).compactMap(\.stringValue)
+            actAs.user = user.name
             return [
-                "name": user["name"]?.stringValue ?? "", "userRecordName": recordName,
-                "email": user["emailAddress"]?.stringValue ?? "",
-                "fullName": [user["firstName"]?.stringValue, user["lastName"]?.stringValue].compactMap { $0 }.joined(separator: " "),
-                "roles": roles.joined(separator: ", "),
-                "sessions": String(user["openSessions"]?.int64Value(acceptingNumericString: false) ?? 0),
-                "created": Formatting.time(user["created"]?.int64Value(acceptingNumericString: false) ?? 0, in: timeZone),
+                "name": user.name, "userRecordName": user.userRecordName,
+                "email": user.emailAddress ?? "",
+                "fullName": [user.firstName, user.lastName].compactMap { $0 }.joined(separator: " "),
+                "roles": (user.roles[location.environment] ?? []).joined(separator: ", "),
+                "sessions": String(user.openSessions),
+                "created": Formatting.time(user.created, in: timeZone),
                 "passwordAction": userPath + "/password", "signOutAction": userPath + "/sign-out", "removeAction": userPath + "/remove",
-                "discoverableAction": userPath + "/discoverable", "discoverable": user["discoverable"] == true,
+                "discoverableAction": userPath + "/discoverable", "discoverable": user.discoverable,
                 "actAsURL": actAs.path(.records), "canActAs": location.environment == .development,
-                "id": RecordForm.identifier(recordName),
+                "id": RecordForm.identifier(user.userRecordName),
             ]
         }
         return .page(Page("console.users", context: [
@@ -58,7 +56,7 @@ struct UsersPages: Sendable {
         let name = (request.field("name") ?? "").trimmingCharacters(in: .whitespaces)
         return try console.attempt(back: location.path(.users)) {
             _ = try actions.addUser(
-                in: location.container, name: name, password: request.field("password") ?? "", emailAddress: request.field("emailAddress"),
+                in: try location.identifier, name: name, password: request.field("password") ?? "", emailAddress: request.field("emailAddress"),
                 firstName: request.field("firstName"), lastName: request.field("lastName"), as: request.identity)
             return "User \(name) added."
         }
@@ -68,8 +66,8 @@ struct UsersPages: Sendable {
         let location = try ConsoleLocation(request)
         let user = request.path("user")
         return try console.attempt(back: location.path(.users)) {
-            let answer = try actions.setUserPassword(user, in: location.container, password: request.field("password") ?? "", as: request.identity)
-            return "New password set for \(answer["name"]?.stringValue ?? user); their sessions have ended."
+            let answer = try actions.setUserPassword(user, in: try location.identifier, password: request.field("password") ?? "", as: request.identity)
+            return "New password set for \(answer.name); their sessions have ended."
         }
     }
 
@@ -77,8 +75,7 @@ struct UsersPages: Sendable {
         let location = try ConsoleLocation(request)
         let user = request.path("user")
         return try console.attempt(back: location.path(.users)) {
-            let answer = try actions.signOutUser(user, in: location.container, as: request.identity)
-            let ended = answer["endedSessions"]?.int64Value(acceptingNumericString: false) ?? 0
+            let ended = try actions.signOutUser(user, in: try location.identifier, as: request.identity).endedSessions
             return "Signed \(user) out everywhere (\(ended) session\(ended == 1 ? "" : "s") ended)."
         }
     }
@@ -88,8 +85,7 @@ struct UsersPages: Sendable {
         let user = request.path("user")
         let discoverable = request.field("discoverable") == "yes"
         return try console.attempt(back: location.path(.users)) {
-            let answer = try actions.setUserDiscoverable(user, in: location.container, discoverable: discoverable, as: request.identity)
-            let name = answer["name"]?.stringValue ?? user
+            let name = try actions.setUserDiscoverable(user, in: try location.identifier, discoverable: discoverable, as: request.identity).name
             return discoverable ? "Other users can now find \(name) by email address or user record name." : "\(name) can no longer be found by other users."
         }
     }
@@ -105,7 +101,7 @@ struct UsersPages: Sendable {
                 action: request.http.path, button: "Remove user", fields: [], cancelURL: location.path(.users), bar: location.bar(.users)))
         }
         return try console.attempt(back: location.path(.users)) {
-            _ = try actions.removeUser(user, in: location.container, as: request.identity)
+            _ = try actions.removeUser(user, in: try location.identifier, as: request.identity)
             return "User \(user) removed."
         }
     }

@@ -20,13 +20,9 @@ struct ZonesPages: Sendable {
 
     private func zones(_ location: ConsoleLocation, _ request: ConsoleRequest) throws -> [ZoneRow] {
         let answer = try actions.zones(
-            in: location.container, environment: location.environment.rawValue, database: location.databaseName, user: location.user,
+            in: try location.identifier, environment: location.environment, database: location.database, user: location.user,
             as: request.identity)
-        return (answer["zones"]?.arrayValue ?? []).map { zone in
-            ZoneRow(
-                name: zone["zoneName"]?.stringValue ?? "", records: zone["records"]?.int64Value(acceptingNumericString: false) ?? 0,
-                bytes: zone["recordBytes"]?.int64Value(acceptingNumericString: false) ?? 0)
-        }
+        return answer.zones.map { ZoneRow(name: $0.zoneName, records: $0.records, bytes: $0.recordBytes) }
     }
 
     private func list(_ request: ConsoleRequest) throws -> ConsoleAnswer {
@@ -56,7 +52,7 @@ struct ZonesPages: Sendable {
         let name = (request.field("zoneName") ?? "").trimmingCharacters(in: .whitespaces)
         return try console.attempt(back: location.path(.zones)) {
             _ = try actions.createZone(
-                name, in: location.container, environment: location.environment.rawValue, database: location.databaseName, user: location.user,
+                name, in: try location.identifier, environment: location.environment, database: location.database, user: location.user,
                 as: request.identity)
             return "Zone \(name) created."
         }
@@ -77,7 +73,7 @@ struct ZonesPages: Sendable {
         }
         return try console.attempt(back: location.path(.zones)) {
             _ = try actions.deleteZone(
-                name, in: location.container, environment: location.environment.rawValue, database: location.databaseName, user: location.user,
+                name, in: try location.identifier, environment: location.environment, database: location.database, user: location.user,
                 as: request.identity)
             return "Zone \(name) deleted."
         }

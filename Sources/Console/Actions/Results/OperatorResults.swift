@@ -1,0 +1,60 @@
+import CloudKitWire
+import CloudStore
+
+/// A console operator added.
+public struct OperatorView: ManagementResult, Equatable {
+    /// The name they sign in with.
+    public var name: String
+    /// When they were added, in milliseconds since 1970.
+    public var created: Int64
+
+    init(name: String, created: Int64) {
+        self.name = name
+        self.created = created
+    }
+
+    public var json: JSONValue { ["name": .string(name), "created": .integer(created)] }
+
+    public init(json: JSONValue) throws {
+        let fields = try AnswerFields(json)
+        name = try fields.string("name")
+        created = try fields.int64("created")
+    }
+}
+
+/// A change to an operator's account: removed, or given a new password.
+public struct OperatorChangeView: ManagementResult, Equatable {
+    /// What changed.
+    public enum Change: String, Sendable, Equatable {
+        /// The operator was removed.
+        case removed
+        /// The operator's password was set.
+        case passwordSet
+    }
+
+    /// The operator.
+    public var name: String
+    /// What changed.
+    public var change: Change
+
+    init(name: String, change: Change) {
+        self.name = name
+        self.change = change
+    }
+
+    public var json: JSONValue { ["name": .string(name), change.rawValue: true] }
+
+    public init(json: JSONValue) throws {
+        name = try AnswerFields(json).string("name")
+        change = json["removed"] == true ? .removed : .passwordSet
+    }
+}
+
+/// The server secret replaced.
+public struct SecretRotation: ManagementResult, Equatable {
+    init() {}
+
+    public var json: JSONValue { ["rotated": true] }
+
+    public init(json: JSONValue) throws { _ = try AnswerFields(json).bool("rotated") }
+}

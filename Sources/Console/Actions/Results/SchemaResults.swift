@@ -1,0 +1,107 @@
+import CloudKitWire
+import CloudStore
+
+/// A record type: every field (system fields first) with its type and indexes, and its grants.
+public struct RecordTypeView: ManagementResult, Equatable {
+    /// A field.
+    public struct Field: Sendable, Equatable {
+        /// Its name.
+        public var name: String
+        /// Its type as CloudKit names it (`STRING`, `REFERENCE_LIST`…).
+        public var type: String
+        /// Whether it is a system field.
+        public var system: Bool
+        /// Its indexes (`QUERYABLE`, `SORTABLE`, `SEARCHABLE`), sorted.
+        public var indexes: [String]
+    }
+
+    /// Its name.
+    public var name: String
+    /// System fields first, then user fields in schema order.
+    public var fields: [Field]
+    /// Its grants.
+    public var grants: [GrantView]
+
+    init(_ definition: RecordTypeDefinition) {
+        name = definition.name
+        fields = (SystemField.allCases.map { definition.field($0) } + definition.userFields).map { field in
+            Field(name: field.name, type: field.type.wireName, system: field.isSystem, indexes: field.indexes.sorted().map(\.rawValue))
+        }
+        grants = definition.grants.map(GrantView.init)
+    }
+
+    public var json: JSONValue {
+        let fields = fields.map { field -> JSONValue in
+            [
+                "name": .string(field.name), "type": .string(field.type), "system": .bool(field.system),
+                "indexes": .array(field.indexes.map(JSONValue.string)),
+            ]
+        }
+        return ["name": .string(name), "fields": .array(fields), "grants": .array(grants.map(\.json))]
+    }
+
+    public init(json: JSONValue) throws {
+        let fields = try AnswerFields(json)
+        name = try fields.string("name")
+        self.fields = try fields.array("fields") { value in
+            let field = try AnswerFields(value)
+            return Field(name: try field.string("name"), type: try field.string("type"), system: try field.bool("system"), indexes: try field.strings("indexes"))
+        }
+        grants = try fields.array("grants", GrantView.init(json:))
+    }
+}
+
+/// An environment's schema: its roles and record types.
+public struct EnvironmentSchemaView: ManagementResult, Equatable {
+    /// The environment.
+    public var environment: Environment
+    /// Whether it can be changed here (development).
+    public var editable: Bool
+    /// The custom roles.
+    public var roles: [String]
+    /// The record types, in schema order.
+    public var recordTypes: [RecordTypeView]
+
+    init(_ schema: Schema, environment: Environment) {
+        self.environment = environment
+        editable = environment == .development
+        roles = schema.roles
+        recordTypes = schema.recordTypes.map(RecordTypeView.init)
+    }
+
+    public var json: JSONValue {
+        [
+            "environment": .string(environment.rawValue), "editable": .bool(editable), "roles": .array(roles.map(JSONValue.string)),
+            "recordTypes": .array(recordTypes.map(\.json)),
+        ]
+    }
+
+    public init(json: JSONValue) throws {
+        let fields = try AnswerFields(json)
+        environment = try fields.environment("environment")
+        editable = try fields.bool("editable")
+        roles = try fields.strings("roles")
+        recordTypes = try fields.array("recordTypes", RecordTypeView.init(json:))
+    }
+}
+
+/// Schema text checked without changing anything.
+public struct SchemaValidation: ManagementResult, Equatable {
+    /// The record types it declares.
+    public var recordTypes: Int64
+    /// The roles it declares.
+    public var roles: Int64
+
+    init(_ schema: Schema) {
+        recordTypes = Int64(schema.recordTypes.count)
+        roles = Int64(schema.roles.count)
+    }
+
+    public var json: JSONValue { ["valid": true, "recordTypes": .integer(recordTypes), "roles": .integer(roles)] }
+
+    public init(json: JSONValue) throws {
+        let fields = try AnswerFields(json)
+        recordTypes = try fields.int64("recordTypes")
+        roles = try fields.int64("roles")
+    }
+}

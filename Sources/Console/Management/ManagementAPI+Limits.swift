@@ -1,0 +1,17 @@
+import CloudStore
+
+extension ManagementAPI {
+    /// An environment's limits and usage.
+    static let limitsRoutes: [ManagementRoute] = [
+        .json(.get, "/containers/:container/:environment/limits", "limits") { actions, input, actor in
+            try actions.limits(of: try input.container(), environment: try input.environment(), as: actor).json
+        },
+        .json(.put, "/containers/:container/:environment/limits", "setLimits") { actions, input, actor in
+            try actions.setLimits(input.body, of: try input.container(), environment: try input.environment(), as: actor).json
+        },
+        .json(.get, "/containers/:container/:environment/usage", "usage") { actions, input, actor in
+            let range = try ManagementActions.usageRange(input.query("range") ?? "day")
+            return try actions.usage(of: try input.container(), environment: try input.environment(), range: range, as: actor).json
+        },
+    ]
+}

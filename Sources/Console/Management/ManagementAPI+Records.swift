@@ -1,0 +1,37 @@
+import CloudStore
+import HTTPServer
+
+extension ManagementAPI {
+    /// Records, as the data API's query, lookup and modify bodies take them, and their export.
+    static let recordRoutes: [ManagementRoute] = [
+        .json(.post, "/containers/:container/:environment/:database/records/query", "queryRecords") { actions, input, actor in
+            try actions.queryRecords(
+                input.body, in: try input.container(), environment: try input.environment(), database: try input.database(),
+                user: input.query("user"), as: actor)
+        },
+        .json(.post, "/containers/:container/:environment/:database/records/lookup", "lookupRecords") { actions, input, actor in
+            try actions.lookupRecords(
+                input.body, in: try input.container(), environment: try input.environment(), database: try input.database(),
+                user: input.query("user"), as: actor)
+        },
+        .json(
+            .post, "/containers/:container/:environment/:database/records/modify", "modifyRecords",
+            options: RouteOptions(maxBodyBytes: maximumSchemaBytes)
+        ) { actions, input, actor in
+            try actions.modifyRecords(
+                input.body, in: try input.container(), environment: try input.environment(), database: try input.database(),
+                user: input.query("user"), as: actor
+            ).json
+        },
+        .response(.post, "/containers/:container/:environment/:database/records/export", "exportRecords", body: .json) { api, input, actor in
+            let formatName = input.query("format") ?? "json"
+            guard let format = RecordExport.Format(rawValue: formatName) else {
+                throw CloudStoreError.badRequest("Unknown export format '\(formatName)': use json or csv")
+            }
+            let export = try api.actions.exportRecords(
+                input.body, format: format, in: try input.container(), environment: try input.environment(),
+                database: try input.database(), user: input.query("user"), as: actor)
+            return file(export.bytes, contentType: export.contentType)
+        },
+    ]
+}

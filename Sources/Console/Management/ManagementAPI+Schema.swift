@@ -1,0 +1,49 @@
+import CloudStore
+import HTTPServer
+
+extension ManagementAPI {
+    /// An environment's schema: read as JSON or `.ckdb` text, imported, validated and edited.
+    static let schemaRoutes: [ManagementRoute] = [
+        .response(.get, "/containers/:container/:environment/schema", "schema", body: .raw) { api, input, actor in
+            if input.query("format") == "ckdb" {
+                return .text(try api.actions.schemaText(of: try input.container(), environment: try input.environment(), as: actor))
+            }
+            // The JSON answer reads a body as every JSON route does.
+            let input = try ManagementInput(input.request, jsonBody: true, actions: api.actions)
+            let schema = try api.actions.schema(of: try input.container(), environment: try input.environment(), as: actor)
+            return .json(schema.json.serialized())
+        },
+        .json(.put, "/containers/:container/:environment/schema", "importSchema", body: .raw, options: schemaOptions) { actions, input, actor in
+            let text = try input.text()
+            return try actions.importSchema(text, into: try input.container(), environment: try input.environment(), as: actor).json
+        },
+        .json(.post, "/containers/:container/:environment/schema/validate", "validateSchema", body: .raw, options: schemaOptions) {
+            actions, input, actor in
+            let text = try input.text()
+            return try actions.validateSchema(text, for: try input.container(), environment: try input.environment(), as: actor).json
+        },
+        .json(.post, "/containers/:container/:environment/record-types", "createRecordType", status: .created) { actions, input, actor in
+            let name = try input.string("name")
+            return try actions.createRecordType(name, in: try input.container(), environment: try input.environment(), as: actor).json
+        },
+        .json(.post, "/containers/:container/:environment/record-types/:type/fields", "addField", status: .created) { actions, input, actor in
+            let name = try input.string("name")
+            let type = try input.string("type")
+            let indexes = try input.strings("indexes")
+            return try actions.addField(
+                name, type: type, indexes: indexes, to: input.path("type"), in: try input.container(), environment: try input.environment(),
+                as: actor
+            ).json
+        },
+        .json(.put, "/containers/:container/:environment/record-types/:type/fields/:field/indexes", "setIndexes") { actions, input, actor in
+            let indexes = try input.strings("indexes")
+            return try actions.setIndexes(
+                indexes, of: input.path("field"), recordType: input.path("type"), in: try input.container(),
+                environment: try input.environment(), as: actor
+            ).json
+        },
+    ]
+
+    /// A schema's text may be as large as ``maximumSchemaBytes``.
+    private static let schemaOptions = RouteOptions(maxBodyBytes: maximumSchemaBytes)
+}

@@ -1,0 +1,58 @@
+import CloudStore
+
+extension ManagementAPI {
+    /// Subscriptions, shares, push tokens, notification queues and change logs.
+    static let syncRoutes: [ManagementRoute] = [
+        .json(.get, "/containers/:container/:environment/subscriptions", "subscriptions") { actions, input, actor in
+            try actions.subscriptions(in: try input.container(), environment: try input.environment(), as: actor).json
+        },
+        .json(.delete, "/containers/:container/:environment/:database/subscriptions/:user/:subscription", "deleteSubscription") {
+            actions, input, actor in
+            let container = try input.container()
+            let environment = try input.environment()
+            return try actions.deleteSubscription(
+                input.path("subscription"), of: input.path("user"), database: try input.database(), owner: input.query("owner"),
+                in: container, environment: environment, as: actor
+            ).json
+        },
+        .json(.get, "/containers/:container/:environment/shares", "shares") { actions, input, actor in
+            try actions.shares(in: try input.container(), environment: try input.environment(), as: actor).json
+        },
+        .json(.delete, "/containers/:container/:environment/shares/:owner/:zone/:share", "deleteShare") { actions, input, actor in
+            try actions.deleteShare(
+                input.path("share"), zone: input.path("zone"), owner: input.path("owner"), in: try input.container(),
+                environment: try input.environment(), as: actor
+            ).json
+        },
+        .json(.delete, "/containers/:container/:environment/shares/:owner/:zone/:share/participants/:user", "removeShareParticipant") {
+            actions, input, actor in
+            try actions.removeShareParticipant(
+                input.path("user"), share: input.path("share"), zone: input.path("zone"), owner: input.path("owner"),
+                in: try input.container(), environment: try input.environment(), as: actor
+            ).json
+        },
+        .json(.get, "/containers/:container/:environment/push-tokens", "pushTokens") { actions, input, actor in
+            try actions.pushTokens(in: try input.container(), environment: try input.environment(), user: input.query("user"), as: actor).json
+        },
+        .json(.delete, "/containers/:container/:environment/push-tokens/:id", "revokePushToken") { actions, input, actor in
+            try actions.revokePushToken(input.path("id"), in: try input.container(), environment: try input.environment(), as: actor).json
+        },
+        .json(.get, "/containers/:container/:environment/notifications", "notificationQueues") { actions, input, actor in
+            try actions.notificationQueues(in: try input.container(), environment: try input.environment(), as: actor).json
+        },
+        .json(.get, "/containers/:container/:environment/:database/zones/:zone/changes", "changeLog") { actions, input, actor in
+            let after = try input.queryInteger("after")
+            let since = try input.queryInteger("since")
+            return try actions.changeLog(
+                zone: input.path("zone"), in: try input.container(), environment: try input.environment(), database: try input.database(),
+                user: input.query("user"), after: after, since: since, as: actor
+            ).json
+        },
+        .json(.get, "/containers/:container/:environment/:database/zones/:zone/changes/next", "nextChanges") { actions, input, actor in
+            try actions.nextChanges(
+                zone: input.path("zone"), syncToken: input.query("syncToken"), in: try input.container(), environment: try input.environment(),
+                database: try input.database(), user: input.query("user"), as: actor
+            ).json
+        },
+    ]
+}
