@@ -3,7 +3,8 @@ import HTTPServer
 import Logging
 
 extension Console {
-    /// The largest sign-in form accepted: a name, a password and a few tokens fit many times over.
+    /// The largest sign-in or console form accepted where a route allows no more: a name, a
+    /// password and a few tokens fit many times over.
     static let maximumFormBytes = 64 * 1024
 
     /// Loads the templates and adds the console's routes to `router`:
@@ -52,37 +53,16 @@ extension Console {
 }
 
 extension Console {
-    /// The console's pages under `/console/`: login and logout, then containers and, inside a
-    /// container, one page per ``ConsoleSection``. A page answers a signed-in operator only.
+    /// The console's pages under `/console/`, those of ``ConsolePageTable``: login and logout,
+    /// then containers and, inside a container, one page per ``ConsoleSection``. A page but the
+    /// login form answers a signed-in operator only.
     static func mountPages(
         on router: inout Router, store: CloudStore, pages: PageRenderer, actions: ManagementActions, authenticator: OperatorAuthenticator,
         configuration: ConsoleConfiguration, logger: Logger
     ) {
         let console = ConsolePages(pages: pages, authenticator: authenticator, actions: actions, configuration: configuration, logger: logger)
-        let login = LoginPage(store: store, pages: pages, console: console)
-        router.group("/console", middleware: [PageErrorMiddleware(pages: pages, logger: logger, carriesTokens: false)]) { group in
-            group.get("/") { request in login.home(request) }
-            group.get("/login") { request in try login.show(request) }
-            group.post("/login", options: RouteOptions(maxBodyBytes: maximumFormBytes)) { request in try login.submit(request) }
-            group.post("/logout", options: RouteOptions(maxBodyBytes: maximumFormBytes)) { request in try login.logout(request) }
-            ContainersPages(console: console).mount(on: &group)
-            RecordsPages(console: console).mount(on: &group)
-            ZonesPages(console: console).mount(on: &group)
-            SyncPages(console: console).mount(on: &group)
-            SharePages(console: console).mount(on: &group)
-            SchemaPages(console: console).mount(on: &group)
-            UsersPages(console: console).mount(on: &group)
-            APITokensPages(console: console).mount(on: &group)
-            ServerKeysPages(console: console).mount(on: &group)
-            ManagementTokensPages(console: console).mount(on: &group)
-            DeployPages(console: console).mount(on: &group)
-            ResetPages(console: console).mount(on: &group)
-            AuditPages(console: console).mount(on: &group)
-            SecurityPages(console: console).mount(on: &group)
-            LogsPages(console: console).mount(on: &group)
-            UsagePages(console: console).mount(on: &group)
+        router.group("", middleware: [PageErrorMiddleware(pages: pages, logger: logger, carriesTokens: false)]) { group in
+            for route in ConsolePageTable.routes(console) { console.mount(route, on: &group) }
         }
-        // The group's "/" is `/console`; the address people type and the start page links is `/console/`.
-        router.get("/console/") { request in login.home(request) }
     }
 }

@@ -13,6 +13,7 @@ public final class WebServices: Sendable {
     let store: CloudStore
     let configuration: WebServicesConfiguration
     let endpoint: APIEndpoint
+    let assets: AssetsEndpoints
     let courier: CourierEndpoint
 
     /// Creates the API over `store`.
@@ -22,6 +23,7 @@ public final class WebServices: Sendable {
         endpoint = APIEndpoint(
             store: store, authenticator: RequestAuthenticator(store: store, clockSkew: configuration.clockSkew),
             configuration: configuration)
+        assets = AssetsEndpoints(endpoint: endpoint, store: store)
         courier = CourierEndpoint(store: store, timeout: configuration.courierTimeout)
     }
 
@@ -31,95 +33,9 @@ public final class WebServices: Sendable {
     /// that reading it holds up no other connection.
     static let writeBodyBytesOnEventLoop = 8 * 1024
 
-    /// Every API route, as `(methods, pattern)`: what `/openapi.json` must describe.
-    public static let routes: [(methods: [HTTPMethod], pattern: String)] = [
-        ([.post], "/database/1/:container/:environment/:database/records/modify"),
-        ([.post], "/database/1/:container/:environment/:database/records/query"),
-        ([.post], "/database/1/:container/:environment/:database/records/lookup"),
-        ([.post], "/database/1/:container/:environment/:database/records/changes"),
-        ([.post], "/database/1/:container/:environment/:database/records/resolve"),
-        ([.post], "/database/1/:container/:environment/:database/records/accept"),
-        ([.post], "/database/1/:container/:environment/:database/changes/zone"),
-        ([.post], "/database/1/:container/:environment/:database/changes/database"),
-        ([.post], "/database/1/:container/:environment/:database/zones/changes"),
-        ([.get, .post], "/database/1/:container/:environment/:database/zones/list"),
-        ([.post], "/database/1/:container/:environment/:database/zones/lookup"),
-        ([.post], "/database/1/:container/:environment/:database/zones/modify"),
-        ([.post], "/database/1/:container/:environment/:database/assets/upload"),
-        ([.post], "/database/1/:container/:environment/:database/assets/rereference"),
-        ([.get, .post], "/database/1/:container/:environment/:database/subscriptions/list"),
-        ([.post], "/database/1/:container/:environment/:database/subscriptions/lookup"),
-        ([.post], "/database/1/:container/:environment/:database/subscriptions/modify"),
-        ([.get, .post], "/database/1/:container/:environment/:database/users/caller"),
-        ([.get, .post], "/database/1/:container/:environment/:database/users/current"),
-        ([.get, .post], "/database/1/:container/:environment/:database/users/discover"),
-        ([.post], "/database/1/:container/:environment/:database/users/lookup/email"),
-        ([.post], "/database/1/:container/:environment/:database/users/lookup/id"),
-        ([.get, .post], "/database/1/:container/:environment/:database/users/lookup/contacts"),
-        ([.post], "/database/1/:container/:environment/:database/tokens/create"),
-        ([.post], "/database/1/:container/:environment/:database/tokens/register"),
-        ([.post], "/database/1/:container/:environment/tokens/create"),
-        ([.post], "/database/1/:container/:environment/tokens/register"),
-        ([.post], "/device/1/:container/:environment/tokens/create"),
-        ([.post], "/device/1/:container/:environment/tokens/register"),
-        ([.get], "/webcourier/1/aps"),
-        ([.get], "/webcourier/1/events"),
-        ([.post, .options], "/assets/1/upload/:ticket"),
-        ([.get], "/assets/1/download/:ticket/:file"),
-    ]
-
-    /// Adds the API's routes to `router`.
+    /// Adds the API's routes, those of ``routeTable``, to `router`.
     public func mount(on router: inout Router) {
-        let endpoint = endpoint
-        let tokens = TokensEndpoints(endpoint: endpoint)
-        let assets = AssetsEndpoints(endpoint: endpoint, store: store)
-        let cors: [any HTTPMiddleware] = [CORSMiddleware(store: store, ownOrigin: { request in endpoint.baseURL(of: request) })]
-        let bodies: [String: (needsDatabase: Bool, body: APIEndpoint.Body)] = [
-            // A write waits for its commit holding no worker.
-            "records/modify": (true, .later(RecordsEndpoints.modify)),
-            "records/query": (true, .now(RecordsEndpoints.query)),
-            "records/lookup": (true, .now(RecordsEndpoints.lookup)),
-            "records/changes": (true, .now(ChangesEndpoints.records)),
-            "records/resolve": (true, .now(RecordsEndpoints.resolve)),
-            "records/accept": (true, .now(RecordsEndpoints.accept)),
-            "changes/zone": (true, .now(ChangesEndpoints.zones)),
-            "changes/database": (true, .now(ChangesEndpoints.database)),
-            "zones/changes": (true, .now(ChangesEndpoints.zoneLog)),
-            "zones/list": (true, .now(ZonesEndpoints.list)),
-            "zones/lookup": (true, .now(ZonesEndpoints.lookup)),
-            "zones/modify": (true, .now(ZonesEndpoints.modify)),
-            "assets/upload": (true, .now(assets.upload)),
-            "assets/rereference": (true, .now(assets.rereference)),
-            "subscriptions/list": (true, .now(SubscriptionsEndpoints.list)),
-            "subscriptions/lookup": (true, .now(SubscriptionsEndpoints.lookup)),
-            "subscriptions/modify": (true, .now(SubscriptionsEndpoints.modify)),
-            "users/caller": (true, .now(UsersEndpoints.caller)),
-            "users/current": (true, .now(UsersEndpoints.current)),
-            "users/discover": (true, .now(UsersEndpoints.discover)),
-            "users/lookup/email": (true, .now(UsersEndpoints.lookupEmail)),
-            "users/lookup/id": (true, .now(UsersEndpoints.lookupID)),
-            "users/lookup/contacts": (true, .now(UsersEndpoints.lookupContacts)),
-            "tokens/create": (false, .now(tokens.create)),
-            "tokens/register": (false, .now(tokens.register)),
-        ]
-        let options = RouteOptions(maxBodyBytes: configuration.maxRequestBytes)
-        // A small request whose work is handed on (a write, to the writer) is read, checked and
-        // handed on by the event loop, which then sends its answer: no worker between them.
-        var handingOnOptions = options
-        handingOnOptions.eventLoopBodyLimit = Self.writeBodyBytesOnEventLoop
-        router.group("", middleware: cors) { api in
-            for (methods, pattern) in Self.routes where pattern.hasPrefix("/database/") || pattern.hasPrefix("/device/") {
-                let operation = APIEndpoint.operation(of: pattern)
-                let (needsDatabase, body) = bodies[operation]!
-                let handler = endpoint.handler(
-                    operation: operation, needsDatabase: needsDatabase, scan: BodyScan(operation: operation), body)
-                let handsWorkOn = if case .later = body { true } else { false }
-                api.route(methods, pattern, options: handsWorkOn ? handingOnOptions : options, handler)
-            }
-            let notFound = endpoint.notFound
-            api.route(HTTPMethod.apiMethods, "/database/*rest", options: options, notFound)
-            api.route(HTTPMethod.apiMethods, "/device/*rest", options: options, notFound)
-        }
+        mountRouteTable(on: &router)
         // The server's own errors on the API's paths (413, 431, 405, 503…) in CloudKit's error
         // JSON, which CloudKit JS and MistKit read; other paths keep what they had.
         let previous = router.errorResponder
@@ -131,25 +47,10 @@ public final class WebServices: Sendable {
             response.headers.replaceOrAdd(name: "Cache-Control", value: Self.noStore)
             return response
         }
-        let courier = courier
-        router.group("", middleware: [AnyOriginMiddleware(), NoStoreMiddleware()]) { group in
-            group.get("/webcourier/1/aps") { request in try courier.poll(request) }
-            group.get("/webcourier/1/events") { request in try courier.events(request) }
-            // CloudKit JS posts the file from the app's page, cross-origin: the URL is the credential.
-            group.route([.post], "/assets/1/upload/:ticket", options: RouteOptions(maxBodyBytes: store.configuration.maximumAssetBytes)) { request in
-                assets.receive(request)
-            }
-            group.route([.options], "/assets/1/upload/:ticket", options: RouteOptions()) { _ in Self.uploadPreflight }
-            group.route([.get, .head], "/assets/1/download/:ticket/:file", options: RouteOptions()) { request in assets.download(request) }
-        }
     }
 }
 
 extension WebServices {
-    /// The path prefixes whose next segment is a credential (an asset ticket), for the server's
-    /// `redactedPathPrefixes`, so that no log holds an upload or download URL that works.
-    public static let credentialPathPrefixes = ["/assets/1/upload/", "/assets/1/download/"]
-
     /// The answer to a browser asking whether it may post a file to an upload URL: yes, from any origin.
     static let uploadPreflight: HTTPResponse = {
         var response = HTTPResponse(status: .noContent, bytes: [])
@@ -180,11 +81,6 @@ extension CloudKitError {
         default: self.init("BAD_REQUEST", error.status.code, error.message)
         }
     }
-}
-
-extension HTTPMethod {
-    /// Methods the catch-all answers NOT_FOUND for.
-    static let apiMethods: [HTTPMethod] = [.get, .post, .put, .patch, .delete]
 }
 
 extension APIEndpoint {

@@ -1,6 +1,6 @@
 """Public/openapi.json on its own: its examples match its schemas. (The Swift test
-OpenAPIDocumentTests keeps its paths true to the routes; the end-to-end tests check every response
-they get against it.)"""
+OpenAPIDocumentTests keeps its paths true to the API's route table, WebServices.routeTable; the
+end-to-end tests check every response they get against it.)"""
 
 from __future__ import annotations
 

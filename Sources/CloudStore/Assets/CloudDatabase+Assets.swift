@@ -78,6 +78,10 @@ extension CloudDatabase {
         }
     }
 
+    /// The path, after the server's base URL, of every asset `downloadURL`:
+    /// `<base>/assets/1/download/<ticket>/<file name>`. The API serves its route from it.
+    public static let assetDownloadPath = "/assets/1/download/"
+
     /// Where this database's assets belong.
     var place: AssetTickets.Place { AssetTickets.Place(container: container, environment: environment, database: database) }
 
@@ -125,7 +129,7 @@ extension CloudDatabase {
             var shown = asset
             // The media type rides along, as Apple's URLs carry their own query after `${f}`.
             let type = types[sha].map { "?type=" + $0.replacingOccurrences(of: "/", with: "%2F") } ?? ""
-            shown.downloadURL = "\(base)/assets/1/download/\(AssetTickets.seal(ticket, with: store.assetSigner))/${f}\(type)"
+            shown.downloadURL = "\(base)\(Self.assetDownloadPath)\(AssetTickets.seal(ticket, with: store.assetSigner))/${f}\(type)"
             return shown
         }
         for (name, value) in record.fields where !value.assets.isEmpty {

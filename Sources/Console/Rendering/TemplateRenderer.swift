@@ -13,12 +13,9 @@ import Mustache
 /// {{<layout}}{{$title}}Sign in{{/title}}{{$content}}…{{/content}}{{/layout}}
 /// ```
 struct TemplateRenderer: Sendable {
-    /// The templates the console's pages need; loading fails at start if one is missing.
-    static let requiredTemplates = [
-        "layout", "error", "start", "signin", "signin-complete", "console.frame", "console.bar", "console.login", "console.confirm",
-        "console.containers", "console.records", "console.record", "console.record-form", "console.schema", "console.zones",
-        "console.users", "console.tokens", "console.keys", "console.management-tokens", "console.deploy", "console.reset", "console.audit", "console.security", "console.logs",
-    ]
+    /// The templates the console's pages need, those ``ConsolePageTable`` declares; loading
+    /// fails at start if one is missing.
+    static var requiredTemplates: [String] { ConsolePageTable.templates }
 
     /// The folder the templates were loaded from.
     let directory: String

@@ -6,10 +6,8 @@ import HTTPServer
 struct APIContext {
     let request: HTTPRequest
     let store: CloudStore
-    let container: ContainerIdentifier
-    let environment: Environment
-    /// The database of the path; `nil` on paths without one (`tokens/create`).
-    let scope: DatabaseScope?
+    /// The container, environment and database the path names, decoded before the endpoint runs.
+    let scope: APIScope
     let authentication: Authentication
     /// The JSON body (an empty object for none); for a scanned body, its members around the
     /// operations or lookups.
@@ -27,7 +25,13 @@ struct APIContext {
         try body.first("numbersAsStrings", "numberAsStrings").bool() ?? false
     }
 
+    var container: ContainerIdentifier { scope.container }
+    var environment: Environment { scope.environment }
+
     var caller: Caller { authentication.caller }
+
+    /// The server's base URL for links handed to this client (see ``APIEndpoint/baseURL(of:)``).
+    var baseURL: String { request.baseURL(publicURL: publicURL, allowedHosts: allowedHosts) ?? "" }
 
     /// The client's IP address, for limits per client.
     var clientAddress: String { request.remoteHost }
@@ -36,8 +40,8 @@ struct APIContext {
     /// on this server. In the shared database, the owner the body's `zoneID` names says whose
     /// zone the request reaches.
     func database() throws -> CloudDatabase {
-        var database = try store.database(container, environment, scope ?? .public, as: caller)
-        database.assetBaseURL = request.baseURL(publicURL: publicURL, allowedHosts: allowedHosts) ?? ""
+        var database = try store.database(container, environment, scope.database ?? .public, as: caller)
+        database.assetBaseURL = baseURL
         if let session = authentication.session { database.assetCredential = .webSession(session.id) }
         return database.reaching(owner: try ZoneWire.owner(body["zoneID"]))
     }

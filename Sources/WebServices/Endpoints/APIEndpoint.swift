@@ -24,16 +24,14 @@ struct APIEndpoint: Sendable {
     /// itself still ends: a write commits or not whatever the client was told).
     static let deferredTimeout = Duration.seconds(120)
 
-    /// A handler running `body`; `needsDatabase` says whether the path names a database,
-    /// `operation` (such as `records/query`) is what the request log calls the route, and
-    /// `scan`, when given, reads bodies of the shape it knows without a tree.
-    func handler(operation: String, needsDatabase: Bool = true, scan: BodyScan? = nil, _ body: Body) -> HTTPHandler {
+    /// A handler running `body`: `operation` (such as `records/query`) is what the request log
+    /// calls the route, and `scan`, when given, reads bodies of the shape it knows without a tree.
+    func handler(operation: String, scan: BodyScan? = nil, _ body: Body) -> HTTPHandler {
         { request in
             let started = ContinuousClock.now
             var authentication: Authentication?
             do {
-                let context = try admit(
-                    request, needsDatabase: needsDatabase, scan: scan, authentication: &authentication)
+                let context = try admit(request, scan: scan, authentication: &authentication)
                 switch body {
                 case .now(let body):
                     let outcome = success(try body(context), request: request, authentication: context.authentication)
@@ -93,30 +91,21 @@ struct APIEndpoint: Sendable {
 
     /// Reads the path and the body, authenticates and applies the limits: the context an
     /// endpoint runs in. `authentication` is set as soon as it is known, for the error answer.
-    private func admit(
-        _ request: HTTPRequest, needsDatabase: Bool, scan: BodyScan?, authentication: inout Authentication?
-    ) throws -> APIContext {
-        let container = try ContainerIdentifier.fromPath(request.pathParameters["container"])
-        let environment = try Environment.fromPath(request.pathParameters["environment"])
-        var scope: DatabaseScope?
-        if let databaseName = request.pathParameters["database"] {
-            scope = try DatabaseScope.fromPath(databaseName)
-        } else if needsDatabase {
-            throw WebServicesError.badRequest("The path needs a database: public, private or shared")
-        }
+    private func admit(_ request: HTTPRequest, scan: BodyScan?, authentication: inout Authentication?) throws -> APIContext {
+        let scope = try APIScope(request.pathParameters)
         // The body is JSON whatever the Content-Type says; no body reads as an empty object. A
         // scan reads only bodies the tree reads alike, so any error comes from the tree.
         let scanned = scan?.scan(request.body)
         let json: JSONValue =
             if let scanned { scanned.envelope } else if request.body.isEmpty { .object([:]) } else { try JSONValue.parse(request.body) }
         guard json.objectValue != nil else { throw WebServicesError.badRequest("The request body must be a JSON object") }
-        let authenticated = try authenticator.authenticate(request, container: container, environment: environment)
+        let authenticated = try authenticator.authenticate(request, container: scope.container, environment: scope.environment)
         authentication = authenticated
         // Limits apply to callers who got this far, as CloudKit's do: a request without
         // credentials is refused before any limit counts it.
-        try store.admitRequest(to: container, environment)
+        try store.admitRequest(to: scope.container, scope.environment)
         return APIContext(
-            request: request, store: store, container: container, environment: environment, scope: scope,
+            request: request, store: store, scope: scope,
             authentication: authenticated, body: .body(json), scanned: scanned, publicURL: configuration.publicURL,
             allowedHosts: configuration.allowedHosts)
     }
@@ -160,13 +149,6 @@ struct APIEndpoint: Sendable {
         return 0
     }
 
-    /// What a route pattern asks for: `records/query` of
-    /// `/database/1/:container/:environment/:database/records/query`, `tokens/create` of
-    /// `/device/1/:container/:environment/tokens/create`.
-    static func operation(of pattern: String) -> String {
-        pattern.split(separator: "/").drop { $0 != ":environment" }.dropFirst().drop { $0 == ":database" }.joined(separator: "/")
-    }
-
     private func respond(_ status: HTTPStatus, _ json: JSONValue, request: HTTPRequest, authentication: Authentication?) -> HTTPResponse {
         // Made here with room for all of them: each name is added once, so none is looked for.
         var headers = HTTPHeaders(capacity: 5)
@@ -188,37 +170,5 @@ struct APIEndpoint: Sendable {
     /// `HTTPRequest.baseURL(publicURL:allowedHosts:)`).
     func baseURL(of request: HTTPRequest) -> String {
         request.baseURL(publicURL: configuration.publicURL, allowedHosts: configuration.allowedHosts) ?? ""
-    }
-}
-
-extension ContainerIdentifier {
-    /// The container of an API path, refused with BAD_REQUEST when malformed.
-    static func fromPath(_ text: String?) throws -> ContainerIdentifier {
-        try WebServicesError.refusing { try ContainerIdentifier(text ?? "") }
-    }
-}
-
-extension Environment {
-    /// The environment of an API path, refused with BAD_REQUEST when unknown.
-    static func fromPath(_ text: String?) throws -> Environment {
-        try WebServicesError.refusing { try Environment(parsing: text ?? "") }
-    }
-}
-
-extension DatabaseScope {
-    /// The database of an API path, refused with BAD_REQUEST when unknown.
-    static func fromPath(_ text: String) throws -> DatabaseScope {
-        try WebServicesError.refusing { try DatabaseScope(parsing: text) }
-    }
-}
-
-extension WebServicesError {
-    /// The value a path parser makes, its refusal sent as the data API's BAD_REQUEST with the parser's reason.
-    static func refusing<T>(_ parse: () throws -> T) throws -> T {
-        do {
-            return try parse()
-        } catch let error as CloudStoreError {
-            throw WebServicesError.badRequest(error.reason)
-        }
     }
 }

@@ -14,7 +14,7 @@ struct AssetsEndpoints: Sendable {
 
     /// `assets/upload`: `{tokens: [{recordName?, recordType, fieldName}], zoneID}` →
     /// `{tokens: [{recordName, fieldName, url}]}`.
-    func upload(_ context: APIContext) throws -> JSONValue {
+    static func upload(_ context: APIContext) throws -> JSONValue {
         var requests: [AssetUploadRequest] = []
         for token in try context.body["tokens"].requiredArray() {
             try token.requireObjectIfPresent()
@@ -22,18 +22,18 @@ struct AssetsEndpoints: Sendable {
                 recordName: try token["recordName"].string(), recordType: try token["recordType"].requiredString(),
                 fieldName: try token["fieldName"].requiredString()))
         }
-        let base = endpoint.baseURL(of: context.request)
+        let base = context.baseURL
         let tickets = try context.database().assetUploadTickets(requests)
         return .object(["tokens": .array(tickets.map { ticket in
             .object([
                 "recordName": .string(ticket.recordName), "fieldName": .string(ticket.fieldName),
-                "url": .string("\(base)/assets/1/upload/\(ticket.ticket)"),
+                "url": .string(WebServices.assetUploadRoute.link(base: base, ["ticket": ticket.ticket])),
             ])
         })])
     }
 
     /// `assets/rereference`: `{assets: [{recordName, fieldName}], zoneID}` → `{assets: [asset | error]}`.
-    func rereference(_ context: APIContext) throws -> JSONValue {
+    static func rereference(_ context: APIContext) throws -> JSONValue {
         var fields: [(recordName: String, fieldName: String)] = []
         for asset in try context.body["assets"].requiredArray() {
             fields.append((try asset["recordName"].requiredString(), try asset["fieldName"].requiredString()))
@@ -49,13 +49,9 @@ struct AssetsEndpoints: Sendable {
         })])
     }
 
-    /// What the request log calls a file posted to an upload URL.
-    static let uploadOperation = "assets/file/upload"
-    /// What the request log calls a download.
-    static let downloadOperation = "assets/file/download"
-
-    /// The file posted to an upload URL → `{singleFile: {fileChecksum, size, receipt}}`.
-    func receive(_ request: HTTPRequest) -> HTTPResponse {
+    /// The file posted to an upload URL → `{singleFile: {fileChecksum, size, receipt}}`, logged
+    /// as `operation`.
+    func receive(_ request: HTTPRequest, operation: String?) -> HTTPResponse {
         let started = ContinuousClock.now
         let ticket = request.pathParameters["ticket"] ?? ""
         let outcome: APIEndpoint.Outcome
@@ -68,11 +64,11 @@ struct AssetsEndpoints: Sendable {
         } catch {
             outcome = endpoint.failure(error, request: request)
         }
-        return logged(outcome, request, Self.uploadOperation, ticket: ticket, started: started)
+        return logged(outcome, request, operation, ticket: ticket, started: started)
     }
 
-    /// An asset's content for its `downloadURL`, whole or the range asked.
-    func download(_ request: HTTPRequest) -> HTTPResponse {
+    /// An asset's content for its `downloadURL`, whole or the range asked, logged as `operation`.
+    func download(_ request: HTTPRequest, operation: String?) -> HTTPResponse {
         let started = ContinuousClock.now
         let ticket = request.pathParameters["ticket"] ?? ""
         let outcome: APIEndpoint.Outcome
@@ -81,16 +77,16 @@ struct AssetsEndpoints: Sendable {
         } catch {
             outcome = endpoint.failure(error, request: request)
         }
-        return logged(outcome, request, Self.downloadOperation, ticket: ticket, started: started)
+        return logged(outcome, request, operation, ticket: ticket, started: started)
     }
 
     /// Adds an upload or download to the request log, under the environment its ticket names,
     /// so that its bytes count toward the monthly transfer; a ticket this server did not make
-    /// names none, and is not logged.
+    /// names none, and is not logged; nor is a call of a route without an operation name.
     private func logged(
-        _ outcome: APIEndpoint.Outcome, _ request: HTTPRequest, _ operation: String, ticket: String, started: ContinuousClock.Instant
+        _ outcome: APIEndpoint.Outcome, _ request: HTTPRequest, _ operation: String?, ticket: String, started: ContinuousClock.Instant
     ) -> HTTPResponse {
-        if let traffic = store.assetTraffic(ofTicket: ticket) {
+        if let operation, let traffic = store.assetTraffic(ofTicket: ticket) {
             var outcome = outcome
             outcome.user = traffic.user
             endpoint.record(

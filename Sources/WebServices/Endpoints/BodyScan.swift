@@ -27,16 +27,6 @@ enum BodyScan: Sendable {
         }
     }
 
-    /// The scan of `operation`'s bodies (`records/modify`, `records/lookup`, `records/query`), if it has one.
-    init?(operation: String) {
-        switch operation {
-        case "records/modify": self = .modify
-        case "records/lookup": self = .lookup
-        case "records/query": self = .query
-        default: return nil
-        }
-    }
-
     /// `bytes` read, or `nil` when they are not of the shape this scan reads.
     func scan(_ bytes: [UInt8]) -> Scanned? {
         switch self {

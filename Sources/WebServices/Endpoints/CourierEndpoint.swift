@@ -58,7 +58,7 @@ final class CourierEndpoint: Sendable {
 
     /// The courier URL of a push token.
     static func url(base: String, token: String) -> String {
-        "\(base)/webcourier/1/aps?tok=\(PercentEncoding.encodeComponent(token))&ttl=43200"
+        WebServices.courierPollRoute.link(base: base, [:]) + "?tok=\(PercentEncoding.encodeComponent(token))&ttl=43200"
     }
 
     /// Answers one poll: the oldest queued notification, or one queued while it waits.

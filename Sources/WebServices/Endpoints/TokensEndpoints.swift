@@ -2,12 +2,10 @@ import CloudKitWire
 import CloudStore
 
 /// `tokens/create` and `tokens/register`: push tokens and the web courier URL clients long-poll.
-struct TokensEndpoints: Sendable {
-    let endpoint: APIEndpoint
-
+enum TokensEndpoints {
     static let apnsEnvironments: Set<String> = ["development", "production"]
 
-    private func apnsEnvironment(_ context: APIContext, required: Bool) throws -> String {
+    private static func apnsEnvironment(_ context: APIContext, required: Bool) throws -> String {
         let wire = context.body["apnsEnvironment"]
         guard let value = try wire.string() else {
             if required { throw WebServicesError.badRequest("\(wire.path) is required") }
@@ -20,7 +18,7 @@ struct TokensEndpoints: Sendable {
     }
 
     /// `tokens/create`: `{apnsEnvironment}` → `{apnsEnvironment, apnsToken, webcourierURL}`.
-    func create(_ context: APIContext) throws -> JSONValue {
+    static func create(_ context: APIContext) throws -> JSONValue {
         let environment = try apnsEnvironment(context, required: false)
         let token = try context.store.createPushToken(
             context.container, context.environment, apnsEnvironment: environment, caller: context.caller,
@@ -30,7 +28,7 @@ struct TokensEndpoints: Sendable {
 
     /// `tokens/register`: `{apnsEnvironment, apnsToken}` → `{apnsEnvironment, apnsToken, webcourierURL}`,
     /// as `tokens/create` answers: CloudKit JS 2 replaces the token it holds with this answer.
-    func register(_ context: APIContext) throws -> JSONValue {
+    static func register(_ context: APIContext) throws -> JSONValue {
         let environment = try apnsEnvironment(context, required: true)
         let value = try context.body["apnsToken"].requiredString()
         let token = try context.store.registerPushToken(
@@ -39,10 +37,10 @@ struct TokensEndpoints: Sendable {
         return json(token, apnsEnvironment: environment, context)
     }
 
-    private func json(_ token: PushToken, apnsEnvironment: String, _ context: APIContext) -> JSONValue {
+    private static func json(_ token: PushToken, apnsEnvironment: String, _ context: APIContext) -> JSONValue {
         .object([
             "apnsEnvironment": .string(apnsEnvironment), "apnsToken": .string(token.token),
-            "webcourierURL": .string(CourierEndpoint.url(base: endpoint.baseURL(of: context.request), token: token.token)),
+            "webcourierURL": .string(CourierEndpoint.url(base: context.baseURL, token: token.token)),
         ])
     }
 }

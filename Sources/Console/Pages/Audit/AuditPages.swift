@@ -18,9 +18,15 @@ struct AuditPages: Sendable {
         ("management-token.", "Management tokens"), ("operator.", "Operators"), ("secret.", "Server secret"),
     ]
 
-    func mount(on group: inout RouteGroup) {
+    /// The templates these pages render.
+    static let templates = ["console.audit"]
+
+    /// The routes of these pages, under `/console`.
+    var routes: [ConsoleRoute] {
         let pages = self
-        console.get(&group, "/audit") { request in try pages.list(request) }
+        return [
+            .get("/audit") { request in try pages.list(request) },
+        ]
     }
 
     private func list(_ request: ConsoleRequest) throws -> ConsoleAnswer {

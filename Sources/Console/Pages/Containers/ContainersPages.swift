@@ -9,13 +9,19 @@ import HTTPServer
 struct ContainersPages: Sendable {
     let console: ConsolePages
 
-    func mount(on group: inout RouteGroup) {
+    /// The templates these pages render.
+    static let templates = ["console.containers"]
+
+    /// The routes of these pages, under `/console`.
+    var routes: [ConsoleRoute] {
         let pages = self
-        console.get(&group, "/containers") { request in try pages.list(request) }
-        console.post(&group, "/containers") { request in try pages.create(request) }
-        console.get(&group, "/containers/:container") { request in
-            .redirect(ConsoleLocation(container: request.path("container")).path(.records), nil)
-        }
+        return [
+            .get("/containers") { request in try pages.list(request) },
+            .post("/containers") { request in try pages.create(request) },
+            .get("/containers/:container") { request in
+                .redirect(ConsoleLocation(container: request.path("container")).path(.records), nil)
+            },
+        ]
     }
 
     private func list(_ request: ConsoleRequest) throws -> ConsoleAnswer {

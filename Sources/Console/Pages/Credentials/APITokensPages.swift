@@ -10,12 +10,18 @@ struct APITokensPages: Sendable {
     let console: ConsolePages
     var actions: ManagementActions { console.actions }
 
-    func mount(on group: inout RouteGroup) {
+    /// The templates these pages render.
+    static let templates = ["console.tokens"]
+
+    /// The routes of these pages, under `/console`.
+    var routes: [ConsoleRoute] {
         let pages = self
         let base = "/containers/:container/:environment/tokens"
-        console.get(&group, base) { request in try pages.list(request) }
-        console.post(&group, base) { request in try pages.create(request) }
-        console.post(&group, base + "/:token/revoke") { request in try pages.revoke(request) }
+        return [
+            .get(base) { request in try pages.list(request) },
+            .post(base) { request in try pages.create(request) },
+            .post(base + "/:token/revoke") { request in try pages.revoke(request) },
+        ]
     }
 
     private func list(_ request: ConsoleRequest) throws -> ConsoleAnswer {

@@ -10,11 +10,17 @@ struct ManagementTokensPages: Sendable {
     let console: ConsolePages
     var actions: ManagementActions { console.actions }
 
-    func mount(on group: inout RouteGroup) {
+    /// The templates these pages render.
+    static let templates = ["console.management-tokens"]
+
+    /// The routes of these pages, under `/console`.
+    var routes: [ConsoleRoute] {
         let pages = self
-        console.get(&group, "/management-tokens") { request in try pages.list(request, created: nil) }
-        console.post(&group, "/management-tokens") { request in try pages.create(request) }
-        console.post(&group, "/management-tokens/:token/revoke") { request in try pages.revoke(request) }
+        return [
+            .get("/management-tokens") { request in try pages.list(request, created: nil) },
+            .post("/management-tokens") { request in try pages.create(request) },
+            .post("/management-tokens/:token/revoke") { request in try pages.revoke(request) },
+        ]
     }
 
     private func list(_ request: ConsoleRequest, created: ManagementTokenView?) throws -> ConsoleAnswer {

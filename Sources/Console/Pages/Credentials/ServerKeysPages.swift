@@ -10,12 +10,18 @@ struct ServerKeysPages: Sendable {
     let console: ConsolePages
     var actions: ManagementActions { console.actions }
 
-    func mount(on group: inout RouteGroup) {
+    /// The templates these pages render.
+    static let templates = ["console.keys"]
+
+    /// The routes of these pages, under `/console`.
+    var routes: [ConsoleRoute] {
         let pages = self
         let base = "/containers/:container/:environment/keys"
-        console.get(&group, base) { request in try pages.list(request) }
-        console.post(&group, base) { request in try pages.add(request) }
-        console.post(&group, base + "/:key/revoke") { request in try pages.revoke(request) }
+        return [
+            .get(base) { request in try pages.list(request) },
+            .post(base) { request in try pages.add(request) },
+            .post(base + "/:key/revoke") { request in try pages.revoke(request) },
+        ]
     }
 
     private func list(_ request: ConsoleRequest) throws -> ConsoleAnswer {

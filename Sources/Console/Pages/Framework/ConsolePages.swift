@@ -5,8 +5,8 @@ import Logging
 /// What every console page shares: the operator's session checked (a redirect to the login
 /// page without one), the form token checked on every post, the page rendered in the console
 /// frame with the operator's name, the form token and the notice the previous page left.
-/// A page adds its routes with ``get(_:_:_:)`` and ``post(_:_:maxBodyBytes:_:)`` and returns a
-/// ``ConsoleAnswer``.
+/// A page lists its routes (``ConsoleRoute/get(_:_:)``, ``ConsoleRoute/post(_:maxBodyBytes:_:)``)
+/// and returns a ``ConsoleAnswer``.
 struct ConsolePages: Sendable {
     /// The form field carrying the session's CSRF token.
     static let csrfField = "csrfToken"
@@ -22,16 +22,16 @@ struct ConsolePages: Sendable {
     let configuration: ConsoleConfiguration
     let logger: Logger
 
-    /// Adds a page answering GET (and HEAD).
-    func get(_ group: inout RouteGroup, _ path: String, _ handler: @escaping Handler) {
-        let pages = self
-        group.get(path) { request in try pages.handle(request, handler) }
-    }
-
-    /// Adds a form post.
-    func post(_ group: inout RouteGroup, _ path: String, maxBodyBytes: Int = 64 * 1024, _ handler: @escaping Handler) {
-        let pages = self
-        group.post(path, options: RouteOptions(maxBodyBytes: maxBodyBytes)) { request in try pages.handle(request, handler) }
+    /// Adds `route` to `group`, its path under `/console`.
+    func mount(_ route: ConsoleRoute, on group: inout RouteGroup) {
+        let options = RouteOptions(maxBodyBytes: route.maxBodyBytes)
+        switch route.handler {
+        case .page(let handler):
+            let pages = self
+            group.route([route.method], "/console" + route.path, options: options) { request in try pages.handle(request, handler) }
+        case .open(let handler):
+            group.route([route.method], "/console" + route.path, options: options, handler)
+        }
     }
 
     private func handle(_ request: HTTPRequest, _ handler: Handler) throws -> HTTPResponse {

@@ -1,5 +1,6 @@
-/// The pages inside a container, in the order of its tabs. A new page adds a case here, a
-/// route in its own mount file and a template: the frame and the bar pick it up.
+/// The pages inside a container, in the order of its tabs. A new tab adds a case here naming
+/// its page type (``pages``, whose routes and templates ``ConsolePageTable`` mounts and checks):
+/// the frame and the bar pick it up.
 enum ConsoleSection: String, CaseIterable {
     case records, zones, sync, sharing, schema, security, users, tokens, keys, logs, usage, deploy, reset
 

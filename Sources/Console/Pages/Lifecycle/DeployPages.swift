@@ -11,11 +11,17 @@ struct DeployPages: Sendable {
     let console: ConsolePages
     var actions: ManagementActions { console.actions }
 
-    func mount(on group: inout RouteGroup) {
+    /// The templates these pages render.
+    static let templates = ["console.deploy"]
+
+    /// The routes of these pages, under `/console`.
+    var routes: [ConsoleRoute] {
         let pages = self
         let base = "/containers/:container/:environment/deploy"
-        console.get(&group, base) { request in try pages.show(request) }
-        console.post(&group, base) { request in try pages.deploy(request) }
+        return [
+            .get(base) { request in try pages.show(request) },
+            .post(base) { request in try pages.deploy(request) },
+        ]
     }
 
     private func show(_ request: ConsoleRequest) throws -> ConsoleAnswer {

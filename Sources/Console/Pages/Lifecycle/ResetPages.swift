@@ -10,11 +10,17 @@ struct ResetPages: Sendable {
     let console: ConsolePages
     var actions: ManagementActions { console.actions }
 
-    func mount(on group: inout RouteGroup) {
+    /// The templates these pages render.
+    static let templates = ["console.reset"]
+
+    /// The routes of these pages, under `/console`.
+    var routes: [ConsoleRoute] {
         let pages = self
         let base = "/containers/:container/:environment/reset"
-        console.get(&group, base) { request in try pages.show(request) }
-        console.post(&group, base) { request in try pages.reset(request) }
+        return [
+            .get(base) { request in try pages.show(request) },
+            .post(base) { request in try pages.reset(request) },
+        ]
     }
 
     private func show(_ request: ConsoleRequest) throws -> ConsoleAnswer {

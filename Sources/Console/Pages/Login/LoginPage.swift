@@ -13,6 +13,22 @@ struct LoginPage: Sendable {
     let pages: PageRenderer
     let console: ConsolePages
 
+    /// The templates these pages render.
+    static let templates = ["console.login"]
+
+    /// The routes of these pages, under `/console`: `/console` and `/console/` both lead home.
+    var routes: [ConsoleRoute] {
+        let login = self
+        return [
+            ConsoleRoute(method: .get, path: "", maxBodyBytes: nil, handler: .open { request in login.home(request) }),
+            ConsoleRoute(method: .get, path: "/login", maxBodyBytes: nil, handler: .open { request in try login.show(request) }),
+            ConsoleRoute(method: .post, path: "/login", maxBodyBytes: Console.maximumFormBytes, handler: .open { request in try login.submit(request) }),
+            ConsoleRoute(method: .post, path: "/logout", maxBodyBytes: Console.maximumFormBytes, handler: .open { request in try login.logout(request) }),
+            // The group's "/" was `/console`; the address people type and the start page links is `/console/`.
+            ConsoleRoute(method: .get, path: "/", maxBodyBytes: nil, handler: .open { request in login.home(request) }),
+        ]
+    }
+
     /// The message for a failed login; the same whichever of name or password was wrong.
     static let failureMessage = "Incorrect name or password."
 
@@ -100,5 +116,12 @@ struct LoginPage: Sendable {
         var page = Page("console.login", status: failure == nil ? .ok : .unauthorized, context: context)
         page.carriesTokens = true
         return page
+    }
+}
+
+extension LoginPage {
+    /// The login page of `console`'s store and renderer.
+    init(console: ConsolePages) {
+        self.init(store: console.actions.store, pages: console.pages, console: console)
     }
 }

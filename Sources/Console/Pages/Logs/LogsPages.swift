@@ -17,12 +17,18 @@ struct LogsPages: Sendable {
         "users/discover", "users/lookup/email", "users/lookup/id", "users/lookup/contacts", "tokens/create", "tokens/register",
     ]
 
-    func mount(on group: inout RouteGroup) {
+    /// The templates these pages render.
+    static let templates = ["console.logs"]
+
+    /// The routes of these pages, under `/console`.
+    var routes: [ConsoleRoute] {
         let pages = self
         let base = "/containers/:container/:environment/logs"
-        console.get(&group, base) { request in try pages.list(request) }
-        console.get(&group, base + "/export") { request in try pages.export(request) }
-        console.get(&group, base + "/tail") { request in try pages.tail(request) }
+        return [
+            .get(base) { request in try pages.list(request) },
+            .get(base + "/export") { request in try pages.export(request) },
+            .get(base + "/tail") { request in try pages.tail(request) },
+        ]
     }
 
     /// The filter of the page's query, times read in the operator's time zone.

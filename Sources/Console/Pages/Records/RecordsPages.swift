@@ -17,20 +17,26 @@ struct RecordsPages: Sendable {
     let console: ConsolePages
     var actions: ManagementActions { console.actions }
 
-    func mount(on group: inout RouteGroup) {
+    /// The templates these pages render.
+    static let templates = ["console.records", "console.record", "console.record-form"]
+
+    /// The routes of these pages, under `/console`.
+    var routes: [ConsoleRoute] {
         let pages = self
         let base = "/containers/:container/:environment/:database/records"
-        console.get(&group, base) { request in try pages.list(request) }
-        console.get(&group, base + "/export") { request in try pages.export(request) }
-        console.post(&group, base + "/delete") { request in try pages.deleteSelected(request) }
-        console.post(&group, base + "/index") { request in try pages.addIndex(request) }
-        console.get(&group, base + "/new") { request in try pages.newRecord(request) }
-        console.post(&group, base + "/new", maxBodyBytes: ConsolePages.maximumFormBytes) { request in try pages.create(request) }
-        console.get(&group, base + "/:record") { request in try pages.detail(request) }
-        console.get(&group, base + "/:record/edit") { request in try pages.editRecord(request) }
-        console.post(&group, base + "/:record/edit", maxBodyBytes: ConsolePages.maximumFormBytes) { request in try pages.update(request) }
-        console.post(&group, base + "/:record/delete") { request in try pages.delete(request) }
-        console.get(&group, base + "/:record/fields/:field") { request in try pages.download(request) }
+        return [
+            .get(base) { request in try pages.list(request) },
+            .get(base + "/export") { request in try pages.export(request) },
+            .post(base + "/delete") { request in try pages.deleteSelected(request) },
+            .post(base + "/index") { request in try pages.addIndex(request) },
+            .get(base + "/new") { request in try pages.newRecord(request) },
+            .post(base + "/new", maxBodyBytes: ConsolePages.maximumFormBytes) { request in try pages.create(request) },
+            .get(base + "/:record") { request in try pages.detail(request) },
+            .get(base + "/:record/edit") { request in try pages.editRecord(request) },
+            .post(base + "/:record/edit", maxBodyBytes: ConsolePages.maximumFormBytes) { request in try pages.update(request) },
+            .post(base + "/:record/delete") { request in try pages.delete(request) },
+            .get(base + "/:record/fields/:field") { request in try pages.download(request) },
+        ]
     }
 
     // MARK: - Where and what

@@ -17,15 +17,21 @@ struct SchemaPages: Sendable {
     /// The indexes a field can have.
     static let indexKinds = ["QUERYABLE", "SORTABLE", "SEARCHABLE"]
 
-    func mount(on group: inout RouteGroup) {
+    /// The templates these pages render.
+    static let templates = ["console.schema"]
+
+    /// The routes of these pages, under `/console`.
+    var routes: [ConsoleRoute] {
         let pages = self
         let base = "/containers/:container/:environment/schema"
-        console.get(&group, base) { request in try pages.show(request) }
-        console.get(&group, base + "/download") { request in try pages.download(request) }
-        console.post(&group, base + "/types") { request in try pages.createType(request) }
-        console.post(&group, base + "/types/:type/fields") { request in try pages.addField(request) }
-        console.post(&group, base + "/types/:type/fields/:field/indexes") { request in try pages.setIndexes(request) }
-        console.post(&group, base + "/upload", maxBodyBytes: ConsolePages.maximumFormBytes) { request in try pages.upload(request) }
+        return [
+            .get(base) { request in try pages.show(request) },
+            .get(base + "/download") { request in try pages.download(request) },
+            .post(base + "/types") { request in try pages.createType(request) },
+            .post(base + "/types/:type/fields") { request in try pages.addField(request) },
+            .post(base + "/types/:type/fields/:field/indexes") { request in try pages.setIndexes(request) },
+            .post(base + "/upload", maxBodyBytes: ConsolePages.maximumFormBytes) { request in try pages.upload(request) },
+        ]
     }
 
     private func show(_ request: ConsoleRequest) throws -> ConsoleAnswer {

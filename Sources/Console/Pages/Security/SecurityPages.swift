@@ -13,14 +13,20 @@ struct SecurityPages: Sendable {
     let console: ConsolePages
     var actions: ManagementActions { console.actions }
 
-    func mount(on group: inout RouteGroup) {
+    /// The templates these pages render.
+    static let templates = ["console.security"]
+
+    /// The routes of these pages, under `/console`.
+    var routes: [ConsoleRoute] {
         let pages = self
         let base = "/containers/:container/:environment/security"
-        console.get(&group, base) { request in try pages.show(request) }
-        console.post(&group, base + "/grants") { request in try pages.saveGrants(request) }
-        console.post(&group, base + "/roles") { request in try pages.createRole(request) }
-        console.post(&group, base + "/roles/:role/delete") { request in try pages.deleteRole(request) }
-        console.post(&group, base + "/holders") { request in try pages.setHolder(request) }
+        return [
+            .get(base) { request in try pages.show(request) },
+            .post(base + "/grants") { request in try pages.saveGrants(request) },
+            .post(base + "/roles") { request in try pages.createRole(request) },
+            .post(base + "/roles/:role/delete") { request in try pages.deleteRole(request) },
+            .post(base + "/holders") { request in try pages.setHolder(request) },
+        ]
     }
 
     private func show(_ request: ConsoleRequest) throws -> ConsoleAnswer {

@@ -14,12 +14,18 @@ struct SharePages: Sendable {
     let console: ConsolePages
     var actions: ManagementActions { console.actions }
 
-    func mount(on group: inout RouteGroup) {
+    /// The templates these pages render.
+    static let templates = ["console.shares"]
+
+    /// The routes of these pages, under `/console`.
+    var routes: [ConsoleRoute] {
         let pages = self
         let base = "/containers/:container/:environment/sharing"
-        console.get(&group, base) { request in try pages.show(request) }
-        console.post(&group, base + "/participants/remove") { request in try pages.removeParticipant(request) }
-        console.post(&group, base + "/delete") { request in try pages.deleteShare(request) }
+        return [
+            .get(base) { request in try pages.show(request) },
+            .post(base + "/participants/remove") { request in try pages.removeParticipant(request) },
+            .post(base + "/delete") { request in try pages.deleteShare(request) },
+        ]
     }
 
     private func show(_ request: ConsoleRequest) throws -> ConsoleAnswer {

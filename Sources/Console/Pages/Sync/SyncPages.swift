@@ -15,12 +15,18 @@ struct SyncPages: Sendable {
     let console: ConsolePages
     var actions: ManagementActions { console.actions }
 
-    func mount(on group: inout RouteGroup) {
+    /// The templates these pages render.
+    static let templates = ["console.sync"]
+
+    /// The routes of these pages, under `/console`.
+    var routes: [ConsoleRoute] {
         let pages = self
         let base = "/containers/:container/:environment/:database/sync"
-        console.get(&group, base) { request in try pages.show(request) }
-        console.post(&group, base + "/subscriptions/delete") { request in try pages.deleteSubscription(request) }
-        console.post(&group, base + "/push-tokens/revoke") { request in try pages.revokePushToken(request) }
+        return [
+            .get(base) { request in try pages.show(request) },
+            .post(base + "/subscriptions/delete") { request in try pages.deleteSubscription(request) },
+            .post(base + "/push-tokens/revoke") { request in try pages.revokePushToken(request) },
+        ]
     }
 
     private func show(_ request: ConsoleRequest) throws -> ConsoleAnswer {

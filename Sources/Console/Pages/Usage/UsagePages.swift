@@ -12,11 +12,17 @@ struct UsagePages: Sendable {
     let console: ConsolePages
     var actions: ManagementActions { console.actions }
 
-    func mount(on group: inout RouteGroup) {
+    /// The templates these pages render.
+    static let templates = ["console.usage", "console.chart"]
+
+    /// The routes of these pages, under `/console`.
+    var routes: [ConsoleRoute] {
         let pages = self
         let base = "/containers/:container/:environment/usage"
-        console.get(&group, base) { request in try pages.show(request) }
-        console.post(&group, base + "/limits") { request in try pages.saveLimits(request) }
+        return [
+            .get(base) { request in try pages.show(request) },
+            .post(base + "/limits") { request in try pages.saveLimits(request) },
+        ]
     }
 
     private func show(_ request: ConsoleRequest) throws -> ConsoleAnswer {

@@ -11,15 +11,21 @@ struct UsersPages: Sendable {
     let console: ConsolePages
     var actions: ManagementActions { console.actions }
 
-    func mount(on group: inout RouteGroup) {
+    /// The templates these pages render.
+    static let templates = ["console.users"]
+
+    /// The routes of these pages, under `/console`.
+    var routes: [ConsoleRoute] {
         let pages = self
         let base = "/containers/:container/:environment/users"
-        console.get(&group, base) { request in try pages.list(request) }
-        console.post(&group, base) { request in try pages.add(request) }
-        console.post(&group, base + "/:user/password") { request in try pages.password(request) }
-        console.post(&group, base + "/:user/sign-out") { request in try pages.signOut(request) }
-        console.post(&group, base + "/:user/discoverable") { request in try pages.discoverable(request) }
-        console.post(&group, base + "/:user/remove") { request in try pages.remove(request) }
+        return [
+            .get(base) { request in try pages.list(request) },
+            .post(base) { request in try pages.add(request) },
+            .post(base + "/:user/password") { request in try pages.password(request) },
+            .post(base + "/:user/sign-out") { request in try pages.signOut(request) },
+            .post(base + "/:user/discoverable") { request in try pages.discoverable(request) },
+            .post(base + "/:user/remove") { request in try pages.remove(request) },
+        ]
     }
 
     private func list(_ request: ConsoleRequest) throws -> ConsoleAnswer {

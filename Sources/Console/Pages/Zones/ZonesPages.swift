@@ -10,12 +10,18 @@ struct ZonesPages: Sendable {
     let console: ConsolePages
     var actions: ManagementActions { console.actions }
 
-    func mount(on group: inout RouteGroup) {
+    /// The templates these pages render.
+    static let templates = ["console.zones"]
+
+    /// The routes of these pages, under `/console`.
+    var routes: [ConsoleRoute] {
         let pages = self
         let base = "/containers/:container/:environment/:database/zones"
-        console.get(&group, base) { request in try pages.list(request) }
-        console.post(&group, base) { request in try pages.create(request) }
-        console.post(&group, base + "/:zone/delete") { request in try pages.delete(request) }
+        return [
+            .get(base) { request in try pages.list(request) },
+            .post(base) { request in try pages.create(request) },
+            .post(base + "/:zone/delete") { request in try pages.delete(request) },
+        ]
     }
 
     private func zones(_ location: ConsoleLocation, _ request: ConsoleRequest) throws -> [ZoneRow] {

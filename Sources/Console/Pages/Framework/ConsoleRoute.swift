@@ -1,0 +1,43 @@
+import HTTPServer
+
+/// One route of the console's pages, as data: its method, its path under `/console`, the
+/// largest form it takes, and what answers it. A page type lists its routes
+/// (``ConsolePageSet/routes``); ``ConsolePageTable`` mounts them all.
+struct ConsoleRoute: Sendable {
+    /// What answers a route.
+    enum Handler: Sendable {
+        /// A page for a signed-in operator, run by ``ConsolePages``: the session and the form
+        /// token checked, the page rendered in the console frame.
+        case page(ConsolePages.Handler)
+        /// A page anyone may reach (the login form), answering on its own.
+        case open(HTTPHandler)
+    }
+
+    let method: HTTPMethod
+    /// The path under `/console`, `:name` segments captured; `""` is `/console` itself.
+    let path: String
+    /// The largest body accepted; `nil` keeps the server's limit.
+    let maxBodyBytes: Int?
+    let handler: Handler
+
+    /// A page answering GET (and HEAD).
+    static func get(_ path: String, _ handler: @escaping ConsolePages.Handler) -> ConsoleRoute {
+        ConsoleRoute(method: .get, path: path, maxBodyBytes: nil, handler: .page(handler))
+    }
+
+    /// A form post.
+    static func post(_ path: String, maxBodyBytes: Int = Console.maximumFormBytes, _ handler: @escaping ConsolePages.Handler) -> ConsoleRoute {
+        ConsoleRoute(method: .post, path: path, maxBodyBytes: maxBodyBytes, handler: .page(handler))
+    }
+}
+
+/// A console page type: the routes of its pages and the templates they render. Each is listed
+/// once in ``ConsolePageTable``, which mounts its routes and has its templates checked at start.
+protocol ConsolePageSet: Sendable {
+    /// The templates its pages render; the console does not start when one is missing.
+    static var templates: [String] { get }
+    /// Its pages, run by `console`.
+    init(console: ConsolePages)
+    /// Its routes.
+    var routes: [ConsoleRoute] { get }
+}
