@@ -4,7 +4,7 @@ import PackageDescription
 /// Settings every Swift target shares: Swift 6 language mode comes from the tools version;
 /// `ExistentialAny` keeps protocol-typed values explicit.
 let swiftSettings: [SwiftSetting] = [
-    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("ExistentialAny")
 ]
 
 /// Debug builds alone (those the tests run) carry the negative controls: switches that break a
@@ -152,7 +152,9 @@ let package = Package(
         ),
         .testTarget(
             name: "CloudStoreTests",
-            dependencies: ["CloudStore", "CSQLite", "CSQLiteSupport", "CrashWriter", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "CloudStore", "CSQLite", "CSQLiteSupport", "CrashWriter", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings + negativeControls
         ),
         .testTarget(

@@ -39,10 +39,11 @@ private func transcript(_ data: [UInt8], pieces: [Int]) -> [Step] {
                 if consumed == 0 { waiting = true }
             case .head(let head):
                 if !body.isEmpty { steps.append(.body(body)); body = [] }
-                steps.append(.head(
-                    method: head.method.rawValue, target: head.target, version: head.version.description,
-                    fields: head.headers.count, framing: "\(head.framing)", keepAlive: head.keepAlive
-                ))
+                steps.append(
+                    .head(
+                        method: head.method.rawValue, target: head.target, version: head.version.description,
+                        fields: head.headers.count, framing: "\(head.framing)", keepAlive: head.keepAlive
+                    ))
             case .body(let range):
                 precondition(range.lowerBound >= 0 && range.upperBound <= buffer.count && range.count == consumed, "bad body range")
                 body += buffer[range]

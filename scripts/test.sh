@@ -17,6 +17,9 @@ install_python_requirements "${requirements[@]}"
 echo "== Walls between the storage backends and the rest"
 bash scripts/check-walls.sh
 
+echo "== Layout of the Swift sources (.swift-format)"
+bash scripts/lint.sh
+
 echo "== Building"
 log=$(mktemp)
 swift build --build-tests 2>&1 | tee "$log"

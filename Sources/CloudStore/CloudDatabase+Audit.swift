@@ -33,11 +33,12 @@ struct DatabaseAudit: Sendable {
             return changed.isEmpty ? [] : [note(summary.action, target: summary.target)]
         }
         return changed.map { operation, name in
-            let action = switch operation.kind {
-            case .create: "record.create"
-            case .delete, .forceDelete: "record.delete"
-            default: "record.update"
-            }
+            let action =
+                switch operation.kind {
+                case .create: "record.create"
+                case .delete, .forceDelete: "record.delete"
+                default: "record.update"
+                }
             return note(action, target: "\(place) \(request.zoneName)/\(name)")
         }
     }

@@ -80,10 +80,13 @@ public struct CloudDatabase: Sendable {
             for note in audit?.notes(request, results) ?? [] { try writer.record(note) }
             return (results, try notifier.flush(to: writer))
         }) { [self] result in
-            let answer: @Sendable () -> Void = { completion(result.map { results, woken in
-                store.notificationsQueued(woken)
-                return present(results)
-            }) }
+            let answer: @Sendable () -> Void = {
+                completion(
+                    result.map { results, woken in
+                        store.notificationsQueued(woken)
+                        return present(results)
+                    })
+            }
             // A large answer is made elsewhere, so that the writer goes on to the next group.
             if request.operations.count > Self.operationsAnsweredOnTheWriter {
                 DispatchQueue.global().async(execute: answer)
@@ -117,34 +120,35 @@ public struct CloudDatabase: Sendable {
         }
         let database = database
         let policy = policy
-        return present(try storage.read { reader in
-            let access = TransactionAccess(policy: policy, reader: reader)
-            let zone = try access.visibleZone(named: zoneName)
-            if zone == nil, zoneName != ZoneID.defaultZoneName || policy.viaShare {
-                let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: database.owner)
-                return lookups.map { .failure(recordName: $0.recordName, error: .zoneNotFound(zoneID)) }
-            }
-            let schema = try reader.schema()
-            return try lookups.map { lookup in
-                guard let zone else { return .failure(recordName: lookup.recordName, error: .notFound("Record not found")) }
-                guard let stored = try reader.record(named: lookup.recordName, in: zone) else {
-                    // A share is looked up by its record name too.
-                    if let share = try access.shares(in: zone).first(where: { $0.recordName == lookup.recordName }),
-                        try access.canRead(Record(share), in: schema)
-                    {
-                        return .record(Record(share))
+        return present(
+            try storage.read { reader in
+                let access = TransactionAccess(policy: policy, reader: reader)
+                let zone = try access.visibleZone(named: zoneName)
+                if zone == nil, zoneName != ZoneID.defaultZoneName || policy.viaShare {
+                    let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: database.owner)
+                    return lookups.map { .failure(recordName: $0.recordName, error: .zoneNotFound(zoneID)) }
+                }
+                let schema = try reader.schema()
+                return try lookups.map { lookup in
+                    guard let zone else { return .failure(recordName: lookup.recordName, error: .notFound("Record not found")) }
+                    guard let stored = try reader.record(named: lookup.recordName, in: zone) else {
+                        // A share is looked up by its record name too.
+                        if let share = try access.shares(in: zone).first(where: { $0.recordName == lookup.recordName }),
+                            try access.canRead(Record(share), in: schema)
+                        {
+                            return .record(Record(share))
+                        }
+                        return .failure(recordName: lookup.recordName, error: .notFound("Record not found"))
                     }
-                    return .failure(recordName: lookup.recordName, error: .notFound("Record not found"))
+                    guard try access.canRead(stored.record, in: schema) else {
+                        // Through shares, a record not shared with the caller is not there for them.
+                        return .failure(
+                            recordName: lookup.recordName,
+                            error: policy.viaShare ? .notFound("Record not found") : .accessDenied("READ operation not permitted"))
+                    }
+                    return .record(try access.markingShare(stored.record, in: zone).keeping(lookup.desiredKeys ?? desiredKeys))
                 }
-                guard try access.canRead(stored.record, in: schema) else {
-                    // Through shares, a record not shared with the caller is not there for them.
-                    return .failure(
-                        recordName: lookup.recordName,
-                        error: policy.viaShare ? .notFound("Record not found") : .accessDenied("READ operation not permitted"))
-                }
-                return .record(try access.markingShare(stored.record, in: zone).keeping(lookup.desiredKeys ?? desiredKeys))
-            }
-        })
+            })
     }
 
     /// Runs a query as `records/query` does: one page of matching records, and a marker for the next.
@@ -204,7 +208,8 @@ public struct CloudDatabase: Sendable {
             var bytes = 0
             var taken = 0
             // Only a private database's zones have shares whose roots a record could be.
-            let zoneByID = database.scope == .private
+            let zoneByID =
+                database.scope == .private
                 ? Dictionary(zones.map { ($0.zoneID, $0) }, uniquingKeysWith: { first, _ in first }) : [:]
             for row in rows.prefix(limit) {
                 var record = row.stored.record.keeping(request.desiredKeys)
@@ -245,7 +250,9 @@ public struct CloudDatabase: Sendable {
                 stored = try stored.filter { !(try access.shareScope(in: $0).isEmpty) }
                 return try stored.map { try Self.describe($0, $0.zoneID, reader, incarnation, signer) }
             }
-            var zones = [try Self.describe(stored.first { $0.zoneID.isDefaultZone }, ZoneID.defaultZone(of: database), reader, incarnation, signer)]
+            var zones = [
+                try Self.describe(stored.first { $0.zoneID.isDefaultZone }, ZoneID.defaultZone(of: database), reader, incarnation, signer)
+            ]
             for zone in stored where !zone.zoneID.isDefaultZone {
                 zones.append(try Self.describe(zone, zone.zoneID, reader, incarnation, signer))
             }

@@ -20,7 +20,8 @@ extension CloudStore {
     ) throws -> APIToken {
         try requireContainer(container)
         for origin in allowedOrigins where origin != "*" && !Self.isOrigin(origin) {
-            throw CloudStoreError.badRequest("Invalid allowed origin '\(origin)': use '*' or scheme://host[:port], such as https://app.example.com")
+            throw CloudStoreError.badRequest(
+                "Invalid allowed origin '\(origin)': use '*' or scheme://host[:port], such as https://app.example.com")
         }
         if let signInCallback, URL(string: signInCallback)?.scheme == nil {
             throw CloudStoreError.badRequest("Invalid sign-in callback '\(signInCallback)': use an absolute URL")
@@ -28,7 +29,9 @@ extension CloudStore {
         let token = APIToken(
             token: SecureToken.hex(bytes: 32), container: container, environment: environment, name: name,
             allowedOrigins: allowedOrigins, signInCallback: signInCallback, created: now)
-        try auditedCatalogChange(actor, "token.create", container: container.rawValue, environment: environment.rawValue, target: Self.auditLabel(token)) {
+        try auditedCatalogChange(
+            actor, "token.create", container: container.rawValue, environment: environment.rawValue, target: Self.auditLabel(token)
+        ) {
             try credentials.insertAPIToken(token)
         }
         return token
@@ -91,7 +94,8 @@ extension CloudStore {
             keyID: SecureToken.hex(bytes: 32), container: container, environment: environment, publicKeyPEM: key.pemRepresentation,
             userRecordName: SecureToken.userRecordName(), name: name, created: now)
         try auditedCatalogChange(
-            actor, "key.add", container: container.rawValue, environment: environment.rawValue, target: "\(serverKey.name) (\(serverKey.keyID))"
+            actor, "key.add", container: container.rawValue, environment: environment.rawValue,
+            target: "\(serverKey.name) (\(serverKey.keyID))"
         ) { try credentials.insertServerKey(serverKey) }
         return serverKey
     }

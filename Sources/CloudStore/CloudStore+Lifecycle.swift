@@ -65,7 +65,8 @@ extension CloudStore {
         }
     }
 
-    private static func contents(of reader: any EnvironmentReader, productionRecordTypes: Int, sessions: Int) throws -> DevelopmentContents {
+    private static func contents(of reader: any EnvironmentReader, productionRecordTypes: Int, sessions: Int) throws -> DevelopmentContents
+    {
         DevelopmentContents(
             records: try reader.zoneStats().reduce(0) { $0 + $1.records }, zones: try reader.createdZoneCount(),
             recordTypes: try reader.schema().recordTypes.count, productionRecordTypes: productionRecordTypes, sessions: sessions)
@@ -90,9 +91,10 @@ extension CloudStore {
                 let deleted = try Self.contents(of: writer, productionRecordTypes: production.recordTypes.count, sessions: sessions)
                 try writer.eraseEverything()
                 try writer.replaceSchema(production)
-                try writer.record(auditNote(
-                    actor, "environment.reset", container, .development,
-                    target: "\(deleted.records) records, \(deleted.zones) zones, \(deleted.sessions) sessions"))
+                try writer.record(
+                    auditNote(
+                        actor, "environment.reset", container, .development,
+                        target: "\(deleted.records) records, \(deleted.zones) zones, \(deleted.sessions) sessions"))
                 return deleted
             }
         }
@@ -112,8 +114,9 @@ extension CloudStore {
     ) throws {
         let time = now
         try lifecycleStorage.insertAuditEntry(
-            AuditEntry(time: time, actor: actor, operatorName: operatorName, container: container, environment: environment,
-                       action: action, target: target),
+            AuditEntry(
+                time: time, actor: actor, operatorName: operatorName, container: container, environment: environment,
+                action: action, target: target),
             forgetBefore: time - configuration.auditRetention)
     }
 

@@ -18,7 +18,9 @@ extension CloudStore {
     ) throws {
         try limits.validate()
         guard try catalog.container(container) != nil else { throw CloudStoreError.notFound("Container \(container) does not exist") }
-        try auditedCatalogChange(actor, "limits.set", container: container.rawValue, environment: environment.rawValue, target: limits.auditSummary) {
+        try auditedCatalogChange(
+            actor, "limits.set", container: container.rawValue, environment: environment.rawValue, target: limits.auditSummary
+        ) {
             try lifecycleStorage.setLimits(limits, of: container, environment)
         }
         limitsCache.invalidate()
@@ -49,7 +51,8 @@ extension CloudStore {
         let limits = try limits(of: container, environment)
         if let wait = requestThrottle.take(
             EnvironmentKey(container: container, environment: environment), ratePerSecond: limits.requestsPerSecond,
-            burst: Double(limits.burst), sharedBy: liveProcessCount, now: now) {
+            burst: Double(limits.burst), sharedBy: liveProcessCount, now: now)
+        {
             throw CloudStoreError.throttled(
                 "Too many requests: \(container) (\(environment)) allows \(Self.rate(limits.requestsPerSecond)) a second; retry in \(wait) s",
                 retryAfter: wait)

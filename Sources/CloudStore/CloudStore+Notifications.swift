@@ -70,7 +70,9 @@ extension CloudStore {
         for (key, group) in Dictionary(grouping: tokens, by: \.environmentKey) {
             let deliveries = try environment(key.container, key.environment).read { reader in
                 try group.compactMap { token in
-                    try token.queue.flatMap { try reader.oldestNotification(for: $0, now: time) }.map { NotificationDelivery($0, token: token) }
+                    try token.queue.flatMap { try reader.oldestNotification(for: $0, now: time) }.map {
+                        NotificationDelivery($0, token: token)
+                    }
                 }
             }
             for delivery in deliveries { found[delivery.token.token] = delivery }
@@ -123,7 +125,8 @@ extension CloudStore {
     public func removeNotifications(_ deliveries: [NotificationDelivery]) throws -> Int {
         var removed = 0
         for (key, group) in Dictionary(grouping: deliveries, by: \.token.environmentKey) {
-            removed += try environment(key.container, key.environment).write { writer in try writer.removeNotifications(group.map(\.stored)) }
+            removed += try environment(key.container, key.environment).write { writer in try writer.removeNotifications(group.map(\.stored))
+            }
         }
         return removed
     }

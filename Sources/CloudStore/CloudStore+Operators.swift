@@ -12,7 +12,9 @@ extension CloudStore {
     public func addOperator(_ name: String, password: String, by actor: OperatorIdentity? = nil) throws -> OperatorAccount {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed.count <= 64,
-            trimmed.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-@".unicodeScalars.contains($0)) })
+            trimmed.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-@".unicodeScalars.contains($0))
+            })
         else {
             throw CloudStoreError.badRequest("An operator name is 1 to 64 letters, digits, '.', '_', '-' or '@'")
         }
@@ -33,9 +35,13 @@ extension CloudStore {
     public func setOperatorPassword(_ password: String, of name: String, by actor: OperatorIdentity? = nil) throws {
         try Self.checkOperatorPassword(password)
         let hash = try hashPasswordOnPool(password)
-        guard try auditedCatalogChange(actor, "operator.password", container: nil, target: name, {
-            try operatorStorage.setOperatorPasswordHash(hash, of: name)
-        }) else {
+        guard
+            try auditedCatalogChange(
+                actor, "operator.password", container: nil, target: name,
+                {
+                    try operatorStorage.setOperatorPasswordHash(hash, of: name)
+                })
+        else {
             throw CloudStoreError.notFound("No operator named '\(name)'")
         }
     }
@@ -43,7 +49,10 @@ extension CloudStore {
     /// Removes an operator, ending their sessions and revoking their management tokens at once.
     /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown operator.
     public func removeOperator(_ name: String, by actor: OperatorIdentity? = nil) throws {
-        guard try auditedCatalogChange(actor, "operator.remove", container: nil, target: name, { try operatorStorage.deleteOperator(named: name) }) else {
+        guard
+            try auditedCatalogChange(
+                actor, "operator.remove", container: nil, target: name, { try operatorStorage.deleteOperator(named: name) })
+        else {
             throw CloudStoreError.notFound("No operator named '\(name)'")
         }
     }
@@ -62,7 +71,9 @@ extension CloudStore {
     /// - Returns: the session and the secret the browser keeps in its cookie (shown only here).
     /// - Throws: ``CloudStoreError/authenticationFailed(_:)`` for a wrong name or password,
     ///   ``CloudStoreError/throttled(_:retryAfter:)`` after too many failures.
-    public func signInOperator(_ name: String, password: String, clientAddress: String?) throws -> (session: OperatorSession, secret: String) {
+    public func signInOperator(_ name: String, password: String, clientAddress: String?) throws -> (
+        session: OperatorSession, secret: String
+    ) {
         let account = SignInAccount.operator(name: name.trimmingCharacters(in: .whitespaces).lowercased())
         try signInThrottle.check(account: account, address: clientAddress, now: now)
         let hasher = configuration.passwordHasher
@@ -144,7 +155,8 @@ extension CloudStore {
         switch actor ?? .local {
         case .token:
             throw CloudStoreError.accessDenied(
-                "A management token cannot create management tokens: sign in to the console, or run `cumulus operators token` on the server")
+                "A management token cannot create management tokens: sign in to the console, or run `cumulus operators token` on the server"
+            )
         case .session(let signedIn, _) where signedIn != operatorName:
             throw CloudStoreError.accessDenied("An operator creates management tokens for themselves only")
         case .session, .local:
@@ -154,13 +166,16 @@ extension CloudStore {
             throw CloudStoreError.notFound("No operator named '\(operatorName)'")
         }
         let label = name.trimmingCharacters(in: .whitespaces)
-        guard !label.isEmpty, label.count <= 128, !label.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+        guard !label.isEmpty, label.count <= 128, !label.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
             throw CloudStoreError.badRequest("A management token's name is 1 to 128 characters without control characters")
         }
         let id = SecureToken.hex(bytes: 8)
         let secret = SecureToken.hex(bytes: 32)
         let token = ManagementToken(id: id, operatorName: account.name, name: label, created: now, lastUsed: nil)
-        try auditedCatalogChange(actor, "management-token.create", container: nil, target: "\(token.name) (\(token.id)) of \(token.operatorName)") {
+        try auditedCatalogChange(
+            actor, "management-token.create", container: nil, target: "\(token.name) (\(token.id)) of \(token.operatorName)"
+        ) {
             try operatorStorage.insertManagementToken(token, secretHash: Self.digest(secret))
         }
         return (token, "\(Self.managementTokenPrefix)\(id)_\(secret)")
@@ -172,7 +187,10 @@ extension CloudStore {
     /// Revokes a management token: it is refused from the next request on.
     /// - Throws: ``CloudStoreError/notFound(_:)`` when there is no such token.
     public func revokeManagementToken(_ id: String, by actor: OperatorIdentity? = nil) throws {
-        guard try auditedCatalogChange(actor, "management-token.revoke", container: nil, target: id, { try operatorStorage.revokeManagementToken(id) }) else {
+        guard
+            try auditedCatalogChange(
+                actor, "management-token.revoke", container: nil, target: id, { try operatorStorage.revokeManagementToken(id) })
+        else {
             throw CloudStoreError.notFound("No management token \(id)")
         }
     }

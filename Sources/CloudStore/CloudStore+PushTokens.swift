@@ -42,7 +42,9 @@ extension CloudStore {
         session: String? = nil, clientAddress: String? = nil
     ) throws -> PushToken {
         guard !value.isEmpty, value.utf8.count <= 256,
-            value.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+/=_-".unicodeScalars.contains($0)) })
+            value.unicodeScalars.allSatisfy({
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "+/=_-".unicodeScalars.contains($0))
+            })
         else {
             throw CloudStoreError.badRequest("apnsToken must be 1 to 256 characters of base64")
         }
@@ -110,7 +112,8 @@ extension CloudStore {
     /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown container.
     public func pushTokens(_ container: ContainerIdentifier, _ environment: Environment, of user: String? = nil) throws -> [PushToken] {
         try requireContainer(container)
-        let tokens = try user.map { try credentials.pushTokens(of: $0, in: container, environment) }
+        let tokens =
+            try user.map { try credentials.pushTokens(of: $0, in: container, environment) }
             ?? credentials.boundPushTokens(in: container, environment)
         let time = now
         return tokens.filter { !isIdle($0, at: time) }
@@ -121,14 +124,18 @@ extension CloudStore {
     /// - Returns: the token revoked.
     /// - Throws: ``CloudStoreError/notFound(_:)`` for a token this container's environment does not hold.
     @discardableResult
-    public func revokePushToken(id: String, in container: ContainerIdentifier, _ environment: Environment, by actor: OperatorIdentity? = nil)
+    public func revokePushToken(
+        id: String, in container: ContainerIdentifier, _ environment: Environment, by actor: OperatorIdentity? = nil
+    )
         throws -> PushToken
     {
         try requireContainer(container)
         guard !id.isEmpty, let token = try credentials.boundPushTokens(in: container, environment).first(where: { $0.id == id }) else {
             throw CloudStoreError.notFound("No push token \(id) in \(container) \(environment)")
         }
-        _ = try auditedCatalogChange(actor, "pushToken.revoke", container: container.rawValue, environment: environment.rawValue, target: id) {
+        _ = try auditedCatalogChange(
+            actor, "pushToken.revoke", container: container.rawValue, environment: environment.rawValue, target: id
+        ) {
             try credentials.deletePushTokens([token.token])
         }
         return token
@@ -136,7 +143,8 @@ extension CloudStore {
 
     /// Lets one more push token in, or says why not: per user for a signed-in caller (whose
     /// tokens are capped), per client address and by count for the world.
-    private func admitPushToken(_ container: ContainerIdentifier, _ environment: Environment, user: String?, clientAddress: String?) throws {
+    private func admitPushToken(_ container: ContainerIdentifier, _ environment: Environment, user: String?, clientAddress: String?) throws
+    {
         let time = now
         if let user {
             if let wait = pushTokenLimiter.take("user \(container) \(user)", sharedBy: liveProcessCount, now: time) {
@@ -161,7 +169,9 @@ extension CloudStore {
 
     /// Lets a user's oldest push tokens go past ``CloudStoreConfiguration/maximumPushTokensPerUser``,
     /// never `kept`, the one just registered.
-    private func keepNewestPushTokens(of user: String, _ container: ContainerIdentifier, _ environment: Environment, keeping kept: String) throws {
+    private func keepNewestPushTokens(of user: String, _ container: ContainerIdentifier, _ environment: Environment, keeping kept: String)
+        throws
+    {
         let others = try credentials.pushTokens(of: user, in: container, environment).filter { $0.token != kept }
         let excess = others.count + 1 - max(configuration.maximumPushTokensPerUser, 1)
         guard excess > 0 else { return }

@@ -35,8 +35,10 @@ extension CloudStore {
                 try writer.setRoles(roles, of: userRecordName)
                 // The roles as they are now, named as the audit trail gives them.
                 let held = try writer.roles(of: userRecordName).sorted()
-                try writer.record(auditNote(
-                    actor, "security.user-roles", container, environment, target: "\(found.name): " + (held.isEmpty ? "none" : held.joined(separator: ", "))))
+                try writer.record(
+                    auditNote(
+                        actor, "security.user-roles", container, environment,
+                        target: "\(found.name): " + (held.isEmpty ? "none" : held.joined(separator: ", "))))
             }
         }
     }

@@ -3,7 +3,9 @@ extension CloudStore {
     /// made just in time gets them) and its system fields.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` for a bad name or a production environment,
     ///   ``CloudStoreError/exists(_:)`` when the type exists.
-    public func createRecordType(_ name: String, in container: ContainerIdentifier, _ environment: Environment, by actor: OperatorIdentity? = nil)
+    public func createRecordType(
+        _ name: String, in container: ContainerIdentifier, _ environment: Environment, by actor: OperatorIdentity? = nil
+    )
         throws
     {
         try requireDevelopment(environment)

@@ -19,7 +19,9 @@ extension CloudStore {
     /// without indexes.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` for a bad schema, a changed field type, or
     ///   a production environment (production changes only by deploying).
-    public func importSchema(_ text: String, into container: ContainerIdentifier, _ environment: Environment, by actor: OperatorIdentity? = nil)
+    public func importSchema(
+        _ text: String, into container: ContainerIdentifier, _ environment: Environment, by actor: OperatorIdentity? = nil
+    )
         throws
     {
         guard environment == .development else {

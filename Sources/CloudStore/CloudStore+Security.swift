@@ -6,7 +6,8 @@ extension CloudStore {
     /// - Throws: ``CloudStoreError/badRequest(_:)`` in production or for a role the schema does not
     ///   declare; ``CloudStoreError/notFound(_:)`` for an unknown record type.
     public func setGrants(
-        _ grants: [Grant], of recordType: String, in container: ContainerIdentifier, _ environment: Environment, by actor: OperatorIdentity? = nil
+        _ grants: [Grant], of recordType: String, in container: ContainerIdentifier, _ environment: Environment,
+        by actor: OperatorIdentity? = nil
     ) throws {
         try requireDevelopment(environment)
         let declared = try schema(container, environment).roles
@@ -15,14 +16,17 @@ extension CloudStore {
         }
         let merged = Self.merged(grants)
         let given = merged.map { "\($0.permissions.map(\.rawValue).joined(separator: ", ")) to \($0.role)" }.joined(separator: "; ")
-        let note = auditNote(actor, "security.grants", container, environment, target: "\(recordType): " + (merged.isEmpty ? "none" : given))
+        let note = auditNote(
+            actor, "security.grants", container, environment, target: "\(recordType): " + (merged.isEmpty ? "none" : given))
         try editRecordType(recordType, in: container, environment, audit: note) { $0.grants = merged }
     }
 
     /// Declares a custom security role in development.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` for a bad name or production,
     ///   ``CloudStoreError/exists(_:)`` when it is declared.
-    public func createRole(_ name: String, in container: ContainerIdentifier, _ environment: Environment, by actor: OperatorIdentity? = nil) throws {
+    public func createRole(_ name: String, in container: ContainerIdentifier, _ environment: Environment, by actor: OperatorIdentity? = nil)
+        throws
+    {
         try requireDevelopment(environment)
         guard SchemaEvolution.isValidName(name), !name.hasPrefix("_") else {
             throw CloudStoreError.badRequest("Invalid role name '\(name)': use a letter followed by letters, digits or '_'")
@@ -43,7 +47,9 @@ extension CloudStore {
     /// Deletes a custom role in development: its grants go from every record type, and every
     /// user who held it loses it.
     /// - Throws: ``CloudStoreError/notFound(_:)`` for an undeclared role.
-    public func deleteRole(_ name: String, in container: ContainerIdentifier, _ environment: Environment, by actor: OperatorIdentity? = nil) throws {
+    public func deleteRole(_ name: String, in container: ContainerIdentifier, _ environment: Environment, by actor: OperatorIdentity? = nil)
+        throws
+    {
         try requireDevelopment(environment)
         try requireContainer(container)
         let note = auditNote(actor, "security.role.delete", container, environment, target: name)

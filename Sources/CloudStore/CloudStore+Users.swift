@@ -48,7 +48,9 @@ extension CloudStore {
     /// Sets a user's password and signs them out everywhere: every session of theirs ends at once.
     /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown user, ``CloudStoreError/badRequest(_:)``
     ///   for a password that is too short.
-    public func setPassword(_ password: String, of userRecordName: String, in container: ContainerIdentifier, by actor: OperatorIdentity? = nil)
+    public func setPassword(
+        _ password: String, of userRecordName: String, in container: ContainerIdentifier, by actor: OperatorIdentity? = nil
+    )
         throws
     {
         try Self.checkPassword(password)
@@ -66,7 +68,9 @@ extension CloudStore {
     /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown user.
     public func removeUser(_ userRecordName: String, from container: ContainerIdentifier, by actor: OperatorIdentity? = nil) throws {
         let found = try actor.flatMap { _ in try user(userRecordName, in: container) }
-        let deleted = try auditedCatalogChange(found.flatMap { _ in actor }, "user.remove", container: container.rawValue, target: found?.auditLabel ?? "") {
+        let deleted = try auditedCatalogChange(
+            found.flatMap { _ in actor }, "user.remove", container: container.rawValue, target: found?.auditLabel ?? ""
+        ) {
             try credentials.deleteUser(userRecordName, in: container)
         }
         guard deleted else {
@@ -80,7 +84,9 @@ extension CloudStore {
     /// Ends every session of a user at once, in every process serving this data directory.
     /// - Returns: how many sessions were open.
     @discardableResult
-    public func signOutEverywhere(_ userRecordName: String, in container: ContainerIdentifier, by actor: OperatorIdentity? = nil) throws -> Int {
+    public func signOutEverywhere(_ userRecordName: String, in container: ContainerIdentifier, by actor: OperatorIdentity? = nil) throws
+        -> Int
+    {
         guard let found = try user(userRecordName, in: container) else {
             throw CloudStoreError.notFound("User \(userRecordName) does not exist in \(container)")
         }
@@ -127,7 +133,8 @@ extension CloudStore {
     ) throws -> (user: AppUser, webAuthToken: String) {
         try signInThrottle.check(account: Self.signInAccount(container, name), address: clientAddress, now: now)
         return try passwordPool.run(orThrow: Self.passwordPoolFull) { [self] in
-            try verifyAndOpenSession(container, environment, name: name, password: password, keepSignedIn: keepSignedIn, clientAddress: clientAddress)
+            try verifyAndOpenSession(
+                container, environment, name: name, password: password, keepSignedIn: keepSignedIn, clientAddress: clientAddress)
         }
     }
 
@@ -144,9 +151,11 @@ extension CloudStore {
             return
         }
         let submitted = passwordPool.submit { [self] in
-            completion(Result {
-                try verifyAndOpenSession(container, environment, name: name, password: password, keepSignedIn: keepSignedIn, clientAddress: clientAddress)
-            })
+            completion(
+                Result {
+                    try verifyAndOpenSession(
+                        container, environment, name: name, password: password, keepSignedIn: keepSignedIn, clientAddress: clientAddress)
+                })
         }
         if !submitted { completion(.failure(Self.passwordPoolFull)) }
     }
@@ -156,7 +165,8 @@ extension CloudStore {
     }
 
     private func verifyAndOpenSession(
-        _ container: ContainerIdentifier, _ environment: Environment, name: String, password: String, keepSignedIn: Bool, clientAddress: String?
+        _ container: ContainerIdentifier, _ environment: Environment, name: String, password: String, keepSignedIn: Bool,
+        clientAddress: String?
     ) throws -> (user: AppUser, webAuthToken: String) {
         let hasher = configuration.passwordHasher
         let account = Self.signInAccount(container, name)

@@ -95,7 +95,8 @@ public final class CloudStore: Sendable {
         self.webAuthTokenKey = WebAuthToken.key(from: secret)
         self.webAuthTokens = WebAuthTokenCache(key: webAuthTokenKey)
         requestLog.usage.measureStorage { [weak self] key in
-            guard let self, let container = try? ContainerIdentifier(key.container), let environment = Environment(rawValue: key.environment)
+            guard let self, let container = try? ContainerIdentifier(key.container),
+                let environment = Environment(rawValue: key.environment)
             else { return nil }
             return try? self.storedBytes(container, environment)
         }

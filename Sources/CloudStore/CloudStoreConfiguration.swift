@@ -10,11 +10,11 @@ public struct CloudStoreConfiguration: Sendable {
     /// PostgreSQL database several processes share.
     public var database = DatabaseLocation.dataDirectory
     #if CUMULUS_NEGATIVE_CONTROLS
-    /// On PostgreSQL, numbers changes from a sequence as they are inserted, with no lock: the
-    /// scheme that loses commits to readers of the change feed. Only for the test showing that
-    /// the end-to-end checker catches skipped commits; never for a store anyone relies on, so
-    /// only debug builds have it.
-    public var unsafeNaiveChangeNumbering = false
+        /// On PostgreSQL, numbers changes from a sequence as they are inserted, with no lock: the
+        /// scheme that loses commits to readers of the change feed. Only for the test showing that
+        /// the end-to-end checker catches skipped commits; never for a store anyone relies on, so
+        /// only debug builds have it.
+        public var unsafeNaiveChangeNumbering = false
     #endif
     /// The current time in milliseconds since 1970; replaceable so tests can control it.
     public var clock: @Sendable () -> Int64

@@ -43,8 +43,9 @@ extension Console {
         let authenticator = OperatorAuthenticator(store: store, cookies: configuration.cookies)
         ManagementAPI(actions: actions, authenticator: authenticator, logger: logger, tailHeartbeat: configuration.tailHeartbeat)
             .mount(on: &router)
-        mountPages(on: &router, store: store, pages: pages, actions: actions, authenticator: authenticator, configuration: configuration,
-                   logger: logger)
+        mountPages(
+            on: &router, store: store, pages: pages, actions: actions, authenticator: authenticator, configuration: configuration,
+            logger: logger)
         if router.notFoundHandler == nil {
             let notFound = NotFoundPage(pages: pages)
             router.notFoundHandler = { request in notFound.respond(to: request) }
@@ -60,7 +61,8 @@ extension Console {
         on router: inout Router, store: CloudStore, pages: PageRenderer, actions: ManagementActions, authenticator: OperatorAuthenticator,
         configuration: ConsoleConfiguration, logger: Logger
     ) {
-        let console = ConsolePages(pages: pages, authenticator: authenticator, actions: actions, configuration: configuration, logger: logger)
+        let console = ConsolePages(
+            pages: pages, authenticator: authenticator, actions: actions, configuration: configuration, logger: logger)
         router.group("", middleware: [PageErrorMiddleware(pages: pages, logger: logger, carriesTokens: false)]) { group in
             for route in ConsolePageTable.routes(console) { console.mount(route, on: &group) }
         }

@@ -34,7 +34,9 @@ final class RepeatingClient {
         connection = try RawClient(port: port)
         var one: Int32 = 1
         setsockopt(connection.fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-        request = Array("\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)".utf8)
+        request = Array(
+            "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+                .utf8)
     }
 
     /// Sends the request and reads its whole answer; `false` unless it is a 200.
@@ -104,29 +106,35 @@ do {
     let temporary = try TemporaryStore(container: "iCloud.com.example.Probe", controlledClock: false)
     let store = temporary.store
     let container = temporary.container
-    try store.importSchema("""
+    try store.importSchema(
+        """
         DEFINE SCHEMA
             RECORD TYPE Note ( "___recordID" REFERENCE QUERYABLE, title STRING, body STRING, count INT64 QUERYABLE SORTABLE,
                                GRANT WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "_world" );
         """, into: container, .development)
     let apiToken = try store.createAPIToken(container, .development, allowedOrigins: [])
-    try store.addUser(container, name: "alice", password: "correct horse battery", emailAddress: "alice@example.com", firstName: "A", lastName: "L")
+    try store.addUser(
+        container, name: "alice", password: "correct horse battery", emailAddress: "alice@example.com", firstName: "A", lastName: "L")
     let webAuthToken = try store.signIn(container, .development, name: "alice", password: "correct horse battery").webAuthToken
 
     let api = WebServices(store: store, configuration: WebServicesConfiguration(signInURL: { base, _, _ in base + "/signin" }))
     var router = Router()
     api.mount(on: &router)
-    let server = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), router: router, logger: Logger(label: "cumulus.http"))
+    let server = HTTPServer(
+        configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), router: router, logger: Logger(label: "cumulus.http"))
     let port = try server.start()
 
     let base = "/database/1/\(container)/development/public"
     let world = "?ckAPIToken=\(apiToken.token)"
     let signedIn = world + "&ckWebAuthToken=" + PercentEncoding.encodeComponent(webAuthToken)
-    let fields = #""title":{"value":"A moderately long note title for benchmarking"},"body":{"value":"lorem ipsum dolor sit amet, consectetur adipiscing elit"},"count":{"value":42}"#
+    let fields =
+        #""title":{"value":"A moderately long note title for benchmarking"},"body":{"value":"lorem ipsum dolor sit amet, consectetur adipiscing elit"},"count":{"value":42}"#
     // The record read, and 200 records of which one has count 7 (the query's one result).
     let seed = try RepeatingClient(
         port: port, method: "POST", target: base + "/records/modify" + signedIn,
-        body: #"{"operations":[{"operationType":"create","record":{"recordName":"lookup-target","recordType":"Note","fields":{\#(fields)}}}]}"#)
+        body:
+            #"{"operations":[{"operationType":"create","record":{"recordName":"lookup-target","recordType":"Note","fields":{\#(fields)}}}]}"#
+    )
     guard seed.exchange() else { throw TestFailure("seeding failed") }
     let operations = (0..<200).map { index in
         #"{"operationType":"create","record":{"recordType":"Note","fields":{"count":{"value":\#(index == 123 ? 7 : 1_000 + index)}}}}"#
@@ -137,12 +145,24 @@ do {
     guard batch.exchange() else { throw TestFailure("seeding failed") }
 
     let cases: [(name: String, client: RepeatingClient)] = [
-        ("read", try RepeatingClient(port: port, method: "POST", target: base + "/records/lookup" + world,
-                                     body: #"{"records":[{"recordName":"lookup-target"}]}"#)),
-        ("query", try RepeatingClient(port: port, method: "POST", target: base + "/records/query" + world,
-                                      body: #"{"query":{"recordType":"Note","filterBy":[{"fieldName":"count","comparator":"EQUALS","fieldValue":{"value":7}}]}}"#)),
-        ("create", try RepeatingClient(port: port, method: "POST", target: base + "/records/modify" + signedIn,
-                                       body: #"{"operations":[{"operationType":"create","record":{"recordType":"Note","fields":{\#(fields)}}}],"desiredKeys":[]}"#)),
+        (
+            "read",
+            try RepeatingClient(
+                port: port, method: "POST", target: base + "/records/lookup" + world,
+                body: #"{"records":[{"recordName":"lookup-target"}]}"#)
+        ),
+        (
+            "query",
+            try RepeatingClient(
+                port: port, method: "POST", target: base + "/records/query" + world,
+                body: #"{"query":{"recordType":"Note","filterBy":[{"fieldName":"count","comparator":"EQUALS","fieldValue":{"value":7}}]}}"#)
+        ),
+        (
+            "create",
+            try RepeatingClient(
+                port: port, method: "POST", target: base + "/records/modify" + signedIn,
+                body: #"{"operations":[{"operationType":"create","record":{"recordType":"Note","fields":{\#(fields)}}}],"desiredKeys":[]}"#)
+        ),
     ]
     for (name, client) in cases where named.isEmpty || named.contains(name) {
         for _ in 0..<100 { guard client.exchange() else { throw TestFailure("\(name) failed") } }

@@ -6,7 +6,6 @@
 import CloudStore
 import Foundation
 
-
 let arguments = CommandLine.arguments
 guard arguments.count == 2 else {
     FileHandle.standardError.write(Data("usage: CrashWriter DATA_DIR\n".utf8))
@@ -26,8 +25,9 @@ do {
     }
     while true {
         var operations = (0..<10).map { index in
-            RecordOperation(.create, recordName: "b\(batch)-\(index)", recordType: "Item",
-                            fields: ["batch": .int64(batch), "payload": .string(String(repeating: "x", count: 200))])
+            RecordOperation(
+                .create, recordName: "b\(batch)-\(index)", recordType: "Item",
+                fields: ["batch": .int64(batch), "payload": .string(String(repeating: "x", count: 200))])
         }
         operations.append(RecordOperation(.forceUpdate, recordName: "progress", recordType: "Progress", fields: ["last": .int64(batch)]))
         let results = try database.modify(ModifyRequest(operations: operations, zoneName: "Z", atomic: true))

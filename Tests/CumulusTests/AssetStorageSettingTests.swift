@@ -1,7 +1,8 @@
 import CloudStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import cumulus
 
 /// `--assets`, `--assets-endpoint`, `--assets-region` and the `CUMULUS_ASSETS_*` variables, for
@@ -12,8 +13,11 @@ import TestSupport
 
     @Test func theDataDirectoryADirectoryOrABucket() throws {
         #expect(try ServerSettings.resolve(arguments: [], environment: [:]).assetStorage == .dataDirectory)
-        #expect(try ServerSettings.resolve(arguments: ["--assets", "/srv/assets"], environment: [:]).assetStorage == .directory("/srv/assets"))
-        let environment = Self.keys.merging(["CUMULUS_ASSETS": "s3://cumulus-assets", "CUMULUS_ASSETS_ENDPOINT": "http://127.0.0.1:8333"]) { $1 }
+        #expect(
+            try ServerSettings.resolve(arguments: ["--assets", "/srv/assets"], environment: [:]).assetStorage == .directory("/srv/assets"))
+        let environment = Self.keys.merging(["CUMULUS_ASSETS": "s3://cumulus-assets", "CUMULUS_ASSETS_ENDPOINT": "http://127.0.0.1:8333"]) {
+            $1
+        }
         let settings = try ServerSettings.resolve(arguments: ["--assets-region", "eu-west-3"], environment: environment)
         guard case .s3(let bucket) = settings.assetStorage else { Issue.record("\(settings.assetStorage)"); return }
         #expect(bucket.bucket == "cumulus-assets" && bucket.host == "127.0.0.1" && bucket.port == 8333 && bucket.region == "eu-west-3")
@@ -47,8 +51,10 @@ import TestSupport
 
     @Test func commandsTakeTheSameOptions() throws {
         let directory = try TemporaryDirectory()
-        let missingKeys = try CumulusBinary.run(["containers", "list", "--data-dir", directory.path, "--assets", "s3://cumulus-assets",
-                                                 "--assets-endpoint", "http://127.0.0.1:9"])
+        let missingKeys = try CumulusBinary.run([
+            "containers", "list", "--data-dir", directory.path, "--assets", "s3://cumulus-assets",
+            "--assets-endpoint", "http://127.0.0.1:9",
+        ])
         #expect(missingKeys.status != 0 && missingKeys.error.contains("CUMULUS_ASSETS_SECRET_ACCESS_KEY"), "\(missingKeys.error)")
         let listed = try CumulusBinary.run(["containers", "list", "--data-dir", directory.path, "--assets", directory.path + "/blobs"])
         #expect(listed.status == 0, "\(listed.error)")
@@ -58,8 +64,10 @@ import TestSupport
         let moto = try S3TestServer.moto()
         let directory = try TemporaryDirectory()
         let result = try CumulusBinary.run(
-            ["serve", "--port", "0", "--data-dir", directory.path, "--no-demo", "--assets", "s3://no-such-bucket",
-             "--assets-endpoint", "http://127.0.0.1:\(moto.port)"],
+            [
+                "serve", "--port", "0", "--data-dir", directory.path, "--no-demo", "--assets", "s3://no-such-bucket",
+                "--assets-endpoint", "http://127.0.0.1:\(moto.port)",
+            ],
             environment: Self.keys)
         #expect(result.status != 0)
         #expect(result.error.contains("no bucket 'no-such-bucket'"), "\(result.error)")

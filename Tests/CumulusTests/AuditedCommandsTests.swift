@@ -1,7 +1,7 @@
 import CloudStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every command that changes something is audited by the store: those that call the
 /// management API, and the local ones (operators, the server secret) as the local command line.
@@ -62,7 +62,10 @@ import TestSupport
             ("operators add", "operator.add", { ["operators", "add", "temp"] }, "operator password\n"),
             ("operators password", "operator.password", { ["operators", "password", "temp"] }, "another password\n"),
             ("operators token", "management-token.create", { ["operators", "token", "temp"] }, nil),
-            ("operators revoke-token", "management-token.revoke", { ["operators", "revoke-token", try store.managementTokens()[0].id] }, nil),
+            (
+                "operators revoke-token", "management-token.revoke", { ["operators", "revoke-token", try store.managementTokens()[0].id] },
+                nil
+            ),
             ("operators remove", "operator.remove", { ["operators", "remove", "temp"] }, nil),
             ("secret rotate", "secret.rotate", { ["secret", "rotate"] }, nil),
             ("limits", "limits.set", { ["limits", "--burst", "50"] + place }, nil),
@@ -74,9 +77,12 @@ import TestSupport
             ("import-schema", "schema.import", { ["import-schema", "--file", schemaFile] + place }, nil),
             ("subscriptions delete", "subscription.delete", { ["subscriptions", "delete", "--user", "alice", "notes"] + place }, nil),
             ("push-tokens revoke", "pushToken.revoke", { ["push-tokens", "revoke", fixture.pushTokenID] + place }, nil),
-            ("shares remove-participant", "share.participant.remove", {
-                ["shares", "remove-participant", "--owner", "alice", "--zone", "Work", "share-trip", "--user", "bob"] + place
-            }, nil),
+            (
+                "shares remove-participant", "share.participant.remove",
+                {
+                    ["shares", "remove-participant", "--owner", "alice", "--zone", "Work", "share-trip", "--user", "bob"] + place
+                }, nil
+            ),
             ("shares delete", "share.delete", { ["shares", "delete", "--owner", "alice", "--zone", "Work", "share-trip"] + place }, nil),
             ("deploy", "schema.deploy", { ["deploy", "--container", c] }, nil),
             ("reset", "environment.reset", { ["reset", "--container", c] }, nil),

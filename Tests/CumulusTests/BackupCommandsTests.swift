@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `cumulus backup` and `cumulus restore` on a PostgreSQL database: their refusals, worded
 /// without the password, and one round trip.
@@ -41,25 +41,30 @@ import TestSupport
         let noFile = try CumulusBinary.run(["backup"] + data + ["--database-url", "postgres://u:hunter2@127.0.0.1:1/x"])
         #expect(noFile.status != 0 && noFile.error.contains("--to"))
 
-        let notPostgres = try CumulusBinary.run(["backup", "--to", directory.path + "/b"] + data + ["--database-url", "mysql://root:hunter2@db/x"])
+        let notPostgres = try CumulusBinary.run(
+            ["backup", "--to", directory.path + "/b"] + data + ["--database-url", "mysql://root:hunter2@db/x"])
         #expect(notPostgres.status != 0 && notPostgres.error.contains("postgres://"))
         #expect(!notPostgres.error.contains("hunter2"))
 
         // A server that does not answer: pg_dump's failure, without the password, and no file.
-        let closed = try CumulusBinary.run(["backup", "--to", directory.path + "/b"] + data + ["--database-url", "postgres://u:hunter2@127.0.0.1:1/x"])
+        let closed = try CumulusBinary.run(
+            ["backup", "--to", directory.path + "/b"] + data + ["--database-url", "postgres://u:hunter2@127.0.0.1:1/x"])
         #expect(closed.status != 0 && closed.error.contains("pg_dump failed"))
         #expect(!closed.error.contains("hunter2"))
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("b") } == [])
 
-        let nowhere = try CumulusBinary.run(["backup", "--to", directory.path + "/missing/b"] + data + ["--database-url", "postgres://u:hunter2@127.0.0.1:1/x"])
+        let nowhere = try CumulusBinary.run(
+            ["backup", "--to", directory.path + "/missing/b"] + data + ["--database-url", "postgres://u:hunter2@127.0.0.1:1/x"])
         #expect(nowhere.status != 0 && nowhere.error.contains("does not exist"))
 
-        let missing = try CumulusBinary.run(["restore", "--from", directory.path + "/none.dump"] + data + ["--database-url", "postgres://u:hunter2@127.0.0.1:1/x"])
+        let missing = try CumulusBinary.run(
+            ["restore", "--from", directory.path + "/none.dump"] + data + ["--database-url", "postgres://u:hunter2@127.0.0.1:1/x"])
         #expect(missing.status != 0 && missing.error.contains("There is no backup at"))
         #expect(!missing.error.contains("hunter2"))
 
         let text = try directory.file("notes.txt", "hello")
-        let notABackup = try CumulusBinary.run(["restore", "--from", text] + data + ["--database-url", "postgres://u:hunter2@127.0.0.1:1/x"])
+        let notABackup = try CumulusBinary.run(
+            ["restore", "--from", text] + data + ["--database-url", "postgres://u:hunter2@127.0.0.1:1/x"])
         #expect(notABackup.status != 0 && notABackup.error.contains("is not a backup"))
 
         // On SQLite the command says what to do instead.

@@ -1,5 +1,6 @@
-@testable import cumulus
 import Testing
+
+@testable import cumulus
 
 /// The settings `cumulus serve` hands the console: templates directory and public URL.
 @Suite struct ConsoleSettingsTests {
@@ -20,8 +21,10 @@ import Testing
         #expect(fromFlags.publicURL == "https://cloud.example.com/base")
     }
 
-    @Test(arguments: ["cloud.example.com", "ftp://cloud.example.com", "https://", "https:///path", "https://a.example/?x=1",
-                      "https://a.example/#top", "https://user@a.example", "https://a.example/ b", "https://a.example/\"<x>"])
+    @Test(arguments: [
+        "cloud.example.com", "ftp://cloud.example.com", "https://", "https:///path", "https://a.example/?x=1",
+        "https://a.example/#top", "https://user@a.example", "https://a.example/ b", "https://a.example/\"<x>",
+    ])
     func rejectsURLsLinksCannotBeBuiltOn(_ url: String) {
         #expect(throws: ServerSettings.InvalidSetting.self) {
             try ServerSettings.resolve(arguments: [], environment: ["CUMULUS_PUBLIC_URL": url])

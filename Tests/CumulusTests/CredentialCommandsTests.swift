@@ -1,8 +1,8 @@
 import CloudStore
 import Crypto
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct CredentialCommandsTests {
     @Test func tokensKeysAndUsersAreCreatedFromTheCommandLine() throws {
@@ -11,8 +11,10 @@ import TestSupport
         let container = "iCloud.com.example.Notes"
         #expect(try CumulusBinary.run(["containers", "create", container, "--data-dir", data]).status == 0)
 
-        let token = try CumulusBinary.run(["tokens", "create", "--container", container, "--environment", "production", "--data-dir", data,
-                                           "--allowed-origin", "https://app.example.com", "--sign-in-callback", "https://app.example.com/done"])
+        let token = try CumulusBinary.run([
+            "tokens", "create", "--container", container, "--environment", "production", "--data-dir", data,
+            "--allowed-origin", "https://app.example.com", "--sign-in-callback", "https://app.example.com/done",
+        ])
         #expect(token.status == 0, "\(token.error)")
         let tokenValue = token.output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(tokenValue.count == 64 && tokenValue.allSatisfy(\.isHexDigit))
@@ -23,8 +25,9 @@ import TestSupport
         let keyID = key.output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(keyID.count == 64)
 
-        let user = try CumulusBinary.run(["users", "add", "--container", container, "alice", "--email", "alice@example.com", "--data-dir", data],
-                                         input: "a long passphrase\n")
+        let user = try CumulusBinary.run(
+            ["users", "add", "--container", container, "alice", "--email", "alice@example.com", "--data-dir", data],
+            input: "a long passphrase\n")
         #expect(user.status == 0, "\(user.error)")
         #expect(user.output.hasPrefix("_"))
 
@@ -39,12 +42,15 @@ import TestSupport
         #expect(signedIn.user.emailAddress == "alice@example.com")
 
         let webToken = try CumulusBinary.run(
-            ["users", "token", "--container", container, "--environment", "production", "alice", "--data-dir", data], input: "a long passphrase\n")
+            ["users", "token", "--container", container, "--environment", "production", "alice", "--data-dir", data],
+            input: "a long passphrase\n")
         #expect(webToken.status == 0, "\(webToken.error)")
         let issued = webToken.output.trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(try store.session(forWebAuthToken: issued, in: identifier, .production).userRecordName == signedIn.user.userRecordName)
-        #expect(throws: CloudStoreError.authenticationRequired(
-            "The web auth token was issued for production, not development; sign in with an API token of development")) {
+        #expect(
+            throws: CloudStoreError.authenticationRequired(
+                "The web auth token was issued for production, not development; sign in with an API token of development")
+        ) {
             try store.session(forWebAuthToken: issued, in: identifier, .development)
         }
         let wrong = try CumulusBinary.run(["users", "token", "--container", container, "alice", "--data-dir", data], input: "nope\n")
@@ -54,7 +60,9 @@ import TestSupport
         let noPassword = try CumulusBinary.run(["users", "add", "--container", container, "bob", "--data-dir", data], input: "")
         #expect(noPassword.status != 0)
         #expect(noPassword.error.contains("password on standard input"))
-        let badKey = try CumulusBinary.run(["keys", "add", "--container", container, "--public-key", try directory.file("bad.pem", "nonsense"), "--data-dir", data])
+        let badKey = try CumulusBinary.run([
+            "keys", "add", "--container", container, "--public-key", try directory.file("bad.pem", "nonsense"), "--data-dir", data,
+        ])
         #expect(badKey.status != 0)
         #expect(badKey.error.contains("no PEM block found"))
     }
@@ -103,15 +111,21 @@ extension CredentialCommandsTests {
         let data = directory.path + "/data"
         let container = "iCloud.com.example.Secret"
         #expect(try CumulusBinary.run(["containers", "create", container, "--data-dir", data]).status == 0)
-        #expect(try CumulusBinary.run(["users", "add", "--container", container, "alice", "--data-dir", data], input: "a long passphrase\n").status == 0)
-        let token = try CumulusBinary.run(["users", "token", "--container", container, "alice", "--data-dir", data], input: "a long passphrase\n")
-            .output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(
+            try CumulusBinary.run(["users", "add", "--container", container, "alice", "--data-dir", data], input: "a long passphrase\n")
+                .status == 0)
+        let token = try CumulusBinary.run(
+            ["users", "token", "--container", container, "alice", "--data-dir", data], input: "a long passphrase\n"
+        )
+        .output.trimmingCharacters(in: .whitespacesAndNewlines)
         let before = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: data))
         #expect(try before.session(forWebAuthToken: token, in: ContainerIdentifier(container), .development).userRecordName.hasPrefix("_"))
         let rotated = try CumulusBinary.run(["secret", "rotate", "--data-dir", data])
         #expect(rotated.status == 0)
         #expect(rotated.output.contains("Rotated the server secret"))
         let after = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: data))
-        #expect(throws: CloudStoreError.self) { try after.session(forWebAuthToken: token, in: ContainerIdentifier(container), .development) }
+        #expect(throws: CloudStoreError.self) {
+            try after.session(forWebAuthToken: token, in: ContainerIdentifier(container), .development)
+        }
     }
 }

@@ -1,7 +1,7 @@
 import CloudStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct LimitsCommandTests {
     @Test func limitsAreShownAndChangedAndARunningStoreSeesTheChange() throws {
@@ -18,7 +18,8 @@ import TestSupport
         #expect(shown.output.contains("storage:   0 bytes in 0 records, limit none"))
 
         let changed = try CumulusBinary.run([
-            "limits", "--container", container.rawValue, "--environment", "production", "--preset", "cloudkit", "--storage-bytes", "1000000",
+            "limits", "--container", container.rawValue, "--environment", "production", "--preset", "cloudkit", "--storage-bytes",
+            "1000000",
             "--transfer-bytes", "5000000", "--data-dir", data,
         ])
         #expect(changed.status == 0, "\(changed.error)")
@@ -26,8 +27,10 @@ import TestSupport
         #expect(changed.output.contains("limit 1000000 bytes") && changed.output.contains("limit 5000000 bytes"))
         // The running store reads the catalog again within a second of another process's change.
         Thread.sleep(forTimeInterval: 1.1)
-        #expect(try server.limits(of: container, .production) == EnvironmentLimits(
-            requestsPerSecond: 40, burst: 40, storageBytes: 1_000_000, transferBytesPerMonth: 5_000_000))
+        #expect(
+            try server.limits(of: container, .production)
+                == EnvironmentLimits(
+                    requestsPerSecond: 40, burst: 40, storageBytes: 1_000_000, transferBytesPerMonth: 5_000_000))
 
         let removed = try CumulusBinary.run([
             "limits", "--container", container.rawValue, "--environment", "production", "--storage-bytes", "none", "--data-dir", data,

@@ -1,7 +1,7 @@
 import CloudStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct OperatorCommandsTests {
     @Test func operatorsAndManagementTokensAreManagedFromTheCommandLine() throws {
@@ -37,7 +37,8 @@ import TestSupport
         #expect(throws: CloudStoreError.self) { try store.operatorSession(secret: session.secret) }
         #expect(throws: CloudStoreError.self) { try store.signInOperator("alice", password: "a long passphrase", clientAddress: nil) }
 
-        let second = try CumulusBinary.run(["operators", "token", "alice", "--data-dir", data]).output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let second = try CumulusBinary.run(["operators", "token", "alice", "--data-dir", data]).output.trimmingCharacters(
+            in: .whitespacesAndNewlines)
         #expect(try CumulusBinary.run(["operators", "remove", "alice", "--data-dir", data]).status == 0)
         #expect(throws: CloudStoreError.self) { try store.managementToken(text: second) }
         let gone = try CumulusBinary.run(["operators", "remove", "alice", "--data-dir", data])
@@ -70,10 +71,12 @@ import TestSupport
         #expect(try CumulusBinary.run(["operators", "remove", "nobody", "--data-dir", data], environment: environment).status != 0)
 
         let trail = try CloudStore(configuration: configuration).auditEntries(AuditFilter()).reversed()
-        #expect(trail.map { "\($0.action) \($0.target)" } == [
-            "operator.add alice", "operator.add bob", "management-token.create deploy script (\(id)) of alice", "operator.password alice",
-            "management-token.revoke \(id)", "operator.remove bob", "secret.rotate server secret",
-        ])
+        #expect(
+            trail.map { "\($0.action) \($0.target)" } == [
+                "operator.add alice", "operator.add bob", "management-token.create deploy script (\(id)) of alice",
+                "operator.password alice",
+                "management-token.revoke \(id)", "operator.remove bob", "secret.rotate server secret",
+            ])
         #expect(trail.allSatisfy { $0.actor == "local command line" && $0.operatorName == "local" && $0.container == nil })
         // The operators' passwords never reach it.
         #expect(!trail.contains { $0.target.contains("passphrase") })

@@ -1,7 +1,7 @@
 import CloudStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct SchemaCommandsTests {
     static let schema = """
@@ -31,24 +31,34 @@ import TestSupport
 
         // The open store caches the schema; an import by another process must show at once.
         let database = try server.database(container, .development, .public, as: .operator())
-        _ = try database.modify(ModifyRequest(operations: [RecordOperation(.create, recordName: "n", recordType: "Note", fields: ["title": .string("Hello world")])]))
+        _ = try database.modify(
+            ModifyRequest(operations: [
+                RecordOperation(.create, recordName: "n", recordType: "Note", fields: ["title": .string("Hello world")])
+            ]))
         #expect(throws: CloudStoreError.missingIndex(MissingIndex(recordType: "Note", field: "title", index: .searchable))) {
-            try database.query(QueryRequest(query: Query(recordType: "Note", filters: [QueryFilter(.field("title"), .containsAnyTokens, .string("hello"))])))
+            try database.query(
+                QueryRequest(
+                    query: Query(recordType: "Note", filters: [QueryFilter(.field("title"), .containsAnyTokens, .string("hello"))])))
         }
         let file = try directory.file("schema.ckdb", Self.schema)
         let valid = try CumulusBinary.run(["validate-schema", "--file", file, "--container", container.rawValue, "--data-dir", data])
         #expect(valid.status == 0, "\(valid.error)")
         #expect(valid.output.contains("Schema is valid: 1 record types"))
-        let imported = try CumulusBinary.run(["import-schema", "--file", file, "--container", container.rawValue, "--environment", "development", "--data-dir", data])
+        let imported = try CumulusBinary.run([
+            "import-schema", "--file", file, "--container", container.rawValue, "--environment", "development", "--data-dir", data,
+        ])
         #expect(imported.status == 0, "\(imported.error)")
-        let found = try database.query(QueryRequest(query: Query(recordType: "Note", filters: [QueryFilter(.field("title"), .containsAnyTokens, .string("hello"))])))
+        let found = try database.query(
+            QueryRequest(query: Query(recordType: "Note", filters: [QueryFilter(.field("title"), .containsAnyTokens, .string("hello"))])))
         #expect(found.records.map(\.recordName) == ["n"])
 
         let exported = try CumulusBinary.run(["export-schema", "--container", container.rawValue, "--data-dir", data])
         #expect(exported.output == (try server.exportSchema(container, .development)))
         #expect(exported.output.contains("title           STRING QUERYABLE SEARCHABLE SORTABLE,"))
         let output = directory.path + "/out.ckdb"
-        #expect(try CumulusBinary.run(["export-schema", "--container", container.rawValue, "--data-dir", data, "--output-file", output]).status == 0)
+        #expect(
+            try CumulusBinary.run(["export-schema", "--container", container.rawValue, "--data-dir", data, "--output-file", output]).status
+                == 0)
         #expect(try String(contentsOfFile: output, encoding: .utf8) == exported.output)
     }
 
@@ -69,13 +79,18 @@ import TestSupport
         let rejected = try CumulusBinary.run(["import-schema", "--file", bad, "--container", "iCloud.com.example.A", "--data-dir", data])
         #expect(rejected.status != 0)
         #expect(rejected.error.contains("line 4, column 7"))
-        #expect(try CumulusBinary.run(["export-schema", "--container", "iCloud.com.example.A", "--data-dir", data]).output == "DEFINE SCHEMA\n")
+        #expect(
+            try CumulusBinary.run(["export-schema", "--container", "iCloud.com.example.A", "--data-dir", data]).output == "DEFINE SCHEMA\n")
 
-        let production = try CumulusBinary.run(["import-schema", "--file", bad, "--container", "iCloud.com.example.A", "--environment", "production", "--data-dir", data])
+        let production = try CumulusBinary.run([
+            "import-schema", "--file", bad, "--container", "iCloud.com.example.A", "--environment", "production", "--data-dir", data,
+        ])
         #expect(production.status != 0)
         let missing = try CumulusBinary.run(["export-schema", "--container", "iCloud.com.example.Nope", "--data-dir", data])
         #expect(missing.error.contains("Container iCloud.com.example.Nope does not exist"))
-        let noFile = try CumulusBinary.run(["validate-schema", "--file", directory.path + "/none.ckdb", "--container", "iCloud.com.example.A", "--data-dir", data])
+        let noFile = try CumulusBinary.run([
+            "validate-schema", "--file", directory.path + "/none.ckdb", "--container", "iCloud.com.example.A", "--data-dir", data,
+        ])
         #expect(noFile.error.contains("Cannot read the schema file"))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import cumulus
 
 @Suite struct ServerSettingsTests {
@@ -49,7 +50,8 @@ import Testing
 
     @Test func allowedHostsComeFromTheFlagOrTheEnvironment() throws {
         #expect(try ServerSettings.resolve(arguments: [], environment: [:]).allowedHosts.isEmpty)
-        let fromEnvironment = try ServerSettings.resolve(arguments: [], environment: ["CUMULUS_ALLOWED_HOSTS": "Cloud.example.com,10.0.0.5:8080"])
+        let fromEnvironment = try ServerSettings.resolve(
+            arguments: [], environment: ["CUMULUS_ALLOWED_HOSTS": "Cloud.example.com,10.0.0.5:8080"])
         #expect(fromEnvironment.allowedHosts == ["cloud.example.com", "10.0.0.5:8080"])
         let flag = try ServerSettings.resolve(
             arguments: ["--allowed-hosts", "a.example"], environment: ["CUMULUS_ALLOWED_HOSTS": "b.example"])
@@ -64,10 +66,12 @@ import Testing
         let everywhere = try ServerSettings.resolve(arguments: ["--host", "0.0.0.0", "--port", "8080"], environment: [:])
         let warning = try #require(everywhere.linkHostWarning)
         #expect(warning.contains("http://127.0.0.1:8080"))
-        #expect(try ServerSettings.resolve(arguments: ["--host", "0.0.0.0", "--allowed-hosts", "cloud.example.com"], environment: [:])
-            .linkHostWarning == nil)
-        #expect(try ServerSettings.resolve(arguments: ["--host", "0.0.0.0", "--public-url", "https://cloud.example.com"], environment: [:])
-            .linkHostWarning == nil)
+        #expect(
+            try ServerSettings.resolve(arguments: ["--host", "0.0.0.0", "--allowed-hosts", "cloud.example.com"], environment: [:])
+                .linkHostWarning == nil)
+        #expect(
+            try ServerSettings.resolve(arguments: ["--host", "0.0.0.0", "--public-url", "https://cloud.example.com"], environment: [:])
+                .linkHostWarning == nil)
     }
 
     @Test func rejectsUnreadableValuesAndUnknownFlags() {
@@ -86,8 +90,9 @@ import Testing
         let readme = try String(contentsOfFile: Self.repository + "/README.md", encoding: .utf8)
         let start = try #require(readme.range(of: "<!-- settings: generated from ServeSetting.all -->\n"))
         let end = try #require(readme.range(of: "<!-- /settings -->", range: start.upperBound..<readme.endIndex))
-        #expect(String(readme[start.upperBound..<end.lowerBound]) == ServeSetting.markdownTable,
-                "The README's settings table differs from ServeSetting.all; paste:\n\(ServeSetting.markdownTable)")
+        #expect(
+            String(readme[start.upperBound..<end.lowerBound]) == ServeSetting.markdownTable,
+            "The README's settings table differs from ServeSetting.all; paste:\n\(ServeSetting.markdownTable)")
     }
 
     @Test func everySettingHasItsOwnFlagAndVariable() {

@@ -1,6 +1,5 @@
-import Testing
-
 import HTTPServer
+import Testing
 
 /// The proleptic Gregorian arithmetic the console's times and the server-to-server dates share.
 @Suite struct CivilDateTests {

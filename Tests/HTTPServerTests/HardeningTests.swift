@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import HTTPServer
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// What keeps clients from holding the server or reading its secrets: slow bodies cut off,
 /// connections capped per client, credentials redacted from the log, the server's own errors
@@ -100,7 +100,9 @@ import TestSupport
     }
 
     @Test func theApplicationRendersTheServersOwnErrorsOnItsPaths() throws {
-        let test = try TestServer.start(configure: { $0.maxBodyBytes = 64; $0.maxHeaderBytes = 512 }) { router in
+        let test = try TestServer.start(configure: {
+            $0.maxBodyBytes = 64; $0.maxHeaderBytes = 512
+        }) { router in
             router.post("/api/things") { _ in .text("ok") }
             router.post("/plain") { _ in .text("ok") }
             router.errorResponder = { error in
@@ -113,7 +115,8 @@ import TestSupport
         let tooLarge = try test.request("POST /api/things HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\n\(big)")
         #expect(tooLarge.status == 413)
         #expect(tooLarge.text.hasPrefix(#"{"custom":413,"id":""#))
-        let chunked = try test.request("POST /api/things HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n64\r\n\(big)\r\n0\r\n\r\n")
+        let chunked = try test.request(
+            "POST /api/things HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n64\r\n\(big)\r\n0\r\n\r\n")
         #expect(chunked.status == 413)
         #expect(chunked.text.hasPrefix(#"{"custom":413"#))
         let headers = try test.request("GET /api/things HTTP/1.1\r\nHost: t\r\nX-Big: \(String(repeating: "a", count: 600))\r\n\r\n")
@@ -155,7 +158,9 @@ import TestSupport
         #expect(base("localhost:8080", listen: lan) == "http://192.0.2.7:8080", "not on loopback")
         #expect(base("192.0.2.7:8080", listen: lan) == "http://192.0.2.7:8080")
         #expect(ListenAddress(host: "::1", port: 8080).url == "http://[::1]:8080")
-        for bad in ["evil.example.com/path", "a b", "user@host", "host:port", "\"quoted\"", "host\r\nX: y", "", ":80", "[zz]:1", "h:123456"] {
+        for bad in [
+            "evil.example.com/path", "a b", "user@host", "host:port", "\"quoted\"", "host\r\nX: y", "", ":80", "[zz]:1", "h:123456",
+        ] {
             #expect(base(bad, allowed: [bad.lowercased()], listen: loopback) == "http://127.0.0.1:8080", "\(bad)")
         }
         #expect(base(nil, listen: loopback) == "http://127.0.0.1:8080")

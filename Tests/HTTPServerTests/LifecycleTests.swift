@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import HTTPServer
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct LifecycleTests {
     @Test func shutdownLetsInFlightRequestsFinish() throws {
@@ -59,7 +59,8 @@ import TestSupport
             router.get("/ok") { _ in .text("ok") }
         }
         defer { test.stop() }
-        let other = HTTPServer(configuration: HTTPServerConfiguration(host: "127.0.0.1", port: test.port), router: Router(), logger: .init(label: "x"))
+        let other = HTTPServer(
+            configuration: HTTPServerConfiguration(host: "127.0.0.1", port: test.port), router: Router(), logger: .init(label: "x"))
         #expect(throws: HTTPServerError.self) { try other.start() }
     }
 

@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 import HTTPServer
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct LimitsTests {
     private func echoServer(_ configure: (inout HTTPServerConfiguration) -> Void = { _ in }) throws -> TestServer {
@@ -46,7 +46,8 @@ import TestSupport
     @Test func appliesPerRouteBodyLimits() throws {
         let test = try echoServer { $0.maxBodyBytes = 1_000_000 }
         defer { test.stop() }
-        let small = try test.request("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 3000\r\n\r\n" + String(repeating: "z", count: 3000))
+        let small = try test.request(
+            "POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 3000\r\n\r\n" + String(repeating: "z", count: 3000))
         #expect(small.status == 413)
         let other = try test.request("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 3000\r\n\r\n" + String(repeating: "z", count: 3000))
         #expect(other.text == "3000")
@@ -115,7 +116,10 @@ import TestSupport
 
 @Suite struct StrictParsingTests {
     static let cases: [(String, Int)] = [
-        ("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /ok HTTP/1.1\r\nHost: t\r\n\r\n", 400),
+        (
+            "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nGET /ok HTTP/1.1\r\nHost: t\r\n\r\n",
+            400
+        ),
         ("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\nhello!", 400),
         ("POST /echo HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\nhello\r\n0\r\n\r\n", 400),
         ("GET /ok HTTP/1.1\r\nHost: t\r\nX-Folded: a\r\n  b\r\n\r\n", 400),

@@ -2,7 +2,9 @@ import HTTPServer
 import Testing
 
 /// Parses `text` completely, returning heads, bodies and the first failure.
-private func parseAll(_ bytes: [UInt8], maxHeaderBytes: Int = 16 * 1024, step: Int? = nil) -> (heads: [HTTPRequestHead], bodies: [[UInt8]], failure: HTTPParseError?) {
+private func parseAll(_ bytes: [UInt8], maxHeaderBytes: Int = 16 * 1024, step: Int? = nil) -> (
+    heads: [HTTPRequestHead], bodies: [[UInt8]], failure: HTTPParseError?
+) {
     var parser = HTTPRequestParser(maxHeaderBytes: maxHeaderBytes)
     var heads: [HTTPRequestHead] = []
     var bodies: [[UInt8]] = []
@@ -73,7 +75,8 @@ private func parseAll(_ text: String, step: Int? = nil) -> (heads: [HTTPRequestH
 
     @Test func aFieldWithTwoSpellingsIsFoundUnderEitherAndTheFirstSpellingWins() {
         let headers = HTTPHeaders([
-            .init(name: "x-old", value: "old"), .init(name: "Other", value: "o"), .init(name: "X-NEW", value: "new"), .init(name: "x-new", value: "later"),
+            .init(name: "x-old", value: "old"), .init(name: "Other", value: "o"), .init(name: "X-NEW", value: "new"),
+            .init(name: "x-new", value: "later"),
         ])
         #expect(headers.value("X-New", orElse: "X-Old") == "new")
         #expect(headers.value("X-Missing", orElse: "X-Old") == "old")
@@ -95,7 +98,8 @@ private func parseAll(_ text: String, step: Int? = nil) -> (heads: [HTTPRequestH
     }
 
     @Test func parsesPipelinedRequestsByteByByte() {
-        let text = "POST /p HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello"
+        let text =
+            "POST /p HTTP/1.1\r\nHost: h\r\nContent-Length: 5\r\n\r\nhello"
             + "POST /c HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n3;ext=1\r\nabc\r\n2\r\nde\r\n0\r\nTrailer: x\r\n\r\n"
             + "GET /last HTTP/1.0\r\n\r\n"
         for step in [1, 2, 7, 1000] {
@@ -108,7 +112,10 @@ private func parseAll(_ text: String, step: Int? = nil) -> (heads: [HTTPRequestH
     }
 
     @Test(arguments: [
-        ("GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n", HTTPParseError.contentLengthWithTransferEncoding),
+        (
+            "GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n",
+            HTTPParseError.contentLengthWithTransferEncoding
+        ),
         ("GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n", .conflictingContentLength),
         ("GET / HTTP/1.1\r\nHost: h\r\nContent-Length: 3, 4\r\n\r\n", .conflictingContentLength),
         ("GET / HTTP/1.1\r\nHost: h\r\nContent-Length: -1\r\n\r\n", .invalidContentLength),
@@ -153,7 +160,8 @@ private func parseAll(_ text: String, step: Int? = nil) -> (heads: [HTTPRequestH
     }
 
     @Test func readsExpectationsAndConnectionTokens() {
-        let result = parseAll("PUT / HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nConnection: keep-alive, close\r\nContent-Length: 1\r\n\r\nx")
+        let result = parseAll(
+            "PUT / HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nConnection: keep-alive, close\r\nContent-Length: 1\r\n\r\nx")
         #expect(result.heads.first?.expectation == .continue100)
         #expect(result.heads.first?.keepAlive == false)
     }

@@ -2,8 +2,8 @@ import Foundation
 import HTTPServer
 import Logging
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite struct ProtocolTests {
     @Test func keepsConnectionsAliveAndSendsRequestIDs() throws {
@@ -174,7 +174,8 @@ import TestSupport
             router.get("/files/*rest") { request in .text("rest=\(request.pathParameters["rest"]!)") }
         }
         defer { test.stop() }
-        let response = try test.request("POST /database/1/iCloud.com.x/development/public/records/query?x=a%20b HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n")
+        let response = try test.request(
+            "POST /database/1/iCloud.com.x/development/public/records/query?x=a%20b HTTP/1.1\r\nHost: t\r\nContent-Length: 0\r\n\r\n")
         #expect(response.text == "iCloud.com.x|development|public|a b")
         #expect(try test.request(get("/database/1/abc/special")).text == "literal wins")
         #expect(try test.request(get("/files/a/b%20c/d.txt")).text == "rest=a/b c/d.txt")
@@ -206,7 +207,8 @@ import TestSupport
     @Test func runsMiddlewareOnGroupsIncludingPreflight() throws {
         let cors = MiddlewareFunction { request, next in
             if request.method == .options {
-                return HTTPResponse(status: .noContent, headers: ["Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "POST"])
+                return HTTPResponse(
+                    status: .noContent, headers: ["Access-Control-Allow-Origin": "*", "Access-Control-Allow-Methods": "POST"])
             }
             var response = try next(request)
             response.headers["Access-Control-Allow-Origin"] = "*"
@@ -287,7 +289,8 @@ import TestSupport
         server.shutdown(gracePeriod: .seconds(2))
         writer.flush()
         let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map(String.init)
-        let pattern = #/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z info cumulus\.http: 127\.0\.0\.1:\d+ "GET (\S+) HTTP/1\.1" 200 2 \d+us (\S+)$/#
+        let pattern =
+            #/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z info cumulus\.http: 127\.0\.0\.1:\d+ "GET (\S+) HTTP/1\.1" 200 2 \d+us (\S+)$/#
         let logged = lines.compactMap { try? pattern.wholeMatch(in: $0) }.map { (String($0.output.1), String($0.output.2)) }
         #expect(logged.map(\.0) == ["/logged?ckAPIToken=REDACTED&x=1", "/logged?x=%41"])
         #expect(logged.map(\.1) == requestIDs)

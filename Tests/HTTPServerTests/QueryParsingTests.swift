@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import HTTPServer
 
 /// Query parameters and log redaction read queries by their bytes; they must agree with the
@@ -17,7 +18,10 @@ import TestSupport
 
     @Test(arguments: 0..<3) func parametersAgreeWithThePlainReading(seed: UInt64) {
         var generator = SeededGenerator(seed: seed)
-        let pieces = ["a", "b", "ckAPIToken", "=", "&", "&&", "%41", "%6", "+", "é", "🇫🇷", "e\u{301}", "x=y", "", "%zz", "%2B", "%61", "%25", "K", "\u{212A}"]
+        let pieces = [
+            "a", "b", "ckAPIToken", "=", "&", "&&", "%41", "%6", "+", "é", "🇫🇷", "e\u{301}", "x=y", "", "%zz", "%2B", "%61", "%25", "K",
+            "\u{212A}",
+        ]
         for _ in 0..<2_000 {
             let query = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
             let request = HTTPRequest(method: .get, target: "/p?" + query)
@@ -95,29 +99,36 @@ import TestSupport
         let names: Set<String> = ["ckapitoken", "ckwebauthtoken", "tok"]
         #expect(LogRedaction.redact(target: "/a?ckAPIToken=secret&x=1", names: names) == "/a?ckAPIToken=REDACTED&x=1")
         // Names of the same length that differ in one byte, and a mixed-case one.
-        #expect(LogRedaction.redact(target: "/a?CkApItOkEn=s&ckAPITokem=t&TOK=u&toj=v", names: names)
-            == "/a?CkApItOkEn=REDACTED&ckAPITokem=t&TOK=REDACTED&toj=v")
-        #expect(LogRedaction.redact(target: "/a?x=1&CKWEBAUTHTOKEN=s%2Bt&tok=q&tok", names: names) == "/a?x=1&CKWEBAUTHTOKEN=REDACTED&tok=REDACTED&tok")
+        #expect(
+            LogRedaction.redact(target: "/a?CkApItOkEn=s&ckAPITokem=t&TOK=u&toj=v", names: names)
+                == "/a?CkApItOkEn=REDACTED&ckAPITokem=t&TOK=REDACTED&toj=v")
+        #expect(
+            LogRedaction.redact(target: "/a?x=1&CKWEBAUTHTOKEN=s%2Bt&tok=q&tok", names: names)
+                == "/a?x=1&CKWEBAUTHTOKEN=REDACTED&tok=REDACTED&tok")
         #expect(LogRedaction.redact(target: "/a?ck%41PIToken=secret", names: names) == "/a?ck%41PIToken=REDACTED")
         #expect(LogRedaction.redact(target: "/é?tok=🇫🇷&é=1", names: names) == "/é?tok=REDACTED&é=1")
         #expect(LogRedaction.redact(target: "/a?token=keep&x", names: names) == "/a?token=keep&x")
         #expect(LogRedaction.redact(target: "/a", names: names) == "/a")
         #expect(LogRedaction.redact(target: "/a?tok=", names: names) == "/a?tok=REDACTED")
         // Names given in capitals, a name longer than any redacted one, and a non-ASCII name.
-        #expect(LogRedaction.redact(target: "/a?Secret=s&averyveryverylongname=v&clé=c&cle=d", names: ["SECRET", "clé"])
-            == "/a?Secret=REDACTED&averyveryverylongname=v&clé=REDACTED&cle=d")
+        #expect(
+            LogRedaction.redact(target: "/a?Secret=s&averyveryverylongname=v&clé=c&cle=d", names: ["SECRET", "clé"])
+                == "/a?Secret=REDACTED&averyveryverylongname=v&clé=REDACTED&cle=d")
         let prefixes = ["/assets/1/upload/", "/assets/1/download/"]
-        #expect(LogRedaction.redact(path: "/assets/1/download/secretTicket/photo.jpg?type=x", prefixes: prefixes)
-            == "/assets/1/download/REDACTED/photo.jpg?type=x")
+        #expect(
+            LogRedaction.redact(path: "/assets/1/download/secretTicket/photo.jpg?type=x", prefixes: prefixes)
+                == "/assets/1/download/REDACTED/photo.jpg?type=x")
         #expect(LogRedaction.redact(path: "/assets/1/upload/secretTicket", prefixes: prefixes) == "/assets/1/upload/REDACTED")
         #expect(LogRedaction.redact(path: "/assets/1/upload/", prefixes: prefixes) == "/assets/1/upload/")
         #expect(LogRedaction.redact(path: "/database/1/x", prefixes: prefixes) == "/database/1/x")
         // The access log redacts both at once, straight into its line.
         var line = Array("127.0.0.1 \"GET ".utf8)
         LogRedaction.append(
-            target: "/assets/1/download/ticket/a.jpg?tok=q&type=image%2Fjpeg&ckAPIToken=k&&x", pathPrefixes: prefixes, names: RedactedNames(names), to: &line)
-        #expect(String(decoding: line, as: UTF8.self)
-            == "127.0.0.1 \"GET /assets/1/download/REDACTED/a.jpg?tok=REDACTED&type=image%2Fjpeg&ckAPIToken=REDACTED&&x")
+            target: "/assets/1/download/ticket/a.jpg?tok=q&type=image%2Fjpeg&ckAPIToken=k&&x", pathPrefixes: prefixes,
+            names: RedactedNames(names), to: &line)
+        #expect(
+            String(decoding: line, as: UTF8.self)
+                == "127.0.0.1 \"GET /assets/1/download/REDACTED/a.jpg?tok=REDACTED&type=image%2Fjpeg&ckAPIToken=REDACTED&&x")
         line = []
         LogRedaction.append(target: "/a?", pathPrefixes: prefixes, names: RedactedNames(names), to: &line)
         #expect(line == Array("/a?".utf8))

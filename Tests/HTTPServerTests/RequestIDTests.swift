@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HTTPServer
 
 /// Request ids: the loop's random prefix and a counter in hex, or an acceptable id the client sent.

@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import HTTPServer
 
 /// The route table matches paths on their bytes; it must pick the same route, with the same
@@ -41,15 +42,18 @@ import TestSupport
             if let expected { seen.insert(String(expected.prefix { $0 != " " })) }
         }
         // The corpus reaches every kind of route, the malformed path and no route at all.
-        #expect(seen.isSuperset(of: ["/a/:x/c/e", "/a/*rest", "/files/*rest", "/:p/:q/z", "/database/1/:container/*rest", "404"]), "\(seen)")
+        #expect(
+            seen.isSuperset(of: ["/a/:x/c/e", "/a/*rest", "/files/*rest", "/:p/:q/z", "/database/1/:container/*rest", "404"]), "\(seen)")
     }
 
     @Test func capturesDecodedValuesAndTheRestOfThePath() {
         var router = Router()
         for pattern in Self.patterns { router.get(pattern) { _ in .text(pattern) } }
         let table = RouteTable(router)
-        #expect(Self.resolved(table, "/database/1/iCloud.com.x/development/public/records/lookup")
-            == "/database/1/:container/:environment/:database/records/lookup container=iCloud.com.x environment=development database=public")
+        #expect(
+            Self.resolved(table, "/database/1/iCloud.com.x/development/public/records/lookup")
+                == "/database/1/:container/:environment/:database/records/lookup container=iCloud.com.x environment=development database=public"
+        )
         #expect(Self.resolved(table, "/a/b/c/e") == "/a/:x/c/e x=b")
         #expect(Self.resolved(table, "/a/b%2Fc") == "/a/:x x=b/c")
         #expect(Self.resolved(table, "/files/a/b%20c/d.txt") == "/files/*rest rest=a/b c/d.txt")

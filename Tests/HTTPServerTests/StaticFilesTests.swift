@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
 import HTTPServer
-import Testing
 import TestSupport
+import Testing
 
 /// A temporary `Public/` folder with a secret file beside it.
 struct PublicFolder {

@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import HTTPServer
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 /// Streams registered by handlers, for the test to drive from its own thread.
 final class StreamBox: Sendable {
@@ -167,10 +167,11 @@ private struct AddedHeader: HTTPMiddleware {
         let made = Atomic<Int>(0)
         let test = try TestServer.start { router in
             router.get("/late") { _ in
-                .deferred(PendingResponse(timeout: .milliseconds(100)) {
-                    made.add(1, ordering: .relaxed)
-                    return .text("timed out")
-                })
+                .deferred(
+                    PendingResponse(timeout: .milliseconds(100)) {
+                        made.add(1, ordering: .relaxed)
+                        return .text("timed out")
+                    })
             }
             router.get("/done") { _ in
                 let pending = PendingResponse(timeout: .seconds(30)) {

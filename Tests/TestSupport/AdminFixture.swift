@@ -33,18 +33,25 @@ public final class AdminFixture {
         let alice = try store.addUser(c, name: "alice", password: "a long passphrase").userRecordName
         let bob = try store.addUser(c, name: "bob", password: "a long passphrase").userRecordName
         pushTokenID = try store.registerPushToken(
-            "alicedevicetoken", c, .development, apnsEnvironment: "development", caller: .user(alice)).id
+            "alicedevicetoken", c, .development, apnsEnvironment: "development", caller: .user(alice)
+        ).id
         _ = try store.database(c, .development, .public, as: .user(alice)).modifySubscriptions([
-            SubscriptionOperation(.create, Subscription(
-                subscriptionID: "notes", kind: .query(Query(recordType: "Note"), zoneName: nil, firesOn: [.create], firesOnce: false)))
+            SubscriptionOperation(
+                .create,
+                Subscription(
+                    subscriptionID: "notes", kind: .query(Query(recordType: "Note"), zoneName: nil, firesOn: [.create], firesOnce: false)))
         ])
         let owner = try store.database(c, .development, .private, as: .user(alice))
         _ = try owner.modifyZones([ZoneOperation(.create, zoneName: "Work")])
-        _ = try owner.modify(ModifyRequest(operations: [
-            RecordOperation(.create, recordName: "trip", recordType: "Note"),
-            RecordOperation(.create, recordName: "share-trip", recordType: Share.recordType, share: ShareChange(
-                rootRecordName: "trip", participants: [.init(userRecordName: bob, permission: .readWrite)])),
-        ], zoneName: "Work"))
+        _ = try owner.modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(.create, recordName: "trip", recordType: "Note"),
+                    RecordOperation(
+                        .create, recordName: "share-trip", recordType: Share.recordType,
+                        share: ShareChange(
+                            rootRecordName: "trip", participants: [.init(userRecordName: bob, permission: .readWrite)])),
+                ], zoneName: "Work"))
         let share = try store.shares(c, .development)[0]
         _ = try store.acceptShares([ShareLookup(shortGUID: share.shortGUID)], c, .development, as: .user(bob))
     }
@@ -58,7 +65,8 @@ public final class AdminFixture {
     /// where environment changes write it first) in the development environment's outbox.
     public func refuseAuditEntries() throws {
         if let database = fixture.postgresDatabase {
-            try RawPostgres(url: database.url).execute("""
+            try RawPostgres(url: database.url).execute(
+                """
                 CREATE FUNCTION refuse_audit() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'audit refused'; END $$ LANGUAGE plpgsql;
                 CREATE TRIGGER refuse_audit BEFORE INSERT ON catalog.audit_log FOR EACH ROW EXECUTE FUNCTION refuse_audit();
                 """)

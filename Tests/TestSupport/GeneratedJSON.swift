@@ -96,7 +96,9 @@ public indirect enum GeneratedJSON: Sendable {
         case 7:
             return .object([("latitude", .raw(pick(["1", "2.5", #""3""#, "null"]))), ("longitude", .raw(pick(["4", "-1.5"])))])
         case 8:
-            return .object([("recordName", .raw(pick([#""n2""#, #""""#, "1"]))), ("action", .raw(pick([#""NONE""#, #""delete_self""#, #""bad""#])))])
+            return .object([
+                ("recordName", .raw(pick([#""n2""#, #""""#, "1"]))), ("action", .raw(pick([#""NONE""#, #""delete_self""#, #""bad""#]))),
+            ])
         default:
             return .object([("fileChecksum", .raw(#""abc""#)), ("size", .raw(pick(["3", "-1", #""4""#, "null"])))])
         }

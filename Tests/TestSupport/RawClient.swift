@@ -62,7 +62,9 @@ public final class RawClient {
             address.sin_addr.s_addr = inet_addr(host)
             let result = withUnsafePointer(to: &address) { pointer in
                 pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { [fd] in
-                    call == "bind" ? bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) : connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                    call == "bind"
+                        ? bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                        : connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
                 }
             }
             guard result == 0 else {

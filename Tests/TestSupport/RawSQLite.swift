@@ -26,9 +26,10 @@ public final class RawSQLite {
             let code = sqlite3_step(statement)
             if code == SQLITE_DONE { break }
             guard code == SQLITE_ROW else { throw TestFailure("\(String(cString: sqlite3_errmsg(handle))) in \(sql)") }
-            result.append((0..<sqlite3_column_count(statement)).map { column in
-                sqlite3_column_text(statement, column).map { String(cString: $0) } ?? "NULL"
-            })
+            result.append(
+                (0..<sqlite3_column_count(statement)).map { column in
+                    sqlite3_column_text(statement, column).map { String(cString: $0) } ?? "NULL"
+                })
         }
         return result
     }

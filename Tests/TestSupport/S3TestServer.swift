@@ -51,11 +51,13 @@ public final class S3TestServer: Sendable {
         case .moto:
             command = "moto_server -H 127.0.0.1 -p \(port)"
         case .seaweedFS:
-            let identities = #"{"identities":[{"name":"cumulus","credentials":[{"accessKey":"\#(accessKeyID)","secretKey":"\#(secretAccessKey)"}],"actions":["Admin","Read","Write","List","Tagging"]}]}"#
+            let identities =
+                #"{"identities":[{"name":"cumulus","credentials":[{"accessKey":"\#(accessKeyID)","secretKey":"\#(secretAccessKey)"}],"actions":["Admin","Read","Write","List","Tagging"]}]}"#
             try directory.file("s3.json", identities)
             try FileManager.default.createDirectory(atPath: directory.path + "/data", withIntermediateDirectories: true)
             // Every listener named, on 127.0.0.1 only: the defaults bind 0.0.0.0 on fixed ports.
-            command = "weed mini -dir=\(directory.path)/data -ip=127.0.0.1 -ip.bind=127.0.0.1 -s3.port=\(ports[0])"
+            command =
+                "weed mini -dir=\(directory.path)/data -ip=127.0.0.1 -ip.bind=127.0.0.1 -s3.port=\(ports[0])"
                 + " -s3.port.grpc=\(ports[1]) -master.port=\(ports[2]) -master.port.grpc=\(ports[3]) -volume.port=\(ports[4])"
                 + " -volume.port.grpc=\(ports[5]) -filer.port=\(ports[6]) -filer.port.grpc=\(ports[7]) -admin.port=\(ports[8])"
                 + " -admin.port.grpc=\(ports[9]) -admin.ui=false -webdav=false -s3.port.iceberg=0 -s3.port.lance=0"
@@ -114,7 +116,7 @@ public final class S3TestServer: Sendable {
             do {
                 try configuration.createBucket()
                 return configuration
-            } catch where ContinuousClock.now < deadline {
+            } catch  where ContinuousClock.now < deadline {
                 Thread.sleep(forTimeInterval: 0.2)
             }
         }

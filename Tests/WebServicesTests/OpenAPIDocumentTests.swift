@@ -1,8 +1,9 @@
+import CloudKitWire
 import Foundation
 import HTTPServer
-import Testing
-import CloudKitWire
 import TestSupport
+import Testing
+
 @testable import WebServices
 
 /// Keeps `Public/openapi.json` true to the API's route table: every documented route is

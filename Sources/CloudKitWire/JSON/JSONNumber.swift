@@ -119,7 +119,8 @@ enum JSONNumber {
 
         if !truncated, mantissa <= 1 << 53, exponent >= -22, exponent <= 22 {
             let magnitude = Double(mantissa)
-            let value = exponent < 0
+            let value =
+                exponent < 0
                 ? magnitude / exactPowersOfTen[-exponent]
                 : magnitude * exactPowersOfTen[exponent]
             return (.double(negative ? -value : value), position)

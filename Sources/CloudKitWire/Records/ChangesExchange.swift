@@ -21,7 +21,8 @@ public enum ChangesExchange {
         var encoder = RecordEncoder(numbersAsStrings: try option("numbersAsStrings", "numberAsStrings").bool() ?? false)
         encoder.currentUser = database.caller.signedInUser
         return .object([
-            "zoneID": ZoneWire.json(changes.zoneID), "records": encoder.array(changes.records) { _ in desiredKeys }, "syncToken": .string(changes.syncToken),
+            "zoneID": ZoneWire.json(changes.zoneID), "records": encoder.array(changes.records) { _ in desiredKeys },
+            "syncToken": .string(changes.syncToken),
             "moreComing": .bool(changes.moreComing),
         ])
     }

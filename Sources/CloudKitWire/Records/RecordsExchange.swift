@@ -9,7 +9,9 @@ public enum RecordsExchange {
     public static func query(
         _ body: WireValue, in database: CloudDatabase, schema: Schema, numbersAsStrings: Bool, syncToken: String? = nil
     ) throws -> JSONValue {
-        try query(try QueryDecoder(schema: schema).query(body["query"]), around: body, in: database, numbersAsStrings: numbersAsStrings, syncToken: syncToken)
+        try query(
+            try QueryDecoder(schema: schema).query(body["query"]), around: body, in: database, numbersAsStrings: numbersAsStrings,
+            syncToken: syncToken)
     }
 
     /// As ``query(_:in:schema:numbersAsStrings:syncToken:)``, for a query scanned from the body's
@@ -18,7 +20,9 @@ public enum RecordsExchange {
         _ scanned: ScannedQuery, around body: WireValue, in database: CloudDatabase, schema: Schema, numbersAsStrings: Bool,
         syncToken: String? = nil
     ) throws -> JSONValue {
-        try query(try QueryDecoder(schema: schema).query(scanned), around: body, in: database, numbersAsStrings: numbersAsStrings, syncToken: syncToken)
+        try query(
+            try QueryDecoder(schema: schema).query(scanned), around: body, in: database, numbersAsStrings: numbersAsStrings,
+            syncToken: syncToken)
     }
 
     private static func query(
@@ -26,18 +30,23 @@ public enum RecordsExchange {
     ) throws -> JSONValue {
         let desiredKeys = try body["desiredKeys"].strings()
         let zoneName = body["zoneID"].isPresent ? try ZoneWire.zoneName(body["zoneID"]) : nil
-        let result = try database.query(QueryRequest(
-            query: query, zoneName: zoneName, zoneWide: try body["zoneWide"].bool() ?? false,
-            resultsLimit: try body["resultsLimit"].integer(), continuationMarker: try body["continuationMarker"].string(),
-            desiredKeys: desiredKeys))
+        let result = try database.query(
+            QueryRequest(
+                query: query, zoneName: zoneName, zoneWide: try body["zoneWide"].bool() ?? false,
+                resultsLimit: try body["resultsLimit"].integer(), continuationMarker: try body["continuationMarker"].string(),
+                desiredKeys: desiredKeys))
         let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings, currentUser: database.caller.signedInUser)
         return encoder.page(result.records, desiredKeys: desiredKeys, continuationMarker: result.continuationMarker, syncToken: syncToken)
     }
 
     /// `records/lookup`: `{records: [{recordName, desiredKeys?}], zoneID, desiredKeys}` →
     /// `{records, syncToken?}`, with the zone's `syncToken` when one is given.
-    public static func lookup(_ body: WireValue, in database: CloudDatabase, numbersAsStrings: Bool, syncToken: String? = nil) throws -> JSONValue {
-        try lookup(around: body, in: database, numbersAsStrings: numbersAsStrings, syncToken: syncToken) { () throws(WireError) in try lookups(body) }
+    public static func lookup(_ body: WireValue, in database: CloudDatabase, numbersAsStrings: Bool, syncToken: String? = nil) throws
+        -> JSONValue
+    {
+        try lookup(around: body, in: database, numbersAsStrings: numbersAsStrings, syncToken: syncToken) { () throws(WireError) in
+            try lookups(body)
+        }
     }
 
     /// As ``lookup(_:in:numbersAsStrings:syncToken:)``, for lookups scanned from the body's
@@ -72,7 +81,9 @@ public enum RecordsExchange {
         let lookups = try readLookups()
         let results = try database.lookup(lookups, zoneName: try ZoneWire.zoneName(body["zoneID"]), desiredKeys: desiredKeys)
         let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings, currentUser: database.caller.signedInUser)
-        return encoder.page(results, syncToken: syncToken) { lookups.indices.contains($0) ? lookups[$0].desiredKeys ?? desiredKeys : desiredKeys }
+        return encoder.page(results, syncToken: syncToken) {
+            lookups.indices.contains($0) ? lookups[$0].desiredKeys ?? desiredKeys : desiredKeys
+        }
     }
 
     /// The operations of a `records/modify` body, each field read as its declared type; records
@@ -142,10 +153,13 @@ public enum RecordsExchange {
     }
 
     /// The `{records}` answer to `request` for the `results` the store gave: one per operation, in order.
-    public static func answer(to request: ModifyRequest, _ results: [RecordResult], in database: CloudDatabase, numbersAsStrings: Bool) -> JSONValue {
+    public static func answer(to request: ModifyRequest, _ results: [RecordResult], in database: CloudDatabase, numbersAsStrings: Bool)
+        -> JSONValue
+    {
         let encoder = RecordEncoder(numbersAsStrings: numbersAsStrings, currentUser: database.caller.signedInUser)
         return encoder.page(results) { position in
-            request.operations.indices.contains(position) ? request.operations[position].desiredKeys ?? request.desiredKeys : request.desiredKeys
+            request.operations.indices.contains(position)
+                ? request.operations[position].desiredKeys ?? request.desiredKeys : request.desiredKeys
         }
     }
 }

@@ -6,11 +6,12 @@ import CloudStore
 public enum NotificationWire {
     /// The notification's JSON.
     public static func json(_ notification: QueuedNotification) -> JSONValue {
-        let scope: Int64 = switch notification.databaseScope {
-        case .public: 0
-        case .private: 1
-        case .shared: 2
-        }
+        let scope: Int64 =
+            switch notification.databaseScope {
+            case .public: 0
+            case .private: 1
+            case .shared: 2
+            }
         var ck: JSONObject = [
             "nid": .string(notification.notificationID), "cid": .string(notification.container.rawValue),
             "ckuserid": .string(notification.userRecordName),
@@ -19,11 +20,12 @@ public enum NotificationWire {
         ]
         switch notification.reason {
         case .query(let recordName, let firesOn, let zoneID, let fields):
-            let reason: Int64 = switch firesOn {
-            case .create: 1
-            case .update: 2
-            case .delete: 3
-            }
+            let reason: Int64 =
+                switch firesOn {
+                case .create: 1
+                case .update: 2
+                case .delete: 3
+                }
             var query: JSONObject = [
                 "sid": .string(notification.subscriptionID), "rid": .string(recordName), "fo": .integer(reason),
                 "zid": .string(zoneID.zoneName), "zoid": .string(zoneID.ownerRecordName), "dbs": .integer(scope),

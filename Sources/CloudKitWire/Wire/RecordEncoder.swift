@@ -38,12 +38,15 @@ public struct RecordEncoder {
 
     /// A `records` array of results, each with the fields its `desiredKeys(position)` leaves in.
     public func array(_ results: [RecordResult], desiredKeys: (Int) -> [String]?) -> JSONValue {
-        text(capacity: results.count * 640) { $0.writeArray(results.enumerated()) { write($1.element, desiredKeys: desiredKeys($1.offset), into: &$0) } }
+        text(capacity: results.count * 640) {
+            $0.writeArray(results.enumerated()) { write($1.element, desiredKeys: desiredKeys($1.offset), into: &$0) }
+        }
     }
 
     /// A whole `{records, continuationMarker?, syncToken?}` answer of records, each with the
     /// fields `desiredKeys` leaves in: written as one text, with no object around it to build.
-    public func page(_ records: [Record], desiredKeys: [String]?, continuationMarker: String? = nil, syncToken: String? = nil) -> JSONValue {
+    public func page(_ records: [Record], desiredKeys: [String]?, continuationMarker: String? = nil, syncToken: String? = nil) -> JSONValue
+    {
         let withFields = desiredKeys.map { !$0.isEmpty } ?? true
         return text(capacity: 128 + records.count * 640) { writer in
             writer.append(#"{"records":"#)

@@ -55,7 +55,8 @@ public struct RecordOperationDecoder {
         let typeName = try wire["operationType"].requiredString()
         guard let kind = RecordOperation.Kind(rawValue: typeName) else {
             throw WireError(
-                "\(wire["operationType"].path) '\(typeName)' is not one of \(RecordOperation.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+                "\(wire["operationType"].path) '\(typeName)' is not one of \(RecordOperation.Kind.allCases.map(\.rawValue).joined(separator: ", "))"
+            )
         }
         let record = wire["record"]
         try record.requireObjectIfPresent()

@@ -87,9 +87,10 @@ public enum ShareWire {
         var lookups: [ShareLookup] = []
         for entry in try body["shortGUIDs"].requiredArray() {
             try entry.requireObjectIfPresent()
-            lookups.append(ShareLookup(
-                shortGUID: try entry["value"].requiredString(), fetchRootRecord: try entry["shouldFetchRootRecord"].bool() ?? false,
-                rootRecordDesiredKeys: try entry["rootRecordDesiredKeys"].strings()))
+            lookups.append(
+                ShareLookup(
+                    shortGUID: try entry["value"].requiredString(), fetchRootRecord: try entry["shouldFetchRootRecord"].bool() ?? false,
+                    rootRecordDesiredKeys: try entry["rootRecordDesiredKeys"].strings()))
         }
         return lookups
     }
@@ -100,7 +101,9 @@ public enum ShareWire {
         switch resolution {
         case .failure(let shortGUID, let error):
             let failure = CloudKitError(error)
-            return .object(["shortGUID": .string(shortGUID), "reason": .string(failure.reason), "serverErrorCode": .string(failure.serverErrorCode)])
+            return .object([
+                "shortGUID": .string(shortGUID), "reason": .string(failure.reason), "serverErrorCode": .string(failure.serverErrorCode),
+            ])
         case .resolved(let metadata):
             let share = metadata.share
             var owner: JSONObject = ["userRecordName": .string(share.owner)]
@@ -111,7 +114,8 @@ public enum ShareWire {
                 owner["nameComponents"] = .object(components)
             }
             var object: JSONObject = [
-                "containerIdentifier": .string(metadata.container.rawValue), "environment": .string(metadata.environment.rawValue.uppercased()),
+                "containerIdentifier": .string(metadata.container.rawValue),
+                "environment": .string(metadata.environment.rawValue.uppercased()),
                 "databaseScope": .string(metadata.databaseScope.rawValue.uppercased()), "zoneID": ZoneWire.json(share.zoneID),
                 "shortGUID": .string(share.shortGUID), "share": encoder.json(Record(share)), "ownerIdentity": .object(owner),
                 "participantPermission": .string(metadata.participant.permission.rawValue),

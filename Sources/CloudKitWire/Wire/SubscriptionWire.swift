@@ -34,8 +34,9 @@ public struct SubscriptionWire {
                     firesOn.insert(value)
                 }
             }
-            kind = .query(query, zoneName: zoneWide ? nil : (zoneName ?? ZoneID.defaultZoneName), firesOn: firesOn,
-                          firesOnce: try wire["firesOnce"].bool() ?? false)
+            kind = .query(
+                query, zoneName: zoneWide ? nil : (zoneName ?? ZoneID.defaultZoneName), firesOn: firesOn,
+                firesOnce: try wire["firesOnce"].bool() ?? false)
         case "zone":
             kind = .zone(zoneName: zoneName ?? ZoneID.defaultZoneName)
         case "database":
@@ -52,7 +53,8 @@ public struct SubscriptionWire {
         return NotificationInfo(
             alertBody: try wire["alertBody"].string(), alertLocalizationKey: try wire["alertLocalizationKey"].string(),
             alertLocalizationArgs: try wire["alertLocalizationArgs"].strings(),
-            alertActionLocalizationKey: try wire["alertActionLocalizationKey"].string(), alertLaunchImage: try wire["alertLaunchImage"].string(),
+            alertActionLocalizationKey: try wire["alertActionLocalizationKey"].string(),
+            alertLaunchImage: try wire["alertLaunchImage"].string(),
             soundName: try wire["soundName"].string(), shouldBadge: try wire["shouldBadge"].bool() ?? false,
             shouldSendContentAvailable: try wire["shouldSendContentAvailable"].bool() ?? false, category: try wire["category"].string(),
             additionalFields: try wire.first("additionalFields", "desiredKeys").strings())
@@ -60,7 +62,9 @@ public struct SubscriptionWire {
 
     /// A Subscription Dictionary.
     public static func json(_ subscription: Subscription, owner: String) -> JSONValue {
-        var object: JSONObject = ["subscriptionID": .string(subscription.subscriptionID), "subscriptionType": .string(subscription.typeName)]
+        var object: JSONObject = [
+            "subscriptionID": .string(subscription.subscriptionID), "subscriptionType": .string(subscription.typeName),
+        ]
         switch subscription.kind {
         case .query(let query, let zoneName, let firesOn, let firesOnce):
             object["query"] = json(query)
@@ -110,7 +114,9 @@ public struct SubscriptionWire {
     /// A Subscription Fetch Error: `{subscriptionID, serverErrorCode, reason}`.
     public static func error(_ id: String, _ error: CloudStoreError) -> JSONValue {
         let failure = CloudKitError(error)
-        return .object(["subscriptionID": .string(id), "reason": .string(failure.reason), "serverErrorCode": .string(failure.serverErrorCode)])
+        return .object([
+            "subscriptionID": .string(id), "reason": .string(failure.reason), "serverErrorCode": .string(failure.serverErrorCode),
+        ])
     }
 
     /// One subscription's outcome in a `subscriptions` array.

@@ -61,7 +61,8 @@ enum AssetTickets {
             throw invalid
         }
         let owner = try reader.string()
-        return Place(container: container, environment: environment, database: scope == .public ? .public : DatabaseID(scope: scope, owner: owner))
+        return Place(
+            container: container, environment: environment, database: scope == .public ? .public : DatabaseID(scope: scope, owner: owner))
     }
 
     private static func write(_ caller: Caller, into writer: inout BinaryWriter) {
@@ -138,7 +139,8 @@ enum AssetTickets {
         let invalid = CloudStoreError.notFound("The upload URL is not valid")
         var reader = try open(text, .upload, signer, invalid)
         let upload = Upload(
-            id: try reader.string(), place: try readPlace(&reader, invalid: invalid), user: try reader.string(), recordType: try reader.string(),
+            id: try reader.string(), place: try readPlace(&reader, invalid: invalid), user: try reader.string(),
+            recordType: try reader.string(),
             fieldName: try reader.string(), recordName: try reader.string(), expires: try reader.signed())
         guard reader.isAtEnd else { throw invalid }
         guard upload.expires > now else { throw CloudStoreError.badRequest("The upload URL has expired; ask assets/upload for another") }

@@ -34,7 +34,8 @@ extension CloudDatabase {
     /// ``CloudStoreConfiguration/assetUploadLifetime``; only callers who may change records get them.
     public func assetUploadTickets(_ requests: [AssetUploadRequest]) throws -> [AssetUploadTicket] {
         guard requests.count <= ModifyRequest.maximumOperations else {
-            throw CloudStoreError.badRequest("A request may ask for at most \(ModifyRequest.maximumOperations) upload URLs; this one asks for \(requests.count)")
+            throw CloudStoreError.badRequest(
+                "A request may ask for at most \(ModifyRequest.maximumOperations) upload URLs; this one asks for \(requests.count)")
         }
         try policy.checkCanModify()
         let now = store.now
@@ -44,11 +45,15 @@ extension CloudDatabase {
                 throw CloudStoreError.badRequest("Each upload needs a recordType and a fieldName")
             }
             let recordName = request.recordName ?? SecureToken.recordName(at: now)
-            guard RecordModifier.isValidRecordName(recordName) else { throw CloudStoreError.badRequest("Invalid record name '\(recordName)'") }
+            guard RecordModifier.isValidRecordName(recordName) else {
+                throw CloudStoreError.badRequest("Invalid record name '\(recordName)'")
+            }
             let upload = AssetTickets.Upload(
-                id: SecureToken.hex(bytes: 16), place: place, user: user, recordType: request.recordType, fieldName: request.fieldName, recordName: recordName,
+                id: SecureToken.hex(bytes: 16), place: place, user: user, recordType: request.recordType, fieldName: request.fieldName,
+                recordName: recordName,
                 expires: now + store.configuration.assetUploadLifetime)
-            return AssetUploadTicket(recordName: recordName, fieldName: request.fieldName, ticket: AssetTickets.seal(upload, with: store.assetSigner))
+            return AssetUploadTicket(
+                recordName: recordName, fieldName: request.fieldName, ticket: AssetTickets.seal(upload, with: store.assetSigner))
         }
     }
 
@@ -66,7 +71,8 @@ extension CloudDatabase {
                 guard let asset = record.fields[field.fieldName]?.assets.first, let sha = asset.contentHash, let size = asset.size else {
                     return .failure(.badRequest("Field '\(field.fieldName)' of record '\(field.recordName)' holds no asset"))
                 }
-                let receipt = AssetTickets.Receipt(place: place, sha: sha, size: size, expires: now + store.configuration.assetReceiptLifetime)
+                let receipt = AssetTickets.Receipt(
+                    place: place, sha: sha, size: size, expires: now + store.configuration.assetReceiptLifetime)
                 var answer = asset
                 answer.receipt = AssetTickets.seal(receipt, with: store.assetSigner)
                 return .success(answer)

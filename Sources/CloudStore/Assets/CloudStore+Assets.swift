@@ -129,8 +129,10 @@ extension CloudStore {
         try checkStillHeld(download.credential, by: download.caller, in: place.container)
         try admitRequest(to: place.container, place.environment)
         // A participant of a share reads another user's private database through their shares.
-        let reachedThroughShares = place.database.scope == .private && download.caller.signedInUser.map { $0 != place.database.owner } == true
-        let database = reachedThroughShares
+        let reachedThroughShares =
+            place.database.scope == .private && download.caller.signedInUser.map { $0 != place.database.owner } == true
+        let database =
+            reachedThroughShares
             ? try self.database(place.container, place.environment, .shared, as: download.caller).reaching(owner: place.database.owner)
             : try self.database(place.container, place.environment, database: place.database, as: download.caller)
         let result = try database.lookup([RecordLookup(download.recordName)], zoneName: download.zoneName).first
@@ -168,7 +170,8 @@ extension CloudStore {
         var collected = 0
         for container in try containers() {
             for environment in Environment.allCases {
-                collected += try collectUnreferencedAssets(container.identifier, environment, createdBefore: now - configuration.assetReceiptLifetime)
+                collected += try collectUnreferencedAssets(
+                    container.identifier, environment, createdBefore: now - configuration.assetReceiptLifetime)
             }
         }
         return collected

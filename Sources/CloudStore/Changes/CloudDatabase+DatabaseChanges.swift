@@ -48,12 +48,14 @@ extension CloudDatabase {
                 if entry.deleted {
                     zones.append(.deleted(zoneID))
                 } else {
-                    zones.append(.zone(try Self.describe(try reader.zone(named: entry.zoneName, in: database), zoneID, reader, incarnation, signer)))
+                    zones.append(
+                        .zone(try Self.describe(try reader.zone(named: entry.zoneName, in: database), zoneID, reader, incarnation, signer)))
                 }
             }
             let next = entries.last?.sequence ?? after
             return DatabaseChanges(
-                zones: zones, syncToken: DatabaseSyncToken(incarnation: incarnation, database: database, sequence: next).encoded(with: signer),
+                zones: zones,
+                syncToken: DatabaseSyncToken(incarnation: incarnation, database: database, sequence: next).encoded(with: signer),
                 moreComing: next < last)
         }
     }

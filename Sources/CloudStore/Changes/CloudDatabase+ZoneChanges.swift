@@ -55,7 +55,8 @@ extension CloudDatabase {
             }
             guard let zone = stored else {
                 return ZoneChanges(
-                    zoneID: zoneID, records: [], syncToken: SyncToken(incarnation: incarnation, zoneKey: 0, sequence: 0).encoded(with: signer),
+                    zoneID: zoneID, records: [],
+                    syncToken: SyncToken(incarnation: incarnation, zoneKey: 0, sequence: 0).encoded(with: signer),
                     moreComing: false)
             }
             let last = try reader.lastChangeSequence(in: zone)
@@ -79,9 +80,10 @@ extension CloudDatabase {
                 if let types = desiredRecordTypes, !types.contains(entry.recordType) { continue }
                 if entry.kind == .deleted {
                     if window != nil, current != nil { continue }
-                    guard policy.viaShare
-                        ? try access.canReadSharedDeletion(entry, in: zone)
-                        : try access.canRead(recordType: entry.recordType, creator: entry.creator, in: schema)
+                    guard
+                        policy.viaShare
+                            ? try access.canReadSharedDeletion(entry, in: zone)
+                            : try access.canRead(recordType: entry.recordType, creator: entry.creator, in: schema)
                     else { continue }
                     records.append(.deleted(recordName: entry.recordName, zoneID: zoneID))
                 } else if let current {
@@ -94,10 +96,13 @@ extension CloudDatabase {
                 // The oldest change handed out so far; below it, down to `after`, is still to come.
                 let lowest = entries.last?.entry.sequence ?? after
                 let done = entries.count < limit || lowest <= after + 1
-                let next = done
+                let next =
+                    done
                     ? SyncToken(incarnation: incarnation, zoneKey: zone.key, sequence: window.final)
-                    : SyncToken(incarnation: incarnation, zoneKey: zone.key, sequence: after, reverse: (upper: lowest - 1, final: window.final))
-                return ZoneChanges(zoneID: zoneID, records: records, syncToken: next.encoded(with: signer), moreComing: !done || window.final < last)
+                    : SyncToken(
+                        incarnation: incarnation, zoneKey: zone.key, sequence: after, reverse: (upper: lowest - 1, final: window.final))
+                return ZoneChanges(
+                    zoneID: zoneID, records: records, syncToken: next.encoded(with: signer), moreComing: !done || window.final < last)
             }
             let next = entries.last?.entry.sequence ?? after
             return ZoneChanges(

@@ -68,61 +68,86 @@ public struct SchemaDifference: Hashable, Sendable {
             let records = productionRecords[type.name] ?? 0
             guard let deployed = production.recordType(type.name) else {
                 let fields = type.userFields.count
-                changes.append(Change(kind: .addRecordType, recordType: type.name, name: nil,
-                                      detail: "(\(fields) field\(fields == 1 ? "" : "s"))", productionRecords: 0))
+                changes.append(
+                    Change(
+                        kind: .addRecordType, recordType: type.name, name: nil,
+                        detail: "(\(fields) field\(fields == 1 ? "" : "s"))", productionRecords: 0))
                 for field in type.fields {
                     if !field.isSystem {
-                        changes.append(Change(kind: .addField, recordType: type.name, name: field.name, detail: field.type.description, productionRecords: 0))
+                        changes.append(
+                            Change(
+                                kind: .addField, recordType: type.name, name: field.name, detail: field.type.description,
+                                productionRecords: 0))
                     }
                     for index in field.indexes.sorted() {
-                        changes.append(Change(kind: .addIndex, recordType: type.name, name: field.name, detail: index.rawValue, productionRecords: 0))
+                        changes.append(
+                            Change(kind: .addIndex, recordType: type.name, name: field.name, detail: index.rawValue, productionRecords: 0))
                     }
                 }
                 continue
             }
             for field in type.fields {
                 guard let existing = deployed.field(field.name) else {
-                    changes.append(Change(kind: .addField, recordType: type.name, name: field.name, detail: field.type.description, productionRecords: 0))
+                    changes.append(
+                        Change(
+                            kind: .addField, recordType: type.name, name: field.name, detail: field.type.description, productionRecords: 0))
                     for index in field.indexes.sorted() {
-                        changes.append(Change(kind: .addIndex, recordType: type.name, name: field.name, detail: index.rawValue, productionRecords: 0))
+                        changes.append(
+                            Change(kind: .addIndex, recordType: type.name, name: field.name, detail: index.rawValue, productionRecords: 0))
                     }
                     continue
                 }
                 if existing.type != field.type {
-                    refusals.append(Refusal(
-                        recordType: type.name, name: field.name,
-                        reason: "Field \(type.name).\(field.name) is \(existing.type) in production and \(field.type) in development: a field's type cannot change once deployed"))
+                    refusals.append(
+                        Refusal(
+                            recordType: type.name, name: field.name,
+                            reason:
+                                "Field \(type.name).\(field.name) is \(existing.type) in production and \(field.type) in development: a field's type cannot change once deployed"
+                        ))
                     continue
                 }
                 for index in field.indexes.subtracting(existing.indexes).sorted() {
-                    changes.append(Change(kind: .addIndex, recordType: type.name, name: field.name, detail: index.rawValue, productionRecords: records))
+                    changes.append(
+                        Change(kind: .addIndex, recordType: type.name, name: field.name, detail: index.rawValue, productionRecords: records)
+                    )
                 }
                 for index in existing.indexes.subtracting(field.indexes).sorted() {
-                    changes.append(Change(kind: .removeIndex, recordType: type.name, name: field.name, detail: index.rawValue, productionRecords: records))
+                    changes.append(
+                        Change(
+                            kind: .removeIndex, recordType: type.name, name: field.name, detail: index.rawValue, productionRecords: records)
+                    )
                 }
             }
             for field in deployed.userFields where type.field(field.name) == nil {
-                refusals.append(Refusal(
-                    recordType: type.name, name: field.name,
-                    reason: "Field \(type.name).\(field.name) is in production but not in development: deployed fields cannot be removed"))
+                refusals.append(
+                    Refusal(
+                        recordType: type.name, name: field.name,
+                        reason:
+                            "Field \(type.name).\(field.name) is in production but not in development: deployed fields cannot be removed"))
             }
             if Set(type.grants) != Set(deployed.grants) {
-                let grants = type.grants.map { "\($0.permissions.map(\.rawValue).joined(separator: ", ")) to \($0.role)" }.joined(separator: "; ")
-                changes.append(Change(kind: .changeGrants, recordType: type.name, name: nil, detail: grants.isEmpty ? "none" : grants,
-                                      productionRecords: records))
+                let grants = type.grants.map { "\($0.permissions.map(\.rawValue).joined(separator: ", ")) to \($0.role)" }.joined(
+                    separator: "; ")
+                changes.append(
+                    Change(
+                        kind: .changeGrants, recordType: type.name, name: nil, detail: grants.isEmpty ? "none" : grants,
+                        productionRecords: records))
             }
         }
         for type in production.recordTypes where development.recordType(type.name) == nil {
-            refusals.append(Refusal(
-                recordType: type.name, name: nil,
-                reason: "Record type \(type.name) is in production but not in development: deployed record types cannot be removed"))
+            refusals.append(
+                Refusal(
+                    recordType: type.name, name: nil,
+                    reason: "Record type \(type.name) is in production but not in development: deployed record types cannot be removed"))
         }
         for role in development.roles where !production.roles.contains(role) {
             changes.append(Change(kind: .addRole, recordType: nil, name: role, detail: "", productionRecords: 0))
         }
         for role in production.roles where !development.roles.contains(role) {
-            refusals.append(Refusal(recordType: nil, name: role,
-                                    reason: "Role \(role) is in production but not in development: deployed roles cannot be removed"))
+            refusals.append(
+                Refusal(
+                    recordType: nil, name: role,
+                    reason: "Role \(role) is in production but not in development: deployed roles cannot be removed"))
         }
         self.changes = changes
         self.refusals = refusals

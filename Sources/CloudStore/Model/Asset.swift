@@ -65,10 +65,12 @@ extension FieldValue {
         case .asset(let asset):
             return .asset(try transform(asset))
         case .list(.asset, let elements):
-            return .list(.asset, try elements.map { element in
-                guard case .asset(let asset) = element else { return element }
-                return .asset(try transform(asset))
-            })
+            return .list(
+                .asset,
+                try elements.map { element in
+                    guard case .asset(let asset) = element else { return element }
+                    return .asset(try transform(asset))
+                })
         default:
             return self
         }

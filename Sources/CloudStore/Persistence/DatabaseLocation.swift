@@ -27,7 +27,8 @@ public enum DatabaseLocation: Sendable, Hashable, CustomStringConvertible {
             redacted = String(url[...colon]) + "***" + String(url[at...])
         }
         guard let query = redacted.firstIndex(of: "?") else { return redacted }
-        let parameters = redacted[redacted.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false).map { parameter in
+        let parameters = redacted[redacted.index(after: query)...].split(separator: "&", omittingEmptySubsequences: false).map {
+            parameter in
             parameter.hasPrefix("password=") ? "password=***" : String(parameter)
         }
         return String(redacted[...query]) + parameters.joined(separator: "&")

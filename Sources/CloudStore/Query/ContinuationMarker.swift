@@ -17,7 +17,8 @@ struct ContinuationMarker: Hashable, Sendable {
 
     /// The fingerprint of a plan: what must not change between pages.
     static func fingerprint(of plan: QueryPlan) -> [UInt8] {
-        let description = String(describing: (plan.recordType, plan.filters, plan.sorts, plan.zones.map(\.key), plan.createdBy, plan.withinTrees))
+        let description = String(
+            describing: (plan.recordType, plan.filters, plan.sorts, plan.zones.map(\.key), plan.createdBy, plan.withinTrees))
         return Array(SHA256.hash(data: Array(description.utf8))).prefix(8).map { $0 }
     }
 

@@ -30,7 +30,8 @@ struct QueryPlanner {
             let count = filter.value.elements.count
             guard count <= Self.maximumListValues else {
                 throw CloudStoreError.badRequest(
-                    "A filter may list at most \(Self.maximumListValues) values; \(filter.comparator.rawValue) on \(filter.field) lists \(count)")
+                    "A filter may list at most \(Self.maximumListValues) values; \(filter.comparator.rawValue) on \(filter.field) lists \(count)"
+                )
             }
         }
         guard let type = schema.recordType(query.recordType) else {
@@ -92,11 +93,13 @@ struct QueryPlanner {
         if comparator.isTokenSearch, case .string(let text) = value {
             let count = TextTokens.tokens(of: text).count
             guard count > 0 else {
-                throw CloudStoreError.badRequest("\(comparator.rawValue) on field '\(definition.name)' needs at least one word to search for")
+                throw CloudStoreError.badRequest(
+                    "\(comparator.rawValue) on field '\(definition.name)' needs at least one word to search for")
             }
             guard count <= Self.maximumSearchTokens else {
                 throw CloudStoreError.badRequest(
-                    "\(comparator.rawValue) on field '\(definition.name)' may look for at most \(Self.maximumSearchTokens) words, not \(count)")
+                    "\(comparator.rawValue) on field '\(definition.name)' may look for at most \(Self.maximumSearchTokens) words, not \(count)"
+                )
             }
         }
         return QueryPlan.Filter(field: field, comparator: comparator, value: value, distance: distance)

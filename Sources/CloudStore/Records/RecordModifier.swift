@@ -71,7 +71,8 @@ struct RecordModifier {
                 try writer.savepoint {
                     for (index, operation) in operations.enumerated() {
                         do {
-                            results.append(try apply(operation, named: names[index], request: request, zone: zone, writer: writer, access: access))
+                            results.append(
+                                try apply(operation, named: names[index], request: request, zone: zone, writer: writer, access: access))
                         } catch let error as CloudStoreError where error.isPerItem {
                             throw AtomicAbort(index: index, error: error)
                         }
@@ -83,7 +84,8 @@ struct RecordModifier {
                 return names.enumerated().map { index, name in
                     index == abort.index
                         ? .failure(recordName: name, error: abort.error)
-                        : .failure(recordName: name, error: .atomicFailure("Atomic batch failed because \(culprit) failed: \(abort.error.reason)"))
+                        : .failure(
+                            recordName: name, error: .atomicFailure("Atomic batch failed because \(culprit) failed: \(abort.error.reason)"))
                 }
             }
             return results
@@ -102,8 +104,9 @@ struct RecordModifier {
     /// that may make a record (a create or a forced save); `nil` for the kinds that need the
     /// client's name.
     static func name(of operation: RecordOperation, at now: Int64) -> String? {
-        operation.recordName ?? (operation.kind.isDelete || operation.kind == .update || operation.kind == .replace
-            ? nil : SecureToken.recordName(at: now))
+        operation.recordName
+            ?? (operation.kind.isDelete || operation.kind == .update || operation.kind == .replace
+                ? nil : SecureToken.recordName(at: now))
     }
 
     // MARK: - One operation
@@ -146,7 +149,8 @@ struct RecordModifier {
             guard let existing else { throw CloudStoreError.notFound("Record not found") }
             guard let tag = operation.recordChangeTag else {
                 throw CloudStoreError.badRequest(
-                    "recordChangeTag is required to \(operation.kind.rawValue) record '\(name)'; force\(operation.kind.rawValue.capitalized) ignores it")
+                    "recordChangeTag is required to \(operation.kind.rawValue) record '\(name)'; force\(operation.kind.rawValue.capitalized) ignores it"
+                )
             }
             guard tag == existing.record.changeTag else {
                 throw CloudStoreError.conflict(
@@ -228,7 +232,8 @@ struct RecordModifier {
                 let permission = try access.shareScope(in: zone).permission(on: name, parent: parent, in: zone, reader: writer)
                 guard permission == .readWrite else {
                     throw CloudStoreError.accessDenied(
-                        "\(existing == nil ? "CREATE" : "WRITE") operation not permitted: the record's parent must be in a hierarchy shared with the caller read-write")
+                        "\(existing == nil ? "CREATE" : "WRITE") operation not permitted: the record's parent must be in a hierarchy shared with the caller read-write"
+                    )
                 }
             }
         } else if existing == nil {
@@ -246,7 +251,8 @@ struct RecordModifier {
         } else {
             fields = operationFields
         }
-        let stamp = RecordStamp(timestamp: now, userRecordName: caller.userRecordName ?? Caller.operatorRecordName, deviceID: caller.deviceID)
+        let stamp = RecordStamp(
+            timestamp: now, userRecordName: caller.userRecordName ?? Caller.operatorRecordName, deviceID: caller.deviceID)
         let parent: String? = operation.parent ?? existing?.record.parent
         let record = Record(
             recordName: name, recordType: recordType, zoneID: zone.zoneID, fields: fields, parent: parent,
@@ -254,7 +260,8 @@ struct RecordModifier {
 
         let size = RecordSize.of(record)
         guard size <= RecordSize.limit else {
-            throw CloudStoreError.quotaExceeded("Record '\(name)' is \(size) bytes; a record may hold at most 1 MB (\(RecordSize.limit) bytes)")
+            throw CloudStoreError.quotaExceeded(
+                "Record '\(name)' is \(size) bytes; a record may hold at most 1 MB (\(RecordSize.limit) bytes)")
         }
 
         // Every check is done; from here on only writes. A create that also changes the schema
@@ -304,7 +311,9 @@ struct RecordModifier {
         "WRITE operation not permitted: no share lets the caller change this record")
 
     /// The operation's fields with their assets checked against their receipts.
-    private func assetChecked(_ fields: [String: FieldValue], existing: Record?, writer: any EnvironmentWriter) throws -> [String: FieldValue] {
+    private func assetChecked(_ fields: [String: FieldValue], existing: Record?, writer: any EnvironmentWriter) throws -> [String:
+        FieldValue]
+    {
         guard fields.values.contains(where: { !$0.assets.isEmpty }) else { return fields }
         guard let receipts else { throw CloudStoreError.badRequest("Assets cannot be saved here") }
         return try receipts.normalize(fields, existing: existing, reader: writer)
@@ -322,7 +331,8 @@ struct RecordModifier {
             for reference in fields[fieldName]!.references {
                 if let target = reference.zoneID, target != zone.zoneID {
                     throw CloudStoreError.badRequest(
-                        "Field '\(fieldName)' references a record in zone '\(target.zoneName)'; references must stay within the record's zone '\(zone.zoneID.zoneName)'")
+                        "Field '\(fieldName)' references a record in zone '\(target.zoneName)'; references must stay within the record's zone '\(zone.zoneID.zoneName)'"
+                    )
                 }
                 if reference.action == .validate, reference.recordName != name,
                     try readable(writer.record(named: reference.recordName, in: zone)?.record, writer: writer, access: access) == nil
@@ -334,7 +344,8 @@ struct RecordModifier {
                     let holders = try writer.referrers(to: reference.recordName, in: zone, action: .deleteSelf)
                     if holders.count >= Self.maximumDeleteSelfReferrers, !holders.contains(name) {
                         throw CloudStoreError.badRequest(
-                            "Record '\(reference.recordName)' already has \(Self.maximumDeleteSelfReferrers) records referencing it with DELETE_SELF, the most CloudKit allows")
+                            "Record '\(reference.recordName)' already has \(Self.maximumDeleteSelfReferrers) records referencing it with DELETE_SELF, the most CloudKit allows"
+                        )
                     }
                 }
             }
@@ -372,7 +383,8 @@ struct RecordModifier {
             // The record itself plus at most 750 that go with it.
             guard doomed.count <= Self.maximumDeleteSelfReferrers + 1 else {
                 throw CloudStoreError.badRequest(
-                    "Deleting record '\(stored.record.recordName)' would delete more than \(Self.maximumDeleteSelfReferrers) records referencing it with DELETE_SELF; delete some of them first")
+                    "Deleting record '\(stored.record.recordName)' would delete more than \(Self.maximumDeleteSelfReferrers) records referencing it with DELETE_SELF; delete some of them first"
+                )
             }
             next += 1
         }

@@ -199,7 +199,8 @@ public final class RequestLog: Sendable {
         let store = try open()
         let minutes = try usage.absorb(batch, storage: store)
         let ids = try store.append(
-            batch, usage: minutes, forgetBefore: forget ? now - retention : nil, forgetUsageBefore: forget ? now - Self.usageRetention : nil)
+            batch, usage: minutes, forgetBefore: forget ? now - retention : nil, forgetUsageBefore: forget ? now - Self.usageRetention : nil
+        )
         usage.written()
         guard !listeners.isEmpty else { return }
         // Listeners hear entries as stored, with their ids.

@@ -13,9 +13,11 @@ struct SchemaEvolution {
     func evolve(_ recordType: String, for fields: [String: FieldValue], in schema: Schema) throws -> RecordTypeDefinition? {
         // Nearly every save sets only fields the type declares: answered without sorting the
         // names, which the checks below need only to add fields and to refuse in a fixed order.
-        if let existing = schema.recordType(recordType), fields.allSatisfy({ name, value in
-            existing.field(name).map { !$0.isSystem && $0.accepts(value.type) && value.isWellFormed } ?? false
-        }) {
+        if let existing = schema.recordType(recordType),
+            fields.allSatisfy({ name, value in
+                existing.field(name).map { !$0.isSystem && $0.accepts(value.type) && value.isWellFormed } ?? false
+            })
+        {
             return nil
         }
         var definition: RecordTypeDefinition
@@ -44,7 +46,8 @@ struct SchemaEvolution {
                 }
                 guard field.accepts(value.type) else {
                     throw CloudStoreError.badRequest(
-                        "invalid attempt to set value type \(value.type) for field '\(name)' for type '\(recordType)', defined to be: \(field.type)")
+                        "invalid attempt to set value type \(value.type) for field '\(name)' for type '\(recordType)', defined to be: \(field.type)"
+                    )
                 }
                 continue
             }

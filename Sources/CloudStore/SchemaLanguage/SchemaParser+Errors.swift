@@ -7,7 +7,8 @@ extension SchemaParser {
         _ token: SchemaToken, expecting expected: [String], hint: String? = nil
     ) -> SchemaParseError {
         var message = "Encountered \(token.displayed) at \(token.position). "
-        message += expected.count == 1
+        message +=
+            expected.count == 1
             ? "Was expecting: \(expected[0])." : "Was expecting one of: \(expected.joined(separator: ", "))."
         if let hint = hint ?? self.hint(for: token) { message += " " + hint }
         return error(.syntax, at: token, message)

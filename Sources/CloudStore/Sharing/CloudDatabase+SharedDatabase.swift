@@ -43,6 +43,7 @@ extension CloudDatabase {
         }
         return DatabaseChanges(
             zones: zones.map { .zone($0) },
-            syncToken: DatabaseSyncToken(incarnation: incarnation, database: database, sequence: 0).encoded(with: signer), moreComing: false)
+            syncToken: DatabaseSyncToken(incarnation: incarnation, database: database, sequence: 0).encoded(with: signer), moreComing: false
+        )
     }
 }

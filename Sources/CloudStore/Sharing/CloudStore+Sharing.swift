@@ -44,7 +44,8 @@ extension CloudStore {
                 }
                 guard user != share.owner else { return .success(share) }
                 var changed = share
-                if let index = share.participants.firstIndex(where: { $0.userRecordName == user }) ?? share.pendingInvitation(for: address) {
+                if let index = share.participants.firstIndex(where: { $0.userRecordName == user }) ?? share.pendingInvitation(for: address)
+                {
                     guard share.participants[index].acceptanceStatus != .removed else {
                         return .failure(.accessDenied("The share's owner removed you from this share"))
                     }
@@ -53,7 +54,8 @@ extension CloudStore {
                     changed.participants[index].acceptanceStatus = .accepted
                 } else {
                     changed.participants.append(
-                        ShareParticipant(userRecordName: user, permission: share.publicPermission, type: .publicUser, acceptanceStatus: .accepted))
+                        ShareParticipant(
+                            userRecordName: user, permission: share.publicPermission, type: .publicUser, acceptanceStatus: .accepted))
                 }
                 let version = Share.version(ofTag: share.changeTag) + 1
                 changed.changeTag = Share.changeTag(version: version)
@@ -113,8 +115,10 @@ extension CloudStore {
             // through their shares, so that the root comes only once they may read it.
             let base = try database(container, environment, isOwner ? .private : .shared, as: caller)
             let reached = base.reaching(owner: share.owner)
-            rootRecord = try reached.lookup([RecordLookup(root)], zoneName: share.zoneID.zoneName, desiredKeys: request.rootRecordDesiredKeys)
-                .first?.record
+            rootRecord = try reached.lookup(
+                [RecordLookup(root)], zoneName: share.zoneID.zoneName, desiredKeys: request.rootRecordDesiredKeys
+            )
+            .first?.record
         }
         return ShareMetadata(
             container: container, environment: environment, share: share, databaseScope: isOwner ? .private : .shared,
@@ -146,10 +150,14 @@ extension CloudStore {
         let kept = share.participants.filter { $0.userRecordName != user && $0.acceptanceStatus != .removed }.map {
             ShareChange.Invitation(userRecordName: $0.userRecordName, emailAddress: $0.emailAddress, permission: $0.permission)
         }
-        let result = try database.modify(ModifyRequest(operations: [
-            RecordOperation(.update, recordName: name, recordChangeTag: share.changeTag, share: ShareChange(participants: kept))
-        ], zoneName: zoneName))
-        guard let saved = result.first?.record?.sharing else { throw result.first?.error ?? CloudStoreError.internalError("No share saved") }
+        let result = try database.modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(.update, recordName: name, recordChangeTag: share.changeTag, share: ShareChange(participants: kept))
+                ], zoneName: zoneName))
+        guard let saved = result.first?.record?.sharing else {
+            throw result.first?.error ?? CloudStoreError.internalError("No share saved")
+        }
         return saved
     }
 

@@ -1,6 +1,7 @@
 extension RecordModifier {
     /// Whether `operation` saves or deletes a share rather than a record.
-    func isShareOperation(_ operation: RecordOperation, named name: String?, in zone: StoredZone, access: TransactionAccess) throws -> Bool {
+    func isShareOperation(_ operation: RecordOperation, named name: String?, in zone: StoredZone, access: TransactionAccess) throws -> Bool
+    {
         if operation.recordType == Share.recordType || operation.share != nil { return true }
         guard operation.recordType == nil, let name else { return false }
         return try access.shares(in: zone).contains { $0.recordName == name }
@@ -15,7 +16,8 @@ extension RecordModifier {
         let shares = try access.shares(in: zone)
         let existing = shares.first { $0.recordName == name }
         defer { access.sharesChanged(in: zone) }
-        let stamp = RecordStamp(timestamp: now, userRecordName: caller.userRecordName ?? Caller.operatorRecordName, deviceID: caller.deviceID)
+        let stamp = RecordStamp(
+            timestamp: now, userRecordName: caller.userRecordName ?? Caller.operatorRecordName, deviceID: caller.deviceID)
 
         if viaShare {
             guard operation.kind.isDelete, var left = existing, let user = caller.signedInUser, left.participant(user) != nil else {
@@ -31,7 +33,8 @@ extension RecordModifier {
             return .deleted(recordName: name, zoneID: zone.zoneID)
         }
         guard !zone.zoneID.isDefaultZone else {
-            throw CloudStoreError.badRequest("Records of the default zone cannot be shared: share a record of a custom zone, or a custom zone")
+            throw CloudStoreError.badRequest(
+                "Records of the default zone cannot be shared: share a record of a custom zone, or a custom zone")
         }
         if let given = operation.recordType, given != Share.recordType {
             throw CloudStoreError.badRequest("Record '\(name)' is a share, of type \(Share.recordType), not '\(given)'")
@@ -58,7 +61,9 @@ extension RecordModifier {
                 throw CloudStoreError.badRequest(
                     "A share holds only the fields \(Share.fieldTypes.keys.sorted().joined(separator: ", ")); '\(field)' is none of them")
             }
-            guard value.type == type else { throw CloudStoreError.badRequest("Field '\(field)' of a share is a \(type), not a \(value.type)") }
+            guard value.type == type else {
+                throw CloudStoreError.badRequest("Field '\(field)' of a share is a \(type), not a \(value.type)")
+            }
         }
         var fields = operation.fields
         if let existing, !operation.kind.replacesFields {
@@ -70,7 +75,9 @@ extension RecordModifier {
         var share: Share
         if let existing {
             if let root = change.rootRecordName, root != existing.rootRecordName {
-                throw CloudStoreError.badRequest("Share '\(name)' shares \(existing.rootRecordName.map { "record '\($0)'" } ?? "its zone"); a share's root cannot change")
+                throw CloudStoreError.badRequest(
+                    "Share '\(name)' shares \(existing.rootRecordName.map { "record '\($0)'" } ?? "its zone"); a share's root cannot change"
+                )
             }
             share = existing
             share.fields = fields
@@ -101,7 +108,8 @@ extension RecordModifier {
     private func requireCurrentTag(_ operation: RecordOperation, of share: Share) throws {
         guard let tag = operation.recordChangeTag else {
             throw CloudStoreError.badRequest(
-                "recordChangeTag is required to \(operation.kind.rawValue) share '\(share.recordName)'; force\(operation.kind.rawValue.capitalized) ignores it")
+                "recordChangeTag is required to \(operation.kind.rawValue) share '\(share.recordName)'; force\(operation.kind.rawValue.capitalized) ignores it"
+            )
         }
         guard tag == share.changeTag else {
             throw CloudStoreError.conflict("client oplock error updating record", serverRecord: Record(share))
@@ -111,7 +119,9 @@ extension RecordModifier {
     /// Refuses a new share of `root` (of the whole zone for `nil`) that would overlap one the
     /// zone has: a record is in one shared hierarchy at most, and a zone shared as a whole has
     /// no other share.
-    private func checkNewShare(named name: String, root: String?, among shares: [Share], in zone: StoredZone, writer: any EnvironmentWriter) throws {
+    private func checkNewShare(named name: String, root: String?, among shares: [Share], in zone: StoredZone, writer: any EnvironmentWriter)
+        throws
+    {
         let zoneName = zone.zoneID.zoneName
         if let root {
             guard let rootRecord = try writer.record(named: root, in: zone) else {
@@ -126,7 +136,8 @@ extension RecordModifier {
             if let above = try ShareScope.root(
                 of: root, parent: rootRecord.record.parent, roots: ShareScope.roots(of: shares), in: zone, reader: writer)
             {
-                throw CloudStoreError.badRequest("Record '\(root)' is in the hierarchy shared from record '\(above)'; a record is in one share at most")
+                throw CloudStoreError.badRequest(
+                    "Record '\(root)' is in the hierarchy shared from record '\(above)'; a record is in one share at most")
             }
         } else {
             guard name == Share.zoneShareName else {

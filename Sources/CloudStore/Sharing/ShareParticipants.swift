@@ -39,7 +39,8 @@ enum ShareGUID {
 
     /// Whether `text` could be a short GUID: anything else is refused before storage is asked.
     static func isWellFormed(_ text: String) -> Bool {
-        text.utf8.count == length && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
+        text.utf8.count == length
+            && text.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) || (0x61...0x7A).contains($0) }
     }
 }
 

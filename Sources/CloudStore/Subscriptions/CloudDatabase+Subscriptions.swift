@@ -23,7 +23,8 @@ extension CloudDatabase {
     /// The caller's subscriptions with these identifiers, as `subscriptions/lookup` returns them.
     public func lookupSubscriptions(_ ids: [String]) throws -> [SubscriptionResult] {
         guard ids.count <= QueryRequest.maximumResults else {
-            throw CloudStoreError.badRequest("A lookup may ask for at most \(QueryRequest.maximumResults) subscriptions; this one asks for \(ids.count)")
+            throw CloudStoreError.badRequest(
+                "A lookup may ask for at most \(QueryRequest.maximumResults) subscriptions; this one asks for \(ids.count)")
         }
         let held = Dictionary(try subscriptions().map { ($0.subscriptionID, $0) }, uniquingKeysWith: { first, _ in first })
         return ids.map { id in
@@ -62,9 +63,12 @@ extension CloudDatabase {
                         held.remove(id)
                         return .deleted(subscriptionID: id)
                     case .create, .update:
-                        if operation.kind == .update, !held.contains(id) { throw CloudStoreError.notFound("Subscription '\(id)' not found") }
+                        if operation.kind == .update, !held.contains(id) {
+                            throw CloudStoreError.notFound("Subscription '\(id)' not found")
+                        }
                         if !held.contains(id), held.count >= Self.maximumSubscriptions {
-                            throw CloudStoreError.quotaExceeded("A user may hold at most \(Self.maximumSubscriptions) subscriptions in a database")
+                            throw CloudStoreError.quotaExceeded(
+                                "A user may hold at most \(Self.maximumSubscriptions) subscriptions in a database")
                         }
                         try Self.validate(operation.subscription, database: database, reader: writer, access: access)
                         try writer.saveSubscription(operation.subscription, of: user, in: database, at: now)
@@ -83,12 +87,14 @@ extension CloudDatabase {
         _ subscription: Subscription, database: DatabaseID, reader: any EnvironmentReader, access: TransactionAccess
     ) throws {
         guard RecordModifier.isValidRecordName(subscription.subscriptionID) else {
-            throw CloudStoreError.badRequest("Invalid subscriptionID '\(subscription.subscriptionID)': 1 to 255 bytes, no control characters")
+            throw CloudStoreError.badRequest(
+                "Invalid subscriptionID '\(subscription.subscriptionID)': 1 to 255 bytes, no control characters")
         }
         func requireZone(_ name: String) throws {
             guard name != ZoneID.defaultZoneName else { return }
             // The shared database's zones are those shared with its user.
-            let exists = database.scope == .shared
+            let exists =
+                database.scope == .shared
                 ? try reader.zonesShared(with: database.owner).contains { $0.zoneID.zoneName == name }
                 : try reader.zone(named: name, in: database) != nil
             guard !exists else { return }

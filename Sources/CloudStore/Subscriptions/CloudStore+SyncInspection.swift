@@ -52,7 +52,9 @@ extension CloudStore {
     /// Every subscription of a container's environment, by database and subscriber.
     public func subscriptions(_ container: ContainerIdentifier, _ environment: Environment) throws -> [HeldSubscription] {
         try self.environment(container, environment).read { reader in
-            try reader.allSubscriptions().map { HeldSubscription(database: $0.database, userRecordName: $0.user, subscription: $0.subscription) }
+            try reader.allSubscriptions().map {
+                HeldSubscription(database: $0.database, userRecordName: $0.user, subscription: $0.subscription)
+            }
         }
     }
 
@@ -63,7 +65,8 @@ extension CloudStore {
         by actor: OperatorIdentity? = nil
     ) throws {
         let subscriber = try actor.flatMap { _ in try self.user(user, in: container) }
-        let note = auditNote(subscriber.flatMap { _ in actor }, "subscription.delete", container, environment, target: "\(subscriber?.name ?? "")/\(id)")
+        let note = auditNote(
+            subscriber.flatMap { _ in actor }, "subscription.delete", container, environment, target: "\(subscriber?.name ?? "")/\(id)")
         let deleted = try movingAuditOutbox(of: container, environment) {
             try self.environment(container, environment).write { writer in
                 let deleted = try writer.deleteSubscription(id, of: user, in: database)

@@ -73,7 +73,9 @@ final class NotificationGenerator {
                     firedOnce.append(key)
                 }
             case .zone(let zoneName):
-                guard zoneName == zone.zoneID.zoneName, try canRead(record, subscriber: key, schema: schema, reader: reader) else { continue }
+                guard zoneName == zone.zoneID.zoneName, try canRead(record, subscriber: key, schema: schema, reader: reader) else {
+                    continue
+                }
                 reason = .zone(zone.zoneID)
                 fired.insert(key)
             case .database:
@@ -81,7 +83,8 @@ final class NotificationGenerator {
                 reason = .database
                 fired.insert(key)
             }
-            pending.append(notification(subscription, user: user, id: notificationID, reason: reason, scope: viaShare ? .shared : database.scope))
+            pending.append(
+                notification(subscription, user: user, id: notificationID, reason: reason, scope: viaShare ? .shared : database.scope))
         }
     }
 
@@ -131,7 +134,9 @@ final class NotificationGenerator {
     }
 
     /// The subscriptions the participants of `zone`'s shares hold in their shared databases.
-    private func sharedSubscriptions(in zone: StoredZone, reader: any EnvironmentReader) throws -> [(user: String, subscription: Subscription)] {
+    private func sharedSubscriptions(in zone: StoredZone, reader: any EnvironmentReader) throws -> [(
+        user: String, subscription: Subscription
+    )] {
         guard database.scope == .private else { return [] }
         if let known = participantSubscriptions[zone.key] { return known }
         var users: Set<String> = []
@@ -159,14 +164,17 @@ final class NotificationGenerator {
     /// Whether the subscriber may read the record: nobody learns of a change by subscribing.
     private func canRead(_ record: Record, subscriber: SubscriptionKey, schema: Schema, reader: any EnvironmentReader) throws -> Bool {
         let key = SubscriptionKey(user: subscriber.user, id: "", viaShare: subscriber.viaShare)
-        let decider = access[key] ?? TransactionAccess(
-            policy: AccessPolicy(caller: .user(subscriber.user), database: database, viaShare: subscriber.viaShare), reader: reader)
+        let decider =
+            access[key]
+            ?? TransactionAccess(
+                policy: AccessPolicy(caller: .user(subscriber.user), database: database, viaShare: subscriber.viaShare), reader: reader)
         access[key] = decider
         return try decider.canRead(record, in: schema)
     }
 
     /// Whether the stored record passes the query's filters, decided by the query engine itself.
-    private static func matches(_ stored: StoredRecord, query: Query, zone: StoredZone, schema: Schema, reader: any EnvironmentReader) throws
+    private static func matches(_ stored: StoredRecord, query: Query, zone: StoredZone, schema: Schema, reader: any EnvironmentReader)
+        throws
         -> Bool
     {
         guard !query.filters.isEmpty else { return true }

@@ -37,10 +37,12 @@ final class BoundedThreadPool: @unchecked Sendable {
     func run<T: Sendable>(orThrow full: @autoclosure () -> any Error, _ work: @escaping @Sendable () throws -> T) throws -> T {
         let done = DispatchSemaphore(value: 0)
         let result = ResultBox<T>()
-        guard submit({
-            result.set(Result { try work() })
-            done.signal()
-        }) else { throw full() }
+        guard
+            submit({
+                result.set(Result { try work() })
+                done.signal()
+            })
+        else { throw full() }
         done.wait()
         return try result.get()
     }

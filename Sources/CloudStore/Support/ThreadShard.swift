@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Picks one of several copies of a lock-guarded thing by the calling thread, so that request

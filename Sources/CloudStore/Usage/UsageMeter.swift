@@ -76,7 +76,8 @@ final class UsageMeter: Sendable {
                 let next = Key(container: entry.container, environment: entry.environment)
                 let minute = current.minutes[next]
                 (key, month) = (next, current.months[next])
-                open = minute.flatMap { current.unwritten[MinuteKey(key: next, minute: $0)] }
+                open =
+                    minute.flatMap { current.unwritten[MinuteKey(key: next, minute: $0)] }
                     ?? minute.map { UsageMinute(container: next.container, environment: next.environment, minute: $0) }
             }
             guard let key else { continue }
@@ -84,7 +85,8 @@ final class UsageMeter: Sendable {
             // A call a little late, of a minute already passed, counts in the newest one.
             if open.map({ $0.minute < minute }) ?? true {
                 if let known = open { current.unwritten[MinuteKey(key: key, minute: known.minute)] = known }
-                var next = current.unwritten[MinuteKey(key: key, minute: minute)]
+                var next =
+                    current.unwritten[MinuteKey(key: key, minute: minute)]
                     ?? UsageMinute(container: key.container, environment: key.environment, minute: minute)
                 if current.minutes[key].map({ $0 < minute }) ?? true {
                     current.minutes[key] = minute
@@ -148,7 +150,8 @@ final class UsageMeter: Sendable {
     private static func month(of key: Key, at time: Int64, storage: any RequestLogStorage) throws -> Month {
         let (start, end) = monthBounds(of: time)
         let read = ContinuousClock.now
-        return Month(start: start, end: end, bytes: try storage.transfer(key, fromMinute: start / 60_000, toMinute: end / 60_000), read: read)
+        return Month(
+            start: start, end: end, bytes: try storage.transfer(key, fromMinute: start / 60_000, toMinute: end / 60_000), read: read)
     }
 
     /// The calendar month (UTC) holding `time`: its first and its last-plus-one millisecond.

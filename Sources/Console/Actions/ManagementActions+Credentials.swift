@@ -30,7 +30,8 @@ extension ManagementActions {
     public func revokeAPIToken(_ token: String, in container: ContainerIdentifier?, as actor: OperatorIdentity) throws -> RevokedView {
         let identifier = try container.map { try existingContainer($0) }
         guard let found = try store.apiToken(token), identifier == nil || found.container == identifier else {
-            throw CloudStoreError.notFound(container.map { "Container \($0) has no API token \(token)" } ?? "There is no API token \(token)")
+            throw CloudStoreError.notFound(
+                container.map { "Container \($0) has no API token \(token)" } ?? "There is no API token \(token)")
         }
         try store.revokeAPIToken(found.token, by: actor)
         return RevokedView(found.token)

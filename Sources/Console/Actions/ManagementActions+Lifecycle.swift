@@ -35,7 +35,8 @@ extension ManagementActions {
     /// - Parameter confirmation: the container identifier typed again, as a guard against
     ///   resetting the wrong container.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` when the confirmation is not the identifier.
-    public func resetDevelopment(of container: ContainerIdentifier, confirmation: String, as actor: OperatorIdentity) throws -> ResetOutcome {
+    public func resetDevelopment(of container: ContainerIdentifier, confirmation: String, as actor: OperatorIdentity) throws -> ResetOutcome
+    {
         let identifier = try existingContainer(container)
         guard confirmation.trimmingCharacters(in: .whitespaces) == identifier.rawValue else {
             throw CloudStoreError.badRequest("To reset development, type the container identifier \(identifier) exactly")
@@ -64,9 +65,11 @@ extension ManagementActions {
             beforeID = id
         }
         let size = max(1, min(limit, 500))
-        let entries = try store.auditEntries(AuditFilter(
-            operatorName: Self.nonBlank(operatorName), container: Self.nonBlank(container), action: Self.nonBlank(action), before: beforeID,
-            limit: size))
+        let entries = try store.auditEntries(
+            AuditFilter(
+                operatorName: Self.nonBlank(operatorName), container: Self.nonBlank(container), action: Self.nonBlank(action),
+                before: beforeID,
+                limit: size))
         let next = entries.count == size ? entries.last.map { String($0.id) } : nil
         return AuditTrailView(entries: entries, next: next)
     }

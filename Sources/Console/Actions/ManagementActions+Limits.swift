@@ -48,7 +48,11 @@ extension ManagementActions {
         }
         if let rate = try number("requestsPerSecond") { limits.requestsPerSecond = rate }
         if let burst = try whole("burst") { limits.burst = Int(clamping: burst) }
-        if let storage = try whole("storageBytes") { limits.storageBytes = storage } else if removes("storageBytes") { limits.storageBytes = nil }
+        if let storage = try whole("storageBytes") {
+            limits.storageBytes = storage
+        } else if removes("storageBytes") {
+            limits.storageBytes = nil
+        }
         if let transfer = try whole("transferBytesPerMonth") {
             limits.transferBytesPerMonth = transfer
         } else if removes("transferBytesPerMonth") {
@@ -69,7 +73,9 @@ extension ManagementActions {
     /// The span of a usage chart a request names: `hour`, `day` or `week`.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` naming the three.
     public static func usageRange(_ range: String) throws -> UsageRange {
-        guard let span = UsageRange(rawValue: range) else { throw CloudStoreError.badRequest("Unknown range '\(range)': use hour, day or week") }
+        guard let span = UsageRange(rawValue: range) else {
+            throw CloudStoreError.badRequest("Unknown range '\(range)': use hour, day or week")
+        }
         return span
     }
 }

@@ -10,7 +10,9 @@ extension ManagementActions {
     /// Creates a management token acting as `operatorName`, by default the operator who asks;
     /// its secret is in the answer (`token`) and nowhere else, ever. A management token cannot
     /// create one, and only the command line one for another operator (CloudStore's rule).
-    public func createManagementToken(for operatorName: String? = nil, name: String, as actor: OperatorIdentity) throws -> ManagementTokenView {
+    public func createManagementToken(for operatorName: String? = nil, name: String, as actor: OperatorIdentity) throws
+        -> ManagementTokenView
+    {
         let (token, text) = try store.createManagementToken(for: operatorName ?? actor.operatorName, name: name, by: actor)
         return ManagementTokenView(token, secret: text)
     }

@@ -7,7 +7,8 @@ extension ManagementActions {
     /// - Parameter user: the owner of a private or shared database (sign-in name or user record name).
     /// - Throws: ``CloudStoreError/missingIndex(_:)`` naming the index a filter or sort needs.
     public func queryRecords(
-        _ body: JSONValue, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?, as actor: OperatorIdentity
+        _ body: JSONValue, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
+        as actor: OperatorIdentity
     ) throws -> JSONValue {
         let (handle, schema) = try recordsDatabase(container, environment, database, user, actor)
         return try RecordsExchange.query(.body(body), in: handle, schema: schema, numbersAsStrings: false)
@@ -15,7 +16,8 @@ extension ManagementActions {
 
     /// Fetches records by name with a CloudKit `records/lookup` body (`records`, `zoneID`, `desiredKeys`).
     public func lookupRecords(
-        _ body: JSONValue, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?, as actor: OperatorIdentity
+        _ body: JSONValue, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
+        as actor: OperatorIdentity
     ) throws -> JSONValue {
         let (handle, _) = try recordsDatabase(container, environment, database, user, actor)
         return try RecordsExchange.lookup(.body(body), in: handle, numbersAsStrings: false)
@@ -25,7 +27,8 @@ extension ManagementActions {
     /// `zoneID`, `atomic`). An update carrying a stale `recordChangeTag` fails with CONFLICT and
     /// the server's record, as in CloudKit.
     public func modifyRecords(
-        _ body: JSONValue, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?, as actor: OperatorIdentity
+        _ body: JSONValue, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
+        as actor: OperatorIdentity
     ) throws -> RecordsModification {
         let (handle, schema) = try recordsDatabase(container, environment, database, user, actor)
         let request = try RecordsExchange.modifyRequest(.body(body), in: handle, schema: schema)
@@ -37,7 +40,8 @@ extension ManagementActions {
     /// Every record a query matches, page after page, up to ``RecordExport/maximumRecords``, as
     /// JSON or CSV.
     public func exportRecords(
-        _ body: JSONValue, format: RecordExport.Format, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
+        _ body: JSONValue, format: RecordExport.Format, in container: ContainerIdentifier, environment: Environment,
+        database: DatabaseScope, user: String?,
         as actor: OperatorIdentity
     ) throws -> RecordExport {
         let (handle, schema) = try recordsDatabase(container, environment, database, user, actor)

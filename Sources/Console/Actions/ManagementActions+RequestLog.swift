@@ -36,7 +36,8 @@ extension ManagementActions {
         return RequestLogFilter(
             container: identifier.rawValue, environment: value("environment"), database: value("database"), operation: value("operation"),
             user: user, status: try number("status"), errorsOnly: ["1", "true", "yes", "on"].contains(value("errors") ?? ""),
-            from: try time("from"), to: try time("to"), before: try number("before").map(Int64.init), limit: min(try number("limit") ?? 50, 1000))
+            from: try time("from"), to: try time("to"), before: try number("before").map(Int64.init),
+            limit: min(try number("limit") ?? 50, 1000))
     }
 
     /// The request log's entries for a filter, newest first; `next` continues the list.
@@ -46,16 +47,20 @@ extension ManagementActions {
     }
 
     /// The filtered log as JSON lines or CSV, newest first, up to ``maximumLogExport`` entries.
-    public func exportRequestLog(_ filter: RequestLogFilter, csv: Bool, as actor: OperatorIdentity) throws -> (bytes: [UInt8], contentType: String) {
+    public func exportRequestLog(_ filter: RequestLogFilter, csv: Bool, as actor: OperatorIdentity) throws -> (
+        bytes: [UInt8], contentType: String
+    ) {
         var filter = filter
         filter.limit = Self.maximumLogExport
         filter.before = nil
         let entries = try store.requestLog.entries(filter)
         if csv {
-            var text = "time,container,environment,database,operation,user,client,status,serverErrorCode,durationMicroseconds,bytesIn,bytesOut,requestID\r\n"
+            var text =
+                "time,container,environment,database,operation,user,client,status,serverErrorCode,durationMicroseconds,bytesIn,bytesOut,requestID\r\n"
             for entry in entries {
                 let cells: [String] = [
-                    String(entry.time), entry.container, entry.environment, entry.database, entry.operation, entry.user ?? "", entry.clientAddress,
+                    String(entry.time), entry.container, entry.environment, entry.database, entry.operation, entry.user ?? "",
+                    entry.clientAddress,
                     String(entry.status), entry.serverErrorCode ?? "", String(entry.durationMicroseconds), String(entry.bytesIn),
                     String(entry.bytesOut), entry.requestID,
                 ]
@@ -74,10 +79,13 @@ extension ManagementActions {
     /// One entry as the API, the export and the live tail give it.
     static func logEntryJSON(_ entry: RequestLogEntry) -> JSONValue {
         [
-            "id": .integer(entry.id), "time": .integer(entry.time), "container": .string(entry.container), "environment": .string(entry.environment),
+            "id": .integer(entry.id), "time": .integer(entry.time), "container": .string(entry.container),
+            "environment": .string(entry.environment),
             "database": .string(entry.database), "operation": .string(entry.operation), "user": optional(entry.user),
-            "client": .string(entry.clientAddress), "status": .integer(Int64(entry.status)), "serverErrorCode": optional(entry.serverErrorCode),
-            "durationMicroseconds": .integer(entry.durationMicroseconds), "bytesIn": .integer(entry.bytesIn), "bytesOut": .integer(entry.bytesOut),
+            "client": .string(entry.clientAddress), "status": .integer(Int64(entry.status)),
+            "serverErrorCode": optional(entry.serverErrorCode),
+            "durationMicroseconds": .integer(entry.durationMicroseconds), "bytesIn": .integer(entry.bytesIn),
+            "bytesOut": .integer(entry.bytesOut),
             "requestID": .string(entry.requestID),
         ]
     }

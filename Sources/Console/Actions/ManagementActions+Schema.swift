@@ -4,7 +4,9 @@ import CloudStore
 extension ManagementActions {
     /// An environment's schema: its roles and record types, each with every field (system
     /// fields included), type, indexes and grants.
-    public func schema(of container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity) throws -> EnvironmentSchemaView {
+    public func schema(of container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity) throws
+        -> EnvironmentSchemaView
+    {
         let schema = try store.schema(try existingContainer(container), environment)
         return EnvironmentSchemaView(schema, environment: environment)
     }
@@ -75,15 +77,17 @@ extension ManagementActions {
     }
 
     private static func indexes(_ names: [String]) throws -> Set<IndexKind> {
-        Set(try names.map { name in
-            guard let kind = IndexKind(rawValue: name.uppercased()) else {
-                throw CloudStoreError.badRequest("Unknown index '\(name)': use QUERYABLE, SORTABLE or SEARCHABLE")
-            }
-            return kind
-        })
+        Set(
+            try names.map { name in
+                guard let kind = IndexKind(rawValue: name.uppercased()) else {
+                    throw CloudStoreError.badRequest("Unknown index '\(name)': use QUERYABLE, SORTABLE or SEARCHABLE")
+                }
+                return kind
+            })
     }
 
     /// Every field type a field can be given, as CloudKit names them.
-    static let fieldTypeNames = "STRING, INT64, DOUBLE, TIMESTAMP, BYTES, REFERENCE, ASSET, LOCATION, and LIST<…> of each as e.g. STRING_LIST"
+    static let fieldTypeNames =
+        "STRING, INT64, DOUBLE, TIMESTAMP, BYTES, REFERENCE, ASSET, LOCATION, and LIST<…> of each as e.g. STRING_LIST"
 
 }

@@ -32,23 +32,28 @@ extension ManagementActions {
             guard let role = grant["role"]?.stringValue, let names = grant["permissions"]?.arrayValue else {
                 throw CloudStoreError.badRequest("Each grant needs a \"role\" and \"permissions\"")
             }
-            return Grant(try names.map { name in
-                guard let permission = name.stringValue.flatMap({ Permission(rawValue: $0.uppercased()) }) else {
-                    throw CloudStoreError.badRequest("Unknown permission \(name): use CREATE, READ or WRITE")
-                }
-                return permission
-            }, to: role)
+            return Grant(
+                try names.map { name in
+                    guard let permission = name.stringValue.flatMap({ Permission(rawValue: $0.uppercased()) }) else {
+                        throw CloudStoreError.badRequest("Unknown permission \(name): use CREATE, READ or WRITE")
+                    }
+                    return permission
+                }, to: role)
         }
     }
 
     /// Declares a custom role in development.
-    public func createRole(_ name: String, in container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity) throws -> RoleChangeView {
+    public func createRole(_ name: String, in container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity) throws
+        -> RoleChangeView
+    {
         try store.createRole(name, in: try existingContainer(container), environment, by: actor)
         return RoleChangeView(role: name, deleted: false)
     }
 
     /// Deletes a custom role in development, with its grants and assignments.
-    public func deleteRole(_ name: String, in container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity) throws -> RoleChangeView {
+    public func deleteRole(_ name: String, in container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity) throws
+        -> RoleChangeView
+    {
         try store.deleteRole(name, in: try existingContainer(container), environment, by: actor)
         return RoleChangeView(role: name, deleted: true)
     }

@@ -10,19 +10,21 @@ extension ManagementActions {
         let identifier = try existingContainer(container)
         let names = Dictionary(try store.users(identifier).map { ($0.userRecordName, $0.name) }, uniquingKeysWith: { first, _ in first })
         let shares = try store.shares(identifier, environment)
-        return SharesView(shares.map { share in
-            SharesView.Share(
-                recordName: share.recordName, zoneName: share.zoneID.zoneName, owner: share.owner, ownerName: names[share.owner],
-                rootRecordName: share.rootRecordName, shortGUID: share.shortGUID, publicPermission: share.publicPermission.rawValue,
-                modified: share.modified.timestamp,
-                participants: share.participants.map { participant in
-                    // An invitation by address no user has accepted yet has only its address.
-                    SharesView.Participant(
-                        userRecordName: participant.userRecordName, name: participant.userRecordName.flatMap { names[$0] },
-                        emailAddress: participant.emailAddress, permission: participant.permission.rawValue, type: participant.type.rawValue,
-                        acceptanceStatus: participant.acceptanceStatus.rawValue)
-                })
-        })
+        return SharesView(
+            shares.map { share in
+                SharesView.Share(
+                    recordName: share.recordName, zoneName: share.zoneID.zoneName, owner: share.owner, ownerName: names[share.owner],
+                    rootRecordName: share.rootRecordName, shortGUID: share.shortGUID, publicPermission: share.publicPermission.rawValue,
+                    modified: share.modified.timestamp,
+                    participants: share.participants.map { participant in
+                        // An invitation by address no user has accepted yet has only its address.
+                        SharesView.Participant(
+                            userRecordName: participant.userRecordName, name: participant.userRecordName.flatMap { names[$0] },
+                            emailAddress: participant.emailAddress, permission: participant.permission.rawValue,
+                            type: participant.type.rawValue,
+                            acceptanceStatus: participant.acceptanceStatus.rawValue)
+                    })
+            })
     }
 
     /// Takes a participant out of a share, as its owner would.

@@ -6,12 +6,13 @@ extension ManagementActions {
     /// an hour, with how many and from how many addresses. Their owners can still sign in; this
     /// is for operators to notice.
     public func signInAttacks(as actor: OperatorIdentity) throws -> SignInAttacksView {
-        SignInAttacksView(store.signInAttacks().map { attack in
-            var container: String?
-            if case .user(let identifier, _) = attack.account { container = identifier.rawValue }
-            return SignInAttacksView.Account(
-                name: attack.account.name, failures: Int64(attack.failures), lastFailure: attack.lastFailure,
-                addresses: Int64(attack.addresses), container: container)
-        })
+        SignInAttacksView(
+            store.signInAttacks().map { attack in
+                var container: String?
+                if case .user(let identifier, _) = attack.account { container = identifier.rawValue }
+                return SignInAttacksView.Account(
+                    name: attack.account.name, failures: Int64(attack.failures), lastFailure: attack.lastFailure,
+                    addresses: Int64(attack.addresses), container: container)
+            })
     }
 }

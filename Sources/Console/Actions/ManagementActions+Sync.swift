@@ -5,14 +5,17 @@ extension ManagementActions {
     // MARK: - Sync: subscriptions, queued notifications, the change-feed inspector
 
     /// Every subscription of a container's environment, with its subscriber and database.
-    public func subscriptions(in container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity) throws -> SubscriptionsView {
+    public func subscriptions(in container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity) throws
+        -> SubscriptionsView
+    {
         let identifier = try existingContainer(container)
         let held = try store.subscriptions(identifier, environment)
-        return SubscriptionsView(held.map { entry in
-            SubscriptionsView.Entry(
-                database: entry.database.scope.rawValue, owner: entry.database.owner, userRecordName: entry.userRecordName,
-                subscription: SubscriptionWire.json(entry.subscription, owner: entry.database.owner).objectValue ?? [:])
-        })
+        return SubscriptionsView(
+            held.map { entry in
+                SubscriptionsView.Entry(
+                    database: entry.database.scope.rawValue, owner: entry.database.owner, userRecordName: entry.userRecordName,
+                    subscription: SubscriptionWire.json(entry.subscription, owner: entry.database.owner).objectValue ?? [:])
+            })
     }
 
     /// Deletes a user's subscription.
@@ -34,9 +37,11 @@ extension ManagementActions {
         in container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity
     ) throws -> NotificationQueuesView {
         let queues = try store.notificationQueues(try existingContainer(container), environment)
-        return NotificationQueuesView(queues.map { queue in
-            NotificationQueuesView.Queue(token: Self.tokenPrefix(queue.token), userRecordName: queue.userRecordName, waiting: Int64(queue.waiting))
-        })
+        return NotificationQueuesView(
+            queues.map { queue in
+                NotificationQueuesView.Queue(
+                    token: Self.tokenPrefix(queue.token), userRecordName: queue.userRecordName, waiting: Int64(queue.waiting))
+            })
     }
 
     /// The push tokens users hold in a container's environment (or `user`'s alone: sign-in name
@@ -49,12 +54,13 @@ extension ManagementActions {
         let holder = try user.map { try existingUser($0, in: container).1 }
         let names = Dictionary(try store.users(identifier).map { ($0.userRecordName, $0.name) }, uniquingKeysWith: { first, _ in first })
         let tokens = try store.pushTokens(identifier, environment, of: holder?.userRecordName)
-        return PushTokensView(tokens.map { token in
-            PushTokensView.Token(
-                id: token.id, token: Self.tokenPrefix(token.token), userRecordName: token.userRecordName,
-                userName: token.userRecordName.flatMap { names[$0] }, apnsEnvironment: token.apnsEnvironment, created: token.created,
-                bound: token.bound, lastUsed: token.lastUsed, session: token.session != nil)
-        })
+        return PushTokensView(
+            tokens.map { token in
+                PushTokensView.Token(
+                    id: token.id, token: Self.tokenPrefix(token.token), userRecordName: token.userRecordName,
+                    userName: token.userRecordName.flatMap { names[$0] }, apnsEnvironment: token.apnsEnvironment, created: token.created,
+                    bound: token.bound, lastUsed: token.lastUsed, session: token.session != nil)
+            })
     }
 
     /// Revokes a push token a user holds, named by its id: its courier URL answers 404 from now on.
@@ -76,7 +82,8 @@ extension ManagementActions {
         since: Int64?, as actor: OperatorIdentity
     ) throws -> ChangeLogView {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
-        let page = try store.changeLog(identifier, environment, database: target, zoneName: zone, after: after, since: since, as: actor.caller)
+        let page = try store.changeLog(
+            identifier, environment, database: target, zoneName: zone, after: after, since: since, as: actor.caller)
         return ChangeLogView(
             zoneName: zone, lastSequence: page.lastSequence, horizon: page.horizon, syncToken: page.syncToken,
             entries: page.entries.map { entry in

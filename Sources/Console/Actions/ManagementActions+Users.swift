@@ -34,7 +34,9 @@ extension ManagementActions {
     }
 
     /// Sets a user's password; their sessions end.
-    public func setUserPassword(_ user: String, in container: ContainerIdentifier, password: String, as actor: OperatorIdentity) throws -> UserView {
+    public func setUserPassword(_ user: String, in container: ContainerIdentifier, password: String, as actor: OperatorIdentity) throws
+        -> UserView
+    {
         let (identifier, found) = try existingUser(user, in: container)
         try store.setPassword(password, of: found.userRecordName, in: identifier, by: actor)
         return try userView(found)

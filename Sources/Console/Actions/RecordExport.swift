@@ -73,7 +73,8 @@ public struct RecordExport: Sendable {
         case "TIMESTAMP": return isoTime(value)
         case "REFERENCE": return value["recordName"]?.stringValue ?? ""
         case "LOCATION":
-            return "\(value["latitude"]?.doubleValue(acceptingNumericString: true) ?? 0),\(value["longitude"]?.doubleValue(acceptingNumericString: true) ?? 0)"
+            return
+                "\(value["latitude"]?.doubleValue(acceptingNumericString: true) ?? 0),\(value["longitude"]?.doubleValue(acceptingNumericString: true) ?? 0)"
         case "ASSETID": return value["downloadURL"]?.stringValue ?? value["fileChecksum"]?.stringValue ?? ""
         default:
             if let string = value.stringValue { return string }

@@ -7,6 +7,8 @@ extension ManagementAPI {
         .json(.post, "/containers", "createContainer", status: .created) { actions, input, actor in
             try actions.createContainer(try input.string("identifier"), as: actor).json
         },
-        .json(.get, "/containers/:container", "container") { actions, input, actor in try actions.container(input.path("container"), as: actor).json },
+        .json(.get, "/containers/:container", "container") { actions, input, actor in
+            try actions.container(input.path("container"), as: actor).json
+        },
     ]
 }

@@ -3,7 +3,9 @@ import CloudStore
 extension ManagementAPI {
     /// A container's API tokens and server-to-server keys.
     static let credentialRoutes: [ManagementRoute] = [
-        .json(.get, "/containers/:container/tokens", "apiTokens") { actions, input, actor in try actions.apiTokens(in: try input.container(), as: actor).json },
+        .json(.get, "/containers/:container/tokens", "apiTokens") { actions, input, actor in
+            try actions.apiTokens(in: try input.container(), as: actor).json
+        },
         .json(.post, "/containers/:container/tokens", "createAPIToken", status: .created) { actions, input, actor in
             let environment = try input.optionalString("environment") ?? "development"
             let name = try input.optionalString("name")
@@ -17,20 +19,27 @@ extension ManagementAPI {
         .json(.delete, "/containers/:container/tokens/:token", "revokeAPIToken") { actions, input, actor in
             try actions.revokeAPIToken(input.path("token"), in: try input.container(), as: actor).json
         },
-        .json(.get, "/containers/:container/keys", "serverKeys") { actions, input, actor in try actions.serverKeys(in: try input.container(), as: actor).json },
+        .json(.get, "/containers/:container/keys", "serverKeys") { actions, input, actor in
+            try actions.serverKeys(in: try input.container(), as: actor).json
+        },
         .json(.post, "/containers/:container/keys", "addServerKey", status: .created) { actions, input, actor in
             let environment = try input.optionalString("environment") ?? "development"
             let publicKeyPEM = try input.string("publicKey")
             let name = try input.optionalString("name")
             return try actions.addServerKey(
-                in: try input.container(), environment: try Environment(parsing: environment), publicKeyPEM: publicKeyPEM, name: name, as: actor
+                in: try input.container(), environment: try Environment(parsing: environment), publicKeyPEM: publicKeyPEM, name: name,
+                as: actor
             ).json
         },
         .json(.delete, "/containers/:container/keys/:key", "revokeServerKey") { actions, input, actor in
             try actions.revokeServerKey(input.path("key"), in: try input.container(), as: actor).json
         },
         // A token or key names itself: these revoke one without knowing its container.
-        .json(.delete, "/tokens/:token", "revokeAPIToken") { actions, input, actor in try actions.revokeAPIToken(input.path("token"), in: nil, as: actor).json },
-        .json(.delete, "/keys/:key", "revokeServerKey") { actions, input, actor in try actions.revokeServerKey(input.path("key"), in: nil, as: actor).json },
+        .json(.delete, "/tokens/:token", "revokeAPIToken") { actions, input, actor in
+            try actions.revokeAPIToken(input.path("token"), in: nil, as: actor).json
+        },
+        .json(.delete, "/keys/:key", "revokeServerKey") { actions, input, actor in
+            try actions.revokeServerKey(input.path("key"), in: nil, as: actor).json
+        },
     ]
 }

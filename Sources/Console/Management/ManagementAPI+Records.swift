@@ -23,7 +23,8 @@ extension ManagementAPI {
                 user: input.query("user"), as: actor
             ).json
         },
-        .response(.post, "/containers/:container/:environment/:database/records/export", "exportRecords", body: .json) { api, input, actor in
+        .response(.post, "/containers/:container/:environment/:database/records/export", "exportRecords", body: .json) {
+            api, input, actor in
             let formatName = input.query("format") ?? "json"
             guard let format = RecordExport.Format(rawValue: formatName) else {
                 throw CloudStoreError.badRequest("Unknown export format '\(formatName)': use json or csv")

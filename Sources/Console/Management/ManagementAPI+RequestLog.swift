@@ -16,7 +16,9 @@ extension ManagementAPI {
             return file(export.bytes, contentType: export.contentType)
         },
         .response(.get, "/containers/:container/logs/tail", "tailRequestLog", body: .raw) { api, input, _ in
-            RequestLogTail.response(api.actions.store.requestLog, filter: try requestLogFilter(input, api.actions), heartbeat: api.tailHeartbeat) {
+            RequestLogTail.response(
+                api.actions.store.requestLog, filter: try requestLogFilter(input, api.actions), heartbeat: api.tailHeartbeat
+            ) {
                 api.authenticator.stillAuthenticates(input.request)
             }
         },

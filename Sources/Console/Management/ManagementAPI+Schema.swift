@@ -13,7 +13,8 @@ extension ManagementAPI {
             let schema = try api.actions.schema(of: try input.container(), environment: try input.environment(), as: actor)
             return .json(schema.json.serialized())
         },
-        .json(.put, "/containers/:container/:environment/schema", "importSchema", body: .raw, options: schemaOptions) { actions, input, actor in
+        .json(.put, "/containers/:container/:environment/schema", "importSchema", body: .raw, options: schemaOptions) {
+            actions, input, actor in
             let text = try input.text()
             return try actions.importSchema(text, into: try input.container(), environment: try input.environment(), as: actor).json
         },
@@ -26,7 +27,8 @@ extension ManagementAPI {
             let name = try input.string("name")
             return try actions.createRecordType(name, in: try input.container(), environment: try input.environment(), as: actor).json
         },
-        .json(.post, "/containers/:container/:environment/record-types/:type/fields", "addField", status: .created) { actions, input, actor in
+        .json(.post, "/containers/:container/:environment/record-types/:type/fields", "addField", status: .created) {
+            actions, input, actor in
             let name = try input.string("name")
             let type = try input.string("type")
             let indexes = try input.strings("indexes")

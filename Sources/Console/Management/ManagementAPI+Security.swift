@@ -8,8 +8,10 @@ extension ManagementAPI {
         },
         .json(.put, "/containers/:container/:environment/security/record-types/:type/grants", "setGrants") { actions, input, actor in
             let grants = try ManagementActions.grants(from: input.body["grants"] ?? .null)
-            return try actions.setGrants(grants, of: input.path("type"), in: try input.container(), environment: try input.environment(), as: actor)
-                .json
+            return try actions.setGrants(
+                grants, of: input.path("type"), in: try input.container(), environment: try input.environment(), as: actor
+            )
+            .json
         },
         .json(.post, "/containers/:container/:environment/security/roles", "createRole", status: .created) { actions, input, actor in
             let name = try input.string("name")
@@ -30,8 +32,10 @@ extension ManagementAPI {
         },
         .json(.put, "/containers/:container/:environment/users/:user/roles", "setUserRoles") { actions, input, actor in
             let roles = try input.strings("roles")
-            return try actions.setUserRoles(roles, of: input.path("user"), in: try input.container(), environment: try input.environment(), as: actor)
-                .json
+            return try actions.setUserRoles(
+                roles, of: input.path("user"), in: try input.container(), environment: try input.environment(), as: actor
+            )
+            .json
         },
     ]
 }

@@ -32,7 +32,8 @@ extension ManagementAPI {
             ).json
         },
         .json(.get, "/containers/:container/:environment/push-tokens", "pushTokens") { actions, input, actor in
-            try actions.pushTokens(in: try input.container(), environment: try input.environment(), user: input.query("user"), as: actor).json
+            try actions.pushTokens(in: try input.container(), environment: try input.environment(), user: input.query("user"), as: actor)
+                .json
         },
         .json(.delete, "/containers/:container/:environment/push-tokens/:id", "revokePushToken") { actions, input, actor in
             try actions.revokePushToken(input.path("id"), in: try input.container(), environment: try input.environment(), as: actor).json
@@ -50,7 +51,8 @@ extension ManagementAPI {
         },
         .json(.get, "/containers/:container/:environment/:database/zones/:zone/changes/next", "nextChanges") { actions, input, actor in
             try actions.nextChanges(
-                zone: input.path("zone"), syncToken: input.query("syncToken"), in: try input.container(), environment: try input.environment(),
+                zone: input.path("zone"), syncToken: input.query("syncToken"), in: try input.container(),
+                environment: try input.environment(),
                 database: try input.database(), user: input.query("user"), as: actor
             ).json
         },

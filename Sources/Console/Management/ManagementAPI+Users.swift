@@ -27,7 +27,8 @@ extension ManagementAPI {
         },
         .json(.post, "/containers/:container/users/:user/discoverable", "setUserDiscoverable") { actions, input, actor in
             let discoverable = try input.bool("discoverable")
-            return try actions.setUserDiscoverable(input.path("user"), in: try input.container(), discoverable: discoverable, as: actor).json
+            return try actions.setUserDiscoverable(input.path("user"), in: try input.container(), discoverable: discoverable, as: actor)
+                .json
         },
         .json(.post, "/containers/:container/users/:user/sign-out", "signOutUser") { actions, input, actor in
             try actions.signOutUser(input.path("user"), in: try input.container(), as: actor).json

@@ -44,7 +44,8 @@ struct ManagementRoute: Sendable {
         options: RouteOptions = .default,
         _ action: @escaping @Sendable (ManagementActions, ManagementInput, OperatorIdentity) throws -> JSONValue
     ) -> ManagementRoute {
-        ManagementRoute(method: method, pattern: pattern, operation: operation, body: body, status: status, options: options, handler: .json(action))
+        ManagementRoute(
+            method: method, pattern: pattern, operation: operation, body: body, status: status, options: options, handler: .json(action))
     }
 
     /// A route whose action makes its own response.
@@ -52,6 +53,7 @@ struct ManagementRoute: Sendable {
         _ method: HTTPMethod, _ pattern: String, _ operation: String, body: Body,
         _ action: @escaping @Sendable (ManagementAPI, ManagementInput, OperatorIdentity) throws -> HTTPResponse
     ) -> ManagementRoute {
-        ManagementRoute(method: method, pattern: pattern, operation: operation, body: body, status: .ok, options: .default, handler: .response(action))
+        ManagementRoute(
+            method: method, pattern: pattern, operation: operation, body: body, status: .ok, options: .default, handler: .response(action))
     }
 }

@@ -14,15 +14,18 @@ enum ErrorPage {
         if case .unavailable = error {
             message = error.description
         } else if status.code >= 500 {
-            message = "Something went wrong on the server. The problem has been logged"
+            message =
+                "Something went wrong on the server. The problem has been logged"
                 + (requestID.isEmpty ? "." : " with request id \(requestID).")
         } else {
             message = error.description
         }
-        return Page("error", status: status, context: [
-            "statusCode": String(status.code),
-            "statusReason": status.reasonPhrase,
-            "message": message,
-        ])
+        return Page(
+            "error", status: status,
+            context: [
+                "statusCode": String(status.code),
+                "statusReason": status.reasonPhrase,
+                "message": message,
+            ])
     }
 }

@@ -45,7 +45,8 @@ struct TemplateRenderer: Sendable {
             // A template choosing its content type would bring back the engine's escaping.
             if let line = text.split(separator: "\n", omittingEmptySubsequences: false).firstIndex(where: { $0.contains("CONTENT_TYPE") }) {
                 throw .templateInvalid(
-                    file: file, line: line + 1, column: 0, reason: "a template may not set CONTENT_TYPE: the console escapes every value itself")
+                    file: file, line: line + 1, column: 0,
+                    reason: "a template may not set CONTENT_TYPE: the console escapes every value itself")
             }
             do {
                 templates[String(path.dropLast(".mustache".count)).replacingOccurrences(of: "/", with: ".")] = try MustacheTemplate(

@@ -48,7 +48,8 @@ struct SignInPage: Sendable {
         let pages = pages
         let page = self
         store.signIn(
-            target.apiToken.container, target.apiToken.environment, name: form.name, password: form.password, keepSignedIn: form.keepSignedIn,
+            target.apiToken.container, target.apiToken.environment, name: form.name, password: form.password,
+            keepSignedIn: form.keepSignedIn,
             clientAddress: request.remoteHost
         ) { result in
             let response: HTTPResponse
@@ -97,13 +98,15 @@ struct SignInPage: Sendable {
             PageRenderer.addSecurityHeaders(to: &response, carriesTokens: true)
             return response
         case .postMessage(let targetOrigin):
-            var page = Page("signin-complete", context: [
-                "container": target.apiToken.container.rawValue,
-                "userName": user.name,
-                "webAuthToken": webAuthToken,
-                "webAuthTokenScript": ScriptLiteral.string(webAuthToken),
-                "targetOriginScript": ScriptLiteral.string(targetOrigin),
-            ])
+            var page = Page(
+                "signin-complete",
+                context: [
+                    "container": target.apiToken.container.rawValue,
+                    "userName": user.name,
+                    "webAuthToken": webAuthToken,
+                    "webAuthTokenScript": ScriptLiteral.string(webAuthToken),
+                    "targetOriginScript": ScriptLiteral.string(targetOrigin),
+                ])
             if let requester = target.requester { page.context["requester"] = requester }
             page.hasInlineScript = true
             page.carriesTokens = true

@@ -20,10 +20,13 @@ struct StartPage: Sendable {
             "cumulus tokens create --container \(example)",
             "cumulus users add --container \(example) NAME",
         ]
-        return try pages.response(Page("start", context: [
-            "baseURL": configuration.baseURL(for: request),
-            "exampleContainer": example,
-            "commands": commands.map { ["command": $0] },
-        ]))
+        return try pages.response(
+            Page(
+                "start",
+                context: [
+                    "baseURL": configuration.baseURL(for: request),
+                    "exampleContainer": example,
+                    "commands": commands.map { ["command": $0] },
+                ]))
     }
 }

@@ -9,8 +9,11 @@ public enum Gzip {
     public static func compress(_ bytes: [UInt8], level: Int32 = 5) -> [UInt8]? {
         var stream = z_stream()
         // windowBits 15 + 16 asks zlib for a gzip header and trailer.
-        guard deflateInit2_(&stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
-                            ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else { return nil }
+        guard
+            deflateInit2_(
+                &stream, level, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY,
+                ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK
+        else { return nil }
         defer { deflateEnd(&stream) }
         let bound = Int(deflateBound(&stream, uLong(bytes.count))) + 32
         var output = [UInt8](repeating: 0, count: bound)

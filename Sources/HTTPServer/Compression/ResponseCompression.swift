@@ -6,12 +6,14 @@ enum ResponseCompression {
     /// `minimumBytes`, its type compresses well, and compression actually saves bytes.
     static func apply(to response: inout HTTPResponse, acceptEncoding: String?, minimumBytes: Int, level: Int32) {
         guard case .bytes(let bytes) = response.body, bytes.count >= minimumBytes,
-              !response.status.forbidsBody, response.status != .partialContent,
-              response.headers["Content-Encoding"] == nil,
-              isCompressible(response.headers["Content-Type"]) else { return }
+            !response.status.forbidsBody, response.status != .partialContent,
+            response.headers["Content-Encoding"] == nil,
+            isCompressible(response.headers["Content-Type"])
+        else { return }
         addVary(&response.headers)
         guard let acceptEncoding, acceptsGzip(acceptEncoding),
-              let compressed = Gzip.compress(bytes, level: level), compressed.count < bytes.count else { return }
+            let compressed = Gzip.compress(bytes, level: level), compressed.count < bytes.count
+        else { return }
         response.body = .bytes(compressed)
         response.headers["Content-Encoding"] = "gzip"
         if let etag = response.headers["ETag"], etag.hasSuffix("\"") {
@@ -43,7 +45,7 @@ enum ResponseCompression {
         if type.hasPrefix("text/") { return true }
         switch type {
         case "application/json", "application/javascript", "application/xml", "image/svg+xml",
-             "application/manifest+json", "application/wasm", "application/x-ndjson":
+            "application/manifest+json", "application/wasm", "application/x-ndjson":
             return true
         default:
             return type.hasSuffix("+json") || type.hasSuffix("+xml")

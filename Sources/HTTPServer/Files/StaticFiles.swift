@@ -48,13 +48,15 @@ public struct StaticFiles: Sendable {
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         guard let root, let relative = safeRelativePath(request) else { return .error(.notFound) }
         guard var path = StaticFiles.realPath(relative.isEmpty ? root : root + "/" + relative),
-              path == root || path.hasPrefix(root + "/") else { return .error(.notFound) }
+            path == root || path.hasPrefix(root + "/")
+        else { return .error(.notFound) }
         guard var file = OpenFile(path: path) else { return .error(.notFound) }
         var info = stat()
         guard fstat(file.descriptor, &info) == 0 else { return .error(.notFound) }
         if info.st_mode & S_IFMT == S_IFDIR {
             guard let indexFile, let index = StaticFiles.realPath(path + "/" + indexFile), index.hasPrefix(root + "/"),
-                  let opened = OpenFile(path: index), fstat(opened.descriptor, &info) == 0 else { return .error(.notFound) }
+                let opened = OpenFile(path: index), fstat(opened.descriptor, &info) == 0
+            else { return .error(.notFound) }
             path = index
             file = opened
         }
@@ -88,7 +90,8 @@ public struct StaticFiles: Sendable {
             return response
         case .partial(let lower, let upper):
             headers["Content-Range"] = "bytes \(lower)-\(upper)/\(size)"
-            return HTTPResponse(status: .partialContent, headers: headers, body: .file(FileRegion(file: file, offset: lower, length: upper - lower + 1)))
+            return HTTPResponse(
+                status: .partialContent, headers: headers, body: .file(FileRegion(file: file, offset: lower, length: upper - lower + 1)))
         case .whole:
             if let compressed = gzipped(file: file, path: path, size: size, etag: etag, request: request, headers: &headers) {
                 return HTTPResponse(status: .ok, headers: headers, body: .bytes(compressed))
@@ -142,9 +145,12 @@ public struct StaticFiles: Sendable {
 
     // MARK: - Compression
 
-    private func gzipped(file: OpenFile, path: String, size: Int64, etag: String, request: HTTPRequest, headers: inout HTTPHeaders) -> [UInt8]? {
+    private func gzipped(file: OpenFile, path: String, size: Int64, etag: String, request: HTTPRequest, headers: inout HTTPHeaders)
+        -> [UInt8]?
+    {
         guard size >= gzipMinimumBytes, size <= gzipMaximumBytes,
-              ResponseCompression.isCompressible(headers["Content-Type"]) else { return nil }
+            ResponseCompression.isCompressible(headers["Content-Type"])
+        else { return nil }
         headers["Vary"] = "Accept-Encoding"
         guard let accept = request.headers["Accept-Encoding"], ResponseCompression.acceptsGzip(accept) else { return nil }
         let compressed: [UInt8]

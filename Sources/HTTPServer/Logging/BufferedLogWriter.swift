@@ -150,6 +150,8 @@ public final class BufferedLogWriter: Sendable {
         var parts = tm()
         gmtime_r(&time, &parts)
         func pad(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return Array("\(parts.tm_year + 1900)-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))".utf8)
+        return Array(
+            "\(parts.tm_year + 1900)-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))T\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))"
+                .utf8)
     }
 }

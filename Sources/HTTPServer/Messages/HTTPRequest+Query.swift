@@ -2,8 +2,10 @@ extension HTTPRequest {
     /// The query's `name=value` pairs in order, percent-decoded (`+` read as a space).
     public var queryItems: [(name: String, value: String)] {
         PercentDecoding.encodedPairs(Substring(query)).map { name, value in
-            (PercentDecoding.decode(name, plusAsSpace: true) ?? String(name),
-             PercentDecoding.decode(value, plusAsSpace: true) ?? String(value))
+            (
+                PercentDecoding.decode(name, plusAsSpace: true) ?? String(name),
+                PercentDecoding.decode(value, plusAsSpace: true) ?? String(value)
+            )
         }
     }
 
@@ -45,7 +47,9 @@ extension HTTPRequest {
         return query.withUTF8 { bytes in
             var found: [String] = []
             PercentDecoding.forEachNamedPair(in: bytes) { encodedName, value in
-                if PercentDecoding.encodedName(encodedName, in: bytes, is: name) { found.append(PercentDecoding.decodedValue(bytes, value)) }
+                if PercentDecoding.encodedName(encodedName, in: bytes, is: name) {
+                    found.append(PercentDecoding.decodedValue(bytes, value))
+                }
                 return true
             }
             return found

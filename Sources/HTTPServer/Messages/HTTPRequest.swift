@@ -79,8 +79,10 @@ public struct HTTPRequest: Sendable {
         let split = target.withUTF8 { bytes -> (path: String, query: String)?? in
             guard bytes.first == UInt8(ascii: "/") else { return nil }
             guard let question = bytes.firstIndex(of: UInt8(ascii: "?")) else { return .some(nil) }
-            return (String(decoding: UnsafeBufferPointer(rebasing: bytes[..<question]), as: UTF8.self),
-                    String(decoding: UnsafeBufferPointer(rebasing: bytes[(question + 1)...]), as: UTF8.self))
+            return (
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[..<question]), as: UTF8.self),
+                String(decoding: UnsafeBufferPointer(rebasing: bytes[(question + 1)...]), as: UTF8.self)
+            )
         }
         switch split {
         case .some(.some(let parts)): return parts

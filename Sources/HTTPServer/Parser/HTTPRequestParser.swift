@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A strict, incremental HTTP/1.1 request parser (RFC 9112): a state machine over bytes that

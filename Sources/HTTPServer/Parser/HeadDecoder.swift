@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Decodes a complete request head (request line, header lines, final empty line) whose lines
@@ -64,7 +64,8 @@ enum HeadDecoder {
         let headerEnd = end - 2  // the final empty line
         while index < headerEnd {
             // Every line ends in CRLF (the parser checked), so a CR is found before `end`.
-            let lineEnd = UnsafeRawPointer(memchr(input.baseAddress! + index, Int32(ByteClass.cr), end - index)!)
+            let lineEnd =
+                UnsafeRawPointer(memchr(input.baseAddress! + index, Int32(ByteClass.cr), end - index)!)
                 - UnsafeRawPointer(input.baseAddress!)
             guard input[lineEnd + 1] == ByteClass.lf else { return .failure(.invalidHeaderValue) }
             let before = previous.flatMap { $0.headers.count > headers.count ? $0.headers.fields[headers.count] : nil }
@@ -134,10 +135,11 @@ enum HeadDecoder {
         }
 
         let keepAlive = version == .http1_1 ? !connectionClose : (connectionKeepAlive && !connectionClose)
-        return .success(HTTPRequestHead(
-            method: method, target: target, version: version, headers: headers,
-            framing: framing, keepAlive: keepAlive, expectation: expectation
-        ))
+        return .success(
+            HTTPRequestHead(
+                method: method, target: target, version: version, headers: headers,
+                framing: framing, keepAlive: keepAlive, expectation: expectation
+            ))
     }
 
     /// Checks one field line `input[start..<end]` (CR excluded); returns the error, or nil.
@@ -250,7 +252,8 @@ enum HeadDecoder {
     /// `input[start..<end]` as text: `candidate` itself when it has exactly these bytes.
     private static func string(_ input: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, sameAs candidate: String?) -> String {
         if let candidate, candidate.utf8.count == end - start, end > start,
-            candidate.utf8.withContiguousStorageIfAvailable({ memcmp($0.baseAddress!, input.baseAddress! + start, end - start) == 0 }) == true
+            candidate.utf8.withContiguousStorageIfAvailable({ memcmp($0.baseAddress!, input.baseAddress! + start, end - start) == 0 })
+                == true
         {
             return candidate
         }

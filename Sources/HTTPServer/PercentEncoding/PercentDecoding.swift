@@ -7,7 +7,9 @@ public enum PercentDecoding {
     /// `validatingUTF8` is set.
     public static func decode<S: StringProtocol>(_ text: S, plusAsSpace: Bool = false, validatingUTF8: Bool = false) -> String? {
         // Strings and substrings of native strings hand out their bytes in place.
-        if let decoded = text.utf8.withContiguousStorageIfAvailable({ decode(bytes: $0, plusAsSpace: plusAsSpace, validatingUTF8: validatingUTF8) }) {
+        if let decoded = text.utf8.withContiguousStorageIfAvailable({
+            decode(bytes: $0, plusAsSpace: plusAsSpace, validatingUTF8: validatingUTF8)
+        }) {
             return decoded
         }
         var copy = String(text)
@@ -29,7 +31,8 @@ public enum PercentDecoding {
             while index < text.count {
                 let byte = text[index]
                 if byte == UInt8(ascii: "%") {
-                    guard index + 2 < text.count, let high = ByteClass.hexValue(text[index + 1]), let low = ByteClass.hexValue(text[index + 2])
+                    guard index + 2 < text.count, let high = ByteClass.hexValue(text[index + 1]),
+                        let low = ByteClass.hexValue(text[index + 2])
                     else { return nil }
                     output[count] = UInt8(high << 4 | low)
                     index += 3
@@ -59,7 +62,9 @@ public enum PercentDecoding {
             let raw = UnsafeRawPointer(base)
             while index + 8 <= text.count {
                 let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                if ByteClass.word(word, holds: UInt8(ascii: "%")) || (plusAsSpace && ByteClass.word(word, holds: UInt8(ascii: "+"))) { break }
+                if ByteClass.word(word, holds: UInt8(ascii: "%")) || (plusAsSpace && ByteClass.word(word, holds: UInt8(ascii: "+"))) {
+                    break
+                }
                 index += 8
             }
         }
@@ -78,7 +83,8 @@ public enum PercentDecoding {
             // Offsets into a native string's UTF-8 become indices in constant time.
             func index(_ offset: Int) -> String.Index { utf8.index(base, offsetBy: offset) }
             forEachNamedPair(in: bytes) { name, value in
-                pairs.append((text[index(name.lowerBound)..<index(name.upperBound)], text[index(value.lowerBound)..<index(value.upperBound)]))
+                pairs.append(
+                    (text[index(name.lowerBound)..<index(name.upperBound)], text[index(value.lowerBound)..<index(value.upperBound)]))
                 return true
             }
         }

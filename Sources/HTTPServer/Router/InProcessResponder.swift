@@ -20,9 +20,10 @@ public struct InProcessResponder: Sendable {
     /// The response the server would send for `request` (before compression).
     public func respond(to request: HTTPRequest) -> HTTPResponse {
         guard let resolution = routes.resolve(method: request.method, rawPath: request.rawPath) else {
-            return routes.errorResponse(ServerError(
-                status: .badRequest, message: "malformed percent-encoding in path", requestID: request.requestID,
-                rawPath: request.rawPath))
+            return routes.errorResponse(
+                ServerError(
+                    status: .badRequest, message: "malformed percent-encoding in path", requestID: request.requestID,
+                    rawPath: request.rawPath))
         }
         var routed = request
         routed.pathParameters = resolution.parameters

@@ -17,10 +17,11 @@ public struct RouteGroup: RouteRegistrar, Sendable {
     }
 
     public mutating func route(_ methods: [HTTPMethod], _ pattern: String, options: RouteOptions, _ handler: @escaping HTTPHandler) {
-        definitions.append(RouteDefinition(
-            methods: methods, pattern: joinPattern(prefix, pattern), options: options,
-            handler: handler, middleware: middleware
-        ))
+        definitions.append(
+            RouteDefinition(
+                methods: methods, pattern: joinPattern(prefix, pattern), options: options,
+                handler: handler, middleware: middleware
+            ))
     }
 
     public mutating func group(_ prefix: String, middleware: [any HTTPMiddleware], _ build: (inout RouteGroup) -> Void) {

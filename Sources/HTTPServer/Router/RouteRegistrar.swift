@@ -63,7 +63,9 @@ extension RouteRegistrar {
     }
 
     /// Registers a handler for several methods.
-    public mutating func route(_ methods: HTTPMethod..., pattern: String, options: RouteOptions = .default, _ handler: @escaping HTTPHandler) {
+    public mutating func route(
+        _ methods: HTTPMethod..., pattern: String, options: RouteOptions = .default, _ handler: @escaping HTTPHandler
+    ) {
         route(methods, pattern, options: options, handler)
     }
 

@@ -124,7 +124,9 @@ final class RouteTable: Sendable {
         }
     }
 
-    private static func insert(into node: inout NodeBuilder, segments: ArraySlice<Substring>, isCatchAll: Bool, update: (inout Endpoint) -> Void) {
+    private static func insert(
+        into node: inout NodeBuilder, segments: ArraySlice<Substring>, isCatchAll: Bool, update: (inout Endpoint) -> Void
+    ) {
         guard let segment = segments.first else {
             var endpoint = node.endpoint ?? Endpoint()
             update(&endpoint)

@@ -113,7 +113,8 @@ final class Connection {
                 // reads alone, so trickling bytes buys a slow client nothing.
                 if exchange != nil {
                     exchange!.bodyReceived += count
-                    deadline = exchange!.bodyStarted + context.bodyReadTimeout
+                    deadline =
+                        exchange!.bodyStarted + context.bodyReadTimeout
                         + UInt64(exchange!.bodyReceived) * 1_000_000_000 / context.minimumBodyBytesPerSecond
                 }
             default:
@@ -221,7 +222,8 @@ final class Connection {
         let resolution = context.routes.resolve(method: head.method, rawPath: rawPath)
         let path = PercentDecoding.decode(rawPath)
         let requestID = loop.requestIDs.id(reusing: head.headers[context.configuration.requestIDHeader])
-        let fallback = RouteTable.Resolution(handler: { _ in .error(.badRequest) }, runsOnEventLoop: true, maxBodyBytes: nil, parameters: PathParameters())
+        let fallback = RouteTable.Resolution(
+            handler: { _ in .error(.badRequest) }, runsOnEventLoop: true, maxBodyBytes: nil, parameters: PathParameters())
         let limit = resolution?.maxBodyBytes ?? context.configuration.maxBodyBytes
         exchange = Exchange(
             head: head, rawPath: rawPath, path: path ?? rawPath, query: query,
@@ -296,8 +298,9 @@ final class Connection {
         }
         if !submitted {
             keepAlive = false
-            var response = context.routes.errorResponse(ServerError(
-                status: .serviceUnavailable, message: "server busy, try again", requestID: request.requestID, rawPath: request.rawPath))
+            var response = context.routes.errorResponse(
+                ServerError(
+                    status: .serviceUnavailable, message: "server busy, try again", requestID: request.requestID, rawPath: request.rawPath))
             response.headers["Retry-After"] = "1"
             send(response)
         }
@@ -312,10 +315,12 @@ final class Connection {
         let acceptEncoding = request.headers["Accept-Encoding"]
         if case .pending(let pending) = response.body {
             // The answer comes later, from another thread: finish it there as it would be here.
-            pending.prepare(PendingResponse.Finishing(headers: response.headers) { response in
-                ResponseCompression.apply(
-                    to: &response, acceptEncoding: acceptEncoding, minimumBytes: configuration.gzipMinimumBytes, level: configuration.gzipLevel)
-            })
+            pending.prepare(
+                PendingResponse.Finishing(headers: response.headers) { response in
+                    ResponseCompression.apply(
+                        to: &response, acceptEncoding: acceptEncoding, minimumBytes: configuration.gzipMinimumBytes,
+                        level: configuration.gzipLevel)
+                })
             return response
         }
         ResponseCompression.apply(
@@ -338,7 +343,8 @@ final class Connection {
             )
             exchange = Exchange(
                 head: head, rawPath: "-", path: "-", query: "",
-                resolution: RouteTable.Resolution(handler: { _ in .error(status) }, runsOnEventLoop: true, maxBodyBytes: nil, parameters: PathParameters()),
+                resolution: RouteTable.Resolution(
+                    handler: { _ in .error(status) }, runsOnEventLoop: true, maxBodyBytes: nil, parameters: PathParameters()),
                 bodyLimit: 0, requestID: loop.requestIDs.id(reusing: nil), started: CLinux_monotonic_ns()
             )
         }

@@ -169,7 +169,8 @@ final class EventLoop {
 
     /// Answers a connection over a cap with a 503 and closes it.
     private func refuse(_ fd: Int32, reason: String) {
-        let text = "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: 56\r\n"
+        let text =
+            "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: 56\r\n"
             + "Retry-After: 1\r\nConnection: close\r\n\r\n{\"status\":503,\"error\":\"too many connections, try again\"}"
         var bytes = Array(text.utf8)
         _ = bytes.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }

@@ -93,7 +93,8 @@ public final class HTTPServer: Sendable {
             let epoll = epolls[index]
             let group = loopsFinished
             let thread = Thread {
-                let loop = EventLoop(index: index, context: context, mailbox: mailbox, listener: listener, epoll: epoll, listenAddress: listenAddress)
+                let loop = EventLoop(
+                    index: index, context: context, mailbox: mailbox, listener: listener, epoll: epoll, listenAddress: listenAddress)
                 loop.run()
                 group.leave()
             }

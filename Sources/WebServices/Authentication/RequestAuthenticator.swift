@@ -22,7 +22,9 @@ final class RequestAuthenticator: Sendable {
     /// - Throws: ``WebServicesError`` or ``ServerToServerAuthError`` when credentials are missing or rejected.
     func authenticate(_ request: HTTPRequest, container: ContainerIdentifier, environment: Environment) throws -> Authentication {
         let apiTokenValue = request.queryParameter("ckAPIToken")
-        if Self.mayBeSigned(request), let parts = try SignedRequestParts.extract(header: { request.headers[$0] }, body: request.body, requestTarget: request.target) {
+        if Self.mayBeSigned(request),
+            let parts = try SignedRequestParts.extract(header: { request.headers[$0] }, body: request.body, requestTarget: request.target)
+        {
             guard apiTokenValue == nil else {
                 throw WebServicesError.badRequest("Use either ckAPIToken or a server-to-server signature, not both")
             }
@@ -44,7 +46,8 @@ final class RequestAuthenticator: Sendable {
         }
         // Tokens hold no spaces: one here is a `+` a client forgot to percent-encode.
         let session = try store.session(
-            forWebAuthToken: webAuthToken.withUTF8 { $0.contains(UInt8(ascii: " ")) } ? webAuthToken.replacingOccurrences(of: " ", with: "+") : webAuthToken,
+            forWebAuthToken: webAuthToken.withUTF8 { $0.contains(UInt8(ascii: " ")) }
+                ? webAuthToken.replacingOccurrences(of: " ", with: "+") : webAuthToken,
             in: container, environment)
         return Authentication(
             caller: .user(session.userRecordName, deviceID: "web"), apiToken: apiToken, session: session)
@@ -69,7 +72,9 @@ final class RequestAuthenticator: Sendable {
             ?? request.headers.value("X-Apple-CloudKit-Web-Auth-Token", orElse: "X-Apple-CloudKit-Session")
     }
 
-    private func serverToServer(_ parts: SignedRequestParts, container: ContainerIdentifier, environment: Environment) throws -> Authentication {
+    private func serverToServer(_ parts: SignedRequestParts, container: ContainerIdentifier, environment: Environment) throws
+        -> Authentication
+    {
         guard let key = try store.serverKey(parts.keyID) else {
             throw ServerToServerAuthError.unknownKeyID(parts.keyID)
         }

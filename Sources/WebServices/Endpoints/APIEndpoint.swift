@@ -44,10 +44,11 @@ struct APIEndpoint: Sendable {
                     }
                     let authenticated = context.authentication
                     try body(context) { result in
-                        let outcome = switch result {
-                        case .success(let json): success(json, request: request, authentication: authenticated)
-                        case .failure(let error): failure(error, request: request, authentication: authenticated)
-                        }
+                        let outcome =
+                            switch result {
+                            case .success(let json): success(json, request: request, authentication: authenticated)
+                            case .failure(let error): failure(error, request: request, authentication: authenticated)
+                            }
                         pending.complete(logged(outcome, request, operation, started))
                     }
                     return .deferred(pending)
@@ -59,7 +60,8 @@ struct APIEndpoint: Sendable {
     }
 
     /// Adds the call to the request log (recording only appends to a buffer) and returns its answer.
-    private func logged(_ outcome: Outcome, _ request: HTTPRequest, _ operation: String, _ started: ContinuousClock.Instant) -> HTTPResponse {
+    private func logged(_ outcome: Outcome, _ request: HTTPRequest, _ operation: String, _ started: ContinuousClock.Instant) -> HTTPResponse
+    {
         record(
             outcome, request, operation, started, container: request.pathParameters["container"] ?? "",
             environment: request.pathParameters["environment"] ?? "", database: request.pathParameters["database"] ?? "")
@@ -72,12 +74,13 @@ struct APIEndpoint: Sendable {
         environment: String, database: String
     ) {
         let elapsed = ContinuousClock.now - started
-        store.requestLog.record(RequestLogEntry(
-            time: store.configuration.clock(), container: container, environment: environment, database: database,
-            operation: operation, user: outcome.user, clientAddress: request.remoteAddress, status: outcome.response.status.code,
-            serverErrorCode: outcome.errorCode,
-            durationMicroseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000,
-            bytesIn: Int64(request.body.count), bytesOut: Self.byteCount(of: outcome.response), requestID: request.requestID))
+        store.requestLog.record(
+            RequestLogEntry(
+                time: store.configuration.clock(), container: container, environment: environment, database: database,
+                operation: operation, user: outcome.user, clientAddress: request.remoteAddress, status: outcome.response.status.code,
+                serverErrorCode: outcome.errorCode,
+                durationMicroseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000,
+                bytesIn: Int64(request.body.count), bytesOut: Self.byteCount(of: outcome.response), requestID: request.requestID))
     }
 
     /// An answer, with what the request log keeps of how it came about.

@@ -18,18 +18,22 @@ struct AssetsEndpoints: Sendable {
         var requests: [AssetUploadRequest] = []
         for token in try context.body["tokens"].requiredArray() {
             try token.requireObjectIfPresent()
-            requests.append(AssetUploadRequest(
-                recordName: try token["recordName"].string(), recordType: try token["recordType"].requiredString(),
-                fieldName: try token["fieldName"].requiredString()))
+            requests.append(
+                AssetUploadRequest(
+                    recordName: try token["recordName"].string(), recordType: try token["recordType"].requiredString(),
+                    fieldName: try token["fieldName"].requiredString()))
         }
         let base = context.baseURL
         let tickets = try context.database().assetUploadTickets(requests)
-        return .object(["tokens": .array(tickets.map { ticket in
-            .object([
-                "recordName": .string(ticket.recordName), "fieldName": .string(ticket.fieldName),
-                "url": .string(WebServices.assetUploadRoute.link(base: base, ["ticket": ticket.ticket])),
-            ])
-        })])
+        return .object([
+            "tokens": .array(
+                tickets.map { ticket in
+                    .object([
+                        "recordName": .string(ticket.recordName), "fieldName": .string(ticket.fieldName),
+                        "url": .string(WebServices.assetUploadRoute.link(base: base, ["ticket": ticket.ticket])),
+                    ])
+                })
+        ])
     }
 
     /// `assets/rereference`: `{assets: [{recordName, fieldName}], zoneID}` → `{assets: [asset | error]}`.
@@ -39,14 +43,17 @@ struct AssetsEndpoints: Sendable {
             fields.append((try asset["recordName"].requiredString(), try asset["fieldName"].requiredString()))
         }
         let results = try context.database().rereferenceAssets(fields, zoneName: try ZoneWire.zoneName(context.body["zoneID"]))
-        return .object(["assets": .array(zip(fields, results).map { field, result in
-            switch result {
-            case .success(let asset):
-                return FieldValueEncoder.asset(asset)
-            case .failure(let error):
-                return RecordEncoder(numbersAsStrings: false).error(CloudKitError(error), recordName: field.recordName)
-            }
-        })])
+        return .object([
+            "assets": .array(
+                zip(fields, results).map { field, result in
+                    switch result {
+                    case .success(let asset):
+                        return FieldValueEncoder.asset(asset)
+                    case .failure(let error):
+                        return RecordEncoder(numbersAsStrings: false).error(CloudKitError(error), recordName: field.recordName)
+                    }
+                })
+        ])
     }
 
     /// The file posted to an upload URL → `{singleFile: {fileChecksum, size, receipt}}`, logged
@@ -57,9 +64,11 @@ struct AssetsEndpoints: Sendable {
         let outcome: APIEndpoint.Outcome
         do {
             let uploaded = try store.uploadAsset(ticket: ticket, content: request.body)
-            let body: JSONValue = .object(["singleFile": .object([
-                "fileChecksum": .string(uploaded.fileChecksum), "size": .integer(uploaded.size), "receipt": .string(uploaded.receipt),
-            ])])
+            let body: JSONValue = .object([
+                "singleFile": .object([
+                    "fileChecksum": .string(uploaded.fileChecksum), "size": .integer(uploaded.size), "receipt": .string(uploaded.receipt),
+                ])
+            ])
             outcome = APIEndpoint.Outcome(response: .json(body.serialized()))
         } catch {
             outcome = endpoint.failure(error, request: request)

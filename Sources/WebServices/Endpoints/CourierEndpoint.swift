@@ -129,7 +129,11 @@ final class CourierEndpoint: Sendable {
         }
         guard first else { return }
         delivery.async { [weak self] in
-            guard let self, let tokens = asked.withLock({ asked in defer { asked = nil }; return asked }) else { return }
+            guard let self,
+                let tokens = asked.withLock({ asked in
+                    defer { asked = nil }; return asked
+                })
+            else { return }
             drain(Array(tokens))
         }
     }
@@ -187,7 +191,8 @@ final class CourierEndpoint: Sendable {
             forget(waiter.identity, token: token)
             return pending.complete(.json(payload))
         case .stream(let events):
-            let sent = events.send(event: "notification", id: next.notification.notificationID, data: String(decoding: payload, as: UTF8.self))
+            let sent = events.send(
+                event: "notification", id: next.notification.notificationID, data: String(decoding: payload, as: UTF8.self))
             if !sent { forget(waiter.identity, token: token) }
             return sent
         }

@@ -10,7 +10,8 @@ enum RecordsEndpoints {
         if case .modify(let scanned)? = context.scanned {
             // Scanning leaves bodies with short GUIDs to the tree, below.
             let request = try RecordsExchange.modifyRequest(
-                scanned.operations, around: context.body, in: database, schema: try context.store.schema(context.container, context.environment))
+                scanned.operations, around: context.body, in: database,
+                schema: try context.store.schema(context.container, context.environment))
             RecordsExchange.modify(request, in: database, numbersAsStrings: try context.numbersAsStrings(), completion: completion)
             return
         }
@@ -20,7 +21,8 @@ enum RecordsEndpoints {
         for operation in try body["operations"].array() ?? [] where try operation["record"]["createShortGUID"].bool() == true {
             guard try operation["record"]["recordType"].string() == Share.recordType else {
                 throw WebServicesError.badRequest(
-                    "\(operation["record"]["createShortGUID"].path): short GUIDs name shares here; save a \(Share.recordType) record for the record to share")
+                    "\(operation["record"]["createShortGUID"].path): short GUIDs name shares here; save a \(Share.recordType) record for the record to share"
+                )
             }
         }
         let request = try RecordsExchange.modifyRequest(
@@ -36,9 +38,11 @@ enum RecordsEndpoints {
         let schema = try context.store.schema(context.container, context.environment)
         if case .query(let scanned)? = context.scanned {
             return try RecordsExchange.query(
-                scanned.query, around: context.body, in: database, schema: schema, numbersAsStrings: try context.numbersAsStrings(), syncToken: token)
+                scanned.query, around: context.body, in: database, schema: schema, numbersAsStrings: try context.numbersAsStrings(),
+                syncToken: token)
         }
-        return try RecordsExchange.query(context.body, in: database, schema: schema, numbersAsStrings: try context.numbersAsStrings(), syncToken: token)
+        return try RecordsExchange.query(
+            context.body, in: database, schema: schema, numbersAsStrings: try context.numbersAsStrings(), syncToken: token)
     }
 
     /// `records/lookup`: `{records: [{recordName, desiredKeys?}], zoneID, desiredKeys}` → `{records, syncToken?}`.
@@ -46,21 +50,25 @@ enum RecordsEndpoints {
         let token = try currentSyncToken(context)
         if case .lookup(let scanned)? = context.scanned {
             return try RecordsExchange.lookup(
-                scanned.lookups, around: context.body, in: try context.database(), numbersAsStrings: try context.numbersAsStrings(), syncToken: token)
+                scanned.lookups, around: context.body, in: try context.database(), numbersAsStrings: try context.numbersAsStrings(),
+                syncToken: token)
         }
-        return try RecordsExchange.lookup(context.body, in: try context.database(), numbersAsStrings: try context.numbersAsStrings(), syncToken: token)
+        return try RecordsExchange.lookup(
+            context.body, in: try context.database(), numbersAsStrings: try context.numbersAsStrings(), syncToken: token)
     }
 
     /// `records/resolve`: `{shortGUIDs: [{value, shouldFetchRootRecord, rootRecordDesiredKeys}]}` →
     /// `{results: [ShortGUID Result | ShortGUID Fetch Error]}`.
     static func resolve(_ context: APIContext) throws -> JSONValue {
-        let results = try context.store.resolveShares(try ShareWire.lookups(context.body), context.container, context.environment, as: context.caller)
+        let results = try context.store.resolveShares(
+            try ShareWire.lookups(context.body), context.container, context.environment, as: context.caller)
         return shareResults(results, context)
     }
 
     /// `records/accept`: as `records/resolve`, accepting each share for the caller.
     static func accept(_ context: APIContext) throws -> JSONValue {
-        let results = try context.store.acceptShares(try ShareWire.lookups(context.body), context.container, context.environment, as: context.caller)
+        let results = try context.store.acceptShares(
+            try ShareWire.lookups(context.body), context.container, context.environment, as: context.caller)
         return shareResults(results, context)
     }
 

@@ -43,6 +43,8 @@ enum SubscriptionsEndpoints {
             }
         }
         let owner = database.database.owner
-        return .object(["subscriptions": .array(try database.modifySubscriptions(operations).map { SubscriptionWire.json($0, owner: owner) })])
+        return .object([
+            "subscriptions": .array(try database.modifySubscriptions(operations).map { SubscriptionWire.json($0, owner: owner) })
+        ])
     }
 }

@@ -35,14 +35,18 @@ enum UsersEndpoints {
 
     /// `users/lookup/email`: `{users: [{emailAddress}]}` to User dictionaries with their email address.
     static func lookupEmail(_ context: APIContext) throws -> JSONValue {
-        let lookups = try context.body["users"].requiredArray().map { CloudStore.UserLookup.emailAddress(try $0["emailAddress"].requiredString()) }
+        let lookups = try context.body["users"].requiredArray().map {
+            CloudStore.UserLookup.emailAddress(try $0["emailAddress"].requiredString())
+        }
         let users = try context.store.discoverUsers(lookups, in: context.container, as: context.caller)
         return ["users": .array(users.map { Self.userDictionary($0, withEmail: true) })]
     }
 
     /// `users/lookup/id`: `{users: [{userRecordName}]}` to User dictionaries without email addresses.
     static func lookupID(_ context: APIContext) throws -> JSONValue {
-        let lookups = try context.body["users"].requiredArray().map { CloudStore.UserLookup.userRecordName(try $0["userRecordName"].requiredString()) }
+        let lookups = try context.body["users"].requiredArray().map {
+            CloudStore.UserLookup.userRecordName(try $0["userRecordName"].requiredString())
+        }
         let users = try context.store.discoverUsers(lookups, in: context.container, as: context.caller)
         return ["users": .array(users.map { Self.userDictionary($0, withEmail: false) })]
     }

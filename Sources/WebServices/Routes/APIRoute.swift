@@ -48,32 +48,36 @@ struct APIRoute: Sendable {
         _ body: APIEndpoint.Body
     ) -> APIRoute {
         APIRoute(
-            methods: methods, pattern: path.pattern(operation), operation: operation, handler: .endpoint(body, scan: scan), bodyLimit: .request,
+            methods: methods, pattern: path.pattern(operation), operation: operation, handler: .endpoint(body, scan: scan),
+            bodyLimit: .request,
             eventLoopBodyLimit: eventLoopBodyLimit)
     }
 
     /// CloudKit's NOT_FOUND for every path under `prefix` that no other route names.
     static func notFound(under prefix: String) -> APIRoute {
         APIRoute(
-            methods: HTTPMethod.apiMethods, pattern: prefix + "*rest", operation: nil, handler: .notFound, bodyLimit: .request, isDocumented: false)
+            methods: HTTPMethod.apiMethods, pattern: prefix + "*rest", operation: nil, handler: .notFound, bodyLimit: .request,
+            isDocumented: false)
     }
 
     /// The route's options on the router.
     func options(_ configuration: WebServicesConfiguration, maximumAssetBytes: Int) -> RouteOptions {
-        let maxBodyBytes: Int? = switch bodyLimit {
-        case .request: configuration.maxRequestBytes
-        case .asset: maximumAssetBytes
-        case .server: nil
-        }
+        let maxBodyBytes: Int? =
+            switch bodyLimit {
+            case .request: configuration.maxRequestBytes
+            case .asset: maximumAssetBytes
+            case .server: nil
+            }
         return RouteOptions(maxBodyBytes: maxBodyBytes, eventLoopBodyLimit: eventLoopBodyLimit)
     }
 
     /// `pattern` with its `:name` segments filled from `values`, after `base`: a link to this
     /// route handed to a client.
     func link(base: String, _ values: [String: String]) -> String {
-        base + pattern.split(separator: "/", omittingEmptySubsequences: false).map { segment in
-            segment.hasPrefix(":") ? values[String(segment.dropFirst())] ?? "" : String(segment)
-        }.joined(separator: "/")
+        base
+            + pattern.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+                segment.hasPrefix(":") ? values[String(segment.dropFirst())] ?? "" : String(segment)
+            }.joined(separator: "/")
     }
 }
 

@@ -8,7 +8,8 @@ extension WebServices {
     static let routeTable: [APIRoute] = [
         // A write waits for its commit holding no worker; a small one is read, checked and
         // handed on by the event loop, which then sends its answer.
-        .endpoint(.database, "records/modify", scan: .modify, eventLoopBodyLimit: writeBodyBytesOnEventLoop, .later(RecordsEndpoints.modify)),
+        .endpoint(
+            .database, "records/modify", scan: .modify, eventLoopBodyLimit: writeBodyBytesOnEventLoop, .later(RecordsEndpoints.modify)),
         .endpoint(.database, "records/query", scan: .query, .now(RecordsEndpoints.query)),
         .endpoint(.database, "records/lookup", scan: .lookup, .now(RecordsEndpoints.lookup)),
         .endpoint(.database, "records/changes", .now(ChangesEndpoints.records)),

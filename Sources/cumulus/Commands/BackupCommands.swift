@@ -49,6 +49,7 @@ struct RestoreCommand: ParsableCommand {
     func run() throws {
         let configuration = try data.configuration()
         let environments = try CloudStore.restore(configuration, from: file)
-        print("Restored \(file) into \(configuration.database): \(environments) environments. Change tokens issued before now have expired.")
+        print(
+            "Restored \(file) into \(configuration.database): \(environments) environments. Change tokens issued before now have expired.")
     }
 }

@@ -1,6 +1,6 @@
 import ArgumentParser
-import CloudStore
 import CloudKitWire
+import CloudStore
 import Console
 import Foundation
 
@@ -14,11 +14,11 @@ struct KeysCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Register an EC P-256 public key (PEM) and print its key ID.",
             discussion: """
-            Make a key pair with:
-              openssl ecparam -name prime256v1 -genkey -noout -out eckey.pem
-              openssl ec -in eckey.pem -pubout -out eckey.pub.pem
-            then register eckey.pub.pem. Requests signed with eckey.pem act as the public database's administrator.
-            """)
+                Make a key pair with:
+                  openssl ecparam -name prime256v1 -genkey -noout -out eckey.pem
+                  openssl ec -in eckey.pem -pubout -out eckey.pub.pem
+                then register eckey.pub.pem. Requests signed with eckey.pem act as the public database's administrator.
+                """)
 
         @OptionGroup var management: ManagementOptions
         @OptionGroup var target: ContainerOptions
@@ -50,9 +50,10 @@ struct KeysCommand: ParsableCommand {
 
         func run() throws {
             for key in try management.client().result(ServerKeysView.self, .get, ManagementPath("containers", container, "keys")).keys {
-                print([
-                    key.keyID, key.environment.rawValue, key.name, "acts as " + key.userRecordName, "fingerprint " + key.fingerprint,
-                ].joined(separator: "\t"))
+                print(
+                    [
+                        key.keyID, key.environment.rawValue, key.name, "acts as " + key.userRecordName, "fingerprint " + key.fingerprint,
+                    ].joined(separator: "\t"))
             }
         }
     }

@@ -9,9 +9,9 @@ struct DeployCommand: ParsableCommand {
         commandName: "deploy",
         abstract: "Deploy development's schema to production: prints what changes, then applies it.",
         discussion: """
-        Additive only: record types, fields, indexes and roles are added and grants changed; removing or \
-        changing the type of anything production has is refused with its reason. Records are never copied.
-        """)
+            Additive only: record types, fields, indexes and roles are added and grants changed; removing or \
+            changing the type of anything production has is refused with its reason. Records are never copied.
+            """)
 
     @OptionGroup var management: ManagementOptions
 
@@ -33,7 +33,10 @@ struct DeployCommand: ParsableCommand {
         for change in changes { print("  \(change)") }
         for refusal in refusals { print("  refused: \(refusal)") }
         guard refusals.isEmpty else {
-            throw ManagementFailure(description: "The schema cannot be deployed: \(refusals.count) change\(refusals.count == 1 ? "" : "s") would remove or change what production has.")
+            throw ManagementFailure(
+                description:
+                    "The schema cannot be deployed: \(refusals.count) change\(refusals.count == 1 ? "" : "s") would remove or change what production has."
+            )
         }
         if dryRun {
             print("Dry run: \(changes.count) change\(changes.count == 1 ? "" : "s") to deploy; nothing was changed.")
@@ -58,8 +61,10 @@ struct ResetCommand: ParsableCommand {
 
     func run() throws {
         let deleted = try management.client().result(
-            ResetOutcome.self, .post, ManagementPath("containers", container, "reset"), body: ["confirm": .string(container)]).deleted
-        print("Reset development of \(container): \(deleted.records) records and \(deleted.zones) zones deleted, "
-              + "\(deleted.sessions) sessions ended; \(deleted.productionRecordTypes) record types, as in production.")
+            ResetOutcome.self, .post, ManagementPath("containers", container, "reset"), body: ["confirm": .string(container)]
+        ).deleted
+        print(
+            "Reset development of \(container): \(deleted.records) records and \(deleted.zones) zones deleted, "
+                + "\(deleted.sessions) sessions ended; \(deleted.productionRecordTypes) record types, as in production.")
     }
 }

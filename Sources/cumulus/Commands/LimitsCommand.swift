@@ -9,11 +9,11 @@ struct LimitsCommand: ParsableCommand {
         commandName: "limits",
         abstract: "Show or change an environment's limits: requests per second, storage and transfer per month.",
         discussion: """
-        Without a change, prints the limits and what is used. --preset starts from `standard` (5,000 requests a \
-        second) or `cloudkit` (CloudKit's public database, 40 a second); each other option sets one limit, `none` \
-        removing a storage or transfer limit. Past the rate, the API answers THROTTLED with retryAfter; past \
-        storage or transfer, QUOTA_EXCEEDED.
-        """)
+            Without a change, prints the limits and what is used. --preset starts from `standard` (5,000 requests a \
+            second) or `cloudkit` (CloudKit's public database, 40 a second); each other option sets one limit, `none` \
+            removing a storage or transfer limit. Past the rate, the API answers THROTTLED with retryAfter; past \
+            storage or transfer, QUOTA_EXCEEDED.
+            """)
 
     @OptionGroup var management: ManagementOptions
 
@@ -53,14 +53,17 @@ struct LimitsCommand: ParsableCommand {
             _ = try client.result(LimitsView.self, .put, path, body: .object(changes))
             print("Saved the limits of \(environment) of \(container).")
         }
-        let usage = try client.result(UsageView.self, .get, ManagementPath("containers", container, environment, "usage", query: [("range", "hour")]))
+        let usage = try client.result(
+            UsageView.self, .get, ManagementPath("containers", container, environment, "usage", query: [("range", "hour")]))
         let limits = usage.limits
         let rate = limits.requestsPerSecond
         let preset = limits.preset.map { " (\($0))" } ?? ""
         print("requests:  \(rate == rate.rounded() ? String(Int64(rate)) : String(rate)) a second, bursts of \(limits.burst)\(preset)")
-        print("storage:   \(usage.stored.recordBytes) bytes in \(usage.stored.records) records, limit "
-              + (limits.storageBytes.map { "\($0) bytes" } ?? "none"))
-        print("transfer:  \(usage.transferThisMonth) bytes this month, limit "
-              + (limits.transferBytesPerMonth.map { "\($0) bytes" } ?? "none"))
+        print(
+            "storage:   \(usage.stored.recordBytes) bytes in \(usage.stored.records) records, limit "
+                + (limits.storageBytes.map { "\($0) bytes" } ?? "none"))
+        print(
+            "transfer:  \(usage.transferThisMonth) bytes this month, limit "
+                + (limits.transferBytesPerMonth.map { "\($0) bytes" } ?? "none"))
     }
 }

@@ -59,7 +59,8 @@ struct MigrateStoreCommand: ParsableCommand {
         let tables = report.tables.filter { $0.scope == scope }
         let counted: [(String, String)]
         switch scope {
-        case "catalog": counted = [("containers", "containers"), ("users", "users"), ("api_tokens", "API tokens"), ("operators", "operators")]
+        case "catalog":
+            counted = [("containers", "containers"), ("users", "users"), ("api_tokens", "API tokens"), ("operators", "operators")]
         case "request log": counted = [("requests", "requests"), ("usage_minutes", "usage minutes")]
         default:
             counted = [

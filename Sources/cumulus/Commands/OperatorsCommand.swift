@@ -77,7 +77,9 @@ struct OperatorsCommand: ParsableCommand {
     struct Token: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create a management token for an operator and print it (shown only once).",
-            discussion: "Scripts send it as `Authorization: Bearer …` to /admin/v1/, and `cumulus --server URL` reads it from CUMULUS_MANAGEMENT_TOKEN.")
+            discussion:
+                "Scripts send it as `Authorization: Bearer …` to /admin/v1/, and `cumulus --server URL` reads it from CUMULUS_MANAGEMENT_TOKEN."
+        )
 
         @OptionGroup var data: DataDirectoryOptions
 

@@ -39,8 +39,10 @@ struct ValidateSchemaCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        let answer = try SchemaValidation(json: try management.client().json(
-            .post, ManagementPath("containers", target.container, target.environment.rawValue, "schema", "validate"), text: try readSchemaFile(file)))
+        let answer = try SchemaValidation(
+            json: try management.client().json(
+                .post, ManagementPath("containers", target.container, target.environment.rawValue, "schema", "validate"),
+                text: try readSchemaFile(file)))
         print("Schema is valid: \(answer.recordTypes) record types, \(answer.roles) roles.")
     }
 }
@@ -59,8 +61,10 @@ struct ImportSchemaCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        let schema = try EnvironmentSchemaView(json: try management.client().json(
-            .put, ManagementPath("containers", target.container, target.environment.rawValue, "schema"), text: try readSchemaFile(file)))
+        let schema = try EnvironmentSchemaView(
+            json: try management.client().json(
+                .put, ManagementPath("containers", target.container, target.environment.rawValue, "schema"), text: try readSchemaFile(file))
+        )
         print("Imported schema into \(target.container) \(target.environment): \(schema.recordTypes.count) record types.")
     }
 }

@@ -53,12 +53,12 @@ struct ServeCommand: ParsableCommand {
         configuration.assetStorage = settings.assetStorage
         configuration.database = settings.database
         #if CUMULUS_NEGATIVE_CONTROLS
-        // Deliberately not a documented setting, and absent from release builds: it exists so
-        // that the end-to-end checker can be shown to catch the skipped commits this numbering causes.
-        if ProcessInfo.processInfo.environment["CUMULUS_UNSAFE_NAIVE_CHANGE_NUMBERING"] == "1" {
-            configuration.unsafeNaiveChangeNumbering = true
-            logger.critical("CUMULUS_UNSAFE_NAIVE_CHANGE_NUMBERING is set: change feeds may skip commits; for tests only")
-        }
+            // Deliberately not a documented setting, and absent from release builds: it exists so
+            // that the end-to-end checker can be shown to catch the skipped commits this numbering causes.
+            if ProcessInfo.processInfo.environment["CUMULUS_UNSAFE_NAIVE_CHANGE_NUMBERING"] == "1" {
+                configuration.unsafeNaiveChangeNumbering = true
+                logger.critical("CUMULUS_UNSAFE_NAIVE_CHANGE_NUMBERING is set: change feeds may skip commits; for tests only")
+            }
         #endif
         let store = try CloudStore(configuration: configuration)
         do {
@@ -82,7 +82,8 @@ struct ServeCommand: ParsableCommand {
         var bound = settings
         bound.http.port = try server.start()
         // Written straight to the descriptor so it appears at once, before any log line.
-        let banner = "Cumulus \(CumulusVersion.current) listening on \(bound.listeningURL)\n"
+        let banner =
+            "Cumulus \(CumulusVersion.current) listening on \(bound.listeningURL)\n"
             + "  data: \(settings.dataDirectory)  database: \(settings.database)  assets: \(settings.assetStorage)  static files: \(settings.publicDirectory) under /static/"
             + "  templates: \(settings.templatesDirectory)\n"
         let operatorHint = try store.operators().isEmpty ? "  " + OperatorsCommand.firstOperatorHint + "\n" : ""

@@ -32,18 +32,23 @@ struct SharesCommand: ParsableCommand {
 
         func run() throws {
             let shares = try management.client().result(
-                SharesView.self, .get, ManagementPath("containers", target.container, target.environment.rawValue, "shares")).shares
+                SharesView.self, .get, ManagementPath("containers", target.container, target.environment.rawValue, "shares")
+            ).shares
             if shares.isEmpty { print("No shares in \(target.environment) of \(target.container).") }
             for share in shares {
                 let what = share.rootRecordName.map { "record \($0)" } ?? "whole zone"
-                print([
-                    share.ownerName ?? share.owner, share.zoneName, share.recordName, what, "public \(share.publicPermission)", share.shortGUID,
-                ].joined(separator: "\t"))
-                for participant in share.participants {
-                    print("\t" + [
-                        participant.name ?? participant.userRecordName ?? participant.emailAddress ?? "",
-                        participant.permission, participant.type, participant.acceptanceStatus,
+                print(
+                    [
+                        share.ownerName ?? share.owner, share.zoneName, share.recordName, what, "public \(share.publicPermission)",
+                        share.shortGUID,
                     ].joined(separator: "\t"))
+                for participant in share.participants {
+                    print(
+                        "\t"
+                            + [
+                                participant.name ?? participant.userRecordName ?? participant.emailAddress ?? "",
+                                participant.permission, participant.type, participant.acceptanceStatus,
+                            ].joined(separator: "\t"))
                 }
             }
         }

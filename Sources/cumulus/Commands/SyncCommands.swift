@@ -22,14 +22,16 @@ struct SubscriptionsCommand: ParsableCommand {
             if subscriptions.isEmpty { print("No subscriptions in \(target.environment) of \(target.container).") }
             for entry in subscriptions {
                 let database = entry.database
-                let what: String = switch entry.subscriptionType {
-                case "query": "query " + (entry.recordType ?? "") + " on " + entry.firesOn.joined(separator: ",")
-                case "zone": "zone " + (entry.zoneName ?? "")
-                default: "database"
-                }
-                print([
-                    entry.userRecordName, database == "public" ? database : "\(database) of \(entry.owner)", entry.subscriptionID, what,
-                ].joined(separator: "\t"))
+                let what: String =
+                    switch entry.subscriptionType {
+                    case "query": "query " + (entry.recordType ?? "") + " on " + entry.firesOn.joined(separator: ",")
+                    case "zone": "zone " + (entry.zoneName ?? "")
+                    default: "database"
+                    }
+                print(
+                    [
+                        entry.userRecordName, database == "public" ? database : "\(database) of \(entry.owner)", entry.subscriptionID, what,
+                    ].joined(separator: "\t"))
             }
         }
     }
@@ -55,7 +57,8 @@ struct SubscriptionsCommand: ParsableCommand {
 
         func run() throws {
             let path = ManagementPath(
-                segments: ["containers", target.container, target.environment.rawValue, database, "subscriptions", user, subscriptionID], query: [("owner", owner)])
+                segments: ["containers", target.container, target.environment.rawValue, database, "subscriptions", user, subscriptionID],
+                query: [("owner", owner)])
             _ = try management.client().result(SubscriptionDeletion.self, .delete, path)
             print("Deleted subscription \(subscriptionID) of \(user).")
         }
@@ -67,9 +70,9 @@ struct PushTokensCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "push-tokens", abstract: "List or revoke the push tokens users hold in a container's environment.",
         discussion: """
-        A push token is what a device's web courier polls with. Each ends with the session that made it, when its user \
-        signs out everywhere or gets a new password, and after going unused; revoke one to end it now.
-        """,
+            A push token is what a device's web courier polls with. Each ends with the session that made it, when its user \
+            signs out everywhere or gets a new password, and after going unused; revoke one to end it now.
+            """,
         subcommands: [List.self, Revoke.self])
 
     struct List: ParsableCommand {
@@ -84,7 +87,8 @@ struct PushTokensCommand: ParsableCommand {
         var user: String?
 
         func run() throws {
-            let path = ManagementPath(segments: ["containers", target.container, target.environment.rawValue, "push-tokens"], query: [("user", user)])
+            let path = ManagementPath(
+                segments: ["containers", target.container, target.environment.rawValue, "push-tokens"], query: [("user", user)])
             let tokens = try management.client().result(PushTokensView.self, .get, path).pushTokens
             if tokens.isEmpty { print("No push tokens held in \(target.environment) of \(target.container).") }
             for token in tokens {
@@ -107,7 +111,8 @@ struct PushTokensCommand: ParsableCommand {
 
         func run() throws {
             _ = try management.client().result(
-                PushTokenRevocation.self, .delete, ManagementPath("containers", target.container, target.environment.rawValue, "push-tokens", id))
+                PushTokenRevocation.self, .delete,
+                ManagementPath("containers", target.container, target.environment.rawValue, "push-tokens", id))
             print("Revoked push token \(id).")
         }
     }
@@ -119,10 +124,10 @@ struct ChangesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "changes", abstract: "Inspect a zone's change feed: its log, or the next page for a sync token.",
         discussion: """
-        Without --sync-token, prints the zone's change log after --after (a change number) or from --since \
-        (milliseconds since 1970) on, tombstones included, then the zone's current token. With --sync-token \
-        (empty for a first fetch), prints what a client holding it receives next, or the error it would get.
-        """)
+            Without --sync-token, prints the zone's change log after --after (a change number) or from --since \
+            (milliseconds since 1970) on, tombstones included, then the zone's current token. With --sync-token \
+            (empty for a first fetch), prints what a client holding it receives next, or the error it would get.
+            """)
 
     @OptionGroup var management: ManagementOptions
 
@@ -160,9 +165,13 @@ struct ChangesCommand: ParsableCommand {
             print("syncToken\t\(next.syncToken)\nmoreComing\t\(next.moreComing)")
             return
         }
-        let log = try client.result(ChangeLogView.self, .get, ManagementPath(segments: base, query: [
-            ("user", user), ("after", after.map(String.init)), ("since", since.map(String.init)),
-        ]))
+        let log = try client.result(
+            ChangeLogView.self, .get,
+            ManagementPath(
+                segments: base,
+                query: [
+                    ("user", user), ("after", after.map(String.init)), ("since", since.map(String.init)),
+                ]))
         for entry in log.entries {
             print([String(entry.sequence), entry.kind, entry.recordName, entry.recordType, String(entry.time)].joined(separator: "\t"))
         }

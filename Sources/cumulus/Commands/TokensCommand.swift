@@ -1,6 +1,6 @@
 import ArgumentParser
-import CloudStore
 import CloudKitWire
+import CloudStore
 import Console
 
 /// `cumulus tokens create|list|revoke`: the API tokens (`ckAPIToken`) of a container, on the
@@ -19,10 +19,16 @@ struct TokensCommand: ParsableCommand {
         @Option(help: "A label for the token.")
         var name = "API token"
 
-        @Option(name: .customLong("allowed-origin"), help: "An origin browsers may call from and sign-in may hand tokens to, such as https://app.example.com; repeat for more, or '*' for every origin. [default: none: only the sign-in callback and this server's pages]")
+        @Option(
+            name: .customLong("allowed-origin"),
+            help:
+                "An origin browsers may call from and sign-in may hand tokens to, such as https://app.example.com; repeat for more, or '*' for every origin. [default: none: only the sign-in callback and this server's pages]"
+        )
         var allowedOrigins: [String] = []
 
-        @Option(name: .customLong("sign-in-callback"), help: "Where web sign-in returns with ?ckWebAuthToken=… [default: postMessage to the opener]")
+        @Option(
+            name: .customLong("sign-in-callback"),
+            help: "Where web sign-in returns with ?ckWebAuthToken=… [default: postMessage to the opener]")
         var signInCallback: String?
 
         func run() throws {
@@ -49,11 +55,12 @@ struct TokensCommand: ParsableCommand {
             let tokens = try management.client().result(APITokensView.self, .get, ManagementPath("containers", container, "tokens")).tokens
             if tokens.isEmpty { print("No API tokens. Create one with: cumulus tokens create --container \(container)") }
             for token in tokens {
-                print([
-                    token.token, token.environment.rawValue, token.name,
-                    "origins: " + (token.allowedOrigins.isEmpty ? "(this server only)" : token.allowedOrigins.joined(separator: " ")),
-                    "callback: " + (token.signInCallback ?? "-"),
-                ].joined(separator: "\t"))
+                print(
+                    [
+                        token.token, token.environment.rawValue, token.name,
+                        "origins: " + (token.allowedOrigins.isEmpty ? "(this server only)" : token.allowedOrigins.joined(separator: " ")),
+                        "callback: " + (token.signInCallback ?? "-"),
+                    ].joined(separator: "\t"))
             }
         }
     }

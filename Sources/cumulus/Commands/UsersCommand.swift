@@ -39,7 +39,8 @@ struct UsersCommand: ParsableCommand {
             if let email { body["emailAddress"] = .string(email) }
             if let firstName { body["firstName"] = .string(firstName) }
             if let lastName { body["lastName"] = .string(lastName) }
-            let user = try management.client().result(UserView.self, .post, ManagementPath("containers", container, "users"), body: .object(body))
+            let user = try management.client().result(
+                UserView.self, .post, ManagementPath("containers", container, "users"), body: .object(body))
             print(user.userRecordName)
         }
     }
@@ -63,9 +64,10 @@ struct UsersCommand: ParsableCommand {
             }
             for user in users {
                 let sessions = user.openSessions
-                print([
-                    user.userRecordName, user.name, user.emailAddress ?? "-", "\(sessions) open session\(sessions == 1 ? "" : "s")",
-                ].joined(separator: "\t"))
+                print(
+                    [
+                        user.userRecordName, user.name, user.emailAddress ?? "-", "\(sessions) open session\(sessions == 1 ? "" : "s")",
+                    ].joined(separator: "\t"))
             }
         }
     }
@@ -103,7 +105,8 @@ struct UsersCommand: ParsableCommand {
         func run() throws {
             let password = try readPassword(for: "users password")
             _ = try management.client().result(
-                UserView.self, .post, ManagementPath("containers", container, "users", user, "password"), body: ["password": .string(password)])
+                UserView.self, .post, ManagementPath("containers", container, "users", user, "password"),
+                body: ["password": .string(password)])
             print("Set the password of \(user); their sessions have ended")
         }
     }
@@ -122,7 +125,8 @@ struct UsersCommand: ParsableCommand {
 
         func run() throws {
             let ended = try management.client().result(
-                SignOutOutcome.self, .post, ManagementPath("containers", container, "users", user, "sign-out")).endedSessions
+                SignOutOutcome.self, .post, ManagementPath("containers", container, "users", user, "sign-out")
+            ).endedSessions
             print("Signed \(user) out: \(ended) session\(ended == 1 ? "" : "s") ended")
         }
     }
@@ -147,10 +151,13 @@ struct UsersCommand: ParsableCommand {
         func run() throws {
             let client = try management.client()
             let environment = target.environment.rawValue
-            let found = try client.result(UsersView.self, .get, ManagementPath("containers", target.container, "users", query: [("search", user)]))
-                .users.first { $0.name.lowercased() == user.lowercased() || $0.userRecordName == user }
+            let found = try client.result(
+                UsersView.self, .get, ManagementPath("containers", target.container, "users", query: [("search", user)])
+            )
+            .users.first { $0.name.lowercased() == user.lowercased() || $0.userRecordName == user }
             guard let found else {
-                throw ValidationError("No user '\(user)' in \(target.container); `cumulus users list --container \(target.container)` lists them")
+                throw ValidationError(
+                    "No user '\(user)' in \(target.container); `cumulus users list --container \(target.container)` lists them")
             }
             let recordName = found.userRecordName
             let name = found.name
@@ -163,8 +170,10 @@ struct UsersCommand: ParsableCommand {
                     body: ["roles": .array(roles.sorted().map(JSONValue.string))])
                 roles = Set(answer.roles)
             }
-            print(roles.isEmpty ? "\(name) holds no custom roles in \(target.environment)"
-                : "\(name) holds in \(target.environment): \(roles.sorted().joined(separator: ", "))")
+            print(
+                roles.isEmpty
+                    ? "\(name) holds no custom roles in \(target.environment)"
+                    : "\(name) holds in \(target.environment): \(roles.sorted().joined(separator: ", "))")
         }
     }
 

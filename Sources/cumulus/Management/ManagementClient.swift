@@ -63,7 +63,8 @@ struct ManagementClient {
             }
             answer = Answer(status: Int(response.status.code), body: bytes)
         case .remote(let base, let token):
-            answer = try RemoteManagement.send(method.rawValue, base: base, target: path.target, token: token, body: body, contentType: contentType)
+            answer = try RemoteManagement.send(
+                method.rawValue, base: base, target: path.target, token: token, body: body, contentType: contentType)
         }
         guard (200..<300).contains(answer.status) else { throw ManagementFailure(answer) }
         return answer

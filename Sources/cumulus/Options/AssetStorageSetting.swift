@@ -18,7 +18,9 @@ enum AssetStorageSetting {
 
     /// The storage the values choose: the data directory when `location` is `nil` or empty.
     /// - Throws: ``Problem`` saying what is missing or malformed.
-    static func resolve(location: String?, endpoint: String?, region: String?, environment: [String: String]) throws(Problem) -> AssetStorage {
+    static func resolve(location: String?, endpoint: String?, region: String?, environment: [String: String]) throws(Problem)
+        -> AssetStorage
+    {
         guard let location, !location.isEmpty else {
             guard endpoint == nil else { throw Problem(description: "--assets-endpoint is for --assets s3://BUCKET; give both") }
             return .dataDirectory
@@ -30,7 +32,10 @@ enum AssetStorageSetting {
         let bucket = String(location.dropFirst("s3://".count))
         guard !bucket.contains("/") else { throw Problem(description: "--assets takes s3://BUCKET, without a path") }
         guard let endpoint, !endpoint.isEmpty else {
-            throw Problem(description: "--assets \(location) needs the S3 server's URL in --assets-endpoint (or CUMULUS_ASSETS_ENDPOINT), such as http://127.0.0.1:8333")
+            throw Problem(
+                description:
+                    "--assets \(location) needs the S3 server's URL in --assets-endpoint (or CUMULUS_ASSETS_ENDPOINT), such as http://127.0.0.1:8333"
+            )
         }
         guard let accessKey = environment[accessKeyVariable], !accessKey.isEmpty, let secretKey = environment[secretKeyVariable],
             !secretKey.isEmpty
@@ -38,9 +43,11 @@ enum AssetStorageSetting {
             throw Problem(description: "--assets \(location) needs the bucket's keys in \(accessKeyVariable) and \(secretKeyVariable)")
         }
         do {
-            return .s3(try S3AssetConfiguration(
-                endpoint: endpoint, bucket: bucket, region: region.flatMap { $0.isEmpty ? nil : $0 } ?? "us-east-1", accessKeyID: accessKey,
-                secretAccessKey: secretKey))
+            return .s3(
+                try S3AssetConfiguration(
+                    endpoint: endpoint, bucket: bucket, region: region.flatMap { $0.isEmpty ? nil : $0 } ?? "us-east-1",
+                    accessKeyID: accessKey,
+                    secretAccessKey: secretKey))
         } catch {
             throw Problem(description: (error as? CloudStoreError)?.reason ?? "invalid S3 asset store settings")
         }

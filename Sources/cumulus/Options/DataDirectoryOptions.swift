@@ -10,18 +10,29 @@ struct DataDirectoryOptions: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: "The data directory (default: $CUMULUS_DATA_DIR, else ./data).")
     var dataDirectory: String?
 
-    @Option(name: .customLong("assets"), help: ArgumentHelp(
-        "Where asset blobs are: a directory or s3://BUCKET (default: $CUMULUS_ASSETS, else the data directory).",
-        discussion: "A bucket takes --assets-endpoint and its keys from CUMULUS_ASSETS_ACCESS_KEY_ID and CUMULUS_ASSETS_SECRET_ACCESS_KEY."))
+    @Option(
+        name: .customLong("assets"),
+        help: ArgumentHelp(
+            "Where asset blobs are: a directory or s3://BUCKET (default: $CUMULUS_ASSETS, else the data directory).",
+            discussion:
+                "A bucket takes --assets-endpoint and its keys from CUMULUS_ASSETS_ACCESS_KEY_ID and CUMULUS_ASSETS_SECRET_ACCESS_KEY."))
     var assets: String?
 
-    @Option(name: .customLong("assets-endpoint"), help: "The S3 server of --assets s3://BUCKET, http://host:port (default: $CUMULUS_ASSETS_ENDPOINT).")
+    @Option(
+        name: .customLong("assets-endpoint"),
+        help: "The S3 server of --assets s3://BUCKET, http://host:port (default: $CUMULUS_ASSETS_ENDPOINT).")
     var assetsEndpoint: String?
 
-    @Option(name: .customLong("assets-region"), help: "The region S3 requests are signed for (default: $CUMULUS_ASSETS_REGION, else us-east-1).")
+    @Option(
+        name: .customLong("assets-region"), help: "The region S3 requests are signed for (default: $CUMULUS_ASSETS_REGION, else us-east-1)."
+    )
     var assetsRegion: String?
 
-    @Option(name: .customLong("database-url"), help: "The PostgreSQL database several servers share, postgres://… (default: $CUMULUS_DATABASE_URL, else SQLite files in the data directory).")
+    @Option(
+        name: .customLong("database-url"),
+        help:
+            "The PostgreSQL database several servers share, postgres://… (default: $CUMULUS_DATABASE_URL, else SQLite files in the data directory)."
+    )
     var database: String?
 
     /// The directory to use.

@@ -8,9 +8,12 @@ import Foundation
 struct ManagementOptions: ParsableArguments {
     @OptionGroup var data: DataDirectoryOptions
 
-    @Option(help: ArgumentHelp(
-        "A Cumulus server to manage through its management API, such as https://cloud.example.com. [default: $CUMULUS_SERVER, else the data directory]",
-        discussion: "The management token is read from CUMULUS_MANAGEMENT_TOKEN (make one with `cumulus operators token NAME` or on the console's Management tokens page)."))
+    @Option(
+        help: ArgumentHelp(
+            "A Cumulus server to manage through its management API, such as https://cloud.example.com. [default: $CUMULUS_SERVER, else the data directory]",
+            discussion:
+                "The management token is read from CUMULUS_MANAGEMENT_TOKEN (make one with `cumulus operators token NAME` or on the console's Management tokens page)."
+        ))
     var server: String?
 
     /// The environment variable holding the management token for `--server`.
@@ -25,15 +28,19 @@ struct ManagementOptions: ParsableArguments {
     /// The client for the chosen server or data directory.
     func client() throws -> ManagementClient {
         let environment = ProcessInfo.processInfo.environment
-        guard let server = server ?? (data.dataDirectory == nil ? environment["CUMULUS_SERVER"].flatMap { $0.isEmpty ? nil : $0 } : nil) else {
+        guard let server = server ?? (data.dataDirectory == nil ? environment["CUMULUS_SERVER"].flatMap { $0.isEmpty ? nil : $0 } : nil)
+        else {
             return ManagementClient(transport: .local(Console.localManagementAPI(store: try data.openStore())))
         }
-        guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+        guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
+        else {
             throw ValidationError("--server takes the server's URL, such as https://cloud.example.com")
         }
         guard let token = environment[Self.tokenVariable], !token.isEmpty else {
-            throw ManagementFailure(description:
-                "Set \(Self.tokenVariable) to a management token to manage \(server) (make one with `cumulus operators token NAME` on the server, or on the console's Management tokens page).")
+            throw ManagementFailure(
+                description:
+                    "Set \(Self.tokenVariable) to a management token to manage \(server) (make one with `cumulus operators token NAME` on the server, or on the console's Management tokens page)."
+            )
         }
         return ManagementClient(transport: .remote(base: url, token: token))
     }

@@ -46,11 +46,16 @@ struct DemoContainer {
         let database = try store.database(container, .development, .public, as: .operator())
         func folder(_ name: String) -> FieldValue { .reference(Reference(recordName: name, action: .deleteSelf)) }
         let notes: [(String, String, String, [String], Int64, String, Location?)] = [
-            ("welcome", "Welcome to Cumulus", "A self-hosted CloudKit. These notes live in the public database of development.", ["start"], 1, "inbox", nil),
+            (
+                "welcome", "Welcome to Cumulus", "A self-hosted CloudKit. These notes live in the public database of development.",
+                ["start"], 1, "inbox", nil
+            ),
             ("query", "Try a query", "POST records/query with filterBy on title, tags or pinned.", ["api", "start"], 0, "inbox", nil),
             ("schema", "Export the schema", "cumulus export-schema --container iCloud.com.example.Notes", ["cli"], 0, "work", nil),
-            ("cupertino", "Infinite Loop", "A note with a location, for NEAR queries.", ["places"], 0, "work",
-             Location(latitude: 37.3318, longitude: -122.0312)),
+            (
+                "cupertino", "Infinite Loop", "A note with a location, for NEAR queries.", ["places"], 0, "work",
+                Location(latitude: 37.3318, longitude: -122.0312)
+            ),
             ("groceries", "Groceries", "Milk, bread, apples.", ["home"], 0, "home", nil),
         ]
         var operations = ["inbox": "Inbox", "work": "Work", "home": "Home"].sorted { $0.key < $1.key }.map { name, title in

@@ -26,7 +26,8 @@ struct HealthCheck: Sendable {
     static func readiness(of store: CloudStore) -> HTTPResponse {
         let problem = store.readinessProblem()
         let body = Readiness(status: problem == nil ? "ready" : "unavailable", reason: problem, processes: store.liveProcessCount)
-        return (try? .json(encoding: body, status: problem == nil ? .ok : .serviceUnavailable)) ?? .json(#"{"status":"unavailable"}"#, status: .serviceUnavailable)
+        return (try? .json(encoding: body, status: problem == nil ? .ok : .serviceUnavailable))
+            ?? .json(#"{"status":"unavailable"}"#, status: .serviceUnavailable)
     }
 
     private struct Readiness: Encodable {

@@ -46,7 +46,9 @@ extension ServeSetting {
     typealias Invalid = ServerSettings.InvalidSetting
 
     static func integer(_ text: String, _ source: String, in range: ClosedRange<Int>) throws -> Int {
-        guard let value = Int(text), range.contains(value) else { throw Invalid(name: source, value: text, expected: "an integer in \(range)") }
+        guard let value = Int(text), range.contains(value) else {
+            throw Invalid(name: source, value: text, expected: "an integer in \(range)")
+        }
         return value
     }
 
@@ -78,60 +80,84 @@ extension ServeSetting {
 extension ServeSetting {
     /// Every setting of `cumulus serve`, in the order the help and the README list them.
     static let all: [ServeSetting] = [
-        ServeSetting("host", "The address to listen on (an IP address or localhost).", default: "`127.0.0.1`", .value(placeholder: "ADDRESS")) { value, settings, _ in
+        ServeSetting(
+            "host", "The address to listen on (an IP address or localhost).", default: "`127.0.0.1`", .value(placeholder: "ADDRESS")
+        ) { value, settings, _ in
             settings.http.host = value
         },
         ServeSetting("port", "The port to listen on; 0 picks a free one.", default: "`8080`", .value(placeholder: "PORT")) {
             $1.http.port = try integer($0, $2, in: 0...65535)
         },
-        ServeSetting("data-dir", "Where databases and assets are kept.", default: "`./data`", .value(placeholder: "DIR")) { value, settings, _ in
+        ServeSetting("data-dir", "Where databases and assets are kept.", default: "`./data`", .value(placeholder: "DIR")) {
+            value, settings, _ in
             settings.dataDirectory = value
         },
-        ServeSetting("database-url", "The PostgreSQL database that several servers share (`postgres://user:password@host:5432/cumulus`).",
-                     default: "SQLite files in the data directory", .value(placeholder: "URL")) { value, settings, source in
+        ServeSetting(
+            "database-url", "The PostgreSQL database that several servers share (`postgres://user:password@host:5432/cumulus`).",
+            default: "SQLite files in the data directory", .value(placeholder: "URL")
+        ) { value, settings, source in
             do {
                 settings.database = try DatabaseSetting.resolve(value)
             } catch {
                 throw Invalid(name: source, value: DatabaseLocation.postgres(url: value).description, expected: "\(error)")
             }
         },
-        ServeSetting("public-dir", "The folder served under `/static/` (css, scripts, `openapi.json`).", default: "`./Public`", .value(placeholder: "DIR")) { value, settings, _ in
+        ServeSetting(
+            "public-dir", "The folder served under `/static/` (css, scripts, `openapi.json`).", default: "`./Public`",
+            .value(placeholder: "DIR")
+        ) { value, settings, _ in
             settings.publicDirectory = value
         },
-        ServeSetting("templates-dir", "The folder of the pages' templates.", default: "`./Templates`", .value(placeholder: "DIR")) { value, settings, _ in
+        ServeSetting("templates-dir", "The folder of the pages' templates.", default: "`./Templates`", .value(placeholder: "DIR")) {
+            value, settings, _ in
             settings.templatesDirectory = value
         },
-        ServeSetting("public-url", "The URL clients reach this server at, used in the links it hands out (sign-in, courier, pages).",
-                     default: "the listen address, or an allowed Host", .value(placeholder: "URL")) { value, settings, source in
+        ServeSetting(
+            "public-url", "The URL clients reach this server at, used in the links it hands out (sign-in, courier, pages).",
+            default: "the listen address, or an allowed Host", .value(placeholder: "URL")
+        ) { value, settings, source in
             guard ServerSettings.isPublicURL(value) else {
                 throw Invalid(name: source, value: value, expected: "an http or https URL without query, such as https://cloud.example.com")
             }
             settings.publicURL = value.hasSuffix("/") ? String(value.dropLast()) : value
         },
-        ServeSetting("allowed-hosts", "`Host` names (or `name:port`), comma-separated, that links may be built on besides the listen address, when no public URL is set.",
-                     default: "none", .value(placeholder: "HOSTS")) { value, settings, source in
+        ServeSetting(
+            "allowed-hosts",
+            "`Host` names (or `name:port`), comma-separated, that links may be built on besides the listen address, when no public URL is set.",
+            default: "none", .value(placeholder: "HOSTS")
+        ) { value, settings, source in
             guard let hosts = HTTPRequest.allowedHosts(value) else {
-                throw Invalid(name: source, value: value, expected: "host names or addresses with an optional port, such as cloud.example.com,10.0.0.5:8080")
+                throw Invalid(
+                    name: source, value: value,
+                    expected: "host names or addresses with an optional port, such as cloud.example.com,10.0.0.5:8080")
             }
             settings.allowedHosts = hosts
         },
-        ServeSetting("synchronous", "Durability: `normal` (commits survive a crash) or `full` (also power loss).",
-                     default: "`normal`", .value(placeholder: "MODE")) { value, settings, source in
+        ServeSetting(
+            "synchronous", "Durability: `normal` (commits survive a crash) or `full` (also power loss).",
+            default: "`normal`", .value(placeholder: "MODE")
+        ) { value, settings, source in
             guard let mode = SynchronousMode(rawValue: value.uppercased()) else {
                 throw Invalid(name: source, value: value, expected: "normal or full")
             }
             settings.synchronous = mode
         },
-        ServeSetting("request-log-retention", "How long the request log and the audit trail keep an entry (1h to 400d).",
-                     default: "`7d`", .value(placeholder: "DURATION")) { value, settings, source in
-            guard let retention = SettingReader.parseDuration(value), retention >= .seconds(3600), retention <= .seconds(400 * 86_400) else {
+        ServeSetting(
+            "request-log-retention", "How long the request log and the audit trail keep an entry (1h to 400d).",
+            default: "`7d`", .value(placeholder: "DURATION")
+        ) { value, settings, source in
+            guard let retention = SettingReader.parseDuration(value), retention >= .seconds(3600), retention <= .seconds(400 * 86_400)
+            else {
                 throw Invalid(name: source, value: value, expected: "a duration from 1h to 400d, such as 7d or 36h")
             }
             settings.requestLogRetention = retention
         },
-        ServeSetting("tombstone-retention", "How long change feeds keep deleted records' and zones' tombstones (1h to 400d).",
-                     default: "`30d`", .value(placeholder: "DURATION")) { value, settings, source in
-            guard let retention = SettingReader.parseDuration(value), retention >= .seconds(3600), retention <= .seconds(400 * 86_400) else {
+        ServeSetting(
+            "tombstone-retention", "How long change feeds keep deleted records' and zones' tombstones (1h to 400d).",
+            default: "`30d`", .value(placeholder: "DURATION")
+        ) { value, settings, source in
+            guard let retention = SettingReader.parseDuration(value), retention >= .seconds(3600), retention <= .seconds(400 * 86_400)
+            else {
                 throw Invalid(name: source, value: value, expected: "a duration from 1h to 400d, such as 30d or 36h")
             }
             settings.tombstoneRetention = retention
@@ -139,7 +165,9 @@ extension ServeSetting {
         ServeSetting("demo", "Seed the demo container iCloud.com.example.Notes on first start.", default: "on", .switchable) {
             $1.demo = try boolean($0, $2)
         },
-        ServeSetting("log-level", "trace, debug, info, notice, warning, error or critical.", default: "`info`", .value(placeholder: "LEVEL")) {
+        ServeSetting(
+            "log-level", "trace, debug, info, notice, warning, error or critical.", default: "`info`", .value(placeholder: "LEVEL")
+        ) {
             value, settings, source in
             guard let level = Logger.Level(rawValue: value.lowercased()) else {
                 throw Invalid(name: source, value: value, expected: Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))
@@ -155,34 +183,51 @@ extension ServeSetting {
         ServeSetting("workers", "Worker threads for handlers.", default: "4 per core, at least 4", .value(placeholder: "N")) {
             $1.http.workerCount = try integer($0, $2, in: 1...4096)
         },
-        ServeSetting("awake-workers", "Workers new requests wake at most; more wake when those block.", default: "one per core", .value(placeholder: "N")) {
+        ServeSetting(
+            "awake-workers", "Workers new requests wake at most; more wake when those block.", default: "one per core",
+            .value(placeholder: "N")
+        ) {
             $1.http.awakeWorkerLimit = try integer($0, $2, in: 1...4096)
         },
         ServeSetting("worker-queue", "Requests that may wait for a worker before 503.", default: "`10000`", .value(placeholder: "N")) {
             $1.http.workerQueueCapacity = try integer($0, $2, in: 1...10_000_000)
         },
-        ServeSetting("max-header-bytes", "Limit of the request line plus headers (431 above).", default: "`16KiB`", .value(placeholder: "SIZE")) {
+        ServeSetting(
+            "max-header-bytes", "Limit of the request line plus headers (431 above).", default: "`16KiB`", .value(placeholder: "SIZE")
+        ) {
             $1.http.maxHeaderBytes = try size($0, $2)
         },
-        ServeSetting("max-body-bytes", "Limit of a request body (413 above), where a route sets none of its own.",
-                     default: "`1MiB`", .value(placeholder: "SIZE")) {
+        ServeSetting(
+            "max-body-bytes", "Limit of a request body (413 above), where a route sets none of its own.",
+            default: "`1MiB`", .value(placeholder: "SIZE")
+        ) {
             $1.http.maxBodyBytes = try size($0, $2)
         },
-        ServeSetting("max-api-body-bytes", "Limit of a CloudKit Web Services request body (413 above).", default: "`4MiB`",
-                     .value(placeholder: "SIZE")) {
+        ServeSetting(
+            "max-api-body-bytes", "Limit of a CloudKit Web Services request body (413 above).", default: "`4MiB`",
+            .value(placeholder: "SIZE")
+        ) {
             $1.maxAPIBodyBytes = try size($0, $2)
         },
-        ServeSetting("max-asset-bytes", "Largest asset file an upload may hold (QUOTA_EXCEEDED above).", default: "`50MiB`",
-                     .value(placeholder: "SIZE")) {
+        ServeSetting(
+            "max-asset-bytes", "Largest asset file an upload may hold (QUOTA_EXCEEDED above).", default: "`50MiB`",
+            .value(placeholder: "SIZE")
+        ) {
             $1.maxAssetBytes = try size($0, $2)
         },
-        ServeSetting("assets", "Where asset blobs are kept: a directory, or `s3://BUCKET` with `--assets-endpoint` and the keys in "
-                     + "`CUMULUS_ASSETS_ACCESS_KEY_ID` and `CUMULUS_ASSETS_SECRET_ACCESS_KEY`.", default: "the data directory",
-                     .value(placeholder: "DIR-OR-S3-URL")) { value, settings, _ in
+        ServeSetting(
+            "assets",
+            "Where asset blobs are kept: a directory, or `s3://BUCKET` with `--assets-endpoint` and the keys in "
+                + "`CUMULUS_ASSETS_ACCESS_KEY_ID` and `CUMULUS_ASSETS_SECRET_ACCESS_KEY`.", default: "the data directory",
+            .value(placeholder: "DIR-OR-S3-URL")
+        ) { value, settings, _ in
             settings.assets = value
         },
-        ServeSetting("assets-endpoint", "The S3-compatible server of `--assets s3://BUCKET`, `http://host:port` (plain HTTP: this host or a private network).",
-                     default: "none", .value(placeholder: "URL")) { value, settings, _ in
+        ServeSetting(
+            "assets-endpoint",
+            "The S3-compatible server of `--assets s3://BUCKET`, `http://host:port` (plain HTTP: this host or a private network).",
+            default: "none", .value(placeholder: "URL")
+        ) { value, settings, _ in
             settings.assetsEndpoint = value
         },
         ServeSetting("assets-region", "The region S3 requests are signed for.", default: "`us-east-1`", .value(placeholder: "REGION")) {
@@ -192,42 +237,58 @@ extension ServeSetting {
         ServeSetting("header-read-timeout", "Time to receive a request head.", default: "`10s`", .value(placeholder: "DURATION")) {
             $1.http.headerReadTimeout = try duration($0, $2)
         },
-        ServeSetting("body-read-timeout", "Time to receive a request body, plus a second per minimum-rate's worth received.",
-                     default: "`30s`", .value(placeholder: "DURATION")) {
+        ServeSetting(
+            "body-read-timeout", "Time to receive a request body, plus a second per minimum-rate's worth received.",
+            default: "`30s`", .value(placeholder: "DURATION")
+        ) {
             $1.http.bodyReadTimeout = try duration($0, $2)
         },
-        ServeSetting("min-body-rate", "The slowest rate a long body may arrive at.", default: "`16KiB` per second",
-                     .value(placeholder: "SIZE")) {
+        ServeSetting(
+            "min-body-rate", "The slowest rate a long body may arrive at.", default: "`16KiB` per second",
+            .value(placeholder: "SIZE")
+        ) {
             $1.http.minimumBodyBytesPerSecond = try size($0, $2)
         },
         ServeSetting("idle-timeout", "Time an idle keep-alive connection stays open.", default: "`60s`", .value(placeholder: "DURATION")) {
             $1.http.idleTimeout = try duration($0, $2)
         },
-        ServeSetting("write-timeout", "Time a client may take to accept more response bytes.", default: "`30s`",
-                     .value(placeholder: "DURATION")) {
+        ServeSetting(
+            "write-timeout", "Time a client may take to accept more response bytes.", default: "`30s`",
+            .value(placeholder: "DURATION")
+        ) {
             $1.http.writeTimeout = try duration($0, $2)
         },
-        ServeSetting("max-connections", "Most connections open at once (503 and closed above).", default: "`10000`",
-                     .value(placeholder: "N")) {
+        ServeSetting(
+            "max-connections", "Most connections open at once (503 and closed above).", default: "`10000`",
+            .value(placeholder: "N")
+        ) {
             $1.http.maxConnections = try integer($0, $2, in: 1...10_000_000)
         },
-        ServeSetting("max-connections-per-client", "Most connections open at once from one client address (503 and closed above).",
-                     default: "`256`", .value(placeholder: "N")) {
+        ServeSetting(
+            "max-connections-per-client", "Most connections open at once from one client address (503 and closed above).",
+            default: "`256`", .value(placeholder: "N")
+        ) {
             $1.http.maxConnectionsPerClient = try integer($0, $2, in: 1...10_000_000)
         },
         ServeSetting("gzip-min-bytes", "Smallest body that is gzip-compressed.", default: "`1KiB`", .value(placeholder: "SIZE")) {
             $1.http.gzipMinimumBytes = try size($0, $2)
         },
-        ServeSetting("event-stream-heartbeat", "Heartbeat interval of server-sent-event streams.", default: "`15s`",
-                     .value(placeholder: "DURATION")) {
+        ServeSetting(
+            "event-stream-heartbeat", "Heartbeat interval of server-sent-event streams.", default: "`15s`",
+            .value(placeholder: "DURATION")
+        ) {
             $1.http.eventStreamHeartbeat = try duration($0, $2)
         },
-        ServeSetting("shutdown-grace", "Time in-flight requests get to finish at shutdown.", default: "`10s`",
-                     .value(placeholder: "DURATION")) {
+        ServeSetting(
+            "shutdown-grace", "Time in-flight requests get to finish at shutdown.", default: "`10s`",
+            .value(placeholder: "DURATION")
+        ) {
             $1.http.shutdownGracePeriod = try duration($0, $2)
         },
-        ServeSetting("healthz-on-event-loop", "Answer `/healthz` on the event loop (off measures the worker pool's cost).",
-                     default: "on", .switchable) {
+        ServeSetting(
+            "healthz-on-event-loop", "Answer `/healthz` on the event loop (off measures the worker pool's cost).",
+            default: "on", .switchable
+        ) {
             $1.healthzOnEventLoop = try boolean($0, $2)
         },
     ]

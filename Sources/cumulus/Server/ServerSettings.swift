@@ -58,7 +58,8 @@ struct ServerSettings: Sendable {
         var value: String
         var expected: String
         var description: String {
-            expected.hasPrefix("a flag of") ? "unknown argument '\(name)': expected \(expected)"
+            expected.hasPrefix("a flag of")
+                ? "unknown argument '\(name)': expected \(expected)"
                 : "invalid value '\(value)' for \(name): expected \(expected)"
         }
     }
@@ -116,7 +117,8 @@ struct ServerSettings: Sendable {
                 case .switchable:
                     values[name] = inline ?? "true"
                 }
-            } else if name.hasPrefix("no-"), let setting = byFlag[String(name.dropFirst(3))], case .switchable = setting.kind, inline == nil {
+            } else if name.hasPrefix("no-"), let setting = byFlag[String(name.dropFirst(3))], case .switchable = setting.kind, inline == nil
+            {
                 values[setting.flag] = "false"
             } else {
                 throw InvalidSetting(name: argument, value: argument, expected: "a flag of `cumulus serve --help`")

@@ -34,8 +34,8 @@ enum SettingReader {
     }
 }
 
-private extension String {
-    func trimmingCharacters(in character: Character) -> String {
+extension String {
+    fileprivate func trimmingCharacters(in character: Character) -> String {
         var slice = self[...]
         while slice.first == character { slice = slice.dropFirst() }
         while slice.last == character { slice = slice.dropLast() }

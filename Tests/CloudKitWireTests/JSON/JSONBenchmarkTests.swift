@@ -1,6 +1,6 @@
+import CloudKitWire
 import Foundation
 import Testing
-import CloudKitWire
 
 /// Throughput of the codec on a typical CloudKit request next to Foundation's
 /// `JSONSerialization` in the same run. It prints and asserts only correctness, never time:
@@ -8,7 +8,8 @@ import CloudKitWire
 @Suite("JSON benchmark")
 struct JSONBenchmarkTests {
     /// A `records/modify` request of about 1.2 KB with one field of every common type.
-    static let record = Array(#"""
+    static let record = Array(
+        #"""
         {"operations":[{"operationType":"create","record":{"recordType":"Artwork","recordName":"4C016E24-C397-4C9D-81D6-DEE3E3A48BB0",\#
         "fields":{"title":{"value":"Starry Night","type":"STRING"},\#
         "artist":{"value":{"recordName":"vangogh","action":"NONE","zoneID":{"zoneName":"_defaultZone","ownerRecordName":"_9a065b60313a5937e75e03ed8e8f383d"}},"type":"REFERENCE"},\#
@@ -35,11 +36,11 @@ struct JSONBenchmarkTests {
         #expect(try JSONValue.parse(parsed.serialized()) == parsed)
 
         #if DEBUG
-        let iterations = 2_000
-        let configuration = "debug build; use -c release for real numbers"
+            let iterations = 2_000
+            let configuration = "debug build; use -c release for real numbers"
         #else
-        let iterations = 50_000
-        let configuration = "release build"
+            let iterations = 50_000
+            let configuration = "release build"
         #endif
 
         var written = 0

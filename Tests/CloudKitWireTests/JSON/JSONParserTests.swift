@@ -1,5 +1,5 @@
-import Testing
 import CloudKitWire
+import Testing
 
 /// One case of the valid corpus: the text and the value it must parse to.
 struct AcceptedJSON: Sendable, CustomTestStringConvertible {
@@ -84,12 +84,14 @@ let acceptedCorpus: [AcceptedJSON] = [
     AcceptedJSON("y_string_raw_utf8_with_escape", "\"é\\n中\"", "é\n中"),
     AcceptedJSON("y_string_line_separator_raw", "\"\u{2028}\u{2029}\"", "\u{2028}\u{2029}"),
     AcceptedJSON("y_string_delete_raw", "\"\u{7F}\"", "\u{7F}"),
-    AcceptedJSON("y_string_long_ascii", "\"" + String(repeating: "abcdefgh", count: 40) + "\"",
-                  .string(String(repeating: "abcdefgh", count: 40))),
+    AcceptedJSON(
+        "y_string_long_ascii", "\"" + String(repeating: "abcdefgh", count: 40) + "\"",
+        .string(String(repeating: "abcdefgh", count: 40))),
     AcceptedJSON("y_string_escape_after_long_run", #""abcdefghijklmnop\"q""#, "abcdefghijklmnop\"q"),
     AcceptedJSON("y_object_duplicate_key_last_wins", #"{"a":1,"b":2,"a":3}"#, ["a": 3, "b": 2]),
-    AcceptedJSON("y_cloudkit_zone", #"{"zoneID":{"zoneName":"_defaultZone","ownerRecordName":"_9a065b60313a5937e75e03ed8e8f383d"}}"#,
-                  ["zoneID": ["zoneName": "_defaultZone", "ownerRecordName": "_9a065b60313a5937e75e03ed8e8f383d"]]),
+    AcceptedJSON(
+        "y_cloudkit_zone", #"{"zoneID":{"zoneName":"_defaultZone","ownerRecordName":"_9a065b60313a5937e75e03ed8e8f383d"}}"#,
+        ["zoneID": ["zoneName": "_defaultZone", "ownerRecordName": "_9a065b60313a5937e75e03ed8e8f383d"]]),
 ]
 
 /// The invalid corpus, named after JSONTestSuite's `n_` files, with the offset each error names.

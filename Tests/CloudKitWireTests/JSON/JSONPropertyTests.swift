@@ -1,6 +1,6 @@
-import Testing
-import TestSupport
 import CloudKitWire
+import TestSupport
+import Testing
 
 /// Random inputs from fixed seeds: the parser must never crash, and whatever it accepts must
 /// survive a round trip through the writer.
@@ -83,9 +83,10 @@ struct JSONPropertyTests {
         case 2:
             // Mostly the edges of the range and the double-precision boundary.
             let edges: [Int64] = [.max, .min, 0, -1, 1 << 53, (1 << 53) + 1, -(1 << 53) - 1]
-            return .integer(Bool.random(using: &generator)
-                ? edges.randomElement(using: &generator)!
-                : Int64(bitPattern: generator.next()))
+            return .integer(
+                Bool.random(using: &generator)
+                    ? edges.randomElement(using: &generator)!
+                    : Int64(bitPattern: generator.next()))
         case 3:
             var double = Double(bitPattern: generator.next())
             if !double.isFinite { double = Double.random(in: -1e6...1e6, using: &generator) }
@@ -106,7 +107,9 @@ struct JSONPropertyTests {
     }
 
     private func randomString(using generator: inout SeededGenerator) -> String {
-        let pieces: [String] = ["a", "Z", "0", " ", "\"", "\\", "/", "\n", "\u{0}", "\u{1F}", "é", "中", "😀", "\u{2028}", "\u{FFFF}", "recordName"]
+        let pieces: [String] = [
+            "a", "Z", "0", " ", "\"", "\\", "/", "\n", "\u{0}", "\u{1F}", "é", "中", "😀", "\u{2028}", "\u{FFFF}", "recordName",
+        ]
         let count = Int.random(in: 0...12, using: &generator)
         return (0..<count).map { _ in pieces.randomElement(using: &generator)! }.joined()
     }

@@ -1,5 +1,5 @@
-import Testing
 import CloudKitWire
+import Testing
 
 @Suite("JSON values and objects")
 struct JSONValueTests {
@@ -30,25 +30,27 @@ struct JSONValueTests {
         #expect(JSONValue.null.int64Value == nil)
     }
 
-    @Test("numeric strings count only when asked", arguments: [
-        ("5", Int64?.some(5)),
-        ("-9223372036854775808", .some(.min)),
-        ("9223372036854775807", .some(.max)),
-        ("1422312944104", .some(1_422_312_944_104)),
-        ("1e3", .some(1000)),
-        ("2.0", .some(2)),
-        ("1.5", nil),
-        ("9223372036854775808", nil),
-        (" 5", nil),
-        ("5 ", nil),
-        ("+5", nil),
-        ("05", nil),
-        ("0x10", nil),
-        ("", nil),
-        ("-", nil),
-        ("NaN", nil),
-        ("five", nil),
-    ])
+    @Test(
+        "numeric strings count only when asked",
+        arguments: [
+            ("5", Int64?.some(5)),
+            ("-9223372036854775808", .some(.min)),
+            ("9223372036854775807", .some(.max)),
+            ("1422312944104", .some(1_422_312_944_104)),
+            ("1e3", .some(1000)),
+            ("2.0", .some(2)),
+            ("1.5", nil),
+            ("9223372036854775808", nil),
+            (" 5", nil),
+            ("5 ", nil),
+            ("+5", nil),
+            ("05", nil),
+            ("0x10", nil),
+            ("", nil),
+            ("-", nil),
+            ("NaN", nil),
+            ("five", nil),
+        ])
     func numericStrings(text: String, expected: Int64?) {
         #expect(JSONValue.string(text).int64Value(acceptingNumericString: true) == expected)
         #expect(JSONValue.string(text).int64Value(acceptingNumericString: false) == nil)

@@ -1,6 +1,6 @@
-import Testing
-import TestSupport
 import CloudKitWire
+import TestSupport
+import Testing
 
 @Suite("JSON writer")
 struct JSONWriterTests {

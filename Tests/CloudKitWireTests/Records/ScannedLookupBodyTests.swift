@@ -1,7 +1,7 @@
 import CloudKitWire
 import CloudStore
-import Testing
 import TestSupport
+import Testing
 
 /// A `records/lookup` body scanned without a tree reads exactly as its tree does: the same
 /// lookups, the same members around them, the same first error; and whatever the scan takes,
@@ -42,8 +42,9 @@ struct ScannedLookupBodyTests {
         var envelope = json.objectValue!
         envelope["records"] = nil
         #expect(scanned.envelope == .object(envelope), "envelope of \(text)", sourceLocation: sourceLocation)
-        #expect(envelopeReading(WireValue.body(scanned.envelope), lookups: .success(scanned.lookups)) == tree,
-                "reading of \(text)", sourceLocation: sourceLocation)
+        #expect(
+            envelopeReading(WireValue.body(scanned.envelope), lookups: .success(scanned.lookups)) == tree,
+            "reading of \(text)", sourceLocation: sourceLocation)
         return true
     }
 
@@ -101,12 +102,26 @@ struct ScannedLookupBodyTests {
             body.append(("records", .array((0..<Int.random(in: 0...4, using: &generator)).map { _ in entry(&generator) })))
         }
         if Bool.random(using: &generator) {
-            body.append(("zoneID", pick([.object([("zoneName", .raw(#""_defaultZone""#))]), .raw("null"), .raw("3"), .object([("zoneName", .raw(#""""#))])], &generator)))
+            body.append(
+                (
+                    "zoneID",
+                    pick(
+                        [
+                            .object([("zoneName", .raw(#""_defaultZone""#))]), .raw("null"), .raw("3"),
+                            .object([("zoneName", .raw(#""""#))]),
+                        ], &generator)
+                ))
         }
         if Bool.random(using: &generator) {
-            body.append(("desiredKeys", pick([.array([]), .array([.raw(#""title""#)]), .raw("null"), .array([.raw("1")]), .raw(#""x""#)], &generator)))
+            body.append(
+                (
+                    "desiredKeys",
+                    pick([.array([]), .array([.raw(#""title""#)]), .raw("null"), .array([.raw("1")]), .raw(#""x""#)], &generator)
+                ))
         }
-        if Int.random(in: 0..<4, using: &generator) == 0 { body.append(("numbersAsStrings", pick([.raw("true"), .raw("0"), .raw(#""no""#)], &generator))) }
+        if Int.random(in: 0..<4, using: &generator) == 0 {
+            body.append(("numbersAsStrings", pick([.raw("true"), .raw("0"), .raw(#""no""#)], &generator)))
+        }
         return members(body, &generator)
     }
 
@@ -118,10 +133,15 @@ struct ScannedLookupBodyTests {
         }
         var entry: [(String, GeneratedJSON)] = []
         if Int.random(in: 0..<10, using: &generator) > 0 {
-            entry.append(("recordName", pick([.raw(#""a""#), .raw(#""c d""#), .raw(#""""#), .raw(#""a""#), .raw("null"), .raw("5")], &generator)))
+            entry.append(
+                ("recordName", pick([.raw(#""a""#), .raw(#""c d""#), .raw(#""""#), .raw(#""a""#), .raw("null"), .raw("5")], &generator)))
         }
         if Int.random(in: 0..<3, using: &generator) == 0 {
-            entry.append(("desiredKeys", pick([.array([]), .array([.raw(#""x""#), .raw(#""y""#)]), .raw("null"), .array([.raw("null")])], &generator)))
+            entry.append(
+                (
+                    "desiredKeys",
+                    pick([.array([]), .array([.raw(#""x""#), .raw(#""y""#)]), .raw("null"), .array([.raw("null")])], &generator)
+                ))
         }
         return members(entry, &generator)
     }

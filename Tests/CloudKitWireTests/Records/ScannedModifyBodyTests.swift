@@ -1,7 +1,7 @@
 import CloudKitWire
 import CloudStore
-import Testing
 import TestSupport
+import Testing
 
 /// A `records/modify` body scanned without a tree reads exactly as its tree does: the same
 /// operations, the same members around them, the same first error; and whatever the scan takes,
@@ -9,13 +9,15 @@ import TestSupport
 @Suite("Scanned records/modify bodies")
 struct ScannedModifyBodyTests {
     private static let schema = Schema(recordTypes: [
-        RecordTypeDefinition(name: "Note", fields: [
-            FieldDefinition(name: "title", type: .string), FieldDefinition(name: "count", type: .int64),
-            FieldDefinition(name: "score", type: .double), FieldDefinition(name: "tags", type: .list(.string)),
-            FieldDefinition(name: "when", type: .timestamp), FieldDefinition(name: "place", type: .location),
-            FieldDefinition(name: "owner", type: .reference), FieldDefinition(name: "file", type: .asset),
-            FieldDefinition(name: "blob", type: .bytes),
-        ]),
+        RecordTypeDefinition(
+            name: "Note",
+            fields: [
+                FieldDefinition(name: "title", type: .string), FieldDefinition(name: "count", type: .int64),
+                FieldDefinition(name: "score", type: .double), FieldDefinition(name: "tags", type: .list(.string)),
+                FieldDefinition(name: "when", type: .timestamp), FieldDefinition(name: "place", type: .location),
+                FieldDefinition(name: "owner", type: .reference), FieldDefinition(name: "file", type: .asset),
+                FieldDefinition(name: "blob", type: .bytes),
+            ]),
         RecordTypeDefinition(name: "Other", fields: [FieldDefinition(name: "title", type: .int64)]),
     ])
 
@@ -191,21 +193,38 @@ struct ScannedModifyBodyTests {
             body.append(("operations", .array((0..<Int.random(in: 0...3, using: &generator)).map { _ in operation(&generator) })))
         }
         if Bool.random(using: &generator) {
-            body.append(("zoneID", pick([
-                .object([("zoneName", .raw(#""_defaultZone""#))]), .object([("zoneName", .raw(#""Z""#)), ("ownerRecordName", .raw(#""_abc""#))]),
-                .object([("zoneName", .raw(#""""#))]), .object([("ownerName", .raw("5"))]), .raw("null"), .raw("5"),
-            ], &generator)))
+            body.append(
+                (
+                    "zoneID",
+                    pick(
+                        [
+                            .object([("zoneName", .raw(#""_defaultZone""#))]),
+                            .object([("zoneName", .raw(#""Z""#)), ("ownerRecordName", .raw(#""_abc""#))]),
+                            .object([("zoneName", .raw(#""""#))]), .object([("ownerName", .raw("5"))]), .raw("null"), .raw("5"),
+                        ], &generator)
+                ))
         }
-        if Bool.random(using: &generator) { body.append(("atomic", pick([.raw("true"), .raw("false"), .raw("1"), .raw(#""true""#), .raw("null"), .raw(#""x""#)], &generator))) }
+        if Bool.random(using: &generator) {
+            body.append(
+                ("atomic", pick([.raw("true"), .raw("false"), .raw("1"), .raw(#""true""#), .raw("null"), .raw(#""x""#)], &generator)))
+        }
         if Bool.random(using: &generator) { body.append(("desiredKeys", strings(&generator))) }
         if Bool.random(using: &generator) {
-            body.append((pick(["numbersAsStrings", "numberAsStrings"], &generator), pick([.raw("true"), .raw("false"), .raw("null"), .raw("2")], &generator)))
+            body.append(
+                (
+                    pick(["numbersAsStrings", "numberAsStrings"], &generator),
+                    pick([.raw("true"), .raw("false"), .raw("null"), .raw("2")], &generator)
+                ))
         }
         return members(body, &generator)
     }
 
     private static func strings(_ generator: inout SeededGenerator) -> Doc {
-        pick([.array([]), .array([.raw(#""title""#)]), .array([.raw(#""title""#), .raw(#""count""#)]), .raw("null"), .array([.raw("1")]), .raw(#""title""#)], &generator)
+        pick(
+            [
+                .array([]), .array([.raw(#""title""#)]), .array([.raw(#""title""#), .raw(#""count""#)]), .raw("null"), .array([.raw("1")]),
+                .raw(#""title""#),
+            ], &generator)
     }
 
     private static func operation(_ generator: inout SeededGenerator) -> Doc {
@@ -225,15 +244,26 @@ struct ScannedModifyBodyTests {
         if Int.random(in: 0..<30, using: &generator) == 0 { return pick([.raw("null"), .raw("[]")], &generator) }
         var record: [(String, Doc)] = []
         if Bool.random(using: &generator) {
-            record.append(("recordName", .raw(pick([#""n1""#, #""n2""#, #""n3""#, #""n1""#, #""n2""#, #""a \"b\" \u00e9""#, "null", "5"], &generator))))
+            record.append(
+                (
+                    "recordName",
+                    .raw(pick([#""n1""#, #""n2""#, #""n3""#, #""n1""#, #""n2""#, #""a \"b\" \u00e9""#, "null", "5"], &generator))
+                ))
         }
         if Bool.random(using: &generator) {
-            record.append(("recordType", .raw(pick([#""Note""#, #""Note""#, #""Other""#, #""Missing""#, "null", "4", #""cloudkit.share""#], &generator))))
+            record.append(
+                (
+                    "recordType",
+                    .raw(pick([#""Note""#, #""Note""#, #""Other""#, #""Missing""#, "null", "4", #""cloudkit.share""#], &generator))
+                ))
         }
-        if Int.random(in: 0..<4, using: &generator) == 0 { record.append(("recordChangeTag", .raw(pick([#""1""#, "null", "1"], &generator)))) }
+        if Int.random(in: 0..<4, using: &generator) == 0 {
+            record.append(("recordChangeTag", .raw(pick([#""1""#, "null", "1"], &generator))))
+        }
         if Int.random(in: 0..<8, using: &generator) > 0 { record.append(("fields", fields(&generator))) }
         if Int.random(in: 0..<25, using: &generator) == 0 {
-            record.append((pick(["parent", "createShortGUID", "publicPermission"], &generator), pick([.raw("null"), .raw("true")], &generator)))
+            record.append(
+                (pick(["parent", "createShortGUID", "publicPermission"], &generator), pick([.raw("null"), .raw("true")], &generator)))
         }
         return members(record, &generator)
     }
@@ -259,8 +289,10 @@ struct ScannedModifyBodyTests {
         var field: [(String, Doc)] = []
         if Int.random(in: 0..<12, using: &generator) > 0 { field.append(("value", value(&generator))) }
         if Bool.random(using: &generator) {
-            let hints = [#""STRING""#, #""INT64""#, #""INT""#, #""DOUBLE""#, #""TIMESTAMP""#, #""DATETIME""#, #""ASSET""#, #""REFERENCE""#,
-                         #""LOCATION""#, #""STRING_LIST""#, #""BYTES""#, #""bogus""#, "null", "5"]
+            let hints = [
+                #""STRING""#, #""INT64""#, #""INT""#, #""DOUBLE""#, #""TIMESTAMP""#, #""DATETIME""#, #""ASSET""#, #""REFERENCE""#,
+                #""LOCATION""#, #""STRING_LIST""#, #""BYTES""#, #""bogus""#, "null", "5",
+            ]
             field.append(("type", .raw(pick(hints, &generator))))
         }
         return members(field, &generator)

@@ -1,7 +1,7 @@
 import CloudKitWire
 import CloudStore
-import Testing
 import TestSupport
+import Testing
 
 /// A `records/query` body scanned without a tree reads exactly as its tree does: the same query,
 /// the same members around it, the same first error; and whatever the scan takes, the tree
@@ -9,12 +9,14 @@ import TestSupport
 @Suite("Scanned records/query bodies")
 struct ScannedQueryBodyTests {
     private static let schema = Schema(recordTypes: [
-        RecordTypeDefinition(name: "Note", fields: [
-            FieldDefinition(name: "title", type: .string), FieldDefinition(name: "count", type: .int64),
-            FieldDefinition(name: "score", type: .double), FieldDefinition(name: "tags", type: .list(.string)),
-            FieldDefinition(name: "when", type: .timestamp), FieldDefinition(name: "place", type: .location),
-            FieldDefinition(name: "owner", type: .reference),
-        ]),
+        RecordTypeDefinition(
+            name: "Note",
+            fields: [
+                FieldDefinition(name: "title", type: .string), FieldDefinition(name: "count", type: .int64),
+                FieldDefinition(name: "score", type: .double), FieldDefinition(name: "tags", type: .list(.string)),
+                FieldDefinition(name: "when", type: .timestamp), FieldDefinition(name: "place", type: .location),
+                FieldDefinition(name: "owner", type: .reference),
+            ]),
         RecordTypeDefinition(name: "Other", fields: [FieldDefinition(name: "title", type: .int64)]),
     ])
 
@@ -127,7 +129,9 @@ struct ScannedQueryBodyTests {
         // The filter's value sits inside five containers of the body; 512 in all are allowed.
         func body(valueDepth: Int) -> [UInt8] {
             let value = String(repeating: "[", count: valueDepth) + String(repeating: "]", count: valueDepth)
-            return Array(#"{"query":{"recordType":"Note","filterBy":[{"fieldName":"tags","comparator":"IN","fieldValue":{"value":\#(value)}}]}}"#.utf8)
+            return Array(
+                #"{"query":{"recordType":"Note","filterBy":[{"fieldName":"tags","comparator":"IN","fieldValue":{"value":\#(value)}}]}}"#
+                    .utf8)
         }
         #expect(Self.expectSameReading(body(valueDepth: 507)) != nil)
         #expect(ScannedQueryBody.scan(body(valueDepth: 508)) == nil)
@@ -164,18 +168,29 @@ struct ScannedQueryBodyTests {
         var body: [(String, Doc)] = []
         if Int.random(in: 0..<20, using: &generator) > 0 { body.append(("query", query(&generator))) }
         if Bool.random(using: &generator) {
-            body.append(("zoneID", pick([
-                .object([("zoneName", .raw(#""_defaultZone""#))]), .object([("zoneName", .raw(#""""#))]), .raw("null"), .raw("5"),
-            ], &generator)))
+            body.append(
+                (
+                    "zoneID",
+                    pick(
+                        [
+                            .object([("zoneName", .raw(#""_defaultZone""#))]), .object([("zoneName", .raw(#""""#))]), .raw("null"),
+                            .raw("5"),
+                        ], &generator)
+                ))
         }
         if Int.random(in: 0..<3, using: &generator) == 0 {
             body.append(("desiredKeys", pick([.array([]), .array([.raw(#""title""#)]), .raw("null"), .array([.raw("1")])], &generator)))
         }
-        if Int.random(in: 0..<3, using: &generator) == 0 { body.append(("resultsLimit", .raw(pick(["1", #""20""#, "null", "1.5", #""x""#], &generator)))) }
-        if Int.random(in: 0..<4, using: &generator) == 0 { body.append(("continuationMarker", .raw(pick([#""m""#, "null", "3"], &generator)))) }
+        if Int.random(in: 0..<3, using: &generator) == 0 {
+            body.append(("resultsLimit", .raw(pick(["1", #""20""#, "null", "1.5", #""x""#], &generator))))
+        }
+        if Int.random(in: 0..<4, using: &generator) == 0 {
+            body.append(("continuationMarker", .raw(pick([#""m""#, "null", "3"], &generator))))
+        }
         if Int.random(in: 0..<4, using: &generator) == 0 { body.append(("zoneWide", .raw(pick(["true", "null", #""x""#], &generator)))) }
         if Int.random(in: 0..<4, using: &generator) == 0 {
-            body.append((pick(["numbersAsStrings", "numberAsStrings"], &generator), pick([.raw("true"), .raw("null"), .raw("2")], &generator)))
+            body.append(
+                (pick(["numbersAsStrings", "numberAsStrings"], &generator), pick([.raw("true"), .raw("null"), .raw("2")], &generator)))
         }
         return members(body, &generator)
     }
@@ -187,8 +202,12 @@ struct ScannedQueryBodyTests {
             query.append(("recordType", .raw(pick([#""Note""#, #""Note""#, #""Other""#, #""Missing""#, "null", "4"], &generator))))
         }
         if Int.random(in: 0..<6, using: &generator) > 0 {
-            query.append(("filterBy", Int.random(in: 0..<25, using: &generator) == 0
-                ? pick(odd, &generator) : .array((0..<Int.random(in: 0...3, using: &generator)).map { _ in filter(&generator) })))
+            query.append(
+                (
+                    "filterBy",
+                    Int.random(in: 0..<25, using: &generator) == 0
+                        ? pick(odd, &generator) : .array((0..<Int.random(in: 0...3, using: &generator)).map { _ in filter(&generator) })
+                ))
         }
         if Int.random(in: 0..<4, using: &generator) == 0 { query.append(("sortBy", sortBy(&generator))) }
         return members(query, &generator)
@@ -198,18 +217,42 @@ struct ScannedQueryBodyTests {
         if Int.random(in: 0..<30, using: &generator) == 0 { return pick(odd, &generator) }
         var filter: [(String, Doc)] = []
         if Int.random(in: 0..<15, using: &generator) > 0 {
-            let comparators = ["EQUALS", "NOT_EQUALS", "LESS_THAN", "GREATER_THAN_OR_EQUALS", "NEAR", "IN", "NOT_IN", "BEGINS_WITH",
-                               "LIST_CONTAINS", "LIST_CONTAINS_ANY", "LIST_MEMBER_BEGINS_WITH", "CONTAINS_ALL_TOKENS"].map { #""\#($0)""# }
-            filter.append(("comparator", .raw(pick(Int.random(in: 0..<20, using: &generator) == 0 ? [#""SAME""#, "null", "3"] : comparators, &generator))))
+            let comparators = [
+                "EQUALS", "NOT_EQUALS", "LESS_THAN", "GREATER_THAN_OR_EQUALS", "NEAR", "IN", "NOT_IN", "BEGINS_WITH",
+                "LIST_CONTAINS", "LIST_CONTAINS_ANY", "LIST_MEMBER_BEGINS_WITH", "CONTAINS_ALL_TOKENS",
+            ].map { #""\#($0)""# }
+            filter.append(
+                (
+                    "comparator",
+                    .raw(pick(Int.random(in: 0..<20, using: &generator) == 0 ? [#""SAME""#, "null", "3"] : comparators, &generator))
+                ))
         }
         if Int.random(in: 0..<8, using: &generator) == 0 {
-            filter.append(("systemFieldName", .raw(pick([#""recordName""#, #""createdTimestamp""#, #""___createTime""#, #""modifiedBy""#, #""nope""#, "null", "1"], &generator))))
+            filter.append(
+                (
+                    "systemFieldName",
+                    .raw(
+                        pick(
+                            [#""recordName""#, #""createdTimestamp""#, #""___createTime""#, #""modifiedBy""#, #""nope""#, "null", "1"],
+                            &generator))
+                ))
         }
         if Int.random(in: 0..<12, using: &generator) > 0 {
-            filter.append(("fieldName", .raw(pick([#""title""#, #""count""#, #""score""#, #""tags""#, #""when""#, #""place""#, #""owner""#, #""other""#, #""""#, "null", "5"], &generator))))
+            filter.append(
+                (
+                    "fieldName",
+                    .raw(
+                        pick(
+                            [
+                                #""title""#, #""count""#, #""score""#, #""tags""#, #""when""#, #""place""#, #""owner""#, #""other""#,
+                                #""""#, "null", "5",
+                            ], &generator))
+                ))
         }
         if Int.random(in: 0..<15, using: &generator) > 0 { filter.append(("fieldValue", fieldValue(&generator))) }
-        if Int.random(in: 0..<6, using: &generator) == 0 { filter.append(("distance", .raw(pick(["100", "1.5", #""2""#, "null", #""x""#, "true"], &generator)))) }
+        if Int.random(in: 0..<6, using: &generator) == 0 {
+            filter.append(("distance", .raw(pick(["100", "1.5", #""2""#, "null", #""x""#, "true"], &generator))))
+        }
         return members(filter, &generator)
     }
 
@@ -218,7 +261,10 @@ struct ScannedQueryBodyTests {
         var field: [(String, Doc)] = []
         if Int.random(in: 0..<12, using: &generator) > 0 { field.append(("value", GeneratedJSON.fieldValue(using: &generator))) }
         if Bool.random(using: &generator) {
-            let hints = [#""STRING""#, #""INT64""#, #""DOUBLE""#, #""TIMESTAMP""#, #""REFERENCE""#, #""LOCATION""#, #""STRING_LIST""#, #""bogus""#, "null", "5"]
+            let hints = [
+                #""STRING""#, #""INT64""#, #""DOUBLE""#, #""TIMESTAMP""#, #""REFERENCE""#, #""LOCATION""#, #""STRING_LIST""#, #""bogus""#,
+                "null", "5",
+            ]
             field.append(("type", .raw(pick(hints, &generator))))
         }
         return members(field, &generator)
@@ -226,13 +272,17 @@ struct ScannedQueryBodyTests {
 
     private static func sortBy(_ generator: inout SeededGenerator) -> Doc {
         if Int.random(in: 0..<6, using: &generator) == 0 { return pick(odd, &generator) }
-        return .array((0..<Int.random(in: 0...2, using: &generator)).map { _ in
-            var sort: [(String, Doc)] = [("fieldName", .raw(pick([#""when""#, #""count""#, #""""#, "null"], &generator)))]
-            if Bool.random(using: &generator) { sort.append(("ascending", .raw(pick(["true", "false", "null", #""x""#], &generator)))) }
-            if Int.random(in: 0..<5, using: &generator) == 0 {
-                sort.append(("relativeLocation", pick([.object([("latitude", .raw("1")), ("longitude", .raw("2"))]), .raw("5")], &generator)))
-            }
-            return members(sort, &generator)
-        })
+        return .array(
+            (0..<Int.random(in: 0...2, using: &generator)).map { _ in
+                var sort: [(String, Doc)] = [("fieldName", .raw(pick([#""when""#, #""count""#, #""""#, "null"], &generator)))]
+                if Bool.random(using: &generator) {
+                    sort.append(("ascending", .raw(pick(["true", "false", "null", #""x""#], &generator))))
+                }
+                if Int.random(in: 0..<5, using: &generator) == 0 {
+                    sort.append(
+                        ("relativeLocation", pick([.object([("latitude", .raw("1")), ("longitude", .raw("2"))]), .raw("5")], &generator)))
+                }
+                return members(sort, &generator)
+            })
     }
 }

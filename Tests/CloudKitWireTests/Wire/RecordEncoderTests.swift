@@ -29,7 +29,8 @@ struct RecordEncoderTests {
 
     @Test("a record with every field type, numbers as numbers")
     func everyFieldType() {
-        let expected = #"{"recordName":"R1","recordType":"Note","recordChangeTag":"k1","fields":{"#
+        let expected =
+            #"{"recordName":"R1","recordType":"Note","recordChangeTag":"k1","fields":{"#
             + #""at":{"value":1700000000001,"type":"TIMESTAMP"},"#
             + #""blob":{"value":"AQID","type":"BYTES"},"#
             + #""count":{"value":-42,"type":"INT64"},"#
@@ -67,7 +68,8 @@ struct RecordEncoderTests {
         second.recordName = "R2"
         second.parent = nil
         let results: [RecordResult] = [
-            .record(everyType), .deleted(recordName: "R3", zoneID: zone), .failure(recordName: "R4", error: .notFound("R4")), .record(second),
+            .record(everyType), .deleted(recordName: "R3", zoneID: zone), .failure(recordName: "R4", error: .notFound("R4")),
+            .record(second),
         ]
         let page = RecordEncoder(numbersAsStrings: false).array(results) { $0 == 3 ? [] : nil }
         let records = try #require(page.arrayValue)
@@ -88,8 +90,10 @@ struct RecordEncoderTests {
         let encoder = RecordEncoder(numbersAsStrings: false)
         #expect(encoder.page(results) { $0 == 3 ? [] : nil } == .object(["records": page]))
         #expect(encoder.page([Record](), desiredKeys: nil).serialized() == Array(#"{"records":[]}"#.utf8))
-        #expect(encoder.page([second], desiredKeys: [], continuationMarker: "m\"1", syncToken: "t").serialized() == Array(
-            #"{"records":[\#(text(oneByOne.json(second, withFields: false)))],"continuationMarker":"m\"1","syncToken":"t"}"#.utf8))
+        #expect(
+            encoder.page([second], desiredKeys: [], continuationMarker: "m\"1", syncToken: "t").serialized()
+                == Array(
+                    #"{"records":[\#(text(oneByOne.json(second, withFields: false)))],"continuationMarker":"m\"1","syncToken":"t"}"#.utf8))
     }
 
     @Test("written text reads, compares and hashes as the value it holds")

@@ -1,13 +1,16 @@
-@testable import CloudStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 /// A download URL made for an operator lasts as long as the console session or management
 /// token it was made under; one made for an app user names that user's session.
 @Suite struct AssetDownloadCredentialTests {
     /// The ticket of the download URL record `name`'s `file` field has for `caller` holding `credential`.
-    static func ticket(_ name: String, in temporary: TemporaryStore, as caller: Caller = .operator(), credential: AssetCredential) throws -> String {
+    static func ticket(_ name: String, in temporary: TemporaryStore, as caller: Caller = .operator(), credential: AssetCredential) throws
+        -> String
+    {
         var database = try temporary.database(.development, .public, as: caller)
         database.assetBaseURL = ""
         database.assetCredential = credential
@@ -18,7 +21,8 @@ import TestSupport
     }
 
     static func saved(in temporary: TemporaryStore) throws {
-        try temporary.importSchema("""
+        try temporary.importSchema(
+            """
             DEFINE SCHEMA
                 RECORD TYPE Note ( file ASSET, GRANT WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "_world" );
             """)
@@ -31,7 +35,8 @@ import TestSupport
         let store = temporary.store
         try store.addOperator("alice", password: "a long passphrase for alice")
         let (token, _) = try store.createManagementToken(for: "alice", name: "script")
-        let byToken = try Self.ticket("n1", in: temporary, credential: OperatorIdentity.token(operatorName: "alice", tokenID: token.id).assetCredential)
+        let byToken = try Self.ticket(
+            "n1", in: temporary, credential: OperatorIdentity.token(operatorName: "alice", tokenID: token.id).assetCredential)
         #expect(try store.assetContent(ticket: byToken).bytes == Array("operator's view".utf8))
         try store.revokeManagementToken(token.id)
         #expect(throws: CloudStoreError.notFound("The download URL ended with the session it was made for; fetch the record again")) {

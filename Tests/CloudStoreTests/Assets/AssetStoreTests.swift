@@ -1,8 +1,9 @@
-@testable import CloudStore
 import Crypto
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 /// Each ``AssetStore`` through the protocol alone: what staging, committing, discarding, reading
 /// and removing leave behind, against files and against a bucket on moto.
@@ -31,7 +32,8 @@ import TestSupport
         try store.commit(staged)
         #expect(try store.read(sha, in: Self.space) == bytes)
         #expect(try store.read(sha, range: 10...19, in: Self.space) == Array(bytes[10...19]))
-        #expect(try store.read(sha, range: 299_990...400_000, in: Self.space) == Array(bytes[299_990...]), "a range past the end stops at it")
+        #expect(
+            try store.read(sha, range: 299_990...400_000, in: Self.space) == Array(bytes[299_990...]), "a range past the end stops at it")
         // Committing the same bytes again changes nothing.
         try store.commit(try store.stage(sha, bytes, in: Self.space))
         #expect(try store.read(sha, in: Self.space) == bytes)
@@ -71,7 +73,9 @@ import TestSupport
         try store.commit(try store.stage(sha, bytes, in: Self.space))
         let path = "\(directory.path)/containers/iCloud.com.example.Tests/development-assets/\(sha.prefix(2))/\(sha)"
         #expect(FileManager.default.contents(atPath: path).map { [UInt8]($0) } == bytes)
-        let folder = (try FileManager.default.contentsOfDirectory(atPath: "\(directory.path)/containers/iCloud.com.example.Tests/development-assets/\(sha.prefix(2))"))
+        let folder =
+            (try FileManager.default.contentsOfDirectory(
+                atPath: "\(directory.path)/containers/iCloud.com.example.Tests/development-assets/\(sha.prefix(2))"))
         #expect(folder == [sha], "no temporary file left")
         #expect(S3AssetStore.key(of: sha, in: Self.space) == "iCloud.com.example.Tests/development/\(sha.prefix(2))/\(sha)")
     }

@@ -1,8 +1,9 @@
-@testable import CloudStore
 import Crypto
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 /// An asset's whole way through a store — upload URL, upload, record save, download, and
 /// collection once no record holds it — with its bytes in files and in a bucket on moto.
@@ -10,9 +11,11 @@ import TestSupport
     /// Uploads `content` for record `name`'s `file` field and saves the record.
     static func save(_ content: [UInt8], as name: String, in temporary: TemporaryStore) throws -> UploadedAsset {
         let database = try temporary.database()
-        let ticket = try #require(try database.assetUploadTickets([AssetUploadRequest(recordName: name, recordType: "Note", fieldName: "file")]).first)
+        let ticket = try #require(
+            try database.assetUploadTickets([AssetUploadRequest(recordName: name, recordType: "Note", fieldName: "file")]).first)
         let uploaded = try temporary.store.uploadAsset(ticket: ticket.ticket, content: content)
-        try database.create("Note", name, ["file": .asset(Asset(fileChecksum: uploaded.fileChecksum, size: uploaded.size, receipt: uploaded.receipt))])
+        try database.create(
+            "Note", name, ["file": .asset(Asset(fileChecksum: uploaded.fileChecksum, size: uploaded.size, receipt: uploaded.receipt))])
         return uploaded
     }
 
@@ -52,7 +55,8 @@ import TestSupport
     func anUploadOverTheQuotaLeavesNoBlob(backend: AssetBackend) throws {
         let storage = try backend.storage()
         let temporary = try TemporaryStore { $0.assetStorage = storage }
-        try temporary.store.setLimits(EnvironmentLimits(requestsPerSecond: 1000, burst: 1000, storageBytes: 10_000), of: temporary.container, .development)
+        try temporary.store.setLimits(
+            EnvironmentLimits(requestsPerSecond: 1000, burst: 1000, storageBytes: 10_000), of: temporary.container, .development)
         let database = try temporary.database()
         let ticket = try #require(try database.assetUploadTickets([AssetUploadRequest(recordType: "Note", fieldName: "file")]).first)
         let content = (0..<20_000).map { _ in UInt8.random(in: 0...255) }

@@ -1,8 +1,9 @@
-@testable import CloudStore
 import Foundation
 import Glibc
 import Synchronization
 import Testing
+
+@testable import CloudStore
 
 /// The asset store's HTTP client against a scripted server on 127.0.0.1: bodies by length, in
 /// chunks and to the end of the stream, kept-alive connections, one the server dropped, and
@@ -40,7 +41,9 @@ import Testing
 
     @Test func aKeptConnectionTheServerDroppedIsReplacedOnce() throws {
         // The server closes each connection after its first answer, without saying so.
-        let server = try ScriptedServer(closeAfterEachAnswer: true) { _, number in "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n\(number % 10)" }
+        let server = try ScriptedServer(closeAfterEachAnswer: true) { _, number in
+            "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\n\(number % 10)"
+        }
         let client = HTTPClient(host: "127.0.0.1", port: server.port, timeout: .seconds(5))
         for _ in 0..<3 {
             #expect(try client.send(HTTPClientRequest(method: "GET", target: "/", headers: [])).status == 200)
@@ -124,7 +127,8 @@ final class ScriptedServer: Sendable {
                     }
                     let end = Self.headEnd(buffer)!
                     let head = String(decoding: buffer[0..<end], as: UTF8.self)
-                    let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+                    let length =
+                        head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
                         .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
                     while buffer.count < end + 4 + length {
                         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -148,7 +152,9 @@ final class ScriptedServer: Sendable {
 
     /// Stops listening.
     func stop() {
-        let wasStopped = state.withLock { state in defer { state.stopped = true }; return state.stopped }
+        let wasStopped = state.withLock { state in
+            defer { state.stopped = true }; return state.stopped
+        }
         if !wasStopped { shutdown(listener, Int32(SHUT_RDWR)) }
     }
 

@@ -1,8 +1,9 @@
-@testable import CloudStore
 import Crypto
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 /// The S3 asset store against SeaweedFS (`weed mini` on 127.0.0.1, data in a temporary
 /// directory), which, unlike moto, checks every signature against the one identity it knows.

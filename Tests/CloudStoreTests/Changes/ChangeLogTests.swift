@@ -1,6 +1,7 @@
-import Testing
-@testable import CloudStore
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 @Suite struct ChangeLogTests {
     private func log(_ store: TemporaryStore, _ database: DatabaseID, zone: String) throws -> [ChangeEntry] {
@@ -15,11 +16,12 @@ import TestSupport
         let database = try store.database()
         let a = try database.create("Note", "a")
         try database.create("Note", "b")
-        _ = try database.modify(ModifyRequest(operations: [
-            RecordOperation(.update, recordName: "a", recordChangeTag: a.changeTag, fields: ["x": .int64(1)]),
-            RecordOperation(.forceDelete, recordName: "b"),
-            RecordOperation(.update, recordName: "missing", recordChangeTag: "1"),
-        ]))
+        _ = try database.modify(
+            ModifyRequest(operations: [
+                RecordOperation(.update, recordName: "a", recordChangeTag: a.changeTag, fields: ["x": .int64(1)]),
+                RecordOperation(.forceDelete, recordName: "b"),
+                RecordOperation(.update, recordName: "missing", recordChangeTag: "1"),
+            ]))
         let entries = try log(store, .public, zone: "_defaultZone")
         #expect(entries.map(\.sequence) == [1, 2, 3, 4])
         #expect(entries.map(\.recordName) == ["a", "b", "a", "b"])
@@ -31,14 +33,20 @@ import TestSupport
         let store = try TemporaryStore()
         let database = try store.privateDatabase(of: "_z")
         _ = try database.modifyZones([ZoneOperation(.create, zoneName: "Z")])
-        _ = try database.modify(ModifyRequest(operations: [
-            RecordOperation(.create, recordName: "p", recordType: "List"),
-            RecordOperation(.create, recordName: "c", recordType: "Item", fields: ["p": .reference(Reference(recordName: "p", action: .deleteSelf))]),
-        ], zoneName: "Z"))
-        _ = try database.modify(ModifyRequest(operations: [
-            RecordOperation(.create, recordName: "q", recordType: "List"),
-            RecordOperation(.create, recordName: "p", recordType: "List"),
-        ], zoneName: "Z"))
+        _ = try database.modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(.create, recordName: "p", recordType: "List"),
+                    RecordOperation(
+                        .create, recordName: "c", recordType: "Item",
+                        fields: ["p": .reference(Reference(recordName: "p", action: .deleteSelf))]),
+                ], zoneName: "Z"))
+        _ = try database.modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(.create, recordName: "q", recordType: "List"),
+                    RecordOperation(.create, recordName: "p", recordType: "List"),
+                ], zoneName: "Z"))
         _ = try database.modify(ModifyRequest(operations: [RecordOperation(.forceDelete, recordName: "p")], zoneName: "Z"))
         let entries = try log(store, .private("_z"), zone: "Z")
         #expect(entries.map(\.sequence) == [1, 2, 3, 4])
@@ -51,9 +59,12 @@ import TestSupport
         var record = try database.create("Note", "a")
         var tags = [record.changeTag]
         for value in 0..<20 {
-            record = try #require(try database.modify(ModifyRequest(operations: [
-                RecordOperation(.update, recordName: "a", recordChangeTag: record.changeTag, fields: ["v": .int64(Int64(value))])
-            ])).first?.record)
+            record = try #require(
+                try database.modify(
+                    ModifyRequest(operations: [
+                        RecordOperation(.update, recordName: "a", recordChangeTag: record.changeTag, fields: ["v": .int64(Int64(value))])
+                    ])
+                ).first?.record)
             tags.append(record.changeTag)
         }
         #expect(Set(tags).count == tags.count)
@@ -68,13 +79,17 @@ import TestSupport
         try store.privateDatabase(of: "_ua", .development).create("Note", "a development note")
         try store.store.database(store.container, .production, .public, as: .operator()).create("Note", "a public note")
         func log(_ environment: Environment, _ database: DatabaseID, as caller: Caller = .operator()) throws -> [String] {
-            try store.store.changeLog(store.container, environment, database: database, zoneName: "_defaultZone", as: caller).entries.map(\.recordName)
+            try store.store.changeLog(store.container, environment, database: database, zoneName: "_defaultZone", as: caller).entries.map(
+                \.recordName)
         }
-        #expect(throws: CloudStoreError.accessDenied(
-            "Operators see users' private databases in development only; in production they belong to their users")
+        #expect(
+            throws: CloudStoreError.accessDenied(
+                "Operators see users' private databases in development only; in production they belong to their users")
         ) { try log(.production, .private("_ua")) }
         #expect(throws: CloudStoreError.self) { try log(.production, .shared("_ua")) }
-        #expect(throws: CloudStoreError.accessDenied("Only operators read a zone's raw change log")) { try log(.production, .private("_ua"), as: .user("_ua")) }
+        #expect(throws: CloudStoreError.accessDenied("Only operators read a zone's raw change log")) {
+            try log(.production, .private("_ua"), as: .user("_ua"))
+        }
         #expect(try log(.development, .private("_ua")) == ["a development note"])
         #expect(try log(.production, .public) == ["a public note"])
     }

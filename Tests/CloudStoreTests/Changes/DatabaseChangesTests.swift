@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// A database's zone feed (`changes/database`), and the tombstone retention: zones created,
@@ -33,9 +34,11 @@ import TestSupport
         _ = try database.modifyZones([ZoneOperation(.delete, zoneName: "Home")])
         try database.create("Note", "a")  // the default zone changes: it is listed too
         let work = try store.store.database(store.container, .development, .private, as: database.caller)
-        let inWork = ModifyRequest(operations: [RecordOperation(.create, recordName: "w", recordType: "Note", fields: [:])], zoneName: "Work")
+        let inWork = ModifyRequest(
+            operations: [RecordOperation(.create, recordName: "w", recordType: "Note", fields: [:])], zoneName: "Work")
         _ = try work.modify(inWork)
-        _ = try work.modify(ModifyRequest(operations: [RecordOperation(.forceDelete, recordName: "w", recordType: "Note", fields: [:])], zoneName: "Work"))
+        _ = try work.modify(
+            ModifyRequest(operations: [RecordOperation(.forceDelete, recordName: "w", recordType: "Note", fields: [:])], zoneName: "Work"))
         let next = try database.databaseChanges(syncToken: first.syncToken)
         #expect(next.zones.map(Self.describe) == ["deleted Home", "_defaultZone", "Work"])
         // Each zone's entry carries its current token: following it yields nothing new.
@@ -54,7 +57,9 @@ import TestSupport
         #expect(seen == ["Trips", "deleted Home", "_defaultZone", "Work"])
 
         _ = try database.modifyZones([ZoneOperation(.create, zoneName: "Home")])
-        #expect(try database.databaseChanges(syncToken: next.syncToken).zones.map(Self.describe) == ["Home"], "a zone created again is listed as it is now")
+        #expect(
+            try database.databaseChanges(syncToken: next.syncToken).zones.map(Self.describe) == ["Home"],
+            "a zone created again is listed as it is now")
     }
 
     @Test func tokensThatCannotBeFollowedAreRefusedWithTheirReasons() throws {
@@ -105,7 +110,9 @@ import TestSupport
         let databaseAfter = try database.databaseChanges(syncToken: databaseBefore).syncToken
 
         #expect(try store.store.forgetExpiredTombstones() == 0, "nothing is forgotten within the retention")
-        #expect(try database.zoneChanges(zoneName: "Work", syncToken: beforeDeletion).records.map(ZoneChangesTests.describe) == ["deleted gone"])
+        #expect(
+            try database.zoneChanges(zoneName: "Work", syncToken: beforeDeletion).records.map(ZoneChangesTests.describe) == ["deleted gone"]
+        )
         store.clock.advance(by: 31 * day)
         #expect(try store.store.forgetExpiredTombstones() == 2, "the record's tombstone and the zone's")
 
@@ -115,7 +122,8 @@ import TestSupport
         #expect(throws: CloudStoreError.changeTokenExpired(CloudDatabase.retentionTokenReason)) {
             try database.databaseChanges(syncToken: databaseBefore)
         }
-        #expect(try database.zoneChanges(zoneName: "Work", syncToken: afterDeletion).records.isEmpty, "a token past the tombstone still works")
+        #expect(
+            try database.zoneChanges(zoneName: "Work", syncToken: afterDeletion).records.isEmpty, "a token past the tombstone still works")
         #expect(try database.databaseChanges(syncToken: databaseAfter).zones.isEmpty)
         let fresh = try database.zoneChanges(zoneName: "Work", syncToken: nil)
         #expect(fresh.records.map(ZoneChangesTests.describe) == ["kept"], "fetching everything again gives the zone as it is")

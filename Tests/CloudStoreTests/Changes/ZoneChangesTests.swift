@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// A zone's change feed: each changed record once, deletions as such, paging with tokens to the
@@ -27,9 +28,10 @@ import TestSupport
     static func write(_ database: CloudDatabase, _ kind: RecordOperation.Kind, _ name: String, _ type: String = "Note", title: String = "")
         throws
     {
-        let result = try database.modify(ModifyRequest(operations: [
-            RecordOperation(kind, recordName: name, recordType: type, fields: kind == .forceDelete ? [:] : ["title": .string(title)]),
-        ]))
+        let result = try database.modify(
+            ModifyRequest(operations: [
+                RecordOperation(kind, recordName: name, recordType: type, fields: kind == .forceDelete ? [:] : ["title": .string(title)])
+            ]))
         guard result.first?.record != nil || kind == .forceDelete else { throw TestFailure("\(kind) \(name) failed: \(result)") }
     }
 
@@ -86,13 +88,15 @@ import TestSupport
         #expect(whole.records.count == 10 && !whole.moreComing)
         #expect(whole.records.first?.record?.recordName == "n0")
         #expect(whole.records.contains(.deleted(recordName: "n4", zoneID: .defaultZone(of: database.database))))
-        #expect(whole.records.compactMap(\.record).first { $0.recordName == "n3" }?.fields["title"] == .string("second 3"),
-                "a record changed twice comes once, as it is now")
+        #expect(
+            whole.records.compactMap(\.record).first { $0.recordName == "n3" }?.fields["title"] == .string("second 3"),
+            "a record changed twice comes once, as it is now")
 
         // Small pages from the start, then more changes, then on from the last token.
         var copy: [String: String] = [:]
         var token = try Self.follow(database, from: nil, into: &copy, limit: 3)
-        #expect(copy == Dictionary(uniqueKeysWithValues: (0..<10).filter { $0 != 4 }.map { ("n\($0)", $0 == 3 ? "second 3" : "first \($0)") }))
+        #expect(
+            copy == Dictionary(uniqueKeysWithValues: (0..<10).filter { $0 != 4 }.map { ("n\($0)", $0 == 3 ? "second 3" : "first \($0)") }))
         try Self.write(database, .forceDelete, "n0")
         try Self.write(database, .create, "n10", title: "late")
         try Self.write(database, .forceUpdate, "n1", title: "again")
@@ -164,8 +168,10 @@ import TestSupport
         }
         try store.store.resetDevelopment(store.container)
         try store.importSchema(Self.schema)
-        #expect(throws: CloudStoreError.changeTokenExpired(
-            "The sync token is from before this environment was reset or restored; fetch everything again, without a token")) {
+        #expect(
+            throws: CloudStoreError.changeTokenExpired(
+                "The sync token is from before this environment was reset or restored; fetch everything again, without a token")
+        ) {
             try store.privateDatabase(of: alice).zoneChanges(syncToken: token)
         }
     }
@@ -189,7 +195,8 @@ import TestSupport
         #expect(try seen(asAlice) == ["shared", "alice-diary", "deleted alice-gone"])
         #expect(try seen(asBob) == ["shared", "bob-diary"], "bob learns neither alice's diary nor that one of hers was deleted")
         #expect(try seen(try store.database(as: .world)) == ["shared"])
-        #expect(try seen(try store.database()) == ["shared", "alice-diary", "deleted alice-gone", "bob-diary"], "an operator sees everything")
+        #expect(
+            try seen(try store.database()) == ["shared", "alice-diary", "deleted alice-gone", "bob-diary"], "an operator sees everything")
     }
 
     @Test func reverseHandsOutPagesNewestFirstDownToTheTokenAndNeverTakesBackANewerPage() throws {

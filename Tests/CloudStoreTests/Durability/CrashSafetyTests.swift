@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+
 @testable import CloudStore
 
 /// A child process commits atomic batches and is killed with SIGKILL at random moments. After
@@ -48,20 +49,25 @@ import Testing
 
         // Batches present and their sizes, read through the store as a client would.
         let store = try CloudStore(configuration: CloudStoreConfiguration(dataDirectory: directory))
-        let database = try store.database(try ContainerIdentifier("iCloud.com.example.Crash"), .development, database: .private("_crash"), as: .operator())
+        let database = try store.database(
+            try ContainerIdentifier("iCloud.com.example.Crash"), .development, database: .private("_crash"), as: .operator())
         let last: Int64
         if case .int64(let value)? = try database.lookup([RecordLookup("progress")], zoneName: "Z").first?.record?.fields["last"] {
             last = value
         } else {
             last = -1
         }
-        if let highest = reported.max() { #expect(last >= highest, "round \(round): batch \(highest) was reported but progress is \(last)") }
+        if let highest = reported.max() {
+            #expect(last >= highest, "round \(round): batch \(highest) was reported but progress is \(last)")
+        }
 
         let counts = try file.rows("SELECT name FROM records WHERE name LIKE 'b%'").reduce(into: [Int64: Int]()) { counts, row in
             let batch = Int64(row[0].dropFirst().split(separator: "-")[0])!
             counts[batch, default: 0] += 1
         }
-        for batch in reported { #expect(counts[batch] == 10, "round \(round): reported batch \(batch) has \(counts[batch] ?? 0) of 10 records") }
+        for batch in reported {
+            #expect(counts[batch] == 10, "round \(round): reported batch \(batch) has \(counts[batch] ?? 0) of 10 records")
+        }
         for (batch, count) in counts { #expect(count == 10, "round \(round): batch \(batch) is partly there (\(count) of 10)") }
         #expect(Set(counts.keys) == (last >= 0 ? Set(0...last) : []), "round \(round): batches present must be exactly 0…\(last)")
 

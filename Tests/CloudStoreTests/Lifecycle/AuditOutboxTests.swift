@@ -1,6 +1,6 @@
 import CloudStore
-import Testing
 import TestSupport
+import Testing
 
 /// On SQLite an environment's change writes its audit entry into the environment's own file,
 /// whose outbox the catalog's audit trail takes it from: an entry outlives a move that fails, and
@@ -24,14 +24,16 @@ import TestSupport
         let other = try fixture.anotherProcess()
         _ = try other.schema(fixture.container, .development)
         let trail = try other.auditEntries(AuditFilter())
-        #expect(trail.map { "\($0.actor) \($0.action) \($0.container ?? "") \($0.environment ?? "") \($0.target)" } == [
-            "local command line security.role.create \(fixture.container) development editor"
-        ])
+        #expect(
+            trail.map { "\($0.actor) \($0.action) \($0.container ?? "") \($0.environment ?? "") \($0.target)" } == [
+                "local command line security.role.create \(fixture.container) development editor"
+            ])
         #expect(try environment.integer("SELECT count(*) FROM audit_outbox") == 0)
 
         // Moved again (a move that stopped before the outbox forgot it), it is not written twice.
         let key = try #require(waiting.first?.first)
-        try environment.execute("""
+        try environment.execute(
+            """
             INSERT INTO audit_outbox(key, time, actor, operator, container, environment, action, target)
             VALUES ('\(key)', \(trail[0].time), 'local command line', 'local', '\(fixture.container)', 'development', 'security.role.create', 'editor')
             """)

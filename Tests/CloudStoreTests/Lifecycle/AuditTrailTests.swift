@@ -1,6 +1,7 @@
-import Testing
-@testable import CloudStore
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 @Suite struct AuditTrailTests {
     @Test func entriesAreReadNewestFirstByOperatorContainerAndActionAndPaged() throws {
@@ -15,7 +16,8 @@ import TestSupport
         let all = try store.store.auditEntries(AuditFilter())
         #expect(all.map(\.target) == ["t6", "t5", "t4", "t3", "t2", "t1", "t0"])
         #expect(try store.store.auditEntries(AuditFilter(operatorName: "ALICE")).map(\.target) == ["t6", "t4", "t2", "t0"])
-        #expect(try store.store.auditEntries(AuditFilter(container: "iCloud.com.example.A", action: "record.")).map(\.target) == ["t3", "t0"])
+        #expect(
+            try store.store.auditEntries(AuditFilter(container: "iCloud.com.example.A", action: "record.")).map(\.target) == ["t3", "t0"])
         #expect(try store.store.auditEntries(AuditFilter(action: "schema")).map(\.target) == ["t5", "t4", "t2", "t1"])
         let first = try store.store.auditEntries(AuditFilter(limit: 3))
         let second = try store.store.auditEntries(AuditFilter(before: first.last?.id, limit: 3))
@@ -25,9 +27,11 @@ import TestSupport
 
     @Test func entriesOlderThanTheRetentionAreForgotten() throws {
         let store = try TemporaryStore()
-        try store.store.recordAudit(actor: "alice", operatorName: "alice", container: nil, environment: nil, action: "token.create", target: "old")
+        try store.store.recordAudit(
+            actor: "alice", operatorName: "alice", container: nil, environment: nil, action: "token.create", target: "old")
         store.clock.advance(by: store.store.configuration.auditRetention + 1)
-        try store.store.recordAudit(actor: "alice", operatorName: "alice", container: nil, environment: nil, action: "token.create", target: "new")
+        try store.store.recordAudit(
+            actor: "alice", operatorName: "alice", container: nil, environment: nil, action: "token.create", target: "new")
         #expect(try store.store.auditEntries(AuditFilter()).map(\.target) == ["new"])
     }
 }

@@ -1,6 +1,7 @@
-import Testing
-@testable import CloudStore
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 @Suite struct LimitsTests {
     @Test func anEnvironmentHasTheStandardLimitsUntilAnOperatorSetsOthers() throws {
@@ -57,11 +58,13 @@ import TestSupport
             EnvironmentLimits(requestsPerSecond: 100, burst: 100, storageBytes: held + 10), of: store.container, .development)
         let big = ModifyRequest(operations: [
             RecordOperation(.create, recordName: "second", recordType: "Note", fields: ["title": .string("small")]),
-            RecordOperation(.create, recordName: "third", recordType: "Note", fields: ["title": .string(String(repeating: "x", count: 500))]),
+            RecordOperation(
+                .create, recordName: "third", recordType: "Note", fields: ["title": .string(String(repeating: "x", count: 500))]),
         ])
         #expect(throws: CloudStoreError.self) { try database.modify(big) }
-        #expect(try database.lookup([RecordLookup("second"), RecordLookup("third")]).allSatisfy { $0.record == nil },
-                "a refused request writes nothing, not even its records that fit")
+        #expect(
+            try database.lookup([RecordLookup("second"), RecordLookup("third")]).allSatisfy { $0.record == nil },
+            "a refused request writes nothing, not even its records that fit")
         #expect(try store.store.usage(of: store.container)[.development]?.recordBytes == held)
         // Freeing space is always allowed, and then a write that fits goes in.
         _ = try database.modify(ModifyRequest(operations: [RecordOperation(.forceDelete, recordName: "first")]))
@@ -92,7 +95,8 @@ import TestSupport
     {
         RequestLogEntry(
             time: store.clock.tick(), container: store.container.rawValue, environment: environment, database: "public",
-            operation: "records/query", user: nil, clientAddress: "127.0.0.1", status: status, serverErrorCode: status >= 400 ? "BAD_REQUEST" : nil,
+            operation: "records/query", user: nil, clientAddress: "127.0.0.1", status: status,
+            serverErrorCode: status >= 400 ? "BAD_REQUEST" : nil,
             durationMicroseconds: micros, bytesIn: bytes / 2, bytesOut: bytes - bytes / 2, requestID: "r")
     }
 }

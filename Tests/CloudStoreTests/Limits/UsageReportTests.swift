@@ -1,6 +1,7 @@
-import Testing
-@testable import CloudStore
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 @Suite struct UsageReportTests {
     @Test func aReportCountsCallsErrorsBytesAndLatencyPerBucket() throws {

@@ -19,8 +19,10 @@ struct ContainerIdentifierTests {
     func validity() {
         var generator = SystemRandomNumberGenerator()
         let pieces = ["iCloud.", "icloud.", "iCloud", ".", "com", "example", "-", "_", "Notes", "9", "é", " ", "/", "\u{301}", ""]
-        var texts = ["iCloud.a", "iCloud.", "iCloud..a", "iCloud.a.", "iCloud.com.example.Notes", "iCloud." + String(repeating: "a", count: 248),
-                     "iCloud." + String(repeating: "a", count: 249), "iCloud.\u{301}a", "xiCloud.a", ""]
+        var texts = [
+            "iCloud.a", "iCloud.", "iCloud..a", "iCloud.a.", "iCloud.com.example.Notes", "iCloud." + String(repeating: "a", count: 248),
+            "iCloud." + String(repeating: "a", count: 249), "iCloud.\u{301}a", "xiCloud.a", "",
+        ]
         for _ in 0..<5_000 {
             texts.append((0..<Int.random(in: 1...6, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined())
         }

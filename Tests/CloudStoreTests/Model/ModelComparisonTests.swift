@@ -1,19 +1,22 @@
-import Testing
-@testable import CloudStore
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 /// Random sequences of modifications, lookups and queries, run against the store and against
 /// ``ReferenceModel``; every outcome must agree.
 @Suite struct ModelComparisonTests {
-    static let schema = RecordTypeDefinition(name: "Item", fields: [
-        FieldDefinition(name: "___recordID", type: .reference, indexes: [.queryable]),
-        FieldDefinition(name: "s", type: .string, indexes: [.queryable, .sortable]),
-        FieldDefinition(name: "i", type: .int64, indexes: [.queryable, .sortable]),
-        FieldDefinition(name: "d", type: .double, indexes: [.queryable, .sortable]),
-        FieldDefinition(name: "tags", type: .list(.string), indexes: [.queryable]),
-        FieldDefinition(name: "nums", type: .list(.int64), indexes: [.queryable]),
-        FieldDefinition(name: "text", type: .string, indexes: [.searchable]),
-    ])
+    static let schema = RecordTypeDefinition(
+        name: "Item",
+        fields: [
+            FieldDefinition(name: "___recordID", type: .reference, indexes: [.queryable]),
+            FieldDefinition(name: "s", type: .string, indexes: [.queryable, .sortable]),
+            FieldDefinition(name: "i", type: .int64, indexes: [.queryable, .sortable]),
+            FieldDefinition(name: "d", type: .double, indexes: [.queryable, .sortable]),
+            FieldDefinition(name: "tags", type: .list(.string), indexes: [.queryable]),
+            FieldDefinition(name: "nums", type: .list(.int64), indexes: [.queryable]),
+            FieldDefinition(name: "text", type: .string, indexes: [.searchable]),
+        ])
 
     @Test(arguments: [12_648_430, 42, 2_026] as [UInt64])
     func storeAndModelAgreeOverRandomOperations(seed: UInt64) throws {
@@ -53,7 +56,8 @@ import TestSupport
                 var names: [String] = []
                 var marker: String?
                 repeat {
-                    let page = try database.query(QueryRequest(query: query, zoneName: zone, resultsLimit: limit, continuationMarker: marker))
+                    let page = try database.query(
+                        QueryRequest(query: query, zoneName: zone, resultsLimit: limit, continuationMarker: marker))
                     #expect(page.records.count == min(limit, expected.count - names.count))
                     names += page.records.map(\.recordName)
                     marker = page.continuationMarker
@@ -66,7 +70,8 @@ import TestSupport
                 let names = (0..<(1 + random.next(below: 4))).map { _ in generator.name(&random) }
                 let actual = try database.lookup(names.map { RecordLookup($0) }, zoneName: zone).map(Self.outcome)
                 let expected = names.map { name in
-                    model.zones[zone]?[name].map { ReferenceModel.Outcome.saved(name: name, tag: $0.tag, fields: $0.fields) } ?? .failed("NOT_FOUND")
+                    model.zones[zone]?[name].map { ReferenceModel.Outcome.saved(name: name, tag: $0.tag, fields: $0.fields) }
+                        ?? .failed("NOT_FOUND")
                 }
                 #expect(actual == expected, "seed \(seed) after \(operations) operations: lookup \(names)")
                 operations += names.count
@@ -114,8 +119,9 @@ struct OperationGenerator {
         case "nums": return .list(.int64, (0..<random.next(below: 4)).map { _ in .int64(Int64(random.next(below: 5))) })
         default:
             let separators = [" ", ", ", "! ", "-"]
-            return .string((0..<(1 + random.next(below: 3))).map { _ in words[random.next(below: words.count)] }
-                .joined(separator: separators[random.next(below: separators.count)]))
+            return .string(
+                (0..<(1 + random.next(below: 3))).map { _ in words[random.next(below: words.count)] }
+                    .joined(separator: separators[random.next(below: separators.count)]))
         }
     }
 
@@ -131,15 +137,17 @@ struct OperationGenerator {
         let kind = RecordOperation.Kind.allCases[random.next(below: RecordOperation.Kind.allCases.count)]
         let name = self.name(&random)
         let current = model.zones[zone]?[name]?.tag
-        let tag: String? = switch random.next(below: 10) {
-        case 0: nil
-        case 1: "stale"
-        default: current ?? "1"
-        }
+        let tag: String? =
+            switch random.next(below: 10) {
+            case 0: nil
+            case 1: "stale"
+            default: current ?? "1"
+            }
         let type: String? = random.next(below: 12) == 0 ? "Other" : "Item"
         let cleared: Set<String> = random.next(below: 4) == 0 ? ["s", "tags"] : []
-        return RecordOperation(kind, recordName: name, recordType: type, recordChangeTag: tag,
-                               fields: kind.isDelete ? [:] : fields(&random), clearedFields: kind.isDelete ? [] : cleared)
+        return RecordOperation(
+            kind, recordName: name, recordType: type, recordChangeTag: tag,
+            fields: kind.isDelete ? [:] : fields(&random), clearedFields: kind.isDelete ? [] : cleared)
     }
 
     func query(_ random: inout SeededGenerator) -> Query {
@@ -148,25 +156,35 @@ struct OperationGenerator {
             let filter: QueryFilter
             switch random.next(below: 8) {
             case 0:
-                filter = QueryFilter(.field("s"), [.equals, .notEquals, .lessThan, .greaterThanOrEquals, .beginsWith, .notBeginsWith][random.next(below: 6)],
-                                     value(of: "s", &random))
+                filter = QueryFilter(
+                    .field("s"),
+                    [.equals, .notEquals, .lessThan, .greaterThanOrEquals, .beginsWith, .notBeginsWith][random.next(below: 6)],
+                    value(of: "s", &random))
             case 1:
-                filter = QueryFilter(.field("i"), [.equals, .lessThan, .lessThanOrEquals, .greaterThan, .notEquals][random.next(below: 5)],
-                                     value(of: "i", &random))
+                filter = QueryFilter(
+                    .field("i"), [.equals, .lessThan, .lessThanOrEquals, .greaterThan, .notEquals][random.next(below: 5)],
+                    value(of: "i", &random))
             case 2:
                 filter = QueryFilter(.field("i"), [.in, .notIn][random.next(below: 2)], value(of: "nums", &random))
             case 3:
-                filter = QueryFilter(.field("d"), [.greaterThan, .lessThanOrEquals, .equals][random.next(below: 3)], value(of: "d", &random))
+                filter = QueryFilter(
+                    .field("d"), [.greaterThan, .lessThanOrEquals, .equals][random.next(below: 3)], value(of: "d", &random))
             case 4:
-                filter = QueryFilter(.field("tags"), [.listContains, .notListContains, .listMemberBeginsWith, .notListMemberBeginsWith][random.next(below: 4)],
-                                     value(of: "s", &random))
+                filter = QueryFilter(
+                    .field("tags"),
+                    [.listContains, .notListContains, .listMemberBeginsWith, .notListMemberBeginsWith][random.next(below: 4)],
+                    value(of: "s", &random))
             case 5:
-                filter = QueryFilter(.field("tags"), [.listContainsAny, .notListContainsAny, .listContainsAll, .notListContainsAll][random.next(below: 4)],
-                                     value(of: "tags", &random))
+                filter = QueryFilter(
+                    .field("tags"), [.listContainsAny, .notListContainsAny, .listContainsAll, .notListContainsAll][random.next(below: 4)],
+                    value(of: "tags", &random))
             case 6:
-                filter = QueryFilter(.field("nums"), [.listContains, .notListContains][random.next(below: 2)], .int64(Int64(random.next(below: 5))))
+                filter = QueryFilter(
+                    .field("nums"), [.listContains, .notListContains][random.next(below: 2)], .int64(Int64(random.next(below: 5))))
             default:
-                filter = QueryFilter(.field("text"), [.containsAllTokens, .containsAnyTokens][random.next(below: 2)], .string(words[random.next(below: words.count)]))
+                filter = QueryFilter(
+                    .field("text"), [.containsAllTokens, .containsAnyTokens][random.next(below: 2)],
+                    .string(words[random.next(below: words.count)]))
             }
             if case .string(let text) = filter.value, filter.comparator.isTokenSearch, TextTokens.tokens(of: text).isEmpty { continue }
             filters.append(filter)

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// A backend the catalog can be kept in.
@@ -89,7 +90,8 @@ final class UnicodeLocaleDatabase: Sendable {
 
 /// The same assertions against every catalog backend: SQLite, the embedded default, and
 /// PostgreSQL, which several processes share.
-@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run")) struct CatalogStorageContractTests {
+@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run"))
+struct CatalogStorageContractTests {
     static let container = try! ContainerIdentifier("iCloud.com.example.Contract")
     static let other = try! ContainerIdentifier("iCloud.com.example.Other")
     let container = Self.container
@@ -104,7 +106,8 @@ final class UnicodeLocaleDatabase: Sendable {
         #expect(try store.containers() == [])
         let z = try ContainerIdentifier("iCloud.com.example.Zeta")
         let a = try ContainerIdentifier("iCloud.com.example.Alpha")
-        #expect(try catalog.expectMoves("create") { try store.createContainer(z, created: 10) } == ContainerInfo(identifier: z, created: 10))
+        #expect(
+            try catalog.expectMoves("create") { try store.createContainer(z, created: 10) } == ContainerInfo(identifier: z, created: 10))
         try catalog.expectMoves("create") { _ = try store.createContainer(a, created: 20) }
         #expect(try store.containers() == [ContainerInfo(identifier: a, created: 20), ContainerInfo(identifier: z, created: 10)])
         #expect(try store.container(z) == ContainerInfo(identifier: z, created: 10))
@@ -135,11 +138,14 @@ final class UnicodeLocaleDatabase: Sendable {
     func touchesDoNotMoveTheCounterButAreKept(_ backend: CatalogBackend) throws {
         let catalog = try OpenCatalog(backend)
         let store = catalog.store
-        try store.insertSession(WebSession(
-            id: "s", container: container, environment: .development, userRecordName: "_u", idleLifetime: 60_000, created: 1_000,
-            expires: 9_000))
-        try store.insertOperatorSession(OperatorSession(id: "o", operatorName: "root", csrfToken: "c", created: 1_000, expires: 9_000), lastSeen: 1_000)
-        try store.insertManagementToken(ManagementToken(id: "m", operatorName: "root", name: "ci", created: 1_000, lastUsed: nil), secretHash: "h")
+        try store.insertSession(
+            WebSession(
+                id: "s", container: container, environment: .development, userRecordName: "_u", idleLifetime: 60_000, created: 1_000,
+                expires: 9_000))
+        try store.insertOperatorSession(
+            OperatorSession(id: "o", operatorName: "root", csrfToken: "c", created: 1_000, expires: 9_000), lastSeen: 1_000)
+        try store.insertManagementToken(
+            ManagementToken(id: "m", operatorName: "root", name: "ci", created: 1_000, lastUsed: nil), secretHash: "h")
         let counter = try store.changeCounter()
         try catalog.expectStill("touches") {
             try store.touchSession("s", at: 5_000)
@@ -164,7 +170,8 @@ final class UnicodeLocaleDatabase: Sendable {
         let catalog = try OpenCatalog(backend)
         let store = catalog.store
         let late = APIToken(
-            token: "b1", container: container, environment: .production, name: "web", allowedOrigins: ["https://a.example", "https://b.example"],
+            token: "b1", container: container, environment: .production, name: "web",
+            allowedOrigins: ["https://a.example", "https://b.example"],
             signInCallback: "https://a.example/done", created: 2)
         let early = APIToken(
             token: "c1", container: container, environment: .development, name: "app", allowedOrigins: [], signInCallback: nil, created: 1)
@@ -188,7 +195,8 @@ final class UnicodeLocaleDatabase: Sendable {
         let catalog = try OpenCatalog(backend)
         let store = catalog.store
         let second = ServerKey(
-            keyID: "k2", container: container, environment: .production, publicKeyPEM: "-----BEGIN PUBLIC KEY-----\nAAA\n-----END PUBLIC KEY-----",
+            keyID: "k2", container: container, environment: .production,
+            publicKeyPEM: "-----BEGIN PUBLIC KEY-----\nAAA\n-----END PUBLIC KEY-----",
             userRecordName: "_server", name: "backend", created: 5)
         let first = ServerKey(
             keyID: "k9", container: container, environment: .development, publicKeyPEM: "pem", userRecordName: "_s", name: "", created: 4)
@@ -213,7 +221,9 @@ final class UnicodeLocaleDatabase: Sendable {
             lastName: "Liddell", created: 1)
         let bob = AppUser(userRecordName: "_bob", container: container, name: "bob", created: 2, isDiscoverable: true)
         let carol = AppUser(userRecordName: "_carol", container: container, name: "Carol", created: 3)
-        for user in [carol, bob, alice] { try catalog.expectMoves("insert user") { try store.insertUser(user, passwordHash: "h-\(user.name)") } }
+        for user in [carol, bob, alice] {
+            try catalog.expectMoves("insert user") { try store.insertUser(user, passwordHash: "h-\(user.name)") }
+        }
         try catalog.expectStill("a refused user") {
             #expect(throws: CloudStoreError.exists("A user named 'ALICE' already exists in iCloud.com.example.Contract")) {
                 try store.insertUser(AppUser(userRecordName: "_other", container: container, name: "ALICE", created: 4), passwordHash: "x")
@@ -247,7 +257,8 @@ final class UnicodeLocaleDatabase: Sendable {
         let catalog = try OpenCatalog(backend, unicodeLocale: true)
         let store = catalog.store
         try store.insertUser(AppUser(userRecordName: "_1", container: container, name: "Émile", created: 1), passwordHash: "h1")
-        try store.insertUser(AppUser(userRecordName: "_2", container: container, name: "éMILE", emailAddress: "É@x", created: 2), passwordHash: "h2")
+        try store.insertUser(
+            AppUser(userRecordName: "_2", container: container, name: "éMILE", emailAddress: "É@x", created: 2), passwordHash: "h2")
         #expect(try store.user(named: "émile", in: container)?.user.userRecordName == "_2")
         #expect(try store.user(named: "ÉMILE", in: container)?.user.userRecordName == "_1")
         #expect(try store.user(email: "é@X", in: container) == nil)
@@ -265,8 +276,10 @@ final class UnicodeLocaleDatabase: Sendable {
         try store.insertUser(AppUser(userRecordName: "_a", container: container, name: "a", created: 1), passwordHash: "old")
         try store.insertUser(AppUser(userRecordName: "_b", container: container, name: "b", created: 1), passwordHash: "b")
         for (id, user) in [("a1", "_a"), ("a2", "_a"), ("b1", "_b")] {
-            try store.insertSession(WebSession(
-                id: id, container: container, environment: .development, userRecordName: user, idleLifetime: 1_000, created: 10, expires: 100))
+            try store.insertSession(
+                WebSession(
+                    id: id, container: container, environment: .development, userRecordName: user, idleLifetime: 1_000, created: 10,
+                    expires: 100))
         }
         #expect(try store.openSessionCount(of: "_a", in: container, now: 50) == 2)
         try catalog.expectMoves("new password") { try store.setPasswordHash("new", of: "_a", in: container) }
@@ -284,12 +297,20 @@ final class UnicodeLocaleDatabase: Sendable {
         let store = catalog.store
         try store.insertUser(AppUser(userRecordName: "_a", container: container, name: "a", created: 1), passwordHash: "h")
         try store.insertUser(AppUser(userRecordName: "_b", container: container, name: "b", created: 1), passwordHash: "h")
-        try store.insertSession(WebSession(
-            id: "a1", container: container, environment: nil, userRecordName: "_a", idleLifetime: 1_000, created: 10, expires: 100))
-        try store.insertSession(WebSession(
-            id: "b1", container: container, environment: nil, userRecordName: "_b", idleLifetime: 1_000, created: 10, expires: 100))
-        try store.insertPushToken(PushToken(token: "pa", container: container, environment: .development, apnsEnvironment: "development", userRecordName: "_a", created: 1))
-        try store.insertPushToken(PushToken(token: "pb", container: container, environment: .development, apnsEnvironment: "development", userRecordName: "_b", created: 1))
+        try store.insertSession(
+            WebSession(
+                id: "a1", container: container, environment: nil, userRecordName: "_a", idleLifetime: 1_000, created: 10, expires: 100))
+        try store.insertSession(
+            WebSession(
+                id: "b1", container: container, environment: nil, userRecordName: "_b", idleLifetime: 1_000, created: 10, expires: 100))
+        try store.insertPushToken(
+            PushToken(
+                token: "pa", container: container, environment: .development, apnsEnvironment: "development", userRecordName: "_a",
+                created: 1))
+        try store.insertPushToken(
+            PushToken(
+                token: "pb", container: container, environment: .development, apnsEnvironment: "development", userRecordName: "_b",
+                created: 1))
 
         #expect(try catalog.expectMoves("delete user") { try store.deleteUser("_a", in: container) })
         #expect(try store.user("_a", in: container) == nil)
@@ -311,7 +332,9 @@ final class UnicodeLocaleDatabase: Sendable {
     func sessionsAreRevokedOneByOneByUserAndByReset(_ backend: CatalogBackend) throws {
         let catalog = try OpenCatalog(backend)
         let store = catalog.store
-        func session(_ id: String, _ environment: Environment?, user: String = "_u", in container: ContainerIdentifier? = nil, expires: Int64 = 1_000)
+        func session(
+            _ id: String, _ environment: Environment?, user: String = "_u", in container: ContainerIdentifier? = nil, expires: Int64 = 1_000
+        )
             -> WebSession
         {
             WebSession(
@@ -372,13 +395,16 @@ final class UnicodeLocaleDatabase: Sendable {
         let catalog = try OpenCatalog(backend)
         let store = catalog.store
         func token(_ name: String, _ user: String?, created: Int64, _ environment: Environment = .development) -> PushToken {
-            PushToken(token: name, container: container, environment: environment, apnsEnvironment: "production", userRecordName: user, created: created)
+            PushToken(
+                token: name, container: container, environment: environment, apnsEnvironment: "production", userRecordName: user,
+                created: created)
         }
         let bound = token("t2", "_u", created: 20)
         try catalog.expectMoves("insert push token") { try store.insertPushToken(bound) }
-        for extra in [token("t1", "_u", created: 30), token("t0", "_u", created: 20), token("t3", nil, created: 5), token("t4", nil, created: 50),
-                      token("t5", "_u", created: 1, .production), token("t6", nil, created: 1, .production)]
-        {
+        for extra in [
+            token("t1", "_u", created: 30), token("t0", "_u", created: 20), token("t3", nil, created: 5), token("t4", nil, created: 50),
+            token("t5", "_u", created: 1, .production), token("t6", nil, created: 1, .production),
+        ] {
             try store.insertPushToken(extra)
         }
         #expect(try store.pushToken("t2") == bound)
@@ -403,7 +429,8 @@ final class UnicodeLocaleDatabase: Sendable {
         #expect(try store.unboundPushTokenCount(in: container, .development) == 1)
 
         // Only unbound tokens of the environment made before the time go.
-        #expect(try catalog.expectMoves("forget") { try store.deleteUnboundPushTokens(in: container, .development, createdBefore: 50) } == 0)
+        #expect(
+            try catalog.expectMoves("forget") { try store.deleteUnboundPushTokens(in: container, .development, createdBefore: 50) } == 0)
         #expect(try store.pushToken("t4") != nil)
         #expect(try store.pushToken("t3") != nil)
         #expect(try store.pushToken("t6") != nil)
@@ -417,12 +444,14 @@ final class UnicodeLocaleDatabase: Sendable {
         let store = catalog.store
         func token(_ name: String, _ user: String?, session: String?, _ environment: Environment = .development) -> PushToken {
             PushToken(
-                token: name, container: container, environment: environment, apnsEnvironment: "production", userRecordName: user, created: 1,
+                token: name, container: container, environment: environment, apnsEnvironment: "production", userRecordName: user,
+                created: 1,
                 session: session)
         }
-        for pushToken in [token("a1", "_a", session: "sa1"), token("a2", "_a", session: "sa2"), token("a3", "_a", session: nil, .production),
-                          token("b1", "_b", session: "sb1"), token("free", nil, session: nil)]
-        {
+        for pushToken in [
+            token("a1", "_a", session: "sa1"), token("a2", "_a", session: "sa2"), token("a3", "_a", session: nil, .production),
+            token("b1", "_b", session: "sb1"), token("free", nil, session: nil),
+        ] {
             try store.insertPushToken(pushToken)
         }
         // One session's sign-out ends the tokens made in it.
@@ -451,7 +480,9 @@ final class UnicodeLocaleDatabase: Sendable {
     func operatorsAreNamedWithoutRegardToCase(_ backend: CatalogBackend) throws {
         let catalog = try OpenCatalog(backend)
         let store = catalog.store
-        try catalog.expectMoves("insert operator") { try store.insertOperator(OperatorAccount(name: "Root", created: 1), passwordHash: "r") }
+        try catalog.expectMoves("insert operator") {
+            try store.insertOperator(OperatorAccount(name: "Root", created: 1), passwordHash: "r")
+        }
         try store.insertOperator(OperatorAccount(name: "admin", created: 2), passwordHash: "a")
         try store.insertOperator(OperatorAccount(name: "Zed", created: 3), passwordHash: "z")
         try catalog.expectStill("a refused operator") {
@@ -459,9 +490,11 @@ final class UnicodeLocaleDatabase: Sendable {
                 try store.insertOperator(OperatorAccount(name: "ROOT", created: 4), passwordHash: "x")
             }
         }
-        #expect(try store.operators() == [
-            OperatorAccount(name: "admin", created: 2), OperatorAccount(name: "Root", created: 1), OperatorAccount(name: "Zed", created: 3),
-        ])
+        #expect(
+            try store.operators() == [
+                OperatorAccount(name: "admin", created: 2), OperatorAccount(name: "Root", created: 1),
+                OperatorAccount(name: "Zed", created: 3),
+            ])
         let root = try #require(try store.operatorAccount(named: "rOOT"))
         #expect(root.account == OperatorAccount(name: "Root", created: 1))
         #expect(root.passwordHash == "r")
@@ -475,7 +508,8 @@ final class UnicodeLocaleDatabase: Sendable {
         try store.insertOperator(OperatorAccount(name: "Root", created: 1), passwordHash: "r")
         try store.insertOperator(OperatorAccount(name: "admin", created: 1), passwordHash: "a")
         for (id, name) in [("r1", "Root"), ("r2", "root"), ("a1", "admin")] {
-            try store.insertOperatorSession(OperatorSession(id: id, operatorName: name, csrfToken: "c-\(id)", created: 1, expires: 100), lastSeen: 1)
+            try store.insertOperatorSession(
+                OperatorSession(id: id, operatorName: name, csrfToken: "c-\(id)", created: 1, expires: 100), lastSeen: 1)
         }
         #expect(try catalog.expectMoves("new password") { try store.setOperatorPasswordHash("r2", of: "ROOT") })
         #expect(try store.operatorAccount(named: "root")?.passwordHash == "r2")
@@ -491,10 +525,14 @@ final class UnicodeLocaleDatabase: Sendable {
         let store = catalog.store
         try store.insertOperator(OperatorAccount(name: "Root", created: 1), passwordHash: "r")
         try store.insertOperator(OperatorAccount(name: "admin", created: 1), passwordHash: "a")
-        try store.insertOperatorSession(OperatorSession(id: "r1", operatorName: "root", csrfToken: "c", created: 1, expires: 100), lastSeen: 1)
-        try store.insertOperatorSession(OperatorSession(id: "a1", operatorName: "admin", csrfToken: "c", created: 1, expires: 100), lastSeen: 1)
-        try store.insertManagementToken(ManagementToken(id: "mr", operatorName: "ROOT", name: "ci", created: 1, lastUsed: nil), secretHash: "h")
-        try store.insertManagementToken(ManagementToken(id: "ma", operatorName: "admin", name: "ci", created: 1, lastUsed: nil), secretHash: "h")
+        try store.insertOperatorSession(
+            OperatorSession(id: "r1", operatorName: "root", csrfToken: "c", created: 1, expires: 100), lastSeen: 1)
+        try store.insertOperatorSession(
+            OperatorSession(id: "a1", operatorName: "admin", csrfToken: "c", created: 1, expires: 100), lastSeen: 1)
+        try store.insertManagementToken(
+            ManagementToken(id: "mr", operatorName: "ROOT", name: "ci", created: 1, lastUsed: nil), secretHash: "h")
+        try store.insertManagementToken(
+            ManagementToken(id: "ma", operatorName: "admin", name: "ci", created: 1, lastUsed: nil), secretHash: "h")
         #expect(try catalog.expectMoves("delete operator") { try store.deleteOperator(named: "root") })
         #expect(try store.operatorAccount(named: "Root") == nil)
         #expect(try store.operators().map(\.name) == ["admin"])
@@ -529,7 +567,9 @@ final class UnicodeLocaleDatabase: Sendable {
             ManagementToken(id: "t3", operatorName: "ROOT", name: "early", created: 10, lastUsed: nil),
             ManagementToken(id: "t4", operatorName: "zed", name: "z", created: 5, lastUsed: nil),
         ]
-        for token in tokens { try catalog.expectMoves("insert management token") { try store.insertManagementToken(token, secretHash: "hash-\(token.id)") } }
+        for token in tokens {
+            try catalog.expectMoves("insert management token") { try store.insertManagementToken(token, secretHash: "hash-\(token.id)") }
+        }
         let found = try #require(try store.managementToken("t2"))
         #expect(found.token == tokens[1])
         #expect(found.secretHash == "hash-t2")
@@ -550,11 +590,14 @@ final class UnicodeLocaleDatabase: Sendable {
     func deploymentsAreListedLatestFirst(_ backend: CatalogBackend) throws {
         let catalog = try OpenCatalog(backend)
         let store = catalog.store
-        let first = SchemaDeployment(container: container, deployed: 10, deployedBy: "root", changes: ["+ Note", "+ Note.title"], schema: "DEFINE SCHEMA\n")
+        let first = SchemaDeployment(
+            container: container, deployed: 10, deployedBy: "root", changes: ["+ Note", "+ Note.title"], schema: "DEFINE SCHEMA\n")
         let second = SchemaDeployment(container: container, deployed: 20, deployedBy: "admin", changes: [], schema: "s2")
         let third = SchemaDeployment(container: container, deployed: 20, deployedBy: "root", changes: ["+ Tag"], schema: "s3")
         let elsewhere = SchemaDeployment(container: other, deployed: 30, deployedBy: "root", changes: ["x"], schema: "o")
-        for deployment in [first, second, third, elsewhere] { try catalog.expectMoves("insert deployment") { try store.insertDeployment(deployment) } }
+        for deployment in [first, second, third, elsewhere] {
+            try catalog.expectMoves("insert deployment") { try store.insertDeployment(deployment) }
+        }
         #expect(try store.deployments(in: container, limit: 10) == [third, second, first])
         #expect(try store.deployments(in: container, limit: 2) == [third, second])
         #expect(try store.deployments(in: other, limit: 10) == [elsewhere])
@@ -566,10 +609,16 @@ final class UnicodeLocaleDatabase: Sendable {
         let catalog = try OpenCatalog(backend)
         let store = catalog.store
         let entries = [
-            AuditEntry(time: 100, actor: "console", operatorName: "Root", container: "iCloud.a", environment: "development", action: "schema.deploy", target: "t1"),
-            AuditEntry(time: 200, actor: "cli", operatorName: "admin", container: nil, environment: nil, action: "operator.create", target: "t2"),
-            AuditEntry(time: 300, actor: "console", operatorName: "root", container: "iCloud.b", environment: "production", action: "schema.reset", target: "t3"),
-            AuditEntry(time: 400, actor: "api", operatorName: "ROOT", container: "iCloud.a", environment: nil, action: "schemas", target: "t4"),
+            AuditEntry(
+                time: 100, actor: "console", operatorName: "Root", container: "iCloud.a", environment: "development",
+                action: "schema.deploy", target: "t1"),
+            AuditEntry(
+                time: 200, actor: "cli", operatorName: "admin", container: nil, environment: nil, action: "operator.create", target: "t2"),
+            AuditEntry(
+                time: 300, actor: "console", operatorName: "root", container: "iCloud.b", environment: "production", action: "schema.reset",
+                target: "t3"),
+            AuditEntry(
+                time: 400, actor: "api", operatorName: "ROOT", container: "iCloud.a", environment: nil, action: "schemas", target: "t4"),
         ]
         for entry in entries { try catalog.expectMoves("audit") { try store.insertAuditEntry(entry, forgetBefore: 0) } }
         let all = try store.auditEntries(AuditFilter())
@@ -593,7 +642,8 @@ final class UnicodeLocaleDatabase: Sendable {
 
         // Adding an entry forgets those older than the retention.
         try store.insertAuditEntry(
-            AuditEntry(time: 500, actor: "cli", operatorName: "root", container: nil, environment: nil, action: "x", target: "t5"), forgetBefore: 300)
+            AuditEntry(time: 500, actor: "cli", operatorName: "root", container: nil, environment: nil, action: "x", target: "t5"),
+            forgetBefore: 300)
         #expect(try store.auditEntries(AuditFilter()).map(\.target) == ["t5", "t4", "t3"])
     }
 
@@ -614,7 +664,8 @@ final class UnicodeLocaleDatabase: Sendable {
 }
 
 /// What only the PostgreSQL catalog must do: be shared by several processes.
-@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run")) struct PostgresCatalogStoreTests {
+@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run")) struct PostgresCatalogStoreTests
+{
     let database: TestDatabase
     init() throws { database = try TestPostgres.makeDatabase() }
 

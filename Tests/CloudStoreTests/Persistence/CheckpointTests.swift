@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// The write-ahead log is copied back into the database file as writes go on, by the

@@ -1,7 +1,9 @@
 import Foundation
-import Testing
-@testable import CloudStore
+import Synchronization
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 /// Random writes from several threads at once, in three zones, some bringing fields the schema
 /// lacks, some failing per record, some atomically, some as a whole: however the writer groups
@@ -51,7 +53,8 @@ import TestSupport
                 case 1:
                     let name = existing[random.next(below: existing.count)]
                     guard !operations.contains(where: { $0.recordName == name }) else { continue }
-                    operations.append(RecordOperation(.forceUpdate, recordName: name, recordType: "Note", fields: ["title": .string("edited \(step)")]))
+                    operations.append(
+                        RecordOperation(.forceUpdate, recordName: name, recordType: "Note", fields: ["title": .string("edited \(step)")]))
                 default:
                     let name = existing[random.next(below: existing.count)]
                     guard !operations.contains(where: { $0.recordName == name }) else { continue }
@@ -68,7 +71,9 @@ import TestSupport
                 let results = try database.modify(ModifyRequest(operations: operations, zoneName: zone, atomic: atomic))
                 if huge { outcome.failures.append("write \(thread)/\(step) passed the storage limit and was saved") }
                 if atomicFailure {
-                    if results.contains(where: { $0.error == nil }) { outcome.failures.append("atomic write \(thread)/\(step) partly saved") }
+                    if results.contains(where: { $0.error == nil }) {
+                        outcome.failures.append("atomic write \(thread)/\(step) partly saved")
+                    }
                     outcome.refusedFields.formUnion(newFields)
                 } else if results.contains(where: { $0.error != nil }) {
                     outcome.failures.append("write \(thread)/\(step): \(results.compactMap(\.error))")
@@ -104,39 +109,49 @@ import TestSupport
         // Exactly the records the answers said are alive, zone by zone.
         for zone in Self.zones {
             let expected = all.values.reduce(into: Set<String>()) { $0.formUnion($1.expected[zone] ?? []) }
-            let stored = Set(try rows(
-                "SELECT r.name FROM records r JOIN zones z ON z.zone = r.zone WHERE z.name = '\(zone)' AND z.scope = 1"))
+            let stored = Set(
+                try rows(
+                    "SELECT r.name FROM records r JOIN zones z ON z.zone = r.zone WHERE z.name = '\(zone)' AND z.scope = 1"))
             #expect(stored == expected, "zone \(zone): \(stored.symmetricDifference(expected).sorted().prefix(5))")
         }
-        #expect(try rows("SELECT count(*) FROM records WHERE zone NOT IN (SELECT zone FROM zones)") == ["0"], "no record in a zone never made")
+        #expect(
+            try rows("SELECT count(*) FROM records WHERE zone NOT IN (SELECT zone FROM zones)") == ["0"], "no record in a zone never made")
         // Each zone's feed is dense, and its latest entry for each name says what the file holds.
         #expect(try rows("SELECT zone FROM changes GROUP BY zone HAVING min(seq) != 1 OR max(seq) != count(*)").isEmpty)
-        #expect(try rows(
-            """
-            SELECT c.name FROM changes c
-            WHERE c.seq = (SELECT max(seq) FROM changes d WHERE d.zone = c.zone AND d.name = c.name)
-              AND (c.kind = 3) = EXISTS (SELECT 1 FROM records r WHERE r.zone = c.zone AND r.name = c.name)
-            """
-        ).isEmpty)
-        #expect(try rows(
-            "SELECT name FROM records r WHERE NOT EXISTS (SELECT 1 FROM changes c WHERE c.zone = r.zone AND c.name = r.name)").isEmpty)
+        #expect(
+            try rows(
+                """
+                SELECT c.name FROM changes c
+                WHERE c.seq = (SELECT max(seq) FROM changes d WHERE d.zone = c.zone AND d.name = c.name)
+                  AND (c.kind = 3) = EXISTS (SELECT 1 FROM records r WHERE r.zone = c.zone AND r.name = c.name)
+                """
+            ).isEmpty)
+        #expect(
+            try rows(
+                "SELECT name FROM records r WHERE NOT EXISTS (SELECT 1 FROM changes c WHERE c.zone = r.zone AND c.name = r.name)"
+            ).isEmpty)
         // The counts beside the records agree with them.
-        #expect(try rows(
-            """
-            SELECT z.zone FROM zones z LEFT JOIN zone_stats s ON s.zone = z.zone
-            WHERE coalesce(s.records, 0) != (SELECT count(*) FROM records r WHERE r.zone = z.zone)
-               OR coalesce(s.bytes, 0) != (SELECT coalesce(sum(size), 0) FROM records r WHERE r.zone = z.zone)
-            """
-        ).isEmpty)
-        #expect(try rows(
-            """
-            SELECT t.type || ' ' || t.zone FROM type_stats t
-            WHERE t.records != (SELECT count(*) FROM records r WHERE r.zone = t.zone AND r.type = t.type)
-            """
-        ).isEmpty)
+        #expect(
+            try rows(
+                """
+                SELECT z.zone FROM zones z LEFT JOIN zone_stats s ON s.zone = z.zone
+                WHERE coalesce(s.records, 0) != (SELECT count(*) FROM records r WHERE r.zone = z.zone)
+                   OR coalesce(s.bytes, 0) != (SELECT coalesce(sum(size), 0) FROM records r WHERE r.zone = z.zone)
+                """
+            ).isEmpty)
+        #expect(
+            try rows(
+                """
+                SELECT t.type || ' ' || t.zone FROM type_stats t
+                WHERE t.records != (SELECT count(*) FROM records r WHERE r.zone = t.zone AND r.type = t.type)
+                """
+            ).isEmpty)
         // The database's zone log holds each zone once (Trips too, made and never written to),
         // at distinct positions.
-        #expect(try rows("SELECT name FROM zone_log WHERE scope = 1 AND deleted = 0 ORDER BY name") == ["Home", "Trips", "Work", "_defaultZone"])
+        #expect(
+            try rows("SELECT name FROM zone_log WHERE scope = 1 AND deleted = 0 ORDER BY name") == [
+                "Home", "Trips", "Work", "_defaultZone",
+            ])
         #expect(try rows("SELECT count(DISTINCT seq) = count(*) FROM zone_log") == ["1"])
         // The schema has every field a saved write brought, and none that only refused ones did.
         let fields = Set(try #require(try store.store.schema(store.container, .development).recordType("Note")).fields.map(\.name))
@@ -147,5 +162,3 @@ import TestSupport
         #expect(refused.isDisjoint(with: fields), "\(refused.intersection(fields).sorted().prefix(3))")
     }
 }
-
-import Synchronization

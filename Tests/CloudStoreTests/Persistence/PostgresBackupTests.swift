@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// Backups and restores of a store on PostgreSQL: a restore, by `cumulus restore` or by hand
@@ -112,7 +113,8 @@ struct PostgresBackupTests {
 
         // The running process checks when its listener reconnects (and every few seconds).
         try RawPostgres(url: database.url).execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(PostgresListener.applicationName)' AND datname = current_database()")
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(PostgresListener.applicationName)' AND datname = current_database()"
+        )
         try waitUntil {
             (try? notes(store).zoneChanges(syncToken: token)) == nil
         }

@@ -1,14 +1,16 @@
 import Dispatch
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// The change feed's order with writers in several processes on one PostgreSQL database: a
 /// reader paging through a zone's log by "after n" never misses a commit (decision 3), with the
 /// counter row taken last; the naive scheme, a sequence taken at insert, is caught missing some.
-@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run")) struct PostgresChangeFeedOrderTests {
+@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run"))
+struct PostgresChangeFeedOrderTests {
     let database: TestDatabase
     static let schema = PostgresIdentifier.quote("env")
 
@@ -16,7 +18,8 @@ import TestSupport
         database = try TestPostgres.makeDatabase()
         let connection = try PostgresConnection(url: database.url)
         try PostgresEnvironmentMigrations.migrator.migrate(connection, schema: "env")
-        try connection.executeScript("""
+        try connection.executeScript(
+            """
             INSERT INTO env.zones(zone, scope, owner, name, created) SELECT z, 0, '', 'z' || z, 0 FROM generate_series(1, 64) AS z;
             CREATE SEQUENCE env.naive_seq;
             """)
@@ -39,7 +42,8 @@ import TestSupport
     /// Waits until some backend waits on a lock: the second writer has reached the counter row.
     func waitForLockWaiter(_ raw: RawPostgres) throws {
         for _ in 0..<500 {
-            let waiting = try raw.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()")
+            let waiting = try raw.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND datname = current_database()")
             if waiting[0][0] != "0" { return }
             usleep(10_000)
         }
@@ -49,7 +53,8 @@ import TestSupport
     @Test func aLaterWriterToTheZoneCommitsOnlyAfterTheOneHoldingItsPosition() throws {
         let holder = try RawPostgres(url: database.url)
         // T1 has taken zone 1's next position (its last statement ran) and has not committed.
-        try holder.execute("""
+        try holder.execute(
+            """
             BEGIN;
             WITH c AS (UPDATE env.zones SET last_seq = last_seq + 1 WHERE zone = 1 RETURNING last_seq)
             INSERT INTO env.changes(zone, seq, name, type, kind) SELECT 1, c.last_seq, 't1', 1, 1 FROM c;
@@ -70,7 +75,10 @@ import TestSupport
         try holder.execute("COMMIT")
         done.wait()
         #expect(throws: Never.self) { try outcome.withLock { $0 }!.get() }
-        #expect(try log.changes(zone: 1, after: 0, limit: 10, on: connection).map { "\($0.sequence):\($0.entry.recordName)" } == ["1:t1", "2:t2"])
+        #expect(
+            try log.changes(zone: 1, after: 0, limit: 10, on: connection).map { "\($0.sequence):\($0.entry.recordName)" } == [
+                "1:t1", "2:t2",
+            ])
         #expect(try log.lastSequence(zone: 1, on: connection) == 2)
     }
 
@@ -200,7 +208,9 @@ import TestSupport
                 let copy = seen[zone] ?? []
                 if copy != log {
                     let copied = Set(copy)
-                    for entry in log where !copied.contains(entry) { problems.append("zone \(zone): the reader missed \(entry.entry.recordName)") }
+                    for entry in log where !copied.contains(entry) {
+                        problems.append("zone \(zone): the reader missed \(entry.entry.recordName)")
+                    }
                     if Set(copy).count != copy.count { problems.append("zone \(zone): the reader saw an entry twice") }
                     if copy.map(\.sequence) != copy.map(\.sequence).sorted() { problems.append("zone \(zone): out of order") }
                     if problems.isEmpty { problems.append("zone \(zone): the copy differs") }
@@ -253,7 +263,9 @@ import TestSupport
                     let kind = kinds[Int(random.next() % 3)]
                     do {
                         try processes[writer % 2].submit { transaction in
-                            for item in 0..<count { try transaction.appendChange(Self.entry("w\(writer)-\(job)-\(item)", kind), zone: zone) }
+                            for item in 0..<count {
+                                try transaction.appendChange(Self.entry("w\(writer)-\(job)-\(item)", kind), zone: zone)
+                            }
                             if holdMicroseconds > 0 { usleep(holdMicroseconds) }
                         }
                     } catch {

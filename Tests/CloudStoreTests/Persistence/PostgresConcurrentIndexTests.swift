@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// Production's indexes on PostgreSQL are built with `CREATE INDEX CONCURRENTLY` after the
@@ -77,8 +78,10 @@ struct PostgresConcurrentIndexTests {
         _ = try store.deploySchema(container, deployedBy: "test")
         let raw = try RawPostgres(url: database.url)
         // title's: the one over a field's column (`___recordID`'s is over the record key).
-        let title = try #require(try raw.execute(
-            "SELECT indexname FROM pg_indexes WHERE schemaname = '\(schema)' AND indexdef LIKE '%NULLS FIRST%'").first?.first)
+        let title = try #require(
+            try raw.execute(
+                "SELECT indexname FROM pg_indexes WHERE schemaname = '\(schema)' AND indexdef LIKE '%NULLS FIRST%'"
+            ).first?.first)
         let oid = try raw.execute("SELECT '\(schema).\(title)'::regclass::oid")[0][0]
         // What an interrupted CREATE INDEX CONCURRENTLY leaves behind (the test role is a superuser).
         try raw.execute("UPDATE pg_index SET indisvalid = false WHERE indexrelid = '\(schema).\(title)'::regclass")
@@ -97,7 +100,8 @@ struct PostgresConcurrentIndexTests {
         // transaction adds no column to `records`, whose ALTER TABLE would wait for the holder below.
         _ = try store.deploySchema(container, deployedBy: "test")
         try store.importSchema(
-            Self.indexed + "    RECORD TYPE Task (\"___recordID\" REFERENCE QUERYABLE, title STRING QUERYABLE);\n", into: container, .development)
+            Self.indexed + "    RECORD TYPE Task (\"___recordID\" REFERENCE QUERYABLE, title STRING QUERYABLE);\n", into: container,
+            .development)
         // A transaction that may write to the table: a concurrent build waits for it to end
         // before it starts, which keeps the build in progress for as long as the test needs. (A
         // plain CREATE INDEX would queue for its lock instead, and every later write behind it.)

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// The thin libpq layer, against a real PostgreSQL server.
@@ -14,7 +15,10 @@ import TestSupport
         let everyByte = (0...255).map(UInt8.init) + [0, 0]
         let row = try connection.execute(
             "SELECT $1::bigint, $2::text, $3::bytea, $4::boolean, $5::double precision, $6::text IS NULL, $7::integer, $8::smallint",
-            [.integer(Int64.min), .text("zoë ✓ 'quoted' \\ \"x\""), .bytes(everyByte), .bool(true), .double(-0.1), .null, .integer(-7), .integer(-2)])
+            [
+                .integer(Int64.min), .text("zoë ✓ 'quoted' \\ \"x\""), .bytes(everyByte), .bool(true), .double(-0.1), .null, .integer(-7),
+                .integer(-2),
+            ])
         #expect(row.count == 1)
         #expect(row[0].integer(0) == Int64.min)
         #expect(row[0].text(1) == "zoë ✓ 'quoted' \\ \"x\"")
@@ -50,10 +54,13 @@ import TestSupport
             #expect(error.isUniqueViolation)
             #expect(error.sqlState == "23505")
         }
-        #expect(PostgresError(sqlState: "40001", message: "x").cloudStoreError == .tryAgainLater("The database is busy or unreachable; try again"))
+        #expect(
+            PostgresError(sqlState: "40001", message: "x").cloudStoreError
+                == .tryAgainLater("The database is busy or unreachable; try again"))
         #expect(PostgresError(sqlState: "40P01", message: "x").isRetryable)
         #expect(PostgresError(sqlState: "53100", message: "x").cloudStoreError == .quotaExceeded("The database is full"))
-        if case .internalError = PostgresError(sqlState: "42601", message: "syntax").cloudStoreError {} else {
+        if case .internalError = PostgresError(sqlState: "42601", message: "syntax").cloudStoreError {
+        } else {
             Issue.record("a syntax error should be internal")
         }
     }
@@ -164,9 +171,10 @@ import TestSupport
     @Test func aFailedMigrationLeavesTheSchemaAsItWas() throws {
         let connection = try PostgresConnection(url: database.url)
         try Self.migrator.migrate(connection, schema: "s")
-        let broken = PostgresMigrator(migrations: Self.migrator.migrations + [
-            "CREATE TABLE {schema}.u(k bigint); SELECT 1/0",
-        ])
+        let broken = PostgresMigrator(
+            migrations: Self.migrator.migrations + [
+                "CREATE TABLE {schema}.u(k bigint); SELECT 1/0"
+            ])
         #expect(throws: PostgresError.self) { try broken.migrate(connection, schema: "s") }
         #expect(try PostgresMigrator.version(of: "s", on: connection) == 2)
         #expect(try connection.execute("SELECT 1 FROM pg_tables WHERE schemaname = 's' AND tablename = 'u'").count == 0)

@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// Two processes writing one PostgreSQL database under contention: a transaction held open in
@@ -27,7 +28,8 @@ struct PostgresContentionTests {
     }
 
     static func note(_ name: String, _ value: Int64, in zone: String, _ kind: RecordOperation.Kind = .forceUpdate) -> ModifyRequest {
-        ModifyRequest(operations: [RecordOperation(kind, recordName: name, recordType: "Note", fields: ["n": .int64(value)])], zoneName: zone)
+        ModifyRequest(
+            operations: [RecordOperation(kind, recordName: name, recordType: "Note", fields: ["n": .int64(value)])], zoneName: zone)
     }
 
     /// The deadlocks PostgreSQL has detected in the database so far.
@@ -49,7 +51,8 @@ struct PostgresContentionTests {
         // the zone's counter row, as a write does by its last statement, and has not committed.
         let schema = PostgresStorageBackend.environmentSchema(container, .development)
         let holder = try RawPostgres(url: database.url)
-        try holder.execute("""
+        try holder.execute(
+            """
             BEGIN ISOLATION LEVEL REPEATABLE READ;
             SELECT 1 FROM "\(schema)".zones WHERE name = 'Busy' FOR KEY SHARE;
             SELECT 1 FROM "\(schema)".records r JOIN "\(schema)".zones z ON z.zone = r.zone WHERE z.name = 'Busy' FOR UPDATE OF r;
@@ -107,9 +110,12 @@ struct PostgresContentionTests {
         // Records every writer updates, so that writers in different zones and processes
         // contend for the same rows as well as for the zones' counters.
         for zone in zones {
-            _ = try setup.modify(ModifyRequest(
-                operations: (0..<4).map { RecordOperation(.create, recordName: "shared\($0)", recordType: "Note", fields: ["n": .int64(0)]) },
-                zoneName: zone))
+            _ = try setup.modify(
+                ModifyRequest(
+                    operations: (0..<4).map {
+                        RecordOperation(.create, recordName: "shared\($0)", recordType: "Note", fields: ["n": .int64(0)])
+                    },
+                    zoneName: zone))
         }
         let raw = try RawPostgres(url: database.url)
         let deadlocksBefore = try deadlocks(raw)
@@ -122,9 +128,13 @@ struct PostgresContentionTests {
             var mine: [String: Set<String>] = [:]
             for step in 0..<12 {
                 let zone = zones[random.next(below: zones.count)]
-                var operations = [RecordOperation(.create, recordName: "w\(writer)-\(step)", recordType: "Note", fields: ["n": .int64(Int64(step))])]
+                var operations = [
+                    RecordOperation(.create, recordName: "w\(writer)-\(step)", recordType: "Note", fields: ["n": .int64(Int64(step))])
+                ]
                 for shared in Set((0..<2).map { _ in random.next(below: 4) }).sorted(by: { _, _ in random.next(below: 2) == 0 }) {
-                    operations.append(RecordOperation(.forceUpdate, recordName: "shared\(shared)", recordType: "Note", fields: ["n": .int64(Int64(writer))]))
+                    operations.append(
+                        RecordOperation(
+                            .forceUpdate, recordName: "shared\(shared)", recordType: "Note", fields: ["n": .int64(Int64(writer))]))
                 }
                 do {
                     let results = try database.modify(ModifyRequest(operations: operations, zoneName: zone))

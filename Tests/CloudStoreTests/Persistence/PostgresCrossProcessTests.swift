@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// Two stores on one PostgreSQL database stand for two `cumulus` processes: what one commits
@@ -49,7 +50,8 @@ struct PostgresCrossProcessTests {
         let rechecks = Atomic<Int>(0)
         first.onNotificationsMayHaveBeenMissed { rechecks.add(1, ordering: .relaxed) }
         try RawPostgres(url: database.url).execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(PostgresListener.applicationName)' AND datname = current_database()")
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(PostgresListener.applicationName)' AND datname = current_database()"
+        )
         try waitUntil { rechecks.load(ordering: .relaxed) >= 1 && first.hearsOtherProcesses }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// Stores on one PostgreSQL database stand for `cumulus serve` processes: each beats, counts the
@@ -53,8 +54,9 @@ struct PostgresHeartbeatTests {
         #expect(first.liveProcessCount == 2)
         let id = try #require(second?.backend.heartbeat?.id)
         second = nil
-        #expect(try RawPostgres(url: database.url).execute("SELECT count(*) FROM catalog.processes WHERE id = '\(id)'") == [["0"]],
-                "a clean shutdown deletes its row")
+        #expect(
+            try RawPostgres(url: database.url).execute("SELECT count(*) FROM catalog.processes WHERE id = '\(id)'") == [["0"]],
+            "a clean shutdown deletes its row")
         try Self.beat([first])
         #expect(first.liveProcessCount == 1)
     }
@@ -65,7 +67,8 @@ struct PostgresHeartbeatTests {
         let now = try databaseNow()
         // Processes that died without deleting their rows, a while ago and just now; and one
         // gone so long that its row is forgotten.
-        try RawPostgres(url: database.url).execute("""
+        try RawPostgres(url: database.url).execute(
+            """
             INSERT INTO catalog.processes(id, host, pid, started, last_beat) VALUES
                 ('stale', 'elsewhere', 1, 0, \(now - window - 1_000)),
                 ('recent', 'elsewhere', 2, 0, \(now - 1_000)),

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// Courier polls for one push token waiting in two processes on one PostgreSQL database: each
@@ -23,7 +24,8 @@ struct PostgresNotificationClaimTests {
     /// A push token of alice's, as `tokens/create` makes it.
     func pushToken(_ name: String) throws -> PushToken {
         let token = PushToken(
-            token: name, container: container, environment: .development, apnsEnvironment: "development", userRecordName: "_alice", created: 0,
+            token: name, container: container, environment: .development, apnsEnvironment: "development", userRecordName: "_alice",
+            created: 0,
             lastUsed: Int64(Date().timeIntervalSince1970 * 1000))
         try first.credentials.insertPushToken(token)
         return token
@@ -64,7 +66,9 @@ struct PostgresNotificationClaimTests {
                         continue
                     }
                     got.withLock { got in
-                        for (token, delivery) in claimed { got[claimer][token, default: []].append(Int(delivery.notification.notificationID)!) }
+                        for (token, delivery) in claimed {
+                            got[claimer][token, default: []].append(Int(delivery.notification.notificationID)!)
+                        }
                     }
                 }
                 failures.withLock { $0.append("claimer \(claimer) ran out of time") }

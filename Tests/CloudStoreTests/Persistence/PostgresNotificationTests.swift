@@ -1,13 +1,15 @@
 import Dispatch
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// Notifications between processes on PostgreSQL: coalesced `pg_notify` after commit, one
 /// listening connection per process, and a full re-read whenever notifications may have been lost.
-@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run")) struct PostgresNotificationTests {
+@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run")) struct PostgresNotificationTests
+{
     let database: TestDatabase
     init() throws { database = try TestPostgres.makeDatabase() }
 
@@ -69,7 +71,9 @@ import TestSupport
         defer { listener.stop() }
         #expect(received.wait { listener.isConnected && received.rechecks >= 1 })
         let raw = try RawPostgres(url: database.url)
-        try raw.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(PostgresListener.applicationName)' AND datname = current_database()")
+        try raw.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '\(PostgresListener.applicationName)' AND datname = current_database()"
+        )
         // What was sent while nobody listened is lost as a notification; the reconnect's full
         // re-read is what finds it.
         try raw.execute("SELECT pg_notify('\(PostgresNotifier.channel)', 'lost-or-not')")

@@ -1,7 +1,8 @@
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// An environment kept in a PostgreSQL schema of a throw-away database, its record types saved
@@ -20,9 +21,10 @@ private final class PostgresEnvironment {
         try PostgresEnvironmentMigrations.migrator.migrate(connection, schema: schema)
         writer = try PostgresSchemaWriter(connection: connection, schema: schema)
         for type in types { try writer.saveRecordType(type) }
-        let key = try connection.execute(
-            "INSERT INTO env_dev.zones(scope, owner, name, created) VALUES (0, '_owner', '_defaultZone', 0) RETURNING zone"
-        ).scalarInteger() ?? 0
+        let key =
+            try connection.execute(
+                "INSERT INTO env_dev.zones(scope, owner, name, created) VALUES (0, '_owner', '_defaultZone', 0) RETURNING zone"
+            ).scalarInteger() ?? 0
         zone = StoredZone(
             key: key, zoneID: ZoneID(zoneName: "_defaultZone", ownerRecordName: "_owner"),
             database: DatabaseID(scope: .public, owner: "_owner"), created: 0)
@@ -37,11 +39,14 @@ private final class PostgresEnvironment {
         let stamp = RecordStamp(timestamp: 1, userRecordName: "_user", deviceID: "device")
         let record = Record(
             recordName: name, recordType: typeName, zoneID: zone.zoneID, fields: fields, changeTag: "tag", created: stamp, modified: stamp)
-        let values: [PostgresValue] = [
-            .integer(zone.key), .text(name), .integer(type.id), .text("tag"), .null, .integer(1), .text("_user"), .text("device"),
-            .integer(1), .text("_user"), .text("device"), .integer(RecordSize.of(record)), .bytes(RecordPayloadCodec.encode(fields)),
-        ] + PostgresProjections.slotValues(of: type, in: fields)
-        guard let key = try connection.execute(type.insertSQL, values).scalarInteger() else { throw TestFailure("\(name) was not inserted") }
+        let values: [PostgresValue] =
+            [
+                .integer(zone.key), .text(name), .integer(type.id), .text("tag"), .null, .integer(1), .text("_user"), .text("device"),
+                .integer(1), .text("_user"), .text("device"), .integer(RecordSize.of(record)), .bytes(RecordPayloadCodec.encode(fields)),
+            ] + PostgresProjections.slotValues(of: type, in: fields)
+        guard let key = try connection.execute(type.insertSQL, values).scalarInteger() else {
+            throw TestFailure("\(name) was not inserted")
+        }
         try PostgresProjections.write(record: record, key: key, zone: zone.key, type: type, on: connection, schema: schema)
         return key
     }
@@ -90,9 +95,11 @@ private func bothStores(_ type: RecordTypeDefinition, _ records: [(String, [Stri
     let store = try TemporaryStore()
     try store.setSchema([type])
     let database = try store.database()
-    let results = try database.modify(ModifyRequest(operations: records.map {
-        RecordOperation(.create, recordName: $0.0, recordType: type.name, fields: $0.1)
-    }))
+    let results = try database.modify(
+        ModifyRequest(
+            operations: records.map {
+                RecordOperation(.create, recordName: $0.0, recordType: type.name, fields: $0.1)
+            }))
     guard results.allSatisfy({ $0.record != nil }) else { throw TestFailure("SQLite setup failed: \(results)") }
     let environment = try PostgresEnvironment(types: [type])
     for (name, fields) in records { try environment.insert(name, type.name, fields) }
@@ -102,16 +109,18 @@ private func bothStores(_ type: RecordTypeDefinition, _ records: [(String, [Stri
 /// A type for sorting and paging: values from small sets, so that ties and missing values
 /// (NULLs) are common, and texts whose code-point order differs from a locale's.
 private enum SortFixture {
-    static let type = RecordTypeDefinition(name: "Item", fields: [
-        FieldDefinition(name: "___recordID", type: .reference, indexes: [.queryable]),
-        FieldDefinition(name: "s", type: .string, indexes: [.queryable, .sortable]),
-        FieldDefinition(name: "i", type: .int64, indexes: [.queryable, .sortable]),
-        FieldDefinition(name: "d", type: .double, indexes: [.queryable, .sortable]),
-        FieldDefinition(name: "n", type: .double, indexes: [.queryable, .sortable], numberPreference: .unspecified),
-        FieldDefinition(name: "loc", type: .location, indexes: [.queryable, .sortable]),
-        FieldDefinition(name: "sl", type: .list(.string), indexes: [.queryable]),
-        FieldDefinition(name: "text", type: .string, indexes: [.searchable]),
-    ])
+    static let type = RecordTypeDefinition(
+        name: "Item",
+        fields: [
+            FieldDefinition(name: "___recordID", type: .reference, indexes: [.queryable]),
+            FieldDefinition(name: "s", type: .string, indexes: [.queryable, .sortable]),
+            FieldDefinition(name: "i", type: .int64, indexes: [.queryable, .sortable]),
+            FieldDefinition(name: "d", type: .double, indexes: [.queryable, .sortable]),
+            FieldDefinition(name: "n", type: .double, indexes: [.queryable, .sortable], numberPreference: .unspecified),
+            FieldDefinition(name: "loc", type: .location, indexes: [.queryable, .sortable]),
+            FieldDefinition(name: "sl", type: .list(.string), indexes: [.queryable]),
+            FieldDefinition(name: "text", type: .string, indexes: [.searchable]),
+        ])
 
     static let strings = ["", "a", "B", "b", "ab", "é", "z", "Zoo", "apple", "ápple", "日本"]
     static let words = ["Café", "cafe", "CAFÉ", "au", "lait", "the", "Thé", "naïve", "über", "uber", "x-ray", "O'Brien"]
@@ -124,22 +133,27 @@ private enum SortFixture {
             if generator.next(below: 5) > 0 { fields["i"] = .int64(Int64(generator.next(below: 7)) - 3) }
             if generator.next(below: 5) > 0 { fields["d"] = .double(Double(generator.next(below: 9)) / 4 - 1) }
             if generator.next(below: 4) > 0 {
-                fields["n"] = generator.next(below: 2) == 0 ? .int64(Int64(generator.next(below: 5))) : .double(Double(generator.next(below: 9)) / 2)
+                fields["n"] =
+                    generator.next(below: 2) == 0 ? .int64(Int64(generator.next(below: 5))) : .double(Double(generator.next(below: 9)) / 2)
             }
             if generator.next(below: 4) > 0 {
-                fields["loc"] = .location(Location(
-                    latitude: Double(generator.next(below: 200)) / 100 - 1, longitude: Double(generator.next(below: 200)) / 100 - 1))
+                fields["loc"] = .location(
+                    Location(
+                        latitude: Double(generator.next(below: 200)) / 100 - 1, longitude: Double(generator.next(below: 200)) / 100 - 1))
             }
-            fields["sl"] = .list(.string, (0..<generator.next(below: 4)).map { _ in .string(strings[generator.next(below: strings.count)]) })
+            fields["sl"] = .list(
+                .string, (0..<generator.next(below: 4)).map { _ in .string(strings[generator.next(below: strings.count)]) })
             if generator.next(below: 4) > 0 {
-                fields["text"] = .string((0..<1 + generator.next(below: 4)).map { _ in words[generator.next(below: words.count)] }.joined(separator: " "))
+                fields["text"] = .string(
+                    (0..<1 + generator.next(below: 4)).map { _ in words[generator.next(below: words.count)] }.joined(separator: " "))
             }
             return (String(format: "r%03d", index), fields)
         }
     }
 }
 
-@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run")) struct PostgresSchemaAndQueryTests {
+@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run"))
+struct PostgresSchemaAndQueryTests {
     @Test func theMigrationsMakeEveryTableAndTheMetaKeys() throws {
         let environment = try PostgresEnvironment(types: [])
         let tables = try environment.connection.execute(
@@ -163,9 +177,10 @@ private enum SortFixture {
         #expect(environment.catalog.schema.recordType("Thing") == QueryFixture.type)
         // s, i, d, t, r, loc (two), and five lists' counts.
         #expect(try environment.count("meta", "key = 'slot_columns' AND value = '12'") == 1)
-        let indexes = Set(try environment.connection.execute(
-            "SELECT indexname::text FROM pg_indexes WHERE schemaname = 'env_dev'"
-        ).map { $0.text(0) })
+        let indexes = Set(
+            try environment.connection.execute(
+                "SELECT indexname::text FROM pg_indexes WHERE schemaname = 'env_dev'"
+            ).map { $0.text(0) })
         for field in type.orderedFields where field.definition.has(.queryable) && !field.definition.type.isList {
             #expect(indexes.contains("records_t\(type.id)_f\(field.id)"), "no index for \(field.definition.name)")
         }
@@ -186,9 +201,11 @@ private enum SortFixture {
         let environment = try PostgresEnvironment(types: [QueryFixture.type])
         for (name, fields) in QueryFixture.records { try environment.insert(name, "Thing", fields) }
         for testCase in comparatorCases {
-            let query = Query(recordType: "Thing", filters: [
-                QueryFilter(QueryField(fieldName: testCase.field), testCase.comparator, testCase.value, distance: testCase.distance)
-            ])
+            let query = Query(
+                recordType: "Thing",
+                filters: [
+                    QueryFilter(QueryField(fieldName: testCase.field), testCase.comparator, testCase.value, distance: testCase.distance)
+                ])
             let sqlite = Set(try database.query(QueryRequest(query: query)).records.map(\.recordName))
             let postgres = Set(try environment.rows(query).map(\.stored.record.recordName))
             #expect(postgres == sqlite, "\(testCase.testDescription)")
@@ -204,30 +221,39 @@ private enum SortFixture {
             Query(recordType: "Item"),
             Query(recordType: "Item", sorts: [QuerySort(QueryField(fieldName: "s"))]),
             Query(recordType: "Item", sorts: [QuerySort(QueryField(fieldName: "s"), ascending: false)]),
-            Query(recordType: "Item", sorts: [QuerySort(QueryField(fieldName: "i")), QuerySort(QueryField(fieldName: "s"), ascending: false)]),
-            Query(recordType: "Item", sorts: [QuerySort(QueryField(fieldName: "d"), ascending: false), QuerySort(QueryField(fieldName: "i"))]),
+            Query(
+                recordType: "Item", sorts: [QuerySort(QueryField(fieldName: "i")), QuerySort(QueryField(fieldName: "s"), ascending: false)]),
+            Query(
+                recordType: "Item", sorts: [QuerySort(QueryField(fieldName: "d"), ascending: false), QuerySort(QueryField(fieldName: "i"))]),
             Query(recordType: "Item", sorts: [QuerySort(QueryField(fieldName: "n")), QuerySort(QueryField(fieldName: "d"))]),
             Query(recordType: "Item", sorts: [QuerySort(QueryField(fieldName: "loc"), relativeLocation: origin)]),
             Query(recordType: "Item", sorts: [QuerySort(QueryField(fieldName: "loc"), ascending: false, relativeLocation: origin)]),
-            Query(recordType: "Item", filters: [QueryFilter(QueryField(fieldName: "i"), .greaterThanOrEquals, .int64(0))],
-                  sorts: [QuerySort(QueryField(fieldName: "s"))]),
-            Query(recordType: "Item", filters: [QueryFilter(QueryField(fieldName: "s"), .beginsWith, .string("a"))],
-                  sorts: [QuerySort(QueryField(fieldName: "i"), ascending: false)]),
-            Query(recordType: "Item", filters: [QueryFilter(QueryField(fieldName: "s"), .lessThan, .string("b"))],
-                  sorts: [QuerySort(QueryField(fieldName: "s"))]),
+            Query(
+                recordType: "Item", filters: [QueryFilter(QueryField(fieldName: "i"), .greaterThanOrEquals, .int64(0))],
+                sorts: [QuerySort(QueryField(fieldName: "s"))]),
+            Query(
+                recordType: "Item", filters: [QueryFilter(QueryField(fieldName: "s"), .beginsWith, .string("a"))],
+                sorts: [QuerySort(QueryField(fieldName: "i"), ascending: false)]),
+            Query(
+                recordType: "Item", filters: [QueryFilter(QueryField(fieldName: "s"), .lessThan, .string("b"))],
+                sorts: [QuerySort(QueryField(fieldName: "s"))]),
             Query(recordType: "Item", filters: [QueryFilter(QueryField(fieldName: "n"), .in, .list(.double, [.int64(1), .double(1.5)]))]),
-            Query(recordType: "Item", filters: [QueryFilter(QueryField(fieldName: "sl"), .listMemberBeginsWith, .string("a"))],
-                  sorts: [QuerySort(QueryField(fieldName: "d"))]),
+            Query(
+                recordType: "Item", filters: [QueryFilter(QueryField(fieldName: "sl"), .listMemberBeginsWith, .string("a"))],
+                sorts: [QuerySort(QueryField(fieldName: "d"))]),
             Query(recordType: "Item", filters: [QueryFilter(QueryField(fieldName: "sl"), .notListContains, .string("b"))]),
-            Query(recordType: "Item", filters: [
-                QueryFilter(QueryField(fieldName: "loc"), .near, .location(origin), distance: 80_000),
-            ], sorts: [QuerySort(QueryField(fieldName: "loc"), relativeLocation: origin)]),
+            Query(
+                recordType: "Item",
+                filters: [
+                    QueryFilter(QueryField(fieldName: "loc"), .near, .location(origin), distance: 80_000)
+                ], sorts: [QuerySort(QueryField(fieldName: "loc"), relativeLocation: origin)]),
             Query(recordType: "Item", filters: [QueryFilter(QueryField(fieldName: "text"), .containsAnyTokens, .string("cafe"))]),
             Query(recordType: "Item", filters: [QueryFilter(QueryField(fieldName: "text"), .containsAnyTokens, .string("UBER, the"))]),
             Query(recordType: "Item", filters: [QueryFilter(QueryField(fieldName: "text"), .containsAllTokens, .string("café au"))]),
             Query(recordType: "Item", filters: [QueryFilter(QueryField(fieldName: "text"), .containsAllTokens, .string("naive O'Brien"))]),
-            Query(recordType: "Item", filters: [QueryFilter(QueryField(fieldName: "text"), .containsAllTokens, .string("x ray"))],
-                  sorts: [QuerySort(QueryField(fieldName: "s"), ascending: false)]),
+            Query(
+                recordType: "Item", filters: [QueryFilter(QueryField(fieldName: "text"), .containsAllTokens, .string("x ray"))],
+                sorts: [QuerySort(QueryField(fieldName: "s"), ascending: false)]),
         ]
         for query in queries {
             for pageSize in [200, 7] {
@@ -261,9 +287,11 @@ private enum SortFixture {
     @Test func twoConnectionsSavingTheSameNewFieldMakeOneFieldAndOneSlot() throws {
         let base = RecordTypeDefinition(name: "Note", fields: [FieldDefinition(name: "title", type: .string, indexes: [.queryable])])
         let environment = try PostgresEnvironment(types: [base])
-        let extended = RecordTypeDefinition(name: "Note", fields: base.fields + [
-            FieldDefinition(name: "rank", type: .int64, indexes: [.queryable, .sortable]),
-        ])
+        let extended = RecordTypeDefinition(
+            name: "Note",
+            fields: base.fields + [
+                FieldDefinition(name: "rank", type: .int64, indexes: [.queryable, .sortable])
+            ])
         let url = environment.database.url
         let schema = environment.schema
         let slotsBefore = try environment.count("meta", "key = 'slot_columns' AND value = '1'")
@@ -282,7 +310,9 @@ private enum SortFixture {
                 // Read before the first commits: its catalog lacks the field.
                 var writer = try PostgresSchemaWriter(connection: second, schema: schema)
                 try writer.saveRecordType(extended)
-                guard writer.catalog.types["Note"]?.fields["rank"]?.slot == 2 else { throw TestFailure("the second writer sees another slot") }
+                guard writer.catalog.types["Note"]?.fields["rank"]?.slot == 2 else {
+                    throw TestFailure("the second writer sees another slot")
+                }
             }
             outcome.withLock { $0 = result }
             finished.signal()
@@ -303,16 +333,21 @@ private enum SortFixture {
     }
 
     @Test func indexesAddedLaterAreFilledFromStoredRecordsAndDroppedIndexesEmptied() throws {
-        var type = RecordTypeDefinition(name: "Doc", fields: [
-            FieldDefinition(name: "___recordID", type: .reference, indexes: [.queryable]),
-            FieldDefinition(name: "title", type: .string),
-            FieldDefinition(name: "tags", type: .list(.string)),
-            FieldDefinition(name: "body", type: .string),
-            FieldDefinition(name: "count", type: .int64),
-        ])
+        var type = RecordTypeDefinition(
+            name: "Doc",
+            fields: [
+                FieldDefinition(name: "___recordID", type: .reference, indexes: [.queryable]),
+                FieldDefinition(name: "title", type: .string),
+                FieldDefinition(name: "tags", type: .list(.string)),
+                FieldDefinition(name: "body", type: .string),
+                FieldDefinition(name: "count", type: .int64),
+            ])
         let environment = try PostgresEnvironment(types: [type])
-        try environment.insert("a", "Doc", ["title": .string("alpha"), "tags": .list(.string, [.string("x"), .string("y")]), "body": .string("Hello wörld")])
-        try environment.insert("b", "Doc", ["title": .string("beta"), "tags": .list(.string, [.string("y")]), "body": .string("worlds apart"), "count": .int64(3)])
+        try environment.insert(
+            "a", "Doc", ["title": .string("alpha"), "tags": .list(.string, [.string("x"), .string("y")]), "body": .string("Hello wörld")])
+        try environment.insert(
+            "b", "Doc",
+            ["title": .string("beta"), "tags": .list(.string, [.string("y")]), "body": .string("worlds apart"), "count": .int64(3)])
         type.upsert(FieldDefinition(name: "title", type: .string, indexes: [.queryable, .sortable]))
         type.upsert(FieldDefinition(name: "tags", type: .list(.string), indexes: [.queryable]))
         type.upsert(FieldDefinition(name: "body", type: .string, indexes: [.searchable]))
@@ -338,7 +373,8 @@ private enum SortFixture {
         type.upsert(FieldDefinition(name: "count", type: .int64))
         try environment.writer.saveRecordType(type)
         #expect(try environment.connection.execute("SELECT to_regclass('env_dev.\(tagsTable)') IS NULL").first { $0.bool(0) } == true)
-        #expect(try environment.connection.execute("SELECT to_regclass('env_dev.fts_\(catalogType.id)') IS NULL").first { $0.bool(0) } == true)
+        #expect(
+            try environment.connection.execute("SELECT to_regclass('env_dev.fts_\(catalogType.id)') IS NULL").first { $0.bool(0) } == true)
         #expect(try environment.catalog.recordType("Doc").fields["count"]?.slot == catalogType.fields["count"]?.slot)
         #expect(try environment.count("records", "\(try #require(catalogType.fields["count"]).column) IS NOT NULL") == 0)
     }
@@ -350,14 +386,19 @@ private enum SortFixture {
             ["r": .reference(Reference(recordName: "x", action: .deleteSelf))], uniquingKeysWith: { $1 })
         let key = try environment.insert("a", "Thing", fields)
         let other = try environment.insert("b", "Thing", QueryFixture.records[1].1)
-        let listRows = { try type.listFields.reduce(Int64(0)) { $0 + (try environment.count(PostgresProjections.listTable(type, $1), "rid = \(key)")) } }
+        let listRows = {
+            try type.listFields.reduce(Int64(0)) { $0 + (try environment.count(PostgresProjections.listTable(type, $1), "rid = \(key)")) }
+        }
         #expect(try listRows() == 9)
         #expect(try environment.count("fts_\(type.id)", "rid = \(key)") == 1)
         #expect(try environment.count("refs", "source = \(key)") == 1)
 
         let stamp = RecordStamp(timestamp: 1, userRecordName: "_user", deviceID: "device")
-        let record = Record(recordName: "a", recordType: "Thing", zoneID: environment.zone.zoneID, fields: fields, changeTag: "tag", created: stamp, modified: stamp)
-        try PostgresProjections.delete(record: record, key: key, zone: environment.zone.key, type: type, on: environment.connection, schema: environment.schema)
+        let record = Record(
+            recordName: "a", recordType: "Thing", zoneID: environment.zone.zoneID, fields: fields, changeTag: "tag", created: stamp,
+            modified: stamp)
+        try PostgresProjections.delete(
+            record: record, key: key, zone: environment.zone.key, type: type, on: environment.connection, schema: environment.schema)
         try environment.connection.execute("DELETE FROM env_dev.records WHERE rid = $1", [.integer(key)])
         #expect(try listRows() == 0)
         #expect(try environment.count("fts_\(type.id)", "rid = \(key)") == 0)
@@ -368,14 +409,21 @@ private enum SortFixture {
         var changed = QueryFixture.records[1].1
         changed["sl"] = .list(.string, [.string("violet")])
         changed["text"] = .string("entirely new words")
-        let old = Record(recordName: "b", recordType: "Thing", zoneID: environment.zone.zoneID, fields: QueryFixture.records[1].1, changeTag: "tag", created: stamp, modified: stamp)
+        let old = Record(
+            recordName: "b", recordType: "Thing", zoneID: environment.zone.zoneID, fields: QueryFixture.records[1].1, changeTag: "tag",
+            created: stamp, modified: stamp)
         var new = old
         new.fields = changed
-        try PostgresProjections.replace(old, with: new, key: other, zone: environment.zone.key, type: type, on: environment.connection, schema: environment.schema, slots: true)
-        let found = try environment.rows(Query(recordType: "Thing", filters: [
-            QueryFilter(QueryField(fieldName: "sl"), .listContains, .string("violet")),
-            QueryFilter(QueryField(fieldName: "text"), .containsAllTokens, .string("new words")),
-        ]))
+        try PostgresProjections.replace(
+            old, with: new, key: other, zone: environment.zone.key, type: type, on: environment.connection, schema: environment.schema,
+            slots: true)
+        let found = try environment.rows(
+            Query(
+                recordType: "Thing",
+                filters: [
+                    QueryFilter(QueryField(fieldName: "sl"), .listContains, .string("violet")),
+                    QueryFilter(QueryField(fieldName: "text"), .containsAllTokens, .string("new words")),
+                ]))
         #expect(found.map(\.stored.key) == [other])
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// While its writer is idle a database keeps one read transaction open on the newest snapshot

@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import CloudStore
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 /// Record keys are one more than the largest key, with no `sqlite_sequence` row kept for them;
 /// files made before keep their records and stop keeping the row once opened.
@@ -56,7 +57,8 @@ import TestSupport
         #expect(try Self.key(of: "d", on: connection) == 3)
         #expect(try connection.statement(Self.sequenceQuery).scalarInteger() == 0, "no connection keeps the sequence row")
         #expect(try connection.statement("PRAGMA integrity_check").firstRow { $0.text(0) } == "ok")
-        #expect(try connection.statement("PRAGMA user_version").scalarInteger() == Int64(SQLiteEnvironmentMigrations.migrator.migrations.count))
+        #expect(
+            try connection.statement("PRAGMA user_version").scalarInteger() == Int64(SQLiteEnvironmentMigrations.migrator.migrations.count))
     }
 
     /// A record created after the record with the largest key was deleted takes that key; nothing
@@ -64,29 +66,35 @@ import TestSupport
     @Test func aKeyTakenAgainFindsNothingOfTheRecordThatHadIt() throws {
         let store = try TemporaryStore()
         try store.setSchema([
-            RecordTypeDefinition(name: "Item", fields: [
-                FieldDefinition(name: "___recordID", type: .reference, indexes: [.queryable]),
-                FieldDefinition(name: "s", type: .string, indexes: [.queryable, .sortable]),
-                FieldDefinition(name: "tags", type: .list(.string), indexes: [.queryable]),
-                FieldDefinition(name: "text", type: .string, indexes: [.searchable]),
-                FieldDefinition(name: "owner", type: .reference, indexes: [.queryable]),
-            ])
+            RecordTypeDefinition(
+                name: "Item",
+                fields: [
+                    FieldDefinition(name: "___recordID", type: .reference, indexes: [.queryable]),
+                    FieldDefinition(name: "s", type: .string, indexes: [.queryable, .sortable]),
+                    FieldDefinition(name: "tags", type: .list(.string), indexes: [.queryable]),
+                    FieldDefinition(name: "text", type: .string, indexes: [.searchable]),
+                    FieldDefinition(name: "owner", type: .reference, indexes: [.queryable]),
+                ])
         ])
         let database = try store.database()
         let path = store.store.backend.environmentStorageName(store.container, .development)
         let connection = try SQLiteConnection(path: path, synchronous: .normal)
-        _ = try database.modify(ModifyRequest(operations: [
-            RecordOperation(.create, recordName: "kept", recordType: "Item", fields: ["s": .string("kept")]),
-            RecordOperation(.create, recordName: "gone", recordType: "Item", fields: [
-                "s": .string("gone"), "tags": .list(.string, [.string("gone-tag")]), "text": .string("vanished words"),
-                "owner": .reference(Reference(recordName: "kept", action: .deleteSelf)),
-            ]),
-        ]))
+        _ = try database.modify(
+            ModifyRequest(operations: [
+                RecordOperation(.create, recordName: "kept", recordType: "Item", fields: ["s": .string("kept")]),
+                RecordOperation(
+                    .create, recordName: "gone", recordType: "Item",
+                    fields: [
+                        "s": .string("gone"), "tags": .list(.string, [.string("gone-tag")]), "text": .string("vanished words"),
+                        "owner": .reference(Reference(recordName: "kept", action: .deleteSelf)),
+                    ]),
+            ]))
         let goneKey = try #require(try Self.key(of: "gone", on: connection))
         _ = try database.modify(ModifyRequest(operations: [RecordOperation(.forceDelete, recordName: "gone")]))
-        _ = try database.modify(ModifyRequest(operations: [
-            RecordOperation(.create, recordName: "new", recordType: "Item", fields: ["s": .string("new")])
-        ]))
+        _ = try database.modify(
+            ModifyRequest(operations: [
+                RecordOperation(.create, recordName: "new", recordType: "Item", fields: ["s": .string("new")])
+            ]))
         #expect(try Self.key(of: "new", on: connection) == goneKey, "the largest key is taken again")
         #expect(try connection.statement(Self.sequenceQuery).scalarInteger() == 0)
 

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CloudStore
 
 @Suite struct RecordPayloadCodecTests {
@@ -26,6 +27,8 @@ import Testing
             bytes[Int.random(in: 0..<bytes.count, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
             _ = try? RecordPayloadCodec.decode(bytes)
         }
-        #expect(throws: CloudStoreError.self) { try RecordPayloadCodec.decode([1, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01]) }
+        #expect(throws: CloudStoreError.self) {
+            try RecordPayloadCodec.decode([1, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01])
+        }
     }
 }

@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// A backend the request log can be kept in.
@@ -30,7 +31,7 @@ struct OpenRequestLogStore {
             keptAlive = directory
         case .postgres:
             let database = try TestPostgres.makeDatabase()
-        defer { withExtendedLifetime(database) {} }
+            defer { withExtendedLifetime(database) {} }
             store = try PostgresRequestLogStore(url: database.url)
             url = database.url
             keptAlive = database
@@ -40,7 +41,8 @@ struct OpenRequestLogStore {
 
 /// The same assertions against every request log backend: SQLite, a file of one process's own,
 /// and PostgreSQL, which several processes share.
-@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run")) struct RequestLogStorageContractTests {
+@Suite(.enabled(if: TestBackend.isDefaultRun, "Runs against PostgreSQL itself, once, in the default run"))
+struct RequestLogStorageContractTests {
     static let start: Int64 = 1_700_000_000_000
     static let development = UsageMeter.Key(container: "iCloud.a", environment: "development")
     static let production = UsageMeter.Key(container: "iCloud.a", environment: "production")
@@ -96,10 +98,12 @@ struct OpenRequestLogStore {
         let all = try store.entries(RequestLogFilter(limit: 10_000))
         #expect(all.map(\.requestID) == written.reversed().map(\.requestID))
         let filters = [
-            RequestLogFilter(container: "iCloud.b", limit: 50), RequestLogFilter(container: "iCloud.a", environment: "production", limit: 70),
+            RequestLogFilter(container: "iCloud.b", limit: 50),
+            RequestLogFilter(container: "iCloud.a", environment: "production", limit: 70),
             RequestLogFilter(database: "", limit: 5_000), RequestLogFilter(database: "private", limit: 33),
             RequestLogFilter(operation: "zones/list", user: "_user3", limit: 40), RequestLogFilter(user: "_user9", limit: 10),
-            RequestLogFilter(status: 503, limit: 30), RequestLogFilter(status: 200, limit: 1_000), RequestLogFilter(errorsOnly: true, limit: 25),
+            RequestLogFilter(status: 503, limit: 30), RequestLogFilter(status: 200, limit: 1_000),
+            RequestLogFilter(errorsOnly: true, limit: 25),
             RequestLogFilter(container: "iCloud.b", errorsOnly: true, from: Self.start + 5_000, to: Self.start + 15_000, limit: 500),
             RequestLogFilter(from: Self.start + 37 * 100, limit: 60), RequestLogFilter(to: Self.start + 37 * 100, limit: 60),
             RequestLogFilter(operation: "records/modify", before: all[300].id, limit: 20),
@@ -152,28 +156,47 @@ struct OpenRequestLogStore {
         defer { withExtendedLifetime(opened) {} }
         let store = opened.store
         let minute = Self.start / 60_000
-        try #require(try store.append([], usage: [
-            Self.usage(Self.development, minute: minute, requests: 3, errors: 1, bytesIn: 100, bytesOut: 1_000, durations: [50, 900, 900]),
-            Self.usage(Self.development, minute: minute + 1, requests: 1, bytesIn: 10, bytesOut: 20, durations: [7], storageBytes: 5_000),
-            Self.usage(Self.production, minute: minute, requests: 2, bytesIn: 1, bytesOut: 2, durations: [1, 2]),
-        ], forgetBefore: nil, forgetUsageBefore: nil).isEmpty)
+        try #require(
+            try store.append(
+                [],
+                usage: [
+                    Self.usage(
+                        Self.development, minute: minute, requests: 3, errors: 1, bytesIn: 100, bytesOut: 1_000, durations: [50, 900, 900]),
+                    Self.usage(
+                        Self.development, minute: minute + 1, requests: 1, bytesIn: 10, bytesOut: 20, durations: [7], storageBytes: 5_000),
+                    Self.usage(Self.production, minute: minute, requests: 2, bytesIn: 1, bytesOut: 2, durations: [1, 2]),
+                ], forgetBefore: nil, forgetUsageBefore: nil
+            ).isEmpty)
         // A later batch adds to the same minute; the storage measured first stays.
-        _ = try store.append([], usage: [
-            Self.usage(Self.development, minute: minute + 1, requests: 4, errors: 2, bytesIn: 5, bytesOut: 5, durations: [7, 3_000_000, 40, 40],
-                       storageBytes: 9_000),
-            Self.usage(Self.development, minute: minute + 3, requests: 1, durations: [1], storageBytes: 7_000),
-        ], forgetBefore: nil, forgetUsageBefore: nil)
+        _ = try store.append(
+            [],
+            usage: [
+                Self.usage(
+                    Self.development, minute: minute + 1, requests: 4, errors: 2, bytesIn: 5, bytesOut: 5,
+                    durations: [7, 3_000_000, 40, 40],
+                    storageBytes: 9_000),
+                Self.usage(Self.development, minute: minute + 3, requests: 1, durations: [1], storageBytes: 7_000),
+            ], forgetBefore: nil, forgetUsageBefore: nil)
 
         let minutes = try store.usageMinutes(Self.development, fromMinute: minute, toMinute: minute + 4)
         #expect(minutes.map(\.minute) == [minute, minute + 1, minute + 3])
-        #expect(minutes[0] == Self.usage(Self.development, minute: minute, requests: 3, errors: 1, bytesIn: 100, bytesOut: 1_000,
-                                         durations: [50, 900, 900]))
-        #expect(minutes[1] == Self.usage(Self.development, minute: minute + 1, requests: 5, errors: 2, bytesIn: 15, bytesOut: 25,
-                                         durations: [7, 7, 3_000_000, 40, 40], storageBytes: 5_000))
-        #expect(try store.usageMinutes(Self.development, fromMinute: minute + 1, toMinute: minute + 3).map(\.minute) == [minute + 1],
-                "the range's end is left out")
+        #expect(
+            minutes[0]
+                == Self.usage(
+                    Self.development, minute: minute, requests: 3, errors: 1, bytesIn: 100, bytesOut: 1_000,
+                    durations: [50, 900, 900]))
+        #expect(
+            minutes[1]
+                == Self.usage(
+                    Self.development, minute: minute + 1, requests: 5, errors: 2, bytesIn: 15, bytesOut: 25,
+                    durations: [7, 7, 3_000_000, 40, 40], storageBytes: 5_000))
+        #expect(
+            try store.usageMinutes(Self.development, fromMinute: minute + 1, toMinute: minute + 3).map(\.minute) == [minute + 1],
+            "the range's end is left out")
         #expect(try store.usageMinutes(Self.production, fromMinute: minute, toMinute: minute + 10).map(\.requests) == [2])
-        #expect(try store.usageMinutes(UsageMeter.Key(container: "iCloud.b", environment: "development"), fromMinute: 0, toMinute: .max).isEmpty)
+        #expect(
+            try store.usageMinutes(UsageMeter.Key(container: "iCloud.b", environment: "development"), fromMinute: 0, toMinute: .max).isEmpty
+        )
 
         #expect(try store.storageBytes(Self.development, before: minute + 1) == nil)
         #expect(try store.storageBytes(Self.development, before: minute + 2) == 5_000)
@@ -192,11 +215,13 @@ struct OpenRequestLogStore {
         defer { withExtendedLifetime(opened) {} }
         let store = opened.store
         let minute = Self.start / 60_000
-        _ = try store.append([], usage: (0..<5).map { Self.usage(Self.development, minute: minute + $0, requests: 1, bytesIn: 1) },
-                             forgetBefore: nil, forgetUsageBefore: nil)
+        _ = try store.append(
+            [], usage: (0..<5).map { Self.usage(Self.development, minute: minute + $0, requests: 1, bytesIn: 1) },
+            forgetBefore: nil, forgetUsageBefore: nil)
         // Forgotten by the minute a time falls in: a time within minute + 2 keeps that minute.
         _ = try store.append([], usage: [], forgetBefore: nil, forgetUsageBefore: (minute + 2) * 60_000 + 30_000)
-        #expect(try store.usageMinutes(Self.development, fromMinute: 0, toMinute: .max).map(\.minute) == [minute + 2, minute + 3, minute + 4])
+        #expect(
+            try store.usageMinutes(Self.development, fromMinute: 0, toMinute: .max).map(\.minute) == [minute + 2, minute + 3, minute + 4])
         #expect(try store.transfer(Self.development, fromMinute: 0, toMinute: .max) == 3)
     }
 
@@ -211,15 +236,20 @@ struct OpenRequestLogStore {
         defer { cancel() }
         let base = clock.tick()
         for index in 0..<10 {
-            log.record(RequestLogTests.entry(index, time: base + 1_000 * Int64(index), status: index == 3 ? 400 : 200,
-                                             user: index < 4 ? "_alice" : nil, operation: index == 5 ? "zones/list" : "records/query"))
+            log.record(
+                RequestLogTests.entry(
+                    index, time: base + 1_000 * Int64(index), status: index == 3 ? 400 : 200,
+                    user: index < 4 ? "_alice" : nil, operation: index == 5 ? "zones/list" : "records/query"))
         }
         try log.flush()
         let stored = try log.entries(RequestLogFilter())
         #expect(stored.map(\.requestID) == (0..<10).reversed().map { "r\($0)" })
         #expect(heard.entries.map(\.id) == stored.reversed().map(\.id), "listeners hear the ids the entries were stored with")
         #expect(try log.entries(RequestLogFilter(user: "_alice")).map(\.requestID) == ["r3", "r2", "r1", "r0"])
-        #expect(try log.entries(RequestLogFilter(environment: "production", from: base + 2_000, to: base + 7_000)).map(\.requestID) == ["r5", "r3"])
+        #expect(
+            try log.entries(RequestLogFilter(environment: "production", from: base + 2_000, to: base + 7_000)).map(\.requestID) == [
+                "r5", "r3",
+            ])
         let container = try ContainerIdentifier("iCloud.com.example.A")
         let usage = try log.usageMinutes(container, .development, fromMinute: base / 60_000, toMinute: base / 60_000 + 2)
         #expect(usage.minutes.reduce(0) { $0 + $1.requests } == 5)
@@ -235,15 +265,24 @@ struct OpenRequestLogStore {
         let first = try PostgresRequestLogStore(url: database.url)
         let second = try PostgresRequestLogStore(url: database.url)
         let minute = Self.start / 60_000
-        _ = try first.append([], usage: [
-            Self.usage(Self.development, minute: minute, requests: 3, errors: 1, bytesIn: 10, bytesOut: 100, durations: [5, 5, 80], storageBytes: 1_000),
-        ], forgetBefore: nil, forgetUsageBefore: nil)
-        _ = try second.append([], usage: [
-            Self.usage(Self.development, minute: minute, requests: 2, errors: 2, bytesIn: 1, bytesOut: 1, durations: [5, 90_000], storageBytes: 1_200),
-            Self.usage(Self.production, minute: minute, requests: 1, bytesIn: 7),
-        ], forgetBefore: nil, forgetUsageBefore: nil)
-        let expected = Self.usage(Self.development, minute: minute, requests: 5, errors: 3, bytesIn: 11, bytesOut: 101,
-                                  durations: [5, 5, 80, 5, 90_000], storageBytes: 1_000)
+        _ = try first.append(
+            [],
+            usage: [
+                Self.usage(
+                    Self.development, minute: minute, requests: 3, errors: 1, bytesIn: 10, bytesOut: 100, durations: [5, 5, 80],
+                    storageBytes: 1_000)
+            ], forgetBefore: nil, forgetUsageBefore: nil)
+        _ = try second.append(
+            [],
+            usage: [
+                Self.usage(
+                    Self.development, minute: minute, requests: 2, errors: 2, bytesIn: 1, bytesOut: 1, durations: [5, 90_000],
+                    storageBytes: 1_200),
+                Self.usage(Self.production, minute: minute, requests: 1, bytesIn: 7),
+            ], forgetBefore: nil, forgetUsageBefore: nil)
+        let expected = Self.usage(
+            Self.development, minute: minute, requests: 5, errors: 3, bytesIn: 11, bytesOut: 101,
+            durations: [5, 5, 80, 5, 90_000], storageBytes: 1_000)
         #expect(try first.usageMinutes(Self.development, fromMinute: minute, toMinute: minute + 1) == [expected])
         #expect(try second.usageMinutes(Self.development, fromMinute: minute, toMinute: minute + 1) == [expected])
         #expect(try first.transfer(Self.development, fromMinute: minute, toMinute: minute + 1) == 112, "each process sees both's traffic")
@@ -261,16 +300,19 @@ struct OpenRequestLogStore {
         let failures = Mutex<[String]>([])
         DispatchQueue.concurrentPerform(iterations: 2) { process in
             for batch in 0..<batches {
-                let entries = RequestLogBlockTests.entries(perBatch, start: Self.start + Int64(batch) * 10_000).map { entry -> RequestLogEntry in
+                let entries = RequestLogBlockTests.entries(perBatch, start: Self.start + Int64(batch) * 10_000).map {
+                    entry -> RequestLogEntry in
                     var entry = entry
                     entry.requestID = "p\(process)-b\(batch)-\(entry.requestID)"
                     return entry
                 }
                 do {
-                    let given = try stores[process].append(entries, usage: [
-                        Self.usage(Self.development, minute: minute, requests: Int64(perBatch), bytesIn: 1, durations: [100]),
-                        Self.usage(Self.production, minute: minute + Int64(batch % 2), requests: 1, bytesOut: 2),
-                    ], forgetBefore: nil, forgetUsageBefore: nil)
+                    let given = try stores[process].append(
+                        entries,
+                        usage: [
+                            Self.usage(Self.development, minute: minute, requests: Int64(perBatch), bytesIn: 1, durations: [100]),
+                            Self.usage(Self.production, minute: minute + Int64(batch % 2), requests: 1, bytesOut: 2),
+                        ], forgetBefore: nil, forgetUsageBefore: nil)
                     ids.withLock { $0[process] += given }
                 } catch {
                     failures.withLock { $0.append("\(error)") }
@@ -316,7 +358,8 @@ struct OpenRequestLogStore {
         let usage = try logs[0].usageMinutes(container, .development, fromMinute: base / 60_000, toMinute: base / 60_000 + 1)
         #expect(usage.minutes.map(\.requests) == [3], "calls 0, 2 and 4, logged by both processes")
         // A third process, starting now, counts every process's transfer against the quota.
-        let third = RequestLog(storage: try PostgresRequestLogStore(url: database.url), retention: 7 * 24 * 60 * 60_000, clock: { clock.tick() })
+        let third = RequestLog(
+            storage: try PostgresRequestLogStore(url: database.url), retention: 7 * 24 * 60 * 60_000, clock: { clock.tick() })
         #expect(try third.transferThisMonth(container, .development) == 3 * 30)
         #expect(try third.transferThisMonth(container, .production) == 3 * 30)
     }
@@ -327,7 +370,8 @@ struct OpenRequestLogStore {
         let clock = TestClock()
         let logs = try (0..<2).map { _ in
             RequestLog(
-                storage: try PostgresRequestLogStore(url: database.url), retention: 7 * 24 * 60 * 60_000, transferLifetime: .milliseconds(300),
+                storage: try PostgresRequestLogStore(url: database.url), retention: 7 * 24 * 60 * 60_000,
+                transferLifetime: .milliseconds(300),
                 clock: { clock.tick() })
         }
         let container = try ContainerIdentifier("iCloud.com.example.A")

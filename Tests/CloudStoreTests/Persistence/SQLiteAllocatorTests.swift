@@ -2,8 +2,9 @@ import CSQLite
 import CSQLiteSupport
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// SQLite's allocator, which keeps freed small blocks per thread for reuse (Debian's SQLite has
@@ -18,7 +19,9 @@ import TestSupport
 
     /// A byte pattern that differs per block and per position, to find a copy gone wrong.
     private static func fill(_ pointer: UnsafeMutableRawPointer, count: Int, seed: Int) {
-        for offset in 0..<count { pointer.storeBytes(of: UInt8(truncatingIfNeeded: offset &* 31 &+ seed), toByteOffset: offset, as: UInt8.self) }
+        for offset in 0..<count {
+            pointer.storeBytes(of: UInt8(truncatingIfNeeded: offset &* 31 &+ seed), toByteOffset: offset, as: UInt8.self)
+        }
     }
 
     private static func holds(_ pointer: UnsafeMutableRawPointer, count: Int, seed: Int) -> Bool {

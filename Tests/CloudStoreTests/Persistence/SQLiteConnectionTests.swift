@@ -1,6 +1,7 @@
 import CSQLite
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// What every connection of the store shares: SQLite's process-wide settings, and how a
@@ -106,7 +107,8 @@ import TestSupport
         try connection.execute("CREATE TABLE u(n INTEGER PRIMARY KEY, v TEXT)")
         let texts = [
             "_0123456789abcdef0123456789abcdef", "_0123456789abcdef0123456789abcdef", "_0123456789abcdef0123456789abcdeX",
-            "short", "short", "", "", "_0123456789abcdef0123456789abcdef", "naïve — a longer text in UTF-8 ✓", "naïve — a longer text in UTF-8 ✓",
+            "short", "short", "", "", "_0123456789abcdef0123456789abcdef", "naïve — a longer text in UTF-8 ✓",
+            "naïve — a longer text in UTF-8 ✓",
         ]
         for (index, text) in texts.enumerated() {
             try connection.statement("INSERT INTO u VALUES (?, ?)").execute([.integer(Int64(index)), .text(text)])

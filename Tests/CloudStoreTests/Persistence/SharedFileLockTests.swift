@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// Another process (the `cumulus` CLI beside a running server) may open the same database.
@@ -22,7 +23,10 @@ import TestSupport
         // believes no one else has the file open; here two connections still do.
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('SELECT count(*) FROM t').fetchall(); c.close()", path]
+        process.arguments = [
+            "python3", "-c",
+            "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('SELECT count(*) FROM t').fetchall(); c.close()", path,
+        ]
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationStatus == 0)

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// `migrate-store`: a store filled through CloudStore on SQLite is copied into PostgreSQL, and a
@@ -78,9 +79,12 @@ struct StoreMigrationTests {
         let store = temporary.store, container = temporary.container
         try temporary.importSchema(schema)
         _ = try store.deploySchema(container, deployedBy: "admin")
-        let alice = try store.addUser(container, name: "alice", password: "a long passphrase", emailAddress: "alice@example.com").userRecordName
-        let bob = try store.addUser(container, name: "bob", password: "a long passphrase", emailAddress: "Bob@Example.com", isDiscoverable: true)
+        let alice = try store.addUser(container, name: "alice", password: "a long passphrase", emailAddress: "alice@example.com")
             .userRecordName
+        let bob = try store.addUser(
+            container, name: "bob", password: "a long passphrase", emailAddress: "Bob@Example.com", isDiscoverable: true
+        )
+        .userRecordName
         let apiToken = try store.createAPIToken(container, .development, name: "web", allowedOrigins: ["https://example.com"])
         _ = try store.addServerKey(container, .development, publicKeyPEM: KeyFixtures.p256, name: "backend")
         _ = try store.addOperator("root-admin", password: "a long operator password")
@@ -89,59 +93,83 @@ struct StoreMigrationTests {
         let webAuthToken = try store.signIn(container, .development, name: "alice", password: "a long passphrase").webAuthToken
         let pushToken = try store.createPushToken(container, .development, apnsEnvironment: "development", caller: .user(alice))
         _ = try store.database(container, .development, .public, as: .user(alice)).modifySubscriptions([
-            SubscriptionOperation(.create, Subscription(
-                subscriptionID: "notes", kind: .query(Query(recordType: "Note"), zoneName: nil, firesOn: [.create, .update], firesOnce: false)))
+            SubscriptionOperation(
+                .create,
+                Subscription(
+                    subscriptionID: "notes",
+                    kind: .query(Query(recordType: "Note"), zoneName: nil, firesOn: [.create, .update], firesOnce: false)))
         ])
 
         // The public database's default zone: notes of every field type, an asset, updates and deletions.
         let publicDatabase = try store.database(container, .development, .public, as: .operator())
         for index in 0..<12 { _ = try publicDatabase.create("Note", "note-\(index)", note(index, owner: alice)) }
-        let ticket = try #require(try publicDatabase.assetUploadTickets([AssetUploadRequest(recordName: "with-file", recordType: "Note", fieldName: "file")]).first)
+        let ticket = try #require(
+            try publicDatabase.assetUploadTickets([AssetUploadRequest(recordName: "with-file", recordType: "Note", fieldName: "file")])
+                .first)
         let uploaded = try store.uploadAsset(ticket: ticket.ticket, content: Array("the file's bytes".utf8))
-        _ = try publicDatabase.create("Note", "with-file", ["file": .asset(Asset(fileChecksum: uploaded.fileChecksum, size: uploaded.size, receipt: uploaded.receipt))])
+        _ = try publicDatabase.create(
+            "Note", "with-file",
+            ["file": .asset(Asset(fileChecksum: uploaded.fileChecksum, size: uploaded.size, receipt: uploaded.receipt))])
         let publicMidToken = try publicDatabase.zoneChanges(syncToken: nil).syncToken
         let bobsNotes = try store.database(container, .development, .public, as: .user(bob))
-        _ = try bobsNotes.modify(ModifyRequest(operations: [RecordOperation(.create, recordName: "by-bob", recordType: "Note", fields: note(40, owner: bob))]))
-        let updated = try publicDatabase.modify(ModifyRequest(operations: [
-            RecordOperation(.forceUpdate, recordName: "note-1", recordType: "Note", fields: ["title": .string("Changed"), "count": .int64(1000)]),
-            RecordOperation(.forceDelete, recordName: "note-2", recordType: "Note", fields: [:]),
-            RecordOperation(.forceDelete, recordName: "note-3", recordType: "Note", fields: [:]),
-        ]))
+        _ = try bobsNotes.modify(
+            ModifyRequest(operations: [RecordOperation(.create, recordName: "by-bob", recordType: "Note", fields: note(40, owner: bob))]))
+        let updated = try publicDatabase.modify(
+            ModifyRequest(operations: [
+                RecordOperation(
+                    .forceUpdate, recordName: "note-1", recordType: "Note", fields: ["title": .string("Changed"), "count": .int64(1000)]),
+                RecordOperation(.forceDelete, recordName: "note-2", recordType: "Note", fields: [:]),
+                RecordOperation(.forceDelete, recordName: "note-3", recordType: "Note", fields: [:]),
+            ]))
         #expect(updated.allSatisfy { $0.error == nil }, "\(updated)")
         let publicToken = try publicDatabase.zoneChanges(syncToken: nil).syncToken
 
         // Alice's private database: zones, a deleted zone, records with a hierarchy and a share.
         let alicePrivate = try store.database(container, .development, .private, as: .user(alice))
         _ = try alicePrivate.modifyZones(["Work", "Home", "Trips"].map { ZoneOperation(.create, zoneName: $0) })
-        _ = try alicePrivate.modify(ModifyRequest(operations: (0..<5).map {
-            RecordOperation(.create, recordName: "item-\($0)", recordType: "Item", fields: ["title": .string("Item \($0)")])
-        }, zoneName: "Work"))
+        _ = try alicePrivate.modify(
+            ModifyRequest(
+                operations: (0..<5).map {
+                    RecordOperation(.create, recordName: "item-\($0)", recordType: "Item", fields: ["title": .string("Item \($0)")])
+                }, zoneName: "Work"))
         let workMidToken = try alicePrivate.zoneChanges(zoneName: "Work", syncToken: nil).syncToken
         let databaseMidToken = try alicePrivate.databaseChanges(syncToken: nil).syncToken
-        _ = try alicePrivate.modify(ModifyRequest(operations: [
-            RecordOperation(.forceUpdate, recordName: "item-0", recordType: "Item", fields: ["title": .string("Item zero")]),
-            RecordOperation(.forceDelete, recordName: "item-4", recordType: "Item", fields: [:]),
-        ], zoneName: "Work"))
+        _ = try alicePrivate.modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(.forceUpdate, recordName: "item-0", recordType: "Item", fields: ["title": .string("Item zero")]),
+                    RecordOperation(.forceDelete, recordName: "item-4", recordType: "Item", fields: [:]),
+                ], zoneName: "Work"))
         _ = try alicePrivate.modifyZones([ZoneOperation(.delete, zoneName: "Home")])
-        _ = try alicePrivate.modify(ModifyRequest(operations: [
-            RecordOperation(.create, recordName: "trip", recordType: "Item", fields: ["title": .string("Lisbon")]),
-            RecordOperation(.create, recordName: "day1", recordType: "Item", fields: ["title": .string("Day one")], parent: .some("trip")),
-        ], zoneName: "Trips"))
-        let shared = try alicePrivate.modify(ModifyRequest(operations: [
-            RecordOperation(
-                .create, recordName: "share-trip", recordType: Share.recordType, fields: ["cloudkit.title": .string("Lisbon trip")],
-                share: ShareChange(rootRecordName: "trip", publicPermission: nil, participants: [.init(emailAddress: "bob@example.com", permission: .readOnly)]))
-        ], zoneName: "Trips"))
+        _ = try alicePrivate.modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(.create, recordName: "trip", recordType: "Item", fields: ["title": .string("Lisbon")]),
+                    RecordOperation(
+                        .create, recordName: "day1", recordType: "Item", fields: ["title": .string("Day one")], parent: .some("trip")),
+                ], zoneName: "Trips"))
+        let shared = try alicePrivate.modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(
+                        .create, recordName: "share-trip", recordType: Share.recordType, fields: ["cloudkit.title": .string("Lisbon trip")],
+                        share: ShareChange(
+                            rootRecordName: "trip", publicPermission: nil,
+                            participants: [.init(emailAddress: "bob@example.com", permission: .readOnly)]))
+                ], zoneName: "Trips"))
         #expect(shared.first?.record?.sharing != nil, "\(shared)")
         let databaseToken = try alicePrivate.databaseChanges(syncToken: nil).syncToken
 
         // Calls in the request log, some of them errors.
         for index in 0..<30 {
-            store.requestLog.record(RequestLogEntry(
-                time: 1_700_000_000_000 + Int64(index) * 1000, container: container.rawValue, environment: "development", database: "public",
-                operation: index % 2 == 0 ? "records/query" : "records/modify", user: index % 3 == 0 ? nil : alice,
-                clientAddress: "127.0.0.1", status: index % 7 == 0 ? 400 : 200, serverErrorCode: index % 7 == 0 ? "BAD_REQUEST" : nil,
-                durationMicroseconds: Int64(100 + index), bytesIn: Int64(index), bytesOut: 2 * Int64(index), requestID: "request-\(index)"))
+            store.requestLog.record(
+                RequestLogEntry(
+                    time: 1_700_000_000_000 + Int64(index) * 1000, container: container.rawValue, environment: "development",
+                    database: "public",
+                    operation: index % 2 == 0 ? "records/query" : "records/modify", user: index % 3 == 0 ? nil : alice,
+                    clientAddress: "127.0.0.1", status: index % 7 == 0 ? 400 : 200, serverErrorCode: index % 7 == 0 ? "BAD_REQUEST" : nil,
+                    durationMicroseconds: Int64(100 + index), bytesIn: Int64(index), bytesOut: 2 * Int64(index),
+                    requestID: "request-\(index)"))
         }
         try store.requestLog.flush()
         return Source(
@@ -197,12 +225,16 @@ struct StoreMigrationTests {
         let workSinceMid = try source.alicePrivate().zoneChanges(zoneName: "Work", syncToken: source.workMidToken)
         let zonesSinceMid = try source.alicePrivate().databaseChanges(syncToken: source.databaseMidToken)
         let tripsFeed = try source.alicePrivate().zoneChanges(zoneName: "Trips", syncToken: nil)
-        let query = QueryRequest(query: Query(
-            recordType: "Note", filters: [QueryFilter(.field("count"), .greaterThan, .int64(0))], sorts: [QuerySort(.field("count"), ascending: false)]))
+        let query = QueryRequest(
+            query: Query(
+                recordType: "Note", filters: [QueryFilter(.field("count"), .greaterThan, .int64(0))],
+                sorts: [QuerySort(.field("count"), ascending: false)]))
         let queried = try source.publicDatabase().query(query).records.map(\.recordName)
-        let listQuery = QueryRequest(query: Query(recordType: "Note", filters: [QueryFilter(.field("tags"), .listContains, .string("tag1"))]))
+        let listQuery = QueryRequest(
+            query: Query(recordType: "Note", filters: [QueryFilter(.field("tags"), .listContains, .string("tag1"))]))
         let listed = Set(try source.publicDatabase().query(listQuery).records.map(\.recordName))
-        let searchQuery = QueryRequest(query: Query(recordType: "Note", filters: [QueryFilter(.field("title"), .containsAllTokens, .string("CAFE newline"))]))
+        let searchQuery = QueryRequest(
+            query: Query(recordType: "Note", filters: [QueryFilter(.field("title"), .containsAllTokens, .string("CAFE newline"))]))
         let searched = Set(try source.publicDatabase().query(searchQuery).records.map(\.recordName))
         let queuedNotification = try #require(try source.store.oldestNotification(for: source.pushToken)).notification
         #expect(publicSinceMid.records.count == 4 && !searched.isEmpty && !listed.isEmpty && queried.count > 3)
@@ -217,13 +249,15 @@ struct StoreMigrationTests {
         #expect(report.rows(development, "shares") == 1)
         #expect(report.rows("request log", "requests") == 30 && report.rows("request log", "usage_minutes") >= 1)
         #expect(report.rows(development, "zones") >= 3)
-        #expect(report.rows("catalog", "users") == 2 && report.rows("catalog", "containers") == 1 && report.rows("catalog", "operators") == 1)
+        #expect(
+            report.rows("catalog", "users") == 2 && report.rows("catalog", "containers") == 1 && report.rows("catalog", "operators") == 1)
         #expect(report.rows(development, "notifications") >= 1 && report.rows(development, "share_participants") >= 1)
         #expect(report.scopes == ["catalog", development, "\(container.rawValue) production", "request log"])
 
         let postgres = try Self.openOnPostgres(database, source: source)
         // The same records, change tags, creators, modifiers and times, zone by zone.
-        #expect(Self.comparable(try source.publicDatabase(postgres).zoneChanges(syncToken: nil).records) == Self.comparable(publicFeed.records))
+        #expect(
+            Self.comparable(try source.publicDatabase(postgres).zoneChanges(syncToken: nil).records) == Self.comparable(publicFeed.records))
         #expect(try source.alicePrivate(postgres).zoneChanges(zoneName: "Work", syncToken: nil).records == workFeed.records)
         #expect(try source.alicePrivate(postgres).zoneChanges(zoneName: "Trips", syncToken: nil).records == tripsFeed.records)
         #expect(try source.alicePrivate(postgres).zones().map(\.zoneID) == (try source.alicePrivate().zones().map(\.zoneID)))
@@ -242,21 +276,24 @@ struct StoreMigrationTests {
         // Tokens the SQLite store issued continue: the same answers as there, then only what changed since.
         let sinceMid = try source.publicDatabase(postgres).zoneChanges(syncToken: source.publicMidToken)
         #expect(Self.names(sinceMid.records) == Self.names(publicSinceMid.records))
-        #expect(try source.alicePrivate(postgres).zoneChanges(zoneName: "Work", syncToken: source.workMidToken).records == workSinceMid.records)
+        #expect(
+            try source.alicePrivate(postgres).zoneChanges(zoneName: "Work", syncToken: source.workMidToken).records == workSinceMid.records)
         #expect(try source.alicePrivate(postgres).databaseChanges(syncToken: source.databaseMidToken).zones == zonesSinceMid.zones)
-        _ = try source.publicDatabase(postgres).modify(ModifyRequest(operations: [
-            RecordOperation(.create, recordName: "after", recordType: "Note", fields: ["title": .string("After the move")]),
-            RecordOperation(.forceDelete, recordName: "note-4", recordType: "Note", fields: [:]),
-        ]))
+        _ = try source.publicDatabase(postgres).modify(
+            ModifyRequest(operations: [
+                RecordOperation(.create, recordName: "after", recordType: "Note", fields: ["title": .string("After the move")]),
+                RecordOperation(.forceDelete, recordName: "note-4", recordType: "Note", fields: [:]),
+            ]))
         let afterMove = try source.publicDatabase(postgres).zoneChanges(syncToken: source.publicToken)
         #expect(Self.names(afterMove.records) == ["after", "deleted note-4"])
         #expect(try source.publicDatabase(postgres).zoneChanges(syncToken: afterMove.syncToken).records.isEmpty)
         _ = try source.alicePrivate(postgres).modifyZones([ZoneOperation(.create, zoneName: "Later")])
         let zonesAfter = try source.alicePrivate(postgres).databaseChanges(syncToken: source.databaseToken)
-        #expect(zonesAfter.zones.map { result -> String in
-            if case .zone(let zone) = result { return zone.zoneID.zoneName }
-            return "\(result)"
-        } == ["Later"])
+        #expect(
+            zonesAfter.zones.map { result -> String in
+                if case .zone(let zone) = result { return zone.zoneID.zoneName }
+                return "\(result)"
+            } == ["Later"])
 
         // Credentials still authenticate.
         #expect(try postgres.apiToken(source.apiToken.token) == source.apiToken)

@@ -1,6 +1,7 @@
-import Testing
-@testable import CloudStore
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 /// The counts every write keeps equal what the tables hold, through creates, updates, deletes,
 /// failed atomic batches and deleted zones.
@@ -24,7 +25,10 @@ import TestSupport
         #expect(try counted(store).records == 6)
         #expect(try database.recordCounts() == ["Note": 5, "Folder": 1])
 
-        _ = try database.modify(ModifyRequest(operations: [RecordOperation(.forceUpdate, recordName: "n1", fields: ["t": .string(String(repeating: "y", count: 500))])]))
+        _ = try database.modify(
+            ModifyRequest(operations: [
+                RecordOperation(.forceUpdate, recordName: "n1", fields: ["t": .string(String(repeating: "y", count: 500))])
+            ]))
         _ = try database.modify(ModifyRequest(operations: [RecordOperation(.forceDelete, recordName: "n2")]))
         #expect(try counted(store) == actual(store))
         #expect(try database.recordCounts() == ["Note": 4, "Folder": 1])
@@ -32,14 +36,17 @@ import TestSupport
         // A private user's custom zone, an atomic batch that fails, and the zone's deletion.
         let alice = try store.privateDatabase(of: "_alice")
         _ = try alice.modifyZones([ZoneOperation(.create, zoneName: "Work")])
-        let failed = try alice.modify(ModifyRequest(operations: [
-            RecordOperation(.create, recordName: "a", recordType: "Task"),
-            RecordOperation(.update, recordName: "missing", recordChangeTag: "x"),
-        ], zoneName: "Work"))
+        let failed = try alice.modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(.create, recordName: "a", recordType: "Task"),
+                    RecordOperation(.update, recordName: "missing", recordChangeTag: "x"),
+                ], zoneName: "Work"))
         #expect(failed.allSatisfy { $0.error != nil })
         #expect(try counted(store) == actual(store))
         try alice.create("Task", "t1")
-        _ = try alice.modify(ModifyRequest(operations: (0..<3).map { RecordOperation(.create, recordName: "w\($0)", recordType: "Task") }, zoneName: "Work"))
+        _ = try alice.modify(
+            ModifyRequest(operations: (0..<3).map { RecordOperation(.create, recordName: "w\($0)", recordType: "Task") }, zoneName: "Work"))
         #expect(try counted(store) == actual(store))
         #expect(try alice.recordCounts(zoneName: "Work") == ["Task": 3])
         let zones = try store.store.zoneUsage(store.container, .development)

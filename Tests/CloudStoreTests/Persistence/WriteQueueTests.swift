@@ -1,5 +1,8 @@
 import Foundation
+import Synchronization
+import TestSupport
 import Testing
+
 @testable import CloudStore
 
 /// Writes from many threads at once go through one writer, committed in groups.
@@ -13,12 +16,14 @@ import Testing
             for index in 0..<perThread {
                 do {
                     let name = "t\(thread)-\(index)"
-                    let results = try database.modify(ModifyRequest(operations: [
-                        RecordOperation(.create, recordName: name, recordType: "Note", fields: ["thread": .int64(Int64(thread))]),
-                        // Every fourth request also asks for something that fails on its own.
-                        index % 4 == 0 ? RecordOperation(.update, recordName: "missing-\(name)", recordChangeTag: "1")
-                            : RecordOperation(.create, recordName: name + "-b", recordType: "Note"),
-                    ]))
+                    let results = try database.modify(
+                        ModifyRequest(operations: [
+                            RecordOperation(.create, recordName: name, recordType: "Note", fields: ["thread": .int64(Int64(thread))]),
+                            // Every fourth request also asks for something that fails on its own.
+                            index % 4 == 0
+                                ? RecordOperation(.update, recordName: "missing-\(name)", recordChangeTag: "1")
+                                : RecordOperation(.create, recordName: name + "-b", recordType: "Note"),
+                        ]))
                     guard results[0].record?.recordName == name, results[0].record?.fields["thread"] == .int64(Int64(thread)) else {
                         failures.add("wrong result for \(name): \(results[0])")
                         continue
@@ -209,9 +214,10 @@ extension HandedOffWriteTests {
                 // Alone past the storage limit: written, then refused, so the whole write fails.
                 let title = failing ? String(repeating: "x", count: 500_000) : "note \(name)"
                 do {
-                    let results = try database.modify(ModifyRequest(operations: [
-                        RecordOperation(.create, recordName: name, recordType: "Note", fields: ["title": .string(title)])
-                    ]))
+                    let results = try database.modify(
+                        ModifyRequest(operations: [
+                            RecordOperation(.create, recordName: name, recordType: "Note", fields: ["title": .string(title)])
+                        ]))
                     if failing || results.first?.record?.recordName != name { failures.add("\(name): \(results)") }
                 } catch {
                     if !failing { failures.add("\(name): \(error)") }
@@ -367,6 +373,3 @@ final class FailureCounter: Sendable {
     func add(_ message: String) { messages.withLock { $0.append(message) } }
     var all: [String] { messages.withLock { $0 } }
 }
-
-import Synchronization
-import TestSupport

@@ -1,15 +1,18 @@
 import Foundation
-import Testing
-@testable import CloudStore
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 /// The writer remembers zones and each zone's last change sequence across its transactions;
 /// what it remembers never outlives a rollback, another process's write or a zone's deletion.
 /// (Its memory of subscriptions is tested with them, in ``SubscriptionsTests``.)
 @Suite(.enabled(if: TestBackend.isSQLite, "About SQLite files and the SQLite writer themselves")) struct WriterMemoTests {
     private static func create(_ name: String, in zone: String, _ database: CloudDatabase, title: String = "t") throws -> [RecordResult] {
-        try database.modify(ModifyRequest(
-            operations: [RecordOperation(.create, recordName: name, recordType: "Note", fields: ["title": .string(title)])], zoneName: zone))
+        try database.modify(
+            ModifyRequest(
+                operations: [RecordOperation(.create, recordName: name, recordType: "Note", fields: ["title": .string(title)])],
+                zoneName: zone))
     }
 
     /// The feed of `zone` as (sequence, record name) pairs, read in a transaction of its own.
@@ -103,7 +106,8 @@ import TestSupport
         let (alice, database) = try DatabaseChangesTests.aliceWithZones(store)
         for name in ["t1", "t2", "t3"] { _ = try Self.create(name, in: "Trips", database) }
         _ = try database.modifyZones([ZoneOperation(.delete, zoneName: "Trips")])
-        #expect(try Self.create("t4", in: "Trips", database).first?.error == .zoneNotFound(ZoneID(zoneName: "Trips", ownerRecordName: alice)))
+        #expect(
+            try Self.create("t4", in: "Trips", database).first?.error == .zoneNotFound(ZoneID(zoneName: "Trips", ownerRecordName: alice)))
         _ = try database.modifyZones([ZoneOperation(.create, zoneName: "Trips")])
         #expect(try Self.create("t5", in: "Trips", database).first?.record != nil)
         #expect(try Self.feed(of: "Trips", owner: alice, store) == ["1 t5"])

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import CloudStore
 
 /// One filter and the records it must return.
@@ -130,9 +131,13 @@ let comparatorCases: [ComparatorCase] = [
     func comparatorReturnsExactlyTheMatchingRecords(_ testCase: ComparatorCase) throws {
         let (store, database) = try QueryFixture.make()
         defer { _ = store }
-        let result = try database.query(QueryRequest(query: Query(recordType: "Thing", filters: [
-            QueryFilter(QueryField(fieldName: testCase.field), testCase.comparator, testCase.value, distance: testCase.distance)
-        ])))
+        let result = try database.query(
+            QueryRequest(
+                query: Query(
+                    recordType: "Thing",
+                    filters: [
+                        QueryFilter(QueryField(fieldName: testCase.field), testCase.comparator, testCase.value, distance: testCase.distance)
+                    ])))
         #expect(Set(result.records.map(\.recordName)) == testCase.expected)
         #expect(result.continuationMarker == nil)
     }
@@ -144,11 +149,15 @@ let comparatorCases: [ComparatorCase] = [
     @Test func filtersAreAndedTogether() throws {
         let (store, database) = try QueryFixture.make()
         defer { _ = store }
-        let result = try database.query(QueryRequest(query: Query(recordType: "Thing", filters: [
-            QueryFilter(.field("i"), .greaterThan, .int64(0)),
-            QueryFilter(.field("sl"), .listContains, .string("green")),
-            QueryFilter(.field("s"), .beginsWith, .string("b")),
-        ])))
+        let result = try database.query(
+            QueryRequest(
+                query: Query(
+                    recordType: "Thing",
+                    filters: [
+                        QueryFilter(.field("i"), .greaterThan, .int64(0)),
+                        QueryFilter(.field("sl"), .listContains, .string("green")),
+                        QueryFilter(.field("s"), .beginsWith, .string("b")),
+                    ])))
         #expect(result.records.map(\.recordName) == ["b"])
     }
 }

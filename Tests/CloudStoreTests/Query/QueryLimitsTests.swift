@@ -1,7 +1,8 @@
 import Foundation
-import Testing
-@testable import CloudStore
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 /// Queries storage could not run are refused up front with a reason; full-text input never
 /// reaches the full-text query language.
@@ -27,7 +28,8 @@ import TestSupport
         }
         let words = (0..<65).map { "w\($0)" }.joined(separator: " ")
         #expect(throws: CloudStoreError.self) {
-            try database.query(QueryRequest(query: Query(recordType: "Thing", filters: [QueryFilter(.field("text"), .containsAnyTokens, .string(words))])))
+            try database.query(
+                QueryRequest(query: Query(recordType: "Thing", filters: [QueryFilter(.field("text"), .containsAnyTokens, .string(words))])))
         }
     }
 
@@ -40,7 +42,8 @@ import TestSupport
         defer { withExtendedLifetime(store) {} }
         // Whatever the input, the query runs (or, without a word, is refused as such) and
         // matches by its words alone, diacritics ignored as the index ignores them.
-        let query = QueryRequest(query: Query(recordType: "Thing", filters: [QueryFilter(.field("text"), .containsAnyTokens, .string(text))]))
+        let query = QueryRequest(
+            query: Query(recordType: "Thing", filters: [QueryFilter(.field("text"), .containsAnyTokens, .string(text))]))
         let words = Set(Self.folded(text))
         guard !words.isEmpty else {
             #expect(throws: CloudStoreError.badRequest("CONTAINS_ANY_TOKENS on field 'text' needs at least one word to search for")) {

@@ -1,6 +1,7 @@
-import Testing
-@testable import CloudStore
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 @Suite struct QuerySortAndPagingTests {
     private func names(_ database: CloudDatabase, _ sorts: [QuerySort], filters: [QueryFilter] = [], limit: Int? = nil) throws -> [String] {
@@ -21,12 +22,18 @@ import TestSupport
         let (store, database) = try QueryFixture.make()
         defer { _ = store }
         let origin = Location(latitude: 0, longitude: 0)
-        #expect(try names(database, [QuerySort(.field("loc"), relativeLocation: origin)], filters: [
-            QueryFilter(.field("loc"), .near, .location(origin), distance: 20_000_000)
-        ]) == ["a", "b", "d", "c"])
-        #expect(try names(database, [QuerySort(.field("loc"), ascending: false, relativeLocation: origin)], filters: [
-            QueryFilter(.field("loc"), .near, .location(origin), distance: 20_000_000)
-        ]) == ["c", "d", "b", "a"])
+        #expect(
+            try names(
+                database, [QuerySort(.field("loc"), relativeLocation: origin)],
+                filters: [
+                    QueryFilter(.field("loc"), .near, .location(origin), distance: 20_000_000)
+                ]) == ["a", "b", "d", "c"])
+        #expect(
+            try names(
+                database, [QuerySort(.field("loc"), ascending: false, relativeLocation: origin)],
+                filters: [
+                    QueryFilter(.field("loc"), .near, .location(origin), distance: 20_000_000)
+                ]) == ["c", "d", "b", "a"])
     }
 
     @Test func withoutSortsRecordsComeInCreationOrder() throws {
@@ -50,8 +57,9 @@ import TestSupport
                 var marker: String?
                 var pages = 0
                 repeat {
-                    let page = try database.query(QueryRequest(
-                        query: Query(recordType: "Thing", sorts: sorts), resultsLimit: pageSize, continuationMarker: marker))
+                    let page = try database.query(
+                        QueryRequest(
+                            query: Query(recordType: "Thing", sorts: sorts), resultsLimit: pageSize, continuationMarker: marker))
                     collected += page.records.map(\.recordName)
                     marker = page.continuationMarker
                     pages += 1
@@ -74,8 +82,9 @@ import TestSupport
             try database.query(QueryRequest(query: Query(recordType: "Thing"), continuationMarker: String(tampered)))
         }
         #expect(throws: CloudStoreError.badRequest("The continuation marker belongs to a different query")) {
-            try database.query(QueryRequest(
-                query: Query(recordType: "Thing", sorts: [QuerySort(.field("i"))]), continuationMarker: marker))
+            try database.query(
+                QueryRequest(
+                    query: Query(recordType: "Thing", sorts: [QuerySort(.field("i"))]), continuationMarker: marker))
         }
         #expect(throws: CloudStoreError.badRequest("The continuation marker is not valid")) {
             try database.query(QueryRequest(query: Query(recordType: "Thing"), continuationMarker: "not a marker"))
@@ -84,9 +93,12 @@ import TestSupport
 
     @Test func resultsLimitIsCappedAt200() throws {
         let store = try TemporaryStore()
-        try store.setSchema([RecordTypeDefinition(name: "N", fields: [FieldDefinition(name: "___recordID", type: .reference, indexes: [.queryable])])])
+        try store.setSchema([
+            RecordTypeDefinition(name: "N", fields: [FieldDefinition(name: "___recordID", type: .reference, indexes: [.queryable])])
+        ])
         let database = try store.database()
-        _ = try database.modify(ModifyRequest(operations: (0..<200).map { RecordOperation(.create, recordName: "a\($0)", recordType: "N") }))
+        _ = try database.modify(
+            ModifyRequest(operations: (0..<200).map { RecordOperation(.create, recordName: "a\($0)", recordType: "N") }))
         _ = try database.modify(ModifyRequest(operations: (0..<50).map { RecordOperation(.create, recordName: "b\($0)", recordType: "N") }))
         let page = try database.query(QueryRequest(query: Query(recordType: "N"), resultsLimit: 1_000))
         #expect(page.records.count == 200)
@@ -106,42 +118,59 @@ import TestSupport
         func expectRefused(_ query: Query, _ message: String) {
             #expect(performing: { try database.query(QueryRequest(query: query)) }, throws: { ($0 as? CloudStoreError)?.reason == message })
         }
-        expectRefused(Query(recordType: "Thing", filters: [QueryFilter(.field("plain"), .equals, .string("p"))]),
-                      "Field 'plain' is not marked queryable")
-        expectRefused(Query(recordType: "Thing", filters: [QueryFilter(.field("text"), .equals, .string("p"))]),
-                      "Field 'text' is not marked queryable")
-        expectRefused(Query(recordType: "Thing", filters: [QueryFilter(.field("s"), .containsAllTokens, .string("apple"))]),
-                      "Field 's' is not marked searchable")
+        expectRefused(
+            Query(recordType: "Thing", filters: [QueryFilter(.field("plain"), .equals, .string("p"))]),
+            "Field 'plain' is not marked queryable")
+        expectRefused(
+            Query(recordType: "Thing", filters: [QueryFilter(.field("text"), .equals, .string("p"))]),
+            "Field 'text' is not marked queryable")
+        expectRefused(
+            Query(recordType: "Thing", filters: [QueryFilter(.field("s"), .containsAllTokens, .string("apple"))]),
+            "Field 's' is not marked searchable")
         expectRefused(Query(recordType: "Thing", sorts: [QuerySort(.field("plain"))]), "Field 'plain' is not marked sortable")
         expectRefused(Query(recordType: "Thing", sorts: [QuerySort(.system(.modTime))]), "Field '___modTime' is not marked sortable")
         expectRefused(Query(recordType: "Missing"), "Did not find record type: Missing")
 
         let bare = try TemporaryStore()
-        try bare.setSchema([RecordTypeDefinition(name: "Note", fields: [FieldDefinition(name: "title", type: .string, indexes: [.queryable])])])
+        try bare.setSchema([
+            RecordTypeDefinition(name: "Note", fields: [FieldDefinition(name: "title", type: .string, indexes: [.queryable])])
+        ])
         #expect(throws: CloudStoreError.missingIndex(MissingIndex(recordType: "Note", field: "___recordID", index: .queryable))) {
             try bare.database().query(QueryRequest(query: Query(recordType: "Note")))
         }
-        #expect(try bare.database().query(QueryRequest(query: Query(recordType: "Note", filters: [
-            QueryFilter(.field("title"), .equals, .string("x"))
-        ]))).records.isEmpty)
+        #expect(
+            try bare.database().query(
+                QueryRequest(
+                    query: Query(
+                        recordType: "Note",
+                        filters: [
+                            QueryFilter(.field("title"), .equals, .string("x"))
+                        ]))
+            ).records.isEmpty)
     }
 
     @Test func comparatorsOnTheWrongTypeAreRefused() throws {
         let (store, database) = try QueryFixture.make()
         defer { _ = store }
         #expect(throws: CloudStoreError.badRequest("LIST_CONTAINS cannot be applied to field 's' of type STRING")) {
-            try database.query(QueryRequest(query: Query(recordType: "Thing", filters: [QueryFilter(.field("s"), .listContains, .string("a"))])))
+            try database.query(
+                QueryRequest(query: Query(recordType: "Thing", filters: [QueryFilter(.field("s"), .listContains, .string("a"))])))
         }
         #expect(throws: CloudStoreError.badRequest("Field 'i' is INT64, but the filter gives a value of type STRING")) {
             try database.query(QueryRequest(query: Query(recordType: "Thing", filters: [QueryFilter(.field("i"), .equals, .string("a"))])))
         }
         #expect(throws: CloudStoreError.badRequest("NEAR on field 'loc' needs a distance in meters")) {
-            try database.query(QueryRequest(query: Query(recordType: "Thing", filters: [
-                QueryFilter(.field("loc"), .near, .location(Location(latitude: 0, longitude: 0)))
-            ])))
+            try database.query(
+                QueryRequest(
+                    query: Query(
+                        recordType: "Thing",
+                        filters: [
+                            QueryFilter(.field("loc"), .near, .location(Location(latitude: 0, longitude: 0)))
+                        ])))
         }
         #expect(throws: CloudStoreError.badRequest("Unknown field 'nope' on record type 'Thing'")) {
-            try database.query(QueryRequest(query: Query(recordType: "Thing", filters: [QueryFilter(.field("nope"), .equals, .string("a"))])))
+            try database.query(
+                QueryRequest(query: Query(recordType: "Thing", filters: [QueryFilter(.field("nope"), .equals, .string("a"))])))
         }
     }
 }

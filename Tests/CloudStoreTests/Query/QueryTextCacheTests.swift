@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// A plain query's text is built once per shape and reused; what each query binds stays its own.
@@ -24,11 +25,17 @@ import TestSupport
     static func plans(count: Int, seed: UInt64) -> [QueryPlan] {
         var random = SeededGenerator(seed: seed)
         let planner = QueryPlanner(schema: Schema(recordTypes: [QueryFixture.type]))
-        let fields: [QueryField] = [.field("s"), .field("i"), .field("d"), .field("t"), .field("r"), .system(.recordID), .system(.createTime)]
+        let fields: [QueryField] = [
+            .field("s"), .field("i"), .field("d"), .field("t"), .field("r"), .system(.recordID), .system(.createTime),
+        ]
         let comparators: [Comparator] = [
             .equals, .notEquals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .in, .notIn, .beginsWith, .notBeginsWith,
         ]
-        let zones = (1...3).map { StoredZone(key: Int64($0 * 10), zoneID: ZoneID(zoneName: "z\($0)", ownerRecordName: "_o"), database: DatabaseID(scope: .public, owner: "_o"), created: 0) }
+        let zones = (1...3).map {
+            StoredZone(
+                key: Int64($0 * 10), zoneID: ZoneID(zoneName: "z\($0)", ownerRecordName: "_o"),
+                database: DatabaseID(scope: .public, owner: "_o"), created: 0)
+        }
         func scalar(for field: QueryField) -> FieldValue {
             switch field {
             case .field("s"): .string(["", "a", "ap", "zz"][random.next(below: 4)])
@@ -61,9 +68,18 @@ import TestSupport
                 }
                 filters.append(QueryFilter(field, comparator, value))
             }
-            let sorts = random.next(below: 2) == 0 ? [] : [QuerySort([.field("s"), .field("i"), .system(.createTime)][random.next(below: 3)], ascending: random.next(below: 2) == 0)]
+            let sorts =
+                random.next(below: 2) == 0
+                ? []
+                : [
+                    QuerySort(
+                        [.field("s"), .field("i"), .system(.createTime)][random.next(below: 3)], ascending: random.next(below: 2) == 0)
+                ]
             let query = Query(recordType: "Thing", filters: filters, sorts: sorts)
-            guard var plan = try? planner.plan(query, zones: Array(zones.prefix(1 + random.next(below: 2))), limit: 1 + random.next(below: 100)) else { continue }
+            guard
+                var plan = try? planner.plan(
+                    query, zones: Array(zones.prefix(1 + random.next(below: 2))), limit: 1 + random.next(below: 100))
+            else { continue }
             if random.next(below: 3) == 0 { plan.createdBy = ["_u1", "_u2"][random.next(below: 2)] }
             if random.next(below: 4) == 0 { plan.onlyKey = Int64(random.next(below: 1000)) }
             plans.append(plan)
@@ -101,10 +117,12 @@ import TestSupport
 
     @Test func plansThatAreNotPlainHaveNoShape() throws {
         let planner = QueryPlanner(schema: Schema(recordTypes: [QueryFixture.type]))
-        let zone = StoredZone(key: 1, zoneID: ZoneID(zoneName: "z", ownerRecordName: "_o"), database: DatabaseID(scope: .public, owner: "_o"), created: 0)
+        let zone = StoredZone(
+            key: 1, zoneID: ZoneID(zoneName: "z", ownerRecordName: "_o"), database: DatabaseID(scope: .public, owner: "_o"), created: 0)
         let listQuery = Query(recordType: "Thing", filters: [QueryFilter(.field("sl"), .listContains, .string("red"))])
         #expect(try SQLiteQuerySQLBuilder(plan: planner.plan(listQuery, zones: [zone], limit: 5), type: Self.storedType).shape() == nil)
-        var resumed = try planner.plan(Query(recordType: "Thing", filters: [QueryFilter(.field("i"), .equals, .int64(1))]), zones: [zone], limit: 5)
+        var resumed = try planner.plan(
+            Query(recordType: "Thing", filters: [QueryFilter(.field("i"), .equals, .int64(1))]), zones: [zone], limit: 5)
         #expect(try SQLiteQuerySQLBuilder(plan: resumed, type: Self.storedType).shape() != nil)
         resumed.after = QueryPlan.Position(sortValues: [], key: 3)
         #expect(try SQLiteQuerySQLBuilder(plan: resumed, type: Self.storedType).shape() == nil)

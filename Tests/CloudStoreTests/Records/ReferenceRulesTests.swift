@@ -1,31 +1,42 @@
-import Testing
-@testable import CloudStore
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 @Suite struct ReferenceRulesTests {
     @Test func validateRefusesAMissingTargetAndAcceptsAnExistingOne() throws {
         let store = try TemporaryStore()
         let database = try store.database()
-        let missing = try database.modify(ModifyRequest(operations: [
-            RecordOperation(.create, recordName: "child", recordType: "Item", fields: [
-                "owner": .reference(Reference(recordName: "parent", action: .validate))
-            ])
-        ]))
-        #expect(missing.first?.error == .validatingReference(
-            "Field 'owner' of record 'child' references record 'parent', which does not exist"))
+        let missing = try database.modify(
+            ModifyRequest(operations: [
+                RecordOperation(
+                    .create, recordName: "child", recordType: "Item",
+                    fields: [
+                        "owner": .reference(Reference(recordName: "parent", action: .validate))
+                    ])
+            ]))
+        #expect(
+            missing.first?.error
+                == .validatingReference(
+                    "Field 'owner' of record 'child' references record 'parent', which does not exist"))
 
         // Created earlier in the same batch counts as existing.
-        let ok = try database.modify(ModifyRequest(operations: [
-            RecordOperation(.create, recordName: "parent", recordType: "List"),
-            RecordOperation(.create, recordName: "child", recordType: "Item", fields: [
-                "owner": .reference(Reference(recordName: "parent", action: .validate))
-            ]),
-        ]))
+        let ok = try database.modify(
+            ModifyRequest(operations: [
+                RecordOperation(.create, recordName: "parent", recordType: "List"),
+                RecordOperation(
+                    .create, recordName: "child", recordType: "Item",
+                    fields: [
+                        "owner": .reference(Reference(recordName: "parent", action: .validate))
+                    ]),
+            ]))
         #expect(ok.allSatisfy { $0.record != nil })
 
         let blocked = try database.modify(ModifyRequest(operations: [RecordOperation(.forceDelete, recordName: "parent")]))
-        #expect(blocked.first?.error == .validatingReference(
-            "Record 'parent' cannot be deleted: record 'child' references it with VALIDATE"))
+        #expect(
+            blocked.first?.error
+                == .validatingReference(
+                    "Record 'parent' cannot be deleted: record 'child' references it with VALIDATE"))
         #expect(try database.lookup([RecordLookup("parent")]).first?.record != nil)
     }
 
@@ -51,11 +62,14 @@ import TestSupport
         try database.create("Node", "a")
         try database.create("Node", "b", ["next": .reference(Reference(recordName: "a", action: .deleteSelf))])
         let a = try #require(try database.lookup([RecordLookup("a")]).first?.record)
-        _ = try database.modify(ModifyRequest(operations: [
-            RecordOperation(.update, recordName: "a", recordChangeTag: a.changeTag, fields: [
-                "next": .reference(Reference(recordName: "b", action: .deleteSelf))
-            ])
-        ]))
+        _ = try database.modify(
+            ModifyRequest(operations: [
+                RecordOperation(
+                    .update, recordName: "a", recordChangeTag: a.changeTag,
+                    fields: [
+                        "next": .reference(Reference(recordName: "b", action: .deleteSelf))
+                    ])
+            ]))
         let result = try database.modify(ModifyRequest(operations: [RecordOperation(.forceDelete, recordName: "a")]))
         #expect(result.first == .deleted(recordName: "a", zoneID: ZoneID.defaultZone(of: .public)))
         #expect(try database.lookup([RecordLookup("b")]).first?.error == .notFound("Record not found"))
@@ -65,11 +79,14 @@ import TestSupport
         let store = try TemporaryStore()
         let database = try store.privateDatabase(of: "_dave")
         _ = try database.modifyZones([ZoneOperation(.create, zoneName: "Other")])
-        let result = try database.modify(ModifyRequest(operations: [
-            RecordOperation(.create, recordName: "x", recordType: "Item", fields: [
-                "ref": .reference(Reference(recordName: "y", zoneID: ZoneID(zoneName: "Other", ownerRecordName: "_dave")))
-            ])
-        ]))
+        let result = try database.modify(
+            ModifyRequest(operations: [
+                RecordOperation(
+                    .create, recordName: "x", recordType: "Item",
+                    fields: [
+                        "ref": .reference(Reference(recordName: "y", zoneID: ZoneID(zoneName: "Other", ownerRecordName: "_dave")))
+                    ])
+            ]))
         guard case .badRequest(let reason) = result.first?.error else {
             Issue.record("expected BAD_REQUEST, got \(result)")
             return

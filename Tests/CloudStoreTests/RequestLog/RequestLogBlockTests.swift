@@ -1,8 +1,9 @@
 import Dispatch
 import Foundation
-import Testing
-@testable import CloudStore
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 /// The request log's blocks: every filter over many blocks answers exactly what checking each
 /// entry would, the first layout's rows survive the move into blocks, and a block straddling
@@ -19,7 +20,8 @@ import TestSupport
                 database: ["public", "private", ""][Int(generator.next() % 3)],
                 operation: ["records/query", "records/lookup", "zones/list", "records/modify"][Int(generator.next() % 4)],
                 user: generator.next() % 3 == 0 ? nil : "_user\(generator.next() % 5)", clientAddress: "10.0.0.\(generator.next() % 4)",
-                status: status, serverErrorCode: status >= 400 ? "CODE\(status)" : nil, durationMicroseconds: Int64(generator.next() % 5_000),
+                status: status, serverErrorCode: status >= 400 ? "CODE\(status)" : nil,
+                durationMicroseconds: Int64(generator.next() % 5_000),
                 bytesIn: Int64(generator.next() % 900), bytesOut: Int64(generator.next() % 90_000), requestID: "request-\(index)")
         }
     }
@@ -47,9 +49,11 @@ import TestSupport
             #expect(stored[entry.requestID] == copy, "every field comes back as recorded")
         }
         let filters = [
-            RequestLogFilter(container: "iCloud.b", limit: 50), RequestLogFilter(container: "iCloud.a", environment: "production", limit: 70),
+            RequestLogFilter(container: "iCloud.b", limit: 50),
+            RequestLogFilter(container: "iCloud.a", environment: "production", limit: 70),
             RequestLogFilter(database: "", limit: 5_000), RequestLogFilter(operation: "zones/list", user: "_user3", limit: 40),
-            RequestLogFilter(user: "_user9", limit: 10), RequestLogFilter(status: 503, limit: 30), RequestLogFilter(errorsOnly: true, limit: 1_000),
+            RequestLogFilter(user: "_user9", limit: 10), RequestLogFilter(status: 503, limit: 30),
+            RequestLogFilter(errorsOnly: true, limit: 1_000),
             RequestLogFilter(container: "iCloud.b", errorsOnly: true, from: start + 50_000, to: start + 120_000, limit: 500),
             RequestLogFilter(operation: "records/modify", before: all[2_500].id, limit: 100),
         ]
@@ -137,7 +141,8 @@ import TestSupport
                     ).execute([
                         .integer(id), .integer(entry.time), .text(entry.container), .text(entry.environment), .text(entry.database),
                         .text(entry.operation), .text(entry.user), .text(entry.clientAddress), .integer(Int64(entry.status)),
-                        .text(entry.serverErrorCode), .integer(entry.durationMicroseconds), .integer(entry.bytesIn), .integer(entry.bytesOut),
+                        .text(entry.serverErrorCode), .integer(entry.durationMicroseconds), .integer(entry.bytesIn),
+                        .integer(entry.bytesOut),
                         .text(entry.requestID),
                     ])
                 }

@@ -1,14 +1,19 @@
-import Testing
-@testable import CloudStore
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 @Suite struct IndexEvolutionTests {
     /// Records saved before an index existed are found through it once it is declared.
     @Test func addingIndexesLaterBackfillsExistingRecords() throws {
         let store = try TemporaryStore()
         let database = try store.database()
-        try database.create("Note", "a", ["title": .string("alpha beta"), "tags": .list(.string, [.string("x")]), "n": .int64(1),
-                                          "at": .location(Location(latitude: 1, longitude: 1))])
+        try database.create(
+            "Note", "a",
+            [
+                "title": .string("alpha beta"), "tags": .list(.string, [.string("x")]), "n": .int64(1),
+                "at": .location(Location(latitude: 1, longitude: 1)),
+            ])
         try database.create("Note", "b", ["title": .string("gamma"), "tags": .list(.string, [.string("y")]), "n": .int64(2)])
 
         #expect(throws: CloudStoreError.missingIndex(MissingIndex(recordType: "Note", field: "n", index: .queryable))) {
@@ -16,7 +21,9 @@ import TestSupport
         }
 
         var note = try #require(try store.store.schema(store.container, .development).recordType("Note"))
-        for (name, indexes) in [("n", [IndexKind.queryable, .sortable]), ("tags", [.queryable]), ("title", [.searchable, .queryable]), ("at", [.queryable])] {
+        for (name, indexes) in [
+            ("n", [IndexKind.queryable, .sortable]), ("tags", [.queryable]), ("title", [.searchable, .queryable]), ("at", [.queryable]),
+        ] {
             var field = try #require(note.field(name))
             field.indexes = Set(indexes)
             note.upsert(field)
@@ -62,7 +69,8 @@ import TestSupport
             try store.setSchema([RecordTypeDefinition(name: "T", fields: [FieldDefinition(name: "v", type: .string)])])
         }
         #expect(throws: CloudStoreError.badRequest("Field 'b' of type BYTES cannot be QUERYABLE")) {
-            try store.setSchema([RecordTypeDefinition(name: "U", fields: [FieldDefinition(name: "b", type: .bytes, indexes: [.queryable])])])
+            try store.setSchema([RecordTypeDefinition(name: "U", fields: [FieldDefinition(name: "b", type: .bytes, indexes: [.queryable])])]
+            )
         }
         #expect(try store.store.schema(store.container, .development).recordType("U") == nil)
     }

@@ -1,5 +1,6 @@
-@testable import CloudStore
 import Testing
+
+@testable import CloudStore
 
 @Suite("Name positions")
 struct NamePositionsTests {

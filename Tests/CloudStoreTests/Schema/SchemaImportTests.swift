@@ -1,6 +1,7 @@
-import Testing
-@testable import CloudStore
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 @Suite struct SchemaImportTests {
     @Test(arguments: [SchemaSamples.apple, SchemaSamples.everything, SchemaSamples.cktoolShaped])
@@ -34,7 +35,8 @@ import TestSupport
 
     @Test func importedIndexesServeQueriesAndOmittedFieldsKeepTheirData() throws {
         let store = try TemporaryStore()
-        try store.importSchema("""
+        try store.importSchema(
+            """
             DEFINE SCHEMA
                 RECORD TYPE Note (
                     "___recordID" REFERENCE QUERYABLE,
@@ -44,7 +46,8 @@ import TestSupport
                 );
             """)
         let database = try store.database()
-        try database.create("Note", "a", ["title": .string("Buy milk"), "tags": .list(.string, [.string("home chores")]), "extra": .int64(1)])
+        try database.create(
+            "Note", "a", ["title": .string("Buy milk"), "tags": .list(.string, [.string("home chores")]), "extra": .int64(1)])
         try database.create("Note", "b", ["title": .string("Call mom"), "tags": .list(.string, [.string("family")])])
         func names(_ filters: [QueryFilter], _ sorts: [QuerySort] = []) throws -> [String] {
             try database.query(QueryRequest(query: Query(recordType: "Note", filters: filters, sorts: sorts))).records.map(\.recordName)

@@ -26,8 +26,10 @@ struct SchemaLanguageErrorTests {
                     );
                 """,
             code: .syntax, line: 3, column: 15,
-            words: [#"Encountered "BADTYPE" at line 3, column 15"#, "Was expecting one of:", #""ASSET""#,
-                    #""ENCRYPTED""#, #""LIST""#, #""NUMBER""#, #""TIMESTAMP""#]),
+            words: [
+                #"Encountered "BADTYPE" at line 3, column 15"#, "Was expecting one of:", #""ASSET""#,
+                #""ENCRYPTED""#, #""LIST""#, #""NUMBER""#, #""TIMESTAMP""#,
+            ]),
         BadSchema(
             name: "missing opening parenthesis",
             text: """
@@ -89,8 +91,10 @@ struct SchemaLanguageErrorTests {
                     );
                 """,
             code: .indexNotApplicable, line: 3, column: 31,
-            words: ["SEARCHABLE at line 3, column 31", #"field "count" of type INT64"#,
-                    "only STRING and LIST<STRING> fields can be SEARCHABLE"]),
+            words: [
+                "SEARCHABLE at line 3, column 31", #"field "count" of type INT64"#,
+                "only STRING and LIST<STRING> fields can be SEARCHABLE",
+            ]),
         BadSchema(
             name: "system field with a wrong type",
             text: """
@@ -270,11 +274,13 @@ struct SchemaLanguageErrorTests {
     @Test("The error names its place in the text both as properties and in its message")
     func errorValue() {
         let text = "DEFINE SCHEMA\n    RECORD TYPE Note (\n        title BADTYPE\n    );"
-        #expect(throws: SchemaParseError(
-            code: .syntax, line: 3, column: 15,
-            message: #"Encountered "BADTYPE" at line 3, column 15. Was expecting one of: "ASSET", "BYTES", "DOUBLE", "#
-                + #""ENCRYPTED", "INT64", "LIST", "LOCATION", "NUMBER", "REFERENCE", "STRING", "TIMESTAMP"."#
-        )) {
+        #expect(
+            throws: SchemaParseError(
+                code: .syntax, line: 3, column: 15,
+                message: #"Encountered "BADTYPE" at line 3, column 15. Was expecting one of: "ASSET", "BYTES", "DOUBLE", "#
+                    + #""ENCRYPTED", "INT64", "LIST", "LOCATION", "NUMBER", "REFERENCE", "STRING", "TIMESTAMP"."#
+            )
+        ) {
             try SchemaLanguage.parse(text)
         }
     }

@@ -18,39 +18,43 @@ struct SchemaLanguageExportTests {
     @Test("An empty schema is the header alone; roles alone form one block")
     func minimal() {
         #expect(SchemaLanguage.export(Schema()) == "DEFINE SCHEMA\n")
-        #expect(SchemaLanguage.export(Schema(roles: ["Editor", "test role"])) == """
-            DEFINE SCHEMA
+        #expect(
+            SchemaLanguage.export(Schema(roles: ["Editor", "test role"])) == """
+                DEFINE SCHEMA
 
-                CREATE ROLE Editor;
-                CREATE ROLE "test role";
+                    CREATE ROLE Editor;
+                    CREATE ROLE "test role";
 
-            """)
+                """)
     }
 
     @Test("Types align one space past the longest name, long user names included")
     func alignment() {
         let schema = Schema(recordTypes: [
-            RecordTypeDefinition(name: "Instrument", fields: [
-                FieldDefinition(
-                    name: "cryptocompareSymbol", type: .string, indexes: [.sortable, .searchable, .queryable]),
-                FieldDefinition(name: "kind", type: .int64),
-            ]),
+            RecordTypeDefinition(
+                name: "Instrument",
+                fields: [
+                    FieldDefinition(
+                        name: "cryptocompareSymbol", type: .string, indexes: [.sortable, .searchable, .queryable]),
+                    FieldDefinition(name: "kind", type: .int64),
+                ])
         ])
-        #expect(SchemaLanguage.export(schema) == """
-            DEFINE SCHEMA
+        #expect(
+            SchemaLanguage.export(schema) == """
+                DEFINE SCHEMA
 
-                RECORD TYPE Instrument (
-                    "___createTime"     TIMESTAMP,
-                    "___createdBy"      REFERENCE,
-                    "___etag"           STRING,
-                    "___modTime"        TIMESTAMP,
-                    "___modifiedBy"     REFERENCE,
-                    "___recordID"       REFERENCE,
-                    cryptocompareSymbol STRING QUERYABLE SEARCHABLE SORTABLE,
-                    kind                INT64
-                );
+                    RECORD TYPE Instrument (
+                        "___createTime"     TIMESTAMP,
+                        "___createdBy"      REFERENCE,
+                        "___etag"           STRING,
+                        "___modTime"        TIMESTAMP,
+                        "___modifiedBy"     REFERENCE,
+                        "___recordID"       REFERENCE,
+                        cryptocompareSymbol STRING QUERYABLE SEARCHABLE SORTABLE,
+                        kind                INT64
+                    );
 
-            """)
+                """)
     }
 
     @Test("Every type is spelled as the language writes it")
@@ -102,13 +106,15 @@ struct SchemaLanguageExportTests {
             (#"back\slash"#, #""back\\slash""#),
         ]
         for (name, written) in cases {
-            let schema = Schema(roles: [name], recordTypes: [
-                RecordTypeDefinition(
-                    name: name,
-                    fields: [FieldDefinition(name: name, type: .string)],
-                    grants: [Grant([.read], to: name)]
-                ),
-            ])
+            let schema = Schema(
+                roles: [name],
+                recordTypes: [
+                    RecordTypeDefinition(
+                        name: name,
+                        fields: [FieldDefinition(name: name, type: .string)],
+                        grants: [Grant([.read], to: name)]
+                    )
+                ])
             let text = SchemaLanguage.export(schema)
             #expect(text.contains("    CREATE ROLE \(written);\n"), "\(name) in:\n\(text)")
             #expect(text.contains("    RECORD TYPE \(written) (\n"), "\(name) in:\n\(text)")
@@ -129,23 +135,24 @@ struct SchemaLanguageExportTests {
                     FieldDefinition(name: "alpha", type: .string),
                 ],
                 grants: [Grant([.write, .read], to: "_world"), Grant([.create], to: "_creator")]
-            ),
+            )
         ])
         let lines = SchemaLanguage.export(schema).split(separator: "\n").map(String.init)
-        #expect(lines == [
-            "DEFINE SCHEMA",
-            "    RECORD TYPE Note (",
-            #"        "___createTime" TIMESTAMP,"#,
-            #"        "___createdBy"  REFERENCE,"#,
-            #"        "___etag"       STRING,"#,
-            #"        "___modTime"    TIMESTAMP QUERYABLE SORTABLE,"#,
-            #"        "___modifiedBy" REFERENCE,"#,
-            #"        "___recordID"   REFERENCE,"#,
-            "        zeta            STRING,",
-            "        alpha           STRING,",
-            #"        GRANT WRITE, READ TO "_world","#,
-            #"        GRANT CREATE TO "_creator""#,
-            "    );",
-        ])
+        #expect(
+            lines == [
+                "DEFINE SCHEMA",
+                "    RECORD TYPE Note (",
+                #"        "___createTime" TIMESTAMP,"#,
+                #"        "___createdBy"  REFERENCE,"#,
+                #"        "___etag"       STRING,"#,
+                #"        "___modTime"    TIMESTAMP QUERYABLE SORTABLE,"#,
+                #"        "___modifiedBy" REFERENCE,"#,
+                #"        "___recordID"   REFERENCE,"#,
+                "        zeta            STRING,",
+                "        alpha           STRING,",
+                #"        GRANT WRITE, READ TO "_world","#,
+                #"        GRANT CREATE TO "_creator""#,
+                "    );",
+            ])
     }
 }

@@ -21,20 +21,22 @@ struct SchemaLanguageParseTests {
         #expect(department.field("name") == FieldDefinition(name: "name", type: .string))
         #expect(department.field("phone") == FieldDefinition(name: "phone", type: .list(.string)))
         #expect(department.field("employees") == FieldDefinition(name: "employees", type: .list(.reference)))
-        #expect(department.grants == [
-            Grant([.write], to: "_creator"),
-            Grant([.create], to: "_icloud"),
-            Grant([.read], to: "_world"),
-            Grant([.write, .create, .read], to: "DeptManager"),
-        ])
+        #expect(
+            department.grants == [
+                Grant([.write], to: "_creator"),
+                Grant([.create], to: "_icloud"),
+                Grant([.read], to: "_world"),
+                Grant([.write, .create, .read], to: "DeptManager"),
+            ])
 
         let employee = try #require(schema.recordType("Employee"))
-        #expect(employee.userFields == [
-            FieldDefinition(name: "name", type: .string),
-            FieldDefinition(name: "address", type: .string),
-            FieldDefinition(name: "hiredate", type: .timestamp),
-            FieldDefinition(name: "salary", type: .int64),
-        ])
+        #expect(
+            employee.userFields == [
+                FieldDefinition(name: "name", type: .string),
+                FieldDefinition(name: "address", type: .string),
+                FieldDefinition(name: "hiredate", type: .timestamp),
+                FieldDefinition(name: "salary", type: .int64),
+            ])
         #expect(employee.grants == Grant.defaults)
 
         let expected = Schema(
@@ -81,12 +83,13 @@ struct SchemaLanguageParseTests {
         #expect(Array(type.fields.prefix(6).map(\.name)) == SystemField.allCases.map(\.rawValue))
         #expect(type.field(.createTime).indexes == [.queryable, .sortable])
         #expect(type.field(.etag).indexes == [.searchable])
-        #expect(type.userFields.map(\.name) == [
-            "anAsset", "someBytes", "aDouble", "anInt", "place", "parent", "title", "stamp",
-            "secretBytes", "secret", "secretDouble", "secretInt", "secretPlace", "secretStamp",
-            "loose", "whole", "fraction", "tags", "images", "counts", "secrets", "measures",
-            "type", "queryable", "cloudkit.title", "with space", "_private",
-        ])
+        #expect(
+            type.userFields.map(\.name) == [
+                "anAsset", "someBytes", "aDouble", "anInt", "place", "parent", "title", "stamp",
+                "secretBytes", "secret", "secretDouble", "secretInt", "secretPlace", "secretStamp",
+                "loose", "whole", "fraction", "tags", "images", "counts", "secrets", "measures",
+                "type", "queryable", "cloudkit.title", "with space", "_private",
+            ])
 
         #expect(type.field("anAsset")?.type == .asset)
         #expect(type.field("anAsset")?.type.scalar == .asset)
@@ -101,29 +104,36 @@ struct SchemaLanguageParseTests {
         #expect(type.field("secretStamp")?.type == .timestamp)
 
         #expect(type.field("loose") == FieldDefinition(name: "loose", type: .double, numberPreference: .unspecified))
-        #expect(type.field("whole") == FieldDefinition(
-            name: "whole", type: .int64, indexes: [.queryable], numberPreference: .int64))
-        #expect(type.field("fraction") == FieldDefinition(
-            name: "fraction", type: .double, indexes: [.sortable], numberPreference: .double))
+        #expect(
+            type.field("whole")
+                == FieldDefinition(
+                    name: "whole", type: .int64, indexes: [.queryable], numberPreference: .int64))
+        #expect(
+            type.field("fraction")
+                == FieldDefinition(
+                    name: "fraction", type: .double, indexes: [.sortable], numberPreference: .double))
 
         #expect(type.field("tags") == FieldDefinition(name: "tags", type: .list(.string), indexes: [.queryable]))
         #expect(type.field("images")?.type == .list(.asset))
         #expect(type.field("secrets") == FieldDefinition(name: "secrets", type: .list(.string), isEncrypted: true))
-        #expect(type.field("measures") == FieldDefinition(
-            name: "measures", type: .list(.double), numberPreference: .double))
+        #expect(
+            type.field("measures")
+                == FieldDefinition(
+                    name: "measures", type: .list(.double), numberPreference: .double))
 
         #expect(type.field("type")?.type == .string)
         #expect(type.field("queryable")?.type == .int64)
         #expect(type.field("cloudkit.title")?.type == .string)
         #expect(type.field("with space") != nil)
 
-        #expect(type.grants == [
-            Grant([.read], to: "_world"),
-            Grant([.write, .create], to: "_creator"),
-            Grant([.read, .write], to: "Editor"),
-            Grant([.read], to: "test role"),
-            Grant([.create], to: "grant"),
-        ])
+        #expect(
+            type.grants == [
+                Grant([.read], to: "_world"),
+                Grant([.write, .create], to: "_creator"),
+                Grant([.read, .write], to: "Editor"),
+                Grant([.read], to: "test role"),
+                Grant([.create], to: "grant"),
+            ])
 
         let share = try #require(schema.recordType("cloudkit.share"))
         #expect(share.userFields == [FieldDefinition(name: "cloudkit.title", type: .string)])
@@ -136,7 +146,8 @@ struct SchemaLanguageParseTests {
 
     @Test("Keywords match in any case; names keep theirs")
     func keywordCase() throws {
-        let schema = try SchemaLanguage.parse("""
+        let schema = try SchemaLanguage.parse(
+            """
             dEfInE sChEmA rEcOrD tYpE Note ( Title sTrInG qUeRyAbLe, gRaNt ReAd To "_world" );
             """)
         let note = try #require(schema.recordType("Note"))
@@ -147,7 +158,8 @@ struct SchemaLanguageParseTests {
 
     @Test("Comments of all three kinds are skipped, wherever they stand")
     func comments() throws {
-        let schema = try SchemaLanguage.parse("""
+        let schema = try SchemaLanguage.parse(
+            """
             // leading comment
             DEFINE /* inline */ SCHEMA -- trailing comment
             RECORD TYPE Note ( /* a comment
@@ -170,7 +182,8 @@ struct SchemaLanguageParseTests {
 
     @Test("A role may be created after the record type that grants to it")
     func roleCreatedLater() throws {
-        let schema = try SchemaLanguage.parse("""
+        let schema = try SchemaLanguage.parse(
+            """
             DEFINE SCHEMA
                 RECORD TYPE Note ( GRANT READ TO Auditor );
                 CREATE ROLE Auditor;

@@ -1,6 +1,7 @@
-import Testing
-@testable import CloudStore
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 @Suite struct AccessPolicyTests {
     @Test func theWorldReadsThePublicDatabaseButCannotWrite() throws {
@@ -17,18 +18,21 @@ import TestSupport
         let store = try TemporaryStore()
         let created = try store.database(as: .user("_alice")).create("Note", "n", ["t": .string("x")])
         let bob = try store.database(as: .user("_bob"))
-        let denied = try bob.modify(ModifyRequest(operations: [
-            RecordOperation(.update, recordName: "n", recordChangeTag: created.changeTag, fields: ["t": .string("bob")]),
-        ]))
+        let denied = try bob.modify(
+            ModifyRequest(operations: [
+                RecordOperation(.update, recordName: "n", recordChangeTag: created.changeTag, fields: ["t": .string("bob")])
+            ]))
         #expect(denied.first?.error == .accessDenied("WRITE operation not permitted"))
-        #expect(try bob.modify(ModifyRequest(operations: [RecordOperation(.forceDelete, recordName: "n")])).first?.error
+        #expect(
+            try bob.modify(ModifyRequest(operations: [RecordOperation(.forceDelete, recordName: "n")])).first?.error
                 == .accessDenied("WRITE operation not permitted"))
         #expect(try bob.create("Note", "bobs").created.userRecordName == "_bob")
 
         let server = try store.database(as: .server("_developer"))
-        let updated = try server.modify(ModifyRequest(operations: [
-            RecordOperation(.forceUpdate, recordName: "n", fields: ["t": .string("admin")]),
-        ]))
+        let updated = try server.modify(
+            ModifyRequest(operations: [
+                RecordOperation(.forceUpdate, recordName: "n", fields: ["t": .string("admin")])
+            ]))
         #expect(updated.first?.record?.modified.userRecordName == "_developer")
         #expect(updated.first?.record?.created.userRecordName == "_alice")
     }
@@ -54,8 +58,10 @@ import TestSupport
         let store = try TemporaryStore()
         _ = try store.store.database(store.container, .production, database: .private("_alice"), as: .user("_alice"))
         for scope in [DatabaseID.private("_alice"), .shared("_alice")] {
-            #expect(throws: CloudStoreError.accessDenied(
-                "Operators see users' \(scope.scope) databases in development only; in production they belong to their users")) {
+            #expect(
+                throws: CloudStoreError.accessDenied(
+                    "Operators see users' \(scope.scope) databases in development only; in production they belong to their users")
+            ) {
                 try store.store.database(store.container, .production, database: scope, as: .operator())
             }
             _ = try store.store.database(store.container, .development, database: scope, as: .operator())

@@ -1,6 +1,7 @@
-@testable import CloudStore
-import Testing
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 /// Console notices are sealed by the store (security review N14): only this server's key opens
 /// one, for a minute, and nothing sealed for another purpose or altered passes as one.

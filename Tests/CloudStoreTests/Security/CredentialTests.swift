@@ -1,14 +1,16 @@
 import Crypto
 import Foundation
-import Testing
-@testable import CloudStore
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 @Suite struct CredentialTests {
     @Test func apiTokensAre64HexCharactersAndFoundAgain() throws {
         let store = try TemporaryStore()
         let token = try store.store.createAPIToken(
-            store.container, .development, name: "web", allowedOrigins: ["https://app.example.com"], signInCallback: "https://app.example.com/done")
+            store.container, .development, name: "web", allowedOrigins: ["https://app.example.com"],
+            signInCallback: "https://app.example.com/done")
         #expect(token.token.count == 64)
         #expect(token.token.allSatisfy { $0.isHexDigit && !$0.isUppercase })
         #expect(try store.store.apiToken(token.token) == token)
@@ -18,13 +20,17 @@ import TestSupport
         #expect(token.allows(origin: "https://APP.example.com"))
         #expect(!token.allows(origin: "https://evil.example.com"))
         #expect(try !store.store.createAPIToken(store.container, .production).allows(origin: "https://anything.example"))
-        #expect(try store.store.createAPIToken(store.container, .production, allowedOrigins: ["*"]).allows(origin: "https://anything.example"))
+        #expect(
+            try store.store.createAPIToken(store.container, .production, allowedOrigins: ["*"]).allows(origin: "https://anything.example"))
         #expect(try store.store.apiTokens(store.container).map(\.token).contains(token.token))
     }
 
     @Test func malformedTokenSettingsAndUnknownContainersAreRefused() throws {
         let store = try TemporaryStore()
-        #expect(throws: CloudStoreError.badRequest("Invalid allowed origin 'https://a.example/path': use '*' or scheme://host[:port], such as https://app.example.com")) {
+        #expect(
+            throws: CloudStoreError.badRequest(
+                "Invalid allowed origin 'https://a.example/path': use '*' or scheme://host[:port], such as https://app.example.com")
+        ) {
             try store.store.createAPIToken(store.container, .development, allowedOrigins: ["https://a.example/path"])
         }
         #expect(throws: CloudStoreError.badRequest("Invalid sign-in callback 'not a url': use an absolute URL")) {
@@ -42,7 +48,7 @@ import TestSupport
         #expect(key.keyID.count == 64)
         #expect(key.userRecordName.hasPrefix("_") && key.userRecordName.count == 33)
         #expect(try store.store.serverKey(key.keyID) == key)
-        #expect(try P256.Signing.PublicKey(pemRepresentation: key.publicKeyPEM) .rawRepresentation == privateKey.publicKey.rawRepresentation)
+        #expect(try P256.Signing.PublicKey(pemRepresentation: key.publicKeyPEM).rawRepresentation == privateKey.publicKey.rawRepresentation)
 
         let p384 = P384.Signing.PrivateKey().publicKey.pemRepresentation
         for bad in [p384, privateKey.pemRepresentation, "-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----", ""] {
@@ -149,7 +155,8 @@ import TestSupport
     @Test func aSessionEndsAtItsMaximumAgeHoweverMuchItIsUsed() throws {
         let store = try TemporaryStore()
         try store.store.addUser(store.container, name: "erin", password: "a long password")
-        let (_, token) = try store.store.signIn(store.container, .development, name: "erin", password: "a long password", keepSignedIn: true)
+        let (_, token) = try store.store.signIn(
+            store.container, .development, name: "erin", password: "a long password", keepSignedIn: true)
         let day: Int64 = 24 * 60 * 60 * 1000
         for _ in 0..<29 {
             store.clock.advance(by: day)
@@ -193,7 +200,8 @@ import TestSupport
         #expect(try TestBackend.afterAnotherProcessChanged({ try store.store.apiToken(apiToken.token) }, seen: { $0 == nil }) == nil)
         #expect(throws: CloudStoreError.notFound("No API token \(apiToken.token)")) { try other.revokeAPIToken(apiToken.token) }
 
-        let key = try store.store.addServerKey(store.container, .development, publicKeyPEM: P256.Signing.PrivateKey().publicKey.pemRepresentation)
+        let key = try store.store.addServerKey(
+            store.container, .development, publicKeyPEM: P256.Signing.PrivateKey().publicKey.pemRepresentation)
         #expect(try store.store.serverKey(key.keyID) == key)
         try other.revokeServerKey(key.keyID)
         #expect(try TestBackend.afterAnotherProcessChanged({ try store.store.serverKey(key.keyID) }, seen: { $0 == nil }) == nil)
@@ -225,11 +233,13 @@ import TestSupport
         // Five failures are free; the sixth attempt at once is held off.
         for _ in 0..<5 {
             #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) {
-                try store.store.signIn(store.container, .development, name: "grace", password: "a wrong guess", clientAddress: "203.0.113.7")
+                try store.store.signIn(
+                    store.container, .development, name: "grace", password: "a wrong guess", clientAddress: "203.0.113.7")
             }
         }
         do {
-            _ = try store.store.signIn(store.container, .development, name: "grace", password: "the right password", clientAddress: "203.0.113.7")
+            _ = try store.store.signIn(
+                store.container, .development, name: "grace", password: "the right password", clientAddress: "203.0.113.7")
             Issue.record("a sixth attempt at once was let through")
         } catch CloudStoreError.throttled(let reason, let retryAfter) {
             #expect(reason.contains("this account"))
@@ -240,10 +250,12 @@ import TestSupport
         for _ in 0..<5 {
             store.clock.advance(by: 60_000)
             #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) {
-                try store.store.signIn(store.container, .development, name: "grace", password: "a wrong guess", clientAddress: "203.0.113.7")
+                try store.store.signIn(
+                    store.container, .development, name: "grace", password: "a wrong guess", clientAddress: "203.0.113.7")
             }
             do {
-                _ = try store.store.signIn(store.container, .development, name: "grace", password: "a wrong guess", clientAddress: "203.0.113.7")
+                _ = try store.store.signIn(
+                    store.container, .development, name: "grace", password: "a wrong guess", clientAddress: "203.0.113.7")
             } catch CloudStoreError.throttled(_, let retryAfter) {
                 waits.append(retryAfter)
             }
@@ -251,28 +263,38 @@ import TestSupport
         #expect(waits == [2, 4, 8, 16, 32])
         // The right password after waiting clears this address's failures on the account.
         store.clock.advance(by: 60_000)
-        #expect(try store.store.signIn(store.container, .development, name: "grace", password: "the right password", clientAddress: "203.0.113.7").user.name == "grace")
+        #expect(
+            try store.store.signIn(
+                store.container, .development, name: "grace", password: "the right password", clientAddress: "203.0.113.7"
+            ).user.name == "grace")
 
         // Twenty failures from one address refuse that address the account for a quarter of an hour.
         for index in 0..<20 {
             store.clock.advance(by: 61_000)
-            _ = try? store.store.signIn(store.container, .development, name: "grace", password: "guess \(index)", clientAddress: "198.51.100.1")
+            _ = try? store.store.signIn(
+                store.container, .development, name: "grace", password: "guess \(index)", clientAddress: "198.51.100.1")
         }
         do {
-            _ = try store.store.signIn(store.container, .development, name: "grace", password: "the right password", clientAddress: "198.51.100.1")
+            _ = try store.store.signIn(
+                store.container, .development, name: "grace", password: "the right password", clientAddress: "198.51.100.1")
             Issue.record("an address with twenty failures on the account was let in")
         } catch CloudStoreError.throttled(let reason, let retryAfter) {
             #expect(reason.contains("refused for a while") && retryAfter == 900)
         }
         store.clock.advance(by: 16 * 60_000)
-        #expect(try store.store.signIn(store.container, .development, name: "grace", password: "the right password", clientAddress: "198.51.100.1").user.name == "grace")
+        #expect(
+            try store.store.signIn(
+                store.container, .development, name: "grace", password: "the right password", clientAddress: "198.51.100.1"
+            ).user.name == "grace")
 
         // One address guessing at many accounts is held off too.
         for index in 0..<20 {
-            _ = try? store.store.signIn(store.container, .development, name: "user\(index)", password: "guess", clientAddress: "203.0.113.99")
+            _ = try? store.store.signIn(
+                store.container, .development, name: "user\(index)", password: "guess", clientAddress: "203.0.113.99")
         }
         do {
-            _ = try store.store.signIn(store.container, .development, name: "grace", password: "the right password", clientAddress: "203.0.113.99")
+            _ = try store.store.signIn(
+                store.container, .development, name: "grace", password: "the right password", clientAddress: "203.0.113.99")
             Issue.record("an address with twenty failures was let through at once")
         } catch CloudStoreError.throttled(let reason, _) {
             #expect(reason.contains("this address"))
@@ -285,12 +307,14 @@ import TestSupport
         // Standard base64 with padding, as some clients decode it.
         #expect(Data(base64Encoded: token.token)?.count == 32)
         #expect(token.token.hasSuffix("="))
-        let registered = try store.store.registerPushToken(token.token, store.container, .development, apnsEnvironment: "development", caller: .user("_u"))
+        let registered = try store.store.registerPushToken(
+            token.token, store.container, .development, apnsEnvironment: "development", caller: .user("_u"))
         #expect(registered.userRecordName == "_u")
         #expect(try store.store.pushToken(token.token)?.userRecordName == "_u")
         // Nobody else may take it over, nor the world let it go.
         #expect(throws: CloudStoreError.accessDenied("The apnsToken is registered to another user")) {
-            try store.store.registerPushToken(token.token, store.container, .development, apnsEnvironment: "development", caller: .user("_v"))
+            try store.store.registerPushToken(
+                token.token, store.container, .development, apnsEnvironment: "development", caller: .user("_v"))
         }
         #expect(throws: CloudStoreError.accessDenied("The apnsToken is registered to another user")) {
             try store.store.registerPushToken(token.token, store.container, .development, apnsEnvironment: "development", caller: .world)
@@ -302,7 +326,8 @@ import TestSupport
         #expect(throws: CloudStoreError.badRequest("apnsToken must be 1 to 256 characters of base64")) {
             try store.store.registerPushToken("bad token!", store.container, .development, apnsEnvironment: "development", caller: .world)
         }
-        let unknown = try store.store.registerPushToken("abcDEF123", store.container, .development, apnsEnvironment: "development", caller: .world)
+        let unknown = try store.store.registerPushToken(
+            "abcDEF123", store.container, .development, apnsEnvironment: "development", caller: .world)
         #expect(unknown.token == "abcDEF123")
     }
 
@@ -312,7 +337,8 @@ import TestSupport
         var throttled: Int?
         for _ in 0..<25 {
             do {
-                _ = try store.store.createPushToken(store.container, .development, apnsEnvironment: "development", caller: .world, clientAddress: "203.0.113.5")
+                _ = try store.store.createPushToken(
+                    store.container, .development, apnsEnvironment: "development", caller: .world, clientAddress: "203.0.113.5")
                 made += 1
             } catch CloudStoreError.throttled(_, let retryAfter) {
                 throttled = retryAfter
@@ -325,7 +351,8 @@ import TestSupport
         var full: CloudStoreError?
         for index in 0..<20 {
             do {
-                _ = try store.store.createPushToken(store.container, .development, apnsEnvironment: "development", caller: .world, clientAddress: "198.51.100.\(index)")
+                _ = try store.store.createPushToken(
+                    store.container, .development, apnsEnvironment: "development", caller: .world, clientAddress: "198.51.100.\(index)")
             } catch let error as CloudStoreError {
                 full = error
                 break
@@ -333,9 +360,14 @@ import TestSupport
         }
         guard case .quotaExceeded = full else { Issue.record("expected QUOTA_EXCEEDED, got \(String(describing: full))"); return }
         // Signed-in users are not held to the count of tokens nobody holds.
-        #expect(try store.store.createPushToken(store.container, .development, apnsEnvironment: "development", caller: .user("_w")).userRecordName == "_w")
+        #expect(
+            try store.store.createPushToken(store.container, .development, apnsEnvironment: "development", caller: .user("_w"))
+                .userRecordName == "_w")
         // Tokens nobody registered end after twelve hours, making room again.
         store.clock.advance(by: 13 * 60 * 60 * 1000)
-        #expect(try store.store.createPushToken(store.container, .development, apnsEnvironment: "development", caller: .world, clientAddress: "192.0.2.9").userRecordName == nil)
+        #expect(
+            try store.store.createPushToken(
+                store.container, .development, apnsEnvironment: "development", caller: .world, clientAddress: "192.0.2.9"
+            ).userRecordName == nil)
     }
 }

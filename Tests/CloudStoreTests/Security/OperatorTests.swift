@@ -1,11 +1,14 @@
-import Testing
-@testable import CloudStore
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 /// Console operators: accounts apart from app users, sessions that end, management tokens that
 /// are shown once, stored hashed and revoked at once.
 @Suite struct OperatorTests {
-    @Test(.enabled(if: TestBackend.isSQLite, "Reads the SQLite catalog file")) func operatorsSignInToSessionsThatEndWhenIdleOldOrSignedOut() throws {
+    @Test(.enabled(if: TestBackend.isSQLite, "Reads the SQLite catalog file")) func operatorsSignInToSessionsThatEndWhenIdleOldOrSignedOut()
+        throws
+    {
         let store = try TemporaryStore()
         try store.store.addOperator("root", password: "a long operator password")
         #expect(try store.store.operators().map(\.name) == ["root"])
@@ -50,7 +53,8 @@ import TestSupport
         #expect(throws: CloudStoreError.self) { try store.store.operatorSession(secret: fourth) }
     }
 
-    @Test(.enabled(if: TestBackend.isSQLite, "Reads the SQLite catalog file")) func managementTokensAreShownOnceStoredHashedAndRevokedAtOnce() throws {
+    @Test(.enabled(if: TestBackend.isSQLite, "Reads the SQLite catalog file"))
+    func managementTokensAreShownOnceStoredHashedAndRevokedAtOnce() throws {
         let store = try TemporaryStore()
         try store.store.addOperator("ops", password: "a long operator password")
         let (token, text) = try store.store.createManagementToken(for: "ops", name: "deploy script")
@@ -68,13 +72,17 @@ import TestSupport
         // Another process revoking it is seen at once.
         let other = try store.anotherProcess()
         try other.revokeManagementToken(token.id)
-        #expect(throws: CloudStoreError.authenticationFailed("The management token is not valid")) { try store.store.managementToken(text: text) }
+        #expect(throws: CloudStoreError.authenticationFailed("The management token is not valid")) {
+            try store.store.managementToken(text: text)
+        }
 
         // Removing an operator revokes their tokens.
         let (_, kept) = try store.store.createManagementToken(for: "ops", name: "another")
         try store.store.removeOperator("ops")
         #expect(throws: CloudStoreError.self) { try store.store.managementToken(text: kept) }
-        #expect(throws: CloudStoreError.notFound("No operator named 'ops'")) { try store.store.createManagementToken(for: "ops", name: "x") }
+        #expect(throws: CloudStoreError.notFound("No operator named 'ops'")) {
+            try store.store.createManagementToken(for: "ops", name: "x")
+        }
     }
 
     @Test func operatorGuessingIsThrottled() throws {
@@ -93,15 +101,19 @@ import TestSupport
         try store.store.addOperator("root", password: "a long operator password")
         try store.store.addOperator("alice", password: "a long operator password")
         let held = try store.store.createManagementToken(for: "root", name: "script")
-        #expect(throws: CloudStoreError.accessDenied(
-            "A management token cannot create management tokens: sign in to the console, or run `cumulus operators token` on the server")
+        #expect(
+            throws: CloudStoreError.accessDenied(
+                "A management token cannot create management tokens: sign in to the console, or run `cumulus operators token` on the server"
+            )
         ) { try store.store.createManagementToken(for: "root", name: "more", by: .token(operatorName: "root", tokenID: held.token.id)) }
         #expect(throws: CloudStoreError.accessDenied("An operator creates management tokens for themselves only")) {
             try store.store.createManagementToken(for: "root", name: "theirs", by: .session(operatorName: "alice", sessionID: "s1"))
         }
         #expect(try store.store.managementTokens().map(\.name) == ["script"])
         // A console session makes its own; the command line, holding the data directory, anyone's.
-        #expect(try store.store.createManagementToken(for: "alice", name: "mine", by: .session(operatorName: "alice", sessionID: "s1")).token.operatorName == "alice")
+        #expect(
+            try store.store.createManagementToken(for: "alice", name: "mine", by: .session(operatorName: "alice", sessionID: "s1")).token
+                .operatorName == "alice")
         #expect(try store.store.createManagementToken(for: "root", name: "deploy", by: .local).token.operatorName == "root")
     }
 }

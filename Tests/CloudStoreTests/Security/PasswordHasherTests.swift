@@ -95,32 +95,34 @@ struct PasswordHasherTests {
         }
     }
 
-    @Test("malformed or foreign stored strings verify as false", arguments: [
-        "",
-        "password",
-        "$scrypt$",
-        "$scrypt$ln=10,r=8,p=1$",
-        "$scrypt$ln=10,r=8,p=1$c2FsdHNhbHQ$",
-        "$scrypt$ln=10,r=8,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA$extra",
-        "scrypt$ln=10,r=8,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
-        "$bcrypt$ln=10,r=8,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
-        "$2b$12$R9h/cIPz0gi.URNNX3kh2OPST9/PgBkqquzi.Ss7KIUgO2t0jWMUW",
-        "$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
-        "$scrypt$r=8,ln=10,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
-        "$scrypt$ln=10,r=8$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
-        "$scrypt$ln=,r=8,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
-        "$scrypt$ln=-1,r=8,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
-        "$scrypt$ln=0,r=8,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
-        "$scrypt$ln=99,r=8,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
-        "$scrypt$ln=20,r=32,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
-        "$scrypt$ln=99999999999999999999,r=8,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
-        "$scrypt$ln=10,r=8,p=1$c2FsdHNhbHQ=$aGFzaGhhc2hoYXNoaGFzaA",
-        "$scrypt$ln=10,r=8,p=1$!!!!$aGFzaGhhc2hoYXNoaGFzaA",
-        "$scrypt$ln=10,r=8,p=1$c2Fs$aGFzaGhhc2hoYXNoaGFzaA",
-        "$scrypt$ln=10,r=8,p=1$c2FsdHNhbHQ$aGFzaA",
-        "$scrypt$ln=10,r=8,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaB",
-        "$scrypt$ln=１0,r=8,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
-    ])
+    @Test(
+        "malformed or foreign stored strings verify as false",
+        arguments: [
+            "",
+            "password",
+            "$scrypt$",
+            "$scrypt$ln=10,r=8,p=1$",
+            "$scrypt$ln=10,r=8,p=1$c2FsdHNhbHQ$",
+            "$scrypt$ln=10,r=8,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA$extra",
+            "scrypt$ln=10,r=8,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
+            "$bcrypt$ln=10,r=8,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
+            "$2b$12$R9h/cIPz0gi.URNNX3kh2OPST9/PgBkqquzi.Ss7KIUgO2t0jWMUW",
+            "$argon2id$v=19$m=65536,t=3,p=4$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
+            "$scrypt$r=8,ln=10,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
+            "$scrypt$ln=10,r=8$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
+            "$scrypt$ln=,r=8,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
+            "$scrypt$ln=-1,r=8,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
+            "$scrypt$ln=0,r=8,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
+            "$scrypt$ln=99,r=8,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
+            "$scrypt$ln=20,r=32,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
+            "$scrypt$ln=99999999999999999999,r=8,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
+            "$scrypt$ln=10,r=8,p=1$c2FsdHNhbHQ=$aGFzaGhhc2hoYXNoaGFzaA",
+            "$scrypt$ln=10,r=8,p=1$!!!!$aGFzaGhhc2hoYXNoaGFzaA",
+            "$scrypt$ln=10,r=8,p=1$c2Fs$aGFzaGhhc2hoYXNoaGFzaA",
+            "$scrypt$ln=10,r=8,p=1$c2FsdHNhbHQ$aGFzaA",
+            "$scrypt$ln=10,r=8,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaB",
+            "$scrypt$ln=１0,r=8,p=1$c2FsdHNhbHQ$aGFzaGhhc2hoYXNoaGFzaA",
+        ])
     func malformed(stored: String) {
         #expect(!hasher.verify(password: "password", against: stored))
     }
@@ -137,9 +139,9 @@ struct PasswordHasherTests {
     func timing() throws {
         let clock = ContinuousClock()
         #if DEBUG
-        let build = "debug build: BoringSSL is unoptimised; use -c release for real numbers"
+            let build = "debug build: BoringSSL is unoptimised; use -c release for real numbers"
         #else
-        let build = "release build"
+            let build = "release build"
         #endif
         print("scrypt, \(build):")
         for logN in [14, 15, 16] {

@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// Every role against every operation, for a type with CloudKit's default grants and for one with
@@ -70,9 +71,10 @@ import TestSupport
             switch operation {
             case .create:
                 do {
-                    let results = try database.modify(ModifyRequest(operations: [
-                        RecordOperation(.create, recordName: "new-\(who)-\(type)", recordType: type, fields: ["title": .string("n")]),
-                    ]))
+                    let results = try database.modify(
+                        ModifyRequest(operations: [
+                            RecordOperation(.create, recordName: "new-\(who)-\(type)", recordType: type, fields: ["title": .string("n")])
+                        ]))
                     return results.first?.record != nil
                 } catch CloudStoreError.authenticationRequired {
                     return false
@@ -90,9 +92,13 @@ import TestSupport
                 let current = try temporary.database(environment).lookup([RecordLookup(target)]).first!.record!
                 let kind: RecordOperation.Kind = operation == .update ? .update : .delete
                 do {
-                    let result = try database.modify(ModifyRequest(operations: [
-                        RecordOperation(kind, recordName: target, recordChangeTag: current.changeTag, fields: kind == .update ? ["title": .string("changed")] : [:]),
-                    ])).first!
+                    let result = try database.modify(
+                        ModifyRequest(operations: [
+                            RecordOperation(
+                                kind, recordName: target, recordChangeTag: current.changeTag,
+                                fields: kind == .update ? ["title": .string("changed")] : [:])
+                        ])
+                    ).first!
                     if let error = result.error {
                         #expect(error == .accessDenied("WRITE operation not permitted"), "\(operation) \(who) \(type): \(error)")
                         return false
@@ -168,7 +174,8 @@ import TestSupport
 
     @Test func theWorldCannotReadACreatorOnlyType() throws {
         let temporary = try TemporaryStore()
-        try temporary.importSchema("""
+        try temporary.importSchema(
+            """
             DEFINE SCHEMA
                 RECORD TYPE Secret ( "___recordID" REFERENCE QUERYABLE, body STRING, GRANT READ, WRITE, CREATE TO "_creator" );
             """)
@@ -183,14 +190,18 @@ import TestSupport
     @Test func aConflictShowsTheServerRecordOnlyToWhoMayReadIt() throws {
         let fixture = try Fixture(.development)
         // Bob creating a record whose name alice's Restricted record holds learns nothing of it.
-        let result = try fixture.database(.moderator).modify(ModifyRequest(operations: [
-            RecordOperation(.create, recordName: "Restricted-alice", recordType: "Restricted"),
-        ])).first!
+        let result = try fixture.database(.moderator).modify(
+            ModifyRequest(operations: [
+                RecordOperation(.create, recordName: "Restricted-alice", recordType: "Restricted")
+            ])
+        ).first!
         guard case .conflict(_, let record) = result.error else { Issue.record("\(result)"); return }
         #expect(record?.recordName == "Restricted-alice")
-        let open = try fixture.database(.bob).modify(ModifyRequest(operations: [
-            RecordOperation(.create, recordName: "Restricted-alice", recordType: "Open"),
-        ])).first!
+        let open = try fixture.database(.bob).modify(
+            ModifyRequest(operations: [
+                RecordOperation(.create, recordName: "Restricted-alice", recordType: "Open")
+            ])
+        ).first!
         guard case .conflict(_, let hidden) = open.error else { Issue.record("\(open)"); return }
         #expect(hidden == nil)
     }
@@ -210,8 +221,9 @@ import TestSupport
             try store.setRoles(["_icloud"], of: bob, in: fixture.temporary.container, .development)
         }
         // A role leaving the schema leaves its holders too.
-        try fixture.temporary.importSchema(Self.schema.replacingOccurrences(of: "CREATE ROLE Moderator;", with: "")
-            .replacingOccurrences(of: #"GRANT CREATE, READ, WRITE TO "Moderator""#, with: #"GRANT CREATE TO "_icloud""#))
+        try fixture.temporary.importSchema(
+            Self.schema.replacingOccurrences(of: "CREATE ROLE Moderator;", with: "")
+                .replacingOccurrences(of: #"GRANT CREATE, READ, WRITE TO "Moderator""#, with: #"GRANT CREATE TO "_icloud""#))
         #expect(try store.roleAssignments(in: fixture.temporary.container, .development).isEmpty)
     }
 }

@@ -1,6 +1,7 @@
-import Testing
-@testable import CloudStore
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 /// The permission simulator answers what enforcement does, cell by cell of the matrix of
 /// roles × record types × permissions, for the world, any signed-in user, a role holder and a
@@ -13,11 +14,13 @@ import TestSupport
         var text = "DEFINE SCHEMA\n    CREATE ROLE Editor;\n"
         for (r, role) in roles.enumerated() {
             for permission in Permission.allCases {
-                text += "    RECORD TYPE T\(r)\(permission.rawValue) (\"___recordID\" REFERENCE QUERYABLE, title STRING, GRANT \(permission.rawValue) TO \"\(role)\");\n"
+                text +=
+                    "    RECORD TYPE T\(r)\(permission.rawValue) (\"___recordID\" REFERENCE QUERYABLE, title STRING, GRANT \(permission.rawValue) TO \"\(role)\");\n"
             }
         }
         text += "    RECORD TYPE Nothing (title STRING);\n"
-        text += "    RECORD TYPE Defaults (title STRING, GRANT WRITE TO \"_creator\", GRANT CREATE TO \"_icloud\", GRANT READ TO \"_world\");\n"
+        text +=
+            "    RECORD TYPE Defaults (title STRING, GRANT WRITE TO \"_creator\", GRANT CREATE TO \"_icloud\", GRANT READ TO \"_world\");\n"
         return text
     }
 
@@ -53,15 +56,23 @@ import TestSupport
                     let enforced: Bool
                     switch permission {
                     case .create:
-                        enforced = (try? database.modify(ModifyRequest(operations: [
-                            RecordOperation(.create, recordName: "new-\(type)-\(cells)", recordType: type, fields: ["title": .string("y")]),
-                        ])).first).map { $0.error == nil } == true
+                        enforced =
+                            (try? database.modify(
+                                ModifyRequest(operations: [
+                                    RecordOperation(
+                                        .create, recordName: "new-\(type)-\(cells)", recordType: type, fields: ["title": .string("y")])
+                                ])
+                            ).first).map { $0.error == nil } == true
                     case .read:
                         enforced = try database.lookup([RecordLookup("r-\(type)")]).first?.record != nil
                     case .write:
-                        enforced = (try? database.modify(ModifyRequest(operations: [
-                            RecordOperation(.forceUpdate, recordName: "r-\(type)", recordType: type, fields: ["title": .string("z")]),
-                        ])).first).map { $0.error == nil } == true
+                        enforced =
+                            (try? database.modify(
+                                ModifyRequest(operations: [
+                                    RecordOperation(
+                                        .forceUpdate, recordName: "r-\(type)", recordType: type, fields: ["title": .string("z")])
+                                ])
+                            ).first).map { $0.error == nil } == true
                     }
                     #expect(decision.isAllowed == enforced, "\(permission) on \(type) for \(label): simulator says \(decision)")
                     cells += 1
@@ -78,17 +89,21 @@ import TestSupport
         try store.importSchema(Self.schema())
         let creator = try store.store.addUser(store.container, name: "creator", password: "a long passphrase").userRecordName
         _ = try store.database(as: .operator(creator)).create("Defaults", "d", [:])
-        let read = try store.store.simulateAccess(.read, recordType: "Defaults", recordName: "d", as: .world, in: store.container, .development)
+        let read = try store.store.simulateAccess(
+            .read, recordType: "Defaults", recordName: "d", as: .world, in: store.container, .development)
         #expect(read.description == #"allowed: GRANT READ TO "_world""#)
-        let write = try store.store.simulateAccess(.write, recordType: "Defaults", recordName: "d", as: .anySignedInUser, in: store.container, .development)
+        let write = try store.store.simulateAccess(
+            .write, recordType: "Defaults", recordName: "d", as: .anySignedInUser, in: store.container, .development)
         #expect(write.description == "denied: no grant gives WRITE on Defaults to _world, _icloud")
-        let own = try store.store.simulateAccess(.write, recordType: "Defaults", recordName: "d", as: .user(creator), in: store.container, .development)
+        let own = try store.store.simulateAccess(
+            .write, recordType: "Defaults", recordName: "d", as: .user(creator), in: store.container, .development)
         #expect(own.description == #"allowed: GRANT WRITE TO "_creator" (the caller created the record)"#)
         #expect(throws: CloudStoreError.badRequest("READ is decided for a record: name one of type Defaults")) {
             try store.store.simulateAccess(.read, recordType: "Defaults", recordName: nil, as: .world, in: store.container, .development)
         }
         #expect(throws: CloudStoreError.self) {
-            try store.store.simulateAccess(.read, recordType: "Defaults", recordName: "missing", as: .world, in: store.container, .development)
+            try store.store.simulateAccess(
+                .read, recordType: "Defaults", recordName: "missing", as: .world, in: store.container, .development)
         }
     }
 
@@ -96,11 +111,15 @@ import TestSupport
         let store = try TemporaryStore()
         try store.importSchema(Self.schema())
         try store.store.createRole("Reviewer", in: store.container, .development)
-        #expect(throws: CloudStoreError.exists("Role Reviewer already exists")) { try store.store.createRole("Reviewer", in: store.container, .development) }
+        #expect(throws: CloudStoreError.exists("Role Reviewer already exists")) {
+            try store.store.createRole("Reviewer", in: store.container, .development)
+        }
         #expect(throws: CloudStoreError.self) { try store.store.createRole("_hacker", in: store.container, .development) }
-        try store.store.setGrants([Grant([.read], to: "Reviewer"), Grant([.write, .read], to: "Reviewer"), Grant([], to: "_world")],
-                                  of: "Nothing", in: store.container, .development)
-        #expect(try store.store.schema(store.container, .development).recordType("Nothing")?.grants == [Grant([.read, .write], to: "Reviewer")])
+        try store.store.setGrants(
+            [Grant([.read], to: "Reviewer"), Grant([.write, .read], to: "Reviewer"), Grant([], to: "_world")],
+            of: "Nothing", in: store.container, .development)
+        #expect(
+            try store.store.schema(store.container, .development).recordType("Nothing")?.grants == [Grant([.read, .write], to: "Reviewer")])
         #expect(throws: CloudStoreError.self) {
             try store.store.setGrants([Grant([.read], to: "Ghost")], of: "Nothing", in: store.container, .development)
         }

@@ -1,8 +1,9 @@
 import Crypto
 import Foundation
-import Testing
-@testable import CloudStore
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 /// The data directory is the owner's alone, and the server secret's uses never mix.
 @Suite struct SecretAndFilesTests {
@@ -10,7 +11,8 @@ import TestSupport
         try #require(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) & 0o777
     }
 
-    @Test(.enabled(if: TestBackend.isSQLite, "About the SQLite files in the data directory")) func aNewDataDirectoryAndEveryFileInItAreTheOwnersAlone() throws {
+    @Test(.enabled(if: TestBackend.isSQLite, "About the SQLite files in the data directory"))
+    func aNewDataDirectoryAndEveryFileInItAreTheOwnersAlone() throws {
         let store = try TemporaryStore()
         let database = try store.database()
         for index in 0..<20 { try database.create("Note", "n\(index)", ["t": .string("x")]) }
@@ -53,7 +55,8 @@ import TestSupport
 
     @Test func rotatingTheSecretEndsTokensAndMarkersButKeepsEverythingElse() throws {
         let store = try TemporaryStore()
-        try store.importSchema("""
+        try store.importSchema(
+            """
             DEFINE SCHEMA
                 RECORD TYPE Note ( "___recordID" REFERENCE QUERYABLE, GRANT READ TO "_world", GRANT CREATE TO "_icloud", GRANT WRITE TO "_creator" );
             """)

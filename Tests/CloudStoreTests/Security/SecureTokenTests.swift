@@ -1,5 +1,5 @@
-import Foundation
 import CloudStore
+import Foundation
 import Testing
 
 @Suite("Secure tokens")

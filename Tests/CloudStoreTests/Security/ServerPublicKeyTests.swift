@@ -1,8 +1,8 @@
+import CloudStore
 import Crypto
 import Foundation
-import Testing
-import CloudStore
 import TestSupport
+import Testing
 
 @Suite("Server-to-server public keys")
 struct ServerPublicKeyTests {
@@ -51,23 +51,31 @@ struct ServerPublicKeyTests {
         let curveAdvice = "server-to-server keys must be on P-256 (prime256v1)"
         #expect(refusal(KeyFixtures.p384) == "Unsupported key: the key is on curve P-384 (secp384r1); \(curveAdvice)")
         #expect(refusal(KeyFixtures.secp256k1) == "Unsupported key: the key is on curve secp256k1; \(curveAdvice)")
-        #expect(refusal(KeyFixtures.ed25519)
-            == "Unsupported key: Ed25519 and Ed448 keys are not supported; server-to-server keys are EC P-256 (prime256v1)")
-        #expect(refusal(KeyFixtures.rsaSubjectPublicKeyInfo)
-            == "Unsupported key: RSA keys are not supported; server-to-server keys are EC P-256 (prime256v1)")
-        #expect(refusal(KeyFixtures.rsaPKCS1)
-            == "Unsupported key: RSA keys are not supported; server-to-server keys are EC P-256 (prime256v1)")
-        #expect(refusal(KeyFixtures.p256ExplicitParameters)
-            == "Unsupported key: EC keys with explicit curve parameters are not supported; use the named curve prime256v1")
-        #expect(refusal(P256.Signing.PrivateKey().pemRepresentation)
-            == "Unsupported key: this is a private key; register its public key instead (openssl ec -in eckey.pem -pubout)")
-        #expect(refusal("-----BEGIN CERTIFICATE-----\nMA==\n-----END CERTIFICATE-----")
-            == "Unsupported key: this is a certificate; register the EC P-256 public key itself")
+        #expect(
+            refusal(KeyFixtures.ed25519)
+                == "Unsupported key: Ed25519 and Ed448 keys are not supported; server-to-server keys are EC P-256 (prime256v1)")
+        #expect(
+            refusal(KeyFixtures.rsaSubjectPublicKeyInfo)
+                == "Unsupported key: RSA keys are not supported; server-to-server keys are EC P-256 (prime256v1)")
+        #expect(
+            refusal(KeyFixtures.rsaPKCS1)
+                == "Unsupported key: RSA keys are not supported; server-to-server keys are EC P-256 (prime256v1)")
+        #expect(
+            refusal(KeyFixtures.p256ExplicitParameters)
+                == "Unsupported key: EC keys with explicit curve parameters are not supported; use the named curve prime256v1")
+        #expect(
+            refusal(P256.Signing.PrivateKey().pemRepresentation)
+                == "Unsupported key: this is a private key; register its public key instead (openssl ec -in eckey.pem -pubout)")
+        #expect(
+            refusal("-----BEGIN CERTIFICATE-----\nMA==\n-----END CERTIFICATE-----")
+                == "Unsupported key: this is a certificate; register the EC P-256 public key itself")
         #expect(refusal("hello") == "Unsupported key: no PEM block found; expected -----BEGIN PUBLIC KEY-----")
-        #expect(refusal("-----BEGIN PUBLIC KEY-----\n!!!\n-----END PUBLIC KEY-----")
-            == "Unsupported key: the PEM text cannot be read (is its base64 damaged?)")
-        #expect(refusal("-----BEGIN PUBLIC KEY-----\nMAA=\n-----END PUBLIC KEY-----")
-            == "Unsupported key: not a DER SubjectPublicKeyInfo")
+        #expect(
+            refusal("-----BEGIN PUBLIC KEY-----\n!!!\n-----END PUBLIC KEY-----")
+                == "Unsupported key: the PEM text cannot be read (is its base64 damaged?)")
+        #expect(
+            refusal("-----BEGIN PUBLIC KEY-----\nMAA=\n-----END PUBLIC KEY-----")
+                == "Unsupported key: not a DER SubjectPublicKeyInfo")
     }
 
     @Test("refuses a P-256 header around a point that is not on the curve")

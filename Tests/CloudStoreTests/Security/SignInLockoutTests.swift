@@ -1,6 +1,6 @@
 import CloudStore
-import Testing
 import TestSupport
+import Testing
 
 /// A guesser slows an account down but cannot lock its owner out, and operators see the
 /// accounts being guessed at (review N7).
@@ -29,9 +29,12 @@ import TestSupport
     private static func user(_ name: String) throws -> (TemporaryStore, AppUser, (String, String) throws -> AppUser) {
         let store = try TemporaryStore()
         let user = try store.store.addUser(store.container, name: name, password: "the right password")
-        return (store, user, { password, address in
-            try store.store.signIn(store.container, .development, name: name, password: password, clientAddress: address).user
-        })
+        return (
+            store, user,
+            { password, address in
+                try store.store.signIn(store.container, .development, name: name, password: password, clientAddress: address).user
+            }
+        )
     }
 
     @Test func anAppUserSignsInFromAnotherAddressWhileAGuesserIsRefused() throws {
@@ -67,7 +70,9 @@ import TestSupport
             _ = try store.store.signInOperator("bob", password: $0, clientAddress: "198.51.100.7")
         }
         #expect(failures == 20)
-        #expect(try store.store.signInOperator("bob", password: "operator password", clientAddress: "203.0.113.5").session.operatorName == "bob")
+        #expect(
+            try store.store.signInOperator("bob", password: "operator password", clientAddress: "203.0.113.5").session.operatorName == "bob"
+        )
         #expect(throws: CloudStoreError.self) {
             try store.store.signInOperator("bob", password: "operator password", clientAddress: "198.51.100.7")
         }
@@ -79,7 +84,9 @@ import TestSupport
         let (store, _, signIn) = try Self.user("carol")
         // One guess each from twelve addresses: every first guess is heard.
         for index in 0..<12 {
-            #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) { try signIn("guess", "198.51.100.\(index)") }
+            #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) {
+                try signIn("guess", "198.51.100.\(index)")
+            }
         }
         // A second guess from any of them waits for the account's failures, not just its own one.
         do {
@@ -100,7 +107,9 @@ import TestSupport
     @Test func hoppingBetweenTheAddressesOfOneIPv6NetworkGainsNoFreshAttempts() throws {
         let (store, _, signIn) = try Self.user("dave")
         for index in 0..<5 {
-            #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) { try signIn("guess", "2001:db8:1:2::\(index + 1)") }
+            #expect(throws: CloudStoreError.authenticationFailed("Incorrect name or password")) {
+                try signIn("guess", "2001:db8:1:2::\(index + 1)")
+            }
         }
         // Another address of the same /64 is the same client: it waits.
         #expect(throws: CloudStoreError.self) { try signIn("guess", "2001:db8:1:2:ffff::9") }

@@ -1,7 +1,8 @@
-@testable import CloudStore
 import Crypto
 import Foundation
 import Testing
+
+@testable import CloudStore
 
 /// Tokens are minted and opened on bytes (own base64 and hex, a prepared HMAC, one getrandom
 /// call): tokens issued before that change must still open, and new ones must open as the old
@@ -11,7 +12,8 @@ struct TokenCodingTests {
     private let secret = [UInt8](repeating: 7, count: 32)
 
     /// Sealed under `secret` by the build before the change.
-    private let oldWebAuthToken = "1__32__ARAAESIzRFVmd4iZqrvM3e7/gKCr/vliUhI6XCs1ffFLEnh30V9tOMk3UAwRH73X5/EzB8dOurchEjF0hMzHOb3CgSvr9M7p0g=="
+    private let oldWebAuthToken =
+        "1__32__ARAAESIzRFVmd4iZqrvM3e7/gKCr/vliUhI6XCs1ffFLEnh30V9tOMk3UAwRH73X5/EzB8dOurchEjF0hMzHOb3CgSvr9M7p0g=="
     private let oldSyncToken = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJ7VHnufzByh5FJiQXWC2kSQ"
     private let oldMarker = "__4AAT4_VL_-lg1JuX4D_kWWTa8aCQ"
 
@@ -29,7 +31,8 @@ struct TokenCodingTests {
 
     @Test("new web auth tokens open the way the code before the change opened them")
     func newTokensOpenAsBefore() throws {
-        let text = WebAuthToken(sessionID: "ffeeddccbbaa99887766554433221100", issued: 1_800_000_000_123).encoded(with: WebAuthToken.key(from: secret))
+        let text = WebAuthToken(sessionID: "ffeeddccbbaa99887766554433221100", issued: 1_800_000_000_123).encoded(
+            with: WebAuthToken.key(from: secret))
         #expect(text.hasPrefix("1__32__") && text.hasSuffix("="))
         let bytes = try #require(Data(base64Encoded: String(text.dropFirst(7))).map(Array.init))
         let key = OpaqueTokenSigner.derivedKey(secret: secret, label: "cumulus web auth tokens")
@@ -59,10 +62,12 @@ struct TokenCodingTests {
         }
     }
 
-    @Test("malformed base64 is refused", arguments: [
-        ("A", Base64.Alphabet.standard), ("AB", .standard), ("AB=", .standard), ("A===", .standard), ("AB=C", .standard),
-        ("AB-_", .standard), ("AB+/", .url), ("ABCDE", .url), ("AB==", .url), ("AB\u{e9}D", .standard), ("AR==", .standard),
-    ])
+    @Test(
+        "malformed base64 is refused",
+        arguments: [
+            ("A", Base64.Alphabet.standard), ("AB", .standard), ("AB=", .standard), ("A===", .standard), ("AB=C", .standard),
+            ("AB-_", .standard), ("AB+/", .url), ("ABCDE", .url), ("AB==", .url), ("AB\u{e9}D", .standard), ("AR==", .standard),
+        ])
     func malformedBase64(text: String, alphabet: Base64.Alphabet) {
         #expect(Base64.decode(text, alphabet) == nil)
     }

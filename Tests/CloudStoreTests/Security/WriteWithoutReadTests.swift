@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// WRITE does not imply READ: a caller who may change a record of the public database but not
@@ -73,15 +74,17 @@ import TestSupport
         #expect(stored.fields == ["text": .string("alice private diary"), "secretnum": .int64(4711)])
 
         // An update with the tag, and a replace, answer the same way; neither echoes a field.
-        let updated = try ub.modify(ModifyRequest(operations: [
-            RecordOperation(.update, recordName: "d1", recordChangeTag: tag, fields: ["secretnum": .int64(1)]),
-        ]))
+        let updated = try ub.modify(
+            ModifyRequest(operations: [
+                RecordOperation(.update, recordName: "d1", recordChangeTag: tag, fields: ["secretnum": .int64(1)])
+            ]))
         #expect(updated.first?.record == nil)
         guard case .withheld(_, let newTag, _) = try #require(updated.first) else { Issue.record("\(updated)"); return }
         #expect(newTag != tag)
 
         // The creator, who may read, still gets the whole record.
-        let own = try fixture.database(fixture.ua).modify(ModifyRequest(operations: [RecordOperation(.forceUpdate, recordName: "d1", fields: [:])]))
+        let own = try fixture.database(fixture.ua).modify(
+            ModifyRequest(operations: [RecordOperation(.forceUpdate, recordName: "d1", fields: [:])]))
         #expect(own.first?.record?.fields["text"] == .string("alice private diary"))
 
         // A delete answers as it always did: the name, nothing more.
@@ -93,18 +96,26 @@ import TestSupport
         let fixture = try Fixture()
         let uc = try fixture.database(fixture.uc)
         func pin(_ name: String, to target: String) throws -> RecordResult {
-            try #require(try uc.modify(ModifyRequest(operations: [
-                RecordOperation(.create, recordName: name, recordType: "Note", fields: [
-                    "folder": .reference(Reference(recordName: target, action: .validate))
-                ])
-            ])).first)
+            try #require(
+                try uc.modify(
+                    ModifyRequest(operations: [
+                        RecordOperation(
+                            .create, recordName: name, recordType: "Note",
+                            fields: [
+                                "folder": .reference(Reference(recordName: target, action: .validate))
+                            ])
+                    ])
+                ).first)
         }
         let hidden = try pin("pin-d1", to: "d1")
         let missing = try pin("pin-none", to: "no-such-diary")
-        #expect(hidden.error == .validatingReference(
-            "Field 'folder' of record 'pin-d1' references record 'd1', which does not exist"))
+        #expect(
+            hidden.error
+                == .validatingReference(
+                    "Field 'folder' of record 'pin-d1' references record 'd1', which does not exist"))
         // The two answers are the same but for the names the caller gave.
-        let normalized = "\(missing)".replacingOccurrences(of: "pin-none", with: "pin-d1").replacingOccurrences(of: "no-such-diary", with: "d1")
+        let normalized = "\(missing)".replacingOccurrences(of: "pin-none", with: "pin-d1").replacingOccurrences(
+            of: "no-such-diary", with: "d1")
         #expect("\(hidden)" == normalized)
 
         // Nothing pins d1: its owner deletes it.
@@ -115,11 +126,14 @@ import TestSupport
     @Test func aRefusedDeleteDoesNotNameAReferrerTheCallerMayNotRead() throws {
         let fixture = try Fixture()
         // ua pins her own diary with a Note of hers that only she reads.
-        try fixture.temporary.importSchema(Self.schema.replacingOccurrences(of: "GRANT READ TO \"_world\"", with: "GRANT WRITE TO \"_creator\""))
-        try fixture.database(fixture.ua).create("Note", "ua-secret-pin", ["folder": .reference(Reference(recordName: "d1", action: .validate))])
+        try fixture.temporary.importSchema(
+            Self.schema.replacingOccurrences(of: "GRANT READ TO \"_world\"", with: "GRANT WRITE TO \"_creator\""))
+        try fixture.database(fixture.ua).create(
+            "Note", "ua-secret-pin", ["folder": .reference(Reference(recordName: "d1", action: .validate))])
         let refused = try fixture.database(fixture.ub).modify(ModifyRequest(operations: [RecordOperation(.forceDelete, recordName: "d1")]))
         #expect(refused.first?.error == .validatingReference("Record 'd1' cannot be deleted: another record references it with VALIDATE"))
         let own = try fixture.database(fixture.ua).modify(ModifyRequest(operations: [RecordOperation(.forceDelete, recordName: "d1")]))
-        #expect(own.first?.error == .validatingReference("Record 'd1' cannot be deleted: record 'ua-secret-pin' references it with VALIDATE"))
+        #expect(
+            own.first?.error == .validatingReference("Record 'd1' cannot be deleted: record 'ua-secret-pin' references it with VALIDATE"))
     }
 }

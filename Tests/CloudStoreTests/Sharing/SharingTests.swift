@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// Sharing: a record hierarchy or a whole zone of alice's private database, given to bob and
@@ -29,19 +30,31 @@ import TestSupport
             carol = try store.store.addUser(store.container, name: "carol", password: "a long passphrase").userRecordName
             let owner = try store.privateDatabase(of: alice)
             _ = try owner.modifyZones([ZoneOperation(.create, zoneName: "Trips")])
-            try Self.expectSaved(try owner.modify(ModifyRequest(operations: [
-                RecordOperation(.create, recordName: "trip", recordType: "Item", fields: ["title": .string("Lisbon")]),
-                RecordOperation(.create, recordName: "day1", recordType: "Item", fields: ["title": .string("Day one")], parent: .some("trip")),
-                RecordOperation(.create, recordName: "photo1", recordType: "Item", fields: ["title": .string("Tram")], parent: .some("day1")),
-                RecordOperation(.create, recordName: "other", recordType: "Item", fields: ["title": .string("Private")]),
-            ], zoneName: "Trips")))
-            let saved = try owner.modify(ModifyRequest(operations: [
-                RecordOperation(
-                    .create, recordName: "share-trip", recordType: Share.recordType, fields: ["cloudkit.title": .string("Lisbon trip")],
-                    share: ShareChange(rootRecordName: "trip", publicPermission: publicPermission, participants: [
-                        .init(emailAddress: "bob@example.com", permission: bobPermission)
-                    ]))
-            ], zoneName: "Trips"))
+            try Self.expectSaved(
+                try owner.modify(
+                    ModifyRequest(
+                        operations: [
+                            RecordOperation(.create, recordName: "trip", recordType: "Item", fields: ["title": .string("Lisbon")]),
+                            RecordOperation(
+                                .create, recordName: "day1", recordType: "Item", fields: ["title": .string("Day one")],
+                                parent: .some("trip")),
+                            RecordOperation(
+                                .create, recordName: "photo1", recordType: "Item", fields: ["title": .string("Tram")], parent: .some("day1")
+                            ),
+                            RecordOperation(.create, recordName: "other", recordType: "Item", fields: ["title": .string("Private")]),
+                        ], zoneName: "Trips")))
+            let saved = try owner.modify(
+                ModifyRequest(
+                    operations: [
+                        RecordOperation(
+                            .create, recordName: "share-trip", recordType: Share.recordType,
+                            fields: ["cloudkit.title": .string("Lisbon trip")],
+                            share: ShareChange(
+                                rootRecordName: "trip", publicPermission: publicPermission,
+                                participants: [
+                                    .init(emailAddress: "bob@example.com", permission: bobPermission)
+                                ]))
+                    ], zoneName: "Trips"))
             share = try #require(saved.first?.record?.sharing, "\(saved)")
         }
 
@@ -61,31 +74,38 @@ import TestSupport
         }
 
         func resolve(_ user: String, fetchRoot: Bool = true) throws -> ShareResolution {
-            try #require(try store.store.resolveShares(
-                [ShareLookup(shortGUID: share.shortGUID, fetchRootRecord: fetchRoot)], store.container, .development, as: .user(user)).first)
+            try #require(
+                try store.store.resolveShares(
+                    [ShareLookup(shortGUID: share.shortGUID, fetchRootRecord: fetchRoot)], store.container, .development, as: .user(user)
+                ).first)
         }
 
         func accept(_ user: String) throws -> ShareResolution {
-            try #require(try store.store.acceptShares(
-                [ShareLookup(shortGUID: share.shortGUID, fetchRootRecord: true)], store.container, .development, as: .user(user)).first)
+            try #require(
+                try store.store.acceptShares(
+                    [ShareLookup(shortGUID: share.shortGUID, fetchRootRecord: true)], store.container, .development, as: .user(user)
+                ).first)
         }
 
         func lookupNames(_ user: String, _ names: [String]) throws -> [String: String] {
             let results = try shared(user).lookup(names.map { RecordLookup($0) }, zoneName: "Trips")
-            return Dictionary(uniqueKeysWithValues: zip(names, results).map { name, result in
-                (name, result.record != nil ? "record" : result.error.map { CloudKitCode.of($0) } ?? "deleted")
-            })
+            return Dictionary(
+                uniqueKeysWithValues: zip(names, results).map { name, result in
+                    (name, result.record != nil ? "record" : result.error.map { CloudKitCode.of($0) } ?? "deleted")
+                })
         }
 
         /// Saves the share again with `participants`, as its owner.
         mutating func setParticipants(_ participants: [ShareChange.Invitation], publicPermission: SharePermission? = nil) throws {
             // Accepting changed the share since it was saved: its tag is read again.
             let current = try #require(try owner().lookup([RecordLookup(share.recordName)], zoneName: "Trips").first?.record)
-            let results = try owner().modify(ModifyRequest(operations: [
-                RecordOperation(
-                    .update, recordName: share.recordName, recordChangeTag: current.changeTag,
-                    share: ShareChange(publicPermission: publicPermission, participants: participants))
-            ], zoneName: "Trips"))
+            let results = try owner().modify(
+                ModifyRequest(
+                    operations: [
+                        RecordOperation(
+                            .update, recordName: share.recordName, recordChangeTag: current.changeTag,
+                            share: ShareChange(publicPermission: publicPermission, participants: participants))
+                    ], zoneName: "Trips"))
             share = try #require(results.first?.record?.sharing, "\(results)")
         }
     }
@@ -112,9 +132,11 @@ import TestSupport
         #expect(share.rootRecordName == "trip")
         #expect(share.zoneID == ZoneID(zoneName: "Trips", ownerRecordName: fixture.alice))
         // Invited by address: who has it is not known until they accept.
-        #expect(share.participants == [
-            ShareParticipant(userRecordName: nil, emailAddress: "bob@example.com", permission: .readOnly, type: .user, acceptanceStatus: .invited)
-        ])
+        #expect(
+            share.participants == [
+                ShareParticipant(
+                    userRecordName: nil, emailAddress: "bob@example.com", permission: .readOnly, type: .user, acceptanceStatus: .invited)
+            ])
         #expect(share.allParticipants.first?.type == .owner)
         #expect(share.fields["cloudkit.title"] == .string("Lisbon trip"))
 
@@ -156,9 +178,10 @@ import TestSupport
     @Test func aParticipantReadsTheHierarchyAndNothingElse() throws {
         let fixture = try Fixture()
         _ = try fixture.accept(fixture.bob)
-        #expect(try fixture.lookupNames(fixture.bob, ["trip", "day1", "photo1", "other", "share-trip"]) == [
-            "trip": "record", "day1": "record", "photo1": "record", "other": "NOT_FOUND", "share-trip": "record",
-        ])
+        #expect(
+            try fixture.lookupNames(fixture.bob, ["trip", "day1", "photo1", "other", "share-trip"]) == [
+                "trip": "record", "day1": "record", "photo1": "record", "other": "NOT_FOUND", "share-trip": "record",
+            ])
         let shared = try fixture.shared(fixture.bob)
         let queried = try shared.query(QueryRequest(query: Query(recordType: "Item"), zoneName: "Trips"))
         #expect(Set(queried.records.map(\.recordName)) == ["trip", "day1", "photo1"])
@@ -185,7 +208,8 @@ import TestSupport
         }
         // Carol cannot reach alice's database as its owner, either.
         #expect(throws: CloudStoreError.self) {
-            try fixture.store.store.database(fixture.store.container, .development, database: .private(fixture.alice), as: .user(fixture.carol))
+            try fixture.store.store.database(
+                fixture.store.container, .development, database: .private(fixture.alice), as: .user(fixture.carol))
         }
     }
 
@@ -224,9 +248,13 @@ import TestSupport
         #expect(fixture.share.participants.last?.acceptanceStatus == .removed)
 
         // Text that is no address is refused whoever might have it.
-        let refused = try fixture.owner().modify(ModifyRequest(operations: [
-            RecordOperation(.forceUpdate, recordName: "share-trip", share: ShareChange(participants: [.init(emailAddress: "bob", permission: .readOnly)]))
-        ], zoneName: "Trips"))
+        let refused = try fixture.owner().modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(
+                        .forceUpdate, recordName: "share-trip",
+                        share: ShareChange(participants: [.init(emailAddress: "bob", permission: .readOnly)]))
+                ], zoneName: "Trips"))
         #expect(refused.first?.error == .badRequest("'bob' is not an email address"))
     }
 
@@ -236,19 +264,27 @@ import TestSupport
         let shared = try fixture.shared(fixture.bob)
         // `other` is alice's and not shared with bob. A create of its name under a shared parent
         // answers what any change to a record outside his shares answers, not CONFLICT.
-        let created = try shared.modify(ModifyRequest(operations: [
-            RecordOperation(.create, recordName: "other", recordType: "Item", fields: ["title": .string("Mine")], parent: .some("trip")),
-        ], zoneName: "Trips"))
-        let forced = try shared.modify(ModifyRequest(operations: [
-            RecordOperation(.forceReplace, recordName: "other", recordType: "Item", fields: ["title": .string("Mine")], parent: .some("trip")),
-        ], zoneName: "Trips"))
+        let created = try shared.modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(
+                        .create, recordName: "other", recordType: "Item", fields: ["title": .string("Mine")], parent: .some("trip"))
+                ], zoneName: "Trips"))
+        let forced = try shared.modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(
+                        .forceReplace, recordName: "other", recordType: "Item", fields: ["title": .string("Mine")], parent: .some("trip"))
+                ], zoneName: "Trips"))
         #expect(created.first?.error == .accessDenied("WRITE operation not permitted: no share lets the caller change this record"))
         #expect(created == forced)
         #expect(try fixture.owner().lookup([RecordLookup("other")], zoneName: "Trips").first?.record?.fields["title"] == .string("Private"))
         // A record bob may read still answers CONFLICT with its copy.
-        let visible = try shared.modify(ModifyRequest(operations: [
-            RecordOperation(.create, recordName: "day1", recordType: "Item", parent: .some("trip")),
-        ], zoneName: "Trips"))
+        let visible = try shared.modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(.create, recordName: "day1", recordType: "Item", parent: .some("trip"))
+                ], zoneName: "Trips"))
         guard case .conflict(_, let server)? = visible.first?.error else { Issue.record("\(visible)"); return }
         #expect(server?.recordName == "day1")
     }
@@ -258,11 +294,13 @@ import TestSupport
         _ = try fixture.accept(fixture.bob)
         let shared = try fixture.shared(fixture.bob)
         let day1 = try #require(try shared.lookup([RecordLookup("day1")], zoneName: "Trips").first?.record)
-        let results = try shared.modify(ModifyRequest(operations: [
-            RecordOperation(.update, recordName: "day1", recordChangeTag: day1.changeTag, fields: ["title": .string("Changed")]),
-            RecordOperation(.create, recordName: "day2", recordType: "Item", parent: .some("trip")),
-            RecordOperation(.forceDelete, recordName: "photo1"),
-        ], zoneName: "Trips", atomic: false))
+        let results = try shared.modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(.update, recordName: "day1", recordChangeTag: day1.changeTag, fields: ["title": .string("Changed")]),
+                    RecordOperation(.create, recordName: "day2", recordType: "Item", parent: .some("trip")),
+                    RecordOperation(.forceDelete, recordName: "photo1"),
+                ], zoneName: "Trips", atomic: false))
         #expect(results.map { $0.error.map(CloudKitCode.of) } == ["ACCESS_DENIED", "ACCESS_DENIED", "ACCESS_DENIED"])
         #expect(try fixture.owner().lookup([RecordLookup("day1")], zoneName: "Trips").first?.record?.fields["title"] == .string("Day one"))
     }
@@ -282,18 +320,23 @@ import TestSupport
             let hidden = try shared.modify(ModifyRequest(operations: [operation], zoneName: "Trips"))
             #expect(hidden.first?.error.map(CloudKitCode.of) == "NOT_FOUND", "\(operation.kind)")
         }
-        let results = try shared.modify(ModifyRequest(operations: [
-            RecordOperation(.update, recordName: "day1", recordChangeTag: day1.changeTag, fields: ["title": .string("Day one, by bob")]),
-            RecordOperation(.create, recordName: "day2", recordType: "Item", fields: ["title": .string("Day two")], parent: .some("trip")),
-            RecordOperation(.create, recordName: "loose", recordType: "Item"),
-            RecordOperation(.forceUpdate, recordName: "other", recordType: "Item", fields: ["title": .string("Taken")]),
-            RecordOperation(.forceDelete, recordName: "trip"),
-            RecordOperation(.forceDelete, recordName: "photo1"),
-            RecordOperation(.forceDelete, recordName: "share-trip"),
-        ], zoneName: "Trips", atomic: false))
-        #expect(results.map { $0.error.map(CloudKitCode.of) ?? "ok" } == [
-            "ok", "ok", "ACCESS_DENIED", "ACCESS_DENIED", "ACCESS_DENIED", "ok", "ok",
-        ])
+        let results = try shared.modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(
+                        .update, recordName: "day1", recordChangeTag: day1.changeTag, fields: ["title": .string("Day one, by bob")]),
+                    RecordOperation(
+                        .create, recordName: "day2", recordType: "Item", fields: ["title": .string("Day two")], parent: .some("trip")),
+                    RecordOperation(.create, recordName: "loose", recordType: "Item"),
+                    RecordOperation(.forceUpdate, recordName: "other", recordType: "Item", fields: ["title": .string("Taken")]),
+                    RecordOperation(.forceDelete, recordName: "trip"),
+                    RecordOperation(.forceDelete, recordName: "photo1"),
+                    RecordOperation(.forceDelete, recordName: "share-trip"),
+                ], zoneName: "Trips", atomic: false))
+        #expect(
+            results.map { $0.error.map(CloudKitCode.of) ?? "ok" } == [
+                "ok", "ok", "ACCESS_DENIED", "ACCESS_DENIED", "ACCESS_DENIED", "ok", "ok",
+            ])
         let owner = try fixture.owner()
         let day2 = try #require(try owner.lookup([RecordLookup("day2")], zoneName: "Trips").first?.record)
 
@@ -305,8 +348,9 @@ import TestSupport
         // Deleting the share took bob out of it: it is gone from his shared database.
         #expect(try fixture.sharedDirectory(fixture.bob).zones().isEmpty)
         #expect(throws: CloudStoreError.self) { try shared.zoneChanges(zoneName: "Trips", syncToken: bobToken) }
-        #expect(try owner.lookup([RecordLookup("share-trip")], zoneName: "Trips").first?.record?.sharing?.participants.first?.acceptanceStatus
-            == .removed)
+        #expect(
+            try owner.lookup([RecordLookup("share-trip")], zoneName: "Trips").first?.record?.sharing?.participants.first?.acceptanceStatus
+                == .removed)
     }
 
     @Test func aParticipantsFeedCarriesDeletionsInTheHierarchyOnly() throws {
@@ -315,9 +359,11 @@ import TestSupport
         let shared = try fixture.shared(fixture.bob)
         let token = try shared.zoneChanges(zoneName: "Trips", syncToken: nil).syncToken
         let owner = try fixture.owner()
-        _ = try owner.modify(ModifyRequest(operations: [
-            RecordOperation(.forceDelete, recordName: "photo1"), RecordOperation(.forceDelete, recordName: "other"),
-        ], zoneName: "Trips", atomic: false))
+        _ = try owner.modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(.forceDelete, recordName: "photo1"), RecordOperation(.forceDelete, recordName: "other"),
+                ], zoneName: "Trips", atomic: false))
         let feed = try shared.zoneChanges(zoneName: "Trips", syncToken: token)
         let zoneID = ZoneID(zoneName: "Trips", ownerRecordName: fixture.alice)
         #expect(feed.records == [.deleted(recordName: "photo1", zoneID: zoneID)])
@@ -362,21 +408,30 @@ import TestSupport
         let fixture = try Fixture()
         let owner = try fixture.owner()
         _ = try owner.modifyZones([ZoneOperation(.create, zoneName: "Family")])
-        _ = try owner.modify(ModifyRequest(operations: [
-            RecordOperation(.create, recordName: "a", recordType: "Item"), RecordOperation(.create, recordName: "b", recordType: "Item"),
-        ], zoneName: "Family"))
-        let saved = try owner.modify(ModifyRequest(operations: [
-            RecordOperation(.create, recordName: Share.zoneShareName, recordType: Share.recordType, share: ShareChange(
-                participants: [.init(userRecordName: fixture.bob, permission: .readWrite)]))
-        ], zoneName: "Family"))
+        _ = try owner.modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(.create, recordName: "a", recordType: "Item"),
+                    RecordOperation(.create, recordName: "b", recordType: "Item"),
+                ], zoneName: "Family"))
+        let saved = try owner.modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(
+                        .create, recordName: Share.zoneShareName, recordType: Share.recordType,
+                        share: ShareChange(
+                            participants: [.init(userRecordName: fixture.bob, permission: .readWrite)]))
+                ], zoneName: "Family"))
         let share = try #require(saved.first?.record?.sharing, "\(saved)")
         #expect(share.rootRecordName == nil)
-        _ = try fixture.store.store.acceptShares([ShareLookup(shortGUID: share.shortGUID)], fixture.store.container, .development, as: .user(fixture.bob))
+        _ = try fixture.store.store.acceptShares(
+            [ShareLookup(shortGUID: share.shortGUID)], fixture.store.container, .development, as: .user(fixture.bob))
         let shared = try fixture.sharedDirectory(fixture.bob).reaching(owner: fixture.alice)
         let queried = try shared.query(QueryRequest(query: Query(recordType: "Item"), zoneName: "Family"))
         #expect(Set(queried.records.map(\.recordName)) == ["a", "b"])
         // Read-write over the zone: a record without a parent may be added.
-        let created = try shared.modify(ModifyRequest(operations: [RecordOperation(.create, recordName: "c", recordType: "Item")], zoneName: "Family"))
+        let created = try shared.modify(
+            ModifyRequest(operations: [RecordOperation(.create, recordName: "c", recordType: "Item")], zoneName: "Family"))
         #expect(created.first?.record?.created.userRecordName == fixture.bob)
         // Zones are still alice's: bob cannot create or delete them.
         #expect(throws: CloudStoreError.self) { try shared.modifyZones([ZoneOperation(.delete, zoneName: "Family")]) }
@@ -391,23 +446,41 @@ import TestSupport
         func attempt(_ operation: RecordOperation, zone: String = "Trips") throws -> String? {
             try owner.modify(ModifyRequest(operations: [operation], zoneName: zone)).first?.error.map(CloudKitCode.of)
         }
-        #expect(try attempt(RecordOperation(.create, recordName: "s", recordType: Share.recordType, share: ShareChange(rootRecordName: "note")),
-            zone: ZoneID.defaultZoneName) == "BAD_REQUEST")
+        #expect(
+            try attempt(
+                RecordOperation(.create, recordName: "s", recordType: Share.recordType, share: ShareChange(rootRecordName: "note")),
+                zone: ZoneID.defaultZoneName) == "BAD_REQUEST")
         #expect(try attempt(RecordOperation(.create, recordName: "s", recordType: Share.recordType, share: ShareChange())) == "BAD_REQUEST")
-        #expect(try attempt(RecordOperation(.create, recordName: "s", recordType: Share.recordType, share: ShareChange(rootRecordName: "missing")))
-            == "BAD_REQUEST")
-        #expect(try attempt(RecordOperation(.create, recordName: "s", recordType: Share.recordType, share: ShareChange(rootRecordName: "day1")))
-            == "BAD_REQUEST", "day1 is inside the shared hierarchy")
-        #expect(try attempt(RecordOperation(.create, recordName: "s", recordType: Share.recordType, share: ShareChange(rootRecordName: "trip")))
-            == "BAD_REQUEST", "trip is shared already")
-        #expect(try attempt(RecordOperation(.create, recordName: Share.zoneShareName, recordType: Share.recordType, share: ShareChange()))
-            == "BAD_REQUEST", "the zone has a share of a record")
-        #expect(try attempt(RecordOperation(.create, recordName: "s", recordType: Share.recordType, share: ShareChange(
-            rootRecordName: "other", participants: [.init(userRecordName: "_nobody", permission: .readOnly)]))) == "BAD_REQUEST")
-        #expect(try attempt(RecordOperation(.create, recordName: "s", recordType: Share.recordType, fields: ["color": .string("red")],
-            share: ShareChange(rootRecordName: "other"))) == "BAD_REQUEST")
-        #expect(try attempt(RecordOperation(.update, recordName: "share-trip", recordChangeTag: "stale", share: ShareChange(publicPermission: .readOnly)))
-            == "CONFLICT")
+        #expect(
+            try attempt(
+                RecordOperation(.create, recordName: "s", recordType: Share.recordType, share: ShareChange(rootRecordName: "missing")))
+                == "BAD_REQUEST")
+        #expect(
+            try attempt(RecordOperation(.create, recordName: "s", recordType: Share.recordType, share: ShareChange(rootRecordName: "day1")))
+                == "BAD_REQUEST", "day1 is inside the shared hierarchy")
+        #expect(
+            try attempt(RecordOperation(.create, recordName: "s", recordType: Share.recordType, share: ShareChange(rootRecordName: "trip")))
+                == "BAD_REQUEST", "trip is shared already")
+        #expect(
+            try attempt(RecordOperation(.create, recordName: Share.zoneShareName, recordType: Share.recordType, share: ShareChange()))
+                == "BAD_REQUEST", "the zone has a share of a record")
+        #expect(
+            try attempt(
+                RecordOperation(
+                    .create, recordName: "s", recordType: Share.recordType,
+                    share: ShareChange(
+                        rootRecordName: "other", participants: [.init(userRecordName: "_nobody", permission: .readOnly)]))) == "BAD_REQUEST"
+        )
+        #expect(
+            try attempt(
+                RecordOperation(
+                    .create, recordName: "s", recordType: Share.recordType, fields: ["color": .string("red")],
+                    share: ShareChange(rootRecordName: "other"))) == "BAD_REQUEST")
+        #expect(
+            try attempt(
+                RecordOperation(
+                    .update, recordName: "share-trip", recordChangeTag: "stale", share: ShareChange(publicPermission: .readOnly)))
+                == "CONFLICT")
     }
 
     @Test func deletingTheRootDeletesItsShare() throws {
@@ -429,9 +502,11 @@ import TestSupport
         ])
         #expect(results.first.map { if case .subscription = $0 { true } else { false } } == true, "\(results)")
         let owner = try fixture.owner()
-        _ = try owner.modify(ModifyRequest(operations: [RecordOperation(.forceUpdate, recordName: "other", recordType: "Item")], zoneName: "Trips"))
+        _ = try owner.modify(
+            ModifyRequest(operations: [RecordOperation(.forceUpdate, recordName: "other", recordType: "Item")], zoneName: "Trips"))
         #expect(try fixture.store.store.oldestNotification(for: token) == nil, "other is not shared with bob")
-        _ = try owner.modify(ModifyRequest(operations: [RecordOperation(.forceUpdate, recordName: "day1", recordType: "Item")], zoneName: "Trips"))
+        _ = try owner.modify(
+            ModifyRequest(operations: [RecordOperation(.forceUpdate, recordName: "day1", recordType: "Item")], zoneName: "Trips"))
         let delivered = try #require(try fixture.store.store.oldestNotification(for: token))
         #expect(delivered.notification.databaseScope == .shared)
         #expect(delivered.notification.userRecordName == fixture.bob)

@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// A push token's poll starts past what the token was handed: each token keeps a cursor before
@@ -10,8 +11,12 @@ import TestSupport
     /// entries of his between hers.
     private static func fixture() throws -> SubscriptionsTests.Fixture {
         let fixture = try SubscriptionsTests.Fixture()
-        _ = try fixture.database(fixture.alice).modifySubscriptions([SubscriptionOperation(.create, SubscriptionsTests.query("spy", firesOn: [.create]))])
-        _ = try fixture.database(fixture.bob).modifySubscriptions([SubscriptionOperation(.create, SubscriptionsTests.query("own", firesOn: [.create]))])
+        _ = try fixture.database(fixture.alice).modifySubscriptions([
+            SubscriptionOperation(.create, SubscriptionsTests.query("spy", firesOn: [.create]))
+        ])
+        _ = try fixture.database(fixture.bob).modifySubscriptions([
+            SubscriptionOperation(.create, SubscriptionsTests.query("own", firesOn: [.create]))
+        ])
         return fixture
     }
 
@@ -31,7 +36,9 @@ import TestSupport
         try store.returnNotifications([first[1]])
         #expect(try store.notificationCursor(of: fixture.aliceToken) == first[1].key)
         var rest: [String] = []
-        while let next = try Self.claim(fixture.aliceToken, in: store) { rest.append(NotificationFanOutTests.recordName(next.notification)) }
+        while let next = try Self.claim(fixture.aliceToken, in: store) {
+            rest.append(NotificationFanOutTests.recordName(next.notification))
+        }
         #expect(rest == ["note-2", "note-5", "note-6", "note-7", "note-8"])
         #expect(try store.queuedNotificationCounts(fixture.store.container, .development)[fixture.aliceToken.token] == nil)
 
@@ -51,7 +58,8 @@ import TestSupport
         for index in 1...3 { try fixture.database(fixture.bob).create("Note", "early-\(index)") }
         while try Self.claim(fixture.aliceToken, in: store) != nil {}
         fixture.store.clock.advance(by: 60_000)
-        let later = try store.createPushToken(fixture.store.container, .development, apnsEnvironment: "development", caller: .user(fixture.alice))
+        let later = try store.createPushToken(
+            fixture.store.container, .development, apnsEnvironment: "development", caller: .user(fixture.alice))
         for index in 1...2 { try fixture.database(fixture.bob).create("Note", "late-\(index)") }
 
         var got: [String] = []

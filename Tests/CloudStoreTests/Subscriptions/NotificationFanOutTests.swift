@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// No user makes someone else's save write more than a bounded number of rows (security review

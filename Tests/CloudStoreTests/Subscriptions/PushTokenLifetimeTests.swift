@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// What a session could receive ends with it (security review N1): a push token made in a
@@ -25,9 +26,17 @@ import TestSupport
             container, .development, apnsEnvironment: "development", caller: .user(fixture.alice), session: session.id)
         #expect(spy.session == session.id)
         let own = try fixture.database(fixture.alice, .private)
-        _ = try own.modifySubscriptions([SubscriptionOperation(.create, SubscriptionsTests.query(
-            "spy", firesOn: [.create, .update], info: NotificationInfo(shouldSendContentAvailable: true, additionalFields: ["title"]), type: "Diary"))])
-        _ = try own.modify(ModifyRequest(operations: [RecordOperation(.create, recordName: "diary-0", recordType: "Diary", fields: ["title": .string("before")])]))
+        _ = try own.modifySubscriptions([
+            SubscriptionOperation(
+                .create,
+                SubscriptionsTests.query(
+                    "spy", firesOn: [.create, .update],
+                    info: NotificationInfo(shouldSendContentAvailable: true, additionalFields: ["title"]), type: "Diary"))
+        ])
+        _ = try own.modify(
+            ModifyRequest(operations: [
+                RecordOperation(.create, recordName: "diary-0", recordType: "Diary", fields: ["title": .string("before")])
+            ]))
         #expect(try store.claimNotifications(for: [spy])[spy.token] != nil, "the token delivers while its session lives")
 
         switch ending {
@@ -42,10 +51,14 @@ import TestSupport
 
         // Alice, signed in again, saves a private diary: the old token (a poll or stream opened
         // before the sign-out included) is handed nothing of it.
-        _ = try own.modify(ModifyRequest(operations: [RecordOperation(
-            .create, recordName: "diary-1", recordType: "Diary", fields: ["title": .string("PRIVATE: new bank PIN 4711")])]))
+        _ = try own.modify(
+            ModifyRequest(operations: [
+                RecordOperation(
+                    .create, recordName: "diary-1", recordType: "Diary", fields: ["title": .string("PRIVATE: new bank PIN 4711")])
+            ]))
         #expect(try store.claimNotifications(for: [spy]).isEmpty)
-        #expect(try store.oldestNotification(for: spy) == nil || ending == .signOutOfThatSession, "nothing is queued for a user without tokens")
+        #expect(
+            try store.oldestNotification(for: spy) == nil || ending == .signOutOfThatSession, "nothing is queued for a user without tokens")
         #expect(try store.queuedNotificationCounts(container, .development)[spy.token] == nil)
     }
 
@@ -62,7 +75,8 @@ import TestSupport
         let laptopToken = try store.createPushToken(container, .development, apnsEnvironment: "development", caller: .world)
         // Registered in the laptop's session: it belongs to that session from then on.
         let registered = try store.registerPushToken(
-            laptopToken.token, container, .development, apnsEnvironment: "development", caller: .user(fixture.alice), session: laptopSession)
+            laptopToken.token, container, .development, apnsEnvironment: "development", caller: .user(fixture.alice), session: laptopSession
+        )
         #expect(registered.session == laptopSession && registered.userRecordName == fixture.alice)
 
         try store.signOut(webAuthToken: phone, in: container, .development)
@@ -72,7 +86,9 @@ import TestSupport
 
     @Test func aTokenLeftUnusedEndsAndAPollKeepsItAlive() throws {
         let day: Int64 = 24 * 60 * 60 * 1000
-        let fixture = try SubscriptionsTests.Fixture { $0.boundPushTokenIdleLifetime = 30 * day; $0.notificationLifetime = 60 * day }
+        let fixture = try SubscriptionsTests.Fixture {
+            $0.boundPushTokenIdleLifetime = 30 * day; $0.notificationLifetime = 60 * day
+        }
         let store = fixture.store.store
         fixture.store.clock.advance(by: 20 * day)
         #expect(try store.usePushToken(fixture.aliceToken.token) != nil, "a poll 20 days on")

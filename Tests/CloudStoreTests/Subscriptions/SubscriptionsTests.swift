@@ -1,5 +1,6 @@
-import Testing
 import TestSupport
+import Testing
+
 @testable import CloudStore
 
 /// Subscriptions and the notifications they make at commit: which changes fire which
@@ -36,7 +37,8 @@ import TestSupport
             try store.importSchema(SubscriptionsTests.schema)
             alice = try store.store.addUser(store.container, name: "alice", password: "a long passphrase").userRecordName
             bob = try store.store.addUser(store.container, name: "bob", password: "a long passphrase").userRecordName
-            aliceToken = try store.store.createPushToken(store.container, .development, apnsEnvironment: "development", caller: .user(alice))
+            aliceToken = try store.store.createPushToken(
+                store.container, .development, apnsEnvironment: "development", caller: .user(alice))
             bobToken = try store.store.createPushToken(store.container, .development, apnsEnvironment: "development", caller: .user(bob))
         }
 
@@ -55,10 +57,14 @@ import TestSupport
         }
     }
 
-    static func query(_ id: String, _ filters: [QueryFilter] = [], firesOn: Set<Subscription.FiresOn> = Set(Subscription.FiresOn.allCases),
-                      firesOnce: Bool = false, info: NotificationInfo? = nil, type: String = "Note") -> Subscription {
-        Subscription(subscriptionID: id, kind: .query(Query(recordType: type, filters: filters), zoneName: nil, firesOn: firesOn, firesOnce: firesOnce),
-                     notificationInfo: info)
+    static func query(
+        _ id: String, _ filters: [QueryFilter] = [], firesOn: Set<Subscription.FiresOn> = Set(Subscription.FiresOn.allCases),
+        firesOnce: Bool = false, info: NotificationInfo? = nil, type: String = "Note"
+    ) -> Subscription {
+        Subscription(
+            subscriptionID: id,
+            kind: .query(Query(recordType: type, filters: filters), zoneName: nil, firesOn: firesOn, firesOnce: firesOnce),
+            notificationInfo: info)
     }
 
     static func describe(_ notification: QueuedNotification) -> String {
@@ -72,21 +78,26 @@ import TestSupport
     @Test func subscriptionsAreSavedListedLookedUpAndDeletedPerUser() throws {
         let fixture = try Fixture()
         let asAlice = try fixture.database(fixture.alice)
-        let urgent = Self.query("urgent", [QueryFilter(.field("priority"), .greaterThan, .int64(5))], firesOn: [.create],
-                                info: NotificationInfo(alertBody: "Urgent", shouldBadge: true, additionalFields: ["title"]))
+        let urgent = Self.query(
+            "urgent", [QueryFilter(.field("priority"), .greaterThan, .int64(5))], firesOn: [.create],
+            info: NotificationInfo(alertBody: "Urgent", shouldBadge: true, additionalFields: ["title"]))
         let saved = try asAlice.modifySubscriptions([
-            SubscriptionOperation(.create, urgent), SubscriptionOperation(.create, Subscription(subscriptionID: "zone", kind: .zone(zoneName: "_defaultZone"))),
+            SubscriptionOperation(.create, urgent),
+            SubscriptionOperation(.create, Subscription(subscriptionID: "zone", kind: .zone(zoneName: "_defaultZone"))),
         ])
-        #expect(saved == [.subscription(urgent), .subscription(Subscription(subscriptionID: "zone", kind: .zone(zoneName: "_defaultZone")))])
+        #expect(
+            saved == [.subscription(urgent), .subscription(Subscription(subscriptionID: "zone", kind: .zone(zoneName: "_defaultZone")))])
         #expect(try asAlice.subscriptions().map(\.subscriptionID) == ["urgent", "zone"])
         #expect(try asAlice.subscriptions().first == urgent, "stored and read back whole")
         #expect(try fixture.database(fixture.bob).subscriptions().isEmpty, "bob sees none of alice's")
-        #expect(try asAlice.lookupSubscriptions(["zone", "nope"]) == [
-            .subscription(Subscription(subscriptionID: "zone", kind: .zone(zoneName: "_defaultZone"))),
-            .failure(subscriptionID: "nope", .notFound("Subscription 'nope' not found")),
-        ])
-        #expect(try fixture.database(fixture.bob).modifySubscriptions([SubscriptionOperation(.delete, urgent)])
-            == [.failure(subscriptionID: "urgent", .notFound("Subscription 'urgent' not found"))], "bob cannot delete alice's")
+        #expect(
+            try asAlice.lookupSubscriptions(["zone", "nope"]) == [
+                .subscription(Subscription(subscriptionID: "zone", kind: .zone(zoneName: "_defaultZone"))),
+                .failure(subscriptionID: "nope", .notFound("Subscription 'nope' not found")),
+            ])
+        #expect(
+            try fixture.database(fixture.bob).modifySubscriptions([SubscriptionOperation(.delete, urgent)])
+                == [.failure(subscriptionID: "urgent", .notFound("Subscription 'urgent' not found"))], "bob cannot delete alice's")
         #expect(try asAlice.modifySubscriptions([SubscriptionOperation(.delete, urgent)]) == [.deleted(subscriptionID: "urgent")])
         #expect(try asAlice.subscriptions().map(\.subscriptionID) == ["zone"])
     }
@@ -101,13 +112,14 @@ import TestSupport
             SubscriptionOperation(.create, Subscription(subscriptionID: "no-zone", kind: .zone(zoneName: "Elsewhere"))),
             SubscriptionOperation(.update, Self.query("not-held")),
         ])
-        #expect(results == [
-            .failure(subscriptionID: "unknown-type", .badRequest("Did not find record type: Nope")),
-            .failure(subscriptionID: "no-index", .missingIndex(MissingIndex(recordType: "Diary", field: "title", index: .queryable))),
-            .failure(subscriptionID: "never", .badRequest("A query subscription must fire on create, update or delete")),
-            .failure(subscriptionID: "no-zone", .zoneNotFound(ZoneID(zoneName: "Elsewhere", ownerRecordName: DatabaseID.publicOwner))),
-            .failure(subscriptionID: "not-held", .notFound("Subscription 'not-held' not found")),
-        ])
+        #expect(
+            results == [
+                .failure(subscriptionID: "unknown-type", .badRequest("Did not find record type: Nope")),
+                .failure(subscriptionID: "no-index", .missingIndex(MissingIndex(recordType: "Diary", field: "title", index: .queryable))),
+                .failure(subscriptionID: "never", .badRequest("A query subscription must fire on create, update or delete")),
+                .failure(subscriptionID: "no-zone", .zoneNotFound(ZoneID(zoneName: "Elsewhere", ownerRecordName: DatabaseID.publicOwner))),
+                .failure(subscriptionID: "not-held", .notFound("Subscription 'not-held' not found")),
+            ])
         #expect(throws: CloudStoreError.authenticationRequired("Subscriptions need a signed-in user")) {
             try fixture.store.database(as: .world).subscriptions()
         }
@@ -123,24 +135,36 @@ import TestSupport
             SubscriptionOperation(.create, Self.query("deletions", firesOn: [.delete])),
             SubscriptionOperation(.create, Subscription(subscriptionID: "zone", kind: .zone(zoneName: "_defaultZone"))),
         ])
-        _ = try asBob.modifySubscriptions([SubscriptionOperation(.create, Self.query("first-urgent", [QueryFilter(.field("priority"), .greaterThan, .int64(5))],
-                                                                                       firesOnce: true))])
+        _ = try asBob.modifySubscriptions([
+            SubscriptionOperation(
+                .create,
+                Self.query(
+                    "first-urgent", [QueryFilter(.field("priority"), .greaterThan, .int64(5))],
+                    firesOnce: true))
+        ])
 
         // One batch of two records: each query subscription fires per record, the zone one once.
-        _ = try asBob.modify(ModifyRequest(operations: [
-            RecordOperation(.create, recordName: "n1", recordType: "Note", fields: ["title": .string("Call"), "priority": .int64(9)]),
-            RecordOperation(.create, recordName: "n2", recordType: "Note", fields: ["title": .string("Later"), "priority": .int64(1)]),
-        ]))
-        _ = try asBob.modify(ModifyRequest(operations: [RecordOperation(.forceUpdate, recordName: "n2", recordType: "Note", fields: ["priority": .int64(7)])]))
+        _ = try asBob.modify(
+            ModifyRequest(operations: [
+                RecordOperation(.create, recordName: "n1", recordType: "Note", fields: ["title": .string("Call"), "priority": .int64(9)]),
+                RecordOperation(.create, recordName: "n2", recordType: "Note", fields: ["title": .string("Later"), "priority": .int64(1)]),
+            ]))
+        _ = try asBob.modify(
+            ModifyRequest(operations: [RecordOperation(.forceUpdate, recordName: "n2", recordType: "Note", fields: ["priority": .int64(7)])]
+            ))
         _ = try asBob.modify(ModifyRequest(operations: [RecordOperation(.forceDelete, recordName: "n1")]))
 
         let forAlice = try fixture.take(fixture.aliceToken)
-        #expect(forAlice.map(Self.describe) == [
-            "urgent create n1", "zone zone _defaultZone", "urgent update n2", "zone zone _defaultZone",
-            "deletions delete n1", "urgent delete n1", "zone zone _defaultZone",
-        ], "in the order of the changes; for one change, in the order the subscriptions were saved, then by identifier")
-        #expect(forAlice[0].reason == .query(
-            recordName: "n1", firesOn: .create, zoneID: .defaultZone(of: .public), fields: ["title": .string("Call"), "priority": .int64(9)]))
+        #expect(
+            forAlice.map(Self.describe) == [
+                "urgent create n1", "zone zone _defaultZone", "urgent update n2", "zone zone _defaultZone",
+                "deletions delete n1", "urgent delete n1", "zone zone _defaultZone",
+            ], "in the order of the changes; for one change, in the order the subscriptions were saved, then by identifier")
+        #expect(
+            forAlice[0].reason
+                == .query(
+                    recordName: "n1", firesOn: .create, zoneID: .defaultZone(of: .public),
+                    fields: ["title": .string("Call"), "priority": .int64(9)]))
         #expect(forAlice[0].notificationInfo == info && forAlice[0].userRecordName == fixture.alice && forAlice[0].databaseScope == .public)
         #expect(forAlice[4].notificationID == forAlice[5].notificationID, "one change, one notification id for every subscription it fires")
         #expect(forAlice[0].notificationID != forAlice[2].notificationID)
@@ -156,22 +180,31 @@ import TestSupport
             SubscriptionOperation(.create, Subscription(subscriptionID: "zone", kind: .zone(zoneName: "_defaultZone"))),
             SubscriptionOperation(.create, Subscription(subscriptionID: "all", kind: .database)),
         ])
-        #expect(try asBob.modifySubscriptions([SubscriptionOperation(.create, Self.query("diaries", type: "Diary"))])
-            == [.subscription(Self.query("diaries", type: "Diary"))], "bob may read his own diaries")
-        _ = try asAlice.modify(ModifyRequest(operations: [RecordOperation(.create, recordName: "secret", recordType: "Diary", fields: ["title": .string("mine")])]))
+        #expect(
+            try asBob.modifySubscriptions([SubscriptionOperation(.create, Self.query("diaries", type: "Diary"))])
+                == [.subscription(Self.query("diaries", type: "Diary"))], "bob may read his own diaries")
+        _ = try asAlice.modify(
+            ModifyRequest(operations: [
+                RecordOperation(.create, recordName: "secret", recordType: "Diary", fields: ["title": .string("mine")])
+            ]))
         #expect(try fixture.take(fixture.bobToken).isEmpty, "alice's diary tells bob nothing, not even that the zone changed")
 
         // Alice's private database: an atomic batch that fails notifies nobody.
         let own = try fixture.database(fixture.alice, .private)
         _ = try own.modifyZones([ZoneOperation(.create, zoneName: "Work")])
-        _ = try own.modifySubscriptions([SubscriptionOperation(.create, Subscription(subscriptionID: "work", kind: .zone(zoneName: "Work")))])
-        let failed = try own.modify(ModifyRequest(operations: [
-            RecordOperation(.create, recordName: "w1", recordType: "Note", fields: [:]),
-            RecordOperation(.update, recordName: "missing", recordType: "Note", recordChangeTag: "x", fields: [:]),
-        ], zoneName: "Work"))
+        _ = try own.modifySubscriptions([
+            SubscriptionOperation(.create, Subscription(subscriptionID: "work", kind: .zone(zoneName: "Work")))
+        ])
+        let failed = try own.modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(.create, recordName: "w1", recordType: "Note", fields: [:]),
+                    RecordOperation(.update, recordName: "missing", recordType: "Note", recordChangeTag: "x", fields: [:]),
+                ], zoneName: "Work"))
         #expect(failed.allSatisfy { $0.record == nil })
         #expect(try fixture.take(fixture.aliceToken).isEmpty)
-        _ = try own.modify(ModifyRequest(operations: [RecordOperation(.create, recordName: "w1", recordType: "Note", fields: [:])], zoneName: "Work"))
+        _ = try own.modify(
+            ModifyRequest(operations: [RecordOperation(.create, recordName: "w1", recordType: "Note", fields: [:])], zoneName: "Work"))
         #expect(try fixture.take(fixture.aliceToken).map(Self.describe) == ["work zone Work"])
         #expect(try fixture.take(fixture.bobToken).isEmpty, "bob is told nothing of alice's private database")
     }
@@ -209,9 +242,10 @@ import TestSupport
         _ = try asAlice.modifySubscriptions([SubscriptionOperation(.delete, Self.query("last"))])
         try asBob.create("Note", "n8")
 
-        #expect(try fixture.take(fixture.aliceToken).map(Self.describe) == [
-            "all create n2", "all create n3", "again create n5", "last create n7",
-        ])
+        #expect(
+            try fixture.take(fixture.aliceToken).map(Self.describe) == [
+                "all create n2", "all create n3", "again create n5", "last create n7",
+            ])
     }
 
     @Test func queuedNotificationsOutliveTheStoreAndExpireAfterTheirLifetime() throws {
@@ -246,15 +280,17 @@ import TestSupport
 
         // One claim serves several tokens at once, each its oldest entry.
         let both = try store.claimNotifications(for: [fixture.aliceToken, fixture.bobToken])
-        #expect(both.mapValues { Self.describe($0.notification) } == [
-            fixture.aliceToken.token: "all create n1", fixture.bobToken.token: "all create n1",
-        ])
+        #expect(
+            both.mapValues { Self.describe($0.notification) } == [
+                fixture.aliceToken.token: "all create n1", fixture.bobToken.token: "all create n1",
+            ])
         #expect(both[fixture.aliceToken.token]?.token == fixture.aliceToken)
         let second = try #require(try store.claimNotifications(for: [fixture.aliceToken])[fixture.aliceToken.token])
         #expect(Self.describe(second.notification) == "all create n2")
-        #expect(try store.queuedNotificationCounts(fixture.store.container, .development) == [
-            fixture.aliceToken.token: 1, fixture.bobToken.token: 2,
-        ], "claimed entries left the queue")
+        #expect(
+            try store.queuedNotificationCounts(fixture.store.container, .development) == [
+                fixture.aliceToken.token: 1, fixture.bobToken.token: 2,
+            ], "claimed entries left the queue")
 
         // Alice's first went to a poll that had ended: it comes back before n3, not after.
         try store.returnNotifications([both[fixture.aliceToken.token]!])

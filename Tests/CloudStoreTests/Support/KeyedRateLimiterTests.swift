@@ -1,6 +1,7 @@
 import Dispatch
 import Synchronization
 import Testing
+
 @testable import CloudStore
 
 @Suite struct KeyedRateLimiterTests {

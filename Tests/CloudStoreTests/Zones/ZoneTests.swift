@@ -1,6 +1,7 @@
-import Testing
-@testable import CloudStore
 import TestSupport
+import Testing
+
+@testable import CloudStore
 
 @Suite struct ZoneTests {
     @Test func theDefaultZoneIsListedBeforeItIsUsedAndCustomZonesFollow() throws {
@@ -21,8 +22,11 @@ import TestSupport
 
         let lookups = try database.lookupZones(["Notes", "Missing", "_defaultZone"])
         #expect(lookups[0] == .zone(notes))
-        #expect(lookups[1] == .failure(ZoneID(zoneName: "Missing", ownerRecordName: "_erin"),
-                                       .zoneNotFound(ZoneID(zoneName: "Missing", ownerRecordName: "_erin"))))
+        #expect(
+            lookups[1]
+                == .failure(
+                    ZoneID(zoneName: "Missing", ownerRecordName: "_erin"),
+                    .zoneNotFound(ZoneID(zoneName: "Missing", ownerRecordName: "_erin"))))
         guard case .zone = lookups[2] else { Issue.record("default zone lookup: \(lookups[2])"); return }
     }
 
@@ -31,24 +35,30 @@ import TestSupport
         let database = try store.privateDatabase(of: "_finn")
         _ = try database.modifyZones([ZoneOperation(.create, zoneName: "Z")])
         _ = try database.modify(ModifyRequest(operations: [RecordOperation(.create, recordName: "r", recordType: "Note")], zoneName: "Z"))
-        #expect(try database.modifyZones([ZoneOperation(.delete, zoneName: "Z")]) == [.deleted(ZoneID(zoneName: "Z", ownerRecordName: "_finn"))])
+        #expect(
+            try database.modifyZones([ZoneOperation(.delete, zoneName: "Z")]) == [.deleted(ZoneID(zoneName: "Z", ownerRecordName: "_finn"))]
+        )
         _ = try database.modifyZones([ZoneOperation(.create, zoneName: "Z")])
         #expect(try database.lookup([RecordLookup("r")], zoneName: "Z").first?.error == .notFound("Record not found"))
-        #expect(try database.modifyZones([ZoneOperation(.delete, zoneName: "Nope")]).first
-                == .failure(ZoneID(zoneName: "Nope", ownerRecordName: "_finn"), .zoneNotFound(ZoneID(zoneName: "Nope", ownerRecordName: "_finn"))))
+        #expect(
+            try database.modifyZones([ZoneOperation(.delete, zoneName: "Nope")]).first
+                == .failure(
+                    ZoneID(zoneName: "Nope", ownerRecordName: "_finn"), .zoneNotFound(ZoneID(zoneName: "Nope", ownerRecordName: "_finn"))))
     }
 
     /// Read transactions keep the zones they find. A zone deleted through the store, or straight
     /// in the file as another process would, is never found again from what they kept, and a
     /// zone made again under the same name is the new, empty one.
-    @Test(.enabled(if: TestBackend.isSQLite, "Changes the SQLite file behind the store")) func aDeletedZoneIsNeverFoundFromTheZonesReadsKept() throws {
+    @Test(.enabled(if: TestBackend.isSQLite, "Changes the SQLite file behind the store"))
+    func aDeletedZoneIsNeverFoundFromTheZonesReadsKept() throws {
         let store = try TemporaryStore()
         let database = try store.privateDatabase(of: "_kai")
         let zoneID = ZoneID(zoneName: "Z", ownerRecordName: "_kai")
         let missing = CloudStoreError.zoneNotFound(zoneID)
         func makeZoneWithRecord() throws {
             _ = try database.modifyZones([ZoneOperation(.create, zoneName: "Z")])
-            _ = try database.modify(ModifyRequest(operations: [RecordOperation(.create, recordName: "r", recordType: "Note")], zoneName: "Z"))
+            _ = try database.modify(
+                ModifyRequest(operations: [RecordOperation(.create, recordName: "r", recordType: "Note")], zoneName: "Z"))
             // Read twice: found, then taken from what the first read kept.
             #expect(try database.lookup([RecordLookup("r")], zoneName: "Z").first?.record?.recordName == "r")
             #expect(try database.lookup([RecordLookup("r")], zoneName: "Z").first?.record?.recordName == "r")

@@ -2,8 +2,8 @@ import CloudKitWire
 import CloudStore
 import Console
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Every admin action that changes something is audited by the store, in the change's own
 /// transaction: one entry per action, and no change when the entry cannot be written.
@@ -52,68 +52,133 @@ import TestSupport
         let dev = Environment.development
         let steps: [(name: String, action: String, run: () throws -> Void)] = [
             ("createContainer", "container.create", { _ = try actions.createContainer("iCloud.com.example.Second", as: actor) }),
-            ("createAPIToken", "token.create", {
-                apiToken = try actions.createAPIToken(
-                    in: c, environment: dev, name: "t", allowedOrigins: [], signInCallback: nil, as: actor).token
-            }),
+            (
+                "createAPIToken", "token.create",
+                {
+                    apiToken = try actions.createAPIToken(
+                        in: c, environment: dev, name: "t", allowedOrigins: [], signInCallback: nil, as: actor
+                    ).token
+                }
+            ),
             ("revokeAPIToken", "token.revoke", { _ = try actions.revokeAPIToken(apiToken, in: c, as: actor) }),
-            ("addServerKey", "key.add", {
-                keyID = try actions.addServerKey(in: c, environment: dev, publicKeyPEM: KeyFixtures.p256, name: nil, as: actor).keyID
-            }),
+            (
+                "addServerKey", "key.add",
+                {
+                    keyID = try actions.addServerKey(in: c, environment: dev, publicKeyPEM: KeyFixtures.p256, name: nil, as: actor).keyID
+                }
+            ),
             ("revokeServerKey", "key.revoke", { _ = try actions.revokeServerKey(keyID, in: c, as: actor) }),
-            ("createManagementToken", "management-token.create", {
-                managementToken = try actions.createManagementToken(name: "t", as: actor).id
-            }),
+            (
+                "createManagementToken", "management-token.create",
+                {
+                    managementToken = try actions.createManagementToken(name: "t", as: actor).id
+                }
+            ),
             ("revokeManagementToken", "management-token.revoke", { _ = try actions.revokeManagementToken(managementToken, as: actor) }),
             ("addOperator", "operator.add", { _ = try actions.addOperator("temp", password: "operator password", as: actor) }),
-            ("setOperatorPassword", "operator.password", { _ = try actions.setOperatorPassword("another password", of: "temp", as: actor) }),
+            (
+                "setOperatorPassword", "operator.password",
+                { _ = try actions.setOperatorPassword("another password", of: "temp", as: actor) }
+            ),
             ("removeOperator", "operator.remove", { _ = try actions.removeOperator("temp", as: actor) }),
             ("rotateSecret", "secret.rotate", { _ = try actions.rotateSecret(as: actor) }),
             ("setLimits", "limits.set", { _ = try actions.setLimits(["burst": 50], of: c, environment: dev, as: actor) }),
-            ("addUser", "user.add", {
-                _ = try actions.addUser(
-                    in: c, name: "carol", password: "a long passphrase", emailAddress: nil, firstName: nil, lastName: nil, as: actor)
-            }),
-            ("setUserPassword", "user.password", { _ = try actions.setUserPassword("carol", in: c, password: "another passphrase", as: actor) }),
-            ("setUserDiscoverable", "user.discoverable", { _ = try actions.setUserDiscoverable("carol", in: c, discoverable: true, as: actor) }),
+            (
+                "addUser", "user.add",
+                {
+                    _ = try actions.addUser(
+                        in: c, name: "carol", password: "a long passphrase", emailAddress: nil, firstName: nil, lastName: nil, as: actor)
+                }
+            ),
+            (
+                "setUserPassword", "user.password",
+                { _ = try actions.setUserPassword("carol", in: c, password: "another passphrase", as: actor) }
+            ),
+            (
+                "setUserDiscoverable", "user.discoverable",
+                { _ = try actions.setUserDiscoverable("carol", in: c, discoverable: true, as: actor) }
+            ),
             ("signOutUser", "user.sign-out", { _ = try actions.signOutUser("carol", in: c, as: actor) }),
             ("removeUser", "user.remove", { _ = try actions.removeUser("carol", in: c, as: actor) }),
             ("importSchema", "schema.import", { _ = try actions.importSchema(AdminFixture.schema, into: c, environment: dev, as: actor) }),
-            ("createRecordType", "schema.record-type.create", { _ = try actions.createRecordType("Place", in: c, environment: dev, as: actor) }),
-            ("addField", "schema.field.add", {
-                _ = try actions.addField("name", type: "STRING", indexes: ["QUERYABLE"], to: "Place", in: c, environment: dev, as: actor)
-            }),
-            ("setIndexes", "schema.indexes.set", {
-                _ = try actions.setIndexes(["SORTABLE"], of: "name", recordType: "Place", in: c, environment: dev, as: actor)
-            }),
+            (
+                "createRecordType", "schema.record-type.create",
+                { _ = try actions.createRecordType("Place", in: c, environment: dev, as: actor) }
+            ),
+            (
+                "addField", "schema.field.add",
+                {
+                    _ = try actions.addField(
+                        "name", type: "STRING", indexes: ["QUERYABLE"], to: "Place", in: c, environment: dev, as: actor)
+                }
+            ),
+            (
+                "setIndexes", "schema.indexes.set",
+                {
+                    _ = try actions.setIndexes(["SORTABLE"], of: "name", recordType: "Place", in: c, environment: dev, as: actor)
+                }
+            ),
             ("createRole", "security.role.create", { _ = try actions.createRole("editor", in: c, environment: dev, as: actor) }),
-            ("setGrants", "security.grants", {
-                _ = try actions.setGrants([Grant([.read], to: "editor")], of: "Place", in: c, environment: dev, as: actor)
-            }),
-            ("setUserRoles", "security.user-roles", { _ = try actions.setUserRoles(["editor"], of: "alice", in: c, environment: dev, as: actor) }),
-            ("changeUserRole", "security.user-roles", {
-                _ = try actions.changeUserRole("editor", of: "alice", give: false, in: c, environment: dev, as: actor)
-            }),
+            (
+                "setGrants", "security.grants",
+                {
+                    _ = try actions.setGrants([Grant([.read], to: "editor")], of: "Place", in: c, environment: dev, as: actor)
+                }
+            ),
+            (
+                "setUserRoles", "security.user-roles",
+                { _ = try actions.setUserRoles(["editor"], of: "alice", in: c, environment: dev, as: actor) }
+            ),
+            (
+                "changeUserRole", "security.user-roles",
+                {
+                    _ = try actions.changeUserRole("editor", of: "alice", give: false, in: c, environment: dev, as: actor)
+                }
+            ),
             ("deleteRole", "security.role.delete", { _ = try actions.deleteRole("editor", in: c, environment: dev, as: actor) }),
-            ("createZone", "zone.create", {
-                _ = try actions.createZone("Trips", in: c, environment: dev, database: .private, user: "alice", as: actor)
-            }),
-            ("deleteZone", "zone.delete", {
-                _ = try actions.deleteZone("Trips", in: c, environment: dev, database: .private, user: "alice", as: actor)
-            }),
-            ("modifyRecords", "record.create", {
-                _ = try actions.modifyRecords(AdminFixture.createNote("n1"), in: c, environment: dev, database: .public, user: nil, as: actor)
-            }),
-            ("deleteSubscription", "subscription.delete", {
-                _ = try actions.deleteSubscription("notes", of: "alice", database: .public, owner: nil, in: c, environment: dev, as: actor)
-            }),
-            ("revokePushToken", "pushToken.revoke", { _ = try actions.revokePushToken(fixture.pushTokenID, in: c, environment: dev, as: actor) }),
-            ("removeShareParticipant", "share.participant.remove", {
-                _ = try actions.removeShareParticipant("bob", share: "share-trip", zone: "Work", owner: "alice", in: c, environment: dev, as: actor)
-            }),
-            ("deleteShare", "share.delete", {
-                _ = try actions.deleteShare("share-trip", zone: "Work", owner: "alice", in: c, environment: dev, as: actor)
-            }),
+            (
+                "createZone", "zone.create",
+                {
+                    _ = try actions.createZone("Trips", in: c, environment: dev, database: .private, user: "alice", as: actor)
+                }
+            ),
+            (
+                "deleteZone", "zone.delete",
+                {
+                    _ = try actions.deleteZone("Trips", in: c, environment: dev, database: .private, user: "alice", as: actor)
+                }
+            ),
+            (
+                "modifyRecords", "record.create",
+                {
+                    _ = try actions.modifyRecords(
+                        AdminFixture.createNote("n1"), in: c, environment: dev, database: .public, user: nil, as: actor)
+                }
+            ),
+            (
+                "deleteSubscription", "subscription.delete",
+                {
+                    _ = try actions.deleteSubscription(
+                        "notes", of: "alice", database: .public, owner: nil, in: c, environment: dev, as: actor)
+                }
+            ),
+            (
+                "revokePushToken", "pushToken.revoke",
+                { _ = try actions.revokePushToken(fixture.pushTokenID, in: c, environment: dev, as: actor) }
+            ),
+            (
+                "removeShareParticipant", "share.participant.remove",
+                {
+                    _ = try actions.removeShareParticipant(
+                        "bob", share: "share-trip", zone: "Work", owner: "alice", in: c, environment: dev, as: actor)
+                }
+            ),
+            (
+                "deleteShare", "share.delete",
+                {
+                    _ = try actions.deleteShare("share-trip", zone: "Work", owner: "alice", in: c, environment: dev, as: actor)
+                }
+            ),
             ("deploySchema", "schema.deploy", { _ = try actions.deploySchema(of: c, as: actor) }),
             ("resetDevelopment", "environment.reset", { _ = try actions.resetDevelopment(of: c, confirmation: c.rawValue, as: actor) }),
         ]
@@ -139,7 +204,8 @@ import TestSupport
         #expect(throws: (any Error).self) { _ = try actions.revokeAPIToken(token.token, in: c, as: actor) }
         #expect(try store.apiToken(token.token) != nil, "the token was not revoked")
         #expect(throws: (any Error).self) {
-            _ = try actions.modifyRecords(AdminFixture.createNote("kept-out"), in: c, environment: .development, database: .public, user: nil, as: actor)
+            _ = try actions.modifyRecords(
+                AdminFixture.createNote("kept-out"), in: c, environment: .development, database: .public, user: nil, as: actor)
         }
         let lookup = try fixture.fixture.database().lookup([RecordLookup("kept-out")]).first
         #expect(lookup?.record == nil, "the record was not saved")

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Testing
+
 @testable import Console
 
 @Suite struct EncodingTests {
@@ -23,7 +24,8 @@ import Testing
         let body = Array("a=1".utf8)
         let plain = HTTPRequest(method: .post, target: "/signin", headers: ["Content-Type": "text/plain"], body: body)
         #expect(throws: ConsoleError.self) { try FormData(request: plain) }
-        let form = HTTPRequest(method: .post, target: "/signin", headers: ["Content-Type": "Application/X-WWW-Form-Urlencoded ; charset=utf-8"], body: body)
+        let form = HTTPRequest(
+            method: .post, target: "/signin", headers: ["Content-Type": "Application/X-WWW-Form-Urlencoded ; charset=utf-8"], body: body)
         #expect(try FormData(request: form)["a"] == "1")
     }
 
@@ -49,7 +51,10 @@ import Testing
             ("https://app.example.com/done?state=1", "https://app.example.com/done?state=1&ckWebAuthToken=1__32__a%2Bb%2Fc%3D"),
             ("https://app.example.com/done?", "https://app.example.com/done?ckWebAuthToken=1__32__a%2Bb%2Fc%3D"),
             ("https://app.example.com/#/after", "https://app.example.com/?ckWebAuthToken=1__32__a%2Bb%2Fc%3D#/after"),
-            ("cloudkit-icloud.com.example.notes://callback", "cloudkit-icloud.com.example.notes://callback?ckWebAuthToken=1__32__a%2Bb%2Fc%3D"),
+            (
+                "cloudkit-icloud.com.example.notes://callback",
+                "cloudkit-icloud.com.example.notes://callback?ckWebAuthToken=1__32__a%2Bb%2Fc%3D"
+            ),
         ]
         for (callback, expected) in cases {
             #expect(CallbackURL.appending(webAuthToken: token, to: callback) == expected)
@@ -58,10 +63,12 @@ import Testing
 
     @Test func signInURLsEncodeTheirParameters() {
         let token = String(repeating: "ab", count: 32)
-        #expect(Console.signInURL(base: "https://cloud.example.com/", apiToken: token, origin: nil)
-            == "https://cloud.example.com/signin?ckAPIToken=\(token)")
-        #expect(Console.signInURL(base: "https://cloud.example.com", apiToken: token, origin: "https://app.example.com")
-            == "https://cloud.example.com/signin?ckAPIToken=\(token)&origin=https%3A%2F%2Fapp.example.com")
+        #expect(
+            Console.signInURL(base: "https://cloud.example.com/", apiToken: token, origin: nil)
+                == "https://cloud.example.com/signin?ckAPIToken=\(token)")
+        #expect(
+            Console.signInURL(base: "https://cloud.example.com", apiToken: token, origin: "https://app.example.com")
+                == "https://cloud.example.com/signin?ckAPIToken=\(token)&origin=https%3A%2F%2Fapp.example.com")
         #expect(Console.signInURL(base: "", apiToken: token, origin: "") == "/signin?ckAPIToken=\(token)")
     }
 
@@ -79,8 +86,9 @@ import Testing
         #expect(configuration.baseURL(for: request("evil.example")) == "http://127.0.0.1:8080")
         #expect(configuration.baseURL(for: request("evil.example/\"><script>")) == "http://127.0.0.1:8080")
         #expect(configuration.baseURL(for: request(nil)) == "http://127.0.0.1:8080")
-        #expect(configuration.baseURL(for: HTTPRequest(method: .get, target: "/", headers: ["Host": "evil.example"])) == "",
-                "made in process: relative links")
+        #expect(
+            configuration.baseURL(for: HTTPRequest(method: .get, target: "/", headers: ["Host": "evil.example"])) == "",
+            "made in process: relative links")
         configuration.publicURL = "https://cloud.example.com/"
         #expect(configuration.baseURL(for: request("cloud.test")) == "https://cloud.example.com")
     }

@@ -1,8 +1,8 @@
 import CloudStore
 import Console
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Review N8: a live tail of the request log ends with the credential it was opened with,
 /// over a real socket: a revoked management token, a signed-out session, a removed operator.
@@ -28,10 +28,12 @@ import TestSupport
 
     /// Logs a call as the data API would, and hands it to the listeners.
     private static func call(_ server: ConsoleTestServer, _ requestID: String) throws {
-        server.store.requestLog.record(RequestLogEntry(
-            time: server.store.configuration.clock(), container: "iCloud.com.example.Tests", environment: "development", database: "public",
-            operation: "records/query", user: "_someone", clientAddress: "192.0.2.7", status: 200, serverErrorCode: nil,
-            durationMicroseconds: 5, bytesIn: 1, bytesOut: 2, requestID: requestID))
+        server.store.requestLog.record(
+            RequestLogEntry(
+                time: server.store.configuration.clock(), container: "iCloud.com.example.Tests", environment: "development",
+                database: "public",
+                operation: "records/query", user: "_someone", clientAddress: "192.0.2.7", status: 200, serverErrorCode: nil,
+                durationMicroseconds: 5, bytesIn: 1, bytesOut: 2, requestID: requestID))
         try server.store.requestLog.flush()
     }
 
@@ -56,7 +58,10 @@ import TestSupport
         for index in 0..<3 { try Self.call(server, "after-revocation-\(index)") }
         let rest = try Self.readToEnd(client)
         #expect(!rest.contains("event: request") && !rest.contains("after-revocation"), "\(rest)")
-        #expect(try HTTPTestClient.send(port: server.port, method: "GET", target: Self.tail, headers: [("Authorization", "Bearer " + token.text)])
+        #expect(
+            try HTTPTestClient.send(
+                port: server.port, method: "GET", target: Self.tail, headers: [("Authorization", "Bearer " + token.text)]
+            )
             .status == 401)
     }
 
@@ -75,7 +80,8 @@ import TestSupport
         let server = try Self.server()
         let signedIn = try server.store.signInOperator("root", password: "operator password", clientAddress: nil)
         let client = try Self.open(
-            server, "/console/containers/iCloud.com.example.Tests/development/logs/tail", credential: ("Cookie", "cumulus_console=\(signedIn.secret)"))
+            server, "/console/containers/iCloud.com.example.Tests/development/logs/tail",
+            credential: ("Cookie", "cumulus_console=\(signedIn.secret)"))
         try server.store.signOutOperator(secret: signedIn.secret)
         try Self.call(server, "after-sign-out")
         let rest = try Self.readToEnd(client)

@@ -3,8 +3,8 @@ import CloudStore
 import Console
 import Foundation
 import HTTPServer
-import Testing
 import TestSupport
+import Testing
 
 /// The management JSON API: who may call it, and every action it offers.
 @Suite struct ManagementAPITests {
@@ -31,7 +31,10 @@ import TestSupport
         ("PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/schema", "DEFINE SCHEMA\n RECORD TYPE Other (title STRING);\n"),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/schema/validate", "DEFINE SCHEMA\n"),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/record-types", #"{"name":"Fresh"}"#),
-        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/record-types/Note/fields", #"{"name":"extra","type":"STRING"}"#),
+        (
+            "POST", "/admin/v1/containers/iCloud.com.example.Tests/development/record-types/Note/fields",
+            #"{"name":"extra","type":"STRING"}"#
+        ),
         ("PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/record-types/Note/fields/title/indexes", #"{"indexes":[]}"#),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones?user=alice", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones", #"{"zoneName":"Z","user":"alice"}"#),
@@ -47,10 +50,18 @@ import TestSupport
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/public/zones/_defaultZone/changes?after=0", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/public/zones/_defaultZone/changes/next", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/public/records/query", #"{"query":{"recordType":"Note"}}"#),
-        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/private/records/lookup?user=alice", #"{"records":[{"recordName":"n"}]}"#),
-        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/public/records/modify",
-         #"{"operations":[{"operationType":"create","record":{"recordType":"Note","fields":{"title":{"value":"x"}}}}]}"#),
-        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/public/records/export?format=csv", #"{"query":{"recordType":"Note"}}"#),
+        (
+            "POST", "/admin/v1/containers/iCloud.com.example.Tests/development/private/records/lookup?user=alice",
+            #"{"records":[{"recordName":"n"}]}"#
+        ),
+        (
+            "POST", "/admin/v1/containers/iCloud.com.example.Tests/development/public/records/modify",
+            #"{"operations":[{"operationType":"create","record":{"recordType":"Note","fields":{"title":{"value":"x"}}}}]}"#
+        ),
+        (
+            "POST", "/admin/v1/containers/iCloud.com.example.Tests/development/public/records/export?format=csv",
+            #"{"query":{"recordType":"Note"}}"#
+        ),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/deployment", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/deployment", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/deployments", ""),
@@ -65,7 +76,10 @@ import TestSupport
         ("PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/security/record-types/Note/grants", #"{"grants":[]}"#),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/security/roles", #"{"name":"Editor"}"#),
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/security/roles/Editor", ""),
-        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/security/simulate", #"{"subject":"world","permission":"CREATE","recordType":"Note"}"#),
+        (
+            "POST", "/admin/v1/containers/iCloud.com.example.Tests/development/security/simulate",
+            #"{"subject":"world","permission":"CREATE","recordType":"Note"}"#
+        ),
         ("PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/users/alice/roles", #"{"roles":[]}"#),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/limits", ""),
         ("PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/limits", #"{"preset":"cloudkit"}"#),
@@ -79,7 +93,8 @@ import TestSupport
     static let alicePushToken = "alicedevicetoken"
     static let alicePushTokenID = PushToken(
         token: alicePushToken, container: try! ContainerIdentifier("iCloud.com.example.Tests"), environment: .development,
-        apnsEnvironment: "development", userRecordName: nil, created: 0).id
+        apnsEnvironment: "development", userRecordName: nil, created: 0
+    ).id
 
     /// A server with an operator, a user `alice` with a zone `Work` and a push token, and a `Note` type.
     private static func server() throws -> ConsoleTestServer {
@@ -96,7 +111,9 @@ import TestSupport
         return server
     }
 
-    private static func send(_ server: ConsoleTestServer, _ method: String, _ path: String, body: String = "", headers: [(String, String)] = [])
+    private static func send(
+        _ server: ConsoleTestServer, _ method: String, _ path: String, body: String = "", headers: [(String, String)] = []
+    )
         throws -> TestResponse
     {
         try HTTPTestClient.send(port: server.port, method: method, target: path, headers: headers, body: Array(body.utf8))
@@ -107,7 +124,8 @@ import TestSupport
         let store = server.store
         return [
             "\(try store.containers().map(\.identifier))", "\(try store.apiTokens(server.container).count)",
-            "\(try store.users(server.container).map { "\($0.name) \($0.isDiscoverable)" })", try store.exportSchema(server.container, .development),
+            "\(try store.users(server.container).map { "\($0.name) \($0.isDiscoverable)" })",
+            try store.exportSchema(server.container, .development),
             "\(try store.user(named: "alice", in: server.container).map { try store.openSessionCount(of: $0.userRecordName, in: server.container) } ?? -1)",
             "\(try store.usage(of: server.container).mapValues(\.records).sorted { $0.key.rawValue < $1.key.rawValue })",
             "\(try store.managementTokens().map(\.id))", try store.exportSchema(server.container, .production),
@@ -127,7 +145,10 @@ import TestSupport
         let refusals: [(String, [(String, String)], Int)] = [
             ("no credential", [], 401),
             ("a malformed token", [("Authorization", "Bearer nonsense")], 401),
-            ("a forged token", [("Authorization", "Bearer cumulus_mt_" + String(repeating: "a", count: 16) + "_" + String(repeating: "b", count: 64))], 401),
+            (
+                "a forged token",
+                [("Authorization", "Bearer cumulus_mt_" + String(repeating: "a", count: 16) + "_" + String(repeating: "b", count: 64))], 401
+            ),
             ("a revoked token", [("Authorization", "Bearer " + revoked.text)], 401),
             ("another scheme", [("Authorization", "Basic cm9vdDpvcGVyYXRvciBwYXNzd29yZA==")], 401),
             ("an unknown session", [("Cookie", "cumulus_console=" + String(repeating: "c", count: 64))], 401),
@@ -205,7 +226,9 @@ import TestSupport
         #expect(try call("POST", "/containers", #"{"identifier":7}"#).1["reason"] == "\"identifier\" must be a string")
         #expect(try call("POST", "/containers", "[1").0 == 400)
         _ = try server.store.database(server.container, .development, .public, as: .operator())
-            .modify(ModifyRequest(operations: [RecordOperation(.create, recordName: "n1", recordType: "Note", fields: ["title": .string("x")])]))
+            .modify(
+                ModifyRequest(operations: [RecordOperation(.create, recordName: "n1", recordType: "Note", fields: ["title": .string("x")])])
+            )
         let listed = try call("GET", "/containers").1["containers"]
         #expect(listed?.arrayValue?.map { $0["identifier"]?.stringValue } == ["iCloud.com.example.Fresh", "iCloud.com.example.Tests"])
         #expect(listed?.arrayValue?.last?["environments"]?["development"]?["records"] == .integer(1))
@@ -227,22 +250,32 @@ import TestSupport
         #expect(try server.store.apiToken(other) == nil)
         #expect(try server.store.apiToken(tokenValue) == nil)
 
-        let (keyStatus, keyError) = try call("POST", "/containers/iCloud.com.example.Tests/keys", #"{"publicKey":"-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----"}"#)
+        let (keyStatus, keyError) = try call(
+            "POST", "/containers/iCloud.com.example.Tests/keys",
+            #"{"publicKey":"-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----"}"#)
         #expect(keyStatus == 400)
         #expect(keyError["reason"]?.stringValue?.contains("openssl ecparam") == true)
         #expect(try call("GET", "/containers/iCloud.com.example.Tests/keys").1["keys"] == [])
 
         let (userStatus, user) = try call(
-            "POST", "/containers/iCloud.com.example.Tests/users", #"{"name":"bob","password":"a long passphrase","emailAddress":"bob@example.com"}"#)
+            "POST", "/containers/iCloud.com.example.Tests/users",
+            #"{"name":"bob","password":"a long passphrase","emailAddress":"bob@example.com"}"#)
         #expect(userStatus == 201 && user["name"] == "bob" && user["openSessions"] == .integer(0))
         #expect(try call("POST", "/containers/iCloud.com.example.Tests/users", #"{"name":"carl","password":"short"}"#).0 == 400)
-        #expect(try call("GET", "/containers/iCloud.com.example.Tests/users?search=EXAMPLE.com").1["users"]?.arrayValue?.map { $0["name"] } == ["bob"])
+        #expect(
+            try call("GET", "/containers/iCloud.com.example.Tests/users?search=EXAMPLE.com").1["users"]?.arrayValue?.map { $0["name"] } == [
+                "bob"
+            ])
         _ = try server.store.signIn(server.container, .development, name: "bob", password: "a long passphrase")
         #expect(try call("POST", "/containers/iCloud.com.example.Tests/users/bob/sign-out").1["endedSessions"] == .integer(1))
         #expect(try call("POST", "/containers/iCloud.com.example.Tests/users/bob/password", #"{"password":"a new passphrase"}"#).0 == 200)
-        #expect(throws: CloudStoreError.self) { try server.store.signIn(server.container, .development, name: "bob", password: "a long passphrase") }
+        #expect(throws: CloudStoreError.self) {
+            try server.store.signIn(server.container, .development, name: "bob", password: "a long passphrase")
+        }
         #expect(user["discoverable"] == false)
-        #expect(try call("POST", "/containers/iCloud.com.example.Tests/users/bob/discoverable", #"{"discoverable":true}"#).1["discoverable"] == true)
+        #expect(
+            try call("POST", "/containers/iCloud.com.example.Tests/users/bob/discoverable", #"{"discoverable":true}"#).1["discoverable"]
+                == true)
         #expect(try server.store.user(named: "bob", in: server.container)?.isDiscoverable == true)
         #expect(try call("POST", "/containers/iCloud.com.example.Tests/users/bob/discoverable", #"{"discoverable":"yes"}"#).0 == 400)
         #expect(try call("DELETE", "/containers/iCloud.com.example.Tests/users/bob").0 == 200)
@@ -269,22 +302,27 @@ import TestSupport
         let (badStatus, bad) = try call("PUT", "/development/schema", "DEFINE SCHEMA\n  RECORD TYPE Note (\n    n BADTYPE\n  );\n")
         #expect(badStatus == 400 && bad["reason"]?.stringValue?.contains("line 3, column 7") == true)
         #expect(try call("PUT", "/production/schema", "DEFINE SCHEMA\n").0 == 400)
-        #expect(try call("POST", "/development/schema/validate", "DEFINE SCHEMA\n RECORD TYPE A (x STRING);\n").1["recordTypes"] == .integer(1))
+        #expect(
+            try call("POST", "/development/schema/validate", "DEFINE SCHEMA\n RECORD TYPE A (x STRING);\n").1["recordTypes"] == .integer(1))
 
         #expect(try call("POST", "/development/record-types", #"{"name":"Task"}"#).0 == 201)
         #expect(try call("POST", "/development/record-types", #"{"name":"Task"}"#).1["serverErrorCode"] == "EXISTS")
         #expect(try call("POST", "/development/record-types", #"{"name":"9bad"}"#).0 == 400)
         #expect(try call("POST", "/production/record-types", #"{"name":"Task"}"#).0 == 400)
-        let (fieldStatus, task) = try call("POST", "/development/record-types/Task/fields", #"{"name":"due","type":"TIMESTAMP","indexes":["QUERYABLE","SORTABLE"]}"#)
+        let (fieldStatus, task) = try call(
+            "POST", "/development/record-types/Task/fields", #"{"name":"due","type":"TIMESTAMP","indexes":["QUERYABLE","SORTABLE"]}"#)
         #expect(fieldStatus == 201)
         #expect(task["fields"]?.arrayValue?.first { $0["name"] == "due" }?["indexes"] == ["QUERYABLE", "SORTABLE"])
-        #expect(try call("POST", "/development/record-types/Task/fields", #"{"name":"blob","type":"BYTES","indexes":["QUERYABLE"]}"#).0 == 400)
+        #expect(
+            try call("POST", "/development/record-types/Task/fields", #"{"name":"blob","type":"BYTES","indexes":["QUERYABLE"]}"#).0 == 400)
         #expect(try call("POST", "/development/record-types/Task/fields", #"{"name":"x","type":"NOPE"}"#).0 == 400)
         #expect(try call("POST", "/development/record-types/Missing/fields", #"{"name":"x","type":"STRING"}"#).0 == 404)
-        let (indexStatus, indexed) = try call("PUT", "/development/record-types/Task/fields/___modTime/indexes", #"{"indexes":["SORTABLE"]}"#)
+        let (indexStatus, indexed) = try call(
+            "PUT", "/development/record-types/Task/fields/___modTime/indexes", #"{"indexes":["SORTABLE"]}"#)
         #expect(indexStatus == 200)
         #expect(indexed["fields"]?.arrayValue?.first { $0["name"] == "___modTime" }?["indexes"] == ["SORTABLE"])
-        #expect(try server.store.schema(server.container, .development).recordType("Task")?.field("due")?.indexes == [.queryable, .sortable])
+        #expect(
+            try server.store.schema(server.container, .development).recordType("Task")?.field("due")?.indexes == [.queryable, .sortable])
 
         let zones = try call("GET", "/development/private/zones?user=alice").1
         #expect(zones["zones"]?.arrayValue?.map { $0["zoneName"] } == ["_defaultZone", "Work"])
@@ -293,7 +331,10 @@ import TestSupport
         #expect(try call("POST", "/development/private/zones", #"{"zoneName":"Play","user":"alice"}"#).0 == 201)
         #expect(try call("POST", "/development/public/zones", #"{"zoneName":"Play"}"#).0 == 400)
         #expect(try call("DELETE", "/development/private/zones/Work?user=alice").1["deleted"] == true)
-        #expect(try call("GET", "/development/private/zones?user=alice").1["zones"]?.arrayValue?.map { $0["zoneName"] } == ["_defaultZone", "Play"])
+        #expect(
+            try call("GET", "/development/private/zones?user=alice").1["zones"]?.arrayValue?.map { $0["zoneName"] } == [
+                "_defaultZone", "Play",
+            ])
     }
 
     @Test func recordsQueriedChangedExportedAndAMissingIndexNamed() throws {
@@ -305,46 +346,62 @@ import TestSupport
             return (response.status, try response.json())
         }
 
-        let (created, saved) = try call("/public/records/modify", #"""
+        let (created, saved) = try call(
+            "/public/records/modify",
+            #"""
             {"operations":[
               {"operationType":"create","record":{"recordName":"a","recordType":"Note","fields":{"title":{"value":"=HYPERLINK(\"x\")"}}}},
               {"operationType":"create","record":{"recordName":"b","recordType":"Note","fields":{"title":{"value":"plain, \"quoted\""}}}}]}
             """#)
         #expect(created == 200)
         let tag = try #require(saved["records"]?.arrayValue?.first?["recordChangeTag"]?.stringValue)
-        let query = #"{"query":{"recordType":"Note","filterBy":[{"fieldName":"title","comparator":"BEGINS_WITH","fieldValue":{"value":"plain"}}]}}"#
+        let query =
+            #"{"query":{"recordType":"Note","filterBy":[{"fieldName":"title","comparator":"BEGINS_WITH","fieldValue":{"value":"plain"}}]}}"#
         #expect(try call("/public/records/query", query).1["records"]?.arrayValue?.map { $0["recordName"] } == ["b"])
-        #expect(try call("/public/records/lookup", #"{"records":[{"recordName":"a"},{"recordName":"zz"}]}"#).1["records"]?.arrayValue?
-            .map { $0["serverErrorCode"] ?? $0["recordName"] } == ["a", "NOT_FOUND"])
+        #expect(
+            try call("/public/records/lookup", #"{"records":[{"recordName":"a"},{"recordName":"zz"}]}"#).1["records"]?.arrayValue?
+                .map { $0["serverErrorCode"] ?? $0["recordName"] } == ["a", "NOT_FOUND"])
 
         // An update with a stale change tag is a conflict carrying the server's record.
-        let update = #"{"operationType":"update","record":{"recordName":"a","recordType":"Note","recordChangeTag":"TAG","fields":{"title":{"value":"new"}}}}"#
-        #expect(try call("/public/records/modify", #"{"operations":[\#(update.replacingOccurrences(of: "TAG", with: tag))]}"#).1["records"]?
-            .arrayValue?.first?["fields"]?["title"]?["value"] == "new")
+        let update =
+            #"{"operationType":"update","record":{"recordName":"a","recordType":"Note","recordChangeTag":"TAG","fields":{"title":{"value":"new"}}}}"#
+        #expect(
+            try call("/public/records/modify", #"{"operations":[\#(update.replacingOccurrences(of: "TAG", with: tag))]}"#).1["records"]?
+                .arrayValue?.first?["fields"]?["title"]?["value"] == "new")
         let conflict = try call("/public/records/modify", #"{"operations":[\#(update.replacingOccurrences(of: "TAG", with: tag))]}"#).1
         #expect(conflict["records"]?.arrayValue?.first?["serverErrorCode"] == "CONFLICT")
 
         // A filter on a field without its index names the index to add.
         let (missingStatus, missing) = try call(
-            "/public/records/query", #"{"query":{"recordType":"Note","filterBy":[{"fieldName":"___modTime","comparator":"GREATER_THAN","fieldValue":{"value":0}}]}}"#)
+            "/public/records/query",
+            #"{"query":{"recordType":"Note","filterBy":[{"fieldName":"___modTime","comparator":"GREATER_THAN","fieldValue":{"value":0}}]}}"#
+        )
         #expect(missingStatus == 400)
         #expect(missing["missingIndex"] == ["recordType": "Note", "field": "___modTime", "index": "QUERYABLE"])
 
         // Export: CSV quotes every cell as RFC 4180 and defuses formulas; JSON carries the records.
         let everything = #"{"query":{"recordType":"Note"}}"#
-        let csv = try Self.send(server, "POST", base + "/public/records/export?format=csv", body: everything, headers: [("Authorization", "Bearer " + token)])
+        let csv = try Self.send(
+            server, "POST", base + "/public/records/export?format=csv", body: everything, headers: [("Authorization", "Bearer " + token)])
         #expect(csv.status == 200 && csv.header("Content-Type")?.hasPrefix("text/csv") == true)
         let lines = csv.text.split(separator: "\r\n").map(String.init)
         #expect(lines.first?.hasPrefix(#""recordName","recordType","#) == true)
         #expect(lines.contains { $0.hasPrefix(#""b","Note","#) && $0.contains(#""plain, ""quoted""""#) })
-        let json = try Self.send(server, "POST", base + "/public/records/export?format=json", body: everything, headers: [("Authorization", "Bearer " + token)])
+        let json = try Self.send(
+            server, "POST", base + "/public/records/export?format=json", body: everything, headers: [("Authorization", "Bearer " + token)])
         #expect(try json.json()["records"]?.arrayValue?.count == 2)
         #expect(try call("/public/records/export?format=xml", everything).0 == 400)
 
         // A private database needs its user, in development; production keeps it to the user.
         #expect(try call("/private/records/query", everything).0 == 400)
-        #expect(try call("/private/records/modify?user=alice", #"{"operations":[{"operationType":"create","record":{"recordName":"p","recordType":"Note","fields":{}}}]}"#).0 == 200)
-        #expect(try call("/private/records/lookup?user=alice", #"{"records":[{"recordName":"p"}]}"#).1["records"]?.arrayValue?.first?["recordName"] == "p")
+        #expect(
+            try call(
+                "/private/records/modify?user=alice",
+                #"{"operations":[{"operationType":"create","record":{"recordName":"p","recordType":"Note","fields":{}}}]}"#
+            ).0 == 200)
+        #expect(
+            try call("/private/records/lookup?user=alice", #"{"records":[{"recordName":"p"}]}"#).1["records"]?.arrayValue?.first?[
+                "recordName"] == "p")
         let production = try Self.send(
             server, "POST", "/admin/v1/containers/iCloud.com.example.Tests/production/private/records/lookup?user=alice",
             body: #"{"records":[{"recordName":"p"}]}"#, headers: [("Authorization", "Bearer " + token)])
@@ -358,12 +415,14 @@ import TestSupport
         let token = try server.store.createManagementToken(for: "root", name: "t").text
         let alice = try #require(try server.store.user(named: "alice", in: server.container)).userRecordName
         _ = try server.store.deploySchema(server.container, deployedBy: "test")
-        try server.store.database(server.container, .production, .private, as: .user(alice)).create("Note", "2026-11-28 therapy session notes")
+        try server.store.database(server.container, .production, .private, as: .user(alice)).create(
+            "Note", "2026-11-28 therapy session notes")
         try server.store.database(server.container, .development, .private, as: .user(alice)).create("Note", "a development note")
         try server.store.database(server.container, .production, .public, as: .operator()).create("Note", "a public note")
         func changes(_ environment: String, _ database: String) throws -> (Int, JSONValue) {
             let response = try Self.send(
-                server, "GET", "/admin/v1/containers/iCloud.com.example.Tests/\(environment)/\(database)/zones/_defaultZone/changes?user=alice",
+                server, "GET",
+                "/admin/v1/containers/iCloud.com.example.Tests/\(environment)/\(database)/zones/_defaultZone/changes?user=alice",
                 headers: [("Authorization", "Bearer " + token)])
             return (response.status, try response.json())
         }
@@ -410,8 +469,9 @@ import TestSupport
         let server = try Self.server()
         let token = try server.store.createManagementToken(for: "root", name: "t").text
         func call(_ method: String, _ path: String, _ body: String = "") throws -> (Int, JSONValue) {
-            let response = try Self.send(server, method, "/admin/v1/containers/iCloud.com.example.Tests" + path, body: body,
-                                         headers: [("Authorization", "Bearer " + token)])
+            let response = try Self.send(
+                server, method, "/admin/v1/containers/iCloud.com.example.Tests" + path, body: body,
+                headers: [("Authorization", "Bearer " + token)])
             return (response.status, try response.json())
         }
         let difference = try call("GET", "/deployment").1
@@ -425,12 +485,15 @@ import TestSupport
         #expect(try server.store.schema(server.container, .production).recordType("Note") != nil)
 
         _ = try server.store.database(server.container, .development, .public, as: .operator())
-            .modify(ModifyRequest(operations: [RecordOperation(.create, recordName: "n1", recordType: "Note", fields: ["title": .string("x")])]))
+            .modify(
+                ModifyRequest(operations: [RecordOperation(.create, recordName: "n1", recordType: "Note", fields: ["title": .string("x")])])
+            )
         _ = try server.store.addUser(server.container, name: "dana", password: "a long passphrase")
         let session = try server.store.signIn(server.container, .development, name: "dana", password: "a long passphrase").webAuthToken
         #expect(try call("GET", "/reset").1 == ["records": 1, "zones": 1, "recordTypes": 1, "productionRecordTypes": 1, "sessions": 1])
         let (wrongStatus, wrong) = try call("POST", "/reset", #"{"confirm":"iCloud.com.example.Other"}"#)
-        #expect(wrongStatus == 400 && wrong["reason"] == "To reset development, type the container identifier iCloud.com.example.Tests exactly")
+        #expect(
+            wrongStatus == 400 && wrong["reason"] == "To reset development, type the container identifier iCloud.com.example.Tests exactly")
         #expect(try server.store.usage(of: server.container)[.development]?.records == 1, "a refused reset deletes nothing")
         let (resetStatus, reset) = try call("POST", "/reset", #"{"confirm":"iCloud.com.example.Tests"}"#)
         #expect(resetStatus == 200 && reset["deleted"]?["records"] == 1)
@@ -451,8 +514,11 @@ import TestSupport
         }
         let base = "/containers/iCloud.com.example.Tests"
         #expect(try call("POST", base + "/users", #"{"name":"zed","password":"long enough"}"#).0 == 201)
-        #expect(try call("POST", base + "/development/public/records/modify",
-                         #"{"operations":[{"operationType":"create","record":{"recordName":"n1","recordType":"Note","fields":{}}},{"operationType":"delete","record":{"recordName":"missing"}}]}"#).0 == 200)
+        #expect(
+            try call(
+                "POST", base + "/development/public/records/modify",
+                #"{"operations":[{"operationType":"create","record":{"recordName":"n1","recordType":"Note","fields":{}}},{"operationType":"delete","record":{"recordName":"missing"}}]}"#
+            ).0 == 200)
         #expect(try call("POST", base + "/development/record-types", #"{"name":"Task"}"#).0 == 201)
         #expect(try call("POST", base + "/users", #"{"name":"zed","password":"long enough"}"#).0 == 409, "a refused change is not audited")
         #expect(try call("GET", base + "/users").0 == 200, "reading is not audited")
@@ -475,13 +541,19 @@ import TestSupport
         let alice = try #require(try store.user(named: "alice", in: server.container)).userRecordName
         let bob = try store.addUser(server.container, name: "bob", password: "a long passphrase").userRecordName
         let owner = try store.database(server.container, .development, .private, as: .user(alice))
-        _ = try owner.modify(ModifyRequest(operations: [
-            RecordOperation(.create, recordName: "trip", recordType: "Note"),
-            RecordOperation(.create, recordName: "share-trip", recordType: Share.recordType, share: ShareChange(
-                rootRecordName: "trip", participants: [
-                    .init(userRecordName: bob, permission: .readWrite), .init(emailAddress: "carol@example.com", permission: .readOnly),
-                ])),
-        ], zoneName: "Work"))
+        _ = try owner.modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(.create, recordName: "trip", recordType: "Note"),
+                    RecordOperation(
+                        .create, recordName: "share-trip", recordType: Share.recordType,
+                        share: ShareChange(
+                            rootRecordName: "trip",
+                            participants: [
+                                .init(userRecordName: bob, permission: .readWrite),
+                                .init(emailAddress: "carol@example.com", permission: .readOnly),
+                            ])),
+                ], zoneName: "Work"))
         let share = try #require(try store.shares(server.container, .development).first)
         _ = try store.acceptShares([ShareLookup(shortGUID: share.shortGUID)], server.container, .development, as: .user(bob))
         let shared = try store.database(server.container, .development, .shared, as: .user(bob)).reaching(owner: alice)
@@ -489,24 +561,31 @@ import TestSupport
 
         let token = try store.createManagementToken(for: "root", name: "t").text
         func call(_ method: String, _ path: String) throws -> (Int, JSONValue) {
-            let response = try Self.send(server, method, "/admin/v1/containers/iCloud.com.example.Tests" + path,
-                                         headers: [("Authorization", "Bearer " + token)])
+            let response = try Self.send(
+                server, method, "/admin/v1/containers/iCloud.com.example.Tests" + path,
+                headers: [("Authorization", "Bearer " + token)])
             return (response.status, try response.json())
         }
         let listed = try call("GET", "/development/shares").1["shares"]?[0]
         #expect(listed?["ownerName"] == "alice" && listed?["zoneName"] == "Work" && listed?["rootRecordName"] == "trip")
         #expect(listed?["shortGUID"] == .string(share.shortGUID) && listed?["publicPermission"] == "NONE")
         // An invitation by address that no one accepted is listed by its address alone.
-        #expect(listed?["participants"] == [
-            ["userRecordName": .string(bob), "name": "bob", "permission": "READ_WRITE", "type": "USER", "acceptanceStatus": "ACCEPTED"],
-            ["emailAddress": "carol@example.com", "permission": "READ_ONLY", "type": "USER", "acceptanceStatus": "INVITED"],
-        ])
+        #expect(
+            listed?["participants"] == [
+                [
+                    "userRecordName": .string(bob), "name": "bob", "permission": "READ_WRITE", "type": "USER",
+                    "acceptanceStatus": "ACCEPTED",
+                ],
+                ["emailAddress": "carol@example.com", "permission": "READ_ONLY", "type": "USER", "acceptanceStatus": "INVITED"],
+            ])
         // Production belongs to its users: the operator cannot change a share there.
         #expect(try call("DELETE", "/production/shares/alice/Work/share-trip/participants/bob").0 == 403)
         #expect(try call("DELETE", "/development/shares/alice/Work/share-trip/participants/carol").0 == 404)
         let (status, removed) = try call("DELETE", "/development/shares/alice/Work/share-trip/participants/bob")
         #expect(status == 200 && removed["removed"] == .string(bob))
-        #expect(try shared.lookup([RecordLookup("trip")], zoneName: "Work").first?.error == .zoneNotFound(ZoneID(zoneName: "Work", ownerRecordName: alice)))
+        #expect(
+            try shared.lookup([RecordLookup("trip")], zoneName: "Work").first?.error
+                == .zoneNotFound(ZoneID(zoneName: "Work", ownerRecordName: alice)))
         // Bob is removed; the pending invitation stays as it was.
         let after = try call("GET", "/development/shares").1["shares"]?[0]?["participants"]
         #expect(after?[0]?["emailAddress"] == "carol@example.com" && after?[0]?["acceptanceStatus"] == "INVITED")
@@ -530,8 +609,9 @@ import TestSupport
 
         let token = try store.createManagementToken(for: "root", name: "t").text
         func call(_ method: String, _ path: String) throws -> (Int, JSONValue) {
-            let response = try Self.send(server, method, "/admin/v1/containers/iCloud.com.example.Tests" + path,
-                                         headers: [("Authorization", "Bearer " + token)])
+            let response = try Self.send(
+                server, method, "/admin/v1/containers/iCloud.com.example.Tests" + path,
+                headers: [("Authorization", "Bearer " + token)])
             return (response.status, try response.json())
         }
         let (status, listed) = try call("GET", "/development/push-tokens")
@@ -539,8 +619,12 @@ import TestSupport
         let entry = try #require(listed["pushTokens"]?.arrayValue?.first)
         #expect(listed["pushTokens"]?.arrayValue?.count == 1, "the other container's token is not listed here")
         #expect(entry["id"] == .string(Self.alicePushTokenID) && entry["userName"] == "alice" && entry["token"] == "alicedev…")
-        #expect(entry["created"]?.int64Value(acceptingNumericString: false) != nil && entry["lastUsed"]?.int64Value(acceptingNumericString: false) != nil)
-        #expect(!(try call("GET", "/development/push-tokens").1.serialized().contains(Array(Self.alicePushToken.utf8))), "the token itself is never shown")
+        #expect(
+            entry["created"]?.int64Value(acceptingNumericString: false) != nil
+                && entry["lastUsed"]?.int64Value(acceptingNumericString: false) != nil)
+        #expect(
+            !(try call("GET", "/development/push-tokens").1.serialized().contains(Array(Self.alicePushToken.utf8))),
+            "the token itself is never shown")
         #expect(try call("GET", "/development/push-tokens?user=alice").1["pushTokens"]?.arrayValue?.count == 1)
         #expect(try call("GET", "/development/push-tokens?user=nobody").0 == 404)
         #expect(try call("GET", "/production/push-tokens").1["pushTokens"] == [])
@@ -555,7 +639,8 @@ import TestSupport
         #expect(revoked == 200 && answer["revoked"] == true)
         #expect(try store.pushToken(Self.alicePushToken) == nil)
         #expect(try call("DELETE", "/development/push-tokens/" + Self.alicePushTokenID).0 == 404)
-        let trail = try Self.send(server, "GET", "/admin/v1/audit?action=pushToken.", headers: [("Authorization", "Bearer " + token)]).json()
+        let trail = try Self.send(server, "GET", "/admin/v1/audit?action=pushToken.", headers: [("Authorization", "Bearer " + token)])
+            .json()
         #expect(trail["entries"]?.arrayValue?.map { $0["target"]?.stringValue ?? "" } == [Self.alicePushTokenID])
     }
 
@@ -563,8 +648,9 @@ import TestSupport
         let server = try Self.server()
         let token = try server.store.createManagementToken(for: "root", name: "t").text
         func call(_ method: String, _ path: String, _ body: String = "") throws -> (Int, JSONValue) {
-            let response = try Self.send(server, method, "/admin/v1/containers/iCloud.com.example.Tests" + path, body: body,
-                                         headers: [("Authorization", "Bearer " + token)])
+            let response = try Self.send(
+                server, method, "/admin/v1/containers/iCloud.com.example.Tests" + path, body: body,
+                headers: [("Authorization", "Bearer " + token)])
             return (response.status, try response.json())
         }
         func simulate(_ subject: String) throws -> JSONValue {
@@ -572,9 +658,14 @@ import TestSupport
         }
         #expect(try simulate("alice")["allowed"] == false)
         #expect(try call("POST", "/development/security/roles", #"{"name":"Editor"}"#).0 == 201)
-        let (status, grants) = try call("PUT", "/development/security/record-types/Note/grants",
-                                        #"{"grants":[{"role":"Editor","permissions":["create","READ"]},{"role":"_world","permissions":["READ"]}]}"#)
-        #expect(status == 200 && grants["grants"] == [["role": "Editor", "permissions": ["READ", "CREATE"]], ["role": "_world", "permissions": ["READ"]]])
+        let (status, grants) = try call(
+            "PUT", "/development/security/record-types/Note/grants",
+            #"{"grants":[{"role":"Editor","permissions":["create","READ"]},{"role":"_world","permissions":["READ"]}]}"#)
+        #expect(
+            status == 200
+                && grants["grants"] == [
+                    ["role": "Editor", "permissions": ["READ", "CREATE"]], ["role": "_world", "permissions": ["READ"]],
+                ])
         #expect(try call("PUT", "/development/users/alice/roles", #"{"roles":["Editor"]}"#).1["roles"] == ["Editor"])
         let decision = try simulate("alice")
         #expect(decision["allowed"] == true && decision["rule"] == #"GRANT CREATE TO "Editor" (the user holds the role)"#)
@@ -592,10 +683,13 @@ import TestSupport
         let token = try server.store.createManagementToken(for: "root", name: "t").text
         let auth = [("Authorization", "Bearer " + token)]
         for (index, status) in [200, 404, 200].enumerated() {
-            server.store.requestLog.record(RequestLogEntry(
-                time: 1_800_000_000_000 + Int64(index), container: "iCloud.com.example.Tests", environment: "development", database: "public",
-                operation: index == 1 ? "records/lookup" : "records/query", user: nil, clientAddress: "127.0.0.1", status: status,
-                serverErrorCode: status == 404 ? "NOT_FOUND" : nil, durationMicroseconds: 5, bytesIn: 1, bytesOut: 2, requestID: "r\(index)"))
+            server.store.requestLog.record(
+                RequestLogEntry(
+                    time: 1_800_000_000_000 + Int64(index), container: "iCloud.com.example.Tests", environment: "development",
+                    database: "public",
+                    operation: index == 1 ? "records/lookup" : "records/query", user: nil, clientAddress: "127.0.0.1", status: status,
+                    serverErrorCode: status == 404 ? "NOT_FOUND" : nil, durationMicroseconds: 5, bytesIn: 1, bytesOut: 2,
+                    requestID: "r\(index)"))
         }
         let base = "/admin/v1/containers/iCloud.com.example.Tests/logs"
         let all = try Self.send(server, "GET", base, headers: auth).json()
@@ -625,22 +719,29 @@ import TestSupport
         #expect(status == 200 && standard["preset"] == "standard" && standard["requestsPerSecond"]?.doubleValue == 5_000)
         let (_, cloudKit) = try call("PUT", "/limits", #"{"preset":"cloudkit"}"#)
         #expect(cloudKit["preset"] == "cloudkit" && cloudKit["requestsPerSecond"]?.doubleValue == 40 && cloudKit["burst"] == 40)
-        let (_, custom) = try call("PUT", "/limits", #"{"requestsPerSecond":"12.5","storageBytes":1000000,"transferBytesPerMonth":"2,000,000"}"#)
+        let (_, custom) = try call(
+            "PUT", "/limits", #"{"requestsPerSecond":"12.5","storageBytes":1000000,"transferBytesPerMonth":"2,000,000"}"#)
         #expect(custom["preset"] == .null && custom["requestsPerSecond"]?.doubleValue == 12.5 && custom["burst"] == 40)
         #expect(custom["storageBytes"] == 1_000_000 && custom["transferBytesPerMonth"] == 2_000_000)
         #expect(try server.store.limits(of: server.container, .development).storageBytes == 1_000_000)
         let (_, removed) = try call("PUT", "/limits", #"{"storageBytes":null,"transferBytesPerMonth":""}"#)
-        #expect(removed["storageBytes"] == .null && removed["transferBytesPerMonth"] == .null && removed["requestsPerSecond"]?.doubleValue == 12.5)
-        for bad in [#"{"preset":"unlimited"}"#, #"{"requestsPerSecond":0}"#, #"{"burst":1.5}"#, #"{"storageBytes":"lots"}"#, #"{"burst":-1}"#] {
+        #expect(
+            removed["storageBytes"] == .null && removed["transferBytesPerMonth"] == .null
+                && removed["requestsPerSecond"]?.doubleValue == 12.5)
+        for bad in [
+            #"{"preset":"unlimited"}"#, #"{"requestsPerSecond":0}"#, #"{"burst":1.5}"#, #"{"storageBytes":"lots"}"#, #"{"burst":-1}"#,
+        ] {
             let (status, body) = try call("PUT", "/limits", bad)
             #expect(status == 400 && body["serverErrorCode"] == "BAD_REQUEST", "\(bad)")
         }
         #expect(try server.store.limits(of: server.container, .development).requestsPerSecond == 12.5, "a refused change changes nothing")
         #expect(try server.store.auditEntries(AuditFilter(action: "limits.set")).count == 3)
-        server.store.requestLog.record(RequestLogEntry(
-            time: server.store.configuration.clock(), container: "iCloud.com.example.Tests", environment: "development", database: "public",
-            operation: "records/query", user: nil, clientAddress: "127.0.0.1", status: 500, serverErrorCode: "INTERNAL_ERROR",
-            durationMicroseconds: 2_000, bytesIn: 100, bytesOut: 23, requestID: "r"))
+        server.store.requestLog.record(
+            RequestLogEntry(
+                time: server.store.configuration.clock(), container: "iCloud.com.example.Tests", environment: "development",
+                database: "public",
+                operation: "records/query", user: nil, clientAddress: "127.0.0.1", status: 500, serverErrorCode: "INTERNAL_ERROR",
+                durationMicroseconds: 2_000, bytesIn: 100, bytesOut: 23, requestID: "r"))
         let (_, usage) = try call("GET", "/usage?range=week")
         let points = try #require(usage["points"]?.arrayValue)
         #expect(points.count == 168 && usage["bucketSeconds"] == 3_600)
@@ -654,14 +755,17 @@ import TestSupport
         let token = try server.store.createManagementToken(for: "root", name: "t").text
         let client = try RawClient(port: server.port)
         try client.send(
-            "GET /admin/v1/containers/iCloud.com.example.Tests/logs/tail?errors=1 HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(token)\r\n\r\n")
+            "GET /admin/v1/containers/iCloud.com.example.Tests/logs/tail?errors=1 HTTP/1.1\r\nHost: test\r\nAuthorization: Bearer \(token)\r\n\r\n"
+        )
         let head = try client.readHead()
         #expect(head.status == 200 && head.header("Content-Type")?.hasPrefix("text/event-stream") == true)
         for (name, status) in [("r-ok", 200), ("r-error", 503)] {
-            server.store.requestLog.record(RequestLogEntry(
-                time: 1_800_000_000_000, container: "iCloud.com.example.Tests", environment: "development", database: "public",
-                operation: "records/query", user: nil, clientAddress: "127.0.0.1", status: status, serverErrorCode: status == 200 ? nil : "TRY_AGAIN_LATER",
-                durationMicroseconds: 5, bytesIn: 1, bytesOut: 2, requestID: name))
+            server.store.requestLog.record(
+                RequestLogEntry(
+                    time: 1_800_000_000_000, container: "iCloud.com.example.Tests", environment: "development", database: "public",
+                    operation: "records/query", user: nil, clientAddress: "127.0.0.1", status: status,
+                    serverErrorCode: status == 200 ? nil : "TRY_AGAIN_LATER",
+                    durationMicroseconds: 5, bytesIn: 1, bytesOut: 2, requestID: name))
         }
         try server.store.requestLog.flush()
         var text = ""

@@ -1,8 +1,9 @@
-@testable import Console
 import Foundation
 import HTTPServer
-import Testing
 import TestSupport
+import Testing
+
+@testable import Console
 
 /// Keeps the management routes in one table and `Public/openapi-management.json` true to it: the
 /// router serves exactly the table's routes, the document describes each with exactly its methods

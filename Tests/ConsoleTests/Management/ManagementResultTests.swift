@@ -2,8 +2,8 @@ import CloudKitWire
 import CloudStore
 import Console
 import HTTPServer
-import Testing
 import TestSupport
+import Testing
 
 /// Each typed admin result reads back the management API's JSON and writes it again byte for
 /// byte: the one encoding is what the API sends, and the one decoding is what the remote command
@@ -12,7 +12,8 @@ import TestSupport
     /// A store with a user, a zone, a push token, a schema with a role, an API token and a deployment.
     private static func seeded() throws -> (ConsoleTestServer, InProcessResponder) {
         let server = try ConsoleTestServer()
-        let alice = try server.store.addUser(server.container, name: "alice", password: "a long passphrase", emailAddress: "alice@example.com")
+        let alice = try server.store.addUser(
+            server.container, name: "alice", password: "a long passphrase", emailAddress: "alice@example.com")
         try server.store.registerPushToken(
             "alicedevicetoken", server.container, .development, apnsEnvironment: "development", caller: .user(alice.userRecordName))
         _ = try server.store.database(server.container, .development, .private, as: .user(alice.userRecordName))
@@ -27,7 +28,9 @@ import TestSupport
     }
 
     private static func send(_ api: InProcessResponder, _ method: HTTPMethod, _ target: String, _ body: String = "") throws -> [UInt8] {
-        let response = api.respond(to: HTTPRequest(method: method, target: "/admin/v1/" + target, headers: ["Content-Type": "application/json"], body: Array(body.utf8)))
+        let response = api.respond(
+            to: HTTPRequest(
+                method: method, target: "/admin/v1/" + target, headers: ["Content-Type": "application/json"], body: Array(body.utf8)))
         #expect((200..<300).contains(Int(response.status.code)), "\(method) \(target)")
         guard case .bytes(let bytes) = response.body else { Issue.record("\(target) answered no bytes"); return [] }
         return bytes
@@ -42,7 +45,10 @@ import TestSupport
         let (server, api) = try Self.seeded()
         let c = server.container.rawValue
         let cases: [(HTTPMethod, String, String, ([UInt8]) throws -> String)] = [
-            (.post, "containers/\(c)/tokens", #"{"name":"web","allowedOrigins":["https://app.example.com"]}"#, { try Self.roundTrip(APITokenView.self, $0) }),
+            (
+                .post, "containers/\(c)/tokens", #"{"name":"web","allowedOrigins":["https://app.example.com"]}"#,
+                { try Self.roundTrip(APITokenView.self, $0) }
+            ),
             (.get, "containers/\(c)/tokens", "", { try Self.roundTrip(APITokensView.self, $0) }),
             (.get, "containers/\(c)/keys", "", { try Self.roundTrip(ServerKeysView.self, $0) }),
             (.get, "containers", "", { try Self.roundTrip(ContainersView.self, $0) }),
@@ -51,21 +57,42 @@ import TestSupport
             (.get, "containers/\(c)/users", "", { try Self.roundTrip(UsersView.self, $0) }),
             (.post, "containers/\(c)/users/alice/sign-out", "", { try Self.roundTrip(SignOutOutcome.self, $0) }),
             (.get, "containers/\(c)/development/schema", "", { try Self.roundTrip(EnvironmentSchemaView.self, $0) }),
-            (.post, "containers/\(c)/development/schema/validate", "DEFINE SCHEMA\n RECORD TYPE A (x STRING);\n", { try Self.roundTrip(SchemaValidation.self, $0) }),
-            (.post, "containers/\(c)/development/record-types/Note/fields", #"{"name":"body","type":"STRING","indexes":["SEARCHABLE"]}"#, { try Self.roundTrip(RecordTypeView.self, $0) }),
+            (
+                .post, "containers/\(c)/development/schema/validate", "DEFINE SCHEMA\n RECORD TYPE A (x STRING);\n",
+                { try Self.roundTrip(SchemaValidation.self, $0) }
+            ),
+            (
+                .post, "containers/\(c)/development/record-types/Note/fields", #"{"name":"body","type":"STRING","indexes":["SEARCHABLE"]}"#,
+                { try Self.roundTrip(RecordTypeView.self, $0) }
+            ),
             (.get, "containers/\(c)/development/private/zones?user=alice", "", { try Self.roundTrip(ZonesView.self, $0) }),
-            (.post, "containers/\(c)/development/private/zones", #"{"zoneName":"Extra","user":"alice"}"#, { try Self.roundTrip(ZoneChangeView.self, $0) }),
+            (
+                .post, "containers/\(c)/development/private/zones", #"{"zoneName":"Extra","user":"alice"}"#,
+                { try Self.roundTrip(ZoneChangeView.self, $0) }
+            ),
             (.get, "containers/\(c)/development/security", "", { try Self.roundTrip(SecurityView.self, $0) }),
-            (.put, "containers/\(c)/development/users/alice/roles", #"{"roles":["Editor"]}"#, { try Self.roundTrip(UserRolesView.self, $0) }),
-            (.post, "containers/\(c)/development/security/simulate", #"{"subject":"alice","permission":"CREATE","recordType":"Note"}"#, { try Self.roundTrip(AccessDecisionView.self, $0) }),
+            (
+                .put, "containers/\(c)/development/users/alice/roles", #"{"roles":["Editor"]}"#,
+                { try Self.roundTrip(UserRolesView.self, $0) }
+            ),
+            (
+                .post, "containers/\(c)/development/security/simulate", #"{"subject":"alice","permission":"CREATE","recordType":"Note"}"#,
+                { try Self.roundTrip(AccessDecisionView.self, $0) }
+            ),
             (.get, "containers/\(c)/development/limits", "", { try Self.roundTrip(LimitsView.self, $0) }),
             (.get, "containers/\(c)/development/usage?range=hour", "", { try Self.roundTrip(UsageView.self, $0) }),
             (.get, "containers/\(c)/development/push-tokens", "", { try Self.roundTrip(PushTokensView.self, $0) }),
             (.get, "containers/\(c)/development/notifications", "", { try Self.roundTrip(NotificationQueuesView.self, $0) }),
             (.get, "containers/\(c)/development/subscriptions", "", { try Self.roundTrip(SubscriptionsView.self, $0) }),
             (.get, "containers/\(c)/development/shares", "", { try Self.roundTrip(SharesView.self, $0) }),
-            (.get, "containers/\(c)/development/public/zones/_defaultZone/changes?after=0", "", { try Self.roundTrip(ChangeLogView.self, $0) }),
-            (.get, "containers/\(c)/development/public/zones/_defaultZone/changes/next", "", { try Self.roundTrip(NextChangesView.self, $0) }),
+            (
+                .get, "containers/\(c)/development/public/zones/_defaultZone/changes?after=0", "",
+                { try Self.roundTrip(ChangeLogView.self, $0) }
+            ),
+            (
+                .get, "containers/\(c)/development/public/zones/_defaultZone/changes/next", "",
+                { try Self.roundTrip(NextChangesView.self, $0) }
+            ),
             (.get, "containers/\(c)/deployment", "", { try Self.roundTrip(SchemaDifferenceView.self, $0) }),
             (.post, "containers/\(c)/deployment", "", { try Self.roundTrip(SchemaDeploymentView.self, $0) }),
             (.get, "containers/\(c)/deployments", "", { try Self.roundTrip(SchemaDeploymentsView.self, $0) }),
@@ -90,7 +117,8 @@ import TestSupport
         #expect(users.users.first?.roles[.development] == ["Editor"])
         let schema = try EnvironmentSchemaView(json: try JSONValue.parse(try Self.send(api, .get, "containers/\(c)/development/schema")))
         #expect(schema.editable && schema.roles == ["Editor"])
-        #expect(schema.recordTypes.first { $0.name == "Note" }?.fields.contains { $0.name == "title" && $0.indexes == ["QUERYABLE"] } == true)
+        #expect(
+            schema.recordTypes.first { $0.name == "Note" }?.fields.contains { $0.name == "title" && $0.indexes == ["QUERYABLE"] } == true)
         #expect(throws: MalformedAnswer.self) { try UsersView(json: ["users": [["name": "alice"]]]) }
     }
 }

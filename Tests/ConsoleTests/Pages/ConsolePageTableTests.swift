@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Logging
 import Testing
+
 @testable import Console
 
 /// The console's pages are declared once, in ``ConsolePageTable``: the router serves exactly its

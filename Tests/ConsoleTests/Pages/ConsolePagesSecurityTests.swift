@@ -3,8 +3,8 @@ import CloudStore
 import Console
 import Foundation
 import HTTPServer
-import Testing
 import TestSupport
+import Testing
 
 /// Who may use the console's pages: every page needs an operator's session, every form post
 /// its form token; values from records are shown as text; a login gets a fresh session id.
@@ -17,7 +17,8 @@ import TestSupport
     static let alicePushToken = "alicedevicetoken"
     static let alicePushTokenID = PushToken(
         token: alicePushToken, container: try! ContainerIdentifier("iCloud.com.example.Tests"), environment: .development,
-        apnsEnvironment: "development", userRecordName: nil, created: 0).id
+        apnsEnvironment: "development", userRecordName: nil, created: 0
+    ).id
 
     /// A server with an operator, a user `alice` holding a push token, a `Note` type and one record `r1`.
     private static func server(publicURL: String? = nil) throws -> ConsoleTestServer {
@@ -29,10 +30,12 @@ import TestSupport
         try server.store.importSchema(
             "DEFINE SCHEMA\n RECORD TYPE Note (\"___recordID\" REFERENCE QUERYABLE, title STRING QUERYABLE, tags LIST<STRING>);\n",
             into: server.container, .development)
-        _ = try server.store.database(server.container, .development, .public, as: .operator()).modify(ModifyRequest(operations: [
-            RecordOperation(.create, recordName: "r1", recordType: "Note",
-                            fields: ["title": .string(hostile), "tags": .list(.string, [.string(hostile)])]),
-        ]))
+        _ = try server.store.database(server.container, .development, .public, as: .operator()).modify(
+            ModifyRequest(operations: [
+                RecordOperation(
+                    .create, recordName: "r1", recordType: "Note",
+                    fields: ["title": .string(hostile), "tags": .list(.string, [.string(hostile)])])
+            ]))
         return server
     }
 
@@ -66,7 +69,8 @@ import TestSupport
     private static let plausibleForm: [(String, String)] = [
         ("identifier", "iCloud.com.example.Other"), ("name", "fresh"), ("password", "a new passphrase"), ("zoneName", "Fresh"),
         ("recordType", "Note"), ("field", "title"), ("index", "SORTABLE"), ("type", "STRING"), ("record", "r1"),
-        ("field.title", "changed"), ("confirmed", "yes"), ("pushTokenID", alicePushTokenID), ("text", "DEFINE SCHEMA\n RECORD TYPE Other (x STRING);\n"),
+        ("field.title", "changed"), ("confirmed", "yes"), ("pushTokenID", alicePushTokenID),
+        ("text", "DEFINE SCHEMA\n RECORD TYPE Other (x STRING);\n"),
     ]
 
     @Test func everyPageSendsAVisitorWithoutASessionToTheLoginAndChangesNothing() throws {
@@ -78,7 +82,8 @@ import TestSupport
         let forged = [("Cookie", "cumulus_console=" + String(repeating: "c", count: 64))]
         for route in routes where !open.contains(route.path) {
             for headers in [[], forged] {
-                let response = route.method == "GET"
+                let response =
+                    route.method == "GET"
                     ? try server.get(route.path, headers: headers)
                     : try server.post(route.path, form: Self.plausibleForm, headers: headers)
                 #expect(response.status == 303, "\(route.method) \(route.path)")
@@ -111,16 +116,18 @@ import TestSupport
                 #expect(response.status == 403, "\(route.path) with form token \(csrf ?? "none")")
             }
             // The right token from another site is refused too.
-            let crossSite = try server.post(route.path, form: Self.plausibleForm + [("csrfToken", token)],
-                                            headers: [cookie, ("Sec-Fetch-Site", "cross-site")])
+            let crossSite = try server.post(
+                route.path, form: Self.plausibleForm + [("csrfToken", token)],
+                headers: [cookie, ("Sec-Fetch-Site", "cross-site")])
             #expect(crossSite.status == 403, "\(route.path) from another site")
         }
         let after = try Self.snapshot(server)
         #expect(after == before, "\(zip(before.split(separator: "|"), after.split(separator: "|")).filter { $0 != $1 })")
         #expect(try server.get("/console/containers", headers: [cookie]).status == 200, "the session still works")
         // With its token, the same post goes through.
-        let created = try server.post("/console/containers", form: [("identifier", "iCloud.com.example.Other"), ("csrfToken", token)],
-                                      headers: [cookie, ("Sec-Fetch-Site", "same-origin")])
+        let created = try server.post(
+            "/console/containers", form: [("identifier", "iCloud.com.example.Other"), ("csrfToken", token)],
+            headers: [cookie, ("Sec-Fetch-Site", "same-origin")])
         #expect(created.status == 303)
         #expect(try server.store.containers().map(\.identifier.rawValue).contains("iCloud.com.example.Other"))
     }
@@ -140,8 +147,9 @@ import TestSupport
             #expect(page.status == 200, "\(view)")
             #expect(!page.text.contains("<script>alert"), "\(view) has no live script")
             #expect(!page.text.contains("<img src=x"), "\(view) has no live image")
-            #expect(page.text.contains(escaped) || page.text.contains(escaped.replacingOccurrences(of: "&quot;", with: "&#34;")),
-                    "\(view) shows the value as text")
+            #expect(
+                page.text.contains(escaped) || page.text.contains(escaped.replacingOccurrences(of: "&quot;", with: "&#34;")),
+                "\(view) shows the value as text")
         }
         // The export carries the value as data, never as a page.
         let export = try server.get(base + "/export?type=Note&f0.field=title&f0.op=BEGINS_WITH&f0.value=%3C&format=csv", headers: cookie)
@@ -160,19 +168,23 @@ import TestSupport
         let csrf = try #require(HTML.hiddenFields(in: form.text).first { $0.0 == "csrfToken" }?.1)
         let headers = [("Cookie", "\(loginCookie); cumulus_console=\(old)"), ("Sec-Fetch-Site", "same-origin")]
 
-        let wrong = try server.post("/console/login", form: [("csrfToken", csrf), ("name", Self.operatorName), ("password", "nope")], headers: headers)
+        let wrong = try server.post(
+            "/console/login", form: [("csrfToken", csrf), ("name", Self.operatorName), ("password", "nope")], headers: headers)
         #expect(wrong.status == 401 && wrong.text.contains("Incorrect name or password."))
-        let withoutToken = try server.post("/console/login", form: [("name", Self.operatorName), ("password", Self.password)], headers: headers)
+        let withoutToken = try server.post(
+            "/console/login", form: [("name", Self.operatorName), ("password", Self.password)], headers: headers)
         #expect(withoutToken.status == 403)
 
-        let login = try server.post("/console/login", form: [("csrfToken", csrf), ("name", Self.operatorName), ("password", Self.password)], headers: headers)
+        let login = try server.post(
+            "/console/login", form: [("csrfToken", csrf), ("name", Self.operatorName), ("password", Self.password)], headers: headers)
         #expect(login.status == 303 && login.header("Location") == "/console/containers")
         let setCookie = try #require(login.header("Set-Cookie"))
         #expect(setCookie.contains("; Path=/; HttpOnly; SameSite=Strict") && !setCookie.contains("Secure"))
         let new = String(setCookie.prefix { $0 != ";" }.dropFirst("cumulus_console=".count))
         #expect(new.count >= 32 && new != old)
         #expect(try server.get("/console/containers", headers: [("Cookie", "cumulus_console=\(new)")]).status == 200)
-        #expect(try server.get("/console/containers", headers: [("Cookie", "cumulus_console=\(old)")]).status == 303, "the old session ended")
+        #expect(
+            try server.get("/console/containers", headers: [("Cookie", "cumulus_console=\(old)")]).status == 303, "the old session ended")
     }
 
     @Test func behindTLSTheSessionCookieIsSecure() throws {
@@ -181,8 +193,9 @@ import TestSupport
         #expect(form.header("Set-Cookie")?.contains("; Secure") == true)
         let loginCookie = try #require(form.header("Set-Cookie")?.split(separator: ";").first.map(String.init))
         let csrf = try #require(HTML.hiddenFields(in: form.text).first { $0.0 == "csrfToken" }?.1)
-        let login = try server.post("/console/login", form: [("csrfToken", csrf), ("name", Self.operatorName), ("password", Self.password)],
-                                    headers: [("Cookie", loginCookie)])
+        let login = try server.post(
+            "/console/login", form: [("csrfToken", csrf), ("name", Self.operatorName), ("password", Self.password)],
+            headers: [("Cookie", loginCookie)])
         #expect(login.status == 303)
         #expect(login.header("Set-Cookie")?.hasSuffix("; Secure") == true)
     }
@@ -194,14 +207,18 @@ import TestSupport
         let csrf = try #require(HTML.hiddenFields(in: form.text).first { $0.0 == "csrfToken" }?.1)
         var statuses: [Int] = []
         for _ in 0..<12 {
-            statuses.append(try server.post("/console/login", form: [("csrfToken", csrf), ("name", Self.operatorName), ("password", "guess")],
-                                            headers: [("Cookie", loginCookie)]).status)
+            statuses.append(
+                try server.post(
+                    "/console/login", form: [("csrfToken", csrf), ("name", Self.operatorName), ("password", "guess")],
+                    headers: [("Cookie", loginCookie)]
+                ).status)
         }
         #expect(statuses.first == 401)
         #expect(statuses.last == 429, "\(statuses)")
         // Throttled, even the right password waits.
-        let right = try server.post("/console/login", form: [("csrfToken", csrf), ("name", Self.operatorName), ("password", Self.password)],
-                                    headers: [("Cookie", loginCookie)])
+        let right = try server.post(
+            "/console/login", form: [("csrfToken", csrf), ("name", Self.operatorName), ("password", Self.password)],
+            headers: [("Cookie", loginCookie)])
         #expect(right.status == 429 && right.header("Retry-After") != nil)
     }
 }

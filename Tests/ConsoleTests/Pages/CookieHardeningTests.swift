@@ -1,8 +1,8 @@
 import CloudStore
 import Console
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// The server's cookies: behind an https public URL every one is `Secure` and `__Host-`
 /// prefixed (so `Path=/`, no `Domain`), and only the prefixed name is read, so a sibling
@@ -29,7 +29,9 @@ import TestSupport
 
         /// Checks a `Set-Cookie` value and returns its `name=value` pair.
         @discardableResult
-        func expectCookie(_ setCookie: String?, _ base: String, httpPath: String, sourceLocation: SourceLocation = #_sourceLocation) -> String {
+        func expectCookie(_ setCookie: String?, _ base: String, httpPath: String, sourceLocation: SourceLocation = #_sourceLocation)
+            -> String
+        {
             guard let setCookie else {
                 Issue.record("no \(base) cookie", sourceLocation: sourceLocation)
                 return ""
@@ -37,7 +39,8 @@ import TestSupport
             let attributes = setCookie.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
             #expect(attributes.first?.hasPrefix(name(base) + "=") == true, "\(setCookie)", sourceLocation: sourceLocation)
             #expect(attributes.contains("Path=\(https ? "/" : httpPath)"), "\(setCookie)", sourceLocation: sourceLocation)
-            #expect(attributes.contains("HttpOnly") && attributes.contains("SameSite=Strict"), "\(setCookie)", sourceLocation: sourceLocation)
+            #expect(
+                attributes.contains("HttpOnly") && attributes.contains("SameSite=Strict"), "\(setCookie)", sourceLocation: sourceLocation)
             #expect(attributes.contains("Secure") == https, "\(setCookie)", sourceLocation: sourceLocation)
             #expect(!attributes.contains { $0.lowercased().hasPrefix("domain") }, "\(setCookie)", sourceLocation: sourceLocation)
             return attributes.first ?? ""
@@ -49,7 +52,8 @@ import TestSupport
             let csrfCookie = expectCookie(form.header("Set-Cookie"), "cumulus_login_csrf", httpPath: "/console")
             let csrf = try #require(HTML.hiddenFields(in: form.text).first { $0.0 == "csrfToken" }?.1)
             let login = try server.post(
-                "/console/login", form: [("csrfToken", csrf), ("name", CookieHardeningTests.operatorName), ("password", CookieHardeningTests.password)],
+                "/console/login",
+                form: [("csrfToken", csrf), ("name", CookieHardeningTests.operatorName), ("password", CookieHardeningTests.password)],
                 headers: [("Cookie", csrfCookie), ("Sec-Fetch-Site", "same-origin")])
             #expect(login.status == 303)
             return expectCookie(login.header("Set-Cookie"), "cumulus_console", httpPath: "/")
@@ -114,9 +118,11 @@ import TestSupport
 
         let token = try server.store.createAPIToken(server.container, .development, allowedOrigins: [Self.origin])
         _ = try server.store.addUser(server.container, name: "alice", password: "a long passphrase")
-        let signIn = try server.post(form: [
-            ("ckAPIToken", token.token), ("origin", Self.origin), ("csrfToken", chosen), ("name", "alice"), ("password", "a long passphrase"),
-        ], headers: [("Cookie", "cumulus_signin_csrf=\(chosen)"), ("Sec-Fetch-Site", "same-origin")])
+        let signIn = try server.post(
+            form: [
+                ("ckAPIToken", token.token), ("origin", Self.origin), ("csrfToken", chosen), ("name", "alice"),
+                ("password", "a long passphrase"),
+            ], headers: [("Cookie", "cumulus_signin_csrf=\(chosen)"), ("Sec-Fetch-Site", "same-origin")])
         #expect(signIn.status == 403)
 
         let secret = try server.store.signInOperator(Self.operatorName, password: Self.password, clientAddress: nil).secret

@@ -1,6 +1,7 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
+
 @testable import Console
 
 @Suite struct FormattingTests {
@@ -8,9 +9,11 @@ import TestSupport
     /// 1582 (before it, Foundation switches to the Julian calendar; the console stays
     /// proleptic Gregorian, as ISO 8601 is).
     @Test func timesMatchDateFormatterInEveryZone() {
-        var generator = SeededGenerator(seed: 20261124)
-        let zones = ["UTC", "Europe/Paris", "America/New_York", "Asia/Kolkata", "Pacific/Chatham", "America/St_Johns", "Australia/Lord_Howe"]
-            .compactMap(TimeZone.init(identifier:))
+        var generator = SeededGenerator(seed: 20_261_124)
+        let zones = [
+            "UTC", "Europe/Paris", "America/New_York", "Asia/Kolkata", "Pacific/Chatham", "America/St_Johns", "Australia/Lord_Howe",
+        ]
+        .compactMap(TimeZone.init(identifier:))
         #expect(zones.count == 7)
         let fixed: [Int64] = [0, -1, -1000, -1001, 999, 951_782_400_000, 1_795_552_847_790, -2_208_988_800_001, 253_402_300_799_000]
         let random = (0..<2_000).map { _ in Int64.random(in: -2_208_988_800_000...4_102_444_800_000, using: &generator) }

@@ -1,9 +1,13 @@
 import Testing
+
 @testable import Console
 
 @Suite struct UsageChartTests {
     @Test func theScaleRoundsUpToAnEvenStep() {
-        #expect([0, 1, 2, 3, 5, 9, 10, 11, 123, 999, 1_000, 4_001].map(UsageChart.roundedUp) == [2, 2, 2, 4, 6, 10, 10, 20, 200, 1_000, 1_000, 6_000])
+        #expect(
+            [0, 1, 2, 3, 5, 9, 10, 11, 123, 999, 1_000, 4_001].map(UsageChart.roundedUp) == [
+                2, 2, 2, 4, 6, 10, 10, 20, 200, 1_000, 1_000, 6_000,
+            ])
     }
 
     @Test func linesBreakWhereNothingWasMeasuredAndLonePointsAreDashes() throws {

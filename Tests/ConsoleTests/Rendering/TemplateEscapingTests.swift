@@ -1,6 +1,7 @@
 import Foundation
 import Mustache
 import Testing
+
 @testable import Console
 
 /// Security review N4: a quote, apostrophe or `>` followed by a combining mark is one
@@ -31,7 +32,7 @@ import Testing
 
     @Test func theReviewsAttributeBreakoutIsGone() throws {
         let folder = try TemplateRendererTests.TemplateFolder(extra: [
-            "partials/record.mustache": "<input type=\"checkbox\" name=\"record\" value=\"{{name}}\" form=\"bulk\">",
+            "partials/record.mustache": "<input type=\"checkbox\" name=\"record\" value=\"{{name}}\" form=\"bulk\">"
         ])
         let html = try TemplateRenderer(directory: folder.path).render("partials.record", ["name": Self.breakout])
         let tokens = HTMLTokens(html).tokens
@@ -62,7 +63,8 @@ import Testing
         let names = try Self.templateNames()
         #expect(names.count >= TemplateRenderer.requiredTemplates.count)
         for name in names {
-            let text = try String(contentsOfFile: "\(repositoryTemplates)/\(name.replacingOccurrences(of: ".", with: "/")).mustache", encoding: .utf8)
+            let text = try String(
+                contentsOfFile: "\(repositoryTemplates)/\(name.replacingOccurrences(of: ".", with: "/")).mustache", encoding: .utf8)
             // `{{{…}}}` and `{{&…}}` skip escaping: only for ScriptLiteral values, by name.
             for unescaped in Self.unescapedNames(in: text) {
                 #expect(Everything.scriptValues.contains(unescaped), "\(name) inserts \(unescaped) unescaped")
@@ -94,12 +96,15 @@ import Testing
     static func replacingBenign(_ token: HTMLTokens.Token) -> HTMLTokens.Token {
         switch token {
         case .start(let name, let attributes):
-            .start(name: name, attributes: attributes.map { .init(name: $0.name, value: $0.value.replacingOccurrences(of: benign, with: hostile)) })
+            .start(
+                name: name,
+                attributes: attributes.map { .init(name: $0.name, value: $0.value.replacingOccurrences(of: benign, with: hostile)) })
         case .end: token
         case .text(let text): .text(text.replacingOccurrences(of: benign, with: hostile))
         case .raw(let text):
-            .raw(text.replacingOccurrences(of: ScriptLiteral.string(benign), with: ScriptLiteral.string(hostile))
-                .replacingOccurrences(of: benign, with: HTMLEscaping.escape(hostile)))
+            .raw(
+                text.replacingOccurrences(of: ScriptLiteral.string(benign), with: ScriptLiteral.string(hostile))
+                    .replacingOccurrences(of: benign, with: HTMLEscaping.escape(hostile)))
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Testing
+
 @testable import Console
 
 @Suite struct TemplateRendererTests {
@@ -64,7 +65,7 @@ import Testing
 
     @Test func valuesAreHTMLEscapedAndPagesShareTheLayout() throws {
         let folder = try TemplateFolder(extra: [
-            "partials/sample.mustache": "{{<layout}}{{$content}}<p title=\"{{value}}\">{{value}}</p>{{/content}}{{/layout}}",
+            "partials/sample.mustache": "{{<layout}}{{$content}}<p title=\"{{value}}\">{{value}}</p>{{/content}}{{/layout}}"
         ])
         let renderer = try TemplateRenderer(directory: folder.path)
         #expect(renderer.has("partials.sample"))
@@ -77,7 +78,7 @@ import Testing
 
     @Test func anEmptyStringIsFalseToASectionAndBlankWhenShown() throws {
         let folder = try TemplateFolder(extra: [
-            "partials/empty.mustache": "[{{#a}}has {{a}}{{/a}}{{^a}}none{{/a}}|{{b}}|{{#rows}}{{#c}}<{{c}}>{{/c}}{{^c}}-{{/c}}{{/rows}}]",
+            "partials/empty.mustache": "[{{#a}}has {{a}}{{/a}}{{^a}}none{{/a}}|{{b}}|{{#rows}}{{#c}}<{{c}}>{{/c}}{{^c}}-{{/c}}{{/rows}}]"
         ])
         let renderer = try TemplateRenderer(directory: folder.path)
         let html = try renderer.render("partials.empty", ["a": "", "b": "", "rows": [["c": "x"], ["c": ""]]])

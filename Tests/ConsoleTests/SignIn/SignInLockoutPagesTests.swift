@@ -1,8 +1,8 @@
 import CloudKitWire
 import CloudStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// Review N7 over real sockets: a guesser at one address cannot lock an operator or an app user
 /// out of their account from another, and the console lists the accounts under attack.
@@ -50,7 +50,8 @@ import TestSupport
         let attacks = try #require(HTML.text(in: page.text, between: "<table class=\"list attacks\">", and: "</table>"))
         #expect(attacks.contains("<span class=\"value\">bob</span> <span class=\"muted small\">operator</span>"))
         #expect(attacks.contains("<td data-label=\"Failed sign-ins\">20</td><td data-label=\"Addresses\">1</td>"))
-        let listed = try HTTPTestClient.send(port: server.port, method: "GET", target: "/admin/v1/sign-in-attacks", headers: [("Cookie", session)])
+        let listed = try HTTPTestClient.send(
+            port: server.port, method: "GET", target: "/admin/v1/sign-in-attacks", headers: [("Cookie", session)])
         let account = try #require(try listed.json()["accounts"]?.arrayValue?.first)
         #expect(account["kind"] == "operator" && account["name"] == "bob" && account["failures"] == 20 && account["addresses"] == 1)
     }
@@ -71,7 +72,9 @@ import TestSupport
         #expect(owner.status == 303)
         let location = try #require(owner.header("Location").flatMap(URLComponents.init(string:)))
         let webAuthToken = try #require(location.queryItems?.first { $0.name == "ckWebAuthToken" }?.value)
-        #expect(try server.store.session(forWebAuthToken: webAuthToken, in: server.container, .development).userRecordName == bob.userRecordName)
+        #expect(
+            try server.store.session(forWebAuthToken: webAuthToken, in: server.container, .development).userRecordName == bob.userRecordName
+        )
 
         let management = try server.store.createManagementToken(for: "root", name: "t").text
         let listed = try HTTPTestClient.send(

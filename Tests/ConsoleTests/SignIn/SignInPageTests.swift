@@ -1,8 +1,8 @@
 import CloudStore
 import Console
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `GET /signin`: the form for a good link, readable refusals for bad ones.
 @Suite struct SignInPageTests {

@@ -1,7 +1,7 @@
 import CloudStore
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// `POST /signin`: passwords checked, the web auth token handed back by redirect or postMessage,
 /// forged posts refused.
@@ -126,7 +126,9 @@ import TestSupport
 
     @Test func theSignInPageNamesTheSiteThatAsked() throws {
         let (server, token, _) = try setUp {
-            try $0.store.createAPIToken($0.container, .development, allowedOrigins: ["https://app.example.com"], signInCallback: "https://done.example.com/back?x=1")
+            try $0.store.createAPIToken(
+                $0.container, .development, allowedOrigins: ["https://app.example.com"], signInCallback: "https://done.example.com/back?x=1"
+            )
         }
         let page = try server.get("/signin?ckAPIToken=\(token.token)").text
         #expect(page.contains("https://done.example.com"))
@@ -203,11 +205,14 @@ import TestSupport
         let body = FormEncoding.encode(opened.fields(name: "bob smith", password: password))
         #expect(body.contains("name=bob+smith"))
         #expect(body.contains("p%2Bss+w%25rd%26x%3Dy+%C3%BC+%E2%9C%93"))
-        let response = try server.post("/signin", body: body, headers: [("Content-Type", "application/x-www-form-urlencoded; charset=UTF-8")] + opened.postHeaders)
+        let response = try server.post(
+            "/signin", body: body, headers: [("Content-Type", "application/x-www-form-urlencoded; charset=UTF-8")] + opened.postHeaders)
         #expect(response.status == 303)
         let location = try #require(response.header("Location").flatMap(URLComponents.init(string:)))
         let webAuthToken = try #require(location.queryItems?.first { $0.name == "ckWebAuthToken" }?.value)
-        #expect(try server.store.session(forWebAuthToken: webAuthToken, in: server.container, .development).userRecordName == user.userRecordName)
+        #expect(
+            try server.store.session(forWebAuthToken: webAuthToken, in: server.container, .development).userRecordName
+                == user.userRecordName)
     }
 
     @Test func unreadableFormsGetReadablePages() throws {

@@ -66,7 +66,9 @@ final class ConsoleTestServer {
     func post(
         _ target: String = "/signin", form fields: [(String, String)], headers: [(String, String)] = [], from source: String? = nil
     ) throws -> TestResponse {
-        try post(target, body: FormEncoding.encode(fields), headers: [("Content-Type", "application/x-www-form-urlencoded")] + headers, from: source)
+        try post(
+            target, body: FormEncoding.encode(fields), headers: [("Content-Type", "application/x-www-form-urlencoded")] + headers,
+            from: source)
     }
 
     /// Posts a raw body.

@@ -56,7 +56,9 @@ struct HTMLTokens: Equatable {
             }
             return read
         }
-        func isSpace(_ scalar: Unicode.Scalar) -> Bool { scalar == " " || scalar == "\n" || scalar == "\t" || scalar == "\r" || scalar == "\u{C}" }
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            scalar == " " || scalar == "\n" || scalar == "\t" || scalar == "\r" || scalar == "\u{C}"
+        }
         func isLetter(_ scalar: Unicode.Scalar) -> Bool { (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z") }
 
         while index < scalars.count {

@@ -1,11 +1,12 @@
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 /// What a request costs in allocations, counted in a release build of the server (the allocation
 /// probe: the API with its access log on, one keep-alive client), since a debug build allocates
 /// several times as often. The test script builds the probe; without it the test fails in CI.
-@Suite(.enabled(if: TestBackend.isSQLite, "The budgets are the SQLite path's, measured with the release build")) struct AllocationBudgetTests {
+@Suite(.enabled(if: TestBackend.isSQLite, "The budgets are the SQLite path's, measured with the release build"))
+struct AllocationBudgetTests {
     static var probePath: String {
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: executable).deletingLastPathComponent().deletingLastPathComponent()

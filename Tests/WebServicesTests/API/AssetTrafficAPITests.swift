@@ -1,10 +1,11 @@
 import CloudKitWire
-@testable import CloudStore
 import Crypto
 import Foundation
 import HTTPServer
-import Testing
 import TestSupport
+import Testing
+
+@testable import CloudStore
 @testable import WebServices
 
 /// Asset traffic under the same rules as the JSON API: uploads and downloads pass the request
@@ -13,14 +14,16 @@ import TestSupport
 @Suite struct AssetTrafficAPITests {
     /// An upload URL's target (path and ticket) for the test user's record `record`.
     static func uploadTarget(_ server: APITestServer, _ token: String, record: String = "a1") throws -> String {
-        let asked = try server.post("public", "assets/upload",
+        let asked = try server.post(
+            "public", "assets/upload",
             #"{"tokens":[{"recordName":"\#(record)","recordType":"Note","fieldName":"image"}]}"#, webAuthToken: token)
         let url = try #require(try asked.json()["tokens"]?[0]?["url"]?.stringValue, "\(asked.text)")
         return String(url.dropFirst("http://127.0.0.1:\(server.port)".count))
     }
 
     static func post(_ server: APITestServer, _ target: String, _ content: [UInt8]) throws -> APIResponse {
-        try HTTPTestClient.send(port: server.port, method: "POST", target: target, body: content, headers: ["Content-Type": "application/octet-stream"])
+        try HTTPTestClient.send(
+            port: server.port, method: "POST", target: target, body: content, headers: ["Content-Type": "application/octet-stream"])
     }
 
     /// Saves record `a1` with a file of `size` bytes; returns the content and its `downloadURL`.
@@ -86,8 +89,9 @@ import TestSupport
 
     /// An upload URL asked for before the quota is used up (asking then is refused too).
     static func uploadTargetPastQuota(_ server: APITestServer, _ token: String) throws -> String {
-        let ticket = try #require(try server.store.database(server.container, .development, .public, as: .operator())
-            .assetUploadTickets([AssetUploadRequest(recordType: "Note", fieldName: "image")]).first)
+        let ticket = try #require(
+            try server.store.database(server.container, .development, .public, as: .operator())
+                .assetUploadTickets([AssetUploadRequest(recordType: "Note", fieldName: "image")]).first)
         return "/assets/1/upload/\(ticket.ticket)"
     }
 

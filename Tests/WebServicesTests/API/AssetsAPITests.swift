@@ -1,10 +1,11 @@
 import CloudKitWire
-@testable import CloudStore
 import Crypto
 import Foundation
 import HTTPServer
-import Testing
 import TestSupport
+import Testing
+
+@testable import CloudStore
 @testable import WebServices
 
 /// Assets as CloudKit JS and MistKit move them: `assets/upload` for a URL on this server, the
@@ -14,9 +15,12 @@ import TestSupport
     static let schema = #"title STRING QUERYABLE, image ASSET"#
 
     /// Uploads `content` for `record`'s `image` field and returns the `singleFile` dictionary.
-    static func upload(_ server: APITestServer, _ token: String, _ content: [UInt8], record: String = "a1",
-                       database: String = "public") throws -> JSONValue {
-        let asked = try server.post(database, "assets/upload",
+    static func upload(
+        _ server: APITestServer, _ token: String, _ content: [UInt8], record: String = "a1",
+        database: String = "public"
+    ) throws -> JSONValue {
+        let asked = try server.post(
+            database, "assets/upload",
             #"{"tokens":[{"recordName":"\#(record)","recordType":"Note","fieldName":"image"}]}"#, webAuthToken: token)
         #expect(asked.status == 200, "\(asked.text)")
         let url = try #require(try asked.json()["tokens"]?[0]?["url"]?.stringValue)
@@ -29,11 +33,21 @@ import TestSupport
     }
 
     /// Saves `record` with `image` set to `value` and returns the saved record's dictionary.
-    static func save(_ server: APITestServer, _ token: String, _ value: JSONValue, record: String = "a1", database: String = "public",
-                     operation: String = "forceReplace") throws -> JSONValue {
-        let body: JSONValue = ["operations": [["operationType": .string(operation), "record": [
-            "recordName": .string(record), "recordType": "Note", "fields": ["title": ["value": "with a file"], "image": ["value": value]],
-        ]]]]
+    static func save(
+        _ server: APITestServer, _ token: String, _ value: JSONValue, record: String = "a1", database: String = "public",
+        operation: String = "forceReplace"
+    ) throws -> JSONValue {
+        let body: JSONValue = [
+            "operations": [
+                [
+                    "operationType": .string(operation),
+                    "record": [
+                        "recordName": .string(record), "recordType": "Note",
+                        "fields": ["title": ["value": "with a file"], "image": ["value": value]],
+                    ],
+                ]
+            ]
+        ]
         let response = try server.post(database, "records/modify", String(decoding: body.serialized(), as: UTF8.self), webAuthToken: token)
         #expect(response.status == 200, "\(response.text)")
         return try #require(try response.json()["records"]?[0])
@@ -82,12 +96,14 @@ import TestSupport
         }
         try server.defineNote(Self.schema)
         let token = try server.signIn()
-        let asked = try server.post("public", "assets/upload", #"{"tokens":[{"recordType":"Note","fieldName":"image"}]}"#, webAuthToken: token)
+        let asked = try server.post(
+            "public", "assets/upload", #"{"tokens":[{"recordType":"Note","fieldName":"image"}]}"#, webAuthToken: token)
         let answer = try asked.json()["tokens"]?[0]
         #expect(answer?["recordName"]?.stringValue?.isEmpty == false, "a record name is made when none is given")
         let url = try #require(answer?["url"]?.stringValue)
         let target = String(url.dropFirst("http://127.0.0.1:\(server.port)".count))
-        let tooLarge = try HTTPTestClient.send(port: server.port, method: "POST", target: target, body: [UInt8](repeating: 1, count: 1025), headers: [:])
+        let tooLarge = try HTTPTestClient.send(
+            port: server.port, method: "POST", target: target, body: [UInt8](repeating: 1, count: 1025), headers: [:])
         #expect(try tooLarge.status == 413 && tooLarge.json()["serverErrorCode"] == "QUOTA_EXCEEDED", "\(tooLarge.text)")
 
         let content = (0..<1024).map { UInt8($0 % 251) }
@@ -111,8 +127,11 @@ import TestSupport
         let token = try server.signIn()
         let singleFile = try Self.upload(server, token, Array("hello".utf8))
         var forged = singleFile
-        forged = .object(JSONObject([("fileChecksum", singleFile["fileChecksum"]!), ("size", .integer(5)),
-                                     ("receipt", .string(String((singleFile["receipt"]?.stringValue ?? "").dropLast(2)) + "AA"))]))
+        forged = .object(
+            JSONObject([
+                ("fileChecksum", singleFile["fileChecksum"]!), ("size", .integer(5)),
+                ("receipt", .string(String((singleFile["receipt"]?.stringValue ?? "").dropLast(2)) + "AA")),
+            ]))
         #expect(try Self.save(server, token, forged)["serverErrorCode"] == "BAD_REQUEST", "a tampered receipt")
         let noReceipt: JSONValue = ["fileChecksum": singleFile["fileChecksum"]!, "size": 5, "downloadURL": "https://evil.example/x"]
         let refused = try Self.save(server, token, noReceipt)
@@ -127,7 +146,9 @@ import TestSupport
         let url = try #require(saved["fields"]?["image"]?["value"]?["downloadURL"]?.stringValue)
         #expect(url.hasPrefix("http://127.0.0.1:\(server.port)/assets/1/download/"))
         let world = try server.post("public", "records/lookup", #"{"records":[{"recordName":"a1"}]}"#)
-        #expect(try world.json()["records"]?[0]?["fields"]?["image"]?["value"]?["downloadURL"]?.stringValue?.hasPrefix("http://127.0.0.1") == true)
+        #expect(
+            try world.json()["records"]?[0]?["fields"]?["image"]?["value"]?["downloadURL"]?.stringValue?.hasPrefix("http://127.0.0.1")
+                == true)
 
         // Saving back what was fetched keeps the asset without a new upload.
         let fetched = try #require(try world.json()["records"]?[0]?["fields"]?["image"]?["value"])
@@ -149,8 +170,10 @@ import TestSupport
         let token = try server.signIn()
         let content = (0..<4096).map { UInt8($0 % 13) }
         _ = try Self.save(server, token, try Self.upload(server, token, content), record: "first")
-        let reref = try server.post("public", "assets/rereference", #"{"assets":[{"recordName":"first","fieldName":"image"},{"recordName":"none","fieldName":"image"}]}"#,
-                                    webAuthToken: token)
+        let reref = try server.post(
+            "public", "assets/rereference",
+            #"{"assets":[{"recordName":"first","fieldName":"image"},{"recordName":"none","fieldName":"image"}]}"#,
+            webAuthToken: token)
         let asset = try #require(try reref.json()["assets"]?[0])
         #expect(asset["receipt"]?.stringValue != nil)
         #expect(try reref.json()["assets"]?[1]?["serverErrorCode"] == "NOT_FOUND", "\(reref.text)")
@@ -166,12 +189,16 @@ import TestSupport
         }
         #expect(blobCount() == 1, "one file for both records")
 
-        _ = try server.post("public", "records/modify", #"{"operations":[{"operationType":"forceDelete","record":{"recordName":"first"}}]}"#, webAuthToken: token)
+        _ = try server.post(
+            "public", "records/modify", #"{"operations":[{"operationType":"forceDelete","record":{"recordName":"first"}}]}"#,
+            webAuthToken: token)
         // Collected as if every receipt had expired.
         func collect() throws -> Int { try server.store.collectUnreferencedAssets(server.container, .development, createdBefore: .max) }
         #expect(try collect() == 0)
         #expect(try Self.download(server, secondURL).body == content, "the other record still holds it")
-        _ = try server.post("public", "records/modify", #"{"operations":[{"operationType":"forceDelete","record":{"recordName":"second"}}]}"#, webAuthToken: token)
+        _ = try server.post(
+            "public", "records/modify", #"{"operations":[{"operationType":"forceDelete","record":{"recordName":"second"}}]}"#,
+            webAuthToken: token)
         #expect(try collect() == 1)
         #expect(blobCount() == 0, "gone with both")
     }
@@ -193,8 +220,9 @@ import TestSupport
         let pageURL = try #require(page["fields"]?["image"]?["value"]?["downloadURL"]?.stringValue)
         let fetched = try Self.download(server, pageURL)
         #expect(fetched.body == html)
-        #expect(fetched.header("Content-Type") == "application/octet-stream" && fetched.header("Content-Disposition") == "attachment",
-                "an upload never renders on this server's origin")
+        #expect(
+            fetched.header("Content-Type") == "application/octet-stream" && fetched.header("Content-Disposition") == "attachment",
+            "an upload never renders on this server's origin")
         #expect(fetched.header("Content-Security-Policy")?.contains("sandbox") == true)
     }
 
@@ -202,18 +230,21 @@ import TestSupport
         let server = try APITestServer()
         try server.defineNote(Self.schema)
         let token = try server.signIn()
-        try server.store.setLimits(EnvironmentLimits(requestsPerSecond: 1000, burst: 1000, storageBytes: 10_000), of: server.container, .development)
+        try server.store.setLimits(
+            EnvironmentLimits(requestsPerSecond: 1000, burst: 1000, storageBytes: 10_000), of: server.container, .development)
         let random = (0..<6_000).map { _ in UInt8.random(in: 0...255) }
         _ = try Self.save(server, token, try Self.upload(server, token, random))
-        let asked = try server.post("public", "assets/upload", #"{"tokens":[{"recordType":"Note","fieldName":"image"}]}"#, webAuthToken: token)
+        let asked = try server.post(
+            "public", "assets/upload", #"{"tokens":[{"recordType":"Note","fieldName":"image"}]}"#, webAuthToken: token)
         let url = try #require(try asked.json()["tokens"]?[0]?["url"]?.stringValue)
         let second = try HTTPTestClient.send(
             port: server.port, method: "POST", target: String(url.dropFirst("http://127.0.0.1:\(server.port)".count)),
             body: (0..<6_000).map { _ in UInt8.random(in: 0...255) }, headers: [:])
         #expect(try second.status == 413 && second.json()["serverErrorCode"] == "QUOTA_EXCEEDED", "\(second.text)")
         let blobs = "\(server.directory)/containers/\(server.container)/development-assets"
-        #expect((FileManager.default.enumerator(atPath: blobs)?.allObjects as? [String] ?? []).filter { $0.count > 60 }.count == 1,
-                "the refused file was not kept")
+        #expect(
+            (FileManager.default.enumerator(atPath: blobs)?.allObjects as? [String] ?? []).filter { $0.count > 60 }.count == 1,
+            "the refused file was not kept")
     }
 
     @Test func uploadsNeedSomeoneWhoMayWriteAndTheUploadURLAnswersAnyOrigin() throws {
@@ -221,10 +252,12 @@ import TestSupport
         try server.defineNote(Self.schema)
         let world = try server.post("public", "assets/upload", #"{"tokens":[{"recordType":"Note","fieldName":"image"}]}"#)
         #expect(try world.status == 421 && world.json()["serverErrorCode"] == "AUTHENTICATION_REQUIRED")
-        let forged = try HTTPTestClient.send(port: server.port, method: "POST", target: "/assets/1/upload/bogus", body: [1, 2, 3], headers: [:])
+        let forged = try HTTPTestClient.send(
+            port: server.port, method: "POST", target: "/assets/1/upload/bogus", body: [1, 2, 3], headers: [:])
         #expect(try forged.status == 404 && forged.json()["serverErrorCode"] == "NOT_FOUND")
-        let preflight = try HTTPTestClient.send(port: server.port, method: "OPTIONS", target: "/assets/1/upload/bogus", body: nil,
-                                                headers: ["Origin": "https://app.example.com", "Access-Control-Request-Method": "POST"])
+        let preflight = try HTTPTestClient.send(
+            port: server.port, method: "OPTIONS", target: "/assets/1/upload/bogus", body: nil,
+            headers: ["Origin": "https://app.example.com", "Access-Control-Request-Method": "POST"])
         #expect(preflight.status == 204 && preflight.header("Access-Control-Allow-Origin") == "*")
     }
 }

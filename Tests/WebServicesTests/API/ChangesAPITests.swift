@@ -1,12 +1,15 @@
 import CloudStore
 import Testing
+
 @testable import WebServices
 
 /// `records/changes` and `changes/zone` over HTTP: the shapes CloudKit JS and MistKit read,
 /// paging with tokens, per-zone errors, expired tokens, and callers refused.
 @Suite struct ChangesAPITests {
     static func create(_ server: APITestServer, _ database: String, _ name: String, token: String, zone: String = "_defaultZone") throws {
-        let response = try server.post(database, "records/modify", """
+        let response = try server.post(
+            database, "records/modify",
+            """
             {"operations":[{"operationType":"forceReplace","record":{"recordName":"\(name)","recordType":"Note",
               "fields":{"title":{"value":"\(name)"}}}}],"zoneID":{"zoneName":"\(zone)"}}
             """, webAuthToken: token)
@@ -19,7 +22,8 @@ import Testing
         try Self.create(server, "public", "n1", token: token)
         try Self.create(server, "public", "n2", token: token)
         try Self.create(server, "public", "n1", token: token)
-        let delete = try server.post("public", "records/modify",
+        let delete = try server.post(
+            "public", "records/modify",
             #"{"operations":[{"operationType":"forceDelete","record":{"recordName":"n2"}}]}"#, webAuthToken: token)
         #expect(delete.status == 200, "\(delete.text)")
 
@@ -27,10 +31,11 @@ import Testing
         #expect(first.status == 200, "\(first.text)")
         let body = try first.json()
         #expect(body["records"]?[0]?["recordName"] == "n1" && body["records"]?[0]?["fields"]?["title"]?["value"] == "n1")
-        #expect(body["records"]?[1] == [
-            "recordName": "n2", "deleted": true,
-            "zoneID": ["zoneName": "_defaultZone", "ownerRecordName": "_defaultOwner", "zoneType": "DEFAULT_ZONE"],
-        ])
+        #expect(
+            body["records"]?[1] == [
+                "recordName": "n2", "deleted": true,
+                "zoneID": ["zoneName": "_defaultZone", "ownerRecordName": "_defaultOwner", "zoneType": "DEFAULT_ZONE"],
+            ])
         #expect(body["records"]?.arrayValue?.count == 2 && body["moreComing"] == false && body["reverse"] == false)
         let syncToken = try #require(body["syncToken"]?.stringValue)
         let after = try server.post("public", "records/changes", #"{"syncToken":"\#(syncToken)"}"#, webAuthToken: token)
@@ -38,8 +43,9 @@ import Testing
 
         let paged = try server.post("public", "records/changes", #"{"resultsLimit":1,"zoneID":{"zoneName":"_defaultZone"}}"#)
         #expect(paged.status == 200, "the world reads the public feed: \(paged.text)")
-        #expect(try paged.json()["moreComing"] == true && (try paged.json()["records"]?.arrayValue?.count) == 1,
-                "one change of the log per page: n1's creation, answered with n1 as it is now")
+        #expect(
+            try paged.json()["moreComing"] == true && (try paged.json()["records"]?.arrayValue?.count) == 1,
+            "one change of the log per page: n1's creation, answered with n1 as it is now")
         #expect(try paged.json()["records"]?[0]?["recordChangeTag"] == body["records"]?[0]?["recordChangeTag"])
         let reversed = try server.post("public", "records/changes", #"{"reverse":true}"#)
         #expect(try reversed.json()["records"]?[0]?["recordName"] == "n2" && (try reversed.json()["reverse"]) == true)
@@ -48,29 +54,36 @@ import Testing
     @Test func changesZoneAnswersPerZoneWithErrorsInTheirPlace() throws {
         let server = try APITestServer()
         let token = try server.signIn()
-        let zones = try server.post("private", "zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Work"}}}]}"#,
-                                    webAuthToken: token)
+        let zones = try server.post(
+            "private", "zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Work"}}}]}"#,
+            webAuthToken: token)
         #expect(zones.status == 200, "\(zones.text)")
         try Self.create(server, "private", "w1", token: token, zone: "Work")
         try Self.create(server, "private", "w2", token: token, zone: "Work")
         try Self.create(server, "private", "d1", token: token)
-        let response = try server.post("private", "changes/zone", """
+        let response = try server.post(
+            "private", "changes/zone",
+            """
             {"zones":[{"zoneID":{"zoneName":"Work"},"resultsLimit":1},{"zoneID":{"zoneName":"_defaultZone"}},{"zoneID":{"zoneName":"Nope"}}],
              "desiredKeys":[],"numberAsStrings":true}
             """, webAuthToken: token)
         #expect(response.status == 200, "\(response.text)")
         let answer = try response.json()["zones"]
         #expect(answer?[0]?["zoneID"]?["zoneName"] == "Work" && answer?[0]?["moreComing"] == true)
-        #expect(answer?[0]?["records"]?[0]?["recordName"] == "w1" && answer?[0]?["records"]?[0]?["fields"] == nil, "desiredKeys [] from the request")
+        #expect(
+            answer?[0]?["records"]?[0]?["recordName"] == "w1" && answer?[0]?["records"]?[0]?["fields"] == nil,
+            "desiredKeys [] from the request")
         #expect(answer?[1]?["records"]?[0]?["recordName"] == "d1" && answer?[1]?["moreComing"] == false)
         #expect(answer?[2]?["serverErrorCode"] == "ZONE_NOT_FOUND" && answer?[2]?["zoneID"]?["zoneName"] == "Nope")
 
         // A token of one zone sent for another, and one from before a reset.
         let workToken = try #require(answer?[0]?["syncToken"]?.stringValue)
-        let crossed = try server.post("private", "changes/zone", #"{"zones":[{"zoneID":{"zoneName":"_defaultZone"},"syncToken":"\#(workToken)"}]}"#,
-                                      webAuthToken: token)
+        let crossed = try server.post(
+            "private", "changes/zone", #"{"zones":[{"zoneID":{"zoneName":"_defaultZone"},"syncToken":"\#(workToken)"}]}"#,
+            webAuthToken: token)
         #expect(try crossed.json()["zones"]?[0]?["serverErrorCode"] == "BAD_REQUEST")
-        let next = try server.post("private", "records/changes", #"{"zoneID":{"zoneName":"Work"},"syncToken":"\#(workToken)"}"#, webAuthToken: token)
+        let next = try server.post(
+            "private", "records/changes", #"{"zoneID":{"zoneName":"Work"},"syncToken":"\#(workToken)"}"#, webAuthToken: token)
         #expect(try next.json()["records"]?[0]?["recordName"] == "w2")
 
         try server.store.resetDevelopment(server.container)
@@ -88,13 +101,15 @@ import Testing
         try server.defineNote("title STRING QUERYABLE")
         let token = try server.signIn()
         try Self.create(server, "public", "n1", token: token)
-        let query = try server.send("POST", server.authorized(server.path("public", "records/query")) + "&getCurrentSyncToken=true",
-                                    body: #"{"query":{"recordType":"Note"}}"#)
+        let query = try server.send(
+            "POST", server.authorized(server.path("public", "records/query")) + "&getCurrentSyncToken=true",
+            body: #"{"query":{"recordType":"Note"}}"#)
         #expect(query.status == 200, "\(query.text)")
         let fromQuery = try #require(try query.json()["syncToken"]?.stringValue)
         #expect(try query.json()["records"]?[0]?["recordName"] == "n1")
-        let lookup = try server.send("POST", server.authorized(server.path("public", "records/lookup")) + "&getCurrentSyncToken=true",
-                                     body: #"{"records":[{"recordName":"n1"}]}"#)
+        let lookup = try server.send(
+            "POST", server.authorized(server.path("public", "records/lookup")) + "&getCurrentSyncToken=true",
+            body: #"{"records":[{"recordName":"n1"}]}"#)
         #expect(try lookup.json()["syncToken"]?.stringValue == fromQuery, "nothing changed between the two")
         let plain = try server.post("public", "records/lookup", #"{"records":[{"recordName":"n1"}]}"#)
         #expect(try plain.json()["syncToken"] == nil, "only when asked")
@@ -118,7 +133,9 @@ import Testing
     @Test func changesDatabaseAndZonesChangesListZonesWithTheirTokensAndTombstones() throws {
         let server = try APITestServer()
         let token = try server.signIn()
-        let zones = try server.post("private", "zones/modify", """
+        let zones = try server.post(
+            "private", "zones/modify",
+            """
             {"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Work"}}},
                            {"operationType":"create","zone":{"zoneID":{"zoneName":"Home"}}}]}
             """, webAuthToken: token)
@@ -131,15 +148,17 @@ import Testing
         let syncToken = try #require(body["syncToken"]?.stringValue)
 
         try Self.create(server, "private", "w1", token: token, zone: "Work")
-        let deleted = try server.post("private", "zones/modify", #"{"operations":[{"operationType":"delete","zone":{"zoneID":{"zoneName":"Home"}}}]}"#,
-                                      webAuthToken: token)
+        let deleted = try server.post(
+            "private", "zones/modify", #"{"operations":[{"operationType":"delete","zone":{"zoneID":{"zoneName":"Home"}}}]}"#,
+            webAuthToken: token)
         #expect(deleted.status == 200, "\(deleted.text)")
         let next = try server.post("private", "changes/database", #"{"syncToken":"\#(syncToken)","resultsLimit":1}"#, webAuthToken: token)
         let page = try next.json()
         #expect(page["zones"]?.arrayValue?.map { $0["zoneID"]?["zoneName"] } == ["Work"] && page["moreComing"] == true)
         let workToken = try #require(page["zones"]?[0]?["syncToken"]?.stringValue)
-        let work = try server.post("private", "changes/zone", #"{"zones":[{"zoneID":{"zoneName":"Work"},"syncToken":"\#(workToken)"}]}"#,
-                                   webAuthToken: token)
+        let work = try server.post(
+            "private", "changes/zone", #"{"zones":[{"zoneID":{"zoneName":"Work"},"syncToken":"\#(workToken)"}]}"#,
+            webAuthToken: token)
         #expect(try work.json()["zones"]?[0]?["records"] == [], "the zone's token in the database feed is where the zone stands")
 
         // zones/changes, as MistKit sends it (syncToken) and as Apple documents it (metaSyncToken).
@@ -149,7 +168,9 @@ import Testing
             #expect(older.status == 200, "\(older.text)")
             let answer = try older.json()
             #expect(answer["zones"]?.arrayValue?.count == 1 && answer["zones"]?[0]?["deleted"] == true)
-            #expect(answer["zones"]?[0]?["zoneID"]?["zoneName"] == "Home" && answer["zones"]?[0]?["zoneID"]?["ownerRecordName"]?.stringValue?.hasPrefix("_") == true)
+            #expect(
+                answer["zones"]?[0]?["zoneID"]?["zoneName"] == "Home"
+                    && answer["zones"]?[0]?["zoneID"]?["ownerRecordName"]?.stringValue?.hasPrefix("_") == true)
             #expect(answer["syncToken"] != nil && answer["syncToken"] == answer["metaSyncToken"] && answer["moreComing"] == false)
         }
         let forged = try server.post("private", "changes/database", #"{"syncToken":"\#(workToken)"}"#, webAuthToken: token)

@@ -1,8 +1,9 @@
-@testable import CloudStore
 import Foundation
 import HTTPServer
-import Testing
 import TestSupport
+import Testing
+
+@testable import CloudStore
 @testable import WebServices
 
 /// Subscriptions over HTTP and the web courier as CloudKit JS uses them: `tokens/create`, then
@@ -10,15 +11,17 @@ import TestSupport
 @Suite struct CourierAPITests {
     /// The courier path of `webcourierURL`, to GET on the test server.
     static func courierTarget(_ server: APITestServer, token: String) throws -> String {
-        let created = try server.post("public", "tokens/register", #"{"apnsEnvironment":"development","apnsToken":"\#(token)"}"#,
-                                      webAuthToken: try server.signIn())
+        let created = try server.post(
+            "public", "tokens/register", #"{"apnsEnvironment":"development","apnsToken":"\#(token)"}"#,
+            webAuthToken: try server.signIn())
         let url = try #require(try created.json()["webcourierURL"]?.stringValue)
         return String(url.dropFirst("http://127.0.0.1:\(server.port)".count))
     }
 
     static func subscribe(_ server: APITestServer, _ token: String, _ subscription: String) throws {
-        let response = try server.post("public", "subscriptions/modify", #"{"operations":[{"operationType":"create","subscription":\#(subscription)}]}"#,
-                                       webAuthToken: token)
+        let response = try server.post(
+            "public", "subscriptions/modify", #"{"operations":[{"operationType":"create","subscription":\#(subscription)}]}"#,
+            webAuthToken: token)
         #expect(response.status == 200, "\(response.text)")
         #expect(try response.json()["subscriptions"]?[0]?["serverErrorCode"] == nil, "\(response.text)")
     }
@@ -27,7 +30,9 @@ import TestSupport
         let server = try APITestServer()
         try server.defineNote(#"title STRING QUERYABLE"#)
         let token = try server.signIn()
-        let saved = try server.post("public", "subscriptions/modify", """
+        let saved = try server.post(
+            "public", "subscriptions/modify",
+            """
             {"operations":[
               {"operationType":"create","subscription":{"subscriptionID":"notes","subscriptionType":"query",
                 "query":{"recordType":"Note","filterBy":[{"comparator":"EQUALS","fieldName":"title","fieldValue":{"value":"x"}}]},
@@ -43,15 +48,20 @@ import TestSupport
         #expect(body["subscriptions"]?[0]?["query"]?["filterBy"]?[0]?["fieldValue"] == ["value": "x", "type": "STRING"])
         #expect(body["subscriptions"]?[0]?["notificationInfo"]?["alertBody"] == "New note")
         #expect(body["subscriptions"]?[1]?["zoneID"]?["zoneName"] == "_defaultZone")
-        #expect(body["subscriptions"]?[2] == ["subscriptionID": "bad", "reason": "Did not find record type: Nope", "serverErrorCode": "BAD_REQUEST"])
+        #expect(
+            body["subscriptions"]?[2] == [
+                "subscriptionID": "bad", "reason": "Did not find record type: Nope", "serverErrorCode": "BAD_REQUEST",
+            ])
 
         let list = try server.send("GET", server.authorized(server.path("public", "subscriptions/list"), webAuthToken: token))
         #expect(try list.json()["subscriptions"]?.arrayValue?.map { $0["subscriptionID"] } == ["notes", "z"])
-        let lookup = try server.post("public", "subscriptions/lookup", #"{"subscriptions":[{"subscriptionID":"z"},{"subscriptionID":"q"}]}"#,
-                                     webAuthToken: token)
+        let lookup = try server.post(
+            "public", "subscriptions/lookup", #"{"subscriptions":[{"subscriptionID":"z"},{"subscriptionID":"q"}]}"#,
+            webAuthToken: token)
         #expect(try lookup.json()["subscriptions"]?[1]?["serverErrorCode"] == "NOT_FOUND")
-        let deleted = try server.post("public", "subscriptions/modify", #"{"operations":[{"operationType":"delete","subscription":{"subscriptionID":"z"}}]}"#,
-                                      webAuthToken: token)
+        let deleted = try server.post(
+            "public", "subscriptions/modify", #"{"operations":[{"operationType":"delete","subscription":{"subscriptionID":"z"}}]}"#,
+            webAuthToken: token)
         #expect(try deleted.json()["subscriptions"]?[0] == ["subscriptionID": "z", "deleted": true])
 
         let world = try server.post("public", "subscriptions/list", "{}")
@@ -64,7 +74,10 @@ import TestSupport
         let token = try server.signIn()
         let pushToken = try server.store.createPushToken(server.container, .development, apnsEnvironment: "development", caller: .world)
         let target = try Self.courierTarget(server, token: pushToken.token)
-        try Self.subscribe(server, token, #"{"subscriptionID":"notes","query":{"recordType":"Note"},"notificationInfo":{"alertBody":"Note!","additionalFields":["title"]}}"#)
+        try Self.subscribe(
+            server, token,
+            #"{"subscriptionID":"notes","query":{"recordType":"Note"},"notificationInfo":{"alertBody":"Note!","additionalFields":["title"]}}"#
+        )
 
         // Nothing queued: an empty 200 after the timeout.
         let empty = try server.send("GET", target)
@@ -77,7 +90,9 @@ import TestSupport
         #expect(first["aps"] == ["alert": ["body": "Note!"]])
         #expect(first["ck"]?["cid"] == "iCloud.com.example.Notes" && first["ck"]?["ce"] == 2)
         #expect(first["ck"]?["qry"]?["sid"] == "notes" && first["ck"]?["qry"]?["rid"] == "n1" && first["ck"]?["qry"]?["fo"] == 1)
-        #expect(first["ck"]?["qry"]?["zid"] == "_defaultZone" && first["ck"]?["qry"]?["dbs"] == 0 && first["ck"]?["qry"]?["af"] == ["title": "n1"])
+        #expect(
+            first["ck"]?["qry"]?["zid"] == "_defaultZone" && first["ck"]?["qry"]?["dbs"] == 0
+                && first["ck"]?["qry"]?["af"] == ["title": "n1"])
         #expect(try server.send("GET", target).json()["ck"]?["qry"]?["rid"] == "n2")
 
         // A poll that waits is answered by the next change.
@@ -150,15 +165,17 @@ import TestSupport
         var targets: [(token: String, target: String)] = []
         for _ in 0..<devices {
             let pushToken = try server.store.createPushToken(server.container, .development, apnsEnvironment: "development", caller: .world)
-            let created = try server.post("public", "tokens/register", #"{"apnsEnvironment":"development","apnsToken":"\#(pushToken.token)"}"#,
-                                          webAuthToken: user)
+            let created = try server.post(
+                "public", "tokens/register", #"{"apnsEnvironment":"development","apnsToken":"\#(pushToken.token)"}"#,
+                webAuthToken: user)
             let url = try #require(try created.json()["webcourierURL"]?.stringValue)
             targets.append((pushToken.token, String(url.dropFirst("http://127.0.0.1:\(server.port)".count))))
         }
         let answers = targets.map { _ in DeliveredAnswer() }
         let port = server.port
         for (answer, device) in zip(answers, targets) {
-            Thread { answer.set(try? HTTPTestClient.send(port: port, method: "GET", target: device.target, body: nil, headers: [:])) }.start()
+            Thread { answer.set(try? HTTPTestClient.send(port: port, method: "GET", target: device.target, body: nil, headers: [:])) }
+                .start()
         }
         let deadline = Date().addingTimeInterval(15)
         while targets.contains(where: { server.api.courier.waitingCount(for: $0.token) == 0 }) {

@@ -1,9 +1,10 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
+
 @testable import CloudStore
 @testable import WebServices
-import TestSupport
 
 /// `records/modify` waits for its commit holding no worker: the writes of every request in
 /// flight share one commit, and the answer is the one a worker would have sent.
@@ -80,7 +81,8 @@ import TestSupport
         #expect(response.header("Vary")?.contains("Origin") == true && response.header("Vary")?.contains("Accept-Encoding") == true)
         #expect(response.header("X-Apple-Request-UUID")?.isEmpty == false)
         try server.store.requestLog.flush()
-        let entries = try server.store.requestLog.entries(RequestLogFilter(container: server.container.rawValue, operation: "records/modify"))
+        let entries = try server.store.requestLog.entries(
+            RequestLogFilter(container: server.container.rawValue, operation: "records/modify"))
         #expect(entries.count == 1)
         #expect(entries.first?.status == 200 && entries.first?.user != nil)
     }

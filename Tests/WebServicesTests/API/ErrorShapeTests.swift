@@ -1,8 +1,9 @@
+import CloudKitWire
 import CloudStore
 import Foundation
-import Testing
 import TestSupport
-import CloudKitWire
+import Testing
+
 @testable import WebServices
 
 /// Errors tell clients what they need and nothing more: a reason for what they can fix, only a
@@ -12,7 +13,8 @@ import CloudKitWire
         let server = try APITestServer()
         try server.defineNote("rank INT64 QUERYABLE")
         let filters = (0..<1_001).map { #"{"comparator":"GREATER_THAN","fieldName":"rank","fieldValue":{"value":\#(-$0)}}"# }
-        let response = try server.post("public", "records/query", #"{"query":{"recordType":"Note","filterBy":[\#(filters.joined(separator: ","))]}}"#)
+        let response = try server.post(
+            "public", "records/query", #"{"query":{"recordType":"Note","filterBy":[\#(filters.joined(separator: ","))]}}"#)
         #expect(response.status == 400)
         let body = try response.json()
         #expect(body["serverErrorCode"] == "BAD_REQUEST")
@@ -21,11 +23,13 @@ import CloudKitWire
         for leak in ["SQLite", "SELECT", "sqlite", "records r"] { #expect(!response.text.contains(leak)) }
     }
 
-    @Test(.enabled(if: TestBackend.isSQLite, "Damages the SQLite file behind the store")) func internalFailuresAnswerOnlyTheRequestIDAndLogTheirCause() throws {
+    @Test(.enabled(if: TestBackend.isSQLite, "Damages the SQLite file behind the store"))
+    func internalFailuresAnswerOnlyTheRequestIDAndLogTheirCause() throws {
         let log = CapturedLog()
         let server = try APITestServer(logger: log.logger(level: .error))
         let token = try server.signIn()
-        let created = try server.post("private", "records/modify",
+        let created = try server.post(
+            "private", "records/modify",
             #"{"operations":[{"operationType":"create","record":{"recordName":"broken","recordType":"Note","fields":{"t":{"value":"x"}}}}]}"#,
             webAuthToken: token)
         #expect(created.status == 200)
@@ -51,7 +55,8 @@ extension ErrorShapeTests {
     @Test func shortGUIDsAreRefusedUntilSharingExists() throws {
         let server = try APITestServer()
         let token = try server.signIn()
-        let response = try server.post("private", "records/modify",
+        let response = try server.post(
+            "private", "records/modify",
             #"{"operations":[{"operationType":"create","record":{"recordName":"s","recordType":"Note","createShortGUID":true}}]}"#,
             webAuthToken: token)
         #expect(response.status == 400)
@@ -74,8 +79,9 @@ extension ErrorShapeTests {
         }
         // The JSON API takes bodies up to 4 MiB; past that, 413 as QUOTA_EXCEEDED.
         let big = "{\"pad\":\"" + String(repeating: "x", count: 4 * 1024 * 1024) + "\"}"
-        try expectCloudKit(try server.send("POST", server.authorized(server.path("public", "records/query")), body: big),
-                           status: 413, code: "QUOTA_EXCEEDED")
+        try expectCloudKit(
+            try server.send("POST", server.authorized(server.path("public", "records/query")), body: big),
+            status: 413, code: "QUOTA_EXCEEDED")
         let almost = "{\"pad\":\"" + String(repeating: "x", count: 3 * 1024 * 1024) + "\"}"
         let accepted = try server.send("POST", server.authorized(server.path("public", "records/query")), body: almost)
         #expect(accepted.status == 400)  // read whole, then refused for lacking a query
@@ -84,7 +90,9 @@ extension ErrorShapeTests {
         try expectCloudKit(method, status: 405, code: "BAD_REQUEST")
         // A head too large.
         let client = try RawClient(port: server.port)
-        try client.send("POST \(server.authorized(server.path("public", "records/query"))) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: \(String(repeating: "a", count: 20_000))\r\n\r\n")
+        try client.send(
+            "POST \(server.authorized(server.path("public", "records/query"))) HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: \(String(repeating: "a", count: 20_000))\r\n\r\n"
+        )
         try expectCloudKit(try client.readResponse(), status: 431, code: "BAD_REQUEST")
     }
 }

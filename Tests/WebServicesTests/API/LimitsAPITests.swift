@@ -1,8 +1,9 @@
 import CloudStore
 import Foundation
-import Testing
-@testable import WebServices
 import TestSupport
+import Testing
+
+@testable import WebServices
 
 /// Limits answer as CloudKit's do: THROTTLED (429) with `retryAfter`, QUOTA_EXCEEDED (413).
 @Suite struct LimitsAPITests {
@@ -23,7 +24,8 @@ import TestSupport
         // Production is limited on its own: its bucket is full.
         let production = try server.store.createAPIToken(server.container, .production)
         let other = try server.send(
-            "POST", "\(server.path("public", "records/lookup", environment: "production"))?ckAPIToken=\(production.token)", body: Self.lookup)
+            "POST", "\(server.path("public", "records/lookup", environment: "production"))?ckAPIToken=\(production.token)",
+            body: Self.lookup)
         #expect(other.status == 200)
         Thread.sleep(forTimeInterval: Double(retryAfter))
         #expect(try server.post("public", "records/lookup", Self.lookup).status == 200, "served again after waiting retryAfter")
@@ -42,10 +44,12 @@ import TestSupport
         let token = try server.signIn()
         try server.store.setLimits(
             EnvironmentLimits(requestsPerSecond: 100, burst: 100, storageBytes: 300), of: server.container, .development)
-        let body = #"{"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"Note","fields":{"title":{"value":"%@"}}}},"#
+        let body =
+            #"{"operations":[{"operationType":"create","record":{"recordName":"a","recordType":"Note","fields":{"title":{"value":"%@"}}}},"#
             + #"{"operationType":"create","record":{"recordName":"b","recordType":"Note","fields":{"title":{"value":"small"}}}}]}"#
-        let refused = try server.post("public", "records/modify", body.replacingOccurrences(of: "%@", with: String(repeating: "x", count: 400)),
-                                      webAuthToken: token)
+        let refused = try server.post(
+            "public", "records/modify", body.replacingOccurrences(of: "%@", with: String(repeating: "x", count: 400)),
+            webAuthToken: token)
         #expect(refused.status == 413)
         #expect(try refused.json()["serverErrorCode"]?.stringValue == "QUOTA_EXCEEDED")
         let lookup = try server.post("public", "records/lookup", #"{"records":[{"recordName":"a"},{"recordName":"b"}]}"#)

@@ -2,8 +2,9 @@ import CloudKitWire
 import CloudStore
 import Foundation
 import HTTPServer
-import Testing
 import TestSupport
+import Testing
+
 @testable import WebServices
 
 /// The links the API hands out (sign-in `redirectURL`, `webcourierURL`, upload and download
@@ -20,8 +21,9 @@ import TestSupport
         }
         let token = try server.signIn()
         let content = Array("a file".utf8)
-        let ticket = try #require(try server.store.database(server.container, .development, .public, as: .operator())
-            .assetUploadTickets([AssetUploadRequest(recordName: "a1", recordType: "Note", fieldName: "image")]).first)
+        let ticket = try #require(
+            try server.store.database(server.container, .development, .public, as: .operator())
+                .assetUploadTickets([AssetUploadRequest(recordName: "a1", recordType: "Note", fieldName: "image")]).first)
         let uploaded = try server.store.uploadAsset(ticket: ticket.ticket, content: content)
         let singleFile: JSONValue = [
             "fileChecksum": .string(uploaded.fileChecksum), "size": .integer(uploaded.size), "receipt": .string(uploaded.receipt),

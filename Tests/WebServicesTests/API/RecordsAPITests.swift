@@ -1,11 +1,14 @@
 import CloudStore
 import Testing
+
 @testable import WebServices
 
 @Suite struct RecordsAPITests {
     @Test func theWorldIsAskedToSignInBeforeWriting() throws {
         let server = try APITestServer()
-        let response = try server.post("public", "records/modify", #"{"operations":[{"operationType":"create","record":{"recordType":"Note","fields":{"title":{"value":"x"}}}}]}"#)
+        let response = try server.post(
+            "public", "records/modify",
+            #"{"operations":[{"operationType":"create","record":{"recordType":"Note","fields":{"title":{"value":"x"}}}}]}"#)
         #expect(response.status == 421)
         let body = try response.json()
         #expect(body["serverErrorCode"] == "AUTHENTICATION_REQUIRED")
@@ -16,7 +19,9 @@ import Testing
     @Test func aSignedInUserCreatesAndGetsTheRecordDictionaryAndARotatedToken() throws {
         let server = try APITestServer()
         let token = try server.signIn()
-        let response = try server.post("public", "records/modify", """
+        let response = try server.post(
+            "public", "records/modify",
+            """
             {"operations":[{"operationType":"create","record":{"recordName":"n1","recordType":"Note",
               "fields":{"title":{"value":"Hello","type":"STRING"},"count":{"value":3},"ratio":{"value":0.5},
                         "when":{"value":1422312944104,"type":"TIMESTAMP"},"tags":{"value":["a","b"]}}}}],
@@ -30,7 +35,7 @@ import Testing
         #expect(record["fields"]?["title"] == ["value": "Hello", "type": "STRING"])
         #expect(record["fields"]?["count"] == ["value": 3, "type": "INT64"])
         #expect(record["fields"]?["ratio"] == ["value": 0.5, "type": "DOUBLE"])
-        #expect(record["fields"]?["when"] == ["value": 1422312944104, "type": "TIMESTAMP"])
+        #expect(record["fields"]?["when"] == ["value": 1_422_312_944_104, "type": "TIMESTAMP"])
         #expect(record["fields"]?["tags"] == ["value": ["a", "b"], "type": "STRING_LIST"])
         let user = try #require(try server.store.users(server.container).first?.userRecordName)
         #expect(record["created"]?["userRecordName"]?.stringValue == user)
@@ -45,7 +50,8 @@ import Testing
 
     @Test func aWriterWhoMayNotReadGetsOnlyTheNameChangeTagAndZoneOfASave() throws {
         let server = try APITestServer()
-        try server.store.importSchema("""
+        try server.store.importSchema(
+            """
             DEFINE SCHEMA
                 CREATE ROLE Moderator;
                 RECORD TYPE Diary ("___recordID" REFERENCE QUERYABLE, text STRING, secretnum INT64,
@@ -56,7 +62,9 @@ import Testing
         let ub = try #require(try server.store.user(named: "ub", in: server.container)?.userRecordName)
         try server.store.setRoles(["Moderator"], of: ub, in: server.container, .development)
         let ubToken = try server.store.signIn(server.container, .development, name: "ub", password: "a long passphrase").webAuthToken
-        let created = try server.post("public", "records/modify", """
+        let created = try server.post(
+            "public", "records/modify",
+            """
             {"operations":[{"operationType":"create","record":{"recordName":"d1","recordType":"Diary",
               "fields":{"text":{"value":"alice private diary"},"secretnum":{"value":4711}}}}]}
             """, webAuthToken: ua)
@@ -65,7 +73,8 @@ import Testing
         // The review's proof: ub may write d1 but not read it.
         let lookup = try server.post("public", "records/lookup", #"{"records":[{"recordName":"d1"}]}"#, webAuthToken: ubToken)
         #expect(try lookup.json()["records"]?[0]?["serverErrorCode"] == "ACCESS_DENIED")
-        let saved = try server.post("public", "records/modify",
+        let saved = try server.post(
+            "public", "records/modify",
             #"{"operations":[{"operationType":"forceUpdate","record":{"recordName":"d1","fields":{}}}]}"#, webAuthToken: ubToken)
         #expect(saved.status == 200, "\(saved.text)")
         let record = try #require(try saved.json()["records"]?[0])
@@ -76,7 +85,9 @@ import Testing
 
     @Test func desiredKeysEmptyLeavesFieldsOutAsInTheReferenceExample() throws {
         let server = try APITestServer()
-        let response = try server.post("public", "records/modify", """
+        let response = try server.post(
+            "public", "records/modify",
+            """
             {"operations":[{"operationType":"create","record":{"recordType":"Artwork","fields":{"title":{"value":"x"}}}}],"desiredKeys":[]}
             """, webAuthToken: try server.signIn())
         let record = try #require(try response.json()["records"]?[0])
@@ -101,10 +112,13 @@ import Testing
             "bl":{"value":["AA=="],"type":"BYTES_LIST"},"rl":{"value":[{"recordName":"x","action":"NONE"}],"type":"REFERENCE_LIST"},
             "ll":{"value":[{"latitude":1,"longitude":2}],"type":"LOCATION_LIST"},"el":{"value":[],"type":"STRING_LIST"}
             """
-        let created = try server.post("public", "records/modify",
-            #"{"operations":[{"operationType":"create","record":{"recordName":"all","recordType":"All","fields":{\#(fields)}}}]}"#, webAuthToken: token)
+        let created = try server.post(
+            "public", "records/modify",
+            #"{"operations":[{"operationType":"create","record":{"recordName":"all","recordType":"All","fields":{\#(fields)}}}]}"#,
+            webAuthToken: token)
         #expect(created.status == 200, "\(created.text)")
-        let stored = try #require(try server.post("public", "records/lookup", #"{"records":[{"recordName":"all"}]}"#).json()["records"]?[0]?["fields"])
+        let stored = try #require(
+            try server.post("public", "records/lookup", #"{"records":[{"recordName":"all"}]}"#).json()["records"]?[0]?["fields"])
         #expect(stored["s"] == ["value": "text", "type": "STRING"])
         #expect(stored["i"] == ["value": 42, "type": "INT64"])
         #expect(stored["d"] == ["value": 2.5, "type": "DOUBLE"])
@@ -124,7 +138,9 @@ import Testing
         #expect(stored["el"] == ["value": [], "type": "STRING_LIST"])
 
         // Hints are only hints: a client's own type names, or none, read as the declared type.
-        let updated = try server.post("public", "records/modify", """
+        let updated = try server.post(
+            "public", "records/modify",
+            """
             {"operations":[{"operationType":"forceUpdate","record":{"recordName":"all",
               "fields":{"t":{"value":2000,"type":"DATETIME"},"i":{"value":7,"type":"INT"},"d":{"value":3},"b":{"value":"AQ=="},"s":{"value":null}}}}]}
             """, webAuthToken: token)
@@ -135,18 +151,27 @@ import Testing
         #expect(fields2["b"] == ["value": "AQ==", "type": "BYTES"])
         #expect(fields2["s"] == nil)
 
-        let strings = try server.post("public", "records/lookup", #"{"records":[{"recordName":"all","desiredKeys":["i","d","t"]}],"numbersAsStrings":true}"#)
+        let strings = try server.post(
+            "public", "records/lookup", #"{"records":[{"recordName":"all","desiredKeys":["i","d","t"]}],"numbersAsStrings":true}"#)
         let asStrings = try #require(try strings.json()["records"]?[0])
-        #expect(asStrings["fields"] == ["d": ["value": "3.0", "type": "DOUBLE"], "i": ["value": "7", "type": "INT64"], "t": ["value": "2000", "type": "TIMESTAMP"]])
+        #expect(
+            asStrings["fields"] == [
+                "d": ["value": "3.0", "type": "DOUBLE"], "i": ["value": "7", "type": "INT64"], "t": ["value": "2000", "type": "TIMESTAMP"],
+            ])
         #expect(asStrings["created"]?["timestamp"]?.stringValue != nil)
     }
 
     @Test func perRecordErrorsComeInside200() throws {
         let server = try APITestServer()
         let token = try server.signIn()
-        let created = try server.post("public", "records/modify", #"{"operations":[{"operationType":"create","record":{"recordName":"n","recordType":"Note","fields":{"v":{"value":1}}}},{"operationType":"create","record":{"recordName":"m","recordType":"Note"}}]}"#, webAuthToken: token)
+        let created = try server.post(
+            "public", "records/modify",
+            #"{"operations":[{"operationType":"create","record":{"recordName":"n","recordType":"Note","fields":{"v":{"value":1}}}},{"operationType":"create","record":{"recordName":"m","recordType":"Note"}}]}"#,
+            webAuthToken: token)
         let tag = try #require(try created.json()["records"]?[0]?["recordChangeTag"]?.stringValue)
-        let response = try server.post("public", "records/modify", """
+        let response = try server.post(
+            "public", "records/modify",
+            """
             {"operations":[
               {"operationType":"update","record":{"recordName":"n","recordChangeTag":"stale","fields":{"v":{"value":2}}}},
               {"operationType":"update","record":{"recordName":"missing","recordChangeTag":"1","fields":{"v":{"value":2}}}},
@@ -160,7 +185,11 @@ import Testing
         #expect(records[0]["serverRecord"]?["recordChangeTag"]?.stringValue == tag)
         #expect(records[1] == ["recordName": "missing", "reason": "Record not found", "serverErrorCode": "NOT_FOUND"])
         #expect(records[2]["serverErrorCode"] == "BAD_REQUEST")
-        #expect(records[3] == ["recordName": "m", "deleted": true, "zoneID": ["zoneName": "_defaultZone", "ownerRecordName": "_defaultOwner", "zoneType": "DEFAULT_ZONE"]])
+        #expect(
+            records[3] == [
+                "recordName": "m", "deleted": true,
+                "zoneID": ["zoneName": "_defaultZone", "ownerRecordName": "_defaultOwner", "zoneType": "DEFAULT_ZONE"],
+            ])
 
         let lookup = try server.post("public", "records/lookup", #"{"records":[{"recordName":"m"}]}"#)
         #expect(try lookup.json()["records"]?[0] == ["recordName": "m", "reason": "Record not found", "serverErrorCode": "NOT_FOUND"])
@@ -169,26 +198,39 @@ import Testing
     @Test func atomicBatchesInACustomZoneReportAtomicErrors() throws {
         let server = try APITestServer()
         let token = try server.signIn()
-        #expect(try server.post("private", "zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#, webAuthToken: token).status == 200)
-        let response = try server.post("private", "records/modify", """
+        #expect(
+            try server.post(
+                "private", "zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#,
+                webAuthToken: token
+            ).status == 200)
+        let response = try server.post(
+            "private", "records/modify",
+            """
             {"zoneID":{"zoneName":"Notes"},"atomic":true,"operations":[
               {"operationType":"create","record":{"recordName":"a","recordType":"Note"}},
               {"operationType":"update","record":{"recordName":"missing","recordChangeTag":"1"}}]}
             """, webAuthToken: token)
         let records = try #require(try response.json()["records"]?.arrayValue)
         #expect(records.map { $0["serverErrorCode"]?.stringValue } == ["ATOMIC_ERROR", "NOT_FOUND"])
-        let lookup = try server.post("private", "records/lookup", #"{"zoneID":{"zoneName":"Notes"},"records":[{"recordName":"a"}]}"#, webAuthToken: token)
+        let lookup = try server.post(
+            "private", "records/lookup", #"{"zoneID":{"zoneName":"Notes"},"records":[{"recordName":"a"}]}"#, webAuthToken: token)
         #expect(try lookup.json()["records"]?[0]?["serverErrorCode"] == "NOT_FOUND")
     }
 
     @Test func queriesFilterSortAndPage() throws {
         let server = try APITestServer()
-        try server.defineNote(#"title STRING QUERYABLE SORTABLE, rank INT64 QUERYABLE SORTABLE, "___createTime" TIMESTAMP QUERYABLE SORTABLE"#)
+        try server.defineNote(
+            #"title STRING QUERYABLE SORTABLE, rank INT64 QUERYABLE SORTABLE, "___createTime" TIMESTAMP QUERYABLE SORTABLE"#)
         let token = try server.signIn()
-        let operations = (1...5).map { #"{"operationType":"create","record":{"recordName":"n\#($0)","recordType":"Note","fields":{"title":{"value":"t\#($0)"},"rank":{"value":\#($0 % 3)}}}}"# }
-        #expect(try server.post("public", "records/modify", #"{"operations":[\#(operations.joined(separator: ","))]}"#, webAuthToken: token).status == 200)
+        let operations = (1...5).map {
+            #"{"operationType":"create","record":{"recordName":"n\#($0)","recordType":"Note","fields":{"title":{"value":"t\#($0)"},"rank":{"value":\#($0 % 3)}}}}"#
+        }
+        #expect(
+            try server.post("public", "records/modify", #"{"operations":[\#(operations.joined(separator: ","))]}"#, webAuthToken: token)
+                .status == 200)
 
-        let query = #""query":{"recordType":"Note","filterBy":[{"comparator":"GREATER_THAN","fieldName":"rank","fieldValue":{"value":0}}],"sortBy":[{"fieldName":"rank","ascending":false},{"systemFieldName":"createdTimestamp"}]}"#
+        let query =
+            #""query":{"recordType":"Note","filterBy":[{"comparator":"GREATER_THAN","fieldName":"rank","fieldValue":{"value":0}}],"sortBy":[{"fieldName":"rank","ascending":false},{"systemFieldName":"createdTimestamp"}]}"#
         let first = try server.post("public", "records/query", "{\(query),\"resultsLimit\":2}")
         #expect(first.status == 200, "\(first.text)")
         let firstPage = try first.json()
@@ -198,10 +240,15 @@ import Testing
         #expect(second["records"]?.arrayValue?.compactMap { $0["recordName"]?.stringValue } == ["n1", "n4"])
         #expect(second["continuationMarker"] == nil)
 
-        let byName = try server.post("public", "records/query", #"{"query":{"recordType":"Note","filterBy":[{"comparator":"IN","systemFieldName":"recordName","fieldValue":{"value":[{"recordName":"n3"},{"recordName":"n1"}],"type":"REFERENCE_LIST"}}]}}"#).json()
+        let byName = try server.post(
+            "public", "records/query",
+            #"{"query":{"recordType":"Note","filterBy":[{"comparator":"IN","systemFieldName":"recordName","fieldValue":{"value":[{"recordName":"n3"},{"recordName":"n1"}],"type":"REFERENCE_LIST"}}]}}"#
+        ).json()
         #expect(Set(byName["records"]?.arrayValue?.compactMap { $0["recordName"]?.stringValue } ?? []) == ["n1", "n3"])
 
-        let unindexed = try server.post("public", "records/query", #"{"query":{"recordType":"Note","filterBy":[{"comparator":"EQUALS","fieldName":"___modTime","fieldValue":{"value":1}}]}}"#)
+        let unindexed = try server.post(
+            "public", "records/query",
+            #"{"query":{"recordType":"Note","filterBy":[{"comparator":"EQUALS","fieldName":"___modTime","fieldValue":{"value":1}}]}}"#)
         #expect(unindexed.status == 400)
         #expect(try unindexed.json()["reason"] == "Field '___modTime' is not marked queryable")
         let unknownType = try server.post("public", "records/query", #"{"query":{"recordType":"Nope"}}"#)
@@ -215,16 +262,41 @@ import Testing
             ("records/modify", "{not json", "The request body is not valid JSON"),
             ("records/modify", "[]", "The request body must be a JSON object"),
             ("records/modify", "{}", "operations is required"),
-            ("records/modify", #"{"operations":[{"operationType":"upsert","record":{}}]}"#, "operations[0].operationType 'upsert' is not one of"),
+            (
+                "records/modify", #"{"operations":[{"operationType":"upsert","record":{}}]}"#,
+                "operations[0].operationType 'upsert' is not one of"
+            ),
             ("records/modify", #"{"operations":[{"operationType":"create"}]}"#, "operations[0].record is required"),
-            ("records/modify", #"{"operations":[{"operationType":"create","record":{"recordType":5}}]}"#, "operations[0].record.recordType must be a string"),
-            ("records/modify", #"{"operations":[{"operationType":"create","record":{"recordType":"N","fields":{"x":{"value":{"weird":1}}}}}]}"#, "cannot tell the value's type"),
-            ("records/modify", #"{"operations":[{"operationType":"create","record":{"recordType":"N","fields":{"a":{"value":{"fileChecksum":"c","size":-1},"type":"ASSETID"}}}}]}"#, "a.value is not a valid ASSETID value"),
-            ("records/modify", #"{"operations":[{"operationType":"create","record":{"recordType":"N","fields":{"a":{"value":{"fileChecksum":"c","size":"big"},"type":"ASSETID"}}}}]}"#, "a.value is not a valid ASSETID value"),
+            (
+                "records/modify", #"{"operations":[{"operationType":"create","record":{"recordType":5}}]}"#,
+                "operations[0].record.recordType must be a string"
+            ),
+            (
+                "records/modify",
+                #"{"operations":[{"operationType":"create","record":{"recordType":"N","fields":{"x":{"value":{"weird":1}}}}}]}"#,
+                "cannot tell the value's type"
+            ),
+            (
+                "records/modify",
+                #"{"operations":[{"operationType":"create","record":{"recordType":"N","fields":{"a":{"value":{"fileChecksum":"c","size":-1},"type":"ASSETID"}}}}]}"#,
+                "a.value is not a valid ASSETID value"
+            ),
+            (
+                "records/modify",
+                #"{"operations":[{"operationType":"create","record":{"recordType":"N","fields":{"a":{"value":{"fileChecksum":"c","size":"big"},"type":"ASSETID"}}}}]}"#,
+                "a.value is not a valid ASSETID value"
+            ),
             ("records/query", #"{"query":{}}"#, "query.recordType is required"),
-            ("records/query", #"{"query":{"recordType":"N","filterBy":[{"comparator":"LIKE","fieldName":"x","fieldValue":{"value":1}}]}}"#, "'LIKE' is not a comparator"),
+            (
+                "records/query",
+                #"{"query":{"recordType":"N","filterBy":[{"comparator":"LIKE","fieldName":"x","fieldValue":{"value":1}}]}}"#,
+                "'LIKE' is not a comparator"
+            ),
             ("records/lookup", #"{"records":"n"}"#, "records must be an array"),
-            ("zones/modify", #"{"operations":[{"operationType":"rename","zone":{"zoneID":{"zoneName":"Z"}}}]}"#, "is not one of create, delete"),
+            (
+                "zones/modify", #"{"operations":[{"operationType":"rename","zone":{"zoneID":{"zoneName":"Z"}}}]}"#,
+                "is not one of create, delete"
+            ),
         ]
         for (operation, body, reason) in cases {
             let response = try server.post("private", operation, body, webAuthToken: token)

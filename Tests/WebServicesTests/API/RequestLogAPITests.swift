@@ -1,8 +1,9 @@
 import CloudStore
 import Foundation
-import Testing
-@testable import WebServices
 import TestSupport
+import Testing
+
+@testable import WebServices
 
 /// Every API call joins the request log, with what it asked and how it was answered.
 @Suite struct RequestLogAPITests {
@@ -17,7 +18,8 @@ import TestSupport
             ("private", "zones/list", "{}", 200),
         ]
         for (index, (database, operation, body, status)) in calls.enumerated() {
-            let response = index == 3
+            let response =
+                index == 3
                 ? try server.post(database, operation, body ?? "{}", webAuthToken: token)
                 : try server.send("POST", server.authorized(server.path(database, operation)), body: body)
             #expect(response.status == status, "\(operation)")

@@ -1,7 +1,8 @@
 import CloudKitWire
 import CloudStore
-import Testing
 import TestSupport
+import Testing
+
 @testable import WebServices
 
 /// Sharing over HTTP: a `cloudkit.share` saved with `records/modify`, `records/resolve` and
@@ -29,7 +30,9 @@ import TestSupport
                 "private", "zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Trips"}}}]}"#,
                 webAuthToken: aliceToken)
             #expect(zone.status == 200, "\(zone.text)")
-            let saved = try server.post("private", "records/modify", """
+            let saved = try server.post(
+                "private", "records/modify",
+                """
                 {"zoneID":{"zoneName":"Trips"},"operations":[
                   {"operationType":"create","record":{"recordName":"trip","recordType":"Trip","fields":{"title":{"value":"Lisbon"}}}},
                   {"operationType":"create","record":{"recordName":"day1","recordType":"Trip","fields":{"title":{"value":"Day one"}},
@@ -63,7 +66,9 @@ import TestSupport
         #expect(share?["shortGUID"]?.stringValue?.count == 25)
         #expect(share?["publicPermission"] == "NONE")
         #expect(share?["fields"]?["cloudkit.title"]?["value"] == "Lisbon trip")
-        #expect(share?["participants"]?[0]?["type"] == "OWNER" && share?["participants"]?[0]?["userIdentity"]?["userRecordName"] == .string(fixture.alice))
+        #expect(
+            share?["participants"]?[0]?["type"] == "OWNER"
+                && share?["participants"]?[0]?["userIdentity"]?["userRecordName"] == .string(fixture.alice))
         #expect(share?["participants"]?[1]?["permission"] == "READ_WRITE" && share?["participants"]?[1]?["acceptanceStatus"] == "INVITED")
         #expect(share?["currentUserParticipant"]?["type"] == "OWNER")
         #expect(share?["owner"]?["userIdentity"]?["userRecordName"] == .string(fixture.alice))
@@ -81,7 +86,9 @@ import TestSupport
             "private", "zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Probe"}}}]}"#,
             webAuthToken: fixture.carolToken)
         func invite(_ address: String) throws -> (status: Int, participant: JSONValue?) {
-            let saved = try fixture.server.post("private", "records/modify", """
+            let saved = try fixture.server.post(
+                "private", "records/modify",
+                """
                 {"zoneID":{"zoneName":"Probe"},"operations":[{"operationType":"forceReplace","record":{"recordName":"cloudkit.zoneshare",
                   "recordType":"cloudkit.share","participants":[{"userIdentity":{"lookupInfo":{"emailAddress":"\(address)"}},"permission":"READ_ONLY"}]}}]}
                 """, webAuthToken: fixture.carolToken)
@@ -109,7 +116,9 @@ import TestSupport
         #expect(result?["ownerIdentity"]?["userRecordName"] == .string(fixture.alice))
         #expect(result?["ownerIdentity"]?["nameComponents"]?["givenName"] == "Alice")
         #expect(result?["zoneID"]?["zoneName"] == "Trips" && result?["rootRecordName"] == "trip")
-        #expect(result?["share"]?["recordType"] == "cloudkit.share" && result?["containerIdentifier"] == .string(fixture.server.container.rawValue))
+        #expect(
+            result?["share"]?["recordType"] == "cloudkit.share"
+                && result?["containerIdentifier"] == .string(fixture.server.container.rawValue))
         #expect(result?["environment"] == "DEVELOPMENT")
 
         let accepted = try fixture.server.post("public", "records/accept", body, webAuthToken: fixture.bobToken)
@@ -124,7 +133,8 @@ import TestSupport
         #expect(try database.json()["zones"]?[0]?["zoneID"]?["zoneName"] == "Trips", "\(database.text)")
 
         let lookup = try fixture.shared(
-            "records/lookup", #"{"zoneID":\#(fixture.tripsZone),"records":[{"recordName":"trip"},{"recordName":"day1"},{"recordName":"secret"}]}"#,
+            "records/lookup",
+            #"{"zoneID":\#(fixture.tripsZone),"records":[{"recordName":"trip"},{"recordName":"day1"},{"recordName":"secret"}]}"#,
             as: fixture.bobToken)
         let records = try lookup.json()["records"]
         #expect(records?[0]?["share"]?["recordName"] == "share-trip")
@@ -135,32 +145,39 @@ import TestSupport
         let names = try changes.json()["zones"]?[0]?["records"]?.arrayValue?.compactMap { $0["recordName"]?.stringValue }
         #expect(Set(names ?? []) == ["trip", "day1"], "\(changes.text)")
 
-        let created = try fixture.shared("records/modify", """
+        let created = try fixture.shared(
+            "records/modify",
+            """
             {"zoneID":\(fixture.tripsZone),"operations":[{"operationType":"create","record":{"recordName":"day2","recordType":"Trip",
               "parent":{"recordName":"trip"},"fields":{"title":{"value":"Day two"}}}}]}
             """, as: fixture.bobToken)
         #expect(try created.json()["records"]?[0]?["zoneID"]?["ownerRecordName"] == .string(fixture.alice), "\(created.text)")
         let seen = try fixture.server.post(
-            "private", "records/lookup", #"{"zoneID":{"zoneName":"Trips"},"records":[{"recordName":"day2"}]}"#, webAuthToken: fixture.aliceToken)
+            "private", "records/lookup", #"{"zoneID":{"zoneName":"Trips"},"records":[{"recordName":"day2"}]}"#,
+            webAuthToken: fixture.aliceToken)
         #expect(try seen.json()["records"]?[0]?["fields"]?["title"]?["value"] == "Day two")
     }
 
     @Test func theSharedDatabaseRefusesWhoItMust() throws {
         let fixture = try Fixture()
-        _ = try fixture.server.post("public", "records/accept", #"{"shortGUIDs":[{"value":"\#(fixture.shortGUID)"}]}"#, webAuthToken: fixture.bobToken)
+        _ = try fixture.server.post(
+            "public", "records/accept", #"{"shortGUIDs":[{"value":"\#(fixture.shortGUID)"}]}"#, webAuthToken: fixture.bobToken)
         let lookup = #"{"zoneID":\#(fixture.tripsZone),"records":[{"recordName":"trip"}]}"#
         // A stranger: the zone is not there for them; the world: sign in first.
         let stranger = try fixture.shared("records/lookup", lookup, as: fixture.carolToken)
         #expect(try stranger.json()["records"]?[0]?["serverErrorCode"] == "ZONE_NOT_FOUND", "\(stranger.text)")
         let strangerChanges = try fixture.shared("changes/zone", #"{"zones":[{"zoneID":\#(fixture.tripsZone)}]}"#, as: fixture.carolToken)
         #expect(try strangerChanges.json()["zones"]?[0]?["serverErrorCode"] == "ZONE_NOT_FOUND")
-        let strangerWrite = try fixture.shared("records/modify", """
+        let strangerWrite = try fixture.shared(
+            "records/modify",
+            """
             {"zoneID":\(fixture.tripsZone),"operations":[{"operationType":"create","record":{"recordName":"x","recordType":"Trip",
               "parent":{"recordName":"trip"}}}]}
             """, as: fixture.carolToken)
         #expect(try strangerWrite.json()["records"]?[0]?["serverErrorCode"] == "ZONE_NOT_FOUND", "\(strangerWrite.text)")
-        let resolved = try fixture.server.post("public", "records/resolve", #"{"shortGUIDs":[{"value":"\#(fixture.shortGUID)"}]}"#,
-                                               webAuthToken: fixture.carolToken)
+        let resolved = try fixture.server.post(
+            "public", "records/resolve", #"{"shortGUIDs":[{"value":"\#(fixture.shortGUID)"}]}"#,
+            webAuthToken: fixture.carolToken)
         #expect(try resolved.json()["results"]?[0]?["serverErrorCode"] == "NOT_FOUND", "\(resolved.text)")
         let world = try fixture.shared("records/lookup", lookup, as: nil)
         #expect(world.status == 421)
@@ -168,20 +185,26 @@ import TestSupport
         let worldResolve = try fixture.server.post("public", "records/resolve", #"{"shortGUIDs":[{"value":"\#(fixture.shortGUID)"}]}"#)
         #expect(worldResolve.status == 421)
         // A participant must say whose zone: without ownerRecordName there is none to write in.
-        let ownerless = try fixture.shared("records/modify", """
+        let ownerless = try fixture.shared(
+            "records/modify",
+            """
             {"zoneID":{"zoneName":"Trips"},"operations":[{"operationType":"create","record":{"recordName":"y","recordType":"Trip"}}]}
             """, as: fixture.bobToken)
         #expect(ownerless.status == 400, "\(ownerless.text)")
         #expect(try ownerless.json()["serverErrorCode"] == "BAD_REQUEST")
-        let malformed = try fixture.server.post("public", "records/resolve", #"{"shortGUIDs":[{"shouldFetchRootRecord":true}]}"#,
-                                                webAuthToken: fixture.bobToken)
+        let malformed = try fixture.server.post(
+            "public", "records/resolve", #"{"shortGUIDs":[{"shouldFetchRootRecord":true}]}"#,
+            webAuthToken: fixture.bobToken)
         #expect(malformed.status == 400)
 
         // The owner removes bob: his next request finds nothing.
         let current = try fixture.server.post(
-            "private", "records/lookup", #"{"zoneID":{"zoneName":"Trips"},"records":[{"recordName":"share-trip"}]}"#, webAuthToken: fixture.aliceToken)
+            "private", "records/lookup", #"{"zoneID":{"zoneName":"Trips"},"records":[{"recordName":"share-trip"}]}"#,
+            webAuthToken: fixture.aliceToken)
         let tag = try #require(try current.json()["records"]?[0]?["recordChangeTag"]?.stringValue)
-        let removed = try fixture.server.post("private", "records/modify", """
+        let removed = try fixture.server.post(
+            "private", "records/modify",
+            """
             {"zoneID":{"zoneName":"Trips"},"operations":[{"operationType":"update","record":{"recordName":"share-trip",
               "recordChangeTag":"\(tag)","participants":[]}}]}
             """, webAuthToken: fixture.aliceToken)
@@ -193,7 +216,8 @@ import TestSupport
     @Test func aParticipantsFilesAreServedWhileTheShareLasts() throws {
         let fixture = try Fixture()
         let server = fixture.server
-        _ = try server.post("public", "records/accept", #"{"shortGUIDs":[{"value":"\#(fixture.shortGUID)"}]}"#, webAuthToken: fixture.bobToken)
+        _ = try server.post(
+            "public", "records/accept", #"{"shortGUIDs":[{"value":"\#(fixture.shortGUID)"}]}"#, webAuthToken: fixture.bobToken)
         // Bob uploads into alice's zone through his shared database, and saves the file under the shared root.
         let asked = try fixture.shared(
             "assets/upload", #"{"zoneID":\#(fixture.tripsZone),"tokens":[{"recordName":"day3","recordType":"Trip","fieldName":"photo"}]}"#,
@@ -204,23 +228,30 @@ import TestSupport
             port: server.port, method: "POST", target: String(url.dropFirst("http://127.0.0.1:\(server.port)".count)), body: content,
             headers: ["Content-Type": "application/octet-stream"])
         let file = try #require(try posted.json()["singleFile"], "\(posted.text)")
-        let saved = try fixture.shared("records/modify", """
+        let saved = try fixture.shared(
+            "records/modify",
+            """
             {"zoneID":\(fixture.tripsZone),"operations":[{"operationType":"create","record":{"recordName":"day3","recordType":"Trip",
               "parent":{"recordName":"trip"},"fields":{"photo":{"value":\(String(decoding: file.serialized(), as: UTF8.self))}}}}]}
             """, as: fixture.bobToken)
-        let bobURL = try #require(try saved.json()["records"]?[0]?["fields"]?["photo"]?["value"]?["downloadURL"]?.stringValue, "\(saved.text)")
+        let bobURL = try #require(
+            try saved.json()["records"]?[0]?["fields"]?["photo"]?["value"]?["downloadURL"]?.stringValue, "\(saved.text)")
         let bobDownload = try AssetsAPITests.download(server, bobURL)
         #expect(bobDownload.status == 200 && bobDownload.body == content)
         let ownerLookup = try server.post(
-            "private", "records/lookup", #"{"zoneID":{"zoneName":"Trips"},"records":[{"recordName":"day3"}]}"#, webAuthToken: fixture.aliceToken)
+            "private", "records/lookup", #"{"zoneID":{"zoneName":"Trips"},"records":[{"recordName":"day3"}]}"#,
+            webAuthToken: fixture.aliceToken)
         let aliceURL = try #require(try ownerLookup.json()["records"]?[0]?["fields"]?["photo"]?["value"]?["downloadURL"]?.stringValue)
         #expect(try AssetsAPITests.download(server, aliceURL).body == content)
 
         // Once bob is out of the share, the URL he was given serves nothing.
         let current = try server.post(
-            "private", "records/lookup", #"{"zoneID":{"zoneName":"Trips"},"records":[{"recordName":"share-trip"}]}"#, webAuthToken: fixture.aliceToken)
+            "private", "records/lookup", #"{"zoneID":{"zoneName":"Trips"},"records":[{"recordName":"share-trip"}]}"#,
+            webAuthToken: fixture.aliceToken)
         let tag = try #require(try current.json()["records"]?[0]?["recordChangeTag"]?.stringValue)
-        _ = try server.post("private", "records/modify", """
+        _ = try server.post(
+            "private", "records/modify",
+            """
             {"zoneID":{"zoneName":"Trips"},"operations":[{"operationType":"update","record":{"recordName":"share-trip",
               "recordChangeTag":"\(tag)","participants":[]}}]}
             """, webAuthToken: fixture.aliceToken)

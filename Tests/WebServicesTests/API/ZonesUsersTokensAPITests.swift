@@ -1,9 +1,10 @@
 import CloudStore
 import Foundation
 import HTTPServer
-import Testing
-@testable import WebServices
 import TestSupport
+import Testing
+
+@testable import WebServices
 
 @Suite struct ZonesAPITests {
     @Test func listLookupAndModifyZones() throws {
@@ -11,7 +12,10 @@ import TestSupport
         let token = try server.signIn()
         let user = try #require(try server.store.users(server.container).first?.userRecordName)
 
-        let created = try server.post("private", "zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}},{"operationType":"create","zone":{"zoneID":{"zoneName":"Photos","ownerRecordName":"ignored","zoneType":"REGULAR_CUSTOM_ZONE"}}}]}"#, webAuthToken: token)
+        let created = try server.post(
+            "private", "zones/modify",
+            #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}},{"operationType":"create","zone":{"zoneID":{"zoneName":"Photos","ownerRecordName":"ignored","zoneType":"REGULAR_CUSTOM_ZONE"}}}]}"#,
+            webAuthToken: token)
         #expect(created.status == 200, "\(created.text)")
         let zones = try #require(try created.json()["zones"]?.arrayValue)
         #expect(zones[0]["zoneID"] == ["zoneName": "Notes", "ownerRecordName": .string(user), "zoneType": "REGULAR_CUSTOM_ZONE"])
@@ -21,19 +25,31 @@ import TestSupport
         for method in ["GET", "POST"] {
             let listed = try server.send(method, server.authorized(server.path("private", "zones/list"), webAuthToken: token))
             #expect(listed.status == 200)
-            #expect(try listed.json()["zones"]?.arrayValue?.compactMap { $0["zoneID"]?["zoneName"]?.stringValue } == ["_defaultZone", "Notes", "Photos"])
+            #expect(
+                try listed.json()["zones"]?.arrayValue?.compactMap { $0["zoneID"]?["zoneName"]?.stringValue } == [
+                    "_defaultZone", "Notes", "Photos",
+                ])
         }
-        let again = try server.post("private", "zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#, webAuthToken: token)
+        let again = try server.post(
+            "private", "zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Notes"}}}]}"#,
+            webAuthToken: token)
         #expect(try again.json()["zones"]?[0]?["serverErrorCode"] == "EXISTS")
 
-        let lookup = try server.post("private", "zones/lookup", #"{"zones":[{"zoneName":"Notes"},{"zoneName":"Nope"}]}"#, webAuthToken: token).json()
+        let lookup = try server.post(
+            "private", "zones/lookup", #"{"zones":[{"zoneName":"Notes"},{"zoneName":"Nope"}]}"#, webAuthToken: token
+        ).json()
         #expect(lookup["zones"]?[0]?["zoneID"]?["zoneName"] == "Notes")
         #expect(lookup["zones"]?[1]?["serverErrorCode"] == "ZONE_NOT_FOUND")
 
-        let deleted = try server.post("private", "zones/modify", #"{"operations":[{"operationType":"delete","zone":{"zoneID":{"zoneName":"Photos"}}}]}"#, webAuthToken: token).json()
+        let deleted = try server.post(
+            "private", "zones/modify", #"{"operations":[{"operationType":"delete","zone":{"zoneID":{"zoneName":"Photos"}}}]}"#,
+            webAuthToken: token
+        ).json()
         #expect(deleted["zones"]?[0]?["deleted"] == true)
 
-        let publicZones = try server.post("public", "zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#, webAuthToken: token)
+        let publicZones = try server.post(
+            "public", "zones/modify", #"{"operations":[{"operationType":"create","zone":{"zoneID":{"zoneName":"Z"}}}]}"#,
+            webAuthToken: token)
         #expect(publicZones.status == 400)
         let world = try server.send("GET", server.authorized(server.path("private", "zones/list")))
         #expect(world.status == 421)
@@ -65,15 +81,18 @@ import TestSupport
         #expect(response.status == 421)
         let body = try response.json()
         #expect(body["serverErrorCode"] == "AUTHENTICATION_REQUIRED")
-        #expect(body["redirectURL"]?.stringValue
+        #expect(
+            body["redirectURL"]?.stringValue
                 == "http://127.0.0.1:\(server.port)/signin?ckAPIToken=\(server.apiToken.token)&origin=https://app.example.com")
     }
 }
 
 @Suite struct TokensAPITests {
-    @Test(arguments: ["/database/1/iCloud.com.example.Notes/development/tokens/create",
-                      "/database/1/iCloud.com.example.Notes/development/public/tokens/create",
-                      "/device/1/iCloud.com.example.Notes/development/tokens/create"])
+    @Test(arguments: [
+        "/database/1/iCloud.com.example.Notes/development/tokens/create",
+        "/database/1/iCloud.com.example.Notes/development/public/tokens/create",
+        "/device/1/iCloud.com.example.Notes/development/tokens/create",
+    ])
     func tokensCreateOnEveryPathForm(_ path: String) throws {
         let server = try APITestServer()
         let response = try server.send("POST", server.authorized(path), body: #"{"apnsEnvironment":"development"}"#)
@@ -86,8 +105,9 @@ import TestSupport
         #expect(url.hasPrefix("http://127.0.0.1:\(server.port)/webcourier/1/aps?tok="))
         #expect(url.hasSuffix("&ttl=43200"))
 
-        let registered = try server.send("POST", server.authorized(path.replacingOccurrences(of: "create", with: "register")),
-                                         body: #"{"apnsEnvironment":"development","apnsToken":"\#(token)"}"#)
+        let registered = try server.send(
+            "POST", server.authorized(path.replacingOccurrences(of: "create", with: "register")),
+            body: #"{"apnsEnvironment":"development","apnsToken":"\#(token)"}"#)
         #expect(registered.status == 200)
         // Answered like tokens/create: CloudKit JS 2 replaces what it holds with this.
         #expect(try registered.json()["apnsToken"]?.stringValue == token)
@@ -108,29 +128,41 @@ import TestSupport
         #expect(created.status == 200, "\(created.text)")
         let url = try #require(try created.json()["webcourierURL"]?.stringValue)
         let target = String(url.dropFirst("http://127.0.0.1:\(server.port)".count))
-        let subscribed = try server.post("private", "subscriptions/modify", """
+        let subscribed = try server.post(
+            "private", "subscriptions/modify",
+            """
             {"operations":[{"operationType":"create","subscription":{"subscriptionID":"spy","subscriptionType":"query",
               "query":{"recordType":"Note"},"firesOn":["create","update"],
               "notificationInfo":{"additionalFields":["title"],"shouldSendContentAvailable":true}}}]}
             """, webAuthToken: stolen)
-        #expect(subscribed.status == 200 && subscribed.text.contains("\"spy\"") && !subscribed.text.contains("serverErrorCode"), "\(subscribed.text)")
+        #expect(
+            subscribed.status == 200 && subscribed.text.contains("\"spy\"") && !subscribed.text.contains("serverErrorCode"),
+            "\(subscribed.text)")
         try ChangesAPITests.create(server, "private", "diary-0", token: stolen)
         let before = try server.send("GET", target)
-        #expect(try before.status == 200 && before.json()["ck"]?["qry"]?["af"] == ["title": "diary-0"], "the channel works while the session lives")
+        #expect(
+            try before.status == 200 && before.json()["ck"]?["qry"]?["af"] == ["title": "diary-0"],
+            "the channel works while the session lives")
 
         var password = server.password
         switch remedy {
-        case "sign out everywhere": try server.store.signOutEverywhere(try #require(try server.store.user(named: "alice", in: server.container)).userRecordName, in: server.container)
+        case "sign out everywhere":
+            try server.store.signOutEverywhere(
+                try #require(try server.store.user(named: "alice", in: server.container)).userRecordName, in: server.container)
         case "new password":
             password = "a brand new passphrase"
-            try server.store.setPassword(password, of: try #require(try server.store.user(named: "alice", in: server.container)).userRecordName, in: server.container)
+            try server.store.setPassword(
+                password, of: try #require(try server.store.user(named: "alice", in: server.container)).userRecordName, in: server.container
+            )
         default: try server.store.signOut(webAuthToken: stolen, in: server.container, .development)
         }
         let caller = try server.send("GET", server.authorized(server.path("public", "users/caller"), webAuthToken: stolen))
         #expect(caller.status == 421)
 
         let victim = try server.store.signIn(server.container, .development, name: "alice", password: password).webAuthToken
-        let saved = try server.post("private", "records/modify", """
+        let saved = try server.post(
+            "private", "records/modify",
+            """
             {"operations":[{"operationType":"create","record":{"recordName":"diary-1","recordType":"Note",
               "fields":{"title":{"value":"PRIVATE: new bank PIN 4711"}}}}]}
             """, webAuthToken: victim)

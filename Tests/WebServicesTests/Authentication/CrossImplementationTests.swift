@@ -1,8 +1,8 @@
+import CloudKitWire
 import CloudStore
 import Crypto
 import Foundation
 import Testing
-import CloudKitWire
 import WebServices
 
 /// Python with the `cryptography` package, which signs the way third-party clients do.
@@ -39,7 +39,9 @@ enum PythonSigner {
 struct CrossImplementationTests {
     @Test(
         "accepts what Python signs and refuses what was tampered with",
-        .enabled(if: PythonSigner.isAvailable, "python3 with the cryptography package is not installed (pip install -r Tests/python/requirements.txt)")
+        .enabled(
+            if: PythonSigner.isAvailable,
+            "python3 with the cryptography package is not installed (pip install -r Tests/python/requirements.txt)")
     )
     func pythonSignatures() throws {
         let fixture = try JSONValue.parse(PythonSigner.run([PythonSigner.fixtureScript.path]))

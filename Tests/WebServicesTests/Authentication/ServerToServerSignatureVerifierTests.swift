@@ -28,8 +28,9 @@ struct ServerToServerSignatureVerifierTests {
         body: [UInt8] = body,
         target: String = path + query
     ) -> SignedRequestParts {
-        SignedRequestParts(keyID: String(repeating: "a", count: 64), dateHeader: date, signatureHeader: signature,
-                           body: body, requestTarget: target)
+        SignedRequestParts(
+            keyID: String(repeating: "a", count: 64), dateHeader: date, signatureHeader: signature,
+            body: body, requestTarget: target)
     }
 
     private func verify(_ parts: SignedRequestParts, now: Date = signedAt) throws(ServerToServerAuthError) {
@@ -42,8 +43,10 @@ struct ServerToServerSignatureVerifierTests {
     func referenceVector() {
         #expect(ServerToServerMessage.bodyHash(Self.body) == "myo0gwOwdHvOIytyaMEjp577DdcjNefQtaApbQMzs3o=")
         #expect(ServerToServerMessage.bodyHash([]) == "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=")
-        #expect(ServerToServerMessage.text(date: Self.date, bodyHash: ServerToServerMessage.bodyHash(Self.body), subpath: Self.path)
-            == "2016-01-25T22:15:43Z:myo0gwOwdHvOIytyaMEjp577DdcjNefQtaApbQMzs3o=:/database/1/iCloud.com.example.MyApp/development/public/records/query")
+        #expect(
+            ServerToServerMessage.text(date: Self.date, bodyHash: ServerToServerMessage.bodyHash(Self.body), subpath: Self.path)
+                == "2016-01-25T22:15:43Z:myo0gwOwdHvOIytyaMEjp577DdcjNefQtaApbQMzs3o=:/database/1/iCloud.com.example.MyApp/development/public/records/query"
+        )
     }
 
     @Test("the reference request verifies")
@@ -93,7 +96,8 @@ struct ServerToServerSignatureVerifierTests {
 
     @Test("accepts a request target in absolute form")
     func absoluteForm() throws {
-        let text = ServerToServerMessage.text(date: Self.date, bodyHash: ServerToServerMessage.bodyHash(Self.body), subpath: Self.path + Self.query)
+        let text = ServerToServerMessage.text(
+            date: Self.date, bodyHash: ServerToServerMessage.bodyHash(Self.body), subpath: Self.path + Self.query)
         try verify(parts(signature: sign(text), target: "https://api.apple-cloudkit.com" + Self.path + Self.query))
     }
 
@@ -108,11 +112,13 @@ struct ServerToServerSignatureVerifierTests {
     @Test("verifies through a registered key and a ServerToServerSigner")
     func signerAndRegisteredKey() throws {
         let signer = ServerToServerSigner(keyID: "k", privateKey: key)
-        let headers = try signer.headers(body: Self.body, requestTarget: Self.path + Self.query, date: Self.signedAt.addingTimeInterval(0.9))
+        let headers = try signer.headers(
+            body: Self.body, requestTarget: Self.path + Self.query, date: Self.signedAt.addingTimeInterval(0.9))
         #expect(headers.map(\.name) == [ServerToServerHeader.keyID, ServerToServerHeader.date, ServerToServerHeader.signature])
         #expect(headers[1].value == Self.date)
         let lookup = Dictionary(uniqueKeysWithValues: headers.map { ($0.name, $0.value) })
-        let request = try #require(try SignedRequestParts.extract(header: { lookup[$0] }, body: Self.body, requestTarget: Self.path + Self.query))
+        let request = try #require(
+            try SignedRequestParts.extract(header: { lookup[$0] }, body: Self.body, requestTarget: Self.path + Self.query))
         let registered = try ServerPublicKey(pemRepresentation: key.publicKey.pemRepresentation)
         try verifier.verify(request: request, publicKey: registered, now: Self.signedAt)
     }
@@ -128,7 +134,8 @@ struct ServerToServerSignatureVerifierTests {
 
     @Test("refuses a tampered body, path, query or date")
     func tampering() throws {
-        let text = ServerToServerMessage.text(date: Self.date, bodyHash: ServerToServerMessage.bodyHash(Self.body), subpath: Self.path + Self.query)
+        let text = ServerToServerMessage.text(
+            date: Self.date, bodyHash: ServerToServerMessage.bodyHash(Self.body), subpath: Self.path + Self.query)
         let signature = try sign(text)
         try verify(parts(signature: signature))
         let tampered = [
@@ -182,12 +189,14 @@ struct ServerToServerSignatureVerifierTests {
         }
     }
 
-    @Test("refuses malformed dates", arguments: [
-        "", "2016-01-25 22:15:43Z", "2016-01-25T22:15:43", "2016-01-25T22:15:43+00:00", "2016-01-25t22:15:43z",
-        "2016-13-25T22:15:43Z", "2015-02-29T22:15:43Z", "2016-01-25T24:00:00Z", "2016-01-25T22:60:43Z",
-        "2016-01-25T22:15:60Z", "2016-01-25T22:15:43.Z", "2016-01-25T22:15:43.1234567890Z", "1453760143",
-        "Mon, 25 Jan 2016 22:15:43 GMT", "２016-01-25T22:15:43Z",
-    ])
+    @Test(
+        "refuses malformed dates",
+        arguments: [
+            "", "2016-01-25 22:15:43Z", "2016-01-25T22:15:43", "2016-01-25T22:15:43+00:00", "2016-01-25t22:15:43z",
+            "2016-13-25T22:15:43Z", "2015-02-29T22:15:43Z", "2016-01-25T24:00:00Z", "2016-01-25T22:60:43Z",
+            "2016-01-25T22:15:60Z", "2016-01-25T22:15:43.Z", "2016-01-25T22:15:43.1234567890Z", "1453760143",
+            "Mon, 25 Jan 2016 22:15:43 GMT", "２016-01-25T22:15:43Z",
+        ])
     func malformedDates(date: String) throws {
         let text = ServerToServerMessage.text(date: date, bodyHash: ServerToServerMessage.bodyHash(Self.body), subpath: Self.path)
         #expect(throws: ServerToServerAuthError.malformedDate) {
@@ -195,9 +204,11 @@ struct ServerToServerSignatureVerifierTests {
         }
     }
 
-    @Test("refuses signatures that are not base64 of an ECDSA signature", arguments: [
-        "", "not base64!", "AAAA", "MEUCIQ==", String(repeating: "A", count: 88), "MAYCAQACAQ==",
-    ])
+    @Test(
+        "refuses signatures that are not base64 of an ECDSA signature",
+        arguments: [
+            "", "not base64!", "AAAA", "MEUCIQ==", String(repeating: "A", count: 88), "MAYCAQACAQ==",
+        ])
     func malformedSignatures(signature: String) {
         #expect(throws: ServerToServerAuthError.malformedSignature) { try verify(parts(signature: signature)) }
     }
@@ -218,17 +229,23 @@ struct ServerToServerSignatureVerifierTests {
 
     @Test("errors read well")
     func messages() {
-        #expect(ServerToServerAuthError.missingHeader(ServerToServerHeader.date).description
-            == "Missing header X-Apple-CloudKit-Request-ISO8601Date")
-        #expect(ServerToServerAuthError.dateOutsideWindow(skewSeconds: -700, allowedSeconds: 600).description
-            == "The request date is 700 seconds in the past; signed requests must be dated within 600 seconds of the server's clock")
-        #expect(ServerToServerAuthError.dateOutsideWindow(skewSeconds: 700, allowedSeconds: 600).description
-            == "The request date is 700 seconds in the future; signed requests must be dated within 600 seconds of the server's clock")
-        #expect(ServerToServerAuthError.malformedDate.description
-            == "X-Apple-CloudKit-Request-ISO8601Date is not an ISO 8601 UTC date such as 2016-01-25T22:15:43Z")
-        #expect(ServerToServerAuthError.badSignature.description
-            == "The signature does not match the key, date, body and path of the request")
-        #expect(ServerToServerAuthError.unknownKeyID("abc").description
-            == "No server-to-server key with ID 'abc' is registered for this container and environment")
+        #expect(
+            ServerToServerAuthError.missingHeader(ServerToServerHeader.date).description
+                == "Missing header X-Apple-CloudKit-Request-ISO8601Date")
+        #expect(
+            ServerToServerAuthError.dateOutsideWindow(skewSeconds: -700, allowedSeconds: 600).description
+                == "The request date is 700 seconds in the past; signed requests must be dated within 600 seconds of the server's clock")
+        #expect(
+            ServerToServerAuthError.dateOutsideWindow(skewSeconds: 700, allowedSeconds: 600).description
+                == "The request date is 700 seconds in the future; signed requests must be dated within 600 seconds of the server's clock")
+        #expect(
+            ServerToServerAuthError.malformedDate.description
+                == "X-Apple-CloudKit-Request-ISO8601Date is not an ISO 8601 UTC date such as 2016-01-25T22:15:43Z")
+        #expect(
+            ServerToServerAuthError.badSignature.description
+                == "The signature does not match the key, date, body and path of the request")
+        #expect(
+            ServerToServerAuthError.unknownKeyID("abc").description
+                == "No server-to-server key with ID 'abc' is registered for this container and environment")
     }
 }

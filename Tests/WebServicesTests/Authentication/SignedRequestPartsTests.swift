@@ -23,17 +23,24 @@ struct SignedRequestPartsTests {
             ServerToServerHeader.date: "2016-01-25T22:15:43Z\t",
             ServerToServerHeader.signature: "MEUC",
         ])
-        #expect(parts == SignedRequestParts(
-            keyID: "abc", dateHeader: "2016-01-25T22:15:43Z", signatureHeader: "MEUC", body: [1, 2], requestTarget: Self.target))
+        #expect(
+            parts
+                == SignedRequestParts(
+                    keyID: "abc", dateHeader: "2016-01-25T22:15:43Z", signatureHeader: "MEUC", body: [1, 2], requestTarget: Self.target))
     }
 
-    @Test("names the first missing header", arguments: [
-        ([ServerToServerHeader.date: "d", ServerToServerHeader.signature: "s"], ServerToServerHeader.keyID),
-        ([ServerToServerHeader.keyID: "k", ServerToServerHeader.signature: "s"], ServerToServerHeader.date),
-        ([ServerToServerHeader.keyID: "k", ServerToServerHeader.date: "d"], ServerToServerHeader.signature),
-        ([ServerToServerHeader.keyID: "k", ServerToServerHeader.date: "", ServerToServerHeader.signature: "s"], ServerToServerHeader.date),
-        ([ServerToServerHeader.signature: "s"], ServerToServerHeader.keyID),
-    ])
+    @Test(
+        "names the first missing header",
+        arguments: [
+            ([ServerToServerHeader.date: "d", ServerToServerHeader.signature: "s"], ServerToServerHeader.keyID),
+            ([ServerToServerHeader.keyID: "k", ServerToServerHeader.signature: "s"], ServerToServerHeader.date),
+            ([ServerToServerHeader.keyID: "k", ServerToServerHeader.date: "d"], ServerToServerHeader.signature),
+            (
+                [ServerToServerHeader.keyID: "k", ServerToServerHeader.date: "", ServerToServerHeader.signature: "s"],
+                ServerToServerHeader.date
+            ),
+            ([ServerToServerHeader.signature: "s"], ServerToServerHeader.keyID),
+        ])
     func missing(headers: [String: String], missing: String) {
         #expect(throws: ServerToServerAuthError.missingHeader(missing)) { try extract(headers) }
     }

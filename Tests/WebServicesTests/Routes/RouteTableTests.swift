@@ -1,7 +1,8 @@
 import CloudStore
 import HTTPServer
-import Testing
 import TestSupport
+import Testing
+
 @testable import WebServices
 
 /// The API's routes are declared once, in ``WebServices/routeTable``: the router serves exactly

@@ -1,11 +1,12 @@
+import CloudKitWire
 import CloudStore
 import Foundation
 import Glibc
 import HTTPServer
 import Logging
-import CloudKitWire
-@testable import WebServices
 import TestSupport
+
+@testable import WebServices
 
 /// A CloudStore in a temporary directory served by the real HTTP server with the API mounted,
 /// on a free port of 127.0.0.1, with one container, an API token, and a user.
@@ -30,7 +31,8 @@ final class APITestServer {
         store = temporary.store
         container = temporary.container
         apiToken = try store.createAPIToken(container, .development, allowedOrigins: ["https://app.example.com"])
-        try store.addUser(container, name: userName, password: password, emailAddress: "alice@example.com", firstName: "Alice", lastName: "Liddell")
+        try store.addUser(
+            container, name: userName, password: password, emailAddress: "alice@example.com", firstName: "Alice", lastName: "Liddell")
 
         var configuration = WebServicesConfiguration(
             courierTimeout: courierTimeout,
@@ -56,7 +58,8 @@ final class APITestServer {
     /// Defines in development a `Note` type with a queryable `___recordID`, `fields` (in the
     /// schema language) and CloudKit's default grants.
     func defineNote(_ fields: String) throws {
-        try store.importSchema("""
+        try store.importSchema(
+            """
             DEFINE SCHEMA
                 RECORD TYPE Note ( "___recordID" REFERENCE QUERYABLE, \(fields),
                                    GRANT WRITE TO "_creator", GRANT CREATE TO "_icloud", GRANT READ TO "_world" );
@@ -87,18 +90,19 @@ final class APITestServer {
 
     /// POSTs JSON to an endpoint as the world (API token only) or a signed-in user.
     func post(_ database: String, _ operation: String, _ json: String, webAuthToken: String? = nil) throws -> APIResponse {
-        try send("POST", authorized(path(database, operation), webAuthToken: webAuthToken), body: json, headers: ["Content-Type": "text/plain"])
+        try send(
+            "POST", authorized(path(database, operation), webAuthToken: webAuthToken), body: json, headers: ["Content-Type": "text/plain"])
     }
 }
 
 /// A response as the API tests read it.
 typealias APIResponse = TestResponse
 
-
 extension HTTPTestClient {
     /// Sends a request with headers given as a dictionary, as the API tests write them.
     static func send(port: Int, method: String, target: String, body: [UInt8]?, headers: [String: String]) throws -> TestResponse {
-        try send(port: port, method: method, target: target, headers: headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
-                 body: body ?? [])
+        try send(
+            port: port, method: method, target: target, headers: headers.sorted { $0.key < $1.key }.map { ($0.key, $0.value) },
+            body: body ?? [])
     }
 }

@@ -70,8 +70,11 @@ let buckets = max(recordCount / 10, 1)
     init(path: String) {
         for suffix in ["", "-wal", "-shm"] { unlink(path + suffix) }
         sqlite3_open(path, &db)
-        exec("PRAGMA busy_timeout=5000; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16000;")
-        exec("""
+        exec(
+            "PRAGMA busy_timeout=5000; PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA temp_store=MEMORY; PRAGMA cache_size=-16000;"
+        )
+        exec(
+            """
             CREATE TABLE records(id INTEGER PRIMARY KEY, zone INTEGER NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,
                 tag TEXT NOT NULL, seq INTEGER NOT NULL, bucket INTEGER NOT NULL, category INTEGER NOT NULL, payload BLOB NOT NULL);
             CREATE UNIQUE INDEX records_name ON records(zone, name);
@@ -79,9 +82,15 @@ let buckets = max(recordCount / 10, 1)
             CREATE INDEX records_bucket ON records(zone, bucket);
             CREATE INDEX records_category ON records(zone, category);
             """)
-        sqlite3_prepare_v3(db, "INSERT INTO records(zone, name, type, tag, seq, bucket, category, payload) VALUES (1, ?, 'Note', ?, ?, ?, ?, ?)", -1, UInt32(SQLITE_PREPARE_PERSISTENT), &insert, nil)
-        sqlite3_prepare_v3(db, "SELECT id, type, tag, seq, payload FROM records WHERE zone = 1 AND name = ?", -1, UInt32(SQLITE_PREPARE_PERSISTENT), &lookup, nil)
-        sqlite3_prepare_v3(db, "SELECT id, name, type, tag, payload FROM records WHERE zone = 1 AND bucket = ? ORDER BY id LIMIT 201", -1, UInt32(SQLITE_PREPARE_PERSISTENT), &query, nil)
+        sqlite3_prepare_v3(
+            db, "INSERT INTO records(zone, name, type, tag, seq, bucket, category, payload) VALUES (1, ?, 'Note', ?, ?, ?, ?, ?)", -1,
+            UInt32(SQLITE_PREPARE_PERSISTENT), &insert, nil)
+        sqlite3_prepare_v3(
+            db, "SELECT id, type, tag, seq, payload FROM records WHERE zone = 1 AND name = ?", -1, UInt32(SQLITE_PREPARE_PERSISTENT),
+            &lookup, nil)
+        sqlite3_prepare_v3(
+            db, "SELECT id, name, type, tag, payload FROM records WHERE zone = 1 AND bucket = ? ORDER BY id LIMIT 201", -1,
+            UInt32(SQLITE_PREPARE_PERSISTENT), &query, nil)
     }
 
     func exec(_ sql: String) {
@@ -169,7 +178,8 @@ struct Row {
 var rows: [Row] = []
 @MainActor func report(_ row: Row) {
     rows.append(row)
-    print(String(format: "%-34@ %12.0f %12.0f %@   ratio %.2f", row.name as NSString, row.cumulus, row.raw, row.unit as NSString, row.ratio))
+    print(
+        String(format: "%-34@ %12.0f %12.0f %@   ratio %.2f", row.name as NSString, row.cumulus, row.raw, row.unit as NSString, row.ratio))
 }
 
 // MARK: - The request log
@@ -195,24 +205,29 @@ if phases.contains("log") {
         for first in stride(from: 0, to: calls, by: batch) {
             let before = cpuSeconds()
             for index in first..<first + batch {
-                log.record(RequestLogEntry(
-                    time: Int64(Date().timeIntervalSince1970 * 1000), container: container.rawValue, environment: "development",
-                    database: "public", operation: "records/lookup", user: index % 4 == 0 ? "_a1b2c3d4e5f60718293a4b5c6d7e8f90" : nil,
-                    clientAddress: "127.0.0.1", status: 200, serverErrorCode: nil, durationMicroseconds: Int64(30 + index % 50),
-                    bytesIn: 40, bytesOut: 400, requestID: requestIDs[index - first]))
+                log.record(
+                    RequestLogEntry(
+                        time: Int64(Date().timeIntervalSince1970 * 1000), container: container.rawValue, environment: "development",
+                        database: "public", operation: "records/lookup", user: index % 4 == 0 ? "_a1b2c3d4e5f60718293a4b5c6d7e8f90" : nil,
+                        clientAddress: "127.0.0.1", status: 200, serverErrorCode: nil, durationMicroseconds: Int64(30 + index % 50),
+                        bytesIn: 40, bytesOut: 400, requestID: requestIDs[index - first]))
             }
             recordCPU += cpuSeconds() - before
             try log.flush()
         }
         let total = cpuSeconds() - start
-        print(String(format: "request log, %d calls: %.2f µs CPU per call (%.2f recording, %.2f writing)", calls,
-                     total / Double(calls) * 1e6, recordCPU / Double(calls) * 1e6, (total - recordCPU) / Double(calls) * 1e6))
+        print(
+            String(
+                format: "request log, %d calls: %.2f µs CPU per call (%.2f recording, %.2f writing)", calls,
+                total / Double(calls) * 1e6, recordCPU / Double(calls) * 1e6, (total - recordCPU) / Double(calls) * 1e6))
         try? FileManager.default.removeItem(atPath: directory)
     }
     if phases == ["log"] { exit(0) }
 }
 
-print("StoreBench: \(recordCount) records, \(ProcessInfo.processInfo.activeProcessorCount) cores, SQLite \(String(cString: sqlite3_libversion()))")
+print(
+    "StoreBench: \(recordCount) records, \(ProcessInfo.processInfo.activeProcessorCount) cores, SQLite \(String(cString: sqlite3_libversion()))"
+)
 print(String(format: "%-34@ %12@ %12@", "" as NSString, "CloudStore" as NSString, "raw SQLite" as NSString))
 
 // 1 and 2. Saves, measured in rounds that alternate CloudStore and raw SQLite on fresh files,
@@ -221,7 +236,8 @@ let rounds = 5
 
 @MainActor func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
 
-@MainActor func alternate(_ name: String, unit: String, count: Int, cumulus: (CloudDatabase) throws -> Void, raw: (RawStore) -> Void) throws {
+@MainActor func alternate(_ name: String, unit: String, count: Int, cumulus: (CloudDatabase) throws -> Void, raw: (RawStore) -> Void) throws
+{
     var cumulusRates: [Double] = []
     var rawRates: [Double] = []
     for round in 0..<rounds {
@@ -232,23 +248,33 @@ let rounds = 5
         try? FileManager.default.removeItem(atPath: directory)
     }
     report(Row(name: name, cumulus: median(cumulusRates), raw: median(rawRates), unit: unit))
-    print("    rounds CloudStore: \(cumulusRates.map { String(format: "%.0f", $0) }.joined(separator: " / "))  raw: \(rawRates.map { String(format: "%.0f", $0) }.joined(separator: " / "))")
+    print(
+        "    rounds CloudStore: \(cumulusRates.map { String(format: "%.0f", $0) }.joined(separator: " / "))  raw: \(rawRates.map { String(format: "%.0f", $0) }.joined(separator: " / "))"
+    )
 }
 
 if phases.contains("single") {
-    try alternate("single-record saves", unit: "saves/s", count: singleSaves, cumulus: { database in
-        for index in 0..<singleSaves { check(try database.modify(ModifyRequest(operations: create(index..<index + 1)))) }
-    }, raw: { raw in
-        for index in 0..<singleSaves { raw.save(index..<index + 1) }
-    })
+    try alternate(
+        "single-record saves", unit: "saves/s", count: singleSaves,
+        cumulus: { database in
+            for index in 0..<singleSaves { check(try database.modify(ModifyRequest(operations: create(index..<index + 1)))) }
+        },
+        raw: { raw in
+            for index in 0..<singleSaves { raw.save(index..<index + 1) }
+        })
 }
 
 if phases.contains("batch") {
-    try alternate("200-record batches (default zone)", unit: "batches/s", count: batchCount, cumulus: { database in
-        for batch in 0..<batchCount { check(try database.modify(ModifyRequest(operations: create(batch * batchSize..<(batch + 1) * batchSize)))) }
-    }, raw: { raw in
-        for batch in 0..<batchCount { raw.save(batch * batchSize..<(batch + 1) * batchSize) }
-    })
+    try alternate(
+        "200-record batches (default zone)", unit: "batches/s", count: batchCount,
+        cumulus: { database in
+            for batch in 0..<batchCount {
+                check(try database.modify(ModifyRequest(operations: create(batch * batchSize..<(batch + 1) * batchSize))))
+            }
+        },
+        raw: { raw in
+            for batch in 0..<batchCount { raw.save(batch * batchSize..<(batch + 1) * batchSize) }
+        })
 }
 
 // 3 and 4. Load the records, then point lookups and equality queries.
@@ -270,7 +296,10 @@ let loadRaw = seconds {
         start += batchSize
     }
 }
-report(Row(name: "bulk load in 200-record batches", cumulus: Double(recordCount) / loadCumulus, raw: Double(recordCount) / loadRaw, unit: "records/s"))
+report(
+    Row(
+        name: "bulk load in 200-record batches", cumulus: Double(recordCount) / loadCumulus, raw: Double(recordCount) / loadRaw,
+        unit: "records/s"))
 raw.exec("ANALYZE")
 
 var generator = SystemRandomNumberGenerator()
@@ -278,15 +307,20 @@ let lookupKeys = (0..<lookupCount).map { _ in Int.random(in: 0..<recordCount, us
 var lookupCumulusRates: [Double] = []
 var lookupRawRates: [Double] = []
 for _ in 0..<rounds {
-    lookupCumulusRates.append(Double(lookupCount) / (try seconds {
-        for key in lookupKeys {
-            guard try database.lookup([RecordLookup(name(key))]).first?.record != nil else { fatalError("lookup missed \(key)") }
-        }
-    }))
-    lookupRawRates.append(Double(lookupCount) / seconds { for key in lookupKeys where !raw.find(key) { fatalError("raw lookup missed \(key)") } })
+    lookupCumulusRates.append(
+        Double(lookupCount)
+            / (try seconds {
+                for key in lookupKeys {
+                    guard try database.lookup([RecordLookup(name(key))]).first?.record != nil else { fatalError("lookup missed \(key)") }
+                }
+            }))
+    lookupRawRates.append(
+        Double(lookupCount) / seconds { for key in lookupKeys where !raw.find(key) { fatalError("raw lookup missed \(key)") } })
 }
 report(Row(name: "point lookups", cumulus: median(lookupCumulusRates), raw: median(lookupRawRates), unit: "lookups/s"))
-print("    rounds CloudStore: \(lookupCumulusRates.map { String(format: "%.0f", $0) }.joined(separator: " / "))  raw: \(lookupRawRates.map { String(format: "%.0f", $0) }.joined(separator: " / "))")
+print(
+    "    rounds CloudStore: \(lookupCumulusRates.map { String(format: "%.0f", $0) }.joined(separator: " / "))  raw: \(lookupRawRates.map { String(format: "%.0f", $0) }.joined(separator: " / "))"
+)
 
 @MainActor func latencies(_ body: (Int) throws -> Void) rethrows -> [Double] {
     var result: [Double] = []
@@ -297,7 +331,8 @@ print("    rounds CloudStore: \(lookupCumulusRates.map { String(format: "%.0f", 
     return result.sorted()
 }
 let queryCumulus = try latencies { bucket in
-    let page = try database.query(QueryRequest(query: Query(recordType: "Note", filters: [QueryFilter(.field("bucket"), .equals, .int64(Int64(bucket)))])))
+    let page = try database.query(
+        QueryRequest(query: Query(recordType: "Note", filters: [QueryFilter(.field("bucket"), .equals, .int64(Int64(bucket)))])))
     guard page.records.count == recordCount / buckets else { fatalError("query returned \(page.records.count)") }
 }
 let queryRaw = latencies { bucket in
@@ -305,15 +340,21 @@ let queryRaw = latencies { bucket in
 }
 let categoryCumulus = try latencies { _ in
     let category = Int.random(in: 0..<1_000, using: &generator)
-    let page = try database.query(QueryRequest(query: Query(recordType: "Note", filters: [QueryFilter(.field("category"), .equals, .int64(Int64(category)))])))
+    let page = try database.query(
+        QueryRequest(query: Query(recordType: "Note", filters: [QueryFilter(.field("category"), .equals, .int64(Int64(category)))])))
     guard page.records.count == min(200, recordCount / 1_000), (recordCount / 1_000 > 200) == (page.continuationMarker != nil) else {
         fatalError("category query returned \(page.records.count)")
     }
 }
-print(String(format: "equality query, %d matches (ms)        CloudStore p50 %.3f p99 %.3f   raw p50 %.3f p99 %.3f",
-             recordCount / buckets, percentile(queryCumulus, 0.5), percentile(queryCumulus, 0.99), percentile(queryRaw, 0.5), percentile(queryRaw, 0.99)))
-print(String(format: "equality query, first 200 of %d (ms)  CloudStore p50 %.3f p99 %.3f",
-             recordCount / 1_000, percentile(categoryCumulus, 0.5), percentile(categoryCumulus, 0.99)))
+print(
+    String(
+        format: "equality query, %d matches (ms)        CloudStore p50 %.3f p99 %.3f   raw p50 %.3f p99 %.3f",
+        recordCount / buckets, percentile(queryCumulus, 0.5), percentile(queryCumulus, 0.99), percentile(queryRaw, 0.5),
+        percentile(queryRaw, 0.99)))
+print(
+    String(
+        format: "equality query, first 200 of %d (ms)  CloudStore p50 %.3f p99 %.3f",
+        recordCount / 1_000, percentile(categoryCumulus, 0.5), percentile(categoryCumulus, 0.99)))
 if ProcessInfo.processInfo.environment["STOREBENCH_KEEP"] != nil {
     print("kept \(directory)")
 } else {

@@ -38,9 +38,11 @@ final class HTTPClient: Sendable {
         if let kept = idle.withLock({ $0.popLast() }) {
             do {
                 return try exchange(request, on: kept)
-            } catch where error.closedBeforeAnswer {
+            } catch  where error.closedBeforeAnswer {
                 // Dropped while idle: every other kept connection may be as old.
-                for connection in idle.withLock({ connections in defer { connections.removeAll() }; return connections }) {
+                for connection in idle.withLock({ connections in
+                    defer { connections.removeAll() }; return connections
+                }) {
                     connection.close()
                 }
             }
@@ -48,7 +50,8 @@ final class HTTPClient: Sendable {
         return try exchange(request, on: HTTPClientConnection.connect(host: host, port: port, timeout: timeout))
     }
 
-    private func exchange(_ request: HTTPClientRequest, on connection: HTTPClientConnection) throws(HTTPClientFailure) -> HTTPClientResponse {
+    private func exchange(_ request: HTTPClientRequest, on connection: HTTPClientConnection) throws(HTTPClientFailure) -> HTTPClientResponse
+    {
         var connection = connection
         let response: HTTPClientResponse
         let reusable: Bool

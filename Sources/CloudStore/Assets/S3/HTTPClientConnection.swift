@@ -55,7 +55,8 @@ struct HTTPClientConnection: Sendable {
 
     /// A connected, blocking socket with read and write timeouts.
     private static func open(_ address: addrinfo, timeout: Duration) throws(HTTPClientFailure) -> Int32 {
-        let descriptor = socket(address.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let descriptor = socket(
+            address.ai_family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard descriptor >= 0 else { throw HTTPClientFailure(description: "socket failed: \(Self.describe(errno))") }
         // Non-blocking only while connecting, so that the wait can be bounded by poll.
         if Glibc.connect(descriptor, address.ai_addr, address.ai_addrlen) != 0 {
@@ -112,7 +113,8 @@ struct HTTPClientConnection: Sendable {
                 let code = errno
                 if code == EINTR { continue }
                 if code == EAGAIN || code == EWOULDBLOCK { throw HTTPClientFailure(description: "sending timed out", timedOut: true) }
-                throw HTTPClientFailure(description: "sending failed: \(Self.describe(code))", closedBeforeAnswer: code == EPIPE || code == ECONNRESET)
+                throw HTTPClientFailure(
+                    description: "sending failed: \(Self.describe(code))", closedBeforeAnswer: code == EPIPE || code == ECONNRESET)
             }
             offset += sent
         }
@@ -169,7 +171,9 @@ struct HTTPClientConnection: Sendable {
                 }
                 return (String(parts[0]), status, headers)
             }
-            guard buffer.count - start < Self.maximumHeadBytes else { throw HTTPClientFailure(description: "the response head is too large") }
+            guard buffer.count - start < Self.maximumHeadBytes else {
+                throw HTTPClientFailure(description: "the response head is too large")
+            }
             searched = buffer.count - start
             let received = try fill(answerStarted: !firstOfResponse || buffer.count > start)
             if received == 0 {
@@ -221,7 +225,9 @@ struct HTTPClientConnection: Sendable {
         while true {
             let line = try readLine()
             let sizeText = line.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-            guard let size = Int(sizeText, radix: 16), size >= 0 else { throw HTTPClientFailure(description: "a chunk's size is not a number") }
+            guard let size = Int(sizeText, radix: 16), size >= 0 else {
+                throw HTTPClientFailure(description: "a chunk's size is not a number")
+            }
             if size == 0 {
                 // Trailer fields, then the empty line.
                 while try !readLine().isEmpty {}
@@ -241,7 +247,9 @@ struct HTTPClientConnection: Sendable {
                 start = newline + 1
                 return line
             }
-            guard buffer.count - start < Self.maximumHeadBytes else { throw HTTPClientFailure(description: "a line of the response is too long") }
+            guard buffer.count - start < Self.maximumHeadBytes else {
+                throw HTTPClientFailure(description: "a line of the response is too long")
+            }
             guard try fill() > 0 else { throw HTTPClientFailure(description: "the connection closed in the middle of the body") }
         }
     }
@@ -279,7 +287,8 @@ struct HTTPClientConnection: Sendable {
 
     private static func receiveFailure(_ code: Int32, answerStarted: Bool) -> HTTPClientFailure {
         if code == EAGAIN || code == EWOULDBLOCK { return HTTPClientFailure(description: "the answer timed out", timedOut: true) }
-        return HTTPClientFailure(description: "receiving failed: \(describe(code))", closedBeforeAnswer: !answerStarted && code == ECONNRESET)
+        return HTTPClientFailure(
+            description: "receiving failed: \(describe(code))", closedBeforeAnswer: !answerStarted && code == ECONNRESET)
     }
 
     static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }

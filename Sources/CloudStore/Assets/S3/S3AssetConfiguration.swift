@@ -36,7 +36,8 @@ public struct S3AssetConfiguration: Sendable, Hashable, CustomStringConvertible,
         (host, port) = try Self.parseEndpoint(endpoint)
         guard Self.isBucketName(bucket) else {
             throw CloudStoreError.badRequest(
-                "'\(bucket)' is not a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit")
+                "'\(bucket)' is not a bucket name: 3 to 63 lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit"
+            )
         }
         guard !region.isEmpty, region.utf8.allSatisfy({ $0.isLowercaseLetterOrDigit || $0 == UInt8(ascii: "-") }) else {
             throw CloudStoreError.badRequest("'\(region)' is not a region name, such as us-east-1")
@@ -67,10 +68,12 @@ public struct S3AssetConfiguration: Sendable, Hashable, CustomStringConvertible,
 
     /// Every field but the secret key.
     public var customMirror: Mirror {
-        Mirror(self, children: [
-            "host": host, "port": port, "bucket": bucket, "region": region, "accessKeyID": accessKeyID, "secretAccessKey": "<redacted>",
-            "timeout": timeout,
-        ])
+        Mirror(
+            self,
+            children: [
+                "host": host, "port": port, "bucket": bucket, "region": region, "accessKeyID": accessKeyID, "secretAccessKey": "<redacted>",
+                "timeout": timeout,
+            ])
     }
 
     // MARK: - Checks
@@ -92,7 +95,9 @@ public struct S3AssetConfiguration: Sendable, Hashable, CustomStringConvertible,
         var host = rest
         var port = 80
         if rest.hasPrefix("[") {
-            guard let close = rest.firstIndex(of: "]") else { throw CloudStoreError.badRequest("'\(endpoint)' has an unclosed IPv6 address") }
+            guard let close = rest.firstIndex(of: "]") else {
+                throw CloudStoreError.badRequest("'\(endpoint)' has an unclosed IPv6 address")
+            }
             host = rest[rest.index(after: rest.startIndex)..<close]
             let after = rest[rest.index(after: close)...]
             if !after.isEmpty {
@@ -102,7 +107,9 @@ public struct S3AssetConfiguration: Sendable, Hashable, CustomStringConvertible,
                 port = number
             }
         } else if let colon = rest.lastIndex(of: ":") {
-            guard let number = Int(rest[rest.index(after: colon)...]) else { throw CloudStoreError.badRequest("'\(endpoint)' has an invalid port") }
+            guard let number = Int(rest[rest.index(after: colon)...]) else {
+                throw CloudStoreError.badRequest("'\(endpoint)' has an invalid port")
+            }
             host = rest[..<colon]
             port = number
         }
@@ -114,13 +121,17 @@ public struct S3AssetConfiguration: Sendable, Hashable, CustomStringConvertible,
 
     private static func isBucketName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
-        guard (3...63).contains(bytes.count), bytes.first!.isLowercaseLetterOrDigit, bytes.last!.isLowercaseLetterOrDigit else { return false }
+        guard (3...63).contains(bytes.count), bytes.first!.isLowercaseLetterOrDigit, bytes.last!.isLowercaseLetterOrDigit else {
+            return false
+        }
         return bytes.allSatisfy { $0.isLowercaseLetterOrDigit || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }
     }
 }
 
-private extension UInt8 {
-    var isLowercaseLetterOrDigit: Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) }
+extension UInt8 {
+    fileprivate var isLowercaseLetterOrDigit: Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(self) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self)
+    }
 }
 
 extension S3AssetConfiguration {

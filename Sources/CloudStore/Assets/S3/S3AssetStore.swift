@@ -58,7 +58,8 @@ struct S3AssetStore: AssetStore {
     }
 
     func read(_ sha: String, range: ClosedRange<Int64>, in space: EnvironmentKey) throws -> [UInt8] {
-        let response = try send("GET", key: Self.key(of: sha, in: space), headers: [("Range", "bytes=\(range.lowerBound)-\(range.upperBound)")])
+        let response = try send(
+            "GET", key: Self.key(of: sha, in: space), headers: [("Range", "bytes=\(range.lowerBound)-\(range.upperBound)")])
         switch response.status {
         case 206: return response.body
         // A server that ignores ranges sends the whole object.
@@ -111,7 +112,8 @@ struct S3AssetStore: AssetStore {
         let headers = extra + [("x-amz-content-sha256", payloadHash), ("x-amz-date", timestamp)]
         let signature = signer.sign(
             method: method, path: path, headers: [("host", client.hostHeader)] + headers, payloadHash: payloadHash, timestamp: timestamp)
-        let request = HTTPClientRequest(method: method, target: path, headers: headers + [("Authorization", signature.authorization)], body: body)
+        let request = HTTPClientRequest(
+            method: method, target: path, headers: headers + [("Authorization", signature.authorization)], body: body)
         do {
             return try client.send(request)
         } catch {
@@ -146,7 +148,9 @@ struct S3AssetStore: AssetStore {
             return nil
         }
         let code = text[open.upperBound..<close.lowerBound]
-        guard (1...64).contains(code.count), code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") }) else { return nil }
+        guard (1...64).contains(code.count), code.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || $0 == ".") }) else {
+            return nil
+        }
         return String(code)
     }
 }

@@ -59,7 +59,8 @@ struct SigV4Signer: Sendable {
         let scope = "\(day)/\(region)/\(service)/aws4_request"
         let stringToSign = ["AWS4-HMAC-SHA256", timestamp, scope, Self.hex(SHA256.hash(data: Array(canonicalRequest.utf8)))]
             .joined(separator: "\n")
-        let signature = SecureToken.hexString(Array(HMAC<SHA256>.authenticationCode(for: Array(stringToSign.utf8), using: signingKey(day: day))))
+        let signature = SecureToken.hexString(
+            Array(HMAC<SHA256>.authenticationCode(for: Array(stringToSign.utf8), using: signingKey(day: day))))
         return Signature(
             canonicalRequest: canonicalRequest, stringToSign: stringToSign, signature: signature, signedHeaders: signedHeaders,
             authorization: "AWS4-HMAC-SHA256 Credential=\(accessKeyID)/\(scope), SignedHeaders=\(signedHeaders), Signature=\(signature)")
@@ -83,7 +84,8 @@ struct SigV4Signer: Sendable {
         var parts = tm()
         gmtime_r(&seconds, &parts)
         func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
+        return
+            "\(parts.tm_year + 1900)\(two(parts.tm_mon + 1))\(two(parts.tm_mday))T\(two(parts.tm_hour))\(two(parts.tm_min))\(two(parts.tm_sec))Z"
     }
 
     /// Percent-encodes all but RFC 3986's unreserved characters (and `/` when kept), with

@@ -40,7 +40,9 @@ struct SourceStore {
         try Self.checkVersion(of: catalogPath, expected: SQLiteCatalogMigrations.migrator.migrations.count)
         if let requestLogPath { try Self.checkVersion(of: requestLogPath, expected: SQLiteRequestLogStore.migrator.migrations.count) }
         let containers = try Self.read(catalogPath) { connection in
-            try connection.statement("SELECT container FROM containers ORDER BY container COLLATE BINARY").rows { try ContainerIdentifier($0.text(0)) }
+            try connection.statement("SELECT container FROM containers ORDER BY container COLLATE BINARY").rows {
+                try ContainerIdentifier($0.text(0))
+            }
         }
         var environments: [EnvironmentFile] = []
         for container in containers {

@@ -26,9 +26,12 @@ extension StoreMigration {
 
     /// Moves the identity sequence of `table.column` in `schema` (quoted or plain) past the
     /// largest copied key and `floor`, so that the next row PostgreSQL numbers continues after them.
-    func continueNumbering(_ table: String, _ column: String, in schema: String, after floor: Int64, on connection: PostgresConnection) throws {
+    func continueNumbering(_ table: String, _ column: String, in schema: String, after floor: Int64, on connection: PostgresConnection)
+        throws
+    {
         let relation = "\(schema).\(PostgresIdentifier.quote(table))"
-        let largest = max(try connection.execute("SELECT max(\(PostgresIdentifier.quote(column))) FROM \(relation)").scalarInteger() ?? 0, floor)
+        let largest = max(
+            try connection.execute("SELECT max(\(PostgresIdentifier.quote(column))) FROM \(relation)").scalarInteger() ?? 0, floor)
         guard largest > 0 else { return }
         try connection.execute("SELECT setval(pg_get_serial_sequence($1, $2), $3)", [.text(relation), .text(column), .integer(largest)])
     }

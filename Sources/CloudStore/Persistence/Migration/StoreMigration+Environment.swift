@@ -49,7 +49,8 @@ extension StoreMigration {
             }
 
             // Notifications were numbered by AUTOINCREMENT: ids handed out and deleted since are not taken again.
-            let notificationsFloor = try sqlite.statement("SELECT seq FROM sqlite_sequence WHERE name = 'notifications'").scalarInteger() ?? 0
+            let notificationsFloor =
+                try sqlite.statement("SELECT seq FROM sqlite_sequence WHERE name = 'notifications'").scalarInteger() ?? 0
             for (table, column) in MigrationTables.environmentIdentities {
                 try continueNumbering(table, column, in: schema, after: table == "notifications" ? notificationsFloor : 0, on: connection)
             }
@@ -93,7 +94,8 @@ extension StoreMigration {
         _ copier: MigrationCopier
     ) throws {
         let table = PostgresProjections.listTable(type, field)
-        try copyingPayloads(of: type, from: sqlite, into: "COPY \(schema).\(table)(zone, value, rid) FROM STDIN", copier) { key, zone, fields, writer in
+        try copyingPayloads(of: type, from: sqlite, into: "COPY \(schema).\(table)(zone, value, rid) FROM STDIN", copier) {
+            key, zone, fields, writer in
             for element in PostgresProjections.listElements(of: field, in: fields) {
                 writer.integer(zone)
                 writer.value(element)
@@ -105,14 +107,17 @@ extension StoreMigration {
 
     /// Copies the words of `type`'s searchable fields into its search table, through a
     /// temporary table: the words become a `tsvector` as a save makes them.
-    private func copyWords(of type: SchemaCatalog.RecordType, from sqlite: SQLiteConnection, into schema: String, _ copier: MigrationCopier) throws {
+    private func copyWords(of type: SchemaCatalog.RecordType, from sqlite: SQLiteConnection, into schema: String, _ copier: MigrationCopier)
+        throws
+    {
         let connection = copier.connection
         try connection.executeScript(
             """
             CREATE TEMPORARY TABLE IF NOT EXISTS migration_words(rid bigint, field bigint, words text) ON COMMIT DROP;
             TRUNCATE migration_words
             """)
-        try copyingPayloads(of: type, from: sqlite, into: "COPY migration_words(rid, field, words) FROM STDIN", copier) { key, _, fields, writer in
+        try copyingPayloads(of: type, from: sqlite, into: "COPY migration_words(rid, field, words) FROM STDIN", copier) {
+            key, _, fields, writer in
             for field in type.searchableFields {
                 guard let words = PostgresProjections.searchWords(of: field, in: fields) else { continue }
                 writer.integer(key)
@@ -168,7 +173,9 @@ extension StoreMigration {
         }
         return counters.keys.sorted().map { database in
             let counter = counters[database]!
-            return [.integer(database.scope), .text(database.owner), .integer(max(counter.last, counter.horizon)), .integer(counter.horizon)]
+            return [
+                .integer(database.scope), .text(database.owner), .integer(max(counter.last, counter.horizon)), .integer(counter.horizon),
+            ]
         }
     }
 }

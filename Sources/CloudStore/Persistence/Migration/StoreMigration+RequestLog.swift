@@ -8,11 +8,13 @@ extension StoreMigration {
             let everything = RequestLogFilter(limit: Int.max)
             try copier.copy(MigrationTables.requests, into: schema, scope: "request log") { rows in
                 try sqlite.statement("SELECT first_id, entries FROM request_blocks ORDER BY first_id").each { row in
-                    let entries = try RequestLogBlock.entries(firstID: row.integer(0), encoded: row.blob(1), matching: everything, limit: Int.max)
+                    let entries = try RequestLogBlock.entries(
+                        firstID: row.integer(0), encoded: row.blob(1), matching: everything, limit: Int.max)
                     // A block's entries come newest first.
                     for entry in entries.reversed() {
                         try rows.send([
-                            .integer(entry.id), .integer(entry.time), .text(entry.container), .text(entry.environment), .text(entry.database),
+                            .integer(entry.id), .integer(entry.time), .text(entry.container), .text(entry.environment),
+                            .text(entry.database),
                             .text(entry.operation), entry.user.map(MigrationValue.text) ?? .null, .text(entry.clientAddress),
                             .integer(Int64(entry.status)), entry.serverErrorCode.map(MigrationValue.text) ?? .null,
                             .integer(entry.durationMicroseconds), .integer(entry.bytesIn), .integer(entry.bytesOut), .text(entry.requestID),

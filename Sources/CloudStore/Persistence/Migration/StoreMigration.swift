@@ -170,8 +170,9 @@ public struct StoreMigration: Sendable {
     /// Which of `schemas` the database has already.
     private func existingSchemas(_ connection: PostgresConnection, among schemas: [String]) throws -> Set<String> {
         try mapped {
-            Set(try connection.execute("SELECT nspname::text FROM pg_namespace WHERE nspname = ANY($1::text[])", [.textArray(schemas)])
-                .map { $0.text(0) })
+            Set(
+                try connection.execute("SELECT nspname::text FROM pg_namespace WHERE nspname = ANY($1::text[])", [.textArray(schemas)])
+                    .map { $0.text(0) })
         }
     }
 

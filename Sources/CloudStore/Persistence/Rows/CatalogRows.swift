@@ -52,10 +52,12 @@ enum CatalogRows {
 
     /// A web session and when it was last seen in use, from a row of `sessionColumns`.
     static func session(from row: some StoredRow) throws -> (session: WebSession, lastSeen: Int64) {
-        (WebSession(
-            id: row.text(0), container: try ContainerIdentifier(row.text(1)),
-            environment: row.optionalText(7).flatMap(Environment.init(rawValue:)), userRecordName: row.text(2),
-            idleLifetime: row.integer(3), created: row.integer(4), expires: row.integer(5)), row.integer(6))
+        (
+            WebSession(
+                id: row.text(0), container: try ContainerIdentifier(row.text(1)),
+                environment: row.optionalText(7).flatMap(Environment.init(rawValue:)), userRecordName: row.text(2),
+                idleLifetime: row.integer(3), created: row.integer(4), expires: row.integer(5)), row.integer(6)
+        )
     }
 
     /// An audit entry from a row of `auditColumns`.

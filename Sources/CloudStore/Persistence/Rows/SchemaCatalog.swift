@@ -152,7 +152,8 @@ extension SchemaCatalog {
         for field in definition.fields {
             if let existing = old?.fields[field.name], existing.definition.type != field.type {
                 throw CloudStoreError.badRequest(
-                    "Cannot change the type of field '\(field.name)' of record type '\(definition.name)' from \(existing.definition.type) to \(field.type)")
+                    "Cannot change the type of field '\(field.name)' of record type '\(definition.name)' from \(existing.definition.type) to \(field.type)"
+                )
             }
             if let system = SystemField(rawValue: field.name), system.type != field.type {
                 throw CloudStoreError.badRequest("System field '\(field.name)' has type \(system.type), not \(field.type)")

@@ -84,7 +84,10 @@ enum SubscriptionCodec {
     private static func encode(_ info: NotificationInfo?, into writer: inout BinaryWriter) {
         guard let info else { return writer.byte(0) }
         writer.byte(1)
-        for text in [info.alertBody, info.alertLocalizationKey, info.alertActionLocalizationKey, info.alertLaunchImage, info.soundName, info.category] {
+        for text in [
+            info.alertBody, info.alertLocalizationKey, info.alertActionLocalizationKey, info.alertLaunchImage, info.soundName,
+            info.category,
+        ] {
             writer.optionalString(text)
         }
         encode(info.alertLocalizationArgs, into: &writer)
@@ -168,7 +171,8 @@ enum SubscriptionCodec {
             let recordName = try reader.string()
             guard let firesOn = Subscription.FiresOn(rawValue: try reader.string()) else { throw damaged }
             let zoneID = ZoneID(zoneName: try reader.string(), ownerRecordName: try reader.string())
-            reason = .query(recordName: recordName, firesOn: firesOn, zoneID: zoneID, fields: try RecordPayloadCodec.decode(try reader.blob()))
+            reason = .query(
+                recordName: recordName, firesOn: firesOn, zoneID: zoneID, fields: try RecordPayloadCodec.decode(try reader.blob()))
         case 2:
             reason = .zone(ZoneID(zoneName: try reader.string(), ownerRecordName: try reader.string()))
         case 3:

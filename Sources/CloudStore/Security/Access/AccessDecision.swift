@@ -41,7 +41,8 @@ public struct AccessDecision: Hashable, Sendable, CustomStringConvertible {
             case .grant(let grant, let permission, let creatorIsCaller):
                 switch grant.role {
                 case SystemRole.creator:
-                    #"GRANT \#(permission) TO "\#(grant.role)""# + (creatorIsCaller ? " (the caller created the record)" : " (the caller creates the record)")
+                    #"GRANT \#(permission) TO "\#(grant.role)""#
+                        + (creatorIsCaller ? " (the caller created the record)" : " (the caller creates the record)")
                 case SystemRole.authenticated: #"GRANT \#(permission) TO "\#(grant.role)" (the caller is signed in)"#
                 default: #"GRANT \#(permission) TO "\#(grant.role)""#
                 }

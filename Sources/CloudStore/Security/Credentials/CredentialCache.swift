@@ -23,7 +23,9 @@ final class CredentialCache: Sendable {
     /// Remembers values read at `counter`.
     func remember(_ token: APIToken, at counter: Int64) { store(counter) { $0.apiTokens[token.token] = token } }
     func remember(_ key: ServerKey, at counter: Int64) { store(counter) { $0.serverKeys[key.keyID] = key } }
-    func remember(_ session: (session: WebSession, lastSeen: Int64), at counter: Int64) { store(counter) { $0.sessions[session.session.id] = session } }
+    func remember(_ session: (session: WebSession, lastSeen: Int64), at counter: Int64) {
+        store(counter) { $0.sessions[session.session.id] = session }
+    }
 
     private func current<T>(_ counter: Int64, _ read: (State) -> T?) -> T? {
         state.read { state in

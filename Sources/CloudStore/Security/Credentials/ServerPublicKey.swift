@@ -39,9 +39,10 @@ public struct ServerPublicKey: Sendable, Hashable {
         do {
             documents = try PEMDocument.parseMultiple(pemString: text)
         } catch {
-            throw Unsupported(reason: Self.looksLikePEM(text)
-                ? "the PEM text cannot be read (is its base64 damaged?)"
-                : "no PEM block found; expected -----BEGIN PUBLIC KEY-----")
+            throw Unsupported(
+                reason: Self.looksLikePEM(text)
+                    ? "the PEM text cannot be read (is its base64 damaged?)"
+                    : "no PEM block found; expected -----BEGIN PUBLIC KEY-----")
         }
         guard let document = documents.first(where: { $0.discriminator != "EC PARAMETERS" }) else {
             throw Unsupported(reason: "no PEM block found; expected -----BEGIN PUBLIC KEY-----")
@@ -67,7 +68,8 @@ public struct ServerPublicKey: Sendable, Hashable {
         let key: P256.Signing.PublicKey
         do {
             // Uncompressed (04‖x‖y) as openssl writes by default, or compressed (02/03‖x).
-            key = point.first == 0x04
+            key =
+                point.first == 0x04
                 ? try P256.Signing.PublicKey(x963Representation: point)
                 : try P256.Signing.PublicKey(compressedRepresentation: point)
         } catch {

@@ -125,9 +125,10 @@ public struct PasswordHasher: Sendable {
 
     private static func derive(_ password: [UInt8], salt: [UInt8], parameters: Parameters, count: Int) -> [UInt8]? {
         guard parameters.isWithinLimits else { return nil }
-        guard let key = try? KDF.Scrypt.deriveKey(
-            from: password, salt: salt, outputByteCount: count,
-            rounds: 1 << parameters.logN, blockSize: parameters.blockSize, parallelism: parameters.parallelism)
+        guard
+            let key = try? KDF.Scrypt.deriveKey(
+                from: password, salt: salt, outputByteCount: count,
+                rounds: 1 << parameters.logN, blockSize: parameters.blockSize, parallelism: parameters.parallelism)
         else { return nil }
         return key.withUnsafeBytes { Array($0) }
     }

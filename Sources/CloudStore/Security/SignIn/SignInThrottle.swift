@@ -110,7 +110,8 @@ final class SignInThrottle: Sendable {
             return entries.compactMap { key, entry -> SignInAttack? in
                 guard case .account(let account) = key, entry.failures >= Self.attackAfter, now - entry.lastFailure < accountPolicy.refusal
                 else { return nil }
-                return SignInAttack(account: account, failures: entry.failures, lastFailure: entry.lastFailure, addresses: addresses[account] ?? 0)
+                return SignInAttack(
+                    account: account, failures: entry.failures, lastFailure: entry.lastFailure, addresses: addresses[account] ?? 0)
             }
             .sorted { ($0.failures, $0.lastFailure) > ($1.failures, $1.lastFailure) }
         }

@@ -14,13 +14,17 @@ public struct AuditTrailView: ManagementResult, Equatable {
     }
 
     public var json: JSONValue {
-        var object: JSONObject = ["entries": .array(entries.map { entry in
-            [
-                "time": .integer(entry.time), "actor": .string(entry.actor), "operator": .string(entry.operatorName),
-                "container": ManagementActions.optional(entry.container), "environment": ManagementActions.optional(entry.environment),
-                "action": .string(entry.action), "target": .string(entry.target),
-            ]
-        })]
+        var object: JSONObject = [
+            "entries": .array(
+                entries.map { entry in
+                    [
+                        "time": .integer(entry.time), "actor": .string(entry.actor), "operator": .string(entry.operatorName),
+                        "container": ManagementActions.optional(entry.container),
+                        "environment": ManagementActions.optional(entry.environment),
+                        "action": .string(entry.action), "target": .string(entry.target),
+                    ]
+                })
+        ]
         if let next { object["next"] = .string(next) }
         return .object(object)
     }
@@ -63,19 +67,22 @@ public struct SignInAttacksView: ManagementResult, Equatable {
     init(_ accounts: [Account]) { self.accounts = accounts }
 
     public var json: JSONValue {
-        ["accounts": .array(accounts.map { account in
-            var object: JSONObject = [
-                "name": .string(account.name), "failures": .integer(account.failures), "lastFailure": .integer(account.lastFailure),
-                "addresses": .integer(account.addresses),
-            ]
-            if let container = account.container {
-                object["kind"] = "user"
-                object["container"] = .string(container)
-            } else {
-                object["kind"] = "operator"
-            }
-            return .object(object)
-        })]
+        [
+            "accounts": .array(
+                accounts.map { account in
+                    var object: JSONObject = [
+                        "name": .string(account.name), "failures": .integer(account.failures), "lastFailure": .integer(account.lastFailure),
+                        "addresses": .integer(account.addresses),
+                    ]
+                    if let container = account.container {
+                        object["kind"] = "user"
+                        object["container"] = .string(container)
+                    } else {
+                        object["kind"] = "operator"
+                    }
+                    return .object(object)
+                })
+        ]
     }
 
     public init(json: JSONValue) throws {

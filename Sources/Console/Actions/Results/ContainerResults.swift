@@ -23,10 +23,11 @@ public struct ContainerView: ManagementResult, Equatable {
     init(_ info: ContainerInfo, usage: [Environment: EnvironmentUsage]) {
         identifier = info.identifier
         created = info.created
-        environments = Dictionary(uniqueKeysWithValues: Environment.allCases.map { environment in
-            let figures = usage[environment] ?? EnvironmentUsage(records: 0, recordBytes: 0, fileBytes: 0)
-            return (environment, Figures(records: figures.records, recordBytes: figures.recordBytes, fileBytes: figures.fileBytes))
-        })
+        environments = Dictionary(
+            uniqueKeysWithValues: Environment.allCases.map { environment in
+                let figures = usage[environment] ?? EnvironmentUsage(records: 0, recordBytes: 0, fileBytes: 0)
+                return (environment, Figures(records: figures.records, recordBytes: figures.recordBytes, fileBytes: figures.fileBytes))
+            })
     }
 
     /// The figures of `environment`, zero when none were given.
@@ -37,7 +38,8 @@ public struct ContainerView: ManagementResult, Equatable {
         for environment in Environment.allCases {
             let figures = self[environment]
             object[environment.rawValue] = [
-                "records": .integer(figures.records), "recordBytes": .integer(figures.recordBytes), "fileBytes": .integer(figures.fileBytes),
+                "records": .integer(figures.records), "recordBytes": .integer(figures.recordBytes),
+                "fileBytes": .integer(figures.fileBytes),
             ]
         }
         return ["identifier": .string(identifier.rawValue), "created": .integer(created), "environments": .object(object)]
@@ -46,7 +48,9 @@ public struct ContainerView: ManagementResult, Equatable {
     public init(json: JSONValue) throws {
         let fields = try AnswerFields(json)
         let text = try fields.string("identifier")
-        do { identifier = try ContainerIdentifier(text) } catch { throw MalformedAnswer(description: "The server's answer names no container '\(text)'") }
+        do { identifier = try ContainerIdentifier(text) } catch {
+            throw MalformedAnswer(description: "The server's answer names no container '\(text)'")
+        }
         created = try fields.int64("created")
         let figures = try AnswerFields(try fields.value("environments"))
         var environments: [Environment: Figures] = [:]

@@ -49,16 +49,22 @@ public struct SchemaDifferenceView: ManagementResult, Equatable {
     public var json: JSONValue {
         [
             "canDeploy": .bool(canDeploy),
-            "changes": .array(changes.map { change in
-                [
-                    "kind": .string(change.kind), "recordType": ManagementActions.optional(change.recordType), "name": ManagementActions.optional(change.name),
-                    "detail": .string(change.detail), "productionRecords": .integer(change.productionRecords),
-                    "description": .string(change.description),
-                ]
-            }),
-            "refusals": .array(refusals.map { refusal in
-                ["recordType": ManagementActions.optional(refusal.recordType), "name": ManagementActions.optional(refusal.name), "reason": .string(refusal.reason)]
-            }),
+            "changes": .array(
+                changes.map { change in
+                    [
+                        "kind": .string(change.kind), "recordType": ManagementActions.optional(change.recordType),
+                        "name": ManagementActions.optional(change.name),
+                        "detail": .string(change.detail), "productionRecords": .integer(change.productionRecords),
+                        "description": .string(change.description),
+                    ]
+                }),
+            "refusals": .array(
+                refusals.map { refusal in
+                    [
+                        "recordType": ManagementActions.optional(refusal.recordType), "name": ManagementActions.optional(refusal.name),
+                        "reason": .string(refusal.reason),
+                    ]
+                }),
         ]
     }
 
@@ -68,13 +74,16 @@ public struct SchemaDifferenceView: ManagementResult, Equatable {
         changes = try fields.array("changes") { value in
             let change = try AnswerFields(value)
             return Change(
-                kind: try change.string("kind"), recordType: try change.optionalString("recordType"), name: try change.optionalString("name"),
+                kind: try change.string("kind"), recordType: try change.optionalString("recordType"),
+                name: try change.optionalString("name"),
                 detail: try change.string("detail"), productionRecords: try change.int64("productionRecords"),
                 description: try change.string("description"))
         }
         refusals = try fields.array("refusals") { value in
             let refusal = try AnswerFields(value)
-            return Refusal(recordType: try refusal.optionalString("recordType"), name: try refusal.optionalString("name"), reason: try refusal.string("reason"))
+            return Refusal(
+                recordType: try refusal.optionalString("recordType"), name: try refusal.optionalString("name"),
+                reason: try refusal.string("reason"))
         }
     }
 }

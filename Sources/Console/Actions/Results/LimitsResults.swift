@@ -32,7 +32,9 @@ public struct LimitsView: ManagementResult, Equatable {
         storageBytes = limits.storageBytes
         transferBytesPerMonth = limits.transferBytesPerMonth
         preset = limits.presetName
-        presets = EnvironmentLimits.presets.map { Preset(name: $0.name, requestsPerSecond: $0.limits.requestsPerSecond, burst: Int64($0.limits.burst)) }
+        presets = EnvironmentLimits.presets.map {
+            Preset(name: $0.name, requestsPerSecond: $0.limits.requestsPerSecond, burst: Int64($0.limits.burst))
+        }
     }
 
     public var json: JSONValue {
@@ -41,9 +43,10 @@ public struct LimitsView: ManagementResult, Equatable {
             "storageBytes": storageBytes.map(JSONValue.integer) ?? .null,
             "transferBytesPerMonth": transferBytesPerMonth.map(JSONValue.integer) ?? .null,
             "preset": ManagementActions.optional(preset),
-            "presets": .array(presets.map { preset in
-                ["name": .string(preset.name), "requestsPerSecond": .double(preset.requestsPerSecond), "burst": .integer(preset.burst)]
-            }),
+            "presets": .array(
+                presets.map { preset in
+                    ["name": .string(preset.name), "requestsPerSecond": .double(preset.requestsPerSecond), "burst": .integer(preset.burst)]
+                }),
         ]
     }
 
@@ -56,7 +59,9 @@ public struct LimitsView: ManagementResult, Equatable {
         preset = try fields.optionalString("preset")
         presets = try fields.array("presets") { value in
             let preset = try AnswerFields(value)
-            return Preset(name: try preset.string("name"), requestsPerSecond: try preset.double("requestsPerSecond"), burst: try preset.int64("burst"))
+            return Preset(
+                name: try preset.string("name"), requestsPerSecond: try preset.double("requestsPerSecond"), burst: try preset.int64("burst")
+            )
         }
     }
 }
@@ -102,7 +107,8 @@ public struct UsageView: ManagementResult, Equatable {
         self.range = range.rawValue
         bucketSeconds = range.bucketMinutes * 60
         limits = LimitsView(report.limits)
-        stored = ContainerView.Figures(records: report.stored.records, recordBytes: report.stored.recordBytes, fileBytes: report.stored.fileBytes)
+        stored = ContainerView.Figures(
+            records: report.stored.records, recordBytes: report.stored.recordBytes, fileBytes: report.stored.fileBytes)
         transferThisMonth = report.transferThisMonth
         monthStart = report.monthStart
         points = report.points.map { point in
@@ -116,15 +122,19 @@ public struct UsageView: ManagementResult, Equatable {
         func optional(_ value: Int64?) -> JSONValue { value.map(JSONValue.integer) ?? .null }
         return [
             "range": .string(range), "bucketSeconds": .integer(bucketSeconds), "limits": limits.json,
-            "stored": ["records": .integer(stored.records), "recordBytes": .integer(stored.recordBytes), "fileBytes": .integer(stored.fileBytes)],
+            "stored": [
+                "records": .integer(stored.records), "recordBytes": .integer(stored.recordBytes), "fileBytes": .integer(stored.fileBytes),
+            ],
             "transferThisMonth": .integer(transferThisMonth), "monthStart": .integer(monthStart),
-            "points": .array(points.map { point in
-                [
-                    "start": .integer(point.start), "requests": .integer(point.requests), "errors": .integer(point.errors),
-                    "bytesIn": .integer(point.bytesIn), "bytesOut": .integer(point.bytesOut), "p50Microseconds": optional(point.p50Microseconds),
-                    "p99Microseconds": optional(point.p99Microseconds), "storageBytes": optional(point.storageBytes),
-                ]
-            }),
+            "points": .array(
+                points.map { point in
+                    [
+                        "start": .integer(point.start), "requests": .integer(point.requests), "errors": .integer(point.errors),
+                        "bytesIn": .integer(point.bytesIn), "bytesOut": .integer(point.bytesOut),
+                        "p50Microseconds": optional(point.p50Microseconds),
+                        "p99Microseconds": optional(point.p99Microseconds), "storageBytes": optional(point.storageBytes),
+                    ]
+                }),
         ]
     }
 
@@ -142,7 +152,8 @@ public struct UsageView: ManagementResult, Equatable {
             let point = try AnswerFields(value)
             return Point(
                 start: try point.int64("start"), requests: try point.int64("requests"), errors: try point.int64("errors"),
-                bytesIn: try point.int64("bytesIn"), bytesOut: try point.int64("bytesOut"), p50Microseconds: try point.optionalInt64("p50Microseconds"),
+                bytesIn: try point.int64("bytesIn"), bytesOut: try point.int64("bytesOut"),
+                p50Microseconds: try point.optionalInt64("p50Microseconds"),
                 p99Microseconds: try point.optionalInt64("p99Microseconds"), storageBytes: try point.optionalInt64("storageBytes"))
         }
     }

@@ -65,7 +65,9 @@ struct AnswerFields {
     /// An array of strings.
     func strings(_ key: String) throws -> [String] {
         try array(key) { value in
-            guard let string = value.stringValue else { throw MalformedAnswer(description: "The server's answer has a non-string in \"\(key)\"") }
+            guard let string = value.stringValue else {
+                throw MalformedAnswer(description: "The server's answer has a non-string in \"\(key)\"")
+            }
             return string
         }
     }
@@ -73,7 +75,9 @@ struct AnswerFields {
     /// An environment named by a string member.
     func environment(_ key: String) throws -> Environment {
         let name = try string(key)
-        guard let environment = Environment(rawValue: name) else { throw MalformedAnswer(description: "The server's answer names no environment '\(name)'") }
+        guard let environment = Environment(rawValue: name) else {
+            throw MalformedAnswer(description: "The server's answer names no environment '\(name)'")
+        }
         return environment
     }
 

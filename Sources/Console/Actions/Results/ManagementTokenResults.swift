@@ -54,7 +54,9 @@ public struct ManagementTokensView: ManagementResult, Equatable {
 
     public var json: JSONValue { ["managementTokens": .array(managementTokens.map(\.json))] }
 
-    public init(json: JSONValue) throws { managementTokens = try AnswerFields(json).array("managementTokens", ManagementTokenView.init(json:)) }
+    public init(json: JSONValue) throws {
+        managementTokens = try AnswerFields(json).array("managementTokens", ManagementTokenView.init(json:))
+    }
 }
 
 /// A management token revoked.

@@ -45,7 +45,9 @@ public struct RecordTypeView: ManagementResult, Equatable {
         name = try fields.string("name")
         self.fields = try fields.array("fields") { value in
             let field = try AnswerFields(value)
-            return Field(name: try field.string("name"), type: try field.string("type"), system: try field.bool("system"), indexes: try field.strings("indexes"))
+            return Field(
+                name: try field.string("name"), type: try field.string("type"), system: try field.bool("system"),
+                indexes: try field.strings("indexes"))
         }
         grants = try fields.array("grants", GrantView.init(json:))
     }

@@ -83,14 +83,16 @@ public struct SecurityView: ManagementResult, Equatable {
 
     public var json: JSONValue {
         [
-            "environment": .string(environment.rawValue), "editable": .bool(editable), "systemRoles": .array(systemRoles.map(JSONValue.string)),
+            "environment": .string(environment.rawValue), "editable": .bool(editable),
+            "systemRoles": .array(systemRoles.map(JSONValue.string)),
             "roles": .array(roles.map(JSONValue.string)), "recordTypes": .array(recordTypes.map(\.json)),
-            "holders": .array(holders.map { holder in
-                [
-                    "userRecordName": .string(holder.userRecordName), "name": ManagementActions.optional(holder.name),
-                    "roles": .array(holder.roles.map(JSONValue.string)),
-                ]
-            }),
+            "holders": .array(
+                holders.map { holder in
+                    [
+                        "userRecordName": .string(holder.userRecordName), "name": ManagementActions.optional(holder.name),
+                        "roles": .array(holder.roles.map(JSONValue.string)),
+                    ]
+                }),
         ]
     }
 
@@ -103,7 +105,9 @@ public struct SecurityView: ManagementResult, Equatable {
         recordTypes = try fields.array("recordTypes", RecordTypeGrantsView.init(json:))
         holders = try fields.array("holders") { value in
             let holder = try AnswerFields(value)
-            return Holder(userRecordName: try holder.string("userRecordName"), name: try holder.optionalString("name"), roles: try holder.strings("roles"))
+            return Holder(
+                userRecordName: try holder.string("userRecordName"), name: try holder.optionalString("name"),
+                roles: try holder.strings("roles"))
         }
     }
 }
@@ -143,7 +147,9 @@ public struct UserRolesView: ManagementResult, Equatable {
         self.roles = roles
     }
 
-    public var json: JSONValue { ["userRecordName": .string(userRecordName), "name": .string(name), "roles": .array(roles.map(JSONValue.string))] }
+    public var json: JSONValue {
+        ["userRecordName": .string(userRecordName), "name": .string(name), "roles": .array(roles.map(JSONValue.string))]
+    }
 
     public init(json: JSONValue) throws {
         let fields = try AnswerFields(json)

@@ -47,22 +47,29 @@ public struct SharesView: ManagementResult, Equatable {
     init(_ shares: [Share]) { self.shares = shares }
 
     public var json: JSONValue {
-        ["shares": .array(shares.map { share in
-            [
-                "recordName": .string(share.recordName), "zoneName": .string(share.zoneName), "owner": .string(share.owner),
-                "ownerName": ManagementActions.optional(share.ownerName), "rootRecordName": ManagementActions.optional(share.rootRecordName),
-                "shortGUID": .string(share.shortGUID), "publicPermission": .string(share.publicPermission), "modified": .integer(share.modified),
-                "participants": .array(share.participants.map { participant in
-                    var entry: JSONObject = participant.userRecordName.map { user in
-                        ["userRecordName": .string(user), "name": ManagementActions.optional(participant.name)]
-                    } ?? ["emailAddress": ManagementActions.optional(participant.emailAddress)]
-                    entry["permission"] = .string(participant.permission)
-                    entry["type"] = .string(participant.type)
-                    entry["acceptanceStatus"] = .string(participant.acceptanceStatus)
-                    return .object(entry)
-                }),
-            ]
-        })]
+        [
+            "shares": .array(
+                shares.map { share in
+                    [
+                        "recordName": .string(share.recordName), "zoneName": .string(share.zoneName), "owner": .string(share.owner),
+                        "ownerName": ManagementActions.optional(share.ownerName),
+                        "rootRecordName": ManagementActions.optional(share.rootRecordName),
+                        "shortGUID": .string(share.shortGUID), "publicPermission": .string(share.publicPermission),
+                        "modified": .integer(share.modified),
+                        "participants": .array(
+                            share.participants.map { participant in
+                                var entry: JSONObject =
+                                    participant.userRecordName.map { user in
+                                        ["userRecordName": .string(user), "name": ManagementActions.optional(participant.name)]
+                                    } ?? ["emailAddress": ManagementActions.optional(participant.emailAddress)]
+                                entry["permission"] = .string(participant.permission)
+                                entry["type"] = .string(participant.type)
+                                entry["acceptanceStatus"] = .string(participant.acceptanceStatus)
+                                return .object(entry)
+                            }),
+                    ]
+                })
+        ]
     }
 
     public init(json: JSONValue) throws {
@@ -71,7 +78,8 @@ public struct SharesView: ManagementResult, Equatable {
             return Share(
                 recordName: try share.string("recordName"), zoneName: try share.string("zoneName"), owner: try share.string("owner"),
                 ownerName: try share.optionalString("ownerName"), rootRecordName: try share.optionalString("rootRecordName"),
-                shortGUID: try share.string("shortGUID"), publicPermission: try share.string("publicPermission"), modified: try share.int64("modified"),
+                shortGUID: try share.string("shortGUID"), publicPermission: try share.string("publicPermission"),
+                modified: try share.int64("modified"),
                 participants: try share.array("participants") { value in
                     let participant = try AnswerFields(value)
                     return Participant(

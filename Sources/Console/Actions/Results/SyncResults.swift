@@ -51,13 +51,16 @@ public struct SubscriptionsView: ManagementResult, Equatable {
     init(_ subscriptions: [Entry]) { self.subscriptions = subscriptions }
 
     public var json: JSONValue {
-        ["subscriptions": .array(subscriptions.map { entry in
-            var object: JSONObject = [
-                "database": .string(entry.database), "owner": .string(entry.owner), "userRecordName": .string(entry.userRecordName),
-            ]
-            for (key, value) in entry.subscription { object[key] = value }
-            return .object(object)
-        })]
+        [
+            "subscriptions": .array(
+                subscriptions.map { entry in
+                    var object: JSONObject = [
+                        "database": .string(entry.database), "owner": .string(entry.owner), "userRecordName": .string(entry.userRecordName),
+                    ]
+                    for (key, value) in entry.subscription { object[key] = value }
+                    return .object(object)
+                })
+        ]
     }
 
     public init(json: JSONValue) throws {
@@ -66,7 +69,8 @@ public struct SubscriptionsView: ManagementResult, Equatable {
             var subscription = value.objectValue ?? JSONObject()
             for key in ["database", "owner", "userRecordName"] { subscription[key] = nil }
             return Entry(
-                database: try fields.string("database"), owner: try fields.string("owner"), userRecordName: try fields.string("userRecordName"),
+                database: try fields.string("database"), owner: try fields.string("owner"),
+                userRecordName: try fields.string("userRecordName"),
                 subscription: subscription)
         }
     }
@@ -102,15 +106,23 @@ public struct NotificationQueuesView: ManagementResult, Equatable {
     init(_ queues: [Queue]) { self.queues = queues }
 
     public var json: JSONValue {
-        ["queues": .array(queues.map { queue in
-            ["token": .string(queue.token), "userRecordName": ManagementActions.optional(queue.userRecordName), "waiting": .integer(queue.waiting)]
-        })]
+        [
+            "queues": .array(
+                queues.map { queue in
+                    [
+                        "token": .string(queue.token), "userRecordName": ManagementActions.optional(queue.userRecordName),
+                        "waiting": .integer(queue.waiting),
+                    ]
+                })
+        ]
     }
 
     public init(json: JSONValue) throws {
         queues = try AnswerFields(json).array("queues") { value in
             let queue = try AnswerFields(value)
-            return Queue(token: try queue.string("token"), userRecordName: try queue.optionalString("userRecordName"), waiting: try queue.int64("waiting"))
+            return Queue(
+                token: try queue.string("token"), userRecordName: try queue.optionalString("userRecordName"),
+                waiting: try queue.int64("waiting"))
         }
     }
 }
@@ -145,14 +157,19 @@ public struct PushTokensView: ManagementResult, Equatable {
     init(_ tokens: [Token]) { pushTokens = tokens }
 
     public var json: JSONValue {
-        ["pushTokens": .array(pushTokens.map { token in
-            [
-                "id": .string(token.id), "token": .string(token.token), "userRecordName": ManagementActions.optional(token.userRecordName),
-                "userName": ManagementActions.optional(token.userName), "apnsEnvironment": .string(token.apnsEnvironment),
-                "created": .integer(token.created), "bound": token.bound.map(JSONValue.integer) ?? .null, "lastUsed": .integer(token.lastUsed),
-                "session": .bool(token.session),
-            ]
-        })]
+        [
+            "pushTokens": .array(
+                pushTokens.map { token in
+                    [
+                        "id": .string(token.id), "token": .string(token.token),
+                        "userRecordName": ManagementActions.optional(token.userRecordName),
+                        "userName": ManagementActions.optional(token.userName), "apnsEnvironment": .string(token.apnsEnvironment),
+                        "created": .integer(token.created), "bound": token.bound.map(JSONValue.integer) ?? .null,
+                        "lastUsed": .integer(token.lastUsed),
+                        "session": .bool(token.session),
+                    ]
+                })
+        ]
     }
 
     public init(json: JSONValue) throws {
@@ -227,13 +244,16 @@ public struct ChangeLogView: ManagementResult, Equatable {
 
     public var json: JSONValue {
         [
-            "zoneName": .string(zoneName), "lastSequence": .integer(lastSequence), "horizon": .integer(horizon), "syncToken": .string(syncToken),
-            "entries": .array(entries.map { entry in
-                [
-                    "sequence": .integer(entry.sequence), "recordName": .string(entry.recordName), "recordType": .string(entry.recordType),
-                    "kind": .string(entry.kind), "creator": .string(entry.creator), "time": .integer(entry.time),
-                ]
-            }),
+            "zoneName": .string(zoneName), "lastSequence": .integer(lastSequence), "horizon": .integer(horizon),
+            "syncToken": .string(syncToken),
+            "entries": .array(
+                entries.map { entry in
+                    [
+                        "sequence": .integer(entry.sequence), "recordName": .string(entry.recordName),
+                        "recordType": .string(entry.recordType),
+                        "kind": .string(entry.kind), "creator": .string(entry.creator), "time": .integer(entry.time),
+                    ]
+                }),
         ]
     }
 
@@ -246,7 +266,8 @@ public struct ChangeLogView: ManagementResult, Equatable {
         entries = try fields.array("entries") { value in
             let entry = try AnswerFields(value)
             return Entry(
-                sequence: try entry.int64("sequence"), recordName: try entry.string("recordName"), recordType: try entry.string("recordType"),
+                sequence: try entry.int64("sequence"), recordName: try entry.string("recordName"),
+                recordType: try entry.string("recordType"),
                 kind: try entry.string("kind"), creator: try entry.string("creator"), time: try entry.int64("time"))
         }
     }
@@ -289,14 +310,15 @@ public struct NextChangesView: ManagementResult, Equatable {
 
     public var json: JSONValue {
         [
-            "records": .array(records.map { change in
-                switch change {
-                case .record(let name, let type): ["recordName": .string(name), "recordType": .string(type)]
-                case .deleted(let name): ["recordName": .string(name), "deleted": true]
-                case .withheld(let name): ["recordName": .string(name)]
-                case .failure(let name, let code): ["recordName": ManagementActions.optional(name), "serverErrorCode": .string(code)]
-                }
-            }),
+            "records": .array(
+                records.map { change in
+                    switch change {
+                    case .record(let name, let type): ["recordName": .string(name), "recordType": .string(type)]
+                    case .deleted(let name): ["recordName": .string(name), "deleted": true]
+                    case .withheld(let name): ["recordName": .string(name)]
+                    case .failure(let name, let code): ["recordName": ManagementActions.optional(name), "serverErrorCode": .string(code)]
+                    }
+                }),
             "syncToken": .string(syncToken), "moreComing": .bool(moreComing),
         ]
     }
@@ -305,7 +327,9 @@ public struct NextChangesView: ManagementResult, Equatable {
         let fields = try AnswerFields(json)
         records = try fields.array("records") { value in
             let change = try AnswerFields(value)
-            if let code = try change.optionalString("serverErrorCode") { return .failure(recordName: try change.optionalString("recordName"), serverErrorCode: code) }
+            if let code = try change.optionalString("serverErrorCode") {
+                return .failure(recordName: try change.optionalString("recordName"), serverErrorCode: code)
+            }
             let name = try change.string("recordName")
             if value["deleted"] == true { return .deleted(recordName: name) }
             if let type = try change.optionalString("recordType") { return .record(recordName: name, recordType: type) }

@@ -39,9 +39,11 @@ public struct UserView: ManagementResult, Equatable {
             "userRecordName": .string(userRecordName), "name": .string(name),
             "emailAddress": ManagementActions.optional(emailAddress), "firstName": ManagementActions.optional(firstName),
             "lastName": ManagementActions.optional(lastName), "created": .integer(created),
-            "roles": .object(JSONObject(Environment.allCases.map { environment in
-                (environment.rawValue, JSONValue.array((roles[environment] ?? []).map(JSONValue.string)))
-            })),
+            "roles": .object(
+                JSONObject(
+                    Environment.allCases.map { environment in
+                        (environment.rawValue, JSONValue.array((roles[environment] ?? []).map(JSONValue.string)))
+                    })),
             "openSessions": .integer(openSessions), "discoverable": .bool(discoverable),
         ]
     }

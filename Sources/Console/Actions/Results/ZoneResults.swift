@@ -33,19 +33,22 @@ public struct ZonesView: ManagementResult, Equatable {
     public var json: JSONValue {
         [
             "database": .string(database.rawValue), "owner": .string(owner),
-            "zones": .array(zones.map { zone in
-                [
-                    "zoneName": .string(zone.zoneName), "ownerRecordName": .string(zone.ownerRecordName), "atomic": .bool(zone.atomic),
-                    "records": .integer(zone.records), "recordBytes": .integer(zone.recordBytes),
-                ]
-            }),
+            "zones": .array(
+                zones.map { zone in
+                    [
+                        "zoneName": .string(zone.zoneName), "ownerRecordName": .string(zone.ownerRecordName), "atomic": .bool(zone.atomic),
+                        "records": .integer(zone.records), "recordBytes": .integer(zone.recordBytes),
+                    ]
+                }),
         ]
     }
 
     public init(json: JSONValue) throws {
         let fields = try AnswerFields(json)
         let name = try fields.string("database")
-        guard let database = DatabaseScope(rawValue: name) else { throw MalformedAnswer(description: "The server's answer names no database '\(name)'") }
+        guard let database = DatabaseScope(rawValue: name) else {
+            throw MalformedAnswer(description: "The server's answer names no database '\(name)'")
+        }
         self.database = database
         owner = try fields.string("owner")
         zones = try fields.array("zones") { value in

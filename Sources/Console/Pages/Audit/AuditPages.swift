@@ -25,7 +25,7 @@ struct AuditPages: Sendable {
     var routes: [ConsoleRoute] {
         let pages = self
         return [
-            .get("/audit") { request in try pages.list(request) },
+            .get("/audit") { request in try pages.list(request) }
         ]
     }
 

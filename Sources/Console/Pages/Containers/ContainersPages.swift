@@ -37,9 +37,12 @@ struct ContainersPages: Sendable {
                 "created": Formatting.time(container.created, in: Formatting.timeZone(of: request.http)),
             ]
         }
-        return .page(Page("console.containers", context: [
-            "containers": containers, "hasContainers": !containers.isEmpty, "identifier": request.query("identifier") ?? "",
-        ]))
+        return .page(
+            Page(
+                "console.containers",
+                context: [
+                    "containers": containers, "hasContainers": !containers.isEmpty, "identifier": request.query("identifier") ?? "",
+                ]))
     }
 
     private func create(_ request: ConsoleRequest) throws -> ConsoleAnswer {

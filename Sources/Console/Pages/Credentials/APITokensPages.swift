@@ -36,10 +36,13 @@ struct APITokensPages: Sendable {
                 "revokeAction": location.path(.tokens, "/" + URLEncoding.component(token.token) + "/revoke"),
             ] as [String: Any]
         }
-        return .page(Page("console.tokens", context: [
-            "bar": location.bar(.tokens), "tokens": tokens, "hasTokens": !tokens.isEmpty, "action": location.path(.tokens),
-            "environment": location.environment.rawValue,
-        ]))
+        return .page(
+            Page(
+                "console.tokens",
+                context: [
+                    "bar": location.bar(.tokens), "tokens": tokens, "hasTokens": !tokens.isEmpty, "action": location.path(.tokens),
+                    "environment": location.environment.rawValue,
+                ]))
     }
 
     private func create(_ request: ConsoleRequest) throws -> ConsoleAnswer {
@@ -59,12 +62,14 @@ struct APITokensPages: Sendable {
         let location = try ConsoleLocation(request)
         let token = request.path("token")
         guard request.isConfirmed else {
-            return .page(ConfirmPage.page(
-                title: "Revoke this API token?",
-                message: "Apps and sites using it are refused from their next request on, and users signed in through it are signed out. "
-                    + "It cannot be undone.",
-                items: [token], action: request.http.path, button: "Revoke token", fields: [], cancelURL: location.path(.tokens),
-                bar: location.bar(.tokens)))
+            return .page(
+                ConfirmPage.page(
+                    title: "Revoke this API token?",
+                    message:
+                        "Apps and sites using it are refused from their next request on, and users signed in through it are signed out. "
+                        + "It cannot be undone.",
+                    items: [token], action: request.http.path, button: "Revoke token", fields: [], cancelURL: location.path(.tokens),
+                    bar: location.bar(.tokens)))
         }
         return try console.attempt(back: location.path(.tokens)) {
             _ = try actions.revokeAPIToken(token, in: try location.identifier, as: request.identity)

@@ -58,10 +58,11 @@ struct ManagementTokensPages: Sendable {
     private func revoke(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let id = request.path("token")
         guard request.isConfirmed else {
-            return .page(ConfirmPage.page(
-                title: "Revoke management token \(id)?",
-                message: "Scripts and `cumulus --server` using it are refused from their next request on. It cannot be undone.",
-                action: request.http.path, button: "Revoke token", fields: [], cancelURL: "/console/management-tokens"))
+            return .page(
+                ConfirmPage.page(
+                    title: "Revoke management token \(id)?",
+                    message: "Scripts and `cumulus --server` using it are refused from their next request on. It cannot be undone.",
+                    action: request.http.path, button: "Revoke token", fields: [], cancelURL: "/console/management-tokens"))
         }
         return try console.attempt(back: "/console/management-tokens") {
             _ = try actions.revokeManagementToken(id, as: request.identity)

@@ -34,10 +34,13 @@ struct ServerKeysPages: Sendable {
                 "revokeAction": location.path(.keys, "/" + URLEncoding.component(key.keyID) + "/revoke"),
             ] as [String: Any]
         }
-        return .page(Page("console.keys", context: [
-            "bar": location.bar(.keys), "keys": keys, "hasKeys": !keys.isEmpty, "action": location.path(.keys),
-            "environment": location.environment.rawValue,
-        ]))
+        return .page(
+            Page(
+                "console.keys",
+                context: [
+                    "bar": location.bar(.keys), "keys": keys, "hasKeys": !keys.isEmpty, "action": location.path(.keys),
+                    "environment": location.environment.rawValue,
+                ]))
     }
 
     private func add(_ request: ConsoleRequest) throws -> ConsoleAnswer {
@@ -54,11 +57,12 @@ struct ServerKeysPages: Sendable {
         let location = try ConsoleLocation(request)
         let key = request.path("key")
         guard request.isConfirmed else {
-            return .page(ConfirmPage.page(
-                title: "Revoke this server-to-server key?",
-                message: "Requests signed with it are refused from the next one on. It cannot be undone.",
-                items: [key], action: request.http.path, button: "Revoke key", fields: [], cancelURL: location.path(.keys),
-                bar: location.bar(.keys)))
+            return .page(
+                ConfirmPage.page(
+                    title: "Revoke this server-to-server key?",
+                    message: "Requests signed with it are refused from the next one on. It cannot be undone.",
+                    items: [key], action: request.http.path, button: "Revoke key", fields: [], cancelURL: location.path(.keys),
+                    bar: location.bar(.keys)))
         }
         return try console.attempt(back: location.path(.keys)) {
             _ = try actions.revokeServerKey(key, in: try location.identifier, as: request.identity)

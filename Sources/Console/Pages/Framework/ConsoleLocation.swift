@@ -94,8 +94,10 @@ struct ConsoleLocation {
             "environments": Environment.allCases.map { environment -> [String: Any] in
                 var target = self
                 target.environment = environment
-                return ["label": environment == .development ? "Development" : "Production", "url": target.path(section),
-                        "current": environment == self.environment]
+                return [
+                    "label": environment == .development ? "Development" : "Production", "url": target.path(section),
+                    "current": environment == self.environment,
+                ]
             },
             "tabs": ConsoleSection.allCases.map { tab -> [String: Any] in
                 ["label": tab.title, "url": path(tab), "current": tab == section]

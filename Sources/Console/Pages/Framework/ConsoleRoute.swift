@@ -26,7 +26,9 @@ struct ConsoleRoute: Sendable {
     }
 
     /// A form post.
-    static func post(_ path: String, maxBodyBytes: Int = Console.maximumFormBytes, _ handler: @escaping ConsolePages.Handler) -> ConsoleRoute {
+    static func post(_ path: String, maxBodyBytes: Int = Console.maximumFormBytes, _ handler: @escaping ConsolePages.Handler)
+        -> ConsoleRoute
+    {
         ConsoleRoute(method: .post, path: path, maxBodyBytes: maxBodyBytes, handler: .page(handler))
     }
 }

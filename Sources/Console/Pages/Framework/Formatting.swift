@@ -88,7 +88,10 @@ enum Formatting {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = zone
-        for format in ["yyyy-MM-dd'T'HH:mm:ss.SSS", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd"] {
+        for format in [
+            "yyyy-MM-dd'T'HH:mm:ss.SSS", "yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm",
+            "yyyy-MM-dd",
+        ] {
             formatter.dateFormat = format
             if let date = formatter.date(from: trimmed) { return Int64((date.timeIntervalSince1970 * 1000).rounded()) }
         }
@@ -110,7 +113,8 @@ enum Formatting {
     /// The operator's time zone: the browser's, as its cookie names it, else UTC. Either name is
     /// read (only a display preference rides on it), the `__Host-` one first.
     static func timeZone(of request: HTTPRequest) -> TimeZone {
-        let value = Cookies.value(named: CookiePolicy.hostPrefix + timeZoneCookie, in: request) ?? Cookies.value(named: timeZoneCookie, in: request)
+        let value =
+            Cookies.value(named: CookiePolicy.hostPrefix + timeZoneCookie, in: request) ?? Cookies.value(named: timeZoneCookie, in: request)
         if let name = value.flatMap({ PercentDecoding.decode($0) }),
             name.utf8.count <= 64, let zone = TimeZone(identifier: name)
         {

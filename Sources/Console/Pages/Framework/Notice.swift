@@ -27,7 +27,8 @@ struct Notice: Equatable {
     /// The `Set-Cookie` value that leaves this notice for the next page: sealed by the store with
     /// a key of its own, so only this server can leave one (security review N14).
     func cookie(sealedBy store: CloudStore, _ cookies: CookiePolicy) -> String {
-        cookies.setCookie(Self.cookieName, store.sealConsoleNotice("\(kind.rawValue).\(text.prefix(600))"), path: Self.cookiePath, maxAge: 60)
+        cookies.setCookie(
+            Self.cookieName, store.sealConsoleNotice("\(kind.rawValue).\(text.prefix(600))"), path: Self.cookiePath, maxAge: 60)
     }
 
     /// The `Set-Cookie` value that removes a shown notice.

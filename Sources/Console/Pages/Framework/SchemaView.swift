@@ -46,7 +46,8 @@ struct SchemaView {
             RecordType(
                 name: type.name,
                 fields: type.fields.map { field in
-                    Field(name: field.name, type: FieldType(wireName: field.type) ?? .string, isSystem: field.system, indexes: field.indexes)
+                    Field(
+                        name: field.name, type: FieldType(wireName: field.type) ?? .string, isSystem: field.system, indexes: field.indexes)
                 },
                 grants: type.grants.map { "\($0.role): " + $0.permissions.joined(separator: ", ") })
         }

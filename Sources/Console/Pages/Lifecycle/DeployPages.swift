@@ -42,12 +42,15 @@ struct DeployPages: Sendable {
                     "changes": deployment.changes.map { ["change": $0] }, "schema": deployment.schema,
                 ]
             }
-        return .page(Page("console.deploy", context: [
-            "bar": location.bar(.deploy), "changes": changes, "hasChanges": !changes.isEmpty, "refusals": refusals,
-            "hasRefusals": !refusals.isEmpty, "canDeploy": difference.canDeploy, "action": location.path(.deploy),
-            "history": history, "hasHistory": !history.isEmpty, "timeZone": timeZone.identifier,
-            "schemaURL": ConsoleLocation(container: location.container).path(.schema),
-        ]))
+        return .page(
+            Page(
+                "console.deploy",
+                context: [
+                    "bar": location.bar(.deploy), "changes": changes, "hasChanges": !changes.isEmpty, "refusals": refusals,
+                    "hasRefusals": !refusals.isEmpty, "canDeploy": difference.canDeploy, "action": location.path(.deploy),
+                    "history": history, "hasHistory": !history.isEmpty, "timeZone": timeZone.identifier,
+                    "schemaURL": ConsoleLocation(container: location.container).path(.schema),
+                ]))
     }
 
     private func deploy(_ request: ConsoleRequest) throws -> ConsoleAnswer {

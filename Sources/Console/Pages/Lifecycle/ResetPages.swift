@@ -32,10 +32,12 @@ struct ResetPages: Sendable {
             return .page(Page("console.reset", context: context))
         }
         let contents = try actions.developmentContents(of: try location.identifier, as: request.identity)
-        for (key, count, noun) in [("records", contents.records, "record"), ("zones", contents.zones, "zone"),
-                                   ("recordTypes", contents.recordTypes, "record type"),
-                                   ("productionRecordTypes", contents.productionRecordTypes, "record type"),
-                                   ("sessions", contents.sessions, "signed-in session")] {
+        for (key, count, noun) in [
+            ("records", contents.records, "record"), ("zones", contents.zones, "zone"),
+            ("recordTypes", contents.recordTypes, "record type"),
+            ("productionRecordTypes", contents.productionRecordTypes, "record type"),
+            ("sessions", contents.sessions, "signed-in session"),
+        ] {
             context[key] = Formatting.count(count)
             context[key + "Noun"] = Formatting.noun(count, noun)
         }
@@ -52,8 +54,10 @@ struct ResetPages: Sendable {
         records.database = .public
         return try console.attempt(back: location.path(.reset), success: records.path(.records)) {
             let deleted = try actions.resetDevelopment(
-                of: try location.identifier, confirmation: request.field("confirm") ?? "", as: request.identity).deleted
-            return "Development was reset: \(Formatting.counted(deleted.records, "record")) and \(Formatting.counted(deleted.zones, "zone")) deleted, "
+                of: try location.identifier, confirmation: request.field("confirm") ?? "", as: request.identity
+            ).deleted
+            return
+                "Development was reset: \(Formatting.counted(deleted.records, "record")) and \(Formatting.counted(deleted.zones, "zone")) deleted, "
                 + "\(Formatting.counted(deleted.sessions, "signed-in session")) ended; its schema is production's."
         }
     }

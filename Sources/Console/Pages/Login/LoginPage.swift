@@ -22,8 +22,12 @@ struct LoginPage: Sendable {
         return [
             ConsoleRoute(method: .get, path: "", maxBodyBytes: nil, handler: .open { request in login.home(request) }),
             ConsoleRoute(method: .get, path: "/login", maxBodyBytes: nil, handler: .open { request in try login.show(request) }),
-            ConsoleRoute(method: .post, path: "/login", maxBodyBytes: Console.maximumFormBytes, handler: .open { request in try login.submit(request) }),
-            ConsoleRoute(method: .post, path: "/logout", maxBodyBytes: Console.maximumFormBytes, handler: .open { request in try login.logout(request) }),
+            ConsoleRoute(
+                method: .post, path: "/login", maxBodyBytes: Console.maximumFormBytes,
+                handler: .open { request in try login.submit(request) }),
+            ConsoleRoute(
+                method: .post, path: "/logout", maxBodyBytes: Console.maximumFormBytes,
+                handler: .open { request in try login.logout(request) }),
             // The group's "/" was `/console`; the address people type and the start page links is `/console/`.
             ConsoleRoute(method: .get, path: "/", maxBodyBytes: nil, handler: .open { request in login.home(request) }),
         ]

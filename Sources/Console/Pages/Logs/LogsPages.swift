@@ -102,7 +102,8 @@ struct LogsPages: Sendable {
         let export = try actions.exportRequestLog(try filter(request, location).0, csv: csv, as: request.identity)
         var response = HTTPResponse(status: .ok, bytes: export.bytes)
         response.headers["Content-Type"] = export.contentType
-        response.headers["Content-Disposition"] = "attachment; filename=\"requests-\(location.environment.rawValue).\(csv ? "csv" : "jsonl")\""
+        response.headers["Content-Disposition"] =
+            "attachment; filename=\"requests-\(location.environment.rawValue).\(csv ? "csv" : "jsonl")\""
         return .response(response)
     }
 
@@ -110,8 +111,9 @@ struct LogsPages: Sendable {
         let location = try ConsoleLocation(request)
         let authenticator = console.authenticator
         let http = request.http
-        return .response(RequestLogTail.response(
-            actions.store.requestLog, filter: try filter(request, location).0, heartbeat: console.configuration.tailHeartbeat
-        ) { authenticator.stillAuthenticates(http) })
+        return .response(
+            RequestLogTail.response(
+                actions.store.requestLog, filter: try filter(request, location).0, heartbeat: console.configuration.tailHeartbeat
+            ) { authenticator.stillAuthenticates(http) })
     }
 }

@@ -52,7 +52,9 @@ struct FieldDisplay {
         case .int64:
             return ["text": value.int64Value(acceptingNumericString: true).map { String($0) } ?? "", "numeric": true]
         case .double:
-            return ["text": value.doubleValue(acceptingNumericString: true).map { JSONValue.double($0).description } ?? "", "numeric": true]
+            return [
+                "text": value.doubleValue(acceptingNumericString: true).map { JSONValue.double($0).description } ?? "", "numeric": true,
+            ]
         case .timestamp:
             guard let milliseconds = value.int64Value(acceptingNumericString: true) else { return ["text": ""] }
             return ["text": Formatting.time(milliseconds, in: timeZone), "title": "\(milliseconds) ms since 1970"]
@@ -60,8 +62,10 @@ struct FieldDisplay {
             let name = value["recordName"]?.stringValue ?? ""
             var target = location
             if let zone = value["zoneID"]?["zoneName"]?.stringValue { target.zone = zone }
-            return ["text": name, "url": target.path(.records, "/" + URLEncoding.component(name)),
-                    "detail": value["action"]?.stringValue.map { $0 == "DELETE_SELF" ? "deleted with its target" : "" } ?? ""]
+            return [
+                "text": name, "url": target.path(.records, "/" + URLEncoding.component(name)),
+                "detail": value["action"]?.stringValue.map { $0 == "DELETE_SELF" ? "deleted with its target" : "" } ?? "",
+            ]
         case .location:
             let latitude = value["latitude"]?.doubleValue(acceptingNumericString: true) ?? 0
             let longitude = value["longitude"]?.doubleValue(acceptingNumericString: true) ?? 0
@@ -82,7 +86,8 @@ struct FieldDisplay {
             var context: [String: Any] = ["text": size.map(Formatting.bytes) ?? "file"]
             if let url = value["downloadURL"]?.stringValue, url.hasPrefix("/") || url.hasPrefix("http://") || url.hasPrefix("https://") {
                 // The file name stands in for CloudKit's `${f}`; the type rides in the URL's query.
-                let type = URLComponents(string: url.replacingOccurrences(of: "${f}", with: "f"))?.queryItems?
+                let type =
+                    URLComponents(string: url.replacingOccurrences(of: "${f}", with: "f"))?.queryItems?
                     .first { $0.name == "type" }?.value ?? "application/octet-stream"
                 context["url"] = url.replacingOccurrences(of: "${f}", with: URLEncoding.component(field))
                 context["download"] = true

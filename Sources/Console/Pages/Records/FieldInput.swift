@@ -55,8 +55,10 @@ enum FieldInput {
         for line in text.split(whereSeparator: { byComma ? $0 == "," : $0.isNewline }) {
             let element = type.scalar == .string ? String(line) : line.trimmingCharacters(in: .whitespacesAndNewlines)
             if element.isEmpty { continue }
-            elements.append(try scalar(commaSeparated && type.scalar == .string ? element.trimmingCharacters(in: .whitespaces) : element,
-                                       type.scalar, field: field, timeZone: timeZone))
+            elements.append(
+                try scalar(
+                    commaSeparated && type.scalar == .string ? element.trimmingCharacters(in: .whitespaces) : element,
+                    type.scalar, field: field, timeZone: timeZone))
         }
         return .array(elements)
     }

@@ -69,8 +69,10 @@ struct RecordForm {
             }
             if previous[field.name] == text { continue }
             do {
-                fields[field.name] = ["value": try FieldInput.value(text, field.type, field: field.name, timeZone: timeZone),
-                                      "type": .string(field.type.wireName)]
+                fields[field.name] = [
+                    "value": try FieldInput.value(text, field.type, field: field.name, timeZone: timeZone),
+                    "type": .string(field.type.wireName),
+                ]
             } catch {
                 problems.append(error.description)
             }

@@ -44,8 +44,9 @@ struct RecordQueryForm {
             guard let field = request.query("f\(index).field"), let op = request.query("f\(index).op"),
                 let comparator = FilterComparator(wireName: op)
             else { return nil }
-            return Filter(field: field, comparator: comparator, value: request.http.queryParameter("f\(index).value") ?? "",
-                          distance: request.query("f\(index).distance") ?? "")
+            return Filter(
+                field: field, comparator: comparator, value: request.http.queryParameter("f\(index).value") ?? "",
+                distance: request.query("f\(index).distance") ?? "")
         }
         sortField = request.query("sort")
         ascending = request.query("dir") != "desc"
@@ -67,7 +68,9 @@ struct RecordQueryForm {
             let valueType = takesList ? FieldType.list(fieldType.scalar) : FieldType(fieldType.scalar)
             var object: JSONObject = [
                 "fieldName": .string(filter.field), "comparator": .string(filter.comparator.rawValue),
-                "fieldValue": ["value": try FieldInput.value(filter.value, valueType, field: filter.field, timeZone: timeZone, commaSeparated: true)],
+                "fieldValue": [
+                    "value": try FieldInput.value(filter.value, valueType, field: filter.field, timeZone: timeZone, commaSeparated: true)
+                ],
             ]
             if filter.comparator == .near {
                 guard let meters = Double(filter.distance.trimmingCharacters(in: .whitespaces)), meters >= 0 else {
@@ -93,8 +96,10 @@ struct RecordQueryForm {
     var queryPairs: [(String, String?)] {
         var pairs: [(String, String?)] = [("type", recordType)]
         for (index, filter) in filters.enumerated() {
-            pairs += [("f\(index).field", filter.field), ("f\(index).op", filter.comparator.rawValue),
-                      ("f\(index).value", filter.value), ("f\(index).distance", filter.distance)]
+            pairs += [
+                ("f\(index).field", filter.field), ("f\(index).op", filter.comparator.rawValue),
+                ("f\(index).value", filter.value), ("f\(index).distance", filter.distance),
+            ]
         }
         if let sortField { pairs += [("sort", sortField), ("dir", ascending ? "asc" : "desc")] }
         pairs += shownFields.map { ("show", $0) }
@@ -115,11 +120,14 @@ struct RecordQueryForm {
             return options
         }
         var rows = filters.enumerated().map { index, filter in
-            filterRow(index: index, field: filter.field, comparator: filter.comparator, value: filter.value, distance: filter.distance,
-                      fieldOptions: fieldOptions(selected: filter.field, includeEmpty: true))
+            filterRow(
+                index: index, field: filter.field, comparator: filter.comparator, value: filter.value, distance: filter.distance,
+                fieldOptions: fieldOptions(selected: filter.field, includeEmpty: true))
         }
-        rows.append(filterRow(index: filters.count, field: nil, comparator: .equals, value: "", distance: "",
-                              fieldOptions: fieldOptions(selected: nil, includeEmpty: true)))
+        rows.append(
+            filterRow(
+                index: filters.count, field: nil, comparator: .equals, value: "", distance: "",
+                fieldOptions: fieldOptions(selected: nil, includeEmpty: true)))
         return [
             "recordTypes": schema.recordTypes.map { ["name": $0.name, "selected": $0.name == recordType] },
             "recordType": recordType,
@@ -131,8 +139,10 @@ struct RecordQueryForm {
         ]
     }
 
-    private func filterRow(index: Int, field: String?, comparator: FilterComparator, value: String, distance: String,
-                           fieldOptions: [[String: Any]]) -> [String: Any] {
+    private func filterRow(
+        index: Int, field: String?, comparator: FilterComparator, value: String, distance: String,
+        fieldOptions: [[String: Any]]
+    ) -> [String: Any] {
         [
             "index": String(index), "number": String(index + 1), "fieldOptions": fieldOptions,
             "comparators": FilterComparator.allCases.map { ["name": $0.rawValue, "selected": $0 == comparator && field != nil] },

@@ -103,7 +103,8 @@ struct RecordsPages: Sendable {
             context["hasRows"] = !records.isEmpty
             context["page"] = String(form.page)
             if let marker = answer["continuationMarker"]?.stringValue {
-                context["nextURL"] = location.path(.records, query: form.queryPairs + [("marker", marker), ("page", String(form.page + 1))])
+                context["nextURL"] = location.path(
+                    .records, query: form.queryPairs + [("marker", marker), ("page", String(form.page + 1))])
             }
             if form.marker != nil { context["firstURL"] = location.path(.records, query: form.queryPairs) }
             context["ran"] = true
@@ -147,7 +148,8 @@ struct RecordsPages: Sendable {
             throw ConsoleError.badRequest("Export as json or csv.")
         }
         let export = try actions.exportRecords(
-            try form.body(schema: schema, location: location, timeZone: timeZone, paged: false), format: format, in: try location.identifier,
+            try form.body(schema: schema, location: location, timeZone: timeZone, paged: false), format: format,
+            in: try location.identifier,
             environment: location.environment, database: location.database, user: location.user, as: request.identity)
         var response = HTTPResponse(status: .ok, bytes: export.bytes)
         response.headers["Content-Type"] = export.contentType
@@ -163,7 +165,8 @@ struct RecordsPages: Sendable {
         let field = request.field("field") ?? ""
         let index = request.field("index") ?? ""
         return try console.attempt(back: back) {
-            let schema = SchemaView(try actions.schema(of: try location.identifier, environment: location.environment, as: request.identity))
+            let schema = SchemaView(
+                try actions.schema(of: try location.identifier, environment: location.environment, as: request.identity))
             let existing = schema.recordType(type)?.field(field)?.indexes ?? []
             _ = try actions.setIndexes(
                 existing + [index], of: field, recordType: type, in: try location.identifier, environment: location.environment,
@@ -268,8 +271,9 @@ struct RecordsPages: Sendable {
         } catch {
             let mapped = ConsoleError(error)
             guard mapped.isShown else { throw mapped }
-            var page = formPage(location, request, type: type, schema: schema, values: posted, recordName: recordName, existing: nil,
-                                error: mapped.description)
+            var page = formPage(
+                location, request, type: type, schema: schema, values: posted, recordName: recordName, existing: nil,
+                error: mapped.description)
             page.status = mapped.status
             return .page(page)
         }
@@ -283,8 +287,10 @@ struct RecordsPages: Sendable {
             throw ConsoleError.badRequest("The record's type is not in the schema; edit it through the API.")
         }
         let values = RecordForm.values(of: record, type: type, timeZone: timeZone)
-        return .page(formPage(location, request, type: type, schema: schema, values: values, recordName: request.path("record"),
-                              existing: record, error: nil))
+        return .page(
+            formPage(
+                location, request, type: type, schema: schema, values: values, recordName: request.path("record"),
+                existing: record, error: nil))
     }
 
     private func update(_ request: ConsoleRequest) throws -> ConsoleAnswer {
@@ -303,22 +309,28 @@ struct RecordsPages: Sendable {
         let changeTag = request.field("recordChangeTag") ?? ""
         do {
             let fields = try RecordForm.fields(posted, previous: previous, type: type, timeZone: timeZone)
-            _ = try modify([
-                "operationType": "update",
-                "record": ["recordName": .string(name), "recordType": .string(type.name), "recordChangeTag": .string(changeTag), "fields": fields],
-            ], location, request)
+            _ = try modify(
+                [
+                    "operationType": "update",
+                    "record": [
+                        "recordName": .string(name), "recordType": .string(type.name), "recordChangeTag": .string(changeTag),
+                        "fields": fields,
+                    ],
+                ], location, request)
             return .redirect(location.path(.records, "/" + URLEncoding.component(name)), .success("Record \(name) saved."))
         } catch {
             let mapped = ConsoleError(error)
             guard mapped.isShown else { throw mapped }
             var message = mapped.description
             if case .conflict = mapped {
-                message = "Someone else changed this record after you opened it, so your changes were not saved. "
+                message =
+                    "Someone else changed this record after you opened it, so your changes were not saved. "
                     + "Your values are still in the form; open the record again to see theirs."
             }
             let existing = try? fetch(request, location)
-            var page = formPage(location, request, type: type, schema: schema, values: posted, recordName: name, existing: existing,
-                                error: message, changeTag: changeTag, previous: previous)
+            var page = formPage(
+                location, request, type: type, schema: schema, values: posted, recordName: name, existing: existing,
+                error: message, changeTag: changeTag, previous: previous)
             page.status = mapped.status
             return .page(page)
         }
@@ -338,9 +350,13 @@ struct RecordsPages: Sendable {
         context["changeTag"] = changeTag ?? existing?["recordChangeTag"]?.stringValue ?? ""
         let opened = previous ?? values
         context["previous"] = type.userFields.compactMap { field in opened[field.name].map { ["name": "was." + field.name, "value": $0] } }
-        context["action"] = isNew ? location.path(.records, "/new")
+        context["action"] =
+            isNew
+            ? location.path(.records, "/new")
             : location.path(.records, "/" + URLEncoding.component(recordName) + "/edit")
-        context["cancelURL"] = isNew ? location.path(.records, query: [("type", type.name)])
+        context["cancelURL"] =
+            isNew
+            ? location.path(.records, query: [("type", type.name)])
             : location.path(.records, "/" + URLEncoding.component(recordName))
         if let existing, changeTag != nil, existing["recordChangeTag"]?.stringValue != changeTag {
             context["currentTag"] = existing["recordChangeTag"]?.stringValue ?? ""
@@ -386,17 +402,19 @@ struct RecordsPages: Sendable {
     private func deleteRecords(_ names: [String], _ location: ConsoleLocation, _ request: ConsoleRequest) throws -> ConsoleAnswer {
         let back = backURL(request, location)
         guard request.isConfirmed else {
-            return .page(ConfirmPage.page(
-                title: names.count == 1 ? "Delete record \(names[0])?" : "Delete \(names.count) records?",
-                message: "This deletes \(names.count == 1 ? "the record" : "these records") from zone \(location.zone) of the "
-                    + "\(location.environment.rawValue) \(location.database) database. It cannot be undone.",
-                items: names, action: request.http.path, button: names.count == 1 ? "Delete record" : "Delete \(names.count) records",
-                fields: location.hiddenFields + names.map { ["name": "record", "value": $0] } + [["name": "back", "value": back]],
-                cancelURL: back, bar: location.bar(.records)))
+            return .page(
+                ConfirmPage.page(
+                    title: names.count == 1 ? "Delete record \(names[0])?" : "Delete \(names.count) records?",
+                    message: "This deletes \(names.count == 1 ? "the record" : "these records") from zone \(location.zone) of the "
+                        + "\(location.environment.rawValue) \(location.database) database. It cannot be undone.",
+                    items: names, action: request.http.path, button: names.count == 1 ? "Delete record" : "Delete \(names.count) records",
+                    fields: location.hiddenFields + names.map { ["name": "record", "value": $0] } + [["name": "back", "value": back]],
+                    cancelURL: back, bar: location.bar(.records)))
         }
         let operations: [JSONValue] = names.map { ["operationType": "forceDelete", "record": ["recordName": .string($0)]] }
         let answer = try actions.modifyRecords(
-            ["operations": .array(operations), "zoneID": ["zoneName": .string(location.zone)], "atomic": false], in: try location.identifier,
+            ["operations": .array(operations), "zoneID": ["zoneName": .string(location.zone)], "atomic": false],
+            in: try location.identifier,
             environment: location.environment, database: location.database, user: location.user, as: request.identity)
         let failures = answer.results.compactMap { result -> (recordName: String?, error: CloudStoreError)? in
             guard case .failure(let recordName, let error) = result else { return nil }

@@ -55,7 +55,10 @@ struct SchemaPages: Sendable {
                         "indexes": field.indexes.map { ["name": $0] }, "hasIndexes": !field.indexes.isEmpty,
                         "indexAction": typePath + "/fields/" + URLEncoding.component(field.name) + "/indexes",
                         "indexChoices": Self.indexKinds.map { kind in
-                            ["name": kind, "checked": field.indexes.contains(kind), "id": "ix-\(RecordForm.identifier(type.name))-\(RecordForm.identifier(field.name))-\(kind)"]
+                            [
+                                "name": kind, "checked": field.indexes.contains(kind),
+                                "id": "ix-\(RecordForm.identifier(type.name))-\(RecordForm.identifier(field.name))-\(kind)",
+                            ]
                         },
                         "userCount": type.userFields.count,
                     ]

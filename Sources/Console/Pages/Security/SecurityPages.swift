@@ -47,7 +47,8 @@ struct SecurityPages: Sendable {
                         "permissions": Permission.allCases.map { permission -> [String: Any] in
                             [
                                 "permission": permission.rawValue, "short": String(permission.rawValue.prefix(1)),
-                                "field": "g.\(role).\(permission.rawValue)", "checked": granted[role]?.contains(permission.rawValue) == true,
+                                "field": "g.\(role).\(permission.rawValue)",
+                                "checked": granted[role]?.contains(permission.rawValue) == true,
                                 "id": "g-\(RecordForm.identifier(name))-\(RecordForm.identifier(role))-\(permission.rawValue)",
                             ]
                         },
@@ -60,8 +61,11 @@ struct SecurityPages: Sendable {
         }
         var context: [String: Any] = [
             "bar": location.bar(.security), "editable": editable, "roles": roles.map { ["name": $0] },
-            "customRoles": custom.map { ["name": $0, "deleteAction": location.path(.security, "/roles/" + URLEncoding.component($0) + "/delete")] },
-            "hasCustomRoles": !custom.isEmpty, "types": types, "hasTypes": !types.isEmpty, "holders": holders, "hasHolders": !holders.isEmpty,
+            "customRoles": custom.map {
+                ["name": $0, "deleteAction": location.path(.security, "/roles/" + URLEncoding.component($0) + "/delete")]
+            },
+            "hasCustomRoles": !custom.isEmpty, "types": types, "hasTypes": !types.isEmpty, "holders": holders,
+            "hasHolders": !holders.isEmpty,
             "grantsAction": location.path(.security, "/grants"), "rolesAction": location.path(.security, "/roles"),
             "holdersAction": location.path(.security, "/holders"), "simulateAction": location.path(.security),
             "environment": location.environment.rawValue,
@@ -112,7 +116,8 @@ struct SecurityPages: Sendable {
         }
         return try console.attempt(back: location.path(.security)) {
             let parsed = try ManagementActions.grants(from: .array(grants))
-            _ = try actions.setGrants(parsed, of: type, in: try location.identifier, environment: location.environment, as: request.identity)
+            _ = try actions.setGrants(
+                parsed, of: type, in: try location.identifier, environment: location.environment, as: request.identity)
             return "Grants of \(type) saved."
         }
     }
@@ -130,10 +135,13 @@ struct SecurityPages: Sendable {
         let location = try ConsoleLocation(request)
         let role = request.path("role")
         guard request.isConfirmed else {
-            return .page(ConfirmPage.page(
-                title: "Delete role \(role)?",
-                message: "Every grant to \(role) is removed from every record type, and every user who holds it loses it, in \(location.environment.rawValue).",
-                action: request.http.path, button: "Delete role", fields: [], cancelURL: location.path(.security), bar: location.bar(.security)))
+            return .page(
+                ConfirmPage.page(
+                    title: "Delete role \(role)?",
+                    message:
+                        "Every grant to \(role) is removed from every record type, and every user who holds it loses it, in \(location.environment.rawValue).",
+                    action: request.http.path, button: "Delete role", fields: [], cancelURL: location.path(.security),
+                    bar: location.bar(.security)))
         }
         return try console.attempt(back: location.path(.security)) {
             _ = try actions.deleteRole(role, in: try location.identifier, environment: location.environment, as: request.identity)

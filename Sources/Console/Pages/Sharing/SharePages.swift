@@ -93,16 +93,19 @@ struct SharePages: Sendable {
         let named = Named(request)
         let (owner, zone, share, user) = (named.owner, named.zone, named.share, request.field("user") ?? "")
         guard request.isConfirmed else {
-            return .page(ConfirmPage.page(
-                title: "Remove \(user) from share \(share)?",
-                message: "\(user) loses what \(owner)'s share \(share) in zone \(zone) gives them at once; the zone leaves their shared "
-                    + "database, and resolving the share tells them they were removed. The owner may invite them again.",
-                action: request.http.path, button: "Remove participant", fields: named.fields + [["name": "user", "value": user]],
-                cancelURL: location.path(.sharing), bar: location.bar(.sharing)))
+            return .page(
+                ConfirmPage.page(
+                    title: "Remove \(user) from share \(share)?",
+                    message:
+                        "\(user) loses what \(owner)'s share \(share) in zone \(zone) gives them at once; the zone leaves their shared "
+                        + "database, and resolving the share tells them they were removed. The owner may invite them again.",
+                    action: request.http.path, button: "Remove participant", fields: named.fields + [["name": "user", "value": user]],
+                    cancelURL: location.path(.sharing), bar: location.bar(.sharing)))
         }
         return try console.attempt(back: location.path(.sharing)) {
             _ = try actions.removeShareParticipant(
-                user, share: share, zone: zone, owner: owner, in: try location.identifier, environment: location.environment, as: request.identity)
+                user, share: share, zone: zone, owner: owner, in: try location.identifier, environment: location.environment,
+                as: request.identity)
             return "\(user) was removed from share \(share)."
         }
     }
@@ -112,15 +115,17 @@ struct SharePages: Sendable {
         let named = Named(request)
         let (owner, zone, share) = (named.owner, named.zone, named.share)
         guard request.isConfirmed else {
-            return .page(ConfirmPage.page(
-                title: "Delete share \(share)?",
-                message: "Everyone in \(owner)'s share \(share) in zone \(zone) loses what it gives them at once. "
-                    + "The shared records stay in \(owner)'s private database.",
-                action: request.http.path, button: "Delete share", fields: named.fields,
-                cancelURL: location.path(.sharing), bar: location.bar(.sharing)))
+            return .page(
+                ConfirmPage.page(
+                    title: "Delete share \(share)?",
+                    message: "Everyone in \(owner)'s share \(share) in zone \(zone) loses what it gives them at once. "
+                        + "The shared records stay in \(owner)'s private database.",
+                    action: request.http.path, button: "Delete share", fields: named.fields,
+                    cancelURL: location.path(.sharing), bar: location.bar(.sharing)))
         }
         return try console.attempt(back: location.path(.sharing)) {
-            _ = try actions.deleteShare(share, zone: zone, owner: owner, in: try location.identifier, environment: location.environment, as: request.identity)
+            _ = try actions.deleteShare(
+                share, zone: zone, owner: owner, in: try location.identifier, environment: location.environment, as: request.identity)
             return "Share \(share) was deleted."
         }
     }

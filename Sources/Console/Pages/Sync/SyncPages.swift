@@ -45,15 +45,17 @@ struct SyncPages: Sendable {
         let subscriptions = try actions.subscriptions(in: try location.identifier, environment: location.environment, as: request.identity)
         context["subscriptions"] = subscriptions.subscriptions.map { entry -> [String: Any] in
             let type = entry.subscriptionType
-            let what: String = switch type {
-            case "query": "\(entry.recordType ?? "") in "
-                + (entry.zoneName.map { "zone \($0)" } ?? "every zone")
-                + ", on " + entry.firesOn.joined(separator: ", ")
-                + (entry.isFiltered ? ", filtered" : "")
-                + (entry.firesOnce ? ", once" : "")
-            case "zone": "zone \(entry.zoneName ?? "")"
-            default: "every zone of the database"
-            }
+            let what: String =
+                switch type {
+                case "query":
+                    "\(entry.recordType ?? "") in "
+                        + (entry.zoneName.map { "zone \($0)" } ?? "every zone")
+                        + ", on " + entry.firesOn.joined(separator: ", ")
+                        + (entry.isFiltered ? ", filtered" : "")
+                        + (entry.firesOnce ? ", once" : "")
+                case "zone": "zone \(entry.zoneName ?? "")"
+                default: "every zone of the database"
+                }
             let database = entry.database
             let owner = entry.owner
             return [
@@ -83,7 +85,9 @@ struct SyncPages: Sendable {
     }
 
     /// The change-feed inspector's part of the page.
-    private func inspect(_ location: ConsoleLocation, _ request: ConsoleRequest, _ timeZone: TimeZone, into context: inout [String: Any]) throws {
+    private func inspect(_ location: ConsoleLocation, _ request: ConsoleRequest, _ timeZone: TimeZone, into context: inout [String: Any])
+        throws
+    {
         let after = request.query("after").flatMap { Int64($0) }
         let sinceText = request.query("since") ?? ""
         var since: Int64?
@@ -188,9 +192,10 @@ struct SyncPages: Sendable {
         _ change: () throws -> String
     ) throws -> ConsoleAnswer {
         guard request.isConfirmed else {
-            return .page(ConfirmPage.page(
-                title: title, message: message, action: request.http.path, button: button, fields: location.hiddenFields + fields,
-                cancelURL: location.path(.sync), bar: location.bar(.sync)))
+            return .page(
+                ConfirmPage.page(
+                    title: title, message: message, action: request.http.path, button: button, fields: location.hiddenFields + fields,
+                    cancelURL: location.path(.sync), bar: location.bar(.sync)))
         }
         return try console.attempt(back: location.path(.sync), change)
     }

@@ -54,13 +54,17 @@ struct UsagePages: Sendable {
             "transferPercent": transferLimit.map { Self.percent(transfer, of: $0) } ?? "",
             "transferMeter": min(transfer, transferLimit ?? 0), "transferMax": transferLimit ?? 0,
             "limitsAction": location.path(.usage, "/limits", query: [("range", range.rawValue)]),
-            "presets": [("", "Keep the values below"), ("standard", "Standard: 5,000 a second"), ("cloudkit", "CloudKit: 40 a second")].map {
+            "presets": [("", "Keep the values below"), ("standard", "Standard: 5,000 a second"), ("cloudkit", "CloudKit: 40 a second")].map
+            {
                 ["value": $0.0, "label": $0.1]
             },
             "rateValue": Self.rate(rate).replacingOccurrences(of: ",", with: ""), "burstValue": String(burst),
             "storageValue": storageLimit.map(String.init) ?? "", "transferValue": transferLimit.map(String.init) ?? "",
             "ranges": UsageRange.allCases.map { option -> [String: Any] in
-                ["label": Self.rangeLabel(option), "url": location.path(.usage, query: [("range", option.rawValue)]), "current": option == range]
+                [
+                    "label": Self.rangeLabel(option), "url": location.path(.usage, query: [("range", option.rawValue)]),
+                    "current": option == range,
+                ]
             },
             "rangeLabel": Self.rangeLabel(range).lowercased(),
         ]
@@ -82,18 +86,24 @@ struct UsagePages: Sendable {
         let charts = [
             UsageChart(
                 id: "requests", title: "Requests per \(per)",
-                series: [.init(name: "Requests", style: "series-a", values: values(\.requests)),
-                         .init(name: "Errors", style: "series-error", values: values(\.errors))],
+                series: [
+                    .init(name: "Requests", style: "series-a", values: values(\.requests)),
+                    .init(name: "Errors", style: "series-error", values: values(\.errors)),
+                ],
                 format: count, starts: starts, timeLabel: label),
             UsageChart(
                 id: "latency", title: "Answer time",
-                series: [.init(name: "p50", style: "series-a", values: values(\.p50Microseconds)),
-                         .init(name: "p99", style: "series-b", values: values(\.p99Microseconds))],
+                series: [
+                    .init(name: "p50", style: "series-a", values: values(\.p50Microseconds)),
+                    .init(name: "p99", style: "series-b", values: values(\.p99Microseconds)),
+                ],
                 format: Formatting.milliseconds, starts: starts, timeLabel: label),
             UsageChart(
                 id: "bandwidth", title: "Bandwidth per \(per)",
-                series: [.init(name: "In", style: "series-a", values: values(\.bytesIn)),
-                         .init(name: "Out", style: "series-b", values: values(\.bytesOut))],
+                series: [
+                    .init(name: "In", style: "series-a", values: values(\.bytesIn)),
+                    .init(name: "Out", style: "series-b", values: values(\.bytesOut)),
+                ],
                 format: Formatting.bytes, starts: starts, timeLabel: label),
             UsageChart(
                 id: "storage", title: "Storage",
@@ -116,7 +126,8 @@ struct UsagePages: Sendable {
             changes["burst"] = nil
         }
         return try console.attempt(back: back) {
-            _ = try actions.setLimits(.object(changes), of: try location.identifier, environment: location.environment, as: request.identity)
+            _ = try actions.setLimits(
+                .object(changes), of: try location.identifier, environment: location.environment, as: request.identity)
             return "The limits of \(location.environment.rawValue) were saved; they apply to the next request."
         }
     }

@@ -51,10 +51,13 @@ struct UsersPages: Sendable {
                 "id": RecordForm.identifier(user.userRecordName),
             ]
         }
-        return .page(Page("console.users", context: [
-            "bar": location.bar(.users), "users": users, "hasUsers": !users.isEmpty, "search": search ?? "",
-            "action": location.path(.users),
-        ]))
+        return .page(
+            Page(
+                "console.users",
+                context: [
+                    "bar": location.bar(.users), "users": users, "hasUsers": !users.isEmpty, "search": search ?? "",
+                    "action": location.path(.users),
+                ]))
     }
 
     private func add(_ request: ConsoleRequest) throws -> ConsoleAnswer {
@@ -62,7 +65,8 @@ struct UsersPages: Sendable {
         let name = (request.field("name") ?? "").trimmingCharacters(in: .whitespaces)
         return try console.attempt(back: location.path(.users)) {
             _ = try actions.addUser(
-                in: try location.identifier, name: name, password: request.field("password") ?? "", emailAddress: request.field("emailAddress"),
+                in: try location.identifier, name: name, password: request.field("password") ?? "",
+                emailAddress: request.field("emailAddress"),
                 firstName: request.field("firstName"), lastName: request.field("lastName"), as: request.identity)
             return "User \(name) added."
         }
@@ -72,7 +76,8 @@ struct UsersPages: Sendable {
         let location = try ConsoleLocation(request)
         let user = request.path("user")
         return try console.attempt(back: location.path(.users)) {
-            let answer = try actions.setUserPassword(user, in: try location.identifier, password: request.field("password") ?? "", as: request.identity)
+            let answer = try actions.setUserPassword(
+                user, in: try location.identifier, password: request.field("password") ?? "", as: request.identity)
             return "New password set for \(answer.name); their sessions have ended."
         }
     }
@@ -91,8 +96,11 @@ struct UsersPages: Sendable {
         let user = request.path("user")
         let discoverable = request.field("discoverable") == "yes"
         return try console.attempt(back: location.path(.users)) {
-            let name = try actions.setUserDiscoverable(user, in: try location.identifier, discoverable: discoverable, as: request.identity).name
-            return discoverable ? "Other users can now find \(name) by email address or user record name." : "\(name) can no longer be found by other users."
+            let name = try actions.setUserDiscoverable(user, in: try location.identifier, discoverable: discoverable, as: request.identity)
+                .name
+            return discoverable
+                ? "Other users can now find \(name) by email address or user record name."
+                : "\(name) can no longer be found by other users."
         }
     }
 
@@ -100,11 +108,13 @@ struct UsersPages: Sendable {
         let location = try ConsoleLocation(request)
         let user = request.path("user")
         guard request.isConfirmed else {
-            return .page(ConfirmPage.page(
-                title: "Remove user \(user)?",
-                message: "This removes the user \(user): they can no longer sign in and their sessions end. "
-                    + "Records they created stay. It cannot be undone.",
-                action: request.http.path, button: "Remove user", fields: [], cancelURL: location.path(.users), bar: location.bar(.users)))
+            return .page(
+                ConfirmPage.page(
+                    title: "Remove user \(user)?",
+                    message: "This removes the user \(user): they can no longer sign in and their sessions end. "
+                        + "Records they created stay. It cannot be undone.",
+                    action: request.http.path, button: "Remove user", fields: [], cancelURL: location.path(.users),
+                    bar: location.bar(.users)))
         }
         return try console.attempt(back: location.path(.users)) {
             _ = try actions.removeUser(user, in: try location.identifier, as: request.identity)

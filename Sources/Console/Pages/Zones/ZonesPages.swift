@@ -69,13 +69,14 @@ struct ZonesPages: Sendable {
         let name = request.path("zone")
         guard request.isConfirmed else {
             let records = (try? zones(location, request))?.first { $0.name == name }?.records ?? 0
-            return .page(ConfirmPage.page(
-                title: "Delete zone \(name)?",
-                message: "This deletes the zone \(name) and its \(Formatting.count(records)) record\(records == 1 ? "" : "s") from the "
-                    + "\(location.environment.rawValue) \(location.database) database\(location.user.map { " of \($0)" } ?? ""). "
-                    + "It cannot be undone.",
-                action: request.http.path, button: "Delete zone and records", fields: location.hiddenFields,
-                cancelURL: location.path(.zones), bar: location.bar(.zones)))
+            return .page(
+                ConfirmPage.page(
+                    title: "Delete zone \(name)?",
+                    message: "This deletes the zone \(name) and its \(Formatting.count(records)) record\(records == 1 ? "" : "s") from the "
+                        + "\(location.environment.rawValue) \(location.database) database\(location.user.map { " of \($0)" } ?? ""). "
+                        + "It cannot be undone.",
+                    action: request.http.path, button: "Delete zone and records", fields: location.hiddenFields,
+                    cancelURL: location.path(.zones), bar: location.bar(.zones)))
         }
         return try console.attempt(back: location.path(.zones)) {
             _ = try actions.deleteZone(

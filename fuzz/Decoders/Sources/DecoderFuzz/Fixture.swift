@@ -46,12 +46,13 @@ final class Fixture: Sendable {
             try store.addUser(identifier, name: "fuzz", password: "a fuzzing password")
             webAuthToken = try store.signIn(identifier, .development, name: "fuzz", password: "a fuzzing password").webAuthToken
             var router = Router()
-            WebServices(store: store, configuration: WebServicesConfiguration(signInURL: { base, token, _ in "\(base)/signin?ckAPIToken=\(token)" }))
-                .mount(on: &router)
+            WebServices(
+                store: store, configuration: WebServicesConfiguration(signInURL: { base, token, _ in "\(base)/signin?ckAPIToken=\(token)" })
+            )
+            .mount(on: &router)
             responder = InProcessResponder(router) { error in print("internal error: \(error)") }
         } catch {
             fatalError("the fuzzing fixture could not be made: \(error)")
         }
     }
 }
-

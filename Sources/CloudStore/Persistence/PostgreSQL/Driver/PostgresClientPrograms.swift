@@ -65,7 +65,8 @@ struct PostgresClientPrograms {
             if fileManager.isExecutableFile(atPath: candidate) { return candidate }
         }
         throw CloudStoreError.badRequest(
-            "\(program) was not found on PATH or under /usr/lib/postgresql/*/bin: install PostgreSQL's client programs (Debian: postgresql-client)")
+            "\(program) was not found on PATH or under /usr/lib/postgresql/*/bin: install PostgreSQL's client programs (Debian: postgresql-client)"
+        )
     }
 
     // MARK: - Running them
@@ -96,7 +97,8 @@ struct PostgresClientPrograms {
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             var message = String(decoding: printed, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if let password, !password.isEmpty { message = message.replacingOccurrences(of: password, with: "***") }
-            throw CloudStoreError.internalError("\(program) failed: \(message.isEmpty ? "exit status \(process.terminationStatus)" : message)")
+            throw CloudStoreError.internalError(
+                "\(program) failed: \(message.isEmpty ? "exit status \(process.terminationStatus)" : message)")
         }
     }
 }

@@ -1,6 +1,7 @@
 import CLibPQ
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One connection to PostgreSQL through libpq, with its prepared statements.
@@ -185,8 +186,9 @@ final class PostgresConnection: @unchecked Sendable {
         guard PQconsumeInput(handle) == 1 else { throw failure(sql: nil) }
         var notifications: [Notification] = []
         while let notify = PQnotifies(handle) {
-            notifications.append(Notification(
-                channel: String(cString: notify.pointee.relname), payload: String(cString: notify.pointee.extra)))
+            notifications.append(
+                Notification(
+                    channel: String(cString: notify.pointee.relname), payload: String(cString: notify.pointee.extra)))
             PQfreemem(notify)
         }
         return notifications
@@ -331,7 +333,9 @@ final class PostgresConnection: @unchecked Sendable {
 
     private static func withCStrings<R>(_ strings: [String], _ body: (UnsafePointer<UnsafePointer<CChar>?>) -> R) -> R {
         let copies = strings.map { strdup($0) }
-        defer { copies.forEach { free($0) } }
+        defer {
+            for copy in copies { free(copy) }
+        }
         let pointers: [UnsafePointer<CChar>?] = copies.map { UnsafePointer($0) } + [nil]
         return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
     }

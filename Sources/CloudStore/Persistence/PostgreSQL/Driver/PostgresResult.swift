@@ -62,7 +62,8 @@ struct PostgresRow {
         for byte in raw { value = value << 8 | UInt64(byte) }
         switch raw.count {
         case 2: return Int64(Int16(truncatingIfNeeded: value))
-        case 4: return PQftype(result, Int32(column)) == 26 ? Int64(UInt32(truncatingIfNeeded: value)) : Int64(Int32(truncatingIfNeeded: value))
+        case 4:
+            return PQftype(result, Int32(column)) == 26 ? Int64(UInt32(truncatingIfNeeded: value)) : Int64(Int32(truncatingIfNeeded: value))
         default: return Int64(bitPattern: value)
         }
     }

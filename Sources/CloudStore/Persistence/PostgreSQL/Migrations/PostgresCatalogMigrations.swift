@@ -15,7 +15,8 @@ enum PostgresCatalogMigrations {
         // Settings are one row. The secret and the incarnation are made here, by the system's
         // generator: PostgreSQL's core has no cryptographic one without pgcrypto.
         .steps { connection, schema in
-            try connection.executeScript("""
+            try connection.executeScript(
+                """
                 CREATE TABLE \(schema).settings(
                     only_row boolean PRIMARY KEY DEFAULT true CHECK (only_row),
                     secret text NOT NULL,

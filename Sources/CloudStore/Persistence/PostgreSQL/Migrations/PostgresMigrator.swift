@@ -36,7 +36,8 @@ struct PostgresMigrator: Sendable {
         let quoted = PostgresIdentifier.quote(schema)
         return try connection.transaction {
             try connection.execute("SELECT pg_advisory_xact_lock($1)", [.integer(Self.lockKey)])
-            try connection.executeScript("""
+            try connection.executeScript(
+                """
                 CREATE SCHEMA IF NOT EXISTS \(quoted);
                 CREATE TABLE IF NOT EXISTS \(quoted).migrations(version bigint PRIMARY KEY, applied bigint NOT NULL)
                 """)
@@ -57,10 +58,14 @@ struct PostgresMigrator: Sendable {
 
     /// The version `schema` is at; 0 when it was never migrated.
     static func version(of schema: String, on connection: PostgresConnection) throws -> Int {
-        let exists = try connection.execute(
-            "SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'migrations'", [.text(schema)]).count > 0
+        let exists =
+            try connection.execute(
+                "SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = 'migrations'", [.text(schema)]
+            ).count > 0
         guard exists else { return 0 }
-        return Int(try connection.execute("SELECT coalesce(max(version), 0) FROM \(PostgresIdentifier.quote(schema)).migrations").scalarInteger() ?? 0)
+        return Int(
+            try connection.execute("SELECT coalesce(max(version), 0) FROM \(PostgresIdentifier.quote(schema)).migrations").scalarInteger()
+                ?? 0)
     }
 }
 

@@ -39,11 +39,14 @@ struct PostgresBackup: StoreBackup {
         let programs = try PostgresClientPrograms(url: url)
         let script = workDirectory + "/restore.sql"
         try programs.run("pg_restore", ["--no-owner", "--no-privileges", "--file", script, path])
-        try programs.run("psql", [
-            "--no-psqlrc", "--quiet", "--no-password", "--single-transaction", "--set", "ON_ERROR_STOP=1",
-            "--dbname", programs.connection,
-            "--command", Self.dropStoreSchemas, "--file", script, "--command", Self.afterRestore(incarnation: SecureToken.hex(bytes: 8)),
-        ])
+        try programs.run(
+            "psql",
+            [
+                "--no-psqlrc", "--quiet", "--no-password", "--single-transaction", "--set", "ON_ERROR_STOP=1",
+                "--dbname", programs.connection,
+                "--command", Self.dropStoreSchemas, "--file", script, "--command",
+                Self.afterRestore(incarnation: SecureToken.hex(bytes: 8)),
+            ])
     }
 
     /// Drops the store's schemas, after waiting for any migration: objects made since the backup

@@ -4,10 +4,12 @@ extension PostgresCatalogStore: CredentialStorage {
     /// Adds an API token.
     func insertAPIToken(_ token: APIToken) throws {
         try write { connection in
-            try connection.execute("INSERT INTO catalog.api_tokens(\(CatalogRows.tokenColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)", [
-                .text(token.token), .text(token.container.rawValue), .text(token.environment.rawValue), .text(token.name),
-                .text(token.allowedOrigins.joined(separator: "\n")), .text(token.signInCallback), .integer(token.created),
-            ])
+            try connection.execute(
+                "INSERT INTO catalog.api_tokens(\(CatalogRows.tokenColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                [
+                    .text(token.token), .text(token.container.rawValue), .text(token.environment.rawValue), .text(token.name),
+                    .text(token.allowedOrigins.joined(separator: "\n")), .text(token.signInCallback), .integer(token.created),
+                ])
         }
     }
 
@@ -41,10 +43,12 @@ extension PostgresCatalogStore: CredentialStorage {
     /// Adds a server-to-server key.
     func insertServerKey(_ key: ServerKey) throws {
         try write { connection in
-            try connection.execute("INSERT INTO catalog.server_keys(\(CatalogRows.keyColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)", [
-                .text(key.keyID), .text(key.container.rawValue), .text(key.environment.rawValue), .text(key.publicKeyPEM),
-                .text(key.userRecordName), .text(key.name), .integer(key.created),
-            ])
+            try connection.execute(
+                "INSERT INTO catalog.server_keys(\(CatalogRows.keyColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                [
+                    .text(key.keyID), .text(key.container.rawValue), .text(key.environment.rawValue), .text(key.publicKeyPEM),
+                    .text(key.userRecordName), .text(key.name), .integer(key.created),
+                ])
         }
     }
 
@@ -79,11 +83,13 @@ extension PostgresCatalogStore: CredentialStorage {
     func insertUser(_ user: AppUser, passwordHash: String) throws {
         try write { connection in
             do {
-                try connection.execute("INSERT INTO catalog.users(\(CatalogRows.userColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)", [
-                    .text(user.userRecordName), .text(user.container.rawValue), .text(user.name), .text(user.emailAddress),
-                    .text(user.firstName), .text(user.lastName), .integer(user.created), .text(passwordHash),
-                    .bool(user.isDiscoverable),
-                ])
+                try connection.execute(
+                    "INSERT INTO catalog.users(\(CatalogRows.userColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                    [
+                        .text(user.userRecordName), .text(user.container.rawValue), .text(user.name), .text(user.emailAddress),
+                        .text(user.firstName), .text(user.lastName), .integer(user.created), .text(passwordHash),
+                        .bool(user.isDiscoverable),
+                    ])
             } catch let error as PostgresError where error.isUniqueViolation {
                 throw CloudStoreError.exists("A user named '\(user.name)' already exists in \(user.container)")
             }
@@ -137,9 +143,12 @@ extension PostgresCatalogStore: CredentialStorage {
     /// A container's users, by name without regard to case.
     func users(in container: ContainerIdentifier) throws -> [AppUser] {
         try read { connection in
-            try connection.execute("SELECT \(CatalogRows.userColumns) FROM catalog.users WHERE container = $1 ORDER BY lower(name)", [
-                .text(container.rawValue)
-            ]).map(CatalogRows.user)
+            try connection.execute(
+                "SELECT \(CatalogRows.userColumns) FROM catalog.users WHERE container = $1 ORDER BY lower(name)",
+                [
+                    .text(container.rawValue)
+                ]
+            ).map(CatalogRows.user)
         }
     }
 
@@ -214,13 +223,14 @@ extension PostgresCatalogStore: CredentialStorage {
     /// How many sessions a reset of a container's environment would end (not past their expiry at `now`).
     func openSessionCount(in container: ContainerIdentifier, _ environment: Environment, now: Int64) throws -> Int {
         try read { connection in
-            Int(try connection.execute(
-                """
-                SELECT count(*) FROM catalog.sessions
-                WHERE container = $1 AND (environment = $2 OR environment IS NULL) AND revoked = 0 AND expires > $3
-                """,
-                [.text(container.rawValue), .text(environment.rawValue), .integer(now)]
-            ).scalarInteger() ?? 0)
+            Int(
+                try connection.execute(
+                    """
+                    SELECT count(*) FROM catalog.sessions
+                    WHERE container = $1 AND (environment = $2 OR environment IS NULL) AND revoked = 0 AND expires > $3
+                    """,
+                    [.text(container.rawValue), .text(environment.rawValue), .integer(now)]
+                ).scalarInteger() ?? 0)
         }
     }
 
@@ -257,17 +267,19 @@ extension PostgresCatalogStore: CredentialStorage {
         // What the sessions could receive ends with them: a token made in a stolen session
         // must not outlive the sign-out that ended it.
         try connection.execute(
-            "DELETE FROM catalog.push_tokens WHERE container = $1 AND user_record_name = $2", [.text(container.rawValue), .text(userRecordName)])
+            "DELETE FROM catalog.push_tokens WHERE container = $1 AND user_record_name = $2",
+            [.text(container.rawValue), .text(userRecordName)])
         return ended
     }
 
     /// How many sessions of a user are open (not revoked, not past their expiry at `now`).
     func openSessionCount(of userRecordName: String, in container: ContainerIdentifier, now: Int64) throws -> Int {
         try read { connection in
-            Int(try connection.execute(
-                "SELECT count(*) FROM catalog.sessions WHERE container = $1 AND user_record_name = $2 AND revoked = 0 AND expires > $3",
-                [.text(container.rawValue), .text(userRecordName), .integer(now)]
-            ).scalarInteger() ?? 0)
+            Int(
+                try connection.execute(
+                    "SELECT count(*) FROM catalog.sessions WHERE container = $1 AND user_record_name = $2 AND revoked = 0 AND expires > $3",
+                    [.text(container.rawValue), .text(userRecordName), .integer(now)]
+                ).scalarInteger() ?? 0)
         }
     }
 
@@ -362,10 +374,11 @@ extension PostgresCatalogStore: CredentialStorage {
     /// How many push tokens of a container's environment no user holds.
     func unboundPushTokenCount(in container: ContainerIdentifier, _ environment: Environment) throws -> Int {
         try read { connection in
-            Int(try connection.execute(
-                "SELECT count(*) FROM catalog.push_tokens WHERE container = $1 AND environment = $2 AND user_record_name IS NULL",
-                [.text(container.rawValue), .text(environment.rawValue)]
-            ).scalarInteger() ?? 0)
+            Int(
+                try connection.execute(
+                    "SELECT count(*) FROM catalog.push_tokens WHERE container = $1 AND environment = $2 AND user_record_name IS NULL",
+                    [.text(container.rawValue), .text(environment.rawValue)]
+                ).scalarInteger() ?? 0)
         }
     }
 

@@ -91,9 +91,11 @@ extension PostgresCatalogStore: OperatorStorage {
                 "SELECT id, operator, csrf, created, expires, last_seen FROM catalog.operator_sessions WHERE id = $1 AND NOT revoked",
                 [.text(id)]
             ).first { row in
-                (OperatorSession(
-                    id: row.text(0), operatorName: row.text(1), csrfToken: row.text(2), created: row.integer(3),
-                    expires: row.integer(4)), row.integer(5))
+                (
+                    OperatorSession(
+                        id: row.text(0), operatorName: row.text(1), csrfToken: row.text(2), created: row.integer(3),
+                        expires: row.integer(4)), row.integer(5)
+                )
             }
         }
     }
@@ -129,7 +131,8 @@ extension PostgresCatalogStore: OperatorStorage {
     func managementToken(_ id: String) throws -> (token: ManagementToken, secretHash: String)? {
         try read { connection in
             try connection.execute(
-                "SELECT \(CatalogRows.managementTokenColumns), hash FROM catalog.management_tokens WHERE id = $1 AND NOT revoked", [.text(id)]
+                "SELECT \(CatalogRows.managementTokenColumns), hash FROM catalog.management_tokens WHERE id = $1 AND NOT revoked",
+                [.text(id)]
             ).first { row in (CatalogRows.managementToken(from: row), row.text(5)) }
         }
     }

@@ -75,7 +75,9 @@ final class PostgresCatalogStore: CatalogStorage {
                 try connection.begin()
                 do {
                     let result = try body(connection)
-                    for note in PendingAudit.notes(audit, after: result) { try Self.insertAuditEntry(note.entry, forgetBefore: note.forgetBefore, on: connection) }
+                    for note in PendingAudit.notes(audit, after: result) {
+                        try Self.insertAuditEntry(note.entry, forgetBefore: note.forgetBefore, on: connection)
+                    }
                     // The counter's row is one that every process's writes update: moved last and
                     // sent with COMMIT in one round trip, its lock is held for no more than the commit.
                     try connection.pipeline([(sql: Self.moveCounter, values: []), (sql: "COMMIT", values: [])]).ignoreAll()
@@ -87,7 +89,6 @@ final class PostgresCatalogStore: CatalogStorage {
             }
         }
     }
-
 
     // MARK: - Change counter
 

@@ -16,11 +16,11 @@ struct PostgresChangeLog: Sendable {
         /// From the zone's counter row, as the transaction's last statements: never skips.
         case counterRow
         #if CUMULUS_NEGATIVE_CONTROLS
-        /// From a sequence, as each entry is appended, with no lock: the scheme that loses
-        /// commits to readers. Only for the tests that show the checker catches it (debug builds
-        /// alone have it); the transaction goes on for `hold` microseconds after each, as a
-        /// write with more to do would: the window in which a reader passes its sequence by.
-        case naiveSequence(hold: UInt32)
+            /// From a sequence, as each entry is appended, with no lock: the scheme that loses
+            /// commits to readers. Only for the tests that show the checker catches it (debug builds
+            /// alone have it); the transaction goes on for `hold` microseconds after each, as a
+            /// write with more to do would: the window in which a reader passes its sequence by.
+            case naiveSequence(hold: UInt32)
         #endif
     }
 
@@ -87,12 +87,15 @@ struct PostgresChangeLog: Sendable {
         case .counterRow:
             pending.entries[zone, default: []].append(entry)
         #if CUMULUS_NEGATIVE_CONTROLS
-        case .naiveSequence(let hold):
-            try connection.execute(
-                "INSERT INTO \(schema).changes(zone, seq, name, type, kind, creator, time, tree) VALUES ($1, nextval('\(schema).naive_seq'), $2, $3, $4, $5, $6, $7)",
-                [.integer(zone), .text(entry.recordName), .integer(entry.typeID), .integer(entry.kind.rawValue), .text(entry.creator),
-                 .integer(entry.time), .text(entry.tree)])
-            if hold > 0 { usleep(hold) }
+            case .naiveSequence(let hold):
+                try connection.execute(
+                    "INSERT INTO \(schema).changes(zone, seq, name, type, kind, creator, time, tree) VALUES ($1, nextval('\(schema).naive_seq'), $2, $3, $4, $5, $6, $7)",
+                    [
+                        .integer(zone), .text(entry.recordName), .integer(entry.typeID), .integer(entry.kind.rawValue),
+                        .text(entry.creator),
+                        .integer(entry.time), .text(entry.tree),
+                    ])
+                if hold > 0 { usleep(hold) }
         #endif
         }
     }
@@ -105,21 +108,29 @@ struct PostgresChangeLog: Sendable {
         for zone in pending.entries.keys.sorted() {
             let entries = pending.entries[zone]!
             guard !entries.isEmpty else { continue }
-            statements.append((appendChangesSQL, [
-                .integer(zone), .integer(entries.count),
-                .textArray(entries.map(\.recordName)), .integerArray(entries.map(\.typeID)),
-                .integerArray(entries.map(\.kind.rawValue)), .textArray(entries.map(\.creator)),
-                .integerArray(entries.map(\.time)), .textArray(entries.map(\.tree)),
-            ]))
+            statements.append(
+                (
+                    appendChangesSQL,
+                    [
+                        .integer(zone), .integer(entries.count),
+                        .textArray(entries.map(\.recordName)), .integerArray(entries.map(\.typeID)),
+                        .integerArray(entries.map(\.kind.rawValue)), .textArray(entries.map(\.creator)),
+                        .integerArray(entries.map(\.time)), .textArray(entries.map(\.tree)),
+                    ]
+                ))
         }
         let databases = Dictionary(grouping: pending.zoneLog, by: { DatabaseKey(scope: $0.key.scope, owner: $0.key.owner) })
         for database in databases.keys.sorted() {
             let touches = databases[database]!
-            statements.append((appendZoneLogSQL, [
-                .integer(database.scope), .text(database.owner), .integer(touches.count),
-                .textArray(touches.map(\.key.name)), .integerArray(touches.map { $0.deleted ? 1 : 0 }),
-                .integerArray(touches.map(\.time)),
-            ]))
+            statements.append(
+                (
+                    appendZoneLogSQL,
+                    [
+                        .integer(database.scope), .text(database.owner), .integer(touches.count),
+                        .textArray(touches.map(\.key.name)), .integerArray(touches.map { $0.deleted ? 1 : 0 }),
+                        .integerArray(touches.map(\.time)),
+                    ]
+                ))
         }
         statements.append(("COMMIT", []))
         return statements
@@ -167,8 +178,9 @@ struct PostgresChangeLog: Sendable {
         case .counterRow:
             try connection.execute("SELECT last_seq FROM \(schema).zones WHERE zone = $1", [.integer(zone)]).scalarInteger() ?? 0
         #if CUMULUS_NEGATIVE_CONTROLS
-        case .naiveSequence:
-            try connection.execute("SELECT coalesce(max(seq), 0) FROM \(schema).changes WHERE zone = $1", [.integer(zone)]).scalarInteger() ?? 0
+            case .naiveSequence:
+                try connection.execute("SELECT coalesce(max(seq), 0) FROM \(schema).changes WHERE zone = $1", [.integer(zone)])
+                    .scalarInteger() ?? 0
         #endif
         }
     }
@@ -184,7 +196,9 @@ struct PostgresChangeLog: Sendable {
             }
             return StoredEntry(
                 sequence: row.integer(0),
-                entry: Entry(recordName: row.text(1), typeID: row.integer(2), kind: kind, creator: row.text(4), time: row.integer(5), tree: row.optionalText(6)))
+                entry: Entry(
+                    recordName: row.text(1), typeID: row.integer(2), kind: kind, creator: row.text(4), time: row.integer(5),
+                    tree: row.optionalText(6)))
         }
     }
 
@@ -196,7 +210,8 @@ struct PostgresChangeLog: Sendable {
     }
 
     /// A database's zones created, changed or deleted after `sequence`, oldest first.
-    func zoneLog(scope: Int64, owner: String, after sequence: Int64, limit: Int, on connection: PostgresConnection) throws -> [ZoneLogEntry] {
+    func zoneLog(scope: Int64, owner: String, after sequence: Int64, limit: Int, on connection: PostgresConnection) throws -> [ZoneLogEntry]
+    {
         try connection.execute(
             "SELECT seq, name, deleted FROM \(schema).zone_log WHERE scope = $1 AND owner = $2 AND seq > $3 ORDER BY seq LIMIT $4",
             [.integer(scope), .text(owner), .integer(sequence), .integer(limit)]

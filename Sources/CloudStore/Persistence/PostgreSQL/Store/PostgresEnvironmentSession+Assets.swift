@@ -5,7 +5,9 @@ extension PostgresEnvironmentSession {
         try connection.execute(
             "SELECT sha, size, stored, compressed, created, type FROM \(table("asset_blobs")) WHERE sha = $1", [.text(sha)]
         ).first {
-            AssetBlob(sha: $0.text(0), size: $0.integer(1), stored: $0.integer(2), compressed: $0.bool(3), created: $0.integer(4), contentType: $0.text(5))
+            AssetBlob(
+                sha: $0.text(0), size: $0.integer(1), stored: $0.integer(2), compressed: $0.bool(3), created: $0.integer(4),
+                contentType: $0.text(5))
         }
     }
 
@@ -17,7 +19,10 @@ extension PostgresEnvironmentSession {
             ON CONFLICT (sha) DO UPDATE SET created = greatest(asset_blobs.created, excluded.created)
             RETURNING xmax = 0
             """,
-            [.text(blob.sha), .integer(blob.size), .integer(blob.stored), .bool(blob.compressed), .integer(blob.created), .text(blob.contentType)]
+            [
+                .text(blob.sha), .integer(blob.size), .integer(blob.stored), .bool(blob.compressed), .integer(blob.created),
+                .text(blob.contentType),
+            ]
         ).first { $0.bool(0) }
         return inserted ?? false
     }

@@ -34,12 +34,13 @@ extension PostgresEnvironmentSession {
     func insert(_ record: Record, in zone: StoredZone) throws -> StoredRecord? {
         let type = try catalog.recordType(record.recordType)
         let size = RecordSize.of(record)
-        let values: [PostgresValue] = [
-            .integer(zone.key), .text(record.recordName), .integer(type.id), .text(record.changeTag), .text(record.parent),
-            .integer(record.created.timestamp), .text(record.created.userRecordName), .text(record.created.deviceID),
-            .integer(record.modified.timestamp), .text(record.modified.userRecordName), .text(record.modified.deviceID),
-            .integer(size), .bytes(RecordPayloadCodec.encode(record.fields)),
-        ] + PostgresProjections.slotValues(of: type, in: record.fields)
+        let values: [PostgresValue] =
+            [
+                .integer(zone.key), .text(record.recordName), .integer(type.id), .text(record.changeTag), .text(record.parent),
+                .integer(record.created.timestamp), .text(record.created.userRecordName), .text(record.created.deviceID),
+                .integer(record.modified.timestamp), .text(record.modified.userRecordName), .text(record.modified.deviceID),
+                .integer(size), .bytes(RecordPayloadCodec.encode(record.fields)),
+            ] + PostgresProjections.slotValues(of: type, in: record.fields)
         // The unique index on (zone, name) answers "does it exist?" as part of the insert.
         guard let key = try connection.execute(type.insertSQL, values).scalarInteger() else { return nil }
         count(zone: zone.key, type: type.id, records: 1, bytes: Int64(size))
@@ -50,14 +51,16 @@ extension PostgresEnvironmentSession {
     func update(_ stored: StoredRecord, to record: Record, in zone: StoredZone) throws -> StoredRecord {
         let type = try catalog.recordType(record.recordType)
         let size = RecordSize.of(record)
-        let values: [PostgresValue] = [
-            .text(record.changeTag), .text(record.parent), .integer(record.modified.timestamp),
-            .text(record.modified.userRecordName), .text(record.modified.deviceID), .integer(size),
-            .bytes(RecordPayloadCodec.encode(record.fields)),
-        ] + PostgresProjections.slotValues(of: type, in: record.fields) + [.integer(stored.key)]
+        let values: [PostgresValue] =
+            [
+                .text(record.changeTag), .text(record.parent), .integer(record.modified.timestamp),
+                .text(record.modified.userRecordName), .text(record.modified.deviceID), .integer(size),
+                .bytes(RecordPayloadCodec.encode(record.fields)),
+            ] + PostgresProjections.slotValues(of: type, in: record.fields) + [.integer(stored.key)]
         try connection.execute(type.updateSQL, values)
         count(zone: zone.key, type: type.id, records: 0, bytes: Int64(size - stored.size))
-        try PostgresProjections.replace(stored.record, with: record, key: stored.key, zone: zone.key, type: type, on: connection, schema: schemaName)
+        try PostgresProjections.replace(
+            stored.record, with: record, key: stored.key, zone: zone.key, type: type, on: connection, schema: schemaName)
         return StoredRecord(key: stored.key, record: record, size: size)
     }
 
@@ -65,6 +68,7 @@ extension PostgresEnvironmentSession {
         let type = try catalog.recordType(stored.record.recordType)
         try connection.execute("DELETE FROM \(table("records")) WHERE rid = $1", [.integer(stored.key)])
         count(zone: zone.key, type: type.id, records: -1, bytes: -Int64(stored.size))
-        try PostgresProjections.delete(record: stored.record, key: stored.key, zone: zone.key, type: type, on: connection, schema: schemaName)
+        try PostgresProjections.delete(
+            record: stored.record, key: stored.key, zone: zone.key, type: type, on: connection, schema: schemaName)
     }
 }

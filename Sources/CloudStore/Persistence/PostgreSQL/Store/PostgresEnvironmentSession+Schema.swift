@@ -36,8 +36,11 @@ extension PostgresEnvironmentSession {
         for (kind, name) in made {
             try connection.executeScript("DROP \(kind) IF EXISTS \(namespace).\(PostgresIdentifier.quote(name))")
         }
-        for name in ["shares", "share_participants", "records", "changes", "zone_log", "database_counters", "subscriptions", "notifications",
-                     "notification_deliveries", "notification_cursors", "asset_refs", "refs", "zones", "zone_stats", "type_stats", "user_roles", "grants", "fields", "record_types", "roles"] {
+        for name in [
+            "shares", "share_participants", "records", "changes", "zone_log", "database_counters", "subscriptions", "notifications",
+            "notification_deliveries", "notification_cursors", "asset_refs", "refs", "zones", "zone_stats", "type_stats", "user_roles",
+            "grants", "fields", "record_types", "roles",
+        ] {
             try connection.execute("DELETE FROM \(table(name))")
         }
         // A new incarnation expires every token; the schema version moves so every process reloads.

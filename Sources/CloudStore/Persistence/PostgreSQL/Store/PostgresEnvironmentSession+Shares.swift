@@ -18,7 +18,10 @@ extension PostgresEnvironmentSession {
         ).first { row -> (Share, StoredZone) in
             let database = Self.database(scope: row.integer(13), owner: row.text(14))
             let zoneID = ZoneID(zoneName: row.text(15), ownerRecordName: row.text(14))
-            return (try ShareRows.share(from: row, zoneID: zoneID), StoredZone(key: row.integer(0), zoneID: zoneID, database: database, created: row.integer(16)))
+            return (
+                try ShareRows.share(from: row, zoneID: zoneID),
+                StoredZone(key: row.integer(0), zoneID: zoneID, database: database, created: row.integer(16))
+            )
         }
         guard let (share, zone) = found else { return nil }
         return (try withParticipants(share, zoneKey: zone.key), zone)
@@ -45,7 +48,12 @@ extension PostgresEnvironmentSession {
             SELECT \(ShareRows.columns), z.owner, z.name FROM \(table("shares")) s JOIN \(table("zones")) z ON z.zone = s.zone
             ORDER BY z.owner COLLATE "C", z.name COLLATE "C", s.name
             """
-        ).map { row in (key: row.integer(0), share: try ShareRows.share(from: row, zoneID: ZoneID(zoneName: row.text(14), ownerRecordName: row.text(13)))) }
+        ).map { row in
+            (
+                key: row.integer(0),
+                share: try ShareRows.share(from: row, zoneID: ZoneID(zoneName: row.text(14), ownerRecordName: row.text(13)))
+            )
+        }
         return try rows.map { try withParticipants($0.share, zoneKey: $0.key) }
     }
 
@@ -60,10 +68,12 @@ extension PostgresEnvironmentSession {
                 modified = excluded.modified, modified_by = excluded.modified_by, modified_device = excluded.modified_device,
                 payload = excluded.payload
             """,
-            [key, .text(share.recordName), .text(share.rootRecordName), .text(share.shortGUID), .text(share.publicPermission.rawValue),
-             .integer(version), .integer(share.created.timestamp), .text(share.created.userRecordName), .text(share.created.deviceID),
-             .integer(share.modified.timestamp), .text(share.modified.userRecordName), .text(share.modified.deviceID),
-             .bytes(RecordPayloadCodec.encode(share.fields))])
+            [
+                key, .text(share.recordName), .text(share.rootRecordName), .text(share.shortGUID), .text(share.publicPermission.rawValue),
+                .integer(version), .integer(share.created.timestamp), .text(share.created.userRecordName), .text(share.created.deviceID),
+                .integer(share.modified.timestamp), .text(share.modified.userRecordName), .text(share.modified.deviceID),
+                .bytes(RecordPayloadCodec.encode(share.fields)),
+            ])
         try connection.execute("DELETE FROM \(table("share_participants")) WHERE zone = $1 AND share = $2", [key, .text(share.recordName)])
         let participants = share.participants
         guard !participants.isEmpty else { return }
@@ -73,14 +83,18 @@ extension PostgresEnvironmentSession {
             SELECT $1, $2, p.ord - 1, p.u, p.permission, p.type, p.status, p.email
             FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY AS p(u, permission, type, status, email, ord)
             """,
-            [key, .text(share.recordName), .textArray(participants.map(ShareRows.storedUser)), .textArray(participants.map(\.permission.rawValue)),
-             .textArray(participants.map(\.type.rawValue)), .textArray(participants.map(\.acceptanceStatus.rawValue)),
-             .textArray(participants.map(\.emailAddress))])
+            [
+                key, .text(share.recordName), .textArray(participants.map(ShareRows.storedUser)),
+                .textArray(participants.map(\.permission.rawValue)),
+                .textArray(participants.map(\.type.rawValue)), .textArray(participants.map(\.acceptanceStatus.rawValue)),
+                .textArray(participants.map(\.emailAddress)),
+            ])
     }
 
     func deleteShare(named name: String, in zone: StoredZone) throws {
         try connection.execute("DELETE FROM \(table("shares")) WHERE zone = $1 AND name = $2", [.integer(zone.key), .text(name)])
-        try connection.execute("DELETE FROM \(table("share_participants")) WHERE zone = $1 AND share = $2", [.integer(zone.key), .text(name)])
+        try connection.execute(
+            "DELETE FROM \(table("share_participants")) WHERE zone = $1 AND share = $2", [.integer(zone.key), .text(name)])
     }
 
     private func withParticipants(_ share: Share, zoneKey: Int64) throws -> Share {

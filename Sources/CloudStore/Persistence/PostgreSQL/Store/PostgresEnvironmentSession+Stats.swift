@@ -9,17 +9,20 @@ extension PostgresEnvironmentSession {
     var storedBytesChange: Int64 { statsDeltas.values.reduce(0) { $0 + $1.bytes } }
 
     func storedBytes() throws -> Int64 {
-        let stored = try connection.execute(
-            """
-            SELECT (SELECT coalesce(sum(bytes), 0) FROM \(table("zone_stats")))::bigint
-                + (SELECT coalesce(sum(stored), 0) FROM \(table("asset_blobs")))::bigint
-            """
-        ).scalarInteger() ?? 0
+        let stored =
+            try connection.execute(
+                """
+                SELECT (SELECT coalesce(sum(bytes), 0) FROM \(table("zone_stats")))::bigint
+                    + (SELECT coalesce(sum(stored), 0) FROM \(table("asset_blobs")))::bigint
+                """
+            ).scalarInteger() ?? 0
         return stored + storedBytesChange
     }
 
     func createdZoneCount() throws -> Int {
-        Int(try connection.execute("SELECT count(*) FROM \(table("zones")) WHERE name <> $1", [.text(ZoneID.defaultZoneName)]).scalarInteger() ?? 0)
+        Int(
+            try connection.execute("SELECT count(*) FROM \(table("zones")) WHERE name <> $1", [.text(ZoneID.defaultZoneName)])
+                .scalarInteger() ?? 0)
     }
 
     func zoneStats() throws -> [ZoneStats] {
@@ -28,7 +31,9 @@ extension PostgresEnvironmentSession {
         ).map { row in
             let database = Self.database(scope: row.integer(1), owner: row.text(2))
             return ZoneStats(
-                zone: StoredZone(key: row.integer(0), zoneID: ZoneID(zoneName: row.text(3), ownerRecordName: row.text(2)), database: database, created: row.integer(4)),
+                zone: StoredZone(
+                    key: row.integer(0), zoneID: ZoneID(zoneName: row.text(3), ownerRecordName: row.text(2)), database: database,
+                    created: row.integer(4)),
                 records: row.integer(5), bytes: row.integer(6))
         }
     }
@@ -38,7 +43,8 @@ extension PostgresEnvironmentSession {
         if let zones {
             guard !zones.isEmpty else { return [:] }
             rows = try connection.execute(
-                "SELECT type, sum(records)::bigint FROM \(table("type_stats")) WHERE zone = ANY($1::bigint[]) GROUP BY type", [.integerArray(zones.map(\.key))])
+                "SELECT type, sum(records)::bigint FROM \(table("type_stats")) WHERE zone = ANY($1::bigint[]) GROUP BY type",
+                [.integerArray(zones.map(\.key))])
         } else {
             rows = try connection.execute("SELECT type, sum(records)::bigint FROM \(table("type_stats")) GROUP BY type")
         }

@@ -29,8 +29,10 @@ extension PostgresEnvironmentSession {
             INSERT INTO \(table("subscriptions"))(scope, owner, "user", id, created, body) VALUES ($1, $2, $3, $4, $5, $6)
             ON CONFLICT (scope, owner, "user", id) DO UPDATE SET body = excluded.body
             """,
-            [.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner), .text(user), .text(subscription.subscriptionID),
-             .integer(time), .bytes(SubscriptionCodec.encode(subscription))])
+            [
+                .integer(StoredCodes.scopeCode(database.scope)), .text(database.owner), .text(user), .text(subscription.subscriptionID),
+                .integer(time), .bytes(SubscriptionCodec.encode(subscription)),
+            ])
     }
 
     func deleteSubscription(_ id: String, of user: String, in database: DatabaseID) throws -> Bool {
@@ -49,7 +51,10 @@ extension PostgresEnvironmentSession {
             INSERT INTO \(table("notifications"))("user", created, expires, body)
             SELECT $1, $2, $3, $4 FROM (SELECT pg_advisory_xact_lock(hashtextextended('cumulus.notify:' || $1, 0))) AS queued
             """,
-            [.text(notification.userRecordName), .integer(notification.created), .integer(expires), .bytes(SubscriptionCodec.encode(notification))])
+            [
+                .text(notification.userRecordName), .integer(notification.created), .integer(expires),
+                .bytes(SubscriptionCodec.encode(notification)),
+            ])
     }
 
     /// The entries of the token `token`'s queue not handed to it: `user`'s since `since`, not
@@ -72,10 +77,11 @@ extension PostgresEnvironmentSession {
     }
 
     func queuedNotificationCount(for queue: PushTokenQueue, now: Int64) throws -> Int {
-        Int(try connection.execute(
-            "SELECT count(*) \(pending(token: "$1", user: "$2", since: "$3", now: "$4"))",
-            [.text(queue.token), .text(queue.user), .integer(queue.since), .integer(now)]
-        ).scalarInteger() ?? 0)
+        Int(
+            try connection.execute(
+                "SELECT count(*) \(pending(token: "$1", user: "$2", since: "$3", now: "$4"))",
+                [.text(queue.token), .text(queue.user), .integer(queue.since), .integer(now)]
+            ).scalarInteger() ?? 0)
     }
 
     func queuedNotificationRowCount() throws -> Int {
@@ -83,7 +89,9 @@ extension PostgresEnvironmentSession {
     }
 
     func notificationCursor(of token: String) throws -> Int64? {
-        try connection.execute("SELECT next_id FROM \(table("notification_cursors")) WHERE token = $1", [.text(token)]).first { $0.integer(0) }
+        try connection.execute("SELECT next_id FROM \(table("notification_cursors")) WHERE token = $1", [.text(token)]).first {
+            $0.integer(0)
+        }
     }
 
     func removeNotifications(_ entries: [StoredNotification]) throws -> Int {

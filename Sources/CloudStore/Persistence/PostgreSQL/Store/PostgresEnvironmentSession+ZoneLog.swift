@@ -10,7 +10,8 @@ extension PostgresEnvironmentSession {
     }
 
     func zoneLog(in database: DatabaseID, after sequence: Int64, limit: Int) throws -> [ZoneLogEntry] {
-        try changeLog.zoneLog(scope: StoredCodes.scopeCode(database.scope), owner: database.owner, after: sequence, limit: limit, on: connection)
+        try changeLog.zoneLog(
+            scope: StoredCodes.scopeCode(database.scope), owner: database.owner, after: sequence, limit: limit, on: connection)
     }
 
     func zoneLogHorizon(in database: DatabaseID) throws -> Int64 {
@@ -23,33 +24,35 @@ extension PostgresEnvironmentSession {
     func forgetTombstones(before time: Int64) throws -> Int {
         // Each zone's horizon moves to its newest tombstone forgotten; then they go. The zone
         // rows are the counters writers lock last: updated here under the same lock, briefly.
-        let zones = try connection.execute(
-            """
-            WITH gone AS (
-                DELETE FROM \(table("changes")) WHERE kind = $1 AND time < $2 RETURNING zone, seq
-            ), horizons AS (
-                SELECT zone, max(seq) AS horizon, count(*) AS forgotten FROM gone GROUP BY zone
-            ), moved AS (
-                UPDATE \(table("zones")) z SET horizon = greatest(z.horizon, h.horizon) FROM horizons h WHERE z.zone = h.zone RETURNING h.forgotten
-            )
-            SELECT coalesce(sum(forgotten), 0)::bigint FROM moved
-            """,
-            [.integer(ChangeEntry.Kind.deleted.rawValue), .integer(time)]
-        ).scalarInteger() ?? 0
-        let databases = try connection.execute(
-            """
-            WITH gone AS (
-                DELETE FROM \(table("zone_log")) WHERE deleted AND time < $1 RETURNING scope, owner, seq
-            ), horizons AS (
-                SELECT scope, owner, max(seq) AS horizon, count(*) AS forgotten FROM gone GROUP BY scope, owner
-            ), moved AS (
-                UPDATE \(table("database_counters")) d SET horizon = greatest(d.horizon, h.horizon)
-                FROM horizons h WHERE d.scope = h.scope AND d.owner = h.owner RETURNING h.forgotten
-            )
-            SELECT coalesce(sum(forgotten), 0)::bigint FROM moved
-            """,
-            [.integer(time)]
-        ).scalarInteger() ?? 0
+        let zones =
+            try connection.execute(
+                """
+                WITH gone AS (
+                    DELETE FROM \(table("changes")) WHERE kind = $1 AND time < $2 RETURNING zone, seq
+                ), horizons AS (
+                    SELECT zone, max(seq) AS horizon, count(*) AS forgotten FROM gone GROUP BY zone
+                ), moved AS (
+                    UPDATE \(table("zones")) z SET horizon = greatest(z.horizon, h.horizon) FROM horizons h WHERE z.zone = h.zone RETURNING h.forgotten
+                )
+                SELECT coalesce(sum(forgotten), 0)::bigint FROM moved
+                """,
+                [.integer(ChangeEntry.Kind.deleted.rawValue), .integer(time)]
+            ).scalarInteger() ?? 0
+        let databases =
+            try connection.execute(
+                """
+                WITH gone AS (
+                    DELETE FROM \(table("zone_log")) WHERE deleted AND time < $1 RETURNING scope, owner, seq
+                ), horizons AS (
+                    SELECT scope, owner, max(seq) AS horizon, count(*) AS forgotten FROM gone GROUP BY scope, owner
+                ), moved AS (
+                    UPDATE \(table("database_counters")) d SET horizon = greatest(d.horizon, h.horizon)
+                    FROM horizons h WHERE d.scope = h.scope AND d.owner = h.owner RETURNING h.forgotten
+                )
+                SELECT coalesce(sum(forgotten), 0)::bigint FROM moved
+                """,
+                [.integer(time)]
+            ).scalarInteger() ?? 0
         return Int(zones + databases)
     }
 }

@@ -91,7 +91,6 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
 
     // MARK: - Zones
 
-
     /// The database a zone row's scope and owner name.
     static func database(scope: Int64, owner: String) -> DatabaseID {
         let scope = StoredCodes.scope(ofCode: scope)
@@ -106,7 +105,9 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
             "SELECT zone, created FROM \(table("zones")) WHERE scope = $1 AND owner = $2 AND name = $3\(lock)",
             [.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner), .text(name)]
         ).first { row in
-            StoredZone(key: row.integer(0), zoneID: ZoneID(zoneName: name, ownerRecordName: database.owner), database: database, created: row.integer(1))
+            StoredZone(
+                key: row.integer(0), zoneID: ZoneID(zoneName: name, ownerRecordName: database.owner), database: database,
+                created: row.integer(1))
         }
     }
 
@@ -115,7 +116,9 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
             "SELECT zone, name, created FROM \(table("zones")) WHERE scope = $1 AND owner = $2 ORDER BY name COLLATE \"C\"",
             [.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner)]
         ).map { row in
-            StoredZone(key: row.integer(0), zoneID: ZoneID(zoneName: row.text(1), ownerRecordName: database.owner), database: database, created: row.integer(2))
+            StoredZone(
+                key: row.integer(0), zoneID: ZoneID(zoneName: row.text(1), ownerRecordName: database.owner), database: database,
+                created: row.integer(2))
         }
     }
 
@@ -131,7 +134,9 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
             [.integer(scope), .text(database.owner), .text(name), .integer(created)]
         ).scalarInteger()
         guard let key else {
-            guard let existing = try zone(named: name, in: database) else { throw CloudStoreError.tryAgainLater("The zone changed meanwhile; try again") }
+            guard let existing = try zone(named: name, in: database) else {
+                throw CloudStoreError.tryAgainLater("The zone changed meanwhile; try again")
+            }
             return existing
         }
         writing.touchZoneLog(.init(scope: scope, owner: database.owner, name: name), deleted: false, time: created)
@@ -140,12 +145,16 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
 
     func deleteZone(_ zone: StoredZone, at time: Int64) throws {
         let writing = try writing
-        writing.touchZoneLog(.init(scope: StoredCodes.scopeCode(zone.database.scope), owner: zone.database.owner, name: zone.zoneID.zoneName), deleted: true, time: time)
+        writing.touchZoneLog(
+            .init(scope: StoredCodes.scopeCode(zone.database.scope), owner: zone.database.owner, name: zone.zoneID.zoneName), deleted: true,
+            time: time)
         writing.pending.forget(zone: zone.key)
         let key = PostgresValue.integer(zone.key)
         try deleteProjections(ofZone: zone.key)
-        for name in ["refs WHERE target_zone = $1", "records WHERE zone = $1", "changes WHERE zone = $1", "shares WHERE zone = $1",
-                     "share_participants WHERE zone = $1", "zone_stats WHERE zone = $1", "type_stats WHERE zone = $1", "zones WHERE zone = $1"] {
+        for name in [
+            "refs WHERE target_zone = $1", "records WHERE zone = $1", "changes WHERE zone = $1", "shares WHERE zone = $1",
+            "share_participants WHERE zone = $1", "zone_stats WHERE zone = $1", "type_stats WHERE zone = $1", "zones WHERE zone = $1",
+        ] {
             try connection.execute("DELETE FROM \(namespace).\(name)", [key])
         }
         try connection.execute(
@@ -158,7 +167,8 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
     func deleteProjections(ofZone zone: Int64) throws {
         for type in catalog.types.values {
             for field in type.listFields {
-                try connection.execute("DELETE FROM \(namespace).\(PostgresProjections.listTable(type, field)) WHERE zone = $1", [.integer(zone)])
+                try connection.execute(
+                    "DELETE FROM \(namespace).\(PostgresProjections.listTable(type, field)) WHERE zone = $1", [.integer(zone)])
             }
             if !type.searchableFields.isEmpty {
                 try connection.execute(
@@ -166,8 +176,10 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
                     [.integer(zone), .integer(type.id)])
             }
         }
-        try connection.execute("DELETE FROM \(table("refs")) WHERE source IN (SELECT rid FROM \(table("records")) WHERE zone = $1)", [.integer(zone)])
-        try connection.execute("DELETE FROM \(table("asset_refs")) WHERE rid IN (SELECT rid FROM \(table("records")) WHERE zone = $1)", [.integer(zone)])
+        try connection.execute(
+            "DELETE FROM \(table("refs")) WHERE source IN (SELECT rid FROM \(table("records")) WHERE zone = $1)", [.integer(zone)])
+        try connection.execute(
+            "DELETE FROM \(table("asset_refs")) WHERE rid IN (SELECT rid FROM \(table("records")) WHERE zone = $1)", [.integer(zone)])
     }
 
     // MARK: - Change logs
@@ -213,7 +225,8 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
             let entry = ChangeEntry(
                 sequence: row.integer(0), recordName: row.text(1), recordType: catalog.typeNames[row.integer(2)] ?? "", kind: kind,
                 creator: row.text(4), time: row.integer(5), tree: row.optionalText(6))
-            let current = row.isNull(7) ? nil : try PostgresRecordQuery.storedRecord(from: row, offset: 7, catalog: catalog, zoneID: zone.zoneID)
+            let current =
+                row.isNull(7) ? nil : try PostgresRecordQuery.storedRecord(from: row, offset: 7, catalog: catalog, zoneID: zone.zoneID)
             return (entry, current)
         }
     }
@@ -225,7 +238,9 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
                 recordName: entry.recordName, typeID: try catalog.recordType(entry.recordType).id, kind: entry.kind, creator: entry.creator,
                 time: entry.time, tree: entry.tree),
             zone: zone.key)
-        writing.touchZoneLog(.init(scope: StoredCodes.scopeCode(zone.database.scope), owner: zone.database.owner, name: zone.zoneID.zoneName), deleted: false, time: entry.time)
+        writing.touchZoneLog(
+            .init(scope: StoredCodes.scopeCode(zone.database.scope), owner: zone.database.owner, name: zone.zoneID.zoneName),
+            deleted: false, time: entry.time)
     }
 
     /// The statements this write's counts need, in the lock order the type's comment gives:
@@ -235,10 +250,14 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
         let changed = statsDeltas.filter { $0.value.records != 0 || $0.value.bytes != 0 }
         let types = changed.filter { $0.value.records != 0 }.keys.sorted()
         if !types.isEmpty {
-            statements.append(("""
-                INSERT INTO \(table("type_stats"))(type, zone, records) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[])
-                ON CONFLICT (type, zone) DO UPDATE SET records = type_stats.records + excluded.records
-                """, [.integerArray(types.map(\.type)), .integerArray(types.map(\.zone)), .integerArray(types.map { changed[$0]!.records })]))
+            statements.append(
+                (
+                    """
+                    INSERT INTO \(table("type_stats"))(type, zone, records) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[])
+                    ON CONFLICT (type, zone) DO UPDATE SET records = type_stats.records + excluded.records
+                    """,
+                    [.integerArray(types.map(\.type)), .integerArray(types.map(\.zone)), .integerArray(types.map { changed[$0]!.records })]
+                ))
         }
         var byZone: [Int64: (records: Int64, bytes: Int64)] = [:]
         for (key, delta) in changed {
@@ -247,10 +266,17 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
         }
         let zones = byZone.keys.sorted()
         if !zones.isEmpty {
-            statements.append(("""
-                INSERT INTO \(table("zone_stats"))(zone, records, bytes) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[])
-                ON CONFLICT (zone) DO UPDATE SET records = zone_stats.records + excluded.records, bytes = zone_stats.bytes + excluded.bytes
-                """, [.integerArray(zones), .integerArray(zones.map { byZone[$0]!.records }), .integerArray(zones.map { byZone[$0]!.bytes })]))
+            statements.append(
+                (
+                    """
+                    INSERT INTO \(table("zone_stats"))(zone, records, bytes) SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[])
+                    ON CONFLICT (zone) DO UPDATE SET records = zone_stats.records + excluded.records, bytes = zone_stats.bytes + excluded.bytes
+                    """,
+                    [
+                        .integerArray(zones), .integerArray(zones.map { byZone[$0]!.records }),
+                        .integerArray(zones.map { byZone[$0]!.bytes }),
+                    ]
+                ))
         }
         return statements
     }

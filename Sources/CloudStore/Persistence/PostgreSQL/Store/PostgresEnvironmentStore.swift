@@ -52,9 +52,9 @@ final class PostgresEnvironmentStore: EnvironmentStorage {
         try pool.withConnection { connection in
             _ = try PostgresEnvironmentMigrations.migrator.migrate(connection, schema: schemaName)
             #if CUMULUS_NEGATIVE_CONTROLS
-            if case .naiveSequence = numbering {
-                try connection.execute("CREATE SEQUENCE IF NOT EXISTS \(schema).naive_seq")
-            }
+                if case .naiveSequence = numbering {
+                    try connection.execute("CREATE SEQUENCE IF NOT EXISTS \(schema).naive_seq")
+                }
             #endif
         }
         if concurrentIndexBuilds {
@@ -83,7 +83,8 @@ final class PostgresEnvironmentStore: EnvironmentStorage {
                     from: connection.beginSnapshot(then: SchemaCatalog.schemaVersionSQL(schemaName)), schema: schemaName)
                 do {
                     let catalog = try Self.catalog(version: version, on: connection, schemaName: schemaName, cache: cachedCatalog)
-                    let value = try body(PostgresEnvironmentSession(connection: connection, schemaName: schemaName, catalog: catalog, numbering: numbering))
+                    let value = try body(
+                        PostgresEnvironmentSession(connection: connection, schemaName: schemaName, catalog: catalog, numbering: numbering))
                     try connection.commit()
                     return value
                 } catch {
@@ -153,8 +154,11 @@ final class PostgresEnvironmentStore: EnvironmentStorage {
 
     /// The catalog of the schema version `connection`'s transaction sees: the cached one while
     /// the version is the same.
-    private static func catalog(on connection: PostgresConnection, schemaName: String, cache: ReadWriteLock<CachedCatalog?>) throws -> SchemaCatalog {
-        try catalog(version: SchemaCatalog.schemaVersion(on: connection, schema: schemaName), on: connection, schemaName: schemaName, cache: cache)
+    private static func catalog(on connection: PostgresConnection, schemaName: String, cache: ReadWriteLock<CachedCatalog?>) throws
+        -> SchemaCatalog
+    {
+        try catalog(
+            version: SchemaCatalog.schemaVersion(on: connection, schema: schemaName), on: connection, schemaName: schemaName, cache: cache)
     }
 
     /// The catalog of schema `version`, which `connection`'s transaction sees.

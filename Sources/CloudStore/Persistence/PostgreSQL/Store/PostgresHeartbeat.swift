@@ -54,8 +54,10 @@ final class PostgresHeartbeat: ProcessHeartbeat {
                     gone AS (DELETE FROM catalog.processes WHERE last_beat < (SELECT now FROM clock) - $5)
                     SELECT count(*) FROM catalog.processes WHERE id <> $1 AND last_beat > (SELECT now FROM clock) - $4
                     """,
-                    [.text(id), .text(Self.hostName), .integer(Int64(getpid())), .integer(interval * Self.liveIntervals),
-                     .integer(Self.forgetAfter)]
+                    [
+                        .text(id), .text(Self.hostName), .integer(Int64(getpid())), .integer(interval * Self.liveIntervals),
+                        .integer(Self.forgetAfter),
+                    ]
                 ).first { $0.integer(0) } ?? 0
             }
             // The statement's snapshot does not see its own insert: this process is the 1.

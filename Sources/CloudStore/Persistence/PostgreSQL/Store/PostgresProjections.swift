@@ -212,7 +212,8 @@ enum PostgresProjections {
     // MARK: - References and assets
 
     /// Records the DELETE_SELF and VALIDATE references `record` holds, so that deletes can find them.
-    private static func insertReferences(key: Int64, zone: Int64, record: Record, on connection: PostgresConnection, schema: String) throws {
+    private static func insertReferences(key: Int64, zone: Int64, record: Record, on connection: PostgresConnection, schema: String) throws
+    {
         for value in record.fields.values {
             for reference in value.references where reference.action != .none {
                 try connection.execute(
@@ -223,7 +224,9 @@ enum PostgresProjections {
     }
 
     /// Records which blobs the record under `key` holds.
-    private static func insertAssetReferences(key: Int64, fields: [String: FieldValue], on connection: PostgresConnection, schema: String) throws {
+    private static func insertAssetReferences(key: Int64, fields: [String: FieldValue], on connection: PostgresConnection, schema: String)
+        throws
+    {
         let hashes = Set(fields.values.flatMap(\.assets).compactMap(\.contentHash))
         for sha in hashes.sorted() {
             try connection.execute(

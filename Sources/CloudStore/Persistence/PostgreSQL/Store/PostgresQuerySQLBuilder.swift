@@ -102,7 +102,8 @@ struct PostgresQuerySQLBuilder {
         sql += " LIMIT \(binder.bind(.integer(plan.limit)))"
         guard binder.values.count <= Self.maximumParameters else {
             throw CloudStoreError.badRequest(
-                "The query is too large to run: it names \(plan.zones.count) zones and needs \(binder.values.count) values; query fewer zones or values")
+                "The query is too large to run: it names \(plan.zones.count) zones and needs \(binder.values.count) values; query fewer zones or values"
+            )
         }
         return Statement(sql: sql, parameters: binder.values, sortKinds: sorts.map(\.kind))
     }
@@ -218,7 +219,9 @@ struct PostgresQuerySQLBuilder {
             let sub = try listSubquery("value IN (\(binder.bind(distinct)))", groupedBy: distinct.count)
             return filter.comparator == .listContainsAll ? "r.rid IN (\(sub))" : "\(column) IS NOT NULL AND r.rid NOT IN (\(sub))"
         case .listMemberBeginsWith, .notListMemberBeginsWith:
-            guard case .string(let prefix) = filter.value else { throw CloudStoreError.badRequest("\(filter.comparator.rawValue) needs a string") }
+            guard case .string(let prefix) = filter.value else {
+                throw CloudStoreError.badRequest("\(filter.comparator.rawValue) needs a string")
+            }
             let condition = prefix.isEmpty ? "true" : prefixRange("value", prefix, binder: &binder)
             if filter.comparator == .listMemberBeginsWith { return "r.rid IN (\(try listSubquery(condition)))" }
             return try noneOf(condition)
@@ -272,7 +275,8 @@ struct PostgresQuerySQLBuilder {
             let field = try catalogField(definition)
             let latitude = binder.bind(.double(center.latitude)), longitude = binder.bind(.double(center.longitude))
             return (
-                "\(schema).cumulus_distance(r.\(field.column), r.\(field.longitudeColumn), \(latitude), \(longitude))", sort.ascending, .real
+                "\(schema).cumulus_distance(r.\(field.column), r.\(field.longitudeColumn), \(latitude), \(longitude))", sort.ascending,
+                .real
             )
         }
         let (column, kind) = try column(sort.field)

@@ -68,7 +68,8 @@ final class PostgresRequestLogStore: RequestLogStorage {
         if !batch.isEmpty { statements.append((sql: Self.insertEntries, values: Self.columns(of: batch))) }
         if !usage.isEmpty { statements.append((sql: Self.addUsage, values: Self.columns(of: usage))) }
         if let forgetUsageBefore {
-            statements.append((sql: "DELETE FROM requestlog.usage_minutes WHERE minute < $1", values: [.integer(forgetUsageBefore / 60_000)]))
+            statements.append(
+                (sql: "DELETE FROM requestlog.usage_minutes WHERE minute < $1", values: [.integer(forgetUsageBefore / 60_000)]))
         }
         if let forgetBefore {
             statements.append((sql: "DELETE FROM requestlog.requests WHERE time < $1", values: [.integer(forgetBefore)]))
@@ -145,7 +146,8 @@ final class PostgresRequestLogStore: RequestLogStorage {
             ).map { row in
                 var entry = RequestLogEntry(
                     time: row.integer(1), container: row.text(2), environment: row.text(3), database: row.text(4), operation: row.text(5),
-                    user: row.optionalText(6), clientAddress: row.text(7), status: Int(row.integer(8)), serverErrorCode: row.optionalText(9),
+                    user: row.optionalText(6), clientAddress: row.text(7), status: Int(row.integer(8)),
+                    serverErrorCode: row.optionalText(9),
                     durationMicroseconds: row.integer(10), bytesIn: row.integer(11), bytesOut: row.integer(12), requestID: row.text(13))
                 entry.id = row.integer(0)
                 return entry

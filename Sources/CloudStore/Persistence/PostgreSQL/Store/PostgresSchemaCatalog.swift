@@ -18,10 +18,13 @@ extension SchemaCatalog {
             FROM \(quoted).fields ORDER BY type, position, field
             """
         ).map { row -> FieldRow in
-            (row.integer(1), try field(
-                id: row.integer(0), name: row.text(2), storedType: row.text(3), encrypted: row.bool(4),
-                numberPreference: row.optionalText(5), queryable: row.bool(6), sortable: row.bool(7), searchable: row.bool(8),
-                slot: row.optionalInteger(9)))
+            (
+                row.integer(1),
+                try field(
+                    id: row.integer(0), name: row.text(2), storedType: row.text(3), encrypted: row.bool(4),
+                    numberPreference: row.optionalText(5), queryable: row.bool(6), sortable: row.bool(7), searchable: row.bool(8),
+                    slot: row.optionalInteger(9))
+            )
         }
         return assemble(
             version: version, roles: roles, types: typeRows, grants: grantRows, fields: fieldRows,

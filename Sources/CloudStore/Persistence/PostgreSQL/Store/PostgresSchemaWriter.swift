@@ -104,7 +104,10 @@ struct PostgresSchemaWriter {
 
     private static func withoutIndexes(_ definition: RecordTypeDefinition) -> RecordTypeDefinition {
         RecordTypeDefinition(
-            name: definition.name, fields: definition.fields.map { var field = $0; field.indexes = []; return field },
+            name: definition.name,
+            fields: definition.fields.map {
+                var field = $0; field.indexes = []; return field
+            },
             grants: definition.grants)
     }
 
@@ -118,12 +121,13 @@ struct PostgresSchemaWriter {
         if let old {
             typeID = old.id
         } else {
-            typeID = try connection.execute(
-                """
-                INSERT INTO \(quoted).record_types(name, position) \
-                VALUES ($1, (SELECT coalesce(max(position), 0) + 1 FROM \(quoted).record_types)) RETURNING type
-                """, [.text(definition.name)]
-            ).scalarInteger() ?? 0
+            typeID =
+                try connection.execute(
+                    """
+                    INSERT INTO \(quoted).record_types(name, position) \
+                    VALUES ($1, (SELECT coalesce(max(position), 0) + 1 FROM \(quoted).record_types)) RETURNING type
+                    """, [.text(definition.name)]
+                ).scalarInteger() ?? 0
             changed = true
         }
         if old?.definition.grants != definition.grants {

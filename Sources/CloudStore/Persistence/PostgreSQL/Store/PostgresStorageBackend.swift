@@ -26,9 +26,9 @@ final class PostgresStorageBackend: StorageBackend, CrossProcessSignalling, Stor
         try catalogStore.checkClusterIdentity()
         requestLogStore = try PostgresRequestLogStore(pool: pool)
         #if CUMULUS_NEGATIVE_CONTROLS
-        numbering = configuration.unsafeNaiveChangeNumbering ? .naiveSequence(hold: 5_000) : .counterRow
+            numbering = configuration.unsafeNaiveChangeNumbering ? .naiveSequence(hold: 5_000) : .counterRow
         #else
-        numbering = .counterRow
+            numbering = .counterRow
         #endif
         let pool = pool
         heartbeat = try configuration.heartbeatInterval.map { try PostgresHeartbeat(pool: pool, interval: $0) }
@@ -124,7 +124,8 @@ final class PostgresStorageBackend: StorageBackend, CrossProcessSignalling, Stor
         do {
             let version = try pool.withConnection { try PostgresMigrator.version(of: PostgresCatalogMigrations.schema, on: $0) }
             if version != PostgresCatalogMigrations.migrator.migrations.count {
-                return "the database's schema is at version \(version), this program's at \(PostgresCatalogMigrations.migrator.migrations.count): run `cumulus migrate`"
+                return
+                    "the database's schema is at version \(version), this program's at \(PostgresCatalogMigrations.migrator.migrations.count): run `cumulus migrate`"
             }
         } catch {
             return "the database does not answer"

@@ -152,7 +152,9 @@ final class PostgresWriteQueue: Sendable {
         /// One transaction of the group's jobs: each job's result (`nil` for a job that found a
         /// row it needs held elsewhere and must run again, first in a later group), and the
         /// transaction once it has committed (`nil` when a lone job failed and it was rolled back).
-        private func transaction(_ group: [Job], on connection: PostgresConnection) throws -> ([Result<any Sendable, any Error>?], PostgresWriteTransaction?) {
+        private func transaction(_ group: [Job], on connection: PostgresConnection) throws -> (
+            [Result<any Sendable, any Error>?], PostgresWriteTransaction?
+        ) {
             try connection.begin()
             do {
                 let transaction = PostgresWriteTransaction(connection: connection, changeLog: changeLog)
@@ -179,7 +181,8 @@ final class PostgresWriteQueue: Sendable {
                         results.append(result)
                     }
                 }
-                _ = try connection.pipeline((transaction.groupState?.finalStatements() ?? []) + changeLog.commitStatements(transaction.pending))
+                _ = try connection.pipeline(
+                    (transaction.groupState?.finalStatements() ?? []) + changeLog.commitStatements(transaction.pending))
                 return (results, transaction)
             } catch {
                 connection.rollback()

@@ -45,12 +45,14 @@ final class SQLiteCheckpointer: Sendable {
     /// checkpointing automatically. The connection keeps the checkpointer alive.
     func attach(to writer: SQLiteConnection) {
         writer.walCommitObserver = self
-        sqlite3_wal_hook(writer.handle, { context, database, schema, pages in
-            guard let context else { return SQLITE_OK }
-            let checkpointer = Unmanaged<SQLiteCheckpointer>.fromOpaque(context).takeUnretainedValue()
-            checkpointer.committed(logPages: pages, database: database, schema: schema)
-            return SQLITE_OK
-        }, Unmanaged.passUnretained(self).toOpaque())
+        sqlite3_wal_hook(
+            writer.handle,
+            { context, database, schema, pages in
+                guard let context else { return SQLITE_OK }
+                let checkpointer = Unmanaged<SQLiteCheckpointer>.fromOpaque(context).takeUnretainedValue()
+                checkpointer.committed(logPages: pages, database: database, schema: schema)
+                return SQLITE_OK
+            }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     /// Called by SQLite on the writer's thread after each commit, with the log's size in pages.
@@ -77,7 +79,7 @@ final class SQLiteCheckpointer: Sendable {
             copied = 0
         }
         guard logPages - copied >= backgroundThreshold,
-              scheduled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+            scheduled.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
         else { return }
         Self.queue.async { [self] in
             if let copied = checkpoint() {

@@ -1,7 +1,8 @@
 import CSQLite
 import CSQLiteSupport
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// One SQLite connection with its cache of prepared statements.

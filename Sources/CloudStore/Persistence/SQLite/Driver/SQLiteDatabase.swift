@@ -1,7 +1,8 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// One SQLite database file as the store uses it: exactly one writer connection fed by a queue
 /// (``SQLiteWriteQueue``), and a pool of reader connections that WAL lets run beside it.
@@ -60,9 +61,11 @@ final class SQLiteDatabase: Sendable {
     /// reads comes from the same snapshot.
     func read<T>(_ body: (SQLiteConnection) throws -> T) throws -> T {
         let shard = shard
-        let connection = try shard.idle.withLock { $0.popLast() } ?? mapErrors {
-            try SQLiteConnection(path: path, synchronous: synchronous)
-        }
+        let connection =
+            try shard.idle.withLock { $0.popLast() }
+            ?? mapErrors {
+                try SQLiteConnection(path: path, synchronous: synchronous)
+            }
         defer {
             shard.idle.withLock { readers in
                 if readers.count < maximumIdleReadersPerShard { readers.append(connection) }

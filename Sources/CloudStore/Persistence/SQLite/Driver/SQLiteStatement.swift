@@ -1,6 +1,7 @@
 import CSQLite
+
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// SQLite's "copy the bytes now" destructor, which Swift cannot import as a macro.
@@ -64,7 +65,8 @@ final class SQLiteStatement {
         case .blob(let bytes):
             code = bytes.withUnsafeBytes { buffer in
                 // A zero-length blob must still be a blob, not NULL.
-                sqlite3_bind_blob(handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), sqliteTransient)
+                sqlite3_bind_blob(
+                    handle, index, buffer.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buffer.count), sqliteTransient)
             }
         }
         guard code == SQLITE_OK else { throw connection.error(code: code, sql: sql) }

@@ -314,7 +314,8 @@ enum SQLiteEnvironmentMigrations {
     /// process's or another's, reads the definition again before its next statement.
     @Sendable private static func withoutRecordKeySequence(_ connection: SQLiteConnection) throws {
         let cookie = try connection.statement("PRAGMA schema_version").scalarInteger() ?? 0
-        try connection.execute("""
+        try connection.execute(
+            """
             PRAGMA writable_schema = ON;
             UPDATE sqlite_schema SET sql = replace(sql, 'rid INTEGER PRIMARY KEY AUTOINCREMENT', 'rid INTEGER PRIMARY KEY')
             WHERE type = 'table' AND name = 'records';
@@ -322,7 +323,8 @@ enum SQLiteEnvironmentMigrations {
             PRAGMA writable_schema = OFF;
             DELETE FROM sqlite_sequence WHERE name = 'records';
             """)
-        let definition = try connection.statement("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'records'")
+        let definition =
+            try connection.statement("SELECT sql FROM sqlite_schema WHERE type = 'table' AND name = 'records'")
             .firstRow { $0.text(0) } ?? ""
         guard !definition.contains("AUTOINCREMENT") else {
             throw CloudStoreError.internalError("The records table's definition kept AUTOINCREMENT")

@@ -19,7 +19,8 @@ extension SQLiteCatalogStore: CredentialStorage {
 
     func apiToken(_ token: String) throws -> APIToken? {
         try read { connection in
-            try connection.statement("SELECT \(CatalogRows.tokenColumns) FROM api_tokens WHERE token = ?").firstRow([.text(token)], CatalogRows.apiToken)
+            try connection.statement("SELECT \(CatalogRows.tokenColumns) FROM api_tokens WHERE token = ?").firstRow(
+                [.text(token)], CatalogRows.apiToken)
         }
     }
 
@@ -50,7 +51,8 @@ extension SQLiteCatalogStore: CredentialStorage {
 
     func serverKey(_ keyID: String) throws -> ServerKey? {
         try read { connection in
-            try connection.statement("SELECT \(CatalogRows.keyColumns) FROM server_keys WHERE key_id = ?").firstRow([.text(keyID)], CatalogRows.serverKey)
+            try connection.statement("SELECT \(CatalogRows.keyColumns) FROM server_keys WHERE key_id = ?").firstRow(
+                [.text(keyID)], CatalogRows.serverKey)
         }
     }
 
@@ -176,12 +178,13 @@ extension SQLiteCatalogStore: CredentialStorage {
 
     func openSessionCount(in container: ContainerIdentifier, _ environment: Environment, now: Int64) throws -> Int {
         try read { connection in
-            Int(try connection.statement(
-                """
-                SELECT count(*) FROM sessions
-                WHERE container = ? AND (environment = ? OR environment IS NULL) AND revoked = 0 AND expires > ?
-                """
-            ).scalarInteger([.text(container.rawValue), .text(environment.rawValue), .integer(now)]) ?? 0)
+            Int(
+                try connection.statement(
+                    """
+                    SELECT count(*) FROM sessions
+                    WHERE container = ? AND (environment = ? OR environment IS NULL) AND revoked = 0 AND expires > ?
+                    """
+                ).scalarInteger([.text(container.rawValue), .text(environment.rawValue), .integer(now)]) ?? 0)
         }
     }
 
@@ -218,9 +221,10 @@ extension SQLiteCatalogStore: CredentialStorage {
 
     func openSessionCount(of userRecordName: String, in container: ContainerIdentifier, now: Int64) throws -> Int {
         try read { connection in
-            Int(try connection.statement(
-                "SELECT count(*) FROM sessions WHERE container = ? AND user_record_name = ? AND revoked = 0 AND expires > ?"
-            ).scalarInteger([.text(container.rawValue), .text(userRecordName), .integer(now)]) ?? 0)
+            Int(
+                try connection.statement(
+                    "SELECT count(*) FROM sessions WHERE container = ? AND user_record_name = ? AND revoked = 0 AND expires > ?"
+                ).scalarInteger([.text(container.rawValue), .text(userRecordName), .integer(now)]) ?? 0)
         }
     }
 
@@ -285,7 +289,9 @@ extension SQLiteCatalogStore: CredentialStorage {
     func touchPushToken(_ token: String, at time: Int64) throws {
         // Outside `write`, which would move the change counter and empty every credential cache.
         try database.write { connection in
-            try connection.statement("UPDATE push_tokens SET last_used = max(last_used, ?) WHERE token = ?").execute([.integer(time), .text(token)])
+            try connection.statement("UPDATE push_tokens SET last_used = max(last_used, ?) WHERE token = ?").execute([
+                .integer(time), .text(token),
+            ])
         }
     }
 
@@ -303,9 +309,10 @@ extension SQLiteCatalogStore: CredentialStorage {
 
     func unboundPushTokenCount(in container: ContainerIdentifier, _ environment: Environment) throws -> Int {
         try read { connection in
-            Int(try connection.statement(
-                "SELECT count(*) FROM push_tokens WHERE container = ? AND environment = ? AND user_record_name IS NULL"
-            ).scalarInteger([.text(container.rawValue), .text(environment.rawValue)]) ?? 0)
+            Int(
+                try connection.statement(
+                    "SELECT count(*) FROM push_tokens WHERE container = ? AND environment = ? AND user_record_name IS NULL"
+                ).scalarInteger([.text(container.rawValue), .text(environment.rawValue)]) ?? 0)
         }
     }
 

@@ -65,9 +65,11 @@ extension SQLiteCatalogStore: OperatorStorage {
             try connection.statement(
                 "SELECT id, operator, csrf, created, expires, last_seen FROM operator_sessions WHERE id = ? AND revoked = 0"
             ).firstRow([.text(id)]) { row in
-                (OperatorSession(
-                    id: row.text(0), operatorName: row.text(1), csrfToken: row.text(2), created: row.integer(3),
-                    expires: row.integer(4)), row.integer(5))
+                (
+                    OperatorSession(
+                        id: row.text(0), operatorName: row.text(1), csrfToken: row.text(2), created: row.integer(3),
+                        expires: row.integer(4)), row.integer(5)
+                )
             }
         }
     }

@@ -31,7 +31,9 @@ final class SQLiteCatalogStore: CatalogStorage {
         let audit = PendingAudit.take()
         let result = try database.write { connection in
             let result = try body(connection)
-            for note in PendingAudit.notes(audit, after: result) { try Self.insertAuditEntry(note.entry, forgetBefore: note.forgetBefore, on: connection) }
+            for note in PendingAudit.notes(audit, after: result) {
+                try Self.insertAuditEntry(note.entry, forgetBefore: note.forgetBefore, on: connection)
+            }
             try connection.statement("UPDATE settings SET value = CAST(value AS INTEGER) + 1 WHERE key = 'change_counter'").execute()
             return result
         }
@@ -85,7 +87,8 @@ final class SQLiteCatalogStore: CatalogStorage {
 
     func createContainer(_ identifier: ContainerIdentifier, created: Int64) throws -> ContainerInfo {
         try write { connection in
-            let exists = try connection.statement("SELECT 1 FROM containers WHERE container = ?")
+            let exists =
+                try connection.statement("SELECT 1 FROM containers WHERE container = ?")
                 .scalarInteger([.text(identifier.rawValue)]) != nil
             guard !exists else { throw CloudStoreError.exists("Container \(identifier) already exists") }
             try connection.statement("INSERT INTO containers(container, created) VALUES (?, ?)")

@@ -2,7 +2,8 @@ extension SQLiteEnvironmentSession {
     // MARK: - Asset blobs and the records holding them
 
     func assetBlob(_ sha: String) throws -> AssetBlob? {
-        try connection.statement("SELECT sha, size, stored, compressed, created, type FROM asset_blobs WHERE sha = ?").firstRow([.text(sha)]) {
+        try connection.statement("SELECT sha, size, stored, compressed, created, type FROM asset_blobs WHERE sha = ?").firstRow([.text(sha)]
+        ) {
             AssetBlob(
                 sha: $0.text(0), size: $0.integer(1), stored: $0.integer(2), compressed: $0.integer(3) != 0, created: $0.integer(4),
                 contentType: $0.text(5))
@@ -10,14 +11,18 @@ extension SQLiteEnvironmentSession {
     }
 
     func insertAssetBlob(_ blob: AssetBlob) throws -> Bool {
-        try connection.statement("INSERT OR IGNORE INTO asset_blobs(sha, size, stored, compressed, created, type) VALUES (?, ?, ?, ?, ?, ?)")
-            .execute([
-                .text(blob.sha), .integer(blob.size), .integer(blob.stored), .integer(blob.compressed ? 1 : 0), .integer(blob.created),
-                .text(blob.contentType),
-            ])
+        try connection.statement(
+            "INSERT OR IGNORE INTO asset_blobs(sha, size, stored, compressed, created, type) VALUES (?, ?, ?, ?, ?, ?)"
+        )
+        .execute([
+            .text(blob.sha), .integer(blob.size), .integer(blob.stored), .integer(blob.compressed ? 1 : 0), .integer(blob.created),
+            .text(blob.contentType),
+        ])
         guard connection.changes == 0 else { return true }
         // Uploaded again: its new receipt keeps it from collection as long as a first one would.
-        try connection.statement("UPDATE asset_blobs SET created = max(created, ?) WHERE sha = ?").execute([.integer(blob.created), .text(blob.sha)])
+        try connection.statement("UPDATE asset_blobs SET created = max(created, ?) WHERE sha = ?").execute([
+            .integer(blob.created), .text(blob.sha),
+        ])
         return false
     }
 
@@ -36,7 +41,9 @@ extension SQLiteEnvironmentSession {
     }
 
     func insertUsedUploadTicket(_ id: String, expires: Int64) throws -> Bool {
-        try connection.statement("INSERT OR IGNORE INTO asset_uploads(ticket, expires) VALUES (?, ?)").execute([.text(id), .integer(expires)])
+        try connection.statement("INSERT OR IGNORE INTO asset_uploads(ticket, expires) VALUES (?, ?)").execute([
+            .text(id), .integer(expires),
+        ])
         return connection.changes == 1
     }
 

@@ -95,7 +95,11 @@ extension SQLiteEnvironmentSession {
         for (kind, name) in made {
             try connection.execute("DROP \(kind == "index" ? "INDEX" : "TABLE") \"\(name)\"")
         }
-        for table in ["shares", "share_participants", "records", "changes", "zone_log", "subscriptions", "notifications", "notification_deliveries", "notification_cursors", "asset_refs", "refs", "zones", "zone_stats", "type_stats", "user_roles", "grants", "fields", "record_types", "roles"] {
+        for table in [
+            "shares", "share_participants", "records", "changes", "zone_log", "subscriptions", "notifications", "notification_deliveries",
+            "notification_cursors", "asset_refs", "refs", "zones", "zone_stats", "type_stats", "user_roles", "grants", "fields",
+            "record_types", "roles",
+        ] {
             try connection.execute("DELETE FROM \(table)")
         }
         try connection.execute("DELETE FROM meta WHERE key GLOB 'zone_log_horizon:*'")
@@ -108,7 +112,9 @@ extension SQLiteEnvironmentSession {
     private static func withoutIndexes(_ definition: RecordTypeDefinition) -> RecordTypeDefinition {
         RecordTypeDefinition(
             name: definition.name,
-            fields: definition.fields.map { var field = $0; field.indexes = []; return field },
+            fields: definition.fields.map {
+                var field = $0; field.indexes = []; return field
+            },
             grants: definition.grants)
     }
 
@@ -186,8 +192,9 @@ extension SQLiteEnvironmentSession {
     /// keeps its slot for good, so dropping and re-adding an index needs no new column.
     private func assignSlots(_ type: inout SchemaCatalog.RecordType) throws {
         var used = Set(type.orderedFields.compactMap { field in field.slot.map { Array($0..<$0 + field.slotWidth) } }.joined())
-        var available = Int(try connection.statement("SELECT value FROM meta WHERE key = 'slot_columns'").firstRow { $0.text(0) }
-            .flatMap { Int($0) } ?? 0)
+        var available = Int(
+            try connection.statement("SELECT value FROM meta WHERE key = 'slot_columns'").firstRow { $0.text(0) }
+                .flatMap { Int($0) } ?? 0)
         for field in type.projectedFields where field.slot == nil {
             var slot = 1
             while (slot..<slot + field.slotWidth).contains(where: used.contains) { slot += 1 }

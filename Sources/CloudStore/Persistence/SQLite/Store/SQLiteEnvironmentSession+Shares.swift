@@ -41,7 +41,10 @@ extension SQLiteEnvironmentSession {
         let rows = try connection.statement(
             "SELECT \(ShareRows.columns), z.owner, z.name FROM shares s JOIN zones z ON z.zone = s.zone ORDER BY z.owner, z.name, s.name"
         ).rows { row in
-            (key: row.integer(0), share: try ShareRows.share(from: row, zoneID: ZoneID(zoneName: row.text(14), ownerRecordName: row.text(13))))
+            (
+                key: row.integer(0),
+                share: try ShareRows.share(from: row, zoneID: ZoneID(zoneName: row.text(14), ownerRecordName: row.text(13)))
+            )
         }
         return try rows.map { try withParticipants($0.share, zoneKey: $0.key) }
     }

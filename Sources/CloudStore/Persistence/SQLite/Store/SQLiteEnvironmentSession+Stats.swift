@@ -45,7 +45,10 @@ extension SQLiteEnvironmentSession {
     }
 
     func createdZoneCount() throws -> Int {
-        Int(try connection.statement("SELECT count(*) FROM zones WHERE name != ?").firstRow([.text(ZoneID.defaultZoneName)]) { $0.integer(0) } ?? 0)
+        Int(
+            try connection.statement("SELECT count(*) FROM zones WHERE name != ?").firstRow([.text(ZoneID.defaultZoneName)]) {
+                $0.integer(0)
+            } ?? 0)
     }
 
     func zoneStats() throws -> [ZoneStats] {
@@ -72,7 +75,9 @@ extension SQLiteEnvironmentSession {
             rows = try connection.statement("SELECT type, sum(records) FROM type_stats WHERE zone IN (\(marks)) GROUP BY type")
                 .rows(zones.map { .integer($0.key) }) { ($0.integer(0), $0.integer(1)) }
         } else {
-            rows = try connection.statement("SELECT type, sum(records) FROM type_stats GROUP BY type").rows { ($0.integer(0), $0.integer(1)) }
+            rows = try connection.statement("SELECT type, sum(records) FROM type_stats GROUP BY type").rows {
+                ($0.integer(0), $0.integer(1))
+            }
         }
         for (type, count) in rows {
             if let name = catalog.typeNames[type] { counts[name] = count }

@@ -3,10 +3,12 @@ extension SQLiteEnvironmentSession {
 
     func subscriptions(in database: DatabaseID) throws -> [(user: String, subscription: Subscription)] {
         if let known = knownSubscriptions(in: database) { return known }
-        let loaded = try connection.statement("SELECT user, body FROM subscriptions WHERE scope = ? AND owner = ? ORDER BY created, user, id")
-            .rows([.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner)]) { row in
-                (row.text(0), try SubscriptionCodec.decodeSubscription(row.blob(1)))
-            }
+        let loaded = try connection.statement(
+            "SELECT user, body FROM subscriptions WHERE scope = ? AND owner = ? ORDER BY created, user, id"
+        )
+        .rows([.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner)]) { row in
+            (row.text(0), try SubscriptionCodec.decodeSubscription(row.blob(1)))
+        }
         found(loaded, in: database)
         return loaded
     }

@@ -73,7 +73,8 @@ extension SQLiteEnvironmentSession {
 
     func zoneLog(in database: DatabaseID, after sequence: Int64, limit: Int) throws -> [ZoneLogEntry] {
         try connection.statement("SELECT seq, name, deleted FROM zone_log WHERE scope = ? AND owner = ? AND seq > ? ORDER BY seq LIMIT ?")
-            .rows([.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner), .integer(sequence), .integer(Int64(limit))]) { row in
+            .rows([.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner), .integer(sequence), .integer(Int64(limit))]) {
+                row in
                 ZoneLogEntry(sequence: row.integer(0), zoneName: row.text(1), deleted: row.integer(2) != 0)
             }
     }
@@ -98,7 +99,9 @@ extension SQLiteEnvironmentSession {
             "SELECT zone, max(seq) FROM changes WHERE kind = ? AND time < ? GROUP BY zone"
         ).rows([.integer(ChangeEntry.Kind.deleted.rawValue), .integer(time)]) { ($0.integer(0), $0.integer(1)) }
         for (zone, horizon) in horizons {
-            try connection.statement("UPDATE zones SET horizon = max(horizon, ?) WHERE zone = ?").execute([.integer(horizon), .integer(zone)])
+            try connection.statement("UPDATE zones SET horizon = max(horizon, ?) WHERE zone = ?").execute([
+                .integer(horizon), .integer(zone),
+            ])
             try connection.statement("DELETE FROM changes WHERE zone = ? AND kind = ? AND time < ?")
                 .execute([.integer(zone), .integer(ChangeEntry.Kind.deleted.rawValue), .integer(time)])
             forgotten += connection.changes

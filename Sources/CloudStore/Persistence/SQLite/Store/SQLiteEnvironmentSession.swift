@@ -251,7 +251,10 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     func lastChangeSequence(in zone: StoredZone) throws -> Int64 {
         if let known = knownLastSequence(in: zone) { return known }
         // Forgotten tombstones leave the horizon behind, so that sequences are never given twice.
-        let last = try connection.statement("SELECT max(coalesce((SELECT max(seq) FROM changes WHERE zone = ?1), 0), horizon) FROM zones WHERE zone = ?1")
+        let last =
+            try connection.statement(
+                "SELECT max(coalesce((SELECT max(seq) FROM changes WHERE zone = ?1), 0), horizon) FROM zones WHERE zone = ?1"
+            )
             .scalarInteger([.integer(zone.key)]) ?? 0
         if memoInUse != nil { foundSequences[zone.key] = last }
         return last
@@ -279,9 +282,11 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     func changesWithRecords(in zone: StoredZone, after sequence: Int64, through: Int64?, limit: Int) throws
         -> [(entry: ChangeEntry, current: StoredRecord?)]
     {
-        let columns = "SELECT c.seq, c.name, c.type, c.kind, c.creator, c.time, c.tree, \(RecordColumns.selected) FROM changes c "
+        let columns =
+            "SELECT c.seq, c.name, c.type, c.kind, c.creator, c.time, c.tree, \(RecordColumns.selected) FROM changes c "
             + "LEFT JOIN records r ON r.zone = c.zone AND r.name = c.name WHERE c.zone = ? AND c.seq > ? "
-        let statement = try through == nil
+        let statement =
+            try through == nil
             ? connection.statement(columns + "ORDER BY c.seq LIMIT ?")
             : connection.statement(columns + "AND c.seq <= ? ORDER BY c.seq DESC LIMIT ?")
         var parameters: [SQLiteValue] = [.integer(zone.key), .integer(sequence)]
@@ -304,10 +309,11 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
         let type = try catalog.recordType(entry.recordType)
         // The one writer numbers the entries as it appends them: commit order is sequence order.
         let sequence = try lastChangeSequence(in: zone) + 1
-        try connection.statement("INSERT INTO changes(zone, seq, name, type, kind, creator, time, tree) VALUES (?, ?, ?, ?, ?, ?, ?, ?)").execute([
-            .integer(zone.key), .integer(sequence), .text(entry.recordName), .integer(type.id),
-            .integer(entry.kind.rawValue), .text(entry.creator), .integer(entry.time), .text(entry.tree),
-        ])
+        try connection.statement("INSERT INTO changes(zone, seq, name, type, kind, creator, time, tree) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+            .execute([
+                .integer(zone.key), .integer(sequence), .text(entry.recordName), .integer(type.id),
+                .integer(entry.kind.rawValue), .text(entry.creator), .integer(entry.time), .text(entry.tree),
+            ])
         touchZoneLog(zone, deleted: false, time: entry.time)
         if memoInUse != nil { foundSequences[zone.key] = sequence }
     }

@@ -112,7 +112,8 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
         let versions = try SQLiteEnvironmentSession.versions(writingOn: connection)
         let memo = connection.writerMemory
         memo.check(SQLiteWriterMemo.Validity(dataVersion: versions.data, zonesGeneration: versions.zones))
-        return SQLiteEnvironmentSession(connection: connection, catalog: try catalog(version: versions.schema, on: connection), writerMemo: memo)
+        return SQLiteEnvironmentSession(
+            connection: connection, catalog: try catalog(version: versions.schema, on: connection), writerMemo: memo)
     }
 
     /// The catalog for the schema version a reader's `connection` sees, and the zones generation

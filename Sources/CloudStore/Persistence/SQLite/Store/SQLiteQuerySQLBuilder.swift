@@ -58,7 +58,8 @@ struct SQLiteQuerySQLBuilder {
     /// Whether a filter's text depends only on its column, comparator and value count.
     static func isPlain(_ filter: QueryPlan.Filter) -> Bool {
         switch filter.comparator {
-        case .equals, .notEquals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .in, .notIn, .beginsWith, .notBeginsWith:
+        case .equals, .notEquals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .in, .notIn, .beginsWith,
+            .notBeginsWith:
             true
         default:
             false
@@ -208,7 +209,8 @@ struct SQLiteQuerySQLBuilder {
         // with long value lists could ask for more.
         guard parameters.count <= Self.maximumParameters else {
             throw CloudStoreError.badRequest(
-                "The query is too large to run: it names \(plan.zones.count) zones and needs \(parameters.count) values; query fewer zones or values")
+                "The query is too large to run: it names \(plan.zones.count) zones and needs \(parameters.count) values; query fewer zones or values"
+            )
         }
         return Statement(sql: sql, parameters: parameters, sortCount: sortExpressions.count)
     }
@@ -264,7 +266,8 @@ struct SQLiteQuerySQLBuilder {
         }
 
         switch filter.comparator {
-        case .equals, .notEquals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .in, .notIn, .beginsWith, .notBeginsWith:
+        case .equals, .notEquals, .lessThan, .lessThanOrEquals, .greaterThan, .greaterThanOrEquals, .in, .notIn, .beginsWith,
+            .notBeginsWith:
             preconditionFailure("plain filters are written by plainText(of:zoneList:)")
         case .near:
             guard case .location(let center) = filter.value, let distance = filter.distance,
@@ -275,7 +278,10 @@ struct SQLiteQuerySQLBuilder {
             let band = distance / 110_000 + 0.000_1
             return (
                 "r.\(field.column) BETWEEN ? AND ? AND cumulus_distance(r.\(field.column), r.\(field.longitudeColumn), ?, ?) <= ?",
-                [.real(center.latitude - band), .real(center.latitude + band), .real(center.latitude), .real(center.longitude), .real(distance)]
+                [
+                    .real(center.latitude - band), .real(center.latitude + band), .real(center.latitude), .real(center.longitude),
+                    .real(distance),
+                ]
             )
         case .containsAllTokens, .containsAnyTokens:
             guard case .user(let definition) = filter.field, case .string(let text) = filter.value else {
@@ -315,7 +321,9 @@ struct SQLiteQuerySQLBuilder {
             let (sub, parameters) = try listSubquery("value IN (\(marks))", Array(distinct), grouped: distinct.count)
             return ("\(column) IS NOT NULL AND r.rid NOT IN (\(sub))", parameters)
         case .listMemberBeginsWith, .notListMemberBeginsWith:
-            guard case .string(let prefix) = filter.value else { throw CloudStoreError.badRequest("\(filter.comparator.rawValue) needs a string") }
+            guard case .string(let prefix) = filter.value else {
+                throw CloudStoreError.badRequest("\(filter.comparator.rawValue) needs a string")
+            }
             let (condition, bounds): (String, [SQLiteValue]) =
                 prefix.isEmpty ? ("1", []) : ("value >= ? AND value < ?", [.text(prefix), .textBytes(Self.successor(of: prefix))])
             let (sub, parameters) = try listSubquery(condition, bounds)

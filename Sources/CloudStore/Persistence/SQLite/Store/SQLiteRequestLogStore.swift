@@ -148,13 +148,15 @@ final class SQLiteRequestLogStore: RequestLogStorage {
             for added in usage {
                 // Read and merged here rather than in SQL: the latency histogram is a blob.
                 let key = UsageMeter.Key(container: added.container, environment: added.environment)
-                var row = try stored.firstRow([.text(added.container), .text(added.environment), .integer(added.minute)]) {
-                    Self.usageMinute(key, $0)
-                } ?? UsageMinute(container: added.container, environment: added.environment, minute: added.minute)
+                var row =
+                    try stored.firstRow([.text(added.container), .text(added.environment), .integer(added.minute)]) {
+                        Self.usageMinute(key, $0)
+                    } ?? UsageMinute(container: added.container, environment: added.environment, minute: added.minute)
                 row.add(added)
                 try minute.execute([
                     .text(row.container), .text(row.environment), .integer(row.minute), .integer(row.requests), .integer(row.errors),
-                    .integer(row.bytesIn), .integer(row.bytesOut), .blob(row.latency.encoded()), row.storageBytes.map(SQLiteValue.integer) ?? .null,
+                    .integer(row.bytesIn), .integer(row.bytesOut), .blob(row.latency.encoded()),
+                    row.storageBytes.map(SQLiteValue.integer) ?? .null,
                 ])
             }
             if let forgetUsageBefore {
@@ -201,7 +203,8 @@ final class SQLiteRequestLogStore: RequestLogStorage {
         return try database.read { connection in
             var found: [RequestLogEntry] = []
             try connection.statement("SELECT first_id, entries FROM request_blocks\(clause) ORDER BY first_id DESC").each(values) { row in
-                found += try RequestLogBlock.entries(firstID: row.integer(0), encoded: row.blob(1), matching: filter, limit: limit - found.count)
+                found += try RequestLogBlock.entries(
+                    firstID: row.integer(0), encoded: row.blob(1), matching: filter, limit: limit - found.count)
                 return found.count < limit
             }
             return found
@@ -211,8 +214,9 @@ final class SQLiteRequestLogStore: RequestLogStorage {
     /// Moves the rows of the log's first layout, one per call, into blocks, once.
     private func convertRowsToBlocks() throws {
         try database.write { connection in
-            guard try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'requests'")
-                .scalarInteger() == 1
+            guard
+                try connection.statement("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'requests'")
+                    .scalarInteger() == 1
             else { return }
             var block: RequestLogBlock?
             try connection.statement(
@@ -224,7 +228,8 @@ final class SQLiteRequestLogStore: RequestLogStorage {
                 let id = row.integer(0)
                 let entry = RequestLogEntry(
                     time: row.integer(1), container: row.text(2), environment: row.text(3), database: row.text(4), operation: row.text(5),
-                    user: row.optionalText(6), clientAddress: row.text(7), status: Int(row.integer(8)), serverErrorCode: row.optionalText(9),
+                    user: row.optionalText(6), clientAddress: row.text(7), status: Int(row.integer(8)),
+                    serverErrorCode: row.optionalText(9),
                     durationMicroseconds: row.integer(10), bytesIn: row.integer(11), bytesOut: row.integer(12), requestID: row.text(13))
                 // A block's ids follow one another: a gap in the old ids starts a new one.
                 if let open = block, open.nextID != id || open.isClosed(before: entry.time) {

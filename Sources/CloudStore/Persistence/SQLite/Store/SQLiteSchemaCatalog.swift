@@ -14,11 +14,15 @@ extension SchemaCatalog {
             FROM fields ORDER BY type, position
             """
         ).rows { row -> FieldRow in
-            (row.integer(1), try field(
-                id: row.integer(0), name: row.text(2), storedType: row.text(3), encrypted: row.integer(4) != 0,
-                numberPreference: row.optionalText(5), queryable: row.integer(6) != 0, sortable: row.integer(7) != 0,
-                searchable: row.integer(8) != 0, slot: row.optionalInteger(9)))
+            (
+                row.integer(1),
+                try field(
+                    id: row.integer(0), name: row.text(2), storedType: row.text(3), encrypted: row.integer(4) != 0,
+                    numberPreference: row.optionalText(5), queryable: row.integer(6) != 0, sortable: row.integer(7) != 0,
+                    searchable: row.integer(8) != 0, slot: row.optionalInteger(9))
+            )
         }
-        return assemble(version: version, roles: roles, types: typeRows, grants: grantRows, fields: fieldRows, dialect: SQLiteRecordTypeDialect())
+        return assemble(
+            version: version, roles: roles, types: typeRows, grants: grantRows, fields: fieldRows, dialect: SQLiteRecordTypeDialect())
     }
 }
