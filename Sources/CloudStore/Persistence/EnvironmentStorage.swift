@@ -46,6 +46,9 @@ protocol EnvironmentReader {
     func lastChangeSequence(in zone: StoredZone) throws -> Int64
     /// The zone's change log after `sequence`, oldest first.
     func changes(in zone: StoredZone, after sequence: Int64, limit: Int) throws -> [ChangeEntry]
+    /// The zone's change log entries `filter` keeps, at most `limit`: the oldest of them, or the
+    /// newest, newest first, as the filter asks.
+    func changes(in zone: StoredZone, matching filter: ChangeLogFilter, limit: Int) throws -> [ChangeEntry]
     /// The zone's change log after `sequence`, oldest first, each entry with its record as it is
     /// now (`nil` when it is gone): one statement for a whole page of a change feed.
     /// With `through`, only entries up to that sequence, newest first.

@@ -284,7 +284,7 @@ struct RecordModifier {
         try writer.appendChange(
             ChangeEntry(
                 recordName: name, recordType: recordType, kind: existing == nil ? .created : .updated,
-                creator: record.created.userRecordName, time: now),
+                creator: record.created.userRecordName, time: now, modifier: record.modified.userRecordName),
             in: zone)
         try notifier?.recordChanged(stored, existing == nil ? .create : .update, in: zone, reader: writer)
         // WRITE does not give READ: a caller who may change a record but not read it learns its
@@ -411,7 +411,8 @@ struct RecordModifier {
             try writer.appendChange(
                 ChangeEntry(
                     recordName: victim.record.recordName, recordType: victim.record.recordType, kind: .deleted,
-                    creator: victim.record.created.userRecordName, time: now, tree: tree),
+                    creator: victim.record.created.userRecordName, time: now, tree: tree,
+                    modifier: caller.userRecordName ?? Caller.operatorRecordName),
                 in: zone)
             if let share = shares.first(where: { $0.rootRecordName == victim.record.recordName }) {
                 try writer.deleteShare(named: share.recordName, in: zone)

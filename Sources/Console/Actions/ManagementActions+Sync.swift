@@ -75,34 +75,65 @@ extension ManagementActions {
     /// The first characters of a push token, enough to tell tokens apart.
     static func tokenPrefix(_ token: String) -> String { String(token.prefix(8)) + "…" }
 
-    /// A zone's change log after a sequence, or from a time on, tombstones included, with the
-    /// zone's current sync token and the horizon below which tokens have expired.
+    /// A page of a zone's change log, newest first: the newest changes (before a position), or
+    /// the oldest after a position or from a time on, of every record or of those whose name
+    /// starts with `recordName`; with the zone's current sync token, the horizon below which
+    /// tokens have expired, and who made each change, by name where the user has one.
     public func changeLog(
-        zone: String, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?, after: Int64?,
-        since: Int64?, as actor: OperatorIdentity
+        zone: String, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
+        range: ChangeLogRange = ChangeLogRange(), as actor: OperatorIdentity
     ) throws -> ChangeLogView {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
-        let page = try store.changeLog(
-            identifier, environment, database: target, zoneName: zone, after: after, since: since, as: actor.caller)
+        let page = try store.changeLog(identifier, environment, database: target, zoneName: zone, range, as: actor.caller)
+        let names = try userNames(identifier)
         return ChangeLogView(
-            zoneName: zone, lastSequence: page.lastSequence, horizon: page.horizon, syncToken: page.syncToken,
+            zoneName: zone, lastSequence: page.lastSequence, horizon: page.horizon, syncToken: page.syncToken, hasOlder: page.hasOlder,
+            hasNewer: page.hasNewer,
             entries: page.entries.map { entry in
                 ChangeLogView.Entry(
                     sequence: entry.sequence, recordName: entry.recordName, recordType: entry.recordType, kind: entry.kind,
-                    creator: entry.creator, time: entry.time)
+                    creator: entry.creator, modifiedBy: entry.modifier, modifiedByName: entry.modifier.flatMap { names[$0] },
+                    time: entry.time)
             })
     }
 
-    /// What a client holding `syncToken` would receive next from the zone's feed (as one who
-    /// may read everything): the next page's records and tombstones, its token, whether more waits.
+    /// The sign-in names of a container's users, by user record name.
+    func userNames(_ container: ContainerIdentifier) throws -> [String: String] {
+        Dictionary(try store.users(container).map { ($0.userRecordName, $0.name) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// What a client holding `syncToken` would receive next from the zone's feed, as `reader`
+    /// (`_world`, or an app user's sign-in or record name; by default the world in the public
+    /// database and the database's user in another) would: the feed itself runs as that reader,
+    /// so that what they may not read is left out. The held token comes back decoded: its zone,
+    /// position and time.
     public func nextChanges(
         zone: String, syncToken: String?, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope,
-        user: String?, as actor: OperatorIdentity
+        user: String?, reader: String? = nil, as actor: OperatorIdentity
     ) throws -> NextChangesView {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
-        let changes = try store.database(identifier, environment, database: target, as: actor.caller)
-            .zoneChanges(zoneName: zone, syncToken: syncToken?.isEmpty == false ? syncToken : nil, desiredKeys: [])
+        let token = syncToken?.isEmpty == false ? syncToken : nil
+        let chosen = reader?.isEmpty == false ? reader : nil
+        let readerCaller: Caller
+        let readerName: String
+        if chosen == Self.worldReader || (chosen == nil && database == .public) {
+            (readerCaller, readerName) = (.world, Self.worldReader)
+        } else {
+            let (_, found) = try existingUser(chosen ?? target.owner, in: identifier)
+            (readerCaller, readerName) = (.user(found.userRecordName), found.name)
+        }
+        let held = try token.map {
+            try store.decodeSyncToken($0, identifier, environment, database: target, zoneName: zone, as: actor.caller)
+        }
+        let changes = try store.simulatedZoneChanges(
+            identifier, environment, database: target, zoneName: zone, syncToken: token, reader: readerCaller, as: actor.caller)
         return NextChangesView(
+            reader: readerName,
+            heldToken: held.map { held in
+                NextChangesView.HeldToken(
+                    zoneName: held.zoneID?.zoneName, owner: held.zoneID?.ownerRecordName, isOfThisZone: held.isOfThisZone,
+                    sequence: held.sequence, time: held.time)
+            },
             records: changes.records.map { result in
                 switch result {
                 case .record(let record): .record(recordName: record.recordName, recordType: record.recordType)
@@ -113,4 +144,7 @@ extension ManagementActions {
             },
             syncToken: changes.syncToken, moreComing: changes.moreComing)
     }
+
+    /// How the reader who is no signed-in user, the world, is named.
+    public static let worldReader = "_world"
 }

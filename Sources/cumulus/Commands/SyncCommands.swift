@@ -118,15 +118,18 @@ struct PushTokensCommand: ParsableCommand {
     }
 }
 
-/// `cumulus changes --container ID --zone Z [--after N | --since MS] [--sync-token T]`: a zone's
-/// change log, tombstones included, or what a client holding a token receives next.
+/// `cumulus changes --container ID --zone Z [--after N | --before N | --since MS] [--record-name P]
+/// [--sync-token T [--reader R]]`: a page of a zone's change log, newest first, tombstones
+/// included, or what a client holding a token receives next.
 struct ChangesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "changes", abstract: "Inspect a zone's change feed: its log, or the next page for a sync token.",
         discussion: """
-            Without --sync-token, prints the zone's change log after --after (a change number) or from --since \
-            (milliseconds since 1970) on, tombstones included, then the zone's current token. With --sync-token \
-            (empty for a first fetch), prints what a client holding it receives next, or the error it would get.
+            Without --sync-token, prints a page of the zone's change log, newest first: the newest changes (before \
+            --before), or the oldest after --after (a change number) or from --since (milliseconds since 1970) on, \
+            of records whose name starts with --record-name; tombstones included, each with who made it; then the \
+            zone's current token. With --sync-token (empty for a first fetch), prints what a client of --reader \
+            (_world, or a user) holding it receives next, or the error it would get.
             """)
 
     @OptionGroup var management: ManagementOptions
@@ -148,6 +151,15 @@ struct ChangesCommand: ParsableCommand {
     @Option(help: "Changes from this time on, in milliseconds since 1970.")
     var since: Int64?
 
+    @Option(help: "Changes before this change number.")
+    var before: Int64?
+
+    @Option(name: .customLong("record-name"), help: "Changes of records whose name is or starts with this.")
+    var recordName: String?
+
+    @Option(help: "Whose client the next page is for: _world, or a user (by default the world in the public database, else its user).")
+    var reader: String?
+
     @Option(name: .customLong("sync-token"), help: "Show what a client holding this token receives next.")
     var syncToken: String?
 
@@ -156,7 +168,8 @@ struct ChangesCommand: ParsableCommand {
         let base = ["containers", target.container, target.environment.rawValue, database, "zones", zone, "changes"]
         if let syncToken {
             let next = try client.result(
-                NextChangesView.self, .get, ManagementPath(segments: base + ["next"], query: [("user", user), ("syncToken", syncToken)]))
+                NextChangesView.self, .get,
+                ManagementPath(segments: base + ["next"], query: [("user", user), ("syncToken", syncToken), ("reader", reader)]))
             for change in next.records {
                 var deleted = false
                 if case .deleted = change { deleted = true }
@@ -170,10 +183,14 @@ struct ChangesCommand: ParsableCommand {
             ManagementPath(
                 segments: base,
                 query: [
-                    ("user", user), ("after", after.map(String.init)), ("since", since.map(String.init)),
+                    ("user", user), ("after", after.map(String.init)), ("before", before.map(String.init)),
+                    ("since", since.map(String.init)), ("recordName", recordName),
                 ]))
         for entry in log.entries {
-            print([String(entry.sequence), entry.kind, entry.recordName, entry.recordType, String(entry.time)].joined(separator: "\t"))
+            let changedBy = entry.modifiedByName ?? entry.modifiedBy ?? "-"
+            print(
+                [String(entry.sequence), entry.kind, entry.recordName, entry.recordType, String(entry.time), changedBy].joined(
+                    separator: "\t"))
         }
         print("syncToken\t\(log.syncToken)")
         if log.horizon > 0 { print("expired below\t\(log.horizon)") }

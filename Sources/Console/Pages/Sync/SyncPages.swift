@@ -8,8 +8,8 @@ import HTTPServer
 /// next), every subscription with its subscriber (deletable), the push tokens users hold
 /// (revocable), and the notifications waiting per push token.
 ///
-/// Under `/console/containers/C/ENV/DB/sync` (`?zone=…&user=…`): `GET` with `after`, `since`
-/// and `syncToken`; `POST /subscriptions/delete` and `POST /push-tokens/revoke` (each after a
+/// Under `/console/containers/C/ENV/DB/sync` (`?zone=…&user=…`): `GET` with `after`, `before`,
+/// `since`, `recordName`, `syncToken` and `reader`; `POST /subscriptions/delete` and `POST /push-tokens/revoke` (each after a
 /// confirmation page).
 struct SyncPages: Sendable {
     let console: ConsolePages
@@ -84,11 +84,17 @@ struct SyncPages: Sendable {
         return .page(Page("console.sync", context: context))
     }
 
-    /// The change-feed inspector's part of the page.
+    /// The change-feed inspector's part of the page: a page of the log, newest first (by
+    /// position, from a time, or of records by name), and what a client holding a token
+    /// receives next as a chosen reader, with what it has not received marked in the log.
     private func inspect(_ location: ConsoleLocation, _ request: ConsoleRequest, _ timeZone: TimeZone, into context: inout [String: Any])
         throws
     {
-        let after = request.query("after").flatMap { Int64($0) }
+        func number(_ name: String) throws -> Int64? {
+            guard let text = request.query(name), !text.isEmpty else { return nil }
+            guard let value = Int64(text) else { throw ConsoleError.badRequest("'\(text)' is not a change number") }
+            return value
+        }
         let sinceText = request.query("since") ?? ""
         var since: Int64?
         if !sinceText.isEmpty {
@@ -97,42 +103,85 @@ struct SyncPages: Sendable {
             }
             since = parsed
         }
-        context["after"] = after.map(String.init) ?? ""
+        let recordName = request.query("recordName") ?? ""
+        let token = request.query("syncToken")
+        let reader = request.query("reader") ?? ""
         context["since"] = sinceText
+        context["recordName"] = recordName
+        context["reader"] = reader
+        let range = ChangeLogRange(after: try number("after"), before: try number("before"), since: since, recordNamePrefix: recordName)
         let log = try actions.changeLog(
             zone: location.zone, in: try location.identifier, environment: location.environment, database: location.database,
-            user: location.user, after: after, since: since, as: request.identity)
+            user: location.user, range: range, as: request.identity)
         context["syncToken"] = log.syncToken
         context["lastSequence"] = Formatting.count(log.lastSequence)
         context["horizon"] = log.horizon > 0 ? Formatting.count(log.horizon) : ""
+
+        var held: Int64?
+        if let token {
+            context["heldToken"] = token
+            do {
+                let next = try actions.nextChanges(
+                    zone: location.zone, syncToken: token, in: try location.identifier, environment: location.environment,
+                    database: location.database, user: location.user, reader: reader, as: request.identity)
+                context["next"] = nextContext(next, location, timeZone)
+                held = next.heldToken.map(\.sequence)
+            } catch let error as CloudStoreError {
+                // What the client would be told instead: the page says it, in the client's terms.
+                context["nextError"] = "\(CloudKitError(error).serverErrorCode): \(error.reason)"
+            }
+        }
         context["entries"] = log.entries.map { entry -> [String: Any] in
             [
                 "sequence": String(entry.sequence), "time": Formatting.time(entry.time, in: timeZone),
-                "kind": entry.kind, "isTombstone": entry.kind == "deleted",
-                "recordName": entry.recordName, "recordType": entry.recordType, "creator": entry.creator,
+                "kind": entry.kind, "isTombstone": entry.kind == "deleted", "isPending": held.map { entry.sequence > $0 } ?? false,
+                "recordName": entry.recordName, "recordType": entry.recordType,
+                "recordURL": entry.kind == "deleted" ? "" : location.path(.records, "/" + URLEncoding.component(entry.recordName)),
+                "changedBy": entry.modifiedByName ?? entry.modifiedBy ?? "—",
             ]
         }
-        guard let token = request.query("syncToken") else { return }
-        context["heldToken"] = token
-        do {
-            let next = try actions.nextChanges(
-                zone: location.zone, syncToken: token, in: try location.identifier, environment: location.environment,
-                database: location.database, user: location.user, as: request.identity)
-            context["next"] = [
-                "records": next.records.map { change -> [String: Any] in
-                    var recordType = ""
-                    if case .record(_, let type) = change { recordType = type }
-                    var deleted = false
-                    if case .deleted = change { deleted = true }
-                    return ["recordName": change.recordName ?? "", "deleted": deleted, "recordType": recordType]
-                },
-                "count": Formatting.counted(Int64(next.records.count), "change"),
-                "moreComing": next.moreComing, "syncToken": next.syncToken,
-            ]
-        } catch let error as CloudStoreError {
-            // What the client would be told instead: the page says it, in the client's terms.
-            context["nextError"] = "\(CloudKitError(error).serverErrorCode): \(error.reason)"
+        // The pager keeps the search, the held token and the reader.
+        let kept: [(String, String?)] = [
+            ("recordName", recordName.isEmpty ? nil : recordName), ("syncToken", token), ("reader", reader.isEmpty ? nil : reader),
+        ]
+        if let newest = log.entries.first, let oldest = log.entries.last {
+            context["position"] =
+                "Changes \(Formatting.count(oldest.sequence))–\(Formatting.count(newest.sequence)) of \(Formatting.count(log.lastSequence))"
+                + (recordName.isEmpty ? "" : ", of records named \(recordName)…")
+            if log.hasNewer {
+                context["newerURL"] = location.path(.sync, query: [("after", String(newest.sequence))] + kept)
+                context["newestURL"] = location.path(.sync, query: kept)
+            }
+            if log.hasOlder { context["olderURL"] = location.path(.sync, query: [("before", String(oldest.sequence))] + kept) }
         }
+        let users = try actions.users(in: try location.identifier, as: request.identity)
+        context["readers"] = users.users.map { ["name": $0.name] }
+        context["worldReader"] = ManagementActions.worldReader
+        context["isPublic"] = location.database == .public
+    }
+
+    /// The simulated next page, for the template.
+    private func nextContext(_ next: NextChangesView, _ location: ConsoleLocation, _ timeZone: TimeZone) -> [String: Any] {
+        var context: [String: Any] = [
+            "records": next.records.map { change -> [String: Any] in
+                var recordType = ""
+                if case .record(_, let type) = change { recordType = type }
+                var deleted = false
+                if case .deleted = change { deleted = true }
+                return ["recordName": change.recordName ?? "", "deleted": deleted, "recordType": recordType]
+            },
+            "count": Formatting.counted(Int64(next.records.count), "change"),
+            "moreComing": next.moreComing, "syncToken": next.syncToken,
+            "reader": next.reader == ManagementActions.worldReader ? "the world (no signed-in user)" : next.reader,
+        ]
+        if let held = next.heldToken {
+            context["held"] = [
+                "zone": held.zoneName.map { "\($0) (\(held.owner ?? ""))" } ?? location.zone,
+                "sequence": Formatting.count(held.sequence),
+                "time": held.time.map { Formatting.time($0, in: timeZone) } ?? "",
+            ]
+        }
+        return context
     }
 
     private func blocked(_ location: ConsoleLocation) -> String? {

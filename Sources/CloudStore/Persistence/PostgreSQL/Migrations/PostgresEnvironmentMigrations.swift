@@ -259,5 +259,8 @@ enum PostgresEnvironmentMigrations {
             next_id bigint NOT NULL
         );
         """,
+        // Who made each change (the user the change was stamped with): the Sync inspector's
+        // "changed by". Changes logged before it say nothing (NULL).
+        "ALTER TABLE {schema}.changes ADD COLUMN modified_by text;",
     ])
 }

@@ -41,6 +41,7 @@ struct PostgresChangeLog: Sendable {
         var creator: String
         var time: Int64
         var tree: String?
+        var modifier: String? = nil
     }
 
     /// A change as stored, with its sequence.
@@ -89,11 +90,11 @@ struct PostgresChangeLog: Sendable {
         #if CUMULUS_NEGATIVE_CONTROLS
             case .naiveSequence(let hold):
                 try connection.execute(
-                    "INSERT INTO \(schema).changes(zone, seq, name, type, kind, creator, time, tree) VALUES ($1, nextval('\(schema).naive_seq'), $2, $3, $4, $5, $6, $7)",
+                    "INSERT INTO \(schema).changes(zone, seq, name, type, kind, creator, time, tree, modified_by) VALUES ($1, nextval('\(schema).naive_seq'), $2, $3, $4, $5, $6, $7, $8)",
                     [
                         .integer(zone), .text(entry.recordName), .integer(entry.typeID), .integer(entry.kind.rawValue),
                         .text(entry.creator),
-                        .integer(entry.time), .text(entry.tree),
+                        .integer(entry.time), .text(entry.tree), .text(entry.modifier),
                     ])
                 if hold > 0 { usleep(hold) }
         #endif
@@ -116,6 +117,7 @@ struct PostgresChangeLog: Sendable {
                         .textArray(entries.map(\.recordName)), .integerArray(entries.map(\.typeID)),
                         .integerArray(entries.map(\.kind.rawValue)), .textArray(entries.map(\.creator)),
                         .integerArray(entries.map(\.time)), .textArray(entries.map(\.tree)),
+                        .textArray(entries.map(\.modifier)),
                     ]
                 ))
         }
@@ -147,10 +149,10 @@ struct PostgresChangeLog: Sendable {
     private var appendChangesSQL: String {
         """
         WITH c AS (UPDATE \(schema).zones SET last_seq = last_seq + $2 WHERE zone = $1 RETURNING last_seq)
-        INSERT INTO \(schema).changes(zone, seq, name, type, kind, creator, time, tree)
-        SELECT $1, c.last_seq - $2 + o.ord, o.name, o.type, o.kind, o.creator, o.time, o.tree
-        FROM c, unnest($3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::bigint[], $8::text[])
-            WITH ORDINALITY AS o(name, type, kind, creator, time, tree, ord)
+        INSERT INTO \(schema).changes(zone, seq, name, type, kind, creator, time, tree, modified_by)
+        SELECT $1, c.last_seq - $2 + o.ord, o.name, o.type, o.kind, o.creator, o.time, o.tree, o.modified_by
+        FROM c, unnest($3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::bigint[], $8::text[], $9::text[])
+            WITH ORDINALITY AS o(name, type, kind, creator, time, tree, modified_by, ord)
         """
     }
 
@@ -187,10 +189,28 @@ struct PostgresChangeLog: Sendable {
 
     /// The zone's changes after `sequence`, oldest first.
     func changes(zone: Int64, after sequence: Int64, limit: Int, on connection: PostgresConnection) throws -> [StoredEntry] {
-        try connection.execute(
-            "SELECT seq, name, type, kind, creator, time, tree FROM \(schema).changes WHERE zone = $1 AND seq > $2 ORDER BY seq LIMIT $3",
-            [.integer(zone), .integer(sequence), .integer(limit)]
-        ).map { row in
+        try changes(zone: zone, matching: ChangeLogFilter(after: sequence), limit: limit, on: connection)
+    }
+
+    /// The zone's changes `filter` keeps, at most `limit`, in its order.
+    func changes(zone: Int64, matching filter: ChangeLogFilter, limit: Int, on connection: PostgresConnection) throws -> [StoredEntry] {
+        var sql = "SELECT seq, name, type, kind, creator, time, tree, modified_by FROM \(schema).changes WHERE zone = $1 AND seq > $2"
+        var values: [PostgresValue] = [.integer(zone), .integer(filter.after)]
+        if let before = filter.before {
+            values.append(.integer(before))
+            sql += " AND seq < $\(values.count)"
+        }
+        if let prefix = filter.namePrefix {
+            values.append(.text(prefix))
+            sql += " AND starts_with(name, $\(values.count))"
+        }
+        if let since = filter.since {
+            values.append(.integer(since))
+            sql += " AND time >= $\(values.count)"
+        }
+        values.append(.integer(Int64(limit)))
+        sql += (filter.newestFirst ? " ORDER BY seq DESC LIMIT $" : " ORDER BY seq LIMIT $") + "\(values.count)"
+        return try connection.execute(sql, values).map { row in
             guard let kind = ChangeEntry.Kind(rawValue: row.integer(3)) else {
                 throw CloudStoreError.internalError("A change log entry has an unknown kind \(row.integer(3))")
             }
@@ -198,7 +218,7 @@ struct PostgresChangeLog: Sendable {
                 sequence: row.integer(0),
                 entry: Entry(
                     recordName: row.text(1), typeID: row.integer(2), kind: kind, creator: row.text(4), time: row.integer(5),
-                    tree: row.optionalText(6)))
+                    tree: row.optionalText(6), modifier: row.optionalText(7)))
         }
     }
 

@@ -300,6 +300,9 @@ enum SQLiteEnvironmentMigrations {
             target TEXT NOT NULL
         );
         """,
+        // Who made each change (the user the change was stamped with): the Sync inspector's
+        // "changed by". Changes logged before it say nothing (NULL).
+        "ALTER TABLE changes ADD COLUMN modified_by TEXT;",
     ])
 
     /// Record keys are taken as one more than the largest key, without `AUTOINCREMENT`:

@@ -268,15 +268,35 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     }
 
     func changes(in zone: StoredZone, after sequence: Int64, limit: Int) throws -> [ChangeEntry] {
-        try connection.statement("SELECT seq, name, type, kind, creator, time FROM changes WHERE zone = ? AND seq > ? ORDER BY seq LIMIT ?")
-            .rows([.integer(zone.key), .integer(sequence), .integer(Int64(limit))]) { row in
-                guard let kind = ChangeEntry.Kind(rawValue: row.integer(3)) else {
-                    throw CloudStoreError.internalError("A change log entry has an unknown kind \(row.integer(3))")
-                }
-                return ChangeEntry(
-                    sequence: row.integer(0), recordName: row.text(1),
-                    recordType: catalog.typeNames[row.integer(2)] ?? "", kind: kind, creator: row.text(4), time: row.integer(5))
+        try changes(in: zone, matching: ChangeLogFilter(after: sequence), limit: limit)
+    }
+
+    func changes(in zone: StoredZone, matching filter: ChangeLogFilter, limit: Int) throws -> [ChangeEntry] {
+        var sql = "SELECT seq, name, type, kind, creator, time, modified_by FROM changes WHERE zone = ? AND seq > ?"
+        var parameters: [SQLiteValue] = [.integer(zone.key), .integer(filter.after)]
+        if let before = filter.before {
+            sql += " AND seq < ?"
+            parameters.append(.integer(before))
+        }
+        if let prefix = filter.namePrefix {
+            // Characters, as the prefix is: substr counts characters of TEXT.
+            sql += " AND substr(name, 1, ?) = ?"
+            parameters += [.integer(Int64(prefix.count)), .text(prefix)]
+        }
+        if let since = filter.since {
+            sql += " AND time >= ?"
+            parameters.append(.integer(since))
+        }
+        sql += filter.newestFirst ? " ORDER BY seq DESC LIMIT ?" : " ORDER BY seq LIMIT ?"
+        parameters.append(.integer(Int64(limit)))
+        return try connection.statement(sql).rows(parameters) { row in
+            guard let kind = ChangeEntry.Kind(rawValue: row.integer(3)) else {
+                throw CloudStoreError.internalError("A change log entry has an unknown kind \(row.integer(3))")
             }
+            return ChangeEntry(
+                sequence: row.integer(0), recordName: row.text(1), recordType: catalog.typeNames[row.integer(2)] ?? "", kind: kind,
+                creator: row.text(4), time: row.integer(5), modifier: row.optionalText(6))
+        }
     }
 
     func changesWithRecords(in zone: StoredZone, after sequence: Int64, through: Int64?, limit: Int) throws
@@ -309,11 +329,13 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
         let type = try catalog.recordType(entry.recordType)
         // The one writer numbers the entries as it appends them: commit order is sequence order.
         let sequence = try lastChangeSequence(in: zone) + 1
-        try connection.statement("INSERT INTO changes(zone, seq, name, type, kind, creator, time, tree) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-            .execute([
-                .integer(zone.key), .integer(sequence), .text(entry.recordName), .integer(type.id),
-                .integer(entry.kind.rawValue), .text(entry.creator), .integer(entry.time), .text(entry.tree),
-            ])
+        try connection.statement(
+            "INSERT INTO changes(zone, seq, name, type, kind, creator, time, tree, modified_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        )
+        .execute([
+            .integer(zone.key), .integer(sequence), .text(entry.recordName), .integer(type.id),
+            .integer(entry.kind.rawValue), .text(entry.creator), .integer(entry.time), .text(entry.tree), .text(entry.modifier),
+        ])
         touchZoneLog(zone, deleted: false, time: entry.time)
         if memoInUse != nil { foundSequences[zone.key] = sequence }
     }
