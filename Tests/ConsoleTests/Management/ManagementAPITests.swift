@@ -597,6 +597,32 @@ import Testing
         #expect(trail["entries"]?.arrayValue?.map { $0["action"]?.stringValue ?? "" } == ["share.delete", "share.participant.remove"])
     }
 
+    /// A request with two faults, an unknown user and a malformed environment, is answered for the
+    /// missing user (404) first, as these routes answered before their inputs were typed; each
+    /// fault alone keeps its own answer.
+    @Test func anUnknownUserIsAnsweredBeforeAMalformedEnvironment() throws {
+        let server = try Self.server()
+        let token = try server.store.createManagementToken(for: "root", name: "t").text
+        func status(_ method: String, _ path: String) throws -> Int {
+            try Self.send(
+                server, method, "/admin/v1/containers/iCloud.com.example.Tests" + path, headers: [("Authorization", "Bearer " + token)]
+            ).status
+        }
+        #expect(try status("GET", "/staging/push-tokens?user=nobody") == 404)
+        #expect(try status("GET", "/staging/push-tokens?user=alice") == 400)
+        #expect(try status("GET", "/staging/push-tokens") == 400)
+        #expect(try status("DELETE", "/staging/shares/nobody/Work/share-trip") == 404)
+        #expect(try status("DELETE", "/staging/shares/alice/Work/share-trip") == 400)
+        #expect(try status("DELETE", "/staging/shares/nobody/Work/share-trip/participants/alice") == 404)
+        #expect(try status("DELETE", "/staging/shares/alice/Work/share-trip/participants/nobody") == 404)
+        #expect(try status("DELETE", "/staging/shares/alice/Work/share-trip/participants/alice") == 400)
+        // A missing container is answered before everything else.
+        let missing = try Self.send(
+            server, "GET", "/admin/v1/containers/iCloud.com.example.Missing/staging/push-tokens?user=nobody",
+            headers: [("Authorization", "Bearer " + token)])
+        #expect(missing.status == 404)
+    }
+
     /// Push tokens are listed and revoked by an operator, in their own container and environment
     /// only; a revoked token's courier is closed, and the revocation joins the audit trail.
     @Test func pushTokensAreListedAndRevokedInTheirOwnContainerOnly() throws {

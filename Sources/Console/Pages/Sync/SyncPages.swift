@@ -177,7 +177,8 @@ struct SyncPages: Sendable {
                 + "The app may create it again.",
             button: "Delete subscription"
         ) {
-            let container = try location.identifier
+            // A missing container is answered (404) before a malformed database (400), as before.
+            let container = try actions.existingContainer(try location.identifier)
             _ = try actions.deleteSubscription(
                 id, of: subscriber, database: try DatabaseScope(parsing: database), owner: database == "public" ? nil : owner,
                 in: container, environment: location.environment, as: request.identity)
