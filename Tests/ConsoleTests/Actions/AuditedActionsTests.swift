@@ -82,7 +82,7 @@ import Testing
             ),
             ("removeOperator", "operator.remove", { _ = try actions.removeOperator("temp", as: actor) }),
             ("rotateSecret", "secret.rotate", { _ = try actions.rotateSecret(as: actor) }),
-            ("setLimits", "limits.set", { _ = try actions.setLimits(["burst": 50], of: c, environment: dev, as: actor) }),
+            ("setLimits", "limits.set", { _ = try actions.setLimits(LimitsChange(burst: 50), of: c, environment: dev, as: actor) }),
             (
                 "addUser", "user.add",
                 {
