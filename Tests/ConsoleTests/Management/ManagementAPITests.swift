@@ -39,6 +39,7 @@ import Testing
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones?user=alice", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones", #"{"zoneName":"Z","user":"alice"}"#),
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones/Work?user=alice", ""),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/shared/zones/Work/leave", #"{"user":"bob","owner":"alice"}"#),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/subscriptions", ""),
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/public/subscriptions/alice/every-note", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/notifications", ""),
