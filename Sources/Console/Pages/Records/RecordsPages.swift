@@ -273,7 +273,7 @@ struct RecordsPages: Sendable {
             guard mapped.isShown else { throw mapped }
             var page = formPage(
                 location, request, type: type, schema: schema, values: posted, recordName: recordName, existing: nil,
-                error: mapped.description)
+                error: mapped.description, problems: RecordForm.problems(posted, previous: [:], type: type, timeZone: timeZone))
             page.status = mapped.status
             return .page(page)
         }
@@ -330,7 +330,8 @@ struct RecordsPages: Sendable {
             let existing = try? fetch(request, location)
             var page = formPage(
                 location, request, type: type, schema: schema, values: posted, recordName: name, existing: existing,
-                error: message, changeTag: changeTag, previous: previous)
+                error: message, changeTag: changeTag, previous: previous,
+                problems: RecordForm.problems(posted, previous: previous, type: type, timeZone: timeZone))
             page.status = mapped.status
             return .page(page)
         }
@@ -338,7 +339,8 @@ struct RecordsPages: Sendable {
 
     private func formPage(
         _ location: ConsoleLocation, _ request: ConsoleRequest, type: SchemaView.RecordType, schema: SchemaView, values: [String: String],
-        recordName: String, existing: JSONValue?, error: String?, changeTag: String? = nil, previous: [String: String]? = nil
+        recordName: String, existing: JSONValue?, error: String?, changeTag: String? = nil, previous: [String: String]? = nil,
+        problems: [String: String] = [:]
     ) -> Page {
         var context = frame(location, request, zones: false)
         let isNew = existing == nil && changeTag == nil
@@ -346,7 +348,8 @@ struct RecordsPages: Sendable {
         context["recordType"] = type.name
         context["recordTypes"] = schema.recordTypes.map { ["name": $0.name, "selected": $0.name == type.name] }
         context["recordName"] = recordName
-        context["inputs"] = RecordForm.inputs(for: type, values: values)
+        context["inputs"] = RecordForm.inputs(for: type, values: values, problems: problems)
+        context["problemCount"] = problems.count
         context["changeTag"] = changeTag ?? existing?["recordChangeTag"]?.stringValue ?? ""
         let opened = previous ?? values
         context["previous"] = type.userFields.compactMap { field in opened[field.name].map { ["name": "was." + field.name, "value": $0] } }
