@@ -12,6 +12,7 @@ from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.ui import WebDriverWait
 
 from console_harness import OPERATOR, Pages
+from review_fixture import CloudKitClient
 
 #: Every page of a container, by the name its screenshots get.
 CONTAINER_PAGES = {
@@ -215,6 +216,29 @@ def test_a_refused_record_marks_every_field_it_refused(pages, review, driver):
     assert pages.find("#field-title").get_attribute("value") == "Checked", "what was typed is kept"
     assert pages.find("#field-title").get_attribute("aria-invalid") is None
     pages.check("record-new-refused")
+
+
+def test_a_conflict_shows_their_values_and_can_be_saved_over(pages, review, driver):
+    pages.open(review.console("public/records/note-0004/edit"))
+    # bob, who wrote note-0004, changes its title while the form is open.
+    bob = CloudKitClient(review.server.url, review.container, "development", api_token=review.api_token,
+                         web_auth_token=review.users["bob"].web_auth_token)
+    changed = bob.post("public", "records/modify", {"operations": [{"operationType": "forceUpdate", "record": {
+        "recordName": "note-0004", "recordType": "Note", "fields": {"title": {"value": "Bob's title"}}}}]})
+    assert changed.status_code == 200 and "serverErrorCode" not in changed.json()["records"][0], changed.text
+    body = pages.find("#field-body")
+    body.clear()
+    body.send_keys("The operator's body")
+    pages.submit("form.record-form button[type=submit]")
+    assert "Someone else changed this record" in pages.find(".alert").text
+    theirs = [element.text for element in driver.find_elements(By.CSS_SELECTOR, ".theirs")]
+    assert theirs == ["Saved by someone else since you opened it: Bob's title"], theirs
+    assert pages.find("#field-body").get_attribute("value") == "The operator's body"
+    pages.check("record-edit-conflict")
+    pages.submit("form.record-form button[name=overwrite]")
+    assert "Record note-0004 saved." in pages.text()
+    record = bob.lookup("public", ["note-0004"])["records"][0]["fields"]
+    assert record["title"]["value"] == "Bob's title" and record["body"]["value"] == "The operator's body", record
 
 
 # Last: it signs the browser out.
