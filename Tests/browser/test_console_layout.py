@@ -241,6 +241,17 @@ def test_a_conflict_shows_their_values_and_can_be_saved_over(pages, review, driv
     assert record["title"]["value"] == "Bob's title" and record["body"]["value"] == "The operator's body", record
 
 
+def test_management_tokens_made_on_the_command_line_are_audited(pages, review, driver):
+    pages.open("/console/management-tokens")
+    listed = pages.text()
+    assert all(name in listed for name in ("laptop", "ci", "backup script")), listed
+    pages.open("/console/audit")
+    rows = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "table.audit tbody tr")]
+    made = [row for row in rows if "management-token.create" in row]
+    assert len(made) == 3 and all("command line" in row for row in made), made
+    assert any("backup script" in row for row in made), made
+
+
 # Last: it signs the browser out.
 def test_after_a_failed_login_the_cleared_password_has_the_focus(review, driver):
     driver.delete_all_cookies()
