@@ -59,16 +59,29 @@ def page_height_at_phone_width(pages, driver):
         driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
+def overflowing_cells_at_phone_width(pages, driver):
+    """The card cells at 390 px whose content is wider than the cell (cut off inside its card)."""
+    pages.emulate(390, 844, mobile=True)
+    try:
+        return driver.execute_script(
+            "return [...document.querySelectorAll('.list td[data-label]')].filter(td => td.scrollWidth > td.clientWidth + 1)"
+            ".map(td => td.dataset.label + ': ' + td.textContent.trim().slice(0, 60))")
+    finally:
+        driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
 def test_every_page_at_both_sizes_is_clean(pages, review, driver):
     for name, path in SERVER_PAGES.items():
         pages.open(path)
         assert OPERATOR in pages.text(), f"{name}: not signed in"
         pages.check(name)
+        assert not overflowing_cells_at_phone_width(pages, driver), (name, overflowing_cells_at_phone_width(pages, driver))
     for name, path in CONTAINER_PAGES.items():
         pages.open(review.console(path))
         assert "Skip to content" in driver.page_source, name
         assert not driver.find_elements(By.CSS_SELECTOR, ".env-banner"), f"{name}: development marked as production"
         pages.check(name)
+        assert not overflowing_cells_at_phone_width(pages, driver), (name, overflowing_cells_at_phone_width(pages, driver))
 
 
 def test_production_is_marked_in_words_on_every_page(pages, review, driver):
