@@ -86,6 +86,8 @@ class Review:
     subscriptions: list[str] = field(default_factory=list)
     #: The records/modify that answered 200 with per-record ACCESS_DENIED failures: its record names.
     partly_failed_records: list[str] = field(default_factory=list)
+    #: How many notifications wait for each user's device: {"alice": 27, "bob": 10}.
+    queued_notifications: dict[str, int] = field(default_factory=dict)
     production_records: int = 0
     management_tokens: list[str] = field(default_factory=list)
     server_key_ids: list[str] = field(default_factory=list)
@@ -308,13 +310,17 @@ def seed_review(server: ConsoleServer) -> Review:
 
     for name, client in clients.items():
         users[name].web_auth_token = client.web_auth_token  # the latest, after the server rotated it
+    queues = admin.get(f"{base}/admin/v1/containers/{CONTAINER}/development/notifications", timeout=30)
+    by_record_name = {user.record_name: name for name, user in users.items()}
+    queued = {by_record_name[queue["userRecordName"]]: queue["waiting"] for queue in _ok(queues)["queues"]}
+    assert queued.get("alice", 0) > 0 and queued.get("bob", 0) > 0, queued
     return Review(
         server=server, container=CONTAINER, users=users, api_token=api_token,
         notes=[f"note-{index:04d}" for index in range(NOTES) if f"note-{index:04d}" not in deleted] + ["note-bob-a", "note-bob-b"],
         deleted_notes=deleted, updated_notes=updated, folders=folders, photos=photos, stops=stops,
         share_short_guid=short_guid, journal_entries=journal, device_push_token=alice_device, bob_push_token=bob_device,
         subscriptions=["pinned-notes", "trips-zone", "alice-private", "new-folders"], partly_failed_records=partly,
-        production_records=production_records, management_tokens=management, server_key_ids=key_ids)
+        queued_notifications=queued, production_records=production_records, management_tokens=management, server_key_ids=key_ids)
 
 
 @pytest.fixture(scope="module")

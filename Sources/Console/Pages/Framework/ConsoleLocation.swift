@@ -136,6 +136,8 @@ struct ConsoleLocation {
                 ["label": tab.title, "url": path(tab), "current": tab == section]
             },
             "isProduction": environment == .production,
+            // On a page that is the same in both environments the switch would change nothing.
+            "showsEnvironments": !section.isContainerWide,
         ]
         if section.usesDatabase {
             context["databases"] = DatabaseScope.allCases.map { scope -> [String: Any] in
@@ -146,7 +148,8 @@ struct ConsoleLocation {
                 return ["label": scope.rawValue.capitalized, "url": target.path(section), "current": scope == database]
             }
             context["hasDatabases"] = true
-            context["actionPath"] = formPath(section)
+            // The zone and user form only where it has a field: not on the public Zones page.
+            if section.usesZone || database != .public { context["actionPath"] = formPath(section) }
             context["needsUser"] = database != .public
             context["user"] = user ?? ""
             context["canActAsUser"] = environment == .development

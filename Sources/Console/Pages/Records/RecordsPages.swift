@@ -276,7 +276,7 @@ struct RecordsPages: Sendable {
             guard mapped.isShown else { throw mapped }
             var page = formPage(
                 location, request, type: type, schema: schema, values: posted, recordName: recordName, existing: nil,
-                error: mapped.description)
+                error: mapped.description, problems: RecordForm.problems(posted, previous: [:], type: type, timeZone: timeZone))
             page.status = mapped.status
             return .page(page)
         }
@@ -309,7 +309,8 @@ struct RecordsPages: Sendable {
         for field in type.userFields {
             if let value = request.field("was." + field.name) { previous[field.name] = value }
         }
-        let changeTag = request.field("recordChangeTag") ?? ""
+        // After a conflict the operator may save their changes over the version now on the server.
+        let changeTag = request.field("overwrite") ?? request.field("recordChangeTag") ?? ""
         do {
             let fields = try RecordForm.fields(posted, previous: previous, type: type, timeZone: timeZone)
             _ = try modify(
@@ -328,12 +329,13 @@ struct RecordsPages: Sendable {
             if case .conflict = mapped {
                 message =
                     "Someone else changed this record after you opened it, so your changes were not saved. "
-                    + "Your values are still in the form; open the record again to see theirs."
+                    + "Your values are still in the form; what they saved is shown under each field they changed."
             }
             let existing = try? fetch(request, location)
             var page = formPage(
                 location, request, type: type, schema: schema, values: posted, recordName: name, existing: existing,
-                error: message, changeTag: changeTag, previous: previous)
+                error: message, changeTag: changeTag, previous: previous,
+                problems: RecordForm.problems(posted, previous: previous, type: type, timeZone: timeZone))
             page.status = mapped.status
             return .page(page)
         }
@@ -341,7 +343,8 @@ struct RecordsPages: Sendable {
 
     private func formPage(
         _ location: ConsoleLocation, _ request: ConsoleRequest, type: SchemaView.RecordType, schema: SchemaView, values: [String: String],
-        recordName: String, existing: JSONValue?, error: String?, changeTag: String? = nil, previous: [String: String]? = nil
+        recordName: String, existing: JSONValue?, error: String?, changeTag: String? = nil, previous: [String: String]? = nil,
+        problems: [String: String] = [:]
     ) -> Page {
         var context = frame(location, request, zones: false)
         let isNew = existing == nil && changeTag == nil
@@ -349,9 +352,19 @@ struct RecordsPages: Sendable {
         context["recordType"] = type.name
         context["recordTypes"] = schema.recordTypes.map { ["name": $0.name, "selected": $0.name == type.name] }
         context["recordName"] = recordName
-        context["inputs"] = RecordForm.inputs(for: type, values: values)
-        context["changeTag"] = changeTag ?? existing?["recordChangeTag"]?.stringValue ?? ""
         let opened = previous ?? values
+        var inputs = RecordForm.inputs(for: type, values: values, problems: problems)
+        if let existing, changeTag != nil, existing["recordChangeTag"]?.stringValue != changeTag {
+            // A conflict: beside each field the other writer changed, what the record holds now.
+            let theirs = RecordForm.values(of: existing, type: type, timeZone: Formatting.timeZone(of: request.http))
+            // Forms send line breaks as CRLF; the record's lists are read with LF.
+            func lines(_ text: String?) -> String? { text?.replacingOccurrences(of: "\r\n", with: "\n") }
+            for (index, field) in type.userFields.enumerated() where lines(theirs[field.name]) != lines(opened[field.name]) {
+                inputs[index]["theirs"] = theirs[field.name].map { $0.isEmpty ? "(empty)" : $0 } ?? "(removed)"
+            }
+        }
+        context["inputs"] = inputs
+        context["changeTag"] = changeTag ?? existing?["recordChangeTag"]?.stringValue ?? ""
         context["previous"] = type.userFields.compactMap { field in opened[field.name].map { ["name": "was." + field.name, "value": $0] } }
         context["action"] =
             isNew
