@@ -17,7 +17,7 @@ import Testing
         "UsersCommand.swift": ["users add", "users password", "users sign-out", "users roles", "users remove"],
         "SchemaCommands.swift": ["import-schema"],
         "SyncCommands.swift": ["subscriptions delete", "push-tokens revoke"],
-        "SharesCommand.swift": ["shares remove-participant", "shares delete"],
+        "SharesCommand.swift": ["shares remove-participant", "shares delete", "shares leave"],
         "LifecycleCommands.swift": ["deploy", "reset"],
     ]
 
@@ -84,6 +84,14 @@ import Testing
                 }, nil
             ),
             ("shares delete", "share.delete", { ["shares", "delete", "--owner", "alice", "--zone", "Work", "share-trip"] + place }, nil),
+            (
+                "shares leave", "share.leave",
+                {
+                    // Alice shares another record with bob, who accepts, as users do (unaudited); then he leaves.
+                    try fixture.shareWithBob("trip-2")
+                    return ["shares", "leave", "--owner", "alice", "--zone", "Work", "--user", "bob"] + place
+                }, nil
+            ),
             ("deploy", "schema.deploy", { ["deploy", "--container", c] }, nil),
             ("reset", "environment.reset", { ["reset", "--container", c] }, nil),
         ]

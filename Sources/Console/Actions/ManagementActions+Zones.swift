@@ -49,9 +49,16 @@ extension ManagementActions {
     ) throws -> SharedZoneLeaving {
         let (identifier, participant) = try existingUser(user, in: container)
         let (_, ownerUser) = try existingUser(owner, in: container)
-        let shares = try store.leaveSharedZone(
-            zoneName, owner: ownerUser.userRecordName, participant: participant.userRecordName, identifier, environment,
-            as: actor.caller, by: actor)
+        let shares: [String]
+        do {
+            shares = try store.leaveSharedZone(
+                zoneName, owner: ownerUser.userRecordName, participant: participant.userRecordName, identifier, environment,
+                as: actor.caller, by: actor)
+        } catch CloudStoreError.zoneNotFound {
+            // The zone may well exist: what is missing is a share of it with this user.
+            throw CloudStoreError.notFound(
+                "\(participant.name) is in no share of \(ownerUser.name)'s zone \(zoneName): there is nothing to leave.")
+        }
         return SharedZoneLeaving(
             zoneName: zoneName, ownerRecordName: ownerUser.userRecordName, participant: participant.userRecordName, shares: shares)
     }
