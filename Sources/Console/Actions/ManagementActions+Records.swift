@@ -10,7 +10,7 @@ extension ManagementActions {
         _ body: JSONValue, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
         as actor: OperatorIdentity
     ) throws -> JSONValue {
-        let (handle, schema) = try recordsDatabase(container, environment, database, user, actor)
+        let (handle, schema) = try recordsDatabase(container, environment, database, user, actor, zoneID: body["zoneID"])
         return try RecordsExchange.query(.body(body), in: handle, schema: schema, numbersAsStrings: false)
     }
 
@@ -19,7 +19,7 @@ extension ManagementActions {
         _ body: JSONValue, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
         as actor: OperatorIdentity
     ) throws -> JSONValue {
-        let (handle, _) = try recordsDatabase(container, environment, database, user, actor)
+        let (handle, _) = try recordsDatabase(container, environment, database, user, actor, zoneID: body["zoneID"])
         return try RecordsExchange.lookup(.body(body), in: handle, numbersAsStrings: false)
     }
 
@@ -30,7 +30,7 @@ extension ManagementActions {
         _ body: JSONValue, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
         as actor: OperatorIdentity
     ) throws -> RecordsModification {
-        let (handle, schema) = try recordsDatabase(container, environment, database, user, actor)
+        let (handle, schema) = try recordsDatabase(container, environment, database, user, actor, zoneID: body["zoneID"])
         let request = try RecordsExchange.modifyRequest(.body(body), in: handle, schema: schema)
         let results = try handle.modify(request)
         let answer = RecordsExchange.answer(to: request, results, in: handle, numbersAsStrings: false)
@@ -44,7 +44,7 @@ extension ManagementActions {
         database: DatabaseScope, user: String?,
         as actor: OperatorIdentity
     ) throws -> RecordExport {
-        let (handle, schema) = try recordsDatabase(container, environment, database, user, actor)
+        let (handle, schema) = try recordsDatabase(container, environment, database, user, actor, zoneID: body["zoneID"])
         var request = body.objectValue ?? JSONObject()
         request["continuationMarker"] = nil
         request["resultsLimit"] = .integer(Int64(QueryRequest.maximumResults))
@@ -65,9 +65,11 @@ extension ManagementActions {
         return RecordExport(format: format, records: records, fieldNames: fieldNames, truncated: truncated)
     }
 
-    /// The database a records request names, and its environment's schema.
+    /// The database a records request names, and its environment's schema. In the shared
+    /// database, the owner `zoneID` names says whose zone it reaches, as for CloudKit's clients.
     private func recordsDatabase(
-        _ container: ContainerIdentifier, _ environment: Environment, _ database: DatabaseScope, _ user: String?, _ actor: OperatorIdentity
+        _ container: ContainerIdentifier, _ environment: Environment, _ database: DatabaseScope, _ user: String?, _ actor: OperatorIdentity,
+        zoneID: JSONValue?
     ) throws -> (CloudDatabase, Schema) {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
         var handle = try store.database(identifier, environment, database: target, as: actor.caller)
@@ -78,6 +80,6 @@ extension ManagementActions {
         // Each record it changes joins the audit trail, in the change's transaction.
         handle.auditActor = actor
         handle.auditPlace = "\(database)\(user.map { " of \($0)" } ?? "")"
-        return (handle, try store.schema(identifier, environment))
+        return (handle.reaching(owner: try ZoneWire.owner(WireValue(zoneID, path: "zoneID"))), try store.schema(identifier, environment))
     }
 }

@@ -14,7 +14,8 @@ import Testing
         "revokeManagementToken", "addOperator", "setOperatorPassword", "removeOperator", "rotateSecret", "setLimits", "addUser",
         "setUserPassword", "setUserDiscoverable", "signOutUser", "removeUser", "importSchema", "createRecordType", "addField",
         "setIndexes", "createRole", "setGrants", "setUserRoles", "changeUserRole", "deleteRole", "createZone", "deleteZone",
-        "modifyRecords", "deleteSubscription", "revokePushToken", "removeShareParticipant", "deleteShare", "deploySchema",
+        "modifyRecords", "deleteSubscription", "revokePushToken", "removeShareParticipant", "deleteShare", "leaveSharedZone",
+        "deploySchema",
         "resetDevelopment",
     ]
 
@@ -82,7 +83,7 @@ import Testing
             ),
             ("removeOperator", "operator.remove", { _ = try actions.removeOperator("temp", as: actor) }),
             ("rotateSecret", "secret.rotate", { _ = try actions.rotateSecret(as: actor) }),
-            ("setLimits", "limits.set", { _ = try actions.setLimits(["burst": 50], of: c, environment: dev, as: actor) }),
+            ("setLimits", "limits.set", { _ = try actions.setLimits(LimitsChange(burst: 50), of: c, environment: dev, as: actor) }),
             (
                 "addUser", "user.add",
                 {
@@ -177,6 +178,14 @@ import Testing
                 "deleteShare", "share.delete",
                 {
                     _ = try actions.deleteShare("share-trip", zone: "Work", owner: "alice", in: c, environment: dev, as: actor)
+                }
+            ),
+            (
+                "leaveSharedZone", "share.leave",
+                {
+                    // Alice shares another record with bob, who accepts, as users do (unaudited); then he leaves.
+                    try fixture.shareWithBob("trip-2")
+                    _ = try actions.leaveSharedZone("Work", owner: "alice", user: "bob", in: c, environment: dev, as: actor)
                 }
             ),
             ("deploySchema", "schema.deploy", { _ = try actions.deploySchema(of: c, as: actor) }),

@@ -44,7 +44,7 @@ import Testing
         let base = "/console/containers/\(server.container.rawValue)/development/logs"
         let all = Self.text(try server.get(base, headers: [cookie]))
         #expect(all.contains("2 of 5 records: ACCESS_DENIED"))
-        #expect(all.contains(">alice</span>"), "the user by name")
+        #expect(all.contains(">alice (<code>"), "the user by name")
         #expect(!all.contains(">\(alice)<"), "not by record name")
         #expect(all.contains(#"<option value="records/changes">"#) && all.contains(#"<option value="zones/changes">"#))
         let errors = Self.text(try server.get(base + "?errors=1", headers: [cookie]))

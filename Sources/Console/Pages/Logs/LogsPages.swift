@@ -69,7 +69,7 @@ struct LogsPages: Sendable {
         do {
             let (filter, kept) = try self.filter(request, location)
             let answer = try actions.requestLog(filter, as: request.identity)
-            let names = try userNames(location)
+            let names = UserNames(try location.identifier, actions, request)
             let entries = answer.entries.map { Self.row($0, timeZone: timeZone, names: names, location: location) }
             context["entries"] = entries
             context["hasEntries"] = !entries.isEmpty
@@ -86,17 +86,11 @@ struct LogsPages: Sendable {
         return .page(Page("console.logs", context: context))
     }
 
-    /// The sign-in names of the container's users by user record name, read once per page.
-    private func userNames(_ location: ConsoleLocation) throws -> [String: String] {
-        let users = try actions.store.users(try location.identifier)
-        return Dictionary(users.map { ($0.userRecordName, $0.name) }, uniquingKeysWith: { first, _ in first })
-    }
-
     /// One call as a row of the list and of the live tail (`console.log-row`), rendered from this alone.
-    static func row(_ entry: RequestLogEntry, timeZone: TimeZone, names: [String: String], location: ConsoleLocation) -> [String: Any] {
+    static func row(_ entry: RequestLogEntry, timeZone: TimeZone, names: UserNames, location: ConsoleLocation) -> [String: Any] {
         [
             "time": Formatting.time(entry.time, in: timeZone), "operation": entry.operation, "database": entry.database,
-            "user": entry.user.map { names[$0] ?? $0 } ?? "", "userRecordName": entry.user.flatMap { names[$0] == nil ? nil : $0 } ?? "",
+            "user": entry.user ?? "", "userLabel": names.context(entry.user),
             "status": String(entry.status), "isError": entry.isFailure, "code": entry.serverErrorCode ?? "",
             "failures": entry.resultFailureSummary ?? "", "duration": Formatting.milliseconds(entry.durationMicroseconds),
             "bytesIn": Formatting.bytes(entry.bytesIn), "bytesOut": Formatting.bytes(entry.bytesOut), "client": entry.clientAddress,
@@ -113,7 +107,7 @@ struct LogsPages: Sendable {
             throw ConsoleError.notFound("No logged call has this id.")
         }
         let entry = try actions.requestLogEntry(container: location.container, environment: location.environment, id: id)
-        let names = try userNames(location)
+        let names = UserNames(try location.identifier, actions, request)
         let outcomes = entry.resultErrors.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         let succeeded = entry.results.map { $0 - entry.failedResults }
         var context = Self.row(entry, timeZone: timeZone, names: names, location: location)
@@ -149,7 +143,7 @@ struct LogsPages: Sendable {
         let authenticator = console.authenticator
         let http = request.http
         let timeZone = Formatting.timeZone(of: request.http)
-        let names = try userNames(location)
+        let names = UserNames(try location.identifier, actions, request)
         let templates = console.pages.templates
         // Rows stream as the page's own rows, rendered by the same template from the same context.
         let render: @Sendable (RequestLogEntry) -> String? = { entry in

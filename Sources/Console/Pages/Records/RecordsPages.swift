@@ -43,7 +43,7 @@ struct RecordsPages: Sendable {
 
     /// The location, the environment's schema and the operator's time zone of a request.
     private func setting(_ request: ConsoleRequest) throws -> (ConsoleLocation, SchemaView, TimeZone) {
-        let location = try ConsoleLocation(request)
+        let location = console.settled(try ConsoleLocation(request), request)
         let schema = SchemaView(try actions.schema(of: try location.identifier, environment: location.environment, as: request.identity))
         return (location, schema, Formatting.timeZone(of: request.http))
     }
@@ -181,7 +181,7 @@ struct RecordsPages: Sendable {
     private func fetch(_ request: ConsoleRequest, _ location: ConsoleLocation) throws -> JSONValue {
         let name = request.path("record")
         let answer = try actions.lookupRecords(
-            ["records": [["recordName": .string(name)]], "zoneID": ["zoneName": .string(location.zone)]], in: try location.identifier,
+            ["records": [["recordName": .string(name)]], "zoneID": location.zoneID], in: try location.identifier,
             environment: location.environment, database: location.database, user: location.user, as: request.identity)
         guard let record = answer["records"]?[0], record["recordType"] != nil else {
             let reason = answer["records"]?[0]?["reason"]?.stringValue ?? "Record not found"
@@ -195,11 +195,14 @@ struct RecordsPages: Sendable {
         if let reason = blocked(location) { throw ConsoleError.badRequest(reason) }
         let record = try fetch(request, location)
         var context = frame(location, request, zones: false)
-        context.merge(recordContext(record, schema: schema, location: location, timeZone: timeZone)) { _, new in new }
+        let names = UserNames(try location.identifier, actions, request)
+        context.merge(recordContext(record, schema: schema, location: location, timeZone: timeZone, people: names)) { _, new in new }
         return .page(Page("console.record", context: context))
     }
 
-    private func recordContext(_ record: JSONValue, schema: SchemaView, location: ConsoleLocation, timeZone: TimeZone) -> [String: Any] {
+    private func recordContext(
+        _ record: JSONValue, schema: SchemaView, location: ConsoleLocation, timeZone: TimeZone, people: UserNames
+    ) -> [String: Any] {
         let name = record["recordName"]?.stringValue ?? ""
         let typeName = record["recordType"]?.stringValue ?? ""
         let display = FieldDisplay(location: location, recordName: name, timeZone: timeZone)
@@ -210,7 +213,7 @@ struct RecordsPages: Sendable {
         func stamp(_ key: String) -> String {
             let stamp = record[key]
             let time = stamp?["timestamp"]?.int64Value(acceptingNumericString: true).map { Formatting.time($0, in: timeZone) } ?? ""
-            return time + " by " + (stamp?["userRecordName"]?.stringValue ?? "?")
+            return time + " by " + (stamp?["userRecordName"]?.stringValue.map(people.label) ?? "?")
         }
         return [
             "recordName": name, "recordType": typeName, "changeTag": record["recordChangeTag"]?.stringValue ?? "",
@@ -369,7 +372,7 @@ struct RecordsPages: Sendable {
     /// Applies one operation and returns the saved record, or throws its error.
     private func modify(_ operation: JSONValue, _ location: ConsoleLocation, _ request: ConsoleRequest) throws -> JSONValue {
         let answer = try actions.modifyRecords(
-            ["operations": [operation], "zoneID": ["zoneName": .string(location.zone)]], in: try location.identifier,
+            ["operations": [operation], "zoneID": location.zoneID], in: try location.identifier,
             environment: location.environment, database: location.database, user: location.user, as: request.identity)
         if case .failure(_, let error)? = answer.results.first { throw ConsoleError(recordFailure: error) }
         return answer.json["records"]?[0] ?? .null
@@ -413,7 +416,7 @@ struct RecordsPages: Sendable {
         }
         let operations: [JSONValue] = names.map { ["operationType": "forceDelete", "record": ["recordName": .string($0)]] }
         let answer = try actions.modifyRecords(
-            ["operations": .array(operations), "zoneID": ["zoneName": .string(location.zone)], "atomic": false],
+            ["operations": .array(operations), "zoneID": location.zoneID, "atomic": false],
             in: try location.identifier,
             environment: location.environment, database: location.database, user: location.user, as: request.identity)
         let failures = answer.results.compactMap { result -> (recordName: String?, error: CloudStoreError)? in
