@@ -28,8 +28,9 @@ public struct RequestLogEntry: Hashable, Sendable {
     public var bytesOut: Int64
     /// The request id, as in `X-Apple-Request-UUID`.
     public var requestID: String
-    /// The reason CloudKit's error answer gave the client (never an internal cause); `nil` for
-    /// a success, and for calls logged before reasons were kept.
+    /// The reason CloudKit's error answer gave the client (never an internal cause); for a
+    /// success whose results failed one by one, the first failed result's code and reason;
+    /// `nil` otherwise, and for calls logged before reasons were kept.
     public var reason: String?
     /// The API token or server key the call carried, by name.
     public var credential: RequestLogCredential?

@@ -88,6 +88,7 @@ struct APIEndpoint: Sendable {
             entry.zones = answer.zones
             entry.results = answer.results
             entry.resultErrors = answer.errors
+            entry.reason = answer.reason
         }
         store.requestLog.record(entry)
     }

@@ -15,6 +15,9 @@ struct LoggedAnswer {
     var results: Int?
     /// Failed results by `serverErrorCode`.
     var errors: [String: Int] = [:]
+    /// The reason the first failed result gave the client, with its code: why the call
+    /// partly failed.
+    var reason: String?
 
     /// The lists of results an answer may hold, one result per record, zone or subscription.
     private static let resultLists = ["records", "zones", "subscriptions"]
@@ -30,7 +33,10 @@ struct LoggedAnswer {
             results = (results ?? 0) + items.count
             for item in items {
                 guard let result = item.objectValue else { continue }
-                if let code = result["serverErrorCode"]?.stringValue, !(lookup && code == "NOT_FOUND") { errors[code, default: 0] += 1 }
+                if let code = result["serverErrorCode"]?.stringValue, !(lookup && code == "NOT_FOUND") {
+                    errors[code, default: 0] += 1
+                    if reason == nil { reason = code + ": " + (result["reason"]?.stringValue ?? "") }
+                }
                 if let type = result["recordType"]?.stringValue { Self.add(type, to: &recordTypes) }
                 let zoneID = result["zoneID"]?.objectValue
                 if let zone = zoneID?["zoneName"]?.stringValue { Self.add(zone, to: &zones) }

@@ -65,6 +65,7 @@ import Testing
         let code = try #require(write.resultErrors.keys.first)
         #expect(answer.contains(#""serverErrorCode":"\#(code)""#))
         #expect(write.isFailure)
+        #expect(write.reason?.hasPrefix(code + ": ") == true && (write.reason?.count ?? 0) > code.count + 2, "the failed record's reason")
         let failures = try server.store.requestLog.entries(RequestLogFilter(container: server.container.rawValue, errorsOnly: true))
         #expect(Set(failures.map(\.requestID)) == [failed.requestID, write.requestID])
     }

@@ -98,7 +98,9 @@ struct UsagePages: Sendable {
         context["hasOperations"] = !summary.operations.isEmpty
         context["sampled"] = summary.callsRead < summary.requests ? Formatting.count(Int64(summary.callsRead)) : ""
         let perBucket = Int64((rate * 60 * Double(range.bucketMinutes)).rounded())
-        context["charts"] = charts(usage.points, range: range, zone: zone, storageLimit: storageLimit, requestLimit: perBucket)
+        let shown = Self.fitted(usage.points)
+        context["fittedFrom"] = shown.count < usage.points.count ? Formatting.time(shown[0].start, in: zone) : ""
+        context["charts"] = charts(shown, range: range, zone: zone, storageLimit: storageLimit, requestLimit: perBucket)
         return .page(Page("console.usage", context: context))
     }
 
@@ -122,6 +124,18 @@ struct UsagePages: Sendable {
             ["label": "Bandwidth", "value": "\(Formatting.bytes(summary.bytesIn)) in, \(Formatting.bytes(summary.bytesOut)) out"],
         ]
     }
+
+    /// The buckets the charts show: from shortly before the range's first call, so that calls
+    /// of the last minutes are not squeezed against the right edge, and at least
+    /// ``minimumBucketsShown`` of them; all of them when there were no calls.
+    static func fitted(_ points: [UsageView.Point]) -> [UsageView.Point] {
+        guard let first = points.firstIndex(where: { $0.requests > 0 }) else { return points }
+        let start = max(0, min(first - 2, points.count - minimumBucketsShown))
+        return Array(points[start...])
+    }
+
+    /// The fewest buckets a chart fitted to the activity shows.
+    static let minimumBucketsShown = 12
 
     private func charts(
         _ points: [UsageView.Point], range: UsageRange, zone: TimeZone, storageLimit: Int64?, requestLimit: Int64
