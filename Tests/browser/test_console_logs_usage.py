@@ -6,6 +6,9 @@ breakdown by operation, and an empty container says so in words. Every page is c
 axe-core and saved as screenshots at 1280×800 and 390×844; the Logs page with 50 rows stays
 within its height budget at 390 px."""
 
+import re
+import time
+
 import requests
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.select import Select
@@ -73,6 +76,27 @@ def test_a_partly_failed_write_is_found_by_errors_only_and_its_detail_names_the_
     pages.open(rows[0].find_element(By.CSS_SELECTOR, "a[href*='/logs/requests/']").get_attribute("href").replace(review.server.url, ""))
     assert pages.find("#log-reason").text not in ("", "—")
     pages.check("log-detail-error")
+
+
+def test_live_tail_rows_look_and_label_like_the_pages_rows(review, driver):
+    pages = review.log_in(driver)
+    pages.open(review.console("logs?operation=records/query"))
+    before = _rows(pages)
+    labels = [cell.get_attribute("data-label") for cell in before[0].find_elements(By.CSS_SELECTOR, "td")]
+    pages.find("#tail-toggle").click()
+    WebDriverWait(driver, 10).until(lambda d: "Live tail:" in d.find_element(By.ID, "tail-status").text)
+    time.sleep(0.5)
+    _query_notes(review, 1)
+    WebDriverWait(driver, 15).until(lambda d: len(_rows(pages)) > len(before))
+    newest = _rows(pages)[0]
+    assert [cell.get_attribute("data-label") for cell in newest.find_elements(By.CSS_SELECTOR, "td")] == labels
+    cells = {cell.get_attribute("data-label"): cell.text for cell in newest.find_elements(By.CSS_SELECTOR, "td")}
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", cells["Time"]), cells
+    assert cells["User"] == "world"
+    assert re.search(r"\d bytes / [\d.]+ KB", cells["Time taken"]), cells
+    assert "127.0.0.1" in cells["Request"]
+    pages.find("#tail-toggle").click()
+    pages.check("logs-live-tail")
 
 
 def test_usage_shows_totals_a_breakdown_by_operation_and_an_empty_state_in_words(review, driver):

@@ -66,6 +66,13 @@ import Testing
         #expect(answer.contains(#""serverErrorCode":"\#(code)""#))
         #expect(write.isFailure)
         #expect(write.reason?.hasPrefix(code + ": ") == true && (write.reason?.count ?? 0) > code.count + 2, "the failed record's reason")
+        // A read's answer, written out as text, is scanned for its records' types and zones.
+        let lookup = #"{"records":[{"recordName":"a"},{"recordName":"b"},{"recordName":"missing"}]}"#
+        #expect(try server.post("private", "records/lookup", lookup, webAuthToken: token).status == 200)
+        let read = try #require(
+            try server.store.requestLog.entries(RequestLogFilter(container: server.container.rawValue, operation: "records/lookup")).first)
+        #expect(read.results == 3 && read.recordTypes == "Note" && read.zones == "_defaultZone")
+        #expect(read.resultErrors.isEmpty && !read.isFailure, "a lookup's NOT_FOUND answers what was asked")
         let failures = try server.store.requestLog.entries(RequestLogFilter(container: server.container.rawValue, errorsOnly: true))
         #expect(Set(failures.map(\.requestID)) == [failed.requestID, write.requestID])
     }
