@@ -74,11 +74,16 @@ public struct RequestLogEntry: Hashable, Sendable {
     /// Whether the call failed: an error status, or a success with results that failed.
     public var isFailure: Bool { status >= 400 || !resultErrors.isEmpty }
 
+    /// The per-result failures by code, the most frequent first (codes in order among equals).
+    public var resultErrorsByCount: [(code: String, count: Int)] {
+        resultErrors.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
     /// The per-result failures in words, such as `2 of 5 records: ACCESS_DENIED`, most frequent
     /// code first; `nil` when none failed.
     public var resultFailureSummary: String? {
         guard !resultErrors.isEmpty else { return nil }
-        let codes = resultErrors.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map(\.key)
+        let codes = resultErrorsByCount.map(\.code)
         let of = results.map { " of \($0)" } ?? ""
         return "\(failedResults)\(of) \(failedResults == 1 && results == 1 ? "record" : "records"): " + codes.joined(separator: ", ")
     }

@@ -108,7 +108,6 @@ struct LogsPages: Sendable {
         }
         let entry = try actions.requestLogEntry(container: location.container, environment: location.environment, id: id)
         let names = UserNames(try location.identifier, actions, request)
-        let outcomes = entry.resultErrors.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
         let succeeded = entry.results.map { $0 - entry.failedResults }
         var context = Self.row(entry, timeZone: timeZone, names: names, location: location)
         context["bar"] = location.bar(.logs)
@@ -122,7 +121,7 @@ struct LogsPages: Sendable {
         context["hasResults"] = entry.results != nil
         context["outcomes"] =
             (succeeded.map { $0 > 0 ? [["code": "succeeded", "count": Formatting.count(Int64($0))]] : [] } ?? [])
-            + outcomes.map { ["code": $0.key, "count": Formatting.count(Int64($0.value))] }
+            + entry.resultErrorsByCount.map { ["code": $0.code, "count": Formatting.count(Int64($0.count))] }
         context["results"] = entry.results.map { Formatting.count(Int64($0)) } ?? ""
         return .page(Page("console.log-entry", context: context))
     }
