@@ -51,20 +51,21 @@ extension CloudStore {
         // The week's minutes say when the latest call was; the range's are among them.
         let weekStart = min(firstStart, now / 60_000 - UsageRange.week.bucketMinutes * Int64(UsageRange.week.bucketCount))
         let minutes = try requestLog.usageMinutes(container, environment, fromMinute: weekStart, toMinute: lastStart + bucket).minutes
-        var summary = UsageSummary(requests: 0, errors: 0, bytesIn: 0, bytesOut: 0, operations: [], callsRead: 0)
+        var summary = UsageSummary(
+            totals: UsagePoint(start: firstStart * 60_000, requests: 0, errors: 0, bytesIn: 0, bytesOut: 0), operations: [], callsRead: 0)
         var latency = LatencyHistogram()
         for minute in minutes where minute.requests > 0 {
             summary.lastActivity = max(summary.lastActivity ?? 0, minute.minute * 60_000)
             guard minute.minute >= firstStart else { continue }
-            summary.requests += minute.requests
-            summary.errors += minute.errors
-            summary.bytesIn += minute.bytesIn
-            summary.bytesOut += minute.bytesOut
+            summary.totals.requests += minute.requests
+            summary.totals.errors += minute.errors
+            summary.totals.bytesIn += minute.bytesIn
+            summary.totals.bytesOut += minute.bytesOut
             latency.merge(minute.latency)
         }
-        summary.p50Microseconds = latency.percentile(0.5)
-        summary.p99Microseconds = latency.percentile(0.99)
-        guard summary.requests > 0 else { return summary }
+        summary.totals.p50Microseconds = latency.percentile(0.5)
+        summary.totals.p99Microseconds = latency.percentile(0.99)
+        guard summary.totals.requests > 0 else { return summary }
         let calls = try requestLog.entries(
             RequestLogFilter(
                 container: container.rawValue, environment: environment.rawValue, from: firstStart * 60_000,

@@ -22,8 +22,8 @@ import Testing
         log.record(partial)
         log.record(Self.call(store, "records/modify", micros: 5_000))
         let summary = try store.store.usageSummary(of: store.container, .development, range: .hour)
-        #expect(summary.requests == 9 && summary.errors == 1)
-        #expect(summary.bytesIn + summary.bytesOut == 90)
+        #expect(summary.totals.requests == 9 && summary.totals.errors == 1)
+        #expect(summary.totals.bytesIn + summary.totals.bytesOut == 90)
         #expect(summary.peakPerSecond == 9, "the test clock moves a millisecond a call: all nine in one second")
         #expect(summary.callsRead == 9)
         #expect(summary.operations.map(\.operation) == ["records/query", "records/modify"])
@@ -37,7 +37,7 @@ import Testing
     @Test func anEnvironmentWithoutCallsHasNoActivityAndNoFittingRange() throws {
         let store = try TemporaryStore()
         let summary = try store.store.usageSummary(of: store.container, .development, range: .day)
-        #expect(summary.requests == 0 && summary.lastActivity == nil && summary.operations.isEmpty && summary.peakPerSecond == nil)
+        #expect(summary.totals.requests == 0 && summary.lastActivity == nil && summary.operations.isEmpty && summary.peakPerSecond == nil)
         #expect(try store.store.fittingUsageRange(of: store.container, .development) == nil)
     }
 
@@ -51,7 +51,7 @@ import Testing
         #expect(try store.store.fittingUsageRange(of: store.container, .development) == .day)
         store.clock.advance(by: 2 * 24 * 60 * 60_000)
         #expect(try store.store.fittingUsageRange(of: store.container, .development) == .week)
-        #expect(try store.store.usageSummary(of: store.container, .development, range: .hour).requests == 0)
+        #expect(try store.store.usageSummary(of: store.container, .development, range: .hour).totals.requests == 0)
         #expect(try store.store.usageSummary(of: store.container, .development, range: .hour).lastActivity != nil)
     }
 

@@ -17,9 +17,10 @@ public struct UsageSummaryView: ManagementResult, Equatable {
     public var json: JSONValue {
         func optional(_ value: Int64?) -> JSONValue { value.map(JSONValue.integer) ?? .null }
         return [
-            "range": .string(range), "requests": .integer(summary.requests), "errors": .integer(summary.errors),
-            "bytesIn": .integer(summary.bytesIn), "bytesOut": .integer(summary.bytesOut),
-            "p50Microseconds": optional(summary.p50Microseconds), "p99Microseconds": optional(summary.p99Microseconds),
+            "range": .string(range), "start": .integer(summary.totals.start), "requests": .integer(summary.totals.requests),
+            "errors": .integer(summary.totals.errors), "bytesIn": .integer(summary.totals.bytesIn),
+            "bytesOut": .integer(summary.totals.bytesOut), "p50Microseconds": optional(summary.totals.p50Microseconds),
+            "p99Microseconds": optional(summary.totals.p99Microseconds),
             "peakPerSecond": optional(summary.peakPerSecond), "callsRead": .integer(Int64(summary.callsRead)),
             "lastActivity": optional(summary.lastActivity),
             "operations": .array(
@@ -37,9 +38,11 @@ public struct UsageSummaryView: ManagementResult, Equatable {
         let fields = try AnswerFields(json)
         range = try fields.string("range")
         summary = UsageSummary(
-            requests: try fields.int64("requests"), errors: try fields.int64("errors"), bytesIn: try fields.int64("bytesIn"),
-            bytesOut: try fields.int64("bytesOut"), p50Microseconds: try fields.optionalInt64("p50Microseconds"),
-            p99Microseconds: try fields.optionalInt64("p99Microseconds"), peakPerSecond: try fields.optionalInt64("peakPerSecond"),
+            totals: UsagePoint(
+                start: try fields.int64("start"), requests: try fields.int64("requests"), errors: try fields.int64("errors"),
+                bytesIn: try fields.int64("bytesIn"), bytesOut: try fields.int64("bytesOut"),
+                p50Microseconds: try fields.optionalInt64("p50Microseconds"), p99Microseconds: try fields.optionalInt64("p99Microseconds")),
+            peakPerSecond: try fields.optionalInt64("peakPerSecond"),
             operations: try fields.array("operations") { value in
                 let operation = try AnswerFields(value)
                 return OperationUsage(

@@ -83,7 +83,7 @@ struct UsagePages: Sendable {
         ]
         context["storageDefinition"] = Self.storageDefinition
         context["hasTraffic"] = summary.lastActivity != nil
-        context["hasCalls"] = summary.requests > 0
+        context["hasCalls"] = summary.totals.requests > 0
         context["totals"] = totals(summary, rate: rate)
         context["operations"] = summary.operations.map { operation -> [String: Any] in
             [
@@ -96,7 +96,7 @@ struct UsagePages: Sendable {
             ]
         }
         context["hasOperations"] = !summary.operations.isEmpty
-        context["sampled"] = summary.callsRead < summary.requests ? Formatting.count(Int64(summary.callsRead)) : ""
+        context["sampled"] = summary.callsRead < summary.totals.requests ? Formatting.count(Int64(summary.callsRead)) : ""
         let perBucket = Int64((rate * 60 * Double(range.bucketMinutes)).rounded())
         let shown = Self.fitted(usage.points)
         context["fittedFrom"] = shown.count < usage.points.count ? Formatting.time(shown[0].start, in: zone) : ""
@@ -107,21 +107,22 @@ struct UsagePages: Sendable {
     /// The range's figures beside the charts: requests, error rate, answer times, the busiest
     /// second against the limit, and bandwidth.
     private func totals(_ summary: UsageSummary, rate: Double) -> [[String: String]] {
+        let totals = summary.totals
         let peak = summary.peakPerSecond.map { peak in
             "\(Formatting.count(peak)) a second, \(Self.share(peak, of: max(1, Int64(rate.rounded(.up))))) of the limit of \(Self.rate(rate))"
         }
         return [
-            ["label": "Requests", "value": Formatting.count(summary.requests)],
-            ["label": "Errors", "value": "\(Formatting.count(summary.errors)) (\(Self.share(summary.errors, of: summary.requests)))"],
+            ["label": "Requests", "value": Formatting.count(totals.requests)],
+            ["label": "Errors", "value": "\(Formatting.count(totals.errors)) (\(Self.share(totals.errors, of: totals.requests)))"],
             [
                 "label": "Answer time",
-                "value": summary.p50Microseconds.map {
-                    "p50 \(Formatting.milliseconds($0)), p99 \(Formatting.milliseconds(summary.p99Microseconds ?? $0))"
+                "value": totals.p50Microseconds.map {
+                    "p50 \(Formatting.milliseconds($0)), p99 \(Formatting.milliseconds(totals.p99Microseconds ?? $0))"
                 }
                     ?? "—",
             ],
             ["label": "Busiest second", "value": peak ?? "—"],
-            ["label": "Bandwidth", "value": "\(Formatting.bytes(summary.bytesIn)) in, \(Formatting.bytes(summary.bytesOut)) out"],
+            ["label": "Bandwidth", "value": "\(Formatting.bytes(totals.bytesIn)) in, \(Formatting.bytes(totals.bytesOut)) out"],
         ]
     }
 
