@@ -22,9 +22,11 @@ import Testing
     /// The public actions that only read (a dry run such as `validateSchema` included).
     static let reading = [
         "apiTokens", "auditTrail", "changeLog", "container", "containers", "developmentContents", "exportRecords", "exportRequestLog",
-        "limits", "lookupRecords", "managementTokens", "nextChanges", "notificationQueues", "pushTokens", "queryRecords", "requestLog",
-        "requestLogFilter", "schema", "schemaDeployments", "schemaDifference", "schemaText", "security", "serverKeys", "shares",
-        "signInAttacks", "simulateAccess", "subscriptions", "usage", "users", "validateSchema", "zones",
+        "fittingUsageRange", "limits", "lookupRecords", "managementTokens", "nextChanges", "notificationQueues", "pushTokens",
+        "queryRecords", "requestLog",
+        "requestLogEntry", "requestLogFilter", "schema", "schemaDeployments", "schemaDifference", "schemaText", "security", "serverKeys",
+        "shares",
+        "signInAttacks", "simulateAccess", "subscriptions", "usage", "usageSummary", "users", "validateSchema", "zones",
     ]
 
     /// A public action added to `ManagementActions` must be listed above, as changing (and then
