@@ -14,6 +14,45 @@ extension ManagementActions {
         return try RecordsExchange.query(.body(body), in: handle, schema: schema, numbersAsStrings: false)
     }
 
+    /// A page of a zone's records in record-name order, read without a query, so that no index
+    /// is needed: `{records, continuationMarker?}` as a query answers, the marker being the
+    /// record name the next page starts after.
+    /// - Parameter recordType: only records of this type; every type when `nil`.
+    public func browseRecords(
+        zone: String, recordType: String?, after: String?, limit: Int, in container: ContainerIdentifier, environment: Environment,
+        database: DatabaseScope, user: String?, as actor: OperatorIdentity
+    ) throws -> JSONValue {
+        let (handle, _) = try recordsDatabase(container, environment, database, user, actor)
+        let listing = try handle.listRecords(zoneName: zone, recordType: recordType, after: after, limit: limit)
+        return RecordEncoder(numbersAsStrings: false, currentUser: nil).page(
+            listing.records, desiredKeys: nil, continuationMarker: listing.continuation)
+    }
+
+    /// The records of a zone pointing at one record (by a reference field or as its parent), from
+    /// a bounded scan of the zone: `{referrers: [{recordName, recordType, field?}], complete}`.
+    public func recordReferrers(
+        of recordName: String, zone: String, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope,
+        user: String?, as actor: OperatorIdentity
+    ) throws -> JSONValue {
+        let (handle, _) = try recordsDatabase(container, environment, database, user, actor)
+        let found = try handle.referrers(of: recordName, zoneName: zone)
+        let referrers: [JSONValue] = found.referrers.map { referrer in
+            var object: JSONObject = ["recordName": .string(referrer.recordName), "recordType": .string(referrer.recordType)]
+            if let field = referrer.field { object["field"] = .string(field) }
+            return .object(object)
+        }
+        return ["referrers": .array(referrers), "complete": .bool(found.complete)]
+    }
+
+    /// How many records of each type a zone holds: `{recordType: count}`.
+    public func recordCounts(
+        zone: String, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
+        as actor: OperatorIdentity
+    ) throws -> [String: Int64] {
+        let (handle, _) = try recordsDatabase(container, environment, database, user, actor)
+        return try handle.recordCounts(zoneName: zone)
+    }
+
     /// Fetches records by name with a CloudKit `records/lookup` body (`records`, `zoneID`, `desiredKeys`).
     public func lookupRecords(
         _ body: JSONValue, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
