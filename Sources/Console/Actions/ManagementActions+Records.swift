@@ -10,7 +10,7 @@ extension ManagementActions {
         _ body: JSONValue, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
         as actor: OperatorIdentity
     ) throws -> JSONValue {
-        let (handle, schema) = try recordsDatabase(container, environment, database, user, actor)
+        let (handle, schema) = try recordsDatabase(container, environment, database, user, actor, zoneID: body["zoneID"])
         return try RecordsExchange.query(.body(body), in: handle, schema: schema, numbersAsStrings: false)
     }
 
@@ -22,7 +22,7 @@ extension ManagementActions {
         zone: String, recordType: String?, after: String?, limit: Int, in container: ContainerIdentifier, environment: Environment,
         database: DatabaseScope, user: String?, as actor: OperatorIdentity
     ) throws -> JSONValue {
-        let (handle, _) = try recordsDatabase(container, environment, database, user, actor)
+        let (handle, _) = try recordsDatabase(container, environment, database, user, actor, zoneID: nil)
         let listing = try handle.listRecords(zoneName: zone, recordType: recordType, after: after, limit: limit)
         return RecordEncoder(numbersAsStrings: false, currentUser: nil).page(
             listing.records, desiredKeys: nil, continuationMarker: listing.continuation)
@@ -34,7 +34,7 @@ extension ManagementActions {
         of recordName: String, zone: String, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope,
         user: String?, as actor: OperatorIdentity
     ) throws -> JSONValue {
-        let (handle, _) = try recordsDatabase(container, environment, database, user, actor)
+        let (handle, _) = try recordsDatabase(container, environment, database, user, actor, zoneID: nil)
         let found = try handle.referrers(of: recordName, zoneName: zone)
         let referrers: [JSONValue] = found.referrers.map { referrer in
             var object: JSONObject = ["recordName": .string(referrer.recordName), "recordType": .string(referrer.recordType)]
@@ -44,12 +44,14 @@ extension ManagementActions {
         return ["referrers": .array(referrers), "complete": .bool(found.complete)]
     }
 
-    /// How many records of each type a zone holds: `{recordType: count}`.
+    /// How many records of each type a zone holds: `{recordType: count}`; in the shared database
+    /// the zone is the one `owner` shared.
     public func recordCounts(
-        zone: String, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
-        as actor: OperatorIdentity
+        zone: String, owner: String? = nil, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope,
+        user: String?, as actor: OperatorIdentity
     ) throws -> [String: Int64] {
-        let (handle, _) = try recordsDatabase(container, environment, database, user, actor)
+        let zoneID: JSONValue = owner.map { ["zoneName": .string(zone), "ownerRecordName": .string($0)] } ?? ["zoneName": .string(zone)]
+        let (handle, _) = try recordsDatabase(container, environment, database, user, actor, zoneID: zoneID)
         return try handle.recordCounts(zoneName: zone)
     }
 
@@ -58,7 +60,7 @@ extension ManagementActions {
         _ body: JSONValue, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
         as actor: OperatorIdentity
     ) throws -> JSONValue {
-        let (handle, _) = try recordsDatabase(container, environment, database, user, actor)
+        let (handle, _) = try recordsDatabase(container, environment, database, user, actor, zoneID: body["zoneID"])
         return try RecordsExchange.lookup(.body(body), in: handle, numbersAsStrings: false)
     }
 
@@ -69,7 +71,7 @@ extension ManagementActions {
         _ body: JSONValue, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
         as actor: OperatorIdentity
     ) throws -> RecordsModification {
-        let (handle, schema) = try recordsDatabase(container, environment, database, user, actor)
+        let (handle, schema) = try recordsDatabase(container, environment, database, user, actor, zoneID: body["zoneID"])
         let request = try RecordsExchange.modifyRequest(.body(body), in: handle, schema: schema)
         let results = try handle.modify(request)
         let answer = RecordsExchange.answer(to: request, results, in: handle, numbersAsStrings: false)
@@ -83,7 +85,7 @@ extension ManagementActions {
         database: DatabaseScope, user: String?,
         as actor: OperatorIdentity
     ) throws -> RecordExport {
-        let (handle, schema) = try recordsDatabase(container, environment, database, user, actor)
+        let (handle, schema) = try recordsDatabase(container, environment, database, user, actor, zoneID: body["zoneID"])
         var request = body.objectValue ?? JSONObject()
         request["continuationMarker"] = nil
         request["resultsLimit"] = .integer(Int64(QueryRequest.maximumResults))
@@ -104,9 +106,11 @@ extension ManagementActions {
         return RecordExport(format: format, records: records, fieldNames: fieldNames, truncated: truncated)
     }
 
-    /// The database a records request names, and its environment's schema.
+    /// The database a records request names, and its environment's schema. In the shared
+    /// database, the owner `zoneID` names says whose zone it reaches, as for CloudKit's clients.
     private func recordsDatabase(
-        _ container: ContainerIdentifier, _ environment: Environment, _ database: DatabaseScope, _ user: String?, _ actor: OperatorIdentity
+        _ container: ContainerIdentifier, _ environment: Environment, _ database: DatabaseScope, _ user: String?, _ actor: OperatorIdentity,
+        zoneID: JSONValue?
     ) throws -> (CloudDatabase, Schema) {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
         var handle = try store.database(identifier, environment, database: target, as: actor.caller)
@@ -117,6 +121,6 @@ extension ManagementActions {
         // Each record it changes joins the audit trail, in the change's transaction.
         handle.auditActor = actor
         handle.auditPlace = "\(database)\(user.map { " of \($0)" } ?? "")"
-        return (handle, try store.schema(identifier, environment))
+        return (handle.reaching(owner: try ZoneWire.owner(WireValue(zoneID, path: "zoneID"))), try store.schema(identifier, environment))
     }
 }

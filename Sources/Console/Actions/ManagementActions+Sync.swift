@@ -77,13 +77,16 @@ extension ManagementActions {
 
     /// A zone's change log after a sequence, or from a time on, tombstones included, with the
     /// zone's current sync token and the horizon below which tokens have expired.
+    /// - Parameter zoneOwner: in the shared database, the owner of the zone (user record name),
+    ///   which must be shared with `user`.
     public func changeLog(
-        zone: String, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?, after: Int64?,
-        since: Int64?, as actor: OperatorIdentity
+        zone: String, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
+        zoneOwner: String? = nil, after: Int64?, since: Int64?, as actor: OperatorIdentity
     ) throws -> ChangeLogView {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
+        let holder = try sharedZoneHolder(zone, owner: zoneOwner, identifier, environment, target, actor) ?? target
         let page = try store.changeLog(
-            identifier, environment, database: target, zoneName: zone, after: after, since: since, as: actor.caller)
+            identifier, environment, database: holder, zoneName: zone, after: after, since: since, as: actor.caller)
         return ChangeLogView(
             zoneName: zone, lastSequence: page.lastSequence, horizon: page.horizon, syncToken: page.syncToken,
             entries: page.entries.map { entry in
@@ -93,14 +96,30 @@ extension ManagementActions {
             })
     }
 
+    /// The owner's private database holding `zone` of a shared database, once the store has
+    /// said the zone is shared with the database's user; `nil` outside the shared database.
+    /// - Throws: ``CloudStoreError/zoneNotFound(_:)`` for a zone not shared with them.
+    private func sharedZoneHolder(
+        _ zone: String, owner: String?, _ container: ContainerIdentifier, _ environment: Environment, _ target: DatabaseID,
+        _ actor: OperatorIdentity
+    ) throws -> DatabaseID? {
+        guard target.scope == .shared else { return nil }
+        let reached = try store.database(container, environment, database: target, as: actor.caller).reaching(owner: owner)
+        guard case .zone(let found)? = try reached.lookupZones([zone]).first else {
+            throw CloudStoreError.zoneNotFound(ZoneID(zoneName: zone, ownerRecordName: owner ?? target.owner))
+        }
+        return .private(found.zoneID.ownerRecordName)
+    }
+
     /// What a client holding `syncToken` would receive next from the zone's feed (as one who
     /// may read everything): the next page's records and tombstones, its token, whether more waits.
     public func nextChanges(
         zone: String, syncToken: String?, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope,
-        user: String?, as actor: OperatorIdentity
+        user: String?, zoneOwner: String? = nil, as actor: OperatorIdentity
     ) throws -> NextChangesView {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
         let changes = try store.database(identifier, environment, database: target, as: actor.caller)
+            .reaching(owner: zoneOwner)
             .zoneChanges(zoneName: zone, syncToken: syncToken?.isEmpty == false ? syncToken : nil, desiredKeys: [])
         return NextChangesView(
             records: changes.records.map { result in

@@ -14,8 +14,8 @@ import Testing
         "revokeManagementToken", "addOperator", "setOperatorPassword", "removeOperator", "rotateSecret", "setLimits", "addUser",
         "setUserPassword", "setUserDiscoverable", "signOutUser", "removeUser", "importSchema", "createRecordType", "addField",
         "setIndexes", "deleteFromSchema", "createRole", "setGrants", "setUserRoles", "changeUserRole", "deleteRole", "createZone",
-        "deleteZone",
-        "modifyRecords", "deleteSubscription", "revokePushToken", "removeShareParticipant", "deleteShare", "deploySchema",
+        "deleteZone", "modifyRecords", "deleteSubscription", "revokePushToken", "removeShareParticipant", "deleteShare",
+        "leaveSharedZone", "deploySchema",
         "resetDevelopment",
     ]
 
@@ -85,7 +85,7 @@ import Testing
             ),
             ("removeOperator", "operator.remove", { _ = try actions.removeOperator("temp", as: actor) }),
             ("rotateSecret", "secret.rotate", { _ = try actions.rotateSecret(as: actor) }),
-            ("setLimits", "limits.set", { _ = try actions.setLimits(["burst": 50], of: c, environment: dev, as: actor) }),
+            ("setLimits", "limits.set", { _ = try actions.setLimits(LimitsChange(burst: 50), of: c, environment: dev, as: actor) }),
             (
                 "addUser", "user.add",
                 {
@@ -188,6 +188,14 @@ import Testing
                 "deleteShare", "share.delete",
                 {
                     _ = try actions.deleteShare("share-trip", zone: "Work", owner: "alice", in: c, environment: dev, as: actor)
+                }
+            ),
+            (
+                "leaveSharedZone", "share.leave",
+                {
+                    // Alice shares another record with bob, who accepts, as users do (unaudited); then he leaves.
+                    try fixture.shareWithBob("trip-2")
+                    _ = try actions.leaveSharedZone("Work", owner: "alice", user: "bob", in: c, environment: dev, as: actor)
                 }
             ),
             ("deploySchema", "schema.deploy", { _ = try actions.deploySchema(of: c, as: actor) }),

@@ -72,10 +72,12 @@ struct LogsPages: Sendable {
         do {
             let (filter, kept) = try self.filter(request, location)
             let answer = try actions.requestLog(filter, as: request.identity)
+            let names = UserNames(try location.identifier, actions, request)
             let entries = answer.entries.map { entry -> [String: Any] in
                 [
                     "time": Formatting.time(entry.time, in: timeZone), "operation": entry.operation, "database": entry.database,
-                    "user": entry.user ?? "", "status": String(entry.status), "isError": entry.status >= 400,
+                    "user": entry.user ?? "", "userLabel": names.context(entry.user), "status": String(entry.status),
+                    "isError": entry.status >= 400,
                     "code": entry.serverErrorCode ?? "", "duration": Formatting.milliseconds(entry.durationMicroseconds),
                     "bytesIn": Formatting.bytes(entry.bytesIn), "bytesOut": Formatting.bytes(entry.bytesOut),
                     "client": entry.clientAddress, "requestID": entry.requestID,

@@ -92,7 +92,7 @@ struct RecordQueryForm {
         if let sortField {
             query["sortBy"] = [["fieldName": .string(sortField), "ascending": .bool(ascending)]]
         }
-        var body: JSONObject = ["query": .object(query), "zoneID": ["zoneName": .string(location.zone)]]
+        var body: JSONObject = ["query": .object(query), "zoneID": location.zoneID]
         if paged {
             body["resultsLimit"] = .integer(Int64(limit))
             if let marker { body["continuationMarker"] = .string(marker) }

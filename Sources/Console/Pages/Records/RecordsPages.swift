@@ -43,7 +43,7 @@ struct RecordsPages: Sendable {
 
     /// The location, the environment's schema and the operator's time zone of a request.
     private func setting(_ request: ConsoleRequest) throws -> (ConsoleLocation, SchemaView, TimeZone) {
-        let location = try ConsoleLocation(request)
+        let location = console.settled(try ConsoleLocation(request), request)
         let schema = SchemaView(try actions.schema(of: try location.identifier, environment: location.environment, as: request.identity))
         return (location, schema, Formatting.timeZone(of: request.http))
     }
@@ -89,7 +89,8 @@ struct RecordsPages: Sendable {
         // The zone's counts choose the type shown first: one the zone holds.
         let counts =
             (try? actions.recordCounts(
-                zone: location.zone, in: try location.identifier, environment: location.environment, database: location.database,
+                zone: location.zone, owner: location.zoneOwner, in: try location.identifier, environment: location.environment,
+                database: location.database,
                 user: location.user, as: request.identity)) ?? [:]
         let held = schema.recordTypes.first { (counts[$0.name] ?? 0) > 0 }?.name
         let form = RecordQueryForm(request, schema: schema, defaultType: held)
@@ -103,9 +104,12 @@ struct RecordsPages: Sendable {
         let total = counts[form.recordType] ?? 0
         context["total"] = "\(total) \(form.recordType) record\(total == 1 ? "" : "s") in zone \(location.zone)"
         var status = HTTPStatus.ok
+        // Without a filter or a sort the records are browsed by name, from the store; the
+        // shared database is read through the participant's shares, as a query does.
+        let browsing = form.browses && location.database != .shared
         do {
             let answer: JSONValue
-            if form.browses {
+            if browsing {
                 answer = try actions.browseRecords(
                     zone: location.zone, recordType: form.recordType, after: form.after, limit: form.limit, in: try location.identifier,
                     environment: location.environment, database: location.database, user: location.user, as: request.identity)
@@ -122,7 +126,7 @@ struct RecordsPages: Sendable {
             context["page"] = String(form.page)
             if let marker = answer["continuationMarker"]?.stringValue {
                 context["nextURL"] = location.path(
-                    .records, query: form.queryPairs + [(form.browses ? "after" : "marker", marker), ("page", String(form.page + 1))])
+                    .records, query: form.queryPairs + [(browsing ? "after" : "marker", marker), ("page", String(form.page + 1))])
             }
             if form.marker != nil || form.after != nil { context["firstURL"] = location.path(.records, query: form.queryPairs) }
             context["ran"] = true
@@ -224,7 +228,7 @@ struct RecordsPages: Sendable {
     private func fetch(_ request: ConsoleRequest, _ location: ConsoleLocation) throws -> JSONValue {
         let name = request.path("record")
         let answer = try actions.lookupRecords(
-            ["records": [["recordName": .string(name)]], "zoneID": ["zoneName": .string(location.zone)]], in: try location.identifier,
+            ["records": [["recordName": .string(name)]], "zoneID": location.zoneID], in: try location.identifier,
             environment: location.environment, database: location.database, user: location.user, as: request.identity)
         guard let record = answer["records"]?[0], record["recordType"] != nil else {
             let reason = answer["records"]?[0]?["reason"]?.stringValue ?? "Record not found"
@@ -238,14 +242,17 @@ struct RecordsPages: Sendable {
         if let reason = blocked(location) { throw ConsoleError.badRequest(reason) }
         let record = try fetch(request, location)
         var context = frame(location, request, zones: false)
-        context.merge(recordContext(record, schema: schema, location: location, timeZone: timeZone)) { _, new in new }
-        context.merge(relations(record, location: location, request: request)) { _, new in new }
+        let names = UserNames(try location.identifier, actions, request)
+        context.merge(recordContext(record, schema: schema, location: location, timeZone: timeZone, people: names)) { _, new in new }
+        context.merge(relations(record, location: location, request: request, people: names)) { _, new in new }
         return .page(Page("console.record", context: context))
     }
 
     /// What a record is tied to: its parent, the share it is the root of (or, for a share, its
     /// participants), the records pointing at it, and itself as JSON to copy.
-    private func relations(_ record: JSONValue, location: ConsoleLocation, request: ConsoleRequest) -> [String: Any] {
+    private func relations(_ record: JSONValue, location: ConsoleLocation, request: ConsoleRequest, people: UserNames)
+        -> [String: Any]
+    {
         func link(_ name: String) -> String { location.path(.records, "/" + URLEncoding.component(name)) }
         var context: [String: Any] = ["json": Self.pretty(record)]
         if let parent = record["parent"]?["recordName"]?.stringValue {
@@ -257,7 +264,9 @@ struct RecordsPages: Sendable {
         if let participants = record["participants"]?.arrayValue {
             context["participants"] = participants.map { participant -> [String: Any] in
                 let identity = participant["userIdentity"]
-                let who = identity?["userRecordName"]?.stringValue ?? identity?["lookupInfo"]?["emailAddress"]?.stringValue ?? "?"
+                let who =
+                    identity?["userRecordName"]?.stringValue.map(people.label) ?? identity?["lookupInfo"]?["emailAddress"]?.stringValue
+                    ?? "?"
                 return [
                     "who": who, "type": participant["type"]?.stringValue ?? "", "permission": participant["permission"]?.stringValue ?? "",
                     "status": participant["acceptanceStatus"]?.stringValue ?? "",
@@ -280,6 +289,7 @@ struct RecordsPages: Sendable {
                 ]
             }
             context["hasReferrers"] = !referrers.isEmpty
+            context["referrersKnown"] = true
             context["referrersPartial"] = found["complete"]?.boolValue == false
         }
         return context
@@ -295,7 +305,9 @@ struct RecordsPages: Sendable {
         return String(decoding: indented, as: UTF8.self)
     }
 
-    private func recordContext(_ record: JSONValue, schema: SchemaView, location: ConsoleLocation, timeZone: TimeZone) -> [String: Any] {
+    private func recordContext(
+        _ record: JSONValue, schema: SchemaView, location: ConsoleLocation, timeZone: TimeZone, people: UserNames
+    ) -> [String: Any] {
         let name = record["recordName"]?.stringValue ?? ""
         let typeName = record["recordType"]?.stringValue ?? ""
         let display = FieldDisplay(location: location, recordName: name, timeZone: timeZone)
@@ -306,7 +318,7 @@ struct RecordsPages: Sendable {
         func stamp(_ key: String) -> String {
             let stamp = record[key]
             let time = stamp?["timestamp"]?.int64Value(acceptingNumericString: true).map { Formatting.time($0, in: timeZone) } ?? ""
-            return time + " by " + (stamp?["userRecordName"]?.stringValue ?? "?")
+            return time + " by " + (stamp?["userRecordName"]?.stringValue.map(people.label) ?? "?")
         }
         return [
             "recordName": name, "recordType": typeName, "changeTag": record["recordChangeTag"]?.stringValue ?? "",
@@ -465,7 +477,7 @@ struct RecordsPages: Sendable {
     /// Applies one operation and returns the saved record, or throws its error.
     private func modify(_ operation: JSONValue, _ location: ConsoleLocation, _ request: ConsoleRequest) throws -> JSONValue {
         let answer = try actions.modifyRecords(
-            ["operations": [operation], "zoneID": ["zoneName": .string(location.zone)]], in: try location.identifier,
+            ["operations": [operation], "zoneID": location.zoneID], in: try location.identifier,
             environment: location.environment, database: location.database, user: location.user, as: request.identity)
         if case .failure(_, let error)? = answer.results.first { throw ConsoleError(recordFailure: error) }
         return answer.json["records"]?[0] ?? .null
@@ -509,7 +521,7 @@ struct RecordsPages: Sendable {
         }
         let operations: [JSONValue] = names.map { ["operationType": "forceDelete", "record": ["recordName": .string($0)]] }
         let answer = try actions.modifyRecords(
-            ["operations": .array(operations), "zoneID": ["zoneName": .string(location.zone)], "atomic": false],
+            ["operations": .array(operations), "zoneID": location.zoneID, "atomic": false],
             in: try location.identifier,
             environment: location.environment, database: location.database, user: location.user, as: request.identity)
         let failures = answer.results.compactMap { result -> (recordName: String?, error: CloudStoreError)? in

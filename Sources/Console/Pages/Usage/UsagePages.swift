@@ -126,8 +126,10 @@ struct UsagePages: Sendable {
             changes["burst"] = nil
         }
         return try console.attempt(back: back) {
+            // A missing container is reported before a value that cannot be a limit, as the action did.
+            let container = try actions.existingContainer(try location.identifier)
             _ = try actions.setLimits(
-                .object(changes), of: try location.identifier, environment: location.environment, as: request.identity)
+                LimitsChange(json: .object(changes)), of: container, environment: location.environment, as: request.identity)
             return "The limits of \(location.environment.rawValue) were saved; they apply to the next request."
         }
     }
