@@ -29,7 +29,7 @@ extension CloudDatabase {
     /// The most records one page of ``listRecords(zoneName:recordType:after:limit:)`` holds.
     public static let maximumListing = 200
     /// How many records ``referrers(of:zoneName:)`` reads at most.
-    public static let referrerScanBound = 5_000
+    public static let referrerScanBound = 1_000
 
     /// A page of a zone's records in record-name order, read from storage directly: no index
     /// of the schema's is needed, so a type made just in time can be browsed before it has

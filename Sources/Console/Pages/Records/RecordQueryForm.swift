@@ -41,7 +41,7 @@ struct RecordQueryForm {
     var page: Int
 
     /// The system fields a query may sort by, with the names the page shows for them.
-    static let systemSorts = [("___createTime", "created"), ("___modTime", "modified")]
+    static let systemSorts = [(SystemField.createTime.rawValue, "created"), (SystemField.modTime.rawValue, "modified")]
 
     /// Reads the form from the request's query; `defaultType` when it names no type.
     init(_ request: ConsoleRequest, schema: SchemaView, defaultType: String? = nil) {

@@ -137,8 +137,10 @@ struct RecordsPages: Sendable {
                 "recordType": missing.recordType, "field": isRecordName ? "recordName" : missing.field, "fieldName": missing.field,
                 "index": missing.index.rawValue, "action": location.path(.records, "/index"),
                 "back": location.path(.records, query: form.queryPairs),
-                "browseURL": location.path(.records, query: [("type", form.recordType)]),
             ]
+            if location.database != .shared {
+                context["browseURL"] = location.path(.records, query: [("type", form.recordType)])
+            }
         } catch {
             let mapped = ConsoleError(error)
             guard mapped.isShown else { throw mapped }
