@@ -79,7 +79,8 @@ extension ManagementActions {
     }
 
     /// Every record a query matches, page after page, up to ``RecordExport/maximumRecords``, as
-    /// JSON or CSV.
+    /// JSON or CSV. A query without filters or sort exports the type's records in record-name
+    /// order, read without an index.
     public func exportRecords(
         _ body: JSONValue, format: RecordExport.Format, in container: ContainerIdentifier, environment: Environment,
         database: DatabaseScope, user: String?,
@@ -89,10 +90,22 @@ extension ManagementActions {
         var request = body.objectValue ?? JSONObject()
         request["continuationMarker"] = nil
         request["resultsLimit"] = .integer(Int64(QueryRequest.maximumResults))
+        let recordType = body["query"]?["recordType"]?.stringValue ?? ""
+        // A query with no filter and no sort is every record of the type: read by name from the
+        // store, as the records page browses them, so that a type without indexes exports too.
+        let browses =
+            database != .shared && (body["query"]?["filterBy"]?.arrayValue ?? []).isEmpty
+            && (body["query"]?["sortBy"]?.arrayValue ?? []).isEmpty
+        let zone = body["zoneID"]?["zoneName"]?.stringValue ?? ZoneID.defaultZoneName
         var records: [JSONValue] = []
         var truncated = false
         while true {
-            let page = try RecordsExchange.query(.body(.object(request)), in: handle, schema: schema, numbersAsStrings: false)
+            let page =
+                browses
+                ? try browseRecords(
+                    zone: zone, recordType: recordType, after: request["continuationMarker"]?.stringValue,
+                    limit: CloudDatabase.maximumListing, in: container, environment: environment, database: database, user: user, as: actor)
+                : try RecordsExchange.query(.body(.object(request)), in: handle, schema: schema, numbersAsStrings: false)
             records += page["records"]?.arrayValue ?? []
             guard let marker = page["continuationMarker"]?.stringValue else { break }
             if records.count >= RecordExport.maximumRecords {
@@ -101,7 +114,6 @@ extension ManagementActions {
             }
             request["continuationMarker"] = .string(marker)
         }
-        let recordType = body["query"]?["recordType"]?.stringValue ?? ""
         let fieldNames = schema.recordType(recordType)?.userFields.map(\.name) ?? []
         return RecordExport(format: format, records: records, fieldNames: fieldNames, truncated: truncated)
     }

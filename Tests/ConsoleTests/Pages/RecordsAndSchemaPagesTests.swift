@@ -57,6 +57,10 @@ import Testing
         #expect(first.text.contains("after=photo-0"))
         let second = try fixture.get("/public/records?type=Photo&limit=1&after=photo-0&page=2")
         #expect(second.text.contains(">photo-1<") && !second.text.contains(">photo-0<"))
+        // Exported the same way, without an index.
+        let exported = try fixture.get("/public/records/export?type=Photo&format=csv")
+        #expect(exported.status == 200)
+        #expect(exported.text.contains("photo-0") && exported.text.contains("photo-1"))
         // A filter is a query: it still names the missing index, as recordName-free text.
         let filtered = try fixture.get("/public/records?type=Photo&f0.field=n&f0.op=EQUALS&f0.value=1")
         #expect(filtered.status == 400)
