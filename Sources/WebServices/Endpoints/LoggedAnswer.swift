@@ -144,16 +144,38 @@ struct LoggedAnswer {
             }
         }
 
-        /// The patterns, made once.
-        static let patterns: [(Key, [UInt8])] = allCases.map { ($0, $0.pattern) }
+        /// The pattern, made once.
+        var bytes: [UInt8] {
+            switch self {
+            case .recordType: Self.recordTypeBytes
+            case .zoneName: Self.zoneNameBytes
+            case .serverErrorCode: Self.serverErrorCodeBytes
+            case .reason: Self.reasonBytes
+            }
+        }
+        private static let recordTypeBytes = Key.recordType.pattern
+        private static let zoneNameBytes = Key.zoneName.pattern
+        private static let serverErrorCodeBytes = Key.serverErrorCode.pattern
+        private static let reasonBytes = Key.reason.pattern
     }
 
     /// The key whose pattern starts at `position`, if any, with the pattern's length.
     private static func key(in text: UnsafeBufferPointer<UInt8>, at position: Int) -> (Key, Int)? {
-        for (key, pattern) in Key.patterns where position + pattern.count <= text.count {
-            if pattern.indices.allSatisfy({ text[position + $0] == pattern[$0] }) { return (key, pattern.count) }
+        // Most keys of an answer are none of these: their first letter turns them away before
+        // any pattern is compared, as this runs for every key of every logged answer.
+        guard position + 1 < text.count else { return nil }
+        func matching(_ key: Key) -> (Key, Int)? {
+            let pattern = key.bytes
+            guard position + pattern.count <= text.count else { return nil }
+            for offset in pattern.indices where text[position + offset] != pattern[offset] { return nil }
+            return (key, pattern.count)
         }
-        return nil
+        switch text[position + 1] {
+        case UInt8(ascii: "r"): return matching(.recordType) ?? matching(.reason)
+        case UInt8(ascii: "z"): return matching(.zoneName)
+        case UInt8(ascii: "s"): return matching(.serverErrorCode)
+        default: return nil
+        }
     }
 
     /// A string member as it is; anything else, text written out included, is not read.
