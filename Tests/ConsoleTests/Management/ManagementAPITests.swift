@@ -36,6 +36,11 @@ import Testing
             #"{"name":"extra","type":"STRING"}"#
         ),
         ("PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/record-types/Note/fields/title/indexes", #"{"indexes":[]}"#),
+        ("PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/record-types/Note/indexes", #"{"indexes":{"title":[]}}"#),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/record-types/Note/deletion?field=title", ""),
+        ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/record-types/Note/fields/title", ""),
+        ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/record-types/Note", ""),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/public/records/browse?type=Note", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones?user=alice", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones", #"{"zoneName":"Z","user":"alice"}"#),
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones/Work?user=alice", ""),

@@ -73,7 +73,8 @@ struct ConsolePages: Sendable {
             page.context["csrfField"] = Self.csrfField
             page.context["timeZoneCookie"] = Formatting.timeZoneCookie(cookies)
             if let notice {
-                page.context["notice"] = notice.context
+                // A page that shows the notice beside what changed says so (`noticePlaced`).
+                if page.context["noticePlaced"] == nil { page.context["notice"] = notice.context }
                 page.cookies.append(Notice.clearingCookie(cookies))
             }
             page.hasInlineScript = true

@@ -86,34 +86,61 @@ struct RecordsPages: Sendable {
             context["schemaURL"] = location.path(.schema)
             return .page(Page("console.records", context: context))
         }
-        let form = RecordQueryForm(request, schema: schema)
-        context["form"] = form.context(schema: schema)
+        // The zone's counts choose the type shown first: one the zone holds.
+        let counts =
+            (try? actions.recordCounts(
+                zone: location.zone, owner: location.zoneOwner, in: try location.identifier, environment: location.environment,
+                database: location.database,
+                user: location.user, as: request.identity)) ?? [:]
+        let held = schema.recordTypes.first { (counts[$0.name] ?? 0) > 0 }?.name
+        let form = RecordQueryForm(request, schema: schema, defaultType: held)
+        context["form"] = form.context(schema: schema, counts: counts)
         context["hasTypes"] = true
         context["newURL"] = location.path(.records, "/new", query: [("type", form.recordType)])
         context["exportJSON"] = location.path(.records, "/export", query: form.queryPairs + [("format", "json")])
         context["exportCSV"] = location.path(.records, "/export", query: form.queryPairs + [("format", "csv")])
-        context["shownFields"] = form.shownFields.map { ["name": $0] }
+        context["headers"] = headers(form, schema, location)
+        context["back"] = location.path(.records, query: form.pagePairs)
+        let total = counts[form.recordType] ?? 0
+        context["total"] = "\(total) \(form.recordType) record\(total == 1 ? "" : "s") in zone \(location.zone)"
         var status = HTTPStatus.ok
+        // Without a filter or a sort the records are browsed by name, from the store; the
+        // shared database is read through the participant's shares, as a query does.
+        let browsing = form.browses && location.database != .shared
         do {
-            let answer = try actions.queryRecords(
-                try form.body(schema: schema, location: location, timeZone: timeZone), in: try location.identifier,
-                environment: location.environment, database: location.database, user: location.user, as: request.identity)
+            let answer: JSONValue
+            if browsing {
+                answer = try actions.browseRecords(
+                    zone: location.zone, recordType: form.recordType, after: form.after, limit: form.limit, in: try location.identifier,
+                    environment: location.environment, database: location.database, user: location.user, as: request.identity)
+                context["browsed"] = true
+            } else {
+                answer = try actions.queryRecords(
+                    try form.body(schema: schema, location: location, timeZone: timeZone), in: try location.identifier,
+                    environment: location.environment, database: location.database, user: location.user, as: request.identity)
+            }
             let records = answer["records"]?.arrayValue ?? []
             context["rows"] = records.map { row($0, form: form, location: location, timeZone: timeZone) }
             context["hasRows"] = !records.isEmpty
+            context["shown"] = String(records.count)
             context["page"] = String(form.page)
             if let marker = answer["continuationMarker"]?.stringValue {
                 context["nextURL"] = location.path(
-                    .records, query: form.queryPairs + [("marker", marker), ("page", String(form.page + 1))])
+                    .records, query: form.queryPairs + [(browsing ? "after" : "marker", marker), ("page", String(form.page + 1))])
             }
-            if form.marker != nil { context["firstURL"] = location.path(.records, query: form.queryPairs) }
+            if form.marker != nil || form.after != nil { context["firstURL"] = location.path(.records, query: form.queryPairs) }
             context["ran"] = true
         } catch CloudStoreError.missingIndex(let missing) {
             status = .badRequest
+            let isRecordName = missing.field == SystemField.recordID.rawValue
             context["missingIndex"] = [
-                "recordType": missing.recordType, "field": missing.field, "index": missing.index.rawValue,
-                "action": location.path(.records, "/index"), "back": location.path(.records, query: form.queryPairs),
+                "recordType": missing.recordType, "field": isRecordName ? "recordName" : missing.field, "fieldName": missing.field,
+                "index": missing.index.rawValue, "action": location.path(.records, "/index"),
+                "back": location.path(.records, query: form.queryPairs),
             ]
+            if location.database != .shared {
+                context["browseURL"] = location.path(.records, query: [("type", form.recordType)])
+            }
         } catch {
             let mapped = ConsoleError(error)
             guard mapped.isShown else { throw mapped }
@@ -121,6 +148,28 @@ struct RecordsPages: Sendable {
             context["queryError"] = mapped.description
         }
         return .page(Page("console.records", status: status, context: context))
+    }
+
+    /// The results' column headers, each a link sorting by its column (ascending, or descending
+    /// when already sorted ascending by it).
+    private func headers(_ form: RecordQueryForm, _ schema: SchemaView, _ location: ConsoleLocation) -> [[String: Any]] {
+        func header(_ label: String, _ field: String?) -> [String: Any] {
+            let current = form.sortField == field
+            // Record names are browsed in one order only.
+            let ascending = field == nil || !(current && form.ascending)
+            return [
+                "label": label, "url": location.path(.records, query: form.sortPairs(field, ascending: ascending)),
+                "sort": current ? (form.ascending ? "ascending" : "descending") : "none",
+            ]
+        }
+        let type = schema.recordType(form.recordType)
+        return [header("Record name", nil)]
+            + form.shownFields.map { name in
+                // A field no query can sort by has a plain header.
+                guard let field = type?.field(name), RecordQueryForm.sorts(by: field.type) else { return ["label": name, "url": false] }
+                return header(name, name)
+            }
+            + [header("Modified", SystemField.modTime.rawValue)]
     }
 
     private func row(_ record: JSONValue, form: RecordQueryForm, location: ConsoleLocation, timeZone: TimeZone) -> [String: Any] {
@@ -197,7 +246,65 @@ struct RecordsPages: Sendable {
         var context = frame(location, request, zones: false)
         let names = UserNames(try location.identifier, actions, request)
         context.merge(recordContext(record, schema: schema, location: location, timeZone: timeZone, people: names)) { _, new in new }
+        context.merge(relations(record, location: location, request: request, people: names)) { _, new in new }
         return .page(Page("console.record", context: context))
+    }
+
+    /// What a record is tied to: its parent, the share it is the root of (or, for a share, its
+    /// participants), the records pointing at it, and itself as JSON to copy.
+    private func relations(_ record: JSONValue, location: ConsoleLocation, request: ConsoleRequest, people: UserNames)
+        -> [String: Any]
+    {
+        func link(_ name: String) -> String { location.path(.records, "/" + URLEncoding.component(name)) }
+        var context: [String: Any] = ["json": Self.pretty(record)]
+        if let parent = record["parent"]?["recordName"]?.stringValue {
+            context["parent"] = ["name": parent, "url": link(parent)]
+        }
+        if let share = record["share"]?["recordName"]?.stringValue {
+            context["share"] = ["name": share, "url": link(share)]
+        }
+        if let participants = record["participants"]?.arrayValue {
+            context["participants"] = participants.map { participant -> [String: Any] in
+                let identity = participant["userIdentity"]
+                let who =
+                    identity?["userRecordName"]?.stringValue.map(people.label) ?? identity?["lookupInfo"]?["emailAddress"]?.stringValue
+                    ?? "?"
+                return [
+                    "who": who, "type": participant["type"]?.stringValue ?? "", "permission": participant["permission"]?.stringValue ?? "",
+                    "status": participant["acceptanceStatus"]?.stringValue ?? "",
+                ]
+            }
+            context["isShare"] = true
+            context["publicPermission"] = record["publicPermission"]?.stringValue ?? "NONE"
+        }
+        let name = record["recordName"]?.stringValue ?? ""
+        if let found = try? actions.recordReferrers(
+            of: name, zone: location.zone, in: try location.identifier, environment: location.environment, database: location.database,
+            user: location.user, as: request.identity)
+        {
+            let referrers = found["referrers"]?.arrayValue ?? []
+            context["referrers"] = referrers.map { referrer -> [String: Any] in
+                let referrerName = referrer["recordName"]?.stringValue ?? ""
+                return [
+                    "name": referrerName, "url": link(referrerName), "type": referrer["recordType"]?.stringValue ?? "",
+                    "via": referrer["field"]?.stringValue.map { "field " + $0 } ?? "as its parent",
+                ]
+            }
+            context["hasReferrers"] = !referrers.isEmpty
+            context["referrersKnown"] = true
+            context["referrersPartial"] = found["complete"]?.boolValue == false
+        }
+        return context
+    }
+
+    /// `value` as indented JSON, for people to read and copy.
+    static func pretty(_ value: JSONValue) -> String {
+        let compact = Data(value.serialized())
+        guard let object = try? JSONSerialization.jsonObject(with: compact),
+            let indented = try? JSONSerialization.data(
+                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        else { return String(decoding: compact, as: UTF8.self) }
+        return String(decoding: indented, as: UTF8.self)
     }
 
     private func recordContext(

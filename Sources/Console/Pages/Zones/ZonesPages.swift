@@ -29,7 +29,11 @@ struct ZonesPages: Sendable {
         let answer = try actions.zones(
             in: try location.identifier, environment: location.environment, database: location.database, user: location.user,
             as: request.identity)
-        return answer.zones.map { ZoneRow(name: $0.zoneName, owner: $0.ownerRecordName, records: $0.records, bytes: $0.recordBytes) }
+        return answer.zones.map {
+            ZoneRow(
+                name: $0.zoneName, owner: $0.ownerRecordName, records: $0.records,
+                bytes: EnvironmentUsage.storageBytes(ofRecordBytes: $0.recordBytes))
+        }
     }
 
     private func list(_ request: ConsoleRequest) throws -> ConsoleAnswer {
@@ -60,6 +64,7 @@ struct ZonesPages: Sendable {
             }
             context["isShared"] = shared
             context["canCreate"] = location.database == .private
+            context["storageDefinition"] = UsagePages.storageDefinition
         }
         return .page(Page("console.zones", context: context))
     }
