@@ -80,6 +80,14 @@ import Testing
         #expect(!page.contains("Go to the start page"))
     }
 
+    @Test func aZoneNotSharedWithTheUserIsStillNamedByItsOwnersNameInThePicker() throws {
+        let fixture = try Fixture()
+        let (status, page) = try fixture.get(fixture.base + "/records?user=carol&type=Item&zone=Trips&owner=\(fixture.alice)")
+        #expect(status == 404)
+        #expect(page.contains("Trips — alice</option>"), "\(page)")
+        #expect(!page.contains("Trips — _"))
+    }
+
     @Test func theLeaveConfirmationNamesTheZoneItsOwnerAndTheShare() throws {
         let fixture = try Fixture()
         let zones = try fixture.get(fixture.base + "/zones?user=bob").1

@@ -110,7 +110,14 @@ struct ConsolePages: Sendable {
         else { return [] }
         guard location.database == .shared else { return zones.zones.map { ZonePick(name: $0.zoneName) } }
         let names = UserNames(try? location.identifier, actions, request)
-        return zones.zones.map { ZonePick(name: $0.zoneName, owner: $0.ownerRecordName, ownerName: names.name(of: $0.ownerRecordName)) }
+        var picks = zones.zones.map {
+            ZonePick(name: $0.zoneName, owner: $0.ownerRecordName, ownerName: names.name(of: $0.ownerRecordName))
+        }
+        // The zone in the address, though not shared with this user, still by its owner's name.
+        if let owner = location.zoneOwner, !picks.contains(where: { $0.name == location.zone && $0.owner == owner }) {
+            picks.insert(ZonePick(name: location.zone, owner: owner, ownerName: names.name(of: owner)), at: 0)
+        }
+        return picks
     }
 
     /// `location`, or in the shared database where it names no zone's owner, the first zone
