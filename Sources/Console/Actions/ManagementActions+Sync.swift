@@ -52,7 +52,7 @@ extension ManagementActions {
     ) throws -> PushTokensView {
         let identifier = try existingContainer(container)
         let holder = try user.map { try existingUser($0, in: container).1 }
-        let names = Dictionary(try store.users(identifier).map { ($0.userRecordName, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let names = try userNames(identifier)
         let tokens = try store.pushTokens(identifier, environment, of: holder?.userRecordName)
         return PushTokensView(
             tokens.map { token in

@@ -109,7 +109,7 @@ struct ConsolePages: Sendable {
                 as: request.identity)
         else { return [] }
         guard location.database == .shared else { return zones.zones.map { ZonePick(name: $0.zoneName) } }
-        let names = UserNames(try? location.identifier, actions, request)
+        let names = UserNames(try? location.identifier, actions)
         var picks = zones.zones.map {
             ZonePick(name: $0.zoneName, owner: $0.ownerRecordName, ownerName: names.name(of: $0.ownerRecordName))
         }

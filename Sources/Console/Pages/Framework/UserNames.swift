@@ -6,14 +6,11 @@ import CloudStore
 struct UserNames {
     private let names: [String: String]
 
-    /// The names of `container`'s users, in one read; none when they cannot be read, so that the
-    /// page still shows the record names.
-    init(_ container: ContainerIdentifier?, _ actions: ManagementActions, _ request: ConsoleRequest) {
-        guard let container, let users = try? actions.users(in: container, as: request.identity) else {
-            names = [:]
-            return
-        }
-        names = Dictionary(users.users.map { ($0.userRecordName, $0.name) }, uniquingKeysWith: { first, _ in first })
+    /// The names of `container`'s users, in one read (not the Users page's view, which also
+    /// counts each user's roles and sessions); none when they cannot be read, so that the page
+    /// still shows the record names.
+    init(_ container: ContainerIdentifier?, _ actions: ManagementActions) {
+        names = container.flatMap { try? actions.userNames($0) } ?? [:]
     }
 
     /// Names given directly: user record name to sign-in name.

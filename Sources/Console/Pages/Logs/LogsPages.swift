@@ -69,7 +69,7 @@ struct LogsPages: Sendable {
         do {
             let (filter, kept) = try self.filter(request, location)
             let answer = try actions.requestLog(filter, as: request.identity)
-            let names = UserNames(try location.identifier, actions, request)
+            let names = UserNames(try location.identifier, actions)
             let entries = answer.entries.map { Self.row($0, timeZone: timeZone, names: names, location: location) }
             context["entries"] = entries
             context["hasEntries"] = !entries.isEmpty
@@ -107,7 +107,7 @@ struct LogsPages: Sendable {
             throw ConsoleError.notFound("No logged call has this id.")
         }
         let entry = try actions.requestLogEntry(container: location.container, environment: location.environment, id: id)
-        let names = UserNames(try location.identifier, actions, request)
+        let names = UserNames(try location.identifier, actions)
         let succeeded = entry.results.map { $0 - entry.failedResults }
         var context = Self.row(entry, timeZone: timeZone, names: names, location: location)
         context["bar"] = location.bar(.logs)
@@ -142,7 +142,7 @@ struct LogsPages: Sendable {
         let authenticator = console.authenticator
         let http = request.http
         let timeZone = Formatting.timeZone(of: request.http)
-        let names = UserNames(try location.identifier, actions, request)
+        let names = UserNames(try location.identifier, actions)
         let templates = console.pages.templates
         // Rows stream as the page's own rows, rendered by the same template from the same context.
         let render: @Sendable (RequestLogEntry) -> String? = { entry in

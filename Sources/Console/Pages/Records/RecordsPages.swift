@@ -244,7 +244,7 @@ struct RecordsPages: Sendable {
         if let reason = blocked(location) { throw ConsoleError.badRequest(reason) }
         let record = try fetch(request, location)
         var context = frame(location, request, zones: false)
-        let names = UserNames(try location.identifier, actions, request)
+        let names = UserNames(try location.identifier, actions)
         context.merge(recordContext(record, schema: schema, location: location, timeZone: timeZone, people: names)) { _, new in new }
         context.merge(relations(record, location: location, request: request, people: names)) { _, new in new }
         return .page(Page("console.record", context: context))

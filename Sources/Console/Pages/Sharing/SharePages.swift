@@ -92,7 +92,7 @@ struct SharePages: Sendable {
         let location = try ConsoleLocation(request)
         let named = Named(request)
         let (owner, zone, share, user) = (named.owner, named.zone, named.share, request.field("user") ?? "")
-        let names = UserNames(try location.identifier, actions, request)
+        let names = UserNames(try location.identifier, actions)
         guard request.isConfirmed else {
             return .page(
                 ConfirmPage.page(

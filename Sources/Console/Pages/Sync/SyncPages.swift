@@ -42,7 +42,7 @@ struct SyncPages: Sendable {
             try inspect(location, request, timeZone, into: &context)
         }
 
-        let names = UserNames(try location.identifier, actions, request)
+        let names = UserNames(try location.identifier, actions)
         let subscriptions = try actions.subscriptions(in: try location.identifier, environment: location.environment, as: request.identity)
         context["subscriptions"] = subscriptions.subscriptions.map { entry -> [String: Any] in
             let type = entry.subscriptionType
@@ -153,7 +153,7 @@ struct SyncPages: Sendable {
     private func revokePushToken(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
         let id = request.field("pushTokenID") ?? ""
-        let user = UserNames(try location.identifier, actions, request).label(request.field("pushTokenUser") ?? "")
+        let user = UserNames(try location.identifier, actions).label(request.field("pushTokenUser") ?? "")
         return try afterConfirmation(
             request, location, fields: [["name": "pushTokenID", "value": id], ["name": "pushTokenUser", "value": user]],
             title: "Revoke push token \(id)?",
@@ -170,7 +170,7 @@ struct SyncPages: Sendable {
         let location = try ConsoleLocation(request)
         let id = request.field("subscriptionID") ?? ""
         let subscriber = request.field("subscriber") ?? ""
-        let label = UserNames(try location.identifier, actions, request).label(subscriber)
+        let label = UserNames(try location.identifier, actions).label(subscriber)
         let database = request.field("subscriptionDatabase") ?? "public"
         let owner = request.field("subscriptionOwner")
         return try afterConfirmation(

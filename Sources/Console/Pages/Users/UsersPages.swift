@@ -107,7 +107,7 @@ struct UsersPages: Sendable {
     private func remove(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
         let user = request.path("user")
-        let label = UserNames(try location.identifier, actions, request).label(user)
+        let label = UserNames(try location.identifier, actions).label(user)
         guard request.isConfirmed else {
             return .page(
                 ConfirmPage.page(

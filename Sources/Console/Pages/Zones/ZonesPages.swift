@@ -45,7 +45,7 @@ struct ZonesPages: Sendable {
             context["blocked"] = "Name the app user whose \(location.database) zones to see (act as user)."
         } else {
             let shared = location.database == .shared
-            let names = shared ? UserNames(try location.identifier, actions, request) : UserNames([:])
+            let names = shared ? UserNames(try location.identifier, actions) : UserNames([:])
             context["zones"] = try zones(location, request).map { zone -> [String: Any] in
                 var target = location
                 target.zone = zone.name
@@ -111,7 +111,7 @@ struct ZonesPages: Sendable {
             throw ConsoleError.badRequest("Only a zone of a user's shared database can be left, named with its owner.")
         }
         let back = location.path(.zones)
-        let names = UserNames(try location.identifier, actions, request)
+        let names = UserNames(try location.identifier, actions)
         guard request.isConfirmed else {
             let identifier = try location.identifier
             let shares = (try? actions.shares(in: identifier, environment: location.environment, as: request.identity))?.shares ?? []
