@@ -9,6 +9,11 @@
 #   record                one record's detail
 #   schema                the schema page with every type, field and index
 #   zones                 the zones page with the records of each zone
+#   browse                the records page of a type without filter or sort: the store's listing
+#                         in record-name order, with the count per type
+#   sync                  the sync page: the newest changes of the zone, its subscriptions
+#   logs, usage, security, users, deploy, reset, audit
+#                         the other pages of the container, each as it first opens
 #
 # Usage: bench/console.sh        (RECORDS, ROUNDS, DURATION override the defaults; CASES="records
 #                                 schema" runs only those; CUMULUS_BIN another build of cumulus)
@@ -20,7 +25,7 @@ source "$BENCH/lib/measure.sh"
 RECORDS="${RECORDS:-1000000}"
 ROUNDS="${ROUNDS:-3}"
 DURATION="${DURATION:-10s}"
-CASES="${CASES:-containers records records-filtered records-next record schema zones}"
+CASES="${CASES:-containers records records-filtered records-next record schema zones browse sync logs usage security users deploy reset audit}"
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 
 use_cumulus_binary
@@ -89,6 +94,15 @@ declare -A URLS=(
     [record]="$PAGES/records/detail-target"
     [schema]="/console/containers/$CONTAINER/development/schema"
     [zones]="$PAGES/zones"
+    [browse]="$PAGES/records?type=Note&limit=50"
+    [sync]="$PAGES/sync"
+    [logs]="/console/containers/$CONTAINER/development/logs"
+    [usage]="/console/containers/$CONTAINER/development/usage"
+    [security]="/console/containers/$CONTAINER/development/security"
+    [users]="/console/containers/$CONTAINER/development/users"
+    [deploy]="/console/containers/$CONTAINER/development/deploy"
+    [reset]="/console/containers/$CONTAINER/development/reset"
+    [audit]="/console/audit"
 )
 # Each page must render what it is for before it is timed: a failing page would still count.
 check() { curl -sf -H "$COOKIE" "$SERVER$1" | grep -q "$2" || { echo "$1 did not render $2" >&2; exit 1; }; }
@@ -99,6 +113,8 @@ check "${URLS[records-next]}" "Note 0000050"
 check "${URLS[record]}" "detail-target"
 check "${URLS[schema]}" "SEARCHABLE"
 check "${URLS[zones]}" "_defaultZone"
+check "${URLS[browse]}" "detail-target"
+for page in sync logs usage security users deploy reset audit; do check "${URLS[$page]}" "<h1"; done
 echo "records stored: $(sqlite3 "$DATA/containers/$CONTAINER/development.sqlite" 'SELECT count(*) FROM records')" | tee "$RESULTS/records.txt"
 
 SUMMARY="$RESULTS/summary.tsv"
@@ -110,5 +126,7 @@ echo "server VmRSS after the runs: $(awk '/VmRSS/ {print $2, $3}' /proc/$PID/sta
 latency_table "$SUMMARY" "page" "containers=containers (records and storage per environment)" \
     "records=records page, first 50 sorted by title" "records-filtered=records page, filtered on count = 42" \
     "records-next=records page 2 (continuation marker)" "record=record detail" "schema=schema page" \
-    "zones=zones page (records per zone)" | tee "$RESULTS/medians.md"
+    "zones=zones page (records per zone)" "browse=records page without filter or sort (the store's listing)" \
+    "sync=sync page" "logs=logs page" "usage=usage page" "security=security page" "users=users page" \
+    "deploy=deploy page" "reset=reset page (counts what would go)" "audit=audit page" | tee "$RESULTS/medians.md"
 echo "raw results: $RESULTS"

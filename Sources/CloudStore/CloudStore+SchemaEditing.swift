@@ -68,6 +68,29 @@ extension CloudStore {
         }
     }
 
+    /// Sets the indexes of several fields of one record type at once, in development: one save
+    /// for a whole type's form. Fields left out keep theirs.
+    /// - Throws: as ``setIndexes(_:of:recordType:in:_:by:)``, before anything changes.
+    public func setIndexes(
+        _ indexes: [String: Set<IndexKind>], recordType: String, in container: ContainerIdentifier, _ environment: Environment,
+        by actor: OperatorIdentity? = nil
+    ) throws {
+        try requireDevelopment(environment)
+        let named = indexes.sorted { $0.key < $1.key }.map { field, kinds in
+            "\(field): " + (kinds.isEmpty ? "none" : kinds.sorted().map(\.rawValue).joined(separator: ", "))
+        }
+        let note = auditNote(actor, "schema.indexes.set", container, environment, target: "\(recordType) " + named.joined(separator: "; "))
+        try editRecordType(recordType, in: container, environment, audit: note) { definition in
+            for (field, kinds) in indexes {
+                guard var existing = definition.field(field) ?? SystemField(rawValue: field).map({ definition.field($0) }) else {
+                    throw CloudStoreError.notFound("Record type \(recordType) has no field \(field)")
+                }
+                existing.indexes = kinds
+                definition.upsert(existing)
+            }
+        }
+    }
+
     func editRecordType(
         _ name: String, in container: ContainerIdentifier, _ environment: Environment, audit note: AuditNote?,
         _ change: @Sendable (inout RecordTypeDefinition) throws -> Void

@@ -18,6 +18,11 @@ extension CloudStore {
             records: zones.reduce(0) { $0 + $1.records }, recordBytes: zones.reduce(0) { $0 + $1.bytes }, fileBytes: fileBytes)
     }
 
+    /// How many records of each type an environment holds, in every zone of every database.
+    public func recordCounts(of container: ContainerIdentifier, _ environment: Environment) throws -> [String: Int64] {
+        try self.environment(container, environment).read { try $0.recordCounts(in: nil) }
+    }
+
     /// How much every zone of an environment that holds records holds, in every database.
     public func zoneUsage(_ container: ContainerIdentifier, _ environment: Environment) throws -> [ZoneUsage] {
         try self.environment(container, environment).read { reader in

@@ -190,7 +190,7 @@ public final class CloudStore: Sendable {
         case .public:
             return try self.database(container, environment, database: .public, as: caller)
         case .private, .shared:
-            guard let user = caller.userRecordName, !caller.isWorld else {
+            guard let user = caller.userRecordName else {
                 throw CloudStoreError.authenticationRequired("The \(scope) database needs a signed-in user")
             }
             return try self.database(container, environment, database: DatabaseID(scope: scope, owner: user), as: caller)

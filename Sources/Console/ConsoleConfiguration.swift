@@ -22,6 +22,9 @@ public struct ConsoleConfiguration: Sendable {
     /// How long a live tail of the request log may be quiet before a heartbeat, and how often
     /// it checks meanwhile that the session or token it was opened with still holds.
     public var tailHeartbeat: Duration = Self.defaultTailHeartbeat
+    /// Every operation the CloudKit API has, as the request log names them: what the log's
+    /// operation filter offers. The composition root passes the API's route table's names.
+    public var apiOperations: [String] = []
 
     /// The usual ``tailHeartbeat``.
     public static let defaultTailHeartbeat: Duration = .seconds(15)

@@ -17,6 +17,7 @@ struct Cumulus: ParsableCommand {
             ExportSchemaCommand.self,
             ValidateSchemaCommand.self,
             ImportSchemaCommand.self,
+            DeleteSchemaCommand.self,
             DeployCommand.self,
             ResetCommand.self,
             LimitsCommand.self,

@@ -15,9 +15,9 @@ import Testing
         "SecretCommand.swift": ["secret rotate"],
         "LimitsCommand.swift": ["limits"],
         "UsersCommand.swift": ["users add", "users password", "users sign-out", "users roles", "users remove"],
-        "SchemaCommands.swift": ["import-schema"],
+        "SchemaCommands.swift": ["import-schema", "delete-schema"],
         "SyncCommands.swift": ["subscriptions delete", "push-tokens revoke"],
-        "SharesCommand.swift": ["shares remove-participant", "shares delete"],
+        "SharesCommand.swift": ["shares remove-participant", "shares delete", "shares leave"],
         "LifecycleCommands.swift": ["deploy", "reset"],
     ]
 
@@ -75,6 +75,15 @@ import Testing
             ("users roles", "security.user-roles", { ["users", "roles", "alice", "--add", "editor"] + place }, nil),
             ("users remove", "user.remove", { ["users", "remove", "--container", c, "carol"] }, nil),
             ("import-schema", "schema.import", { ["import-schema", "--file", schemaFile] + place }, nil),
+            (
+                "delete-schema", "schema.field.delete",
+                {
+                    // The field to delete, added without an audit entry of its own.
+                    try store.addField(
+                        FieldDefinition(name: "scratch", type: .string), to: "Note", in: fixture.fixture.container, .development)
+                    return ["delete-schema", "--record-type", "Note", "--field", "scratch", "--yes"] + place
+                }, nil
+            ),
             ("subscriptions delete", "subscription.delete", { ["subscriptions", "delete", "--user", "alice", "notes"] + place }, nil),
             ("push-tokens revoke", "pushToken.revoke", { ["push-tokens", "revoke", fixture.pushTokenID] + place }, nil),
             (
@@ -84,6 +93,14 @@ import Testing
                 }, nil
             ),
             ("shares delete", "share.delete", { ["shares", "delete", "--owner", "alice", "--zone", "Work", "share-trip"] + place }, nil),
+            (
+                "shares leave", "share.leave",
+                {
+                    // Alice shares another record with bob, who accepts, as users do (unaudited); then he leaves.
+                    try fixture.shareWithBob("trip-2")
+                    return ["shares", "leave", "--owner", "alice", "--zone", "Work", "--user", "bob"] + place
+                }, nil
+            ),
             ("deploy", "schema.deploy", { ["deploy", "--container", c] }, nil),
             ("reset", "environment.reset", { ["reset", "--container", c] }, nil),
         ]

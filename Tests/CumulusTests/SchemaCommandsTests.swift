@@ -93,4 +93,31 @@ import Testing
         ])
         #expect(noFile.error.contains("Cannot read the schema file"))
     }
+
+    /// `delete-schema` counts what would go until told `--yes`, then deletes it.
+    @Test func deleteSchemaCountsFirstThenDeletes() throws {
+        let temporary = try TemporaryStore()
+        let (store, container) = (temporary.store, temporary.container)
+        _ = try temporary.database().modify(
+            ModifyRequest(operations: [
+                RecordOperation(.create, recordName: "a", recordType: "Note", fields: ["title": .string("x"), "mood": .string("calm")]),
+                RecordOperation(.create, recordName: "b", recordType: "Note", fields: ["title": .string("y")]),
+            ]))
+        let place = ["--container", container.rawValue, "--data-dir", temporary.directory]
+        let environment = temporary.postgresDatabase.map { ["CUMULUS_DATABASE_URL": $0.url] } ?? [:]
+        let counted = try CumulusBinary.run(
+            ["delete-schema", "--record-type", "Note", "--field", "mood"] + place, environment: environment)
+        #expect(counted.status == 0, "\(counted.error)")
+        #expect(counted.output.contains("Would remove 1 value of Note.mood, in 2 records of the type."))
+        #expect(try store.schema(container, .development).recordType("Note")?.field("mood") != nil)
+        let deleted = try CumulusBinary.run(["delete-schema", "--record-type", "Note", "--yes"] + place, environment: environment)
+        #expect(deleted.status == 0, "\(deleted.error)")
+        #expect(deleted.output.contains("Deleted: 2 records of Note."))
+        // Another process changed the schema: this store learns of it as it does of any such change.
+        let note = { try store.schema(container, .development).recordType("Note") }
+        #expect(try TestBackend.afterAnotherProcessChanged(note, seen: { $0 == nil }) == nil)
+        let refused = try CumulusBinary.run(
+            ["delete-schema", "--record-type", "Note", "--environment", "production", "--yes"] + place, environment: environment)
+        #expect(refused.status != 0 && refused.error.contains("production schema is read-only"), "\(refused.error)")
+    }
 }

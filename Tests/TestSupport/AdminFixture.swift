@@ -56,6 +56,24 @@ public final class AdminFixture {
         _ = try store.acceptShares([ShareLookup(shortGUID: share.shortGUID)], c, .development, as: .user(bob))
     }
 
+    /// Alice shares a new record `root` of her zone `Work` with bob, who accepts, as users do.
+    public func shareWithBob(_ root: String) throws {
+        let c = fixture.container
+        guard let alice = try store.user(named: "alice", in: c)?.userRecordName,
+            let bob = try store.user(named: "bob", in: c)?.userRecordName
+        else { throw CloudStoreError.notFound("alice and bob are gone") }
+        let saved = try store.database(c, .development, .private, as: .user(alice)).modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(.create, recordName: root, recordType: "Note"),
+                    RecordOperation(
+                        .create, recordName: "share-" + root, recordType: Share.recordType,
+                        share: ShareChange(rootRecordName: root, participants: [.init(userRecordName: bob, permission: .readOnly)])),
+                ], zoneName: "Work"))
+        guard let share = saved.last?.record?.sharing else { throw saved.last?.error ?? CloudStoreError.internalError("no share") }
+        _ = try store.acceptShares([ShareLookup(shortGUID: share.shortGUID)], c, .development, as: .user(bob))
+    }
+
     /// A `records/modify` body creating a note.
     public static func createNote(_ name: String) -> JSONValue {
         ["operations": [["operationType": "create", "record": ["recordName": .string(name), "recordType": "Note", "fields": [:]]]]]

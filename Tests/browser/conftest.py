@@ -181,3 +181,7 @@ def driver():
     browser.set_page_load_timeout(30)
     yield browser
     browser.quit()
+
+
+# The console review's data shape, for the tests that ask for the `review` fixture.
+from review_fixture import review  # noqa: E402,F401

@@ -81,6 +81,9 @@ protocol EnvironmentReader {
     func notificationCursor(of token: String) throws -> Int64?
     /// The stored blob with this content hash.
     func assetBlob(_ sha: String) throws -> AssetBlob?
+    /// Up to `limit` records of `zone` in record-name order, after `name` when given, only of
+    /// `recordType` when given: a listing that needs no index of the schema's.
+    func records(in zone: StoredZone, ofType recordType: String?, after name: String?, limit: Int) throws -> [StoredRecord]
     /// Names of the records of `zone` holding a reference with `action` to `recordName`.
     func referrers(to recordName: String, in zone: StoredZone, action: Reference.Action) throws -> [String]
     /// The shares of a zone, with their participants, by name.
@@ -121,6 +124,12 @@ protocol EnvironmentWriter: EnvironmentReader {
     func deleteZone(_ zone: StoredZone, at time: Int64) throws
     /// Creates a record type or brings it to `definition`: new fields, changed indexes.
     func saveRecordType(_ definition: RecordTypeDefinition) throws
+    /// Removes a field from a record type: its indexes and projections, then the field. The
+    /// values records hold in it are the caller's to remove first.
+    func removeField(named name: String, from recordType: String) throws
+    /// Removes a record type with its fields, grants and tables. Its records are the caller's
+    /// to delete first.
+    func removeRecordType(named name: String) throws
     /// Replaces the whole schema with `schema`: roles, types, fields, indexes and grants.
     /// Types and fields absent from `schema` keep their data but lose their indexes.
     func replaceSchema(_ schema: Schema) throws

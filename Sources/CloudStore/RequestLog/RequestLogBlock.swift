@@ -12,7 +12,10 @@ struct RequestLogBlock {
     /// Milliseconds a block spans at most, so that a quiet server's blocks still close (and
     /// are forgotten) on time.
     static let span: Int64 = 10 * 60_000
-    private static let format: UInt64 = 1
+    /// The layout blocks are written in: 2 adds each entry's reason, credential, user agent,
+    /// record types, zones and per-result outcomes after its request id. Blocks of format 1
+    /// are still read, their entries without those.
+    private static let format: UInt64 = 2
 
     /// The id of the first entry; the others follow one by one.
     let firstID: Int64
@@ -52,7 +55,8 @@ struct RequestLogBlock {
 
     /// The fields whose strings an entry refers to by index.
     private enum Field: Int, CaseIterable {
-        case container, environment, database, operation, user, client, errorCode
+        case container, environment, database, operation, user, client, errorCode, reason, credential, userAgent, recordTypes, zones
+        case resultError
 
         var term: Term? {
             switch self {
@@ -61,7 +65,7 @@ struct RequestLogBlock {
             case .database: .database
             case .operation: .operation
             case .user: .user
-            case .client, .errorCode: nil
+            case .client, .errorCode, .reason, .credential, .userAgent, .recordTypes, .zones, .resultError: nil
             }
         }
     }
@@ -84,7 +88,7 @@ struct RequestLogBlock {
         if count == 0 { firstTime = entry.time }
         count += 1
         lastTime = max(lastTime, entry.time)
-        if entry.status >= 400 { errors += 1 }
+        if entry.isFailure { errors += 1 }
         records.signed(entry.time - firstTime)
         records.varint(UInt64(index(entry.container, .container)))
         records.varint(UInt64(index(entry.environment, .environment)))
@@ -102,6 +106,22 @@ struct RequestLogBlock {
         records.signed(entry.bytesIn)
         records.signed(entry.bytesOut)
         records.string(entry.requestID)
+        optional(entry.reason, .reason)
+        optional(entry.credential?.packed, .credential)
+        optional(entry.userAgent, .userAgent)
+        optional(entry.recordTypes, .recordTypes)
+        optional(entry.zones, .zones)
+        records.signed(entry.results.map(Int64.init) ?? -1)
+        records.varint(UInt64(entry.resultErrors.count))
+        for (code, count) in entry.resultErrors {
+            records.varint(UInt64(index(code, .resultError)))
+            records.varint(UInt64(count))
+        }
+    }
+
+    /// An optional string as its index plus one, 0 for none.
+    private mutating func optional(_ string: String?, _ field: Field) {
+        records.varint(string.map { UInt64(index($0, field)) + 1 } ?? 0)
     }
 
     private mutating func index(_ string: String, _ field: Field) -> Int {
@@ -154,7 +174,10 @@ struct RequestLogBlock {
         firstID: Int64, encoded bytes: [UInt8], matching filter: RequestLogFilter, limit: Int
     ) throws -> [RequestLogEntry] {
         var reader = BinaryReader(bytes: bytes, damaged: .internalError("A request log block is damaged"))
-        guard try reader.varint() == format else { throw CloudStoreError.internalError("A request log block has an unknown format") }
+        let version = try reader.varint()
+        guard version == 1 || version == format else {
+            throw CloudStoreError.internalError("A request log block has an unknown format")
+        }
         let stringCount = try reader.count()
         var strings: [String] = []
         strings.reserveCapacity(stringCount)
@@ -187,11 +210,20 @@ struct RequestLogBlock {
             _ = try reader.signed()
             _ = try reader.signed()
             reader.offset += try reader.count()
+            var failedResults = false
+            if version >= 2 {
+                for _ in 0..<5 { _ = try reader.varint() }
+                _ = try reader.signed()
+                let errorCount = try reader.count()
+                for _ in 0..<errorCount * 2 { _ = try reader.varint() }
+                failedResults = errorCount > 0
+            }
             let id = firstID + Int64(position)
             guard container.map({ $0 == containerIndex }) ?? true, environment.map({ $0 == environmentIndex }) ?? true,
                 database.map({ $0 == databaseIndex }) ?? true, operation.map({ $0 == operationIndex }) ?? true,
                 user.map({ $0 + 1 == userIndex }) ?? true, filter.status.map({ $0 == status }) ?? true,
-                !filter.errorsOnly || status >= 400, filter.from.map({ time >= $0 }) ?? true, filter.to.map({ time < $0 }) ?? true,
+                !filter.errorsOnly || status >= 400 || failedResults, filter.from.map({ time >= $0 }) ?? true,
+                filter.to.map({ time < $0 }) ?? true,
                 filter.before.map({ id < $0 }) ?? true
             else { continue }
             matches.append((id, start))
@@ -219,6 +251,23 @@ struct RequestLogBlock {
                 user: user == 0 ? nil : try string(user - 1), clientAddress: client, status: status,
                 serverErrorCode: errorCode == 0 ? nil : try string(errorCode - 1), durationMicroseconds: try reader.signed(),
                 bytesIn: try reader.signed(), bytesOut: try reader.signed(), requestID: try reader.string())
+            if version >= 2 {
+                func optional() throws -> String? {
+                    let index = try reader.varint()
+                    return index == 0 ? nil : try string(index - 1)
+                }
+                entry.reason = try optional()
+                entry.credential = RequestLogCredential(packed: try optional())
+                entry.userAgent = try optional()
+                entry.recordTypes = try optional()
+                entry.zones = try optional()
+                let results = try reader.signed()
+                entry.results = results < 0 ? nil : Int(results)
+                for _ in 0..<(try reader.count()) {
+                    let code = try string(try reader.varint())
+                    entry.resultErrors[code] = Int(try reader.varint())
+                }
+            }
             entry.id = match.id
             entries.append(entry)
         }

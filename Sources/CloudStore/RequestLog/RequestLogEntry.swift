@@ -28,6 +28,25 @@ public struct RequestLogEntry: Hashable, Sendable {
     public var bytesOut: Int64
     /// The request id, as in `X-Apple-Request-UUID`.
     public var requestID: String
+    /// The reason CloudKit's error answer gave the client (never an internal cause); for a
+    /// success whose results failed one by one, the first failed result's code and reason;
+    /// `nil` otherwise, and for calls logged before reasons were kept.
+    public var reason: String?
+    /// The API token or server key the call carried, by name.
+    public var credential: RequestLogCredential?
+    /// The client's `User-Agent`.
+    public var userAgent: String?
+    /// The record types the answer's records have, comma-separated in the order first met
+    /// (record type names hold no comma); `nil` when the answer was not read for them.
+    public var recordTypes: String?
+    /// The zones the answer's records and zones are in, comma-separated as ``recordTypes``.
+    public var zones: String?
+    /// How many records, zones or subscriptions the answer had one result for; `nil` when
+    /// not counted (answers written out without a tree, and calls logged before counts were kept).
+    public var results: Int?
+    /// The per-result failures of the answer by `serverErrorCode`: a `200` whose records
+    /// failed one by one (`ACCESS_DENIED`, `CONFLICT`…).
+    public var resultErrors: [String: Int] = [:]
 
     /// Creates an entry.
     public init(
@@ -48,6 +67,82 @@ public struct RequestLogEntry: Hashable, Sendable {
         self.bytesOut = bytesOut
         self.requestID = requestID
     }
+
+    /// Results of the answer that failed one by one.
+    public var failedResults: Int { resultErrors.values.reduce(0, +) }
+
+    /// Whether the call failed: an error status, or a success with results that failed.
+    public var isFailure: Bool { status >= 400 || !resultErrors.isEmpty }
+
+    /// The per-result failures by code, the most frequent first (codes in order among equals).
+    public var resultErrorsByCount: [(code: String, count: Int)] {
+        resultErrors.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// The per-result failures in words, such as `2 of 5 records: ACCESS_DENIED`, most frequent
+    /// code first; `nil` when none failed.
+    public var resultFailureSummary: String? {
+        guard !resultErrors.isEmpty else { return nil }
+        let codes = resultErrorsByCount.map(\.code)
+        let of = results.map { " of \($0)" } ?? ""
+        return "\(failedResults)\(of) \(failedResults == 1 && results == 1 ? "record" : "records"): " + codes.joined(separator: ", ")
+    }
+
+    /// The per-result failures packed as `CODE=count` pairs, comma-separated, codes in order:
+    /// how both backends keep them.
+    var packedResultErrors: String? {
+        guard !resultErrors.isEmpty else { return nil }
+        return resultErrors.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
+    }
+
+    /// Per-result failures from their packed form (``packedResultErrors``); what cannot be read is left out.
+    static func resultErrors(packed: String?) -> [String: Int] {
+        guard let packed else { return [:] }
+        var errors: [String: Int] = [:]
+        for pair in packed.split(separator: ",") {
+            let parts = pair.split(separator: "=")
+            guard parts.count == 2, let count = Int(parts[1]) else { continue }
+            errors[String(parts[0])] = count
+        }
+        return errors
+    }
+}
+
+/// The credential a logged call carried, by name.
+public enum RequestLogCredential: Hashable, Sendable {
+    /// An API token with this name.
+    case apiToken(String)
+    /// A server-to-server key with this name.
+    case serverKey(String)
+
+    /// The credential in words: `API token web`, `server key deploy`.
+    public var description: String {
+        switch self {
+        case .apiToken(let name): "API token " + name
+        case .serverKey(let name): "server key " + name
+        }
+    }
+
+    /// How both backends keep it: a kind letter, a colon and the name.
+    var packed: String {
+        switch self {
+        case .apiToken(let name): "t:" + name
+        case .serverKey(let name): "k:" + name
+        }
+    }
+
+    /// A credential from its packed form; `nil` for anything else.
+    init?(packed: String?) {
+        guard let packed, packed.count >= 2 else { return nil }
+        let name = String(packed.dropFirst(2))
+        if packed.hasPrefix("t:") {
+            self = .apiToken(name)
+        } else if packed.hasPrefix("k:") {
+            self = .serverKey(name)
+        } else {
+            return nil
+        }
+    }
 }
 
 /// Which request log entries to read: each given criterion must hold; newest first.
@@ -64,7 +159,7 @@ public struct RequestLogFilter: Hashable, Sendable {
     public var user: String?
     /// With this HTTP status.
     public var status: Int?
-    /// Errors only: a status of 400 or more.
+    /// Failures only: a status of 400 or more, or results that failed one by one.
     public var errorsOnly: Bool
     /// From this time on (milliseconds since 1970), inclusive.
     public var from: Int64?
@@ -97,7 +192,7 @@ public struct RequestLogFilter: Hashable, Sendable {
     public func matches(_ entry: RequestLogEntry) -> Bool {
         (container == nil || container == entry.container) && (environment == nil || environment == entry.environment)
             && (database == nil || database == entry.database) && (operation == nil || operation == entry.operation)
-            && (user == nil || user == entry.user) && (status == nil || status == entry.status) && (!errorsOnly || entry.status >= 400)
+            && (user == nil || user == entry.user) && (status == nil || status == entry.status) && (!errorsOnly || entry.isFailure)
             && (from.map { entry.time >= $0 } ?? true) && (to.map { entry.time < $0 } ?? true)
     }
 }

@@ -29,3 +29,11 @@ extension IndexKind {
         }
     }
 }
+
+extension IndexKind {
+    /// The indexes a field of `type` can carry, in CloudKit's order: what a page offers and
+    /// what a schema change accepts.
+    public static func allowed(on type: FieldType) -> [IndexKind] {
+        allCases.filter { $0.applies(to: type) }
+    }
+}

@@ -1,14 +1,22 @@
 extension CloudDatabase {
     /// The database a request addressing a zone of `owner` reaches: in the shared database,
     /// `owner`'s private database as the caller's shares open it; elsewhere this database, whose
-    /// zones all have its own owner.
+    /// zones all have its own owner. An operator acting as a user in that user's shared
+    /// database reaches it as the user: the user's shares decide what it holds for them.
     public func reaching(owner: String?) -> CloudDatabase {
         guard database.scope == .shared, let owner, owner != database.owner else { return self }
+        // The operator may do anything, so as the operator the shares would open nothing, or
+        // everything: acting as the participant is what "act as user" means here.
+        let participant: Caller = if case .operator = caller { .user(database.owner) } else { caller }
         var reached = CloudDatabase(
-            store: store, storage: storage, container: container, environment: environment, database: .private(owner), caller: caller)
+            store: store, storage: storage, container: container, environment: environment, database: .private(owner),
+            caller: participant)
         reached.viaShare = true
         reached.assetBaseURL = assetBaseURL
         reached.assetCredential = assetCredential
+        reached.auditActor = auditActor
+        reached.auditPlace = auditPlace
+        reached.auditSummary = auditSummary
         return reached
     }
 

@@ -177,6 +177,41 @@ extension CloudStore {
         if let error = result.first?.error { throw error }
     }
 
+    /// Takes `participant` out of every share of `owner`'s zone `zoneName` they are in, as the
+    /// participant deleting the zone from their shared database does in CloudKit: they lose what
+    /// the shares gave them at once. Through the participant's shared database, so that only a
+    /// zone shared with them can be left.
+    /// - Returns: the record names of the shares left.
+    /// - Throws: ``CloudStoreError/zoneNotFound(_:)`` when nothing of the zone is shared with them.
+    @discardableResult
+    public func leaveSharedZone(
+        _ zoneName: String, owner: String, participant: String, _ container: ContainerIdentifier, _ environment: Environment,
+        as caller: Caller, by actor: OperatorIdentity? = nil
+    ) throws -> [String] {
+        var shared = try self.database(container, environment, database: .shared(participant), as: caller)
+        if let actor {
+            let names = (try self.user(participant, in: container)?.name ?? participant, try self.user(owner, in: container)?.name ?? owner)
+            shared.auditActor = actor
+            shared.auditSummary = ("share.leave", "\(names.0) left \(names.1)/\(zoneName)")
+        }
+        let reached = shared.reaching(owner: owner)
+        let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: owner)
+        guard owner != participant, case .zone = try reached.lookupZones([zoneName]).first else {
+            throw CloudStoreError.zoneNotFound(zoneID)
+        }
+        let names = try shares(container, environment)
+            .filter { share in
+                share.zoneID == zoneID
+                    && share.participants.contains { $0.userRecordName == participant && $0.acceptanceStatus != .removed }
+            }
+            .map(\.recordName)
+        guard !names.isEmpty else { throw CloudStoreError.zoneNotFound(zoneID) }
+        let results = try reached.modify(
+            ModifyRequest(operations: names.map { RecordOperation(.forceDelete, recordName: $0) }, zoneName: zoneName))
+        if let error = results.lazy.compactMap(\.error).first { throw error }
+        return names
+    }
+
     private func existingShare(_ name: String, zoneName: String, in database: CloudDatabase) throws -> Share {
         guard let share = try database.lookup([RecordLookup(name)], zoneName: zoneName).first?.record?.sharing else {
             throw CloudStoreError.notFound("Zone \(zoneName) of \(database.database.owner) has no share \(name)")

@@ -204,13 +204,14 @@ extension CloudStore {
     /// What a client of `reader` (the world, or a signed-in user) holding `syncToken` receives
     /// next from the zone's feed: the feed itself, run as that reader, so that the records the
     /// reader may not read are left out as they are for the client. A token of another zone is
-    /// refused naming the zone it belongs to.
+    /// refused naming the zone it belongs to. In the shared database, `zoneOwner` names the
+    /// owner of the zone shared with the database's user.
     /// - Throws: ``CloudStoreError/accessDenied(_:)`` for a caller who is not an operator, for a
     ///   user's private or shared database in production, and for a reader who may not open the
     ///   database; the feed's errors otherwise.
     public func simulatedZoneChanges(
-        _ container: ContainerIdentifier, _ environment: Environment, database: DatabaseID, zoneName: String, syncToken: String?,
-        reader: Caller, as caller: Caller
+        _ container: ContainerIdentifier, _ environment: Environment, database: DatabaseID, zoneOwner: String? = nil,
+        zoneName: String, syncToken: String?, reader: Caller, as caller: Caller
     ) throws -> ZoneChanges {
         guard case .operator = caller else {
             throw CloudStoreError.accessDenied("Only operators see what another reader's feed would receive")
@@ -219,15 +220,18 @@ extension CloudStore {
         case .world, .user: break
         case .server, .operator: throw CloudStoreError.badRequest("A feed is simulated for the world or a signed-in user")
         }
+        // A shared zone's log is its owner's: the token is decoded there.
+        let holder: DatabaseID =
+            if database.scope == .shared, let zoneOwner, zoneOwner != database.owner { .private(zoneOwner) } else { database }
         if let syncToken {
-            let held = try decodeSyncToken(syncToken, container, environment, database: database, zoneName: zoneName, as: caller)
+            let held = try decodeSyncToken(syncToken, container, environment, database: holder, zoneName: zoneName, as: caller)
             if !held.isOfThisZone, let zoneID = held.zoneID {
                 throw CloudStoreError.badRequest("The sync token belongs to zone \(zoneID.zoneName) (\(zoneID.ownerRecordName))")
             }
         } else {
             _ = try self.database(container, environment, database: database, as: caller)
         }
-        return try self.database(container, environment, database: database, as: reader)
+        return try self.database(container, environment, database: database, as: reader).reaching(owner: zoneOwner)
             .zoneChanges(zoneName: zoneName, syncToken: syncToken, desiredKeys: [])
     }
 

@@ -35,3 +35,19 @@ public struct ZoneUsage: Hashable, Sendable {
         self.recordBytes = recordBytes
     }
 }
+
+extension EnvironmentUsage {
+    /// Storage, as the console's pages (Containers, Zones, Usage) and the storage limit count it:
+    /// the bytes of the records' fields, as the 1 MB record limit counts them. Neither the
+    /// database file (its indexes, the change log, free pages) nor asset files count: the file
+    /// is ``fileBytes``, and asset files live in the asset store.
+    public static func storageBytes(ofRecordBytes recordBytes: Int64) -> Int64 { recordBytes }
+
+    /// What the environment's records take up, as ``storageBytes(ofRecordBytes:)`` defines it.
+    public var storageBytes: Int64 { Self.storageBytes(ofRecordBytes: recordBytes) }
+}
+
+extension ZoneUsage {
+    /// What the zone's records take up, as ``EnvironmentUsage/storageBytes(ofRecordBytes:)`` defines it.
+    public var storageBytes: Int64 { EnvironmentUsage.storageBytes(ofRecordBytes: recordBytes) }
+}

@@ -44,6 +44,21 @@ public struct UsagePoint: Hashable, Sendable {
     public var p99Microseconds: Int64?
     /// Bytes of records held at the end of the bucket, as last measured; `nil` before any measure.
     public var storageBytes: Int64?
+
+    /// Creates a bucket's figures.
+    public init(
+        start: Int64, requests: Int64, errors: Int64, bytesIn: Int64, bytesOut: Int64, p50Microseconds: Int64? = nil,
+        p99Microseconds: Int64? = nil, storageBytes: Int64? = nil
+    ) {
+        self.start = start
+        self.requests = requests
+        self.errors = errors
+        self.bytesIn = bytesIn
+        self.bytesOut = bytesOut
+        self.p50Microseconds = p50Microseconds
+        self.p99Microseconds = p99Microseconds
+        self.storageBytes = storageBytes
+    }
 }
 
 /// An environment's usage against its limits, and its usage over a span of time.

@@ -10,8 +10,49 @@ extension ManagementActions {
         _ body: JSONValue, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
         as actor: OperatorIdentity
     ) throws -> JSONValue {
-        let (handle, schema) = try recordsDatabase(container, environment, database, user, actor)
+        let (handle, schema) = try recordsDatabase(container, environment, database, user, actor, zoneID: body["zoneID"])
         return try RecordsExchange.query(.body(body), in: handle, schema: schema, numbersAsStrings: false)
+    }
+
+    /// A page of a zone's records in record-name order, read without a query, so that no index
+    /// is needed: `{records, continuationMarker?}` as a query answers, the marker being the
+    /// record name the next page starts after.
+    /// - Parameter recordType: only records of this type; every type when `nil`.
+    public func browseRecords(
+        zone: String, recordType: String?, after: String?, limit: Int, in container: ContainerIdentifier, environment: Environment,
+        database: DatabaseScope, user: String?, as actor: OperatorIdentity
+    ) throws -> JSONValue {
+        let (handle, _) = try recordsDatabase(container, environment, database, user, actor, zoneID: nil)
+        let listing = try handle.listRecords(zoneName: zone, recordType: recordType, after: after, limit: limit)
+        return RecordEncoder(numbersAsStrings: false, currentUser: nil).page(
+            listing.records, desiredKeys: nil, continuationMarker: listing.continuation)
+    }
+
+    /// The records of a zone pointing at one record (by a reference field or as its parent), from
+    /// a bounded scan of the zone: `{referrers: [{recordName, recordType, field?}], complete}`.
+    public func recordReferrers(
+        of recordName: String, zone: String, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope,
+        user: String?, as actor: OperatorIdentity
+    ) throws -> JSONValue {
+        let (handle, _) = try recordsDatabase(container, environment, database, user, actor, zoneID: nil)
+        let found = try handle.referrers(of: recordName, zoneName: zone)
+        let referrers: [JSONValue] = found.referrers.map { referrer in
+            var object: JSONObject = ["recordName": .string(referrer.recordName), "recordType": .string(referrer.recordType)]
+            if let field = referrer.field { object["field"] = .string(field) }
+            return .object(object)
+        }
+        return ["referrers": .array(referrers), "complete": .bool(found.complete)]
+    }
+
+    /// How many records of each type a zone holds: `{recordType: count}`; in the shared database
+    /// the zone is the one `owner` shared.
+    public func recordCounts(
+        zone: String, owner: String? = nil, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope,
+        user: String?, as actor: OperatorIdentity
+    ) throws -> [String: Int64] {
+        let zoneID: JSONValue = owner.map { ["zoneName": .string(zone), "ownerRecordName": .string($0)] } ?? ["zoneName": .string(zone)]
+        let (handle, _) = try recordsDatabase(container, environment, database, user, actor, zoneID: zoneID)
+        return try handle.recordCounts(zoneName: zone)
     }
 
     /// Fetches records by name with a CloudKit `records/lookup` body (`records`, `zoneID`, `desiredKeys`).
@@ -19,7 +60,7 @@ extension ManagementActions {
         _ body: JSONValue, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
         as actor: OperatorIdentity
     ) throws -> JSONValue {
-        let (handle, _) = try recordsDatabase(container, environment, database, user, actor)
+        let (handle, _) = try recordsDatabase(container, environment, database, user, actor, zoneID: body["zoneID"])
         return try RecordsExchange.lookup(.body(body), in: handle, numbersAsStrings: false)
     }
 
@@ -30,7 +71,7 @@ extension ManagementActions {
         _ body: JSONValue, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
         as actor: OperatorIdentity
     ) throws -> RecordsModification {
-        let (handle, schema) = try recordsDatabase(container, environment, database, user, actor)
+        let (handle, schema) = try recordsDatabase(container, environment, database, user, actor, zoneID: body["zoneID"])
         let request = try RecordsExchange.modifyRequest(.body(body), in: handle, schema: schema)
         let results = try handle.modify(request)
         let answer = RecordsExchange.answer(to: request, results, in: handle, numbersAsStrings: false)
@@ -38,20 +79,33 @@ extension ManagementActions {
     }
 
     /// Every record a query matches, page after page, up to ``RecordExport/maximumRecords``, as
-    /// JSON or CSV.
+    /// JSON or CSV. A query without filters or sort exports the type's records in record-name
+    /// order, read without an index.
     public func exportRecords(
         _ body: JSONValue, format: RecordExport.Format, in container: ContainerIdentifier, environment: Environment,
         database: DatabaseScope, user: String?,
         as actor: OperatorIdentity
     ) throws -> RecordExport {
-        let (handle, schema) = try recordsDatabase(container, environment, database, user, actor)
+        let (handle, schema) = try recordsDatabase(container, environment, database, user, actor, zoneID: body["zoneID"])
         var request = body.objectValue ?? JSONObject()
         request["continuationMarker"] = nil
         request["resultsLimit"] = .integer(Int64(QueryRequest.maximumResults))
+        let recordType = body["query"]?["recordType"]?.stringValue ?? ""
+        // A query with no filter and no sort is every record of the type: read by name from the
+        // store, as the records page browses them, so that a type without indexes exports too.
+        let browses =
+            database != .shared && (body["query"]?["filterBy"]?.arrayValue ?? []).isEmpty
+            && (body["query"]?["sortBy"]?.arrayValue ?? []).isEmpty
+        let zone = body["zoneID"]?["zoneName"]?.stringValue ?? ZoneID.defaultZoneName
         var records: [JSONValue] = []
         var truncated = false
         while true {
-            let page = try RecordsExchange.query(.body(.object(request)), in: handle, schema: schema, numbersAsStrings: false)
+            let page =
+                browses
+                ? try browseRecords(
+                    zone: zone, recordType: recordType, after: request["continuationMarker"]?.stringValue,
+                    limit: CloudDatabase.maximumListing, in: container, environment: environment, database: database, user: user, as: actor)
+                : try RecordsExchange.query(.body(.object(request)), in: handle, schema: schema, numbersAsStrings: false)
             records += page["records"]?.arrayValue ?? []
             guard let marker = page["continuationMarker"]?.stringValue else { break }
             if records.count >= RecordExport.maximumRecords {
@@ -60,14 +114,15 @@ extension ManagementActions {
             }
             request["continuationMarker"] = .string(marker)
         }
-        let recordType = body["query"]?["recordType"]?.stringValue ?? ""
         let fieldNames = schema.recordType(recordType)?.userFields.map(\.name) ?? []
         return RecordExport(format: format, records: records, fieldNames: fieldNames, truncated: truncated)
     }
 
-    /// The database a records request names, and its environment's schema.
+    /// The database a records request names, and its environment's schema. In the shared
+    /// database, the owner `zoneID` names says whose zone it reaches, as for CloudKit's clients.
     private func recordsDatabase(
-        _ container: ContainerIdentifier, _ environment: Environment, _ database: DatabaseScope, _ user: String?, _ actor: OperatorIdentity
+        _ container: ContainerIdentifier, _ environment: Environment, _ database: DatabaseScope, _ user: String?, _ actor: OperatorIdentity,
+        zoneID: JSONValue?
     ) throws -> (CloudDatabase, Schema) {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
         var handle = try store.database(identifier, environment, database: target, as: actor.caller)
@@ -78,6 +133,6 @@ extension ManagementActions {
         // Each record it changes joins the audit trail, in the change's transaction.
         handle.auditActor = actor
         handle.auditPlace = "\(database)\(user.map { " of \($0)" } ?? "")"
-        return (handle, try store.schema(identifier, environment))
+        return (handle.reaching(owner: try ZoneWire.owner(WireValue(zoneID, path: "zoneID"))), try store.schema(identifier, environment))
     }
 }

@@ -46,6 +46,19 @@ extension ManagementActions {
         return RequestLogView(entries: entries, next: entries.count == filter.limit ? entries.last.map { String($0.id) } : nil)
     }
 
+    /// One logged call of a container's environment, by its id.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` when the log holds no such call (never made,
+    ///   or older than the retention).
+    public func requestLogEntry(container: String, environment: Environment, id: Int64) throws -> RequestLogEntry {
+        let identifier = try existingContainer(container)
+        let filter = RequestLogFilter(container: identifier.rawValue, environment: environment.rawValue, before: id + 1, limit: 1)
+        guard let entry = try store.requestLog.entries(filter).first, entry.id == id else {
+            throw CloudStoreError.notFound(
+                "The request log holds no call \(id) in \(environment.rawValue): it may be older than the retention.")
+        }
+        return entry
+    }
+
     /// The filtered log as JSON lines or CSV, newest first, up to ``maximumLogExport`` entries.
     public func exportRequestLog(_ filter: RequestLogFilter, csv: Bool, as actor: OperatorIdentity) throws -> (
         bytes: [UInt8], contentType: String

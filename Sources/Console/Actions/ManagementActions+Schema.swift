@@ -69,6 +69,43 @@ extension ManagementActions {
         return try self.recordType(recordType, identifier, environment)
     }
 
+    /// Sets the indexes of several fields of a record type in development, in one save:
+    /// `[field: ["QUERYABLE", …]]`; fields left out keep theirs.
+    public func setIndexes(
+        _ indexes: [String: [String]], recordType: String, in container: ContainerIdentifier, environment: Environment,
+        as actor: OperatorIdentity
+    ) throws -> RecordTypeView {
+        let identifier = try existingContainer(container)
+        var kinds: [String: Set<IndexKind>] = [:]
+        for (field, names) in indexes { kinds[field] = try Self.indexes(names) }
+        try store.setIndexes(kinds, recordType: recordType, in: identifier, environment, by: actor)
+        return try self.recordType(recordType, identifier, environment)
+    }
+
+    /// How many records of each type an environment holds, in every zone of every database.
+    public func recordCounts(
+        of container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity
+    ) throws -> [String: Int64] {
+        try store.recordCounts(of: try existingContainer(container), environment)
+    }
+
+    /// What deleting a field of a record type (or, without a field, the type) would remove in
+    /// development, or — with `confirmed` — deletes it and says what went.
+    public func deleteFromSchema(
+        field: String?, of recordType: String, confirmed: Bool, in container: ContainerIdentifier, environment: Environment,
+        as actor: OperatorIdentity
+    ) throws -> SchemaDeletionView {
+        let identifier = try existingContainer(container)
+        guard confirmed else {
+            return SchemaDeletionView(
+                try store.schemaDeletionImpact(field: field, of: recordType, in: identifier, environment), deleted: false)
+        }
+        let impact =
+            try field.map { try store.deleteField($0, of: recordType, in: identifier, environment, by: actor) }
+            ?? store.deleteRecordType(recordType, in: identifier, environment, by: actor)
+        return SchemaDeletionView(impact, deleted: true)
+    }
+
     private func recordType(_ name: String, _ container: ContainerIdentifier, _ environment: Environment) throws -> RecordTypeView {
         guard let definition = try store.schema(container, environment).recordType(name) else {
             throw CloudStoreError.notFound("Record type \(name) does not exist")

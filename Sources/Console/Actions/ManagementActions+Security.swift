@@ -7,7 +7,7 @@ extension ManagementActions {
     public func security(of container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity) throws -> SecurityView {
         let identifier = try existingContainer(container)
         let schema = try store.schema(identifier, environment)
-        let users = Dictionary(uniqueKeysWithValues: try store.users(identifier).map { ($0.userRecordName, $0.name) })
+        let users = try userNames(identifier)
         let holders = try store.roleAssignments(in: identifier, environment).sorted { $0.key < $1.key }
         return SecurityView(
             environment: environment, schema: schema,

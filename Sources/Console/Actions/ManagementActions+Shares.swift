@@ -8,7 +8,7 @@ extension ManagementActions {
     /// public permission and participants.
     public func shares(in container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity) throws -> SharesView {
         let identifier = try existingContainer(container)
-        let names = Dictionary(try store.users(identifier).map { ($0.userRecordName, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let names = try userNames(identifier)
         let shares = try store.shares(identifier, environment)
         return SharesView(
             shares.map { share in

@@ -52,7 +52,7 @@ extension ManagementActions {
     ) throws -> PushTokensView {
         let identifier = try existingContainer(container)
         let holder = try user.map { try existingUser($0, in: container).1 }
-        let names = Dictionary(try store.users(identifier).map { ($0.userRecordName, $0.name) }, uniquingKeysWith: { first, _ in first })
+        let names = try userNames(identifier)
         let tokens = try store.pushTokens(identifier, environment, of: holder?.userRecordName)
         return PushTokensView(
             tokens.map { token in
@@ -79,12 +79,15 @@ extension ManagementActions {
     /// the oldest after a position or from a time on, of every record or of those whose name
     /// starts with `recordName`; with the zone's current sync token, the horizon below which
     /// tokens have expired, and who made each change, by name where the user has one.
+    /// - Parameter zoneOwner: in the shared database, the owner of the zone (user record name),
+    ///   which must be shared with `user`.
     public func changeLog(
         zone: String, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
-        range: ChangeLogRange = ChangeLogRange(), as actor: OperatorIdentity
+        zoneOwner: String? = nil, range: ChangeLogRange = ChangeLogRange(), as actor: OperatorIdentity
     ) throws -> ChangeLogView {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
-        let page = try store.changeLog(identifier, environment, database: target, zoneName: zone, range, as: actor.caller)
+        let holder = try sharedZoneHolder(zone, owner: zoneOwner, identifier, environment, target, actor) ?? target
+        let page = try store.changeLog(identifier, environment, database: holder, zoneName: zone, range, as: actor.caller)
         let names = try userNames(identifier)
         return ChangeLogView(
             zoneName: zone, lastSequence: page.lastSequence, horizon: page.horizon, syncToken: page.syncToken, hasOlder: page.hasOlder,
@@ -97,9 +100,19 @@ extension ManagementActions {
             })
     }
 
-    /// The sign-in names of a container's users, by user record name.
-    func userNames(_ container: ContainerIdentifier) throws -> [String: String] {
-        Dictionary(try store.users(container).map { ($0.userRecordName, $0.name) }, uniquingKeysWith: { first, _ in first })
+    /// The owner's private database holding `zone` of a shared database, once the store has
+    /// said the zone is shared with the database's user; `nil` outside the shared database.
+    /// - Throws: ``CloudStoreError/zoneNotFound(_:)`` for a zone not shared with them.
+    private func sharedZoneHolder(
+        _ zone: String, owner: String?, _ container: ContainerIdentifier, _ environment: Environment, _ target: DatabaseID,
+        _ actor: OperatorIdentity
+    ) throws -> DatabaseID? {
+        guard target.scope == .shared else { return nil }
+        let reached = try store.database(container, environment, database: target, as: actor.caller).reaching(owner: owner)
+        guard case .zone(let found)? = try reached.lookupZones([zone]).first else {
+            throw CloudStoreError.zoneNotFound(ZoneID(zoneName: zone, ownerRecordName: owner ?? target.owner))
+        }
+        return .private(found.zoneID.ownerRecordName)
     }
 
     /// What a client holding `syncToken` would receive next from the zone's feed, as `reader`
@@ -109,9 +122,10 @@ extension ManagementActions {
     /// position and time.
     public func nextChanges(
         zone: String, syncToken: String?, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope,
-        user: String?, reader: String? = nil, as actor: OperatorIdentity
+        user: String?, zoneOwner: String? = nil, reader: String? = nil, as actor: OperatorIdentity
     ) throws -> NextChangesView {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
+        let holder = try sharedZoneHolder(zone, owner: zoneOwner, identifier, environment, target, actor)
         let token = syncToken?.isEmpty == false ? syncToken : nil
         let chosen = reader?.isEmpty == false ? reader : nil
         let readerCaller: Caller
@@ -123,10 +137,11 @@ extension ManagementActions {
             (readerCaller, readerName) = (.user(found.userRecordName), found.name)
         }
         let held = try token.map {
-            try store.decodeSyncToken($0, identifier, environment, database: target, zoneName: zone, as: actor.caller)
+            try store.decodeSyncToken($0, identifier, environment, database: holder ?? target, zoneName: zone, as: actor.caller)
         }
         let changes = try store.simulatedZoneChanges(
-            identifier, environment, database: target, zoneName: zone, syncToken: token, reader: readerCaller, as: actor.caller)
+            identifier, environment, database: target, zoneOwner: holder?.owner, zoneName: zone, syncToken: token, reader: readerCaller,
+            as: actor.caller)
         return NextChangesView(
             reader: readerName,
             heldToken: held.map { held in

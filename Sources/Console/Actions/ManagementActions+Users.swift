@@ -70,6 +70,12 @@ extension ManagementActions {
         return (identifier, found)
     }
 
+    /// The sign-in names of a container's users by user record name, in one read of the store:
+    /// what a page or an answer names users by. The container must already be known to exist.
+    func userNames(_ identifier: ContainerIdentifier) throws -> [String: String] {
+        Dictionary(try store.users(identifier).map { ($0.userRecordName, $0.name) }, uniquingKeysWith: { first, _ in first })
+    }
+
     private func userView(_ user: AppUser) throws -> UserView {
         var roles: [Environment: [String]] = [:]
         for environment in Environment.allCases {

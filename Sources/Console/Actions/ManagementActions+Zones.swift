@@ -11,9 +11,11 @@ extension ManagementActions {
     ) throws -> ZonesView {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
         let handle = try store.database(identifier, environment, database: target, as: actor.caller)
-        let usage = try store.zoneUsage(identifier, environment).filter { $0.database == target }
+        let usage = try store.zoneUsage(identifier, environment)
         let zones = try handle.zones().map { zone in
-            let figures = usage.first { $0.zoneID == zone.zoneID }
+            // A zone of the shared database is its owner's, held in the owner's private database.
+            let holder = target.scope == .shared ? DatabaseID.private(zone.zoneID.ownerRecordName) : target
+            let figures = usage.first { $0.database == holder && $0.zoneID == zone.zoneID }
             return ZonesView.Zone(
                 zoneName: zone.zoneID.zoneName, ownerRecordName: zone.zoneID.ownerRecordName, atomic: zone.atomic,
                 records: figures?.records ?? 0, recordBytes: figures?.recordBytes ?? 0)
@@ -35,6 +37,30 @@ extension ManagementActions {
         as actor: OperatorIdentity
     ) throws -> ZoneChangeView {
         try modifyZone(.delete, zoneName, container, environment, database, user, actor)
+    }
+
+    /// Takes `user` out of the shares of `owner`'s zone, as `user` deleting it from their shared
+    /// database does in CloudKit: the zone leaves their shared database; the owner keeps it.
+    /// - Parameters:
+    ///   - user: the participant; `owner` the zone's owner; each a sign-in name or user record name.
+    public func leaveSharedZone(
+        _ zoneName: String, owner: String, user: String, in container: ContainerIdentifier, environment: Environment,
+        as actor: OperatorIdentity
+    ) throws -> SharedZoneLeaving {
+        let (identifier, participant) = try existingUser(user, in: container)
+        let (_, ownerUser) = try existingUser(owner, in: container)
+        let shares: [String]
+        do {
+            shares = try store.leaveSharedZone(
+                zoneName, owner: ownerUser.userRecordName, participant: participant.userRecordName, identifier, environment,
+                as: actor.caller, by: actor)
+        } catch CloudStoreError.zoneNotFound {
+            // The zone may well exist: what is missing is a share of it with this user.
+            throw CloudStoreError.notFound(
+                "\(participant.name) is in no share of \(ownerUser.name)'s zone \(zoneName): there is nothing to leave.")
+        }
+        return SharedZoneLeaving(
+            zoneName: zoneName, ownerRecordName: ownerUser.userRecordName, participant: participant.userRecordName, shares: shares)
     }
 
     private func modifyZone(

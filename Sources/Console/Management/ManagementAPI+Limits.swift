@@ -7,7 +7,9 @@ extension ManagementAPI {
             try actions.limits(of: try input.container(), environment: try input.environment(), as: actor).json
         },
         .json(.put, "/containers/:container/:environment/limits", "setLimits") { actions, input, actor in
-            try actions.setLimits(input.body, of: try input.container(), environment: try input.environment(), as: actor).json
+            let container = try input.container()
+            let environment = try input.environment()
+            return try actions.setLimits(LimitsChange(json: input.body), of: container, environment: environment, as: actor).json
         },
         .json(.get, "/containers/:container/:environment/usage", "usage") { actions, input, actor in
             let range = try ManagementActions.usageRange(input.query("range") ?? "day")

@@ -9,6 +9,12 @@ extension ManagementAPI {
                 input.body, in: try input.container(), environment: try input.environment(), database: try input.database(),
                 user: input.query("user"), as: actor)
         },
+        .json(.get, "/containers/:container/:environment/:database/records/browse", "browseRecords") { actions, input, actor in
+            try actions.browseRecords(
+                zone: input.query("zone") ?? ZoneID.defaultZoneName, recordType: input.query("type"), after: input.query("after"),
+                limit: Int(input.query("limit") ?? "") ?? CloudDatabase.maximumListing, in: try input.container(),
+                environment: try input.environment(), database: try input.database(), user: input.query("user"), as: actor)
+        },
         .json(.post, "/containers/:container/:environment/:database/records/lookup", "lookupRecords") { actions, input, actor in
             try actions.lookupRecords(
                 input.body, in: try input.container(), environment: try input.environment(), database: try input.database(),

@@ -44,6 +44,35 @@ extension ManagementAPI {
                 environment: try input.environment(), as: actor
             ).json
         },
+        .json(.put, "/containers/:container/:environment/record-types/:type/indexes", "setTypeIndexes") { actions, input, actor in
+            guard let object = input.body["indexes"]?.objectValue else {
+                throw CloudStoreError.badRequest("indexes must be an object of field names to lists of indexes")
+            }
+            var indexes: [String: [String]] = [:]
+            for (field, kinds) in object { indexes[field] = (kinds.arrayValue ?? []).compactMap(\.stringValue) }
+            return try actions.setIndexes(
+                indexes, recordType: input.path("type"), in: try input.container(), environment: try input.environment(), as: actor
+            ).json
+        },
+        // What deleting the type (or, with `?field=`, one of its fields) would remove, counted first.
+        .json(.get, "/containers/:container/:environment/record-types/:type/deletion", "schemaDeletionImpact") { actions, input, actor in
+            try actions.deleteFromSchema(
+                field: input.query("field"), of: input.path("type"), confirmed: false, in: try input.container(),
+                environment: try input.environment(), as: actor
+            ).json
+        },
+        .json(.delete, "/containers/:container/:environment/record-types/:type", "deleteRecordType") { actions, input, actor in
+            try actions.deleteFromSchema(
+                field: nil, of: input.path("type"), confirmed: true, in: try input.container(), environment: try input.environment(),
+                as: actor
+            ).json
+        },
+        .json(.delete, "/containers/:container/:environment/record-types/:type/fields/:field", "deleteField") { actions, input, actor in
+            try actions.deleteFromSchema(
+                field: input.path("field"), of: input.path("type"), confirmed: true, in: try input.container(),
+                environment: try input.environment(), as: actor
+            ).json
+        },
     ]
 
     /// A schema's text may be as large as ``maximumSchemaBytes``.

@@ -19,21 +19,26 @@ extension ManagementAPI {
             try actions.shares(in: try input.container(), environment: try input.environment(), as: actor).json
         },
         .json(.delete, "/containers/:container/:environment/shares/:owner/:zone/:share", "deleteShare") { actions, input, actor in
-            try actions.deleteShare(
-                input.path("share"), zone: input.path("zone"), owner: input.path("owner"), in: try input.container(),
+            let container = try input.container()
+            try input.requireUsers(input.path("owner"), in: container)
+            return try actions.deleteShare(
+                input.path("share"), zone: input.path("zone"), owner: input.path("owner"), in: container,
                 environment: try input.environment(), as: actor
             ).json
         },
         .json(.delete, "/containers/:container/:environment/shares/:owner/:zone/:share/participants/:user", "removeShareParticipant") {
             actions, input, actor in
-            try actions.removeShareParticipant(
+            let container = try input.container()
+            try input.requireUsers(input.path("owner"), input.path("user"), in: container)
+            return try actions.removeShareParticipant(
                 input.path("user"), share: input.path("share"), zone: input.path("zone"), owner: input.path("owner"),
-                in: try input.container(), environment: try input.environment(), as: actor
+                in: container, environment: try input.environment(), as: actor
             ).json
         },
         .json(.get, "/containers/:container/:environment/push-tokens", "pushTokens") { actions, input, actor in
-            try actions.pushTokens(in: try input.container(), environment: try input.environment(), user: input.query("user"), as: actor)
-                .json
+            let container = try input.container()
+            try input.requireUsers(input.query("user"), in: container)
+            return try actions.pushTokens(in: container, environment: try input.environment(), user: input.query("user"), as: actor).json
         },
         .json(.delete, "/containers/:container/:environment/push-tokens/:id", "revokePushToken") { actions, input, actor in
             try actions.revokePushToken(input.path("id"), in: try input.container(), environment: try input.environment(), as: actor).json
@@ -48,14 +53,15 @@ extension ManagementAPI {
                 limit: Int(try input.queryInteger("limit") ?? Int64(CloudStore.changeLogPageSize)))
             return try actions.changeLog(
                 zone: input.path("zone"), in: try input.container(), environment: try input.environment(), database: try input.database(),
-                user: input.query("user"), range: range, as: actor
+                user: input.query("user"), zoneOwner: input.query("owner"), range: range, as: actor
             ).json
         },
         .json(.get, "/containers/:container/:environment/:database/zones/:zone/changes/next", "nextChanges") { actions, input, actor in
             try actions.nextChanges(
                 zone: input.path("zone"), syncToken: input.query("syncToken"), in: try input.container(),
                 environment: try input.environment(),
-                database: try input.database(), user: input.query("user"), reader: input.query("reader"), as: actor
+                database: try input.database(), user: input.query("user"), zoneOwner: input.query("owner"), reader: input.query("reader"),
+                as: actor
             ).json
         },
     ]

@@ -23,5 +23,11 @@ extension ManagementAPI {
                 user: input.query("user"), as: actor
             ).json
         },
+        .json(.post, "/containers/:container/:environment/shared/zones/:zone/leave", "leaveSharedZone") { actions, input, actor in
+            try actions.leaveSharedZone(
+                input.path("zone"), owner: try input.string("owner"), user: try input.string("user"), in: try input.container(),
+                environment: try input.environment(), as: actor
+            ).json
+        },
     ]
 }

@@ -61,7 +61,7 @@ struct ManagementAPI: Sendable {
 
     private func failure(_ error: any Error, _ request: HTTPRequest) -> HTTPResponse {
         var mapped = CloudKitError(known: error) ?? .unexpected
-        if mapped.serverErrorCode == "INTERNAL_ERROR" {
+        if mapped.isInternal {
             logger.error("management request failed: \(error)", metadata: ["request-id": .string(request.requestID)])
         }
         // A script without a valid credential is told 401, whatever kind of credential it lacked.

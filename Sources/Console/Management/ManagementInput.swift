@@ -42,6 +42,14 @@ struct ManagementInput {
     ///   ``CloudStoreError/notFound(_:)`` when there is no such container.
     func container() throws -> ContainerIdentifier { try actions.existingContainer(path("container")) }
 
+    /// Checks that the users a request names exist in `container`, so that an unknown user is
+    /// answered (404) before a malformed environment or database (400): the order these routes
+    /// answered in before their inputs were typed.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` for the first user that does not exist.
+    func requireUsers(_ names: String?..., in container: ContainerIdentifier) throws {
+        for case let name? in names { _ = try actions.existingUser(name, in: container) }
+    }
+
     /// The environment the path names (`:environment`).
     /// - Throws: ``CloudStoreError/badRequest(_:)`` when there is no such environment.
     func environment() throws -> Environment { try Environment(parsing: path("environment")) }

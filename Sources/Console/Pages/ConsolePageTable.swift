@@ -8,12 +8,15 @@ enum ConsolePageTable {
     /// Every page type, in the order mounted: the login pages, the containers, each section's
     /// pages, then the pages outside a container.
     static let pageSets: [any ConsolePageSet.Type] =
-        [LoginPage.self, ContainersPages.self] + ConsoleSection.allCases.map(\.pages) + [ManagementTokensPages.self, AuditPages.self]
+        [LoginPage.self, ContainersPages.self] + ConsoleSection.allCases.map(\.pages) + [
+            ManagementTokensPages.self, AuditPages.self, ConsoleNotFoundPage.self,
+        ]
 
     /// The templates of pages outside the table: the layout and error page, the start and
     /// sign-in pages, and what every console page shares (its frame, bar and confirmations).
     static let frameworkTemplates = [
         "layout", "error", "start", "signin", "signin-complete", "console.frame", "console.bar", "console.confirm",
+        "console.user",
     ]
 
     /// Every template that must load at start.

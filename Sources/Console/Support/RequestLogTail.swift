@@ -10,9 +10,12 @@ enum RequestLogTail {
     /// - Parameters:
     ///   - heartbeat: how long the stream may be quiet before a heartbeat, and how often the
     ///     credential is checked again while it is; it is also checked before each event.
+    ///   - render: when given, each entry is sent as the HTML it returns (event `row`), as the
+    ///     console's page shows it, rather than as JSON (event `request`).
     ///   - stillAuthenticated: whether the credential the stream was opened with still holds.
     static func response(
-        _ log: RequestLog, filter: RequestLogFilter, heartbeat: Duration, stillAuthenticated: @escaping @Sendable () -> Bool
+        _ log: RequestLog, filter: RequestLogFilter, heartbeat: Duration, render: (@Sendable (RequestLogEntry) -> String?)? = nil,
+        stillAuthenticated: @escaping @Sendable () -> Bool
     ) -> HTTPResponse {
         let stream = EventStream(heartbeatInterval: heartbeat)
         var filter = filter
@@ -27,6 +30,10 @@ enum RequestLogTail {
             guard stillAuthenticated() else {
                 stream.close()
                 return false
+            }
+            if let render {
+                guard let html = render(entry) else { return true }
+                return stream.send(event: "row", id: String(entry.id), data: html)
             }
             let data = String(decoding: ManagementActions.logEntryJSON(entry).serialized(), as: UTF8.self)
             return stream.send(event: "request", id: String(entry.id), data: data)

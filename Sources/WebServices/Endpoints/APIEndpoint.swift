@@ -34,7 +34,7 @@ struct APIEndpoint: Sendable {
                 let context = try admit(request, scan: scan, authentication: &authentication)
                 switch body {
                 case .now(let body):
-                    let outcome = success(try body(context), request: request, authentication: context.authentication)
+                    let outcome = success(try body(context), operation, request: request, authentication: context.authentication)
                     return logged(outcome, request, operation, started)
                 case .later(let body):
                     let pending = PendingResponse(timeout: Self.deferredTimeout, waitsThroughShutdown: true) { [self] in
@@ -46,7 +46,7 @@ struct APIEndpoint: Sendable {
                     try body(context) { result in
                         let outcome =
                             switch result {
-                            case .success(let json): success(json, request: request, authentication: authenticated)
+                            case .success(let json): success(json, operation, request: request, authentication: authenticated)
                             case .failure(let error): failure(error, request: request, authentication: authenticated)
                             }
                         pending.complete(logged(outcome, request, operation, started))
@@ -74,13 +74,23 @@ struct APIEndpoint: Sendable {
         environment: String, database: String
     ) {
         let elapsed = ContinuousClock.now - started
-        store.requestLog.record(
-            RequestLogEntry(
-                time: store.configuration.clock(), container: container, environment: environment, database: database,
-                operation: operation, user: outcome.user, clientAddress: request.remoteAddress, status: outcome.response.status.code,
-                serverErrorCode: outcome.errorCode,
-                durationMicroseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000,
-                bytesIn: Int64(request.body.count), bytesOut: Self.byteCount(of: outcome.response), requestID: request.requestID))
+        var entry = RequestLogEntry(
+            time: store.configuration.clock(), container: container, environment: environment, database: database,
+            operation: operation, user: outcome.user, clientAddress: request.remoteAddress, status: outcome.response.status.code,
+            serverErrorCode: outcome.errorCode,
+            durationMicroseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000,
+            bytesIn: Int64(request.body.count), bytesOut: Self.byteCount(of: outcome.response), requestID: request.requestID)
+        entry.reason = outcome.reason
+        entry.credential = outcome.credential
+        entry.userAgent = request.headers["User-Agent"]
+        if let answer = outcome.answer {
+            entry.recordTypes = answer.recordTypes
+            entry.zones = answer.zones
+            entry.results = answer.results
+            entry.resultErrors = answer.errors
+            entry.reason = answer.reason
+        }
+        store.requestLog.record(entry)
     }
 
     /// An answer, with what the request log keeps of how it came about.
@@ -90,6 +100,12 @@ struct APIEndpoint: Sendable {
         var user: String?
         /// CloudKit's code of an error answer.
         var errorCode: String?
+        /// The reason the error answer gave the client.
+        var reason: String?
+        /// The API token or server key the request carried, by name.
+        var credential: RequestLogCredential?
+        /// What the log keeps of a success's contents.
+        var answer: LoggedAnswer?
     }
 
     /// Reads the path and the body, authenticates and applies the limits: the context an
@@ -113,8 +129,10 @@ struct APIEndpoint: Sendable {
             allowedHosts: configuration.allowedHosts)
     }
 
-    private func success(_ json: JSONValue, request: HTTPRequest, authentication: Authentication) -> Outcome {
-        Outcome(response: respond(.ok, json, request: request, authentication: authentication), user: authentication.caller.signedInUser)
+    private func success(_ json: JSONValue, _ operation: String, request: HTTPRequest, authentication: Authentication) -> Outcome {
+        Outcome(
+            response: respond(.ok, json, request: request, authentication: authentication), user: authentication.caller.signedInUser,
+            credential: Self.credential(authentication), answer: LoggedAnswer(json, operation: operation))
     }
 
     /// CloudKit's error answer for `error`; an internal cause is logged under the request id,
@@ -131,7 +149,16 @@ struct APIEndpoint: Sendable {
             failure.redirectURL = configuration.signInURL(baseURL(of: request), token.token, request.headers["Origin"])
         }
         let response = respond(failure.httpStatus, failure.body(uuid: request.requestID), request: request, authentication: authentication)
-        return Outcome(response: response, user: authentication?.caller.signedInUser, errorCode: failure.serverErrorCode)
+        return Outcome(
+            response: response, user: authentication?.caller.signedInUser, errorCode: failure.serverErrorCode, reason: failure.reason,
+            credential: authentication.flatMap(Self.credential))
+    }
+
+    /// The credential a request carried, by name, for the log: the server key that signed it,
+    /// else its API token.
+    private static func credential(_ authentication: Authentication) -> RequestLogCredential? {
+        if let key = authentication.serverKey { return .serverKey(key.name) }
+        return authentication.apiToken.map { .apiToken($0.name) }
     }
 
     /// CloudKit's error JSON for a failure outside the JSON endpoints (asset uploads and
@@ -143,7 +170,7 @@ struct APIEndpoint: Sendable {
             configuration.logger.error("\(request.method) \(path) failed: \(error)", metadata: ["request-id": .string(request.requestID)])
         }
         let response = respond(failure.httpStatus, failure.body(uuid: request.requestID), request: request, authentication: nil)
-        return Outcome(response: response, errorCode: failure.serverErrorCode)
+        return Outcome(response: response, errorCode: failure.serverErrorCode, reason: failure.reason)
     }
 
     /// The bytes of a JSON answer's body (API answers are never streamed).

@@ -64,6 +64,9 @@ extension WebServices {
         methods: [.post], pattern: "/assets/1/upload/:ticket", operation: "assets/file/upload",
         handler: .ownCredential { api, route, request in api.assets.receive(request, operation: route.operation) }, bodyLimit: .asset)
 
+    /// Every operation the request log names calls by, from ``routeTable``, sorted and each once.
+    public static let operations: [String] = Array(Set(routeTable.compactMap(\.operation))).sorted()
+
     /// The path prefixes whose next segment is a credential (an asset ticket), for the server's
     /// `redactedPathPrefixes`, so that no log holds an upload or download URL that works.
     public static let credentialPathPrefixes: [String] = routeTable.reduce(into: []) { prefixes, route in

@@ -79,3 +79,39 @@ func readSchemaFile(_ path: String) throws -> String {
     }
     return text
 }
+
+/// `cumulus delete-schema`: deletes a field, or a whole record type, from development, as
+/// CloudKit allows there. Without `--yes` it only counts what would be removed.
+struct DeleteSchemaCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete-schema",
+        abstract: "Delete a field or a record type from development, with the values or records it holds.",
+        discussion: "Without --yes, prints what would be removed and changes nothing.")
+
+    @OptionGroup var management: ManagementOptions
+    @OptionGroup var target: ContainerOptions
+
+    @Option(name: .customLong("record-type"), help: "The record type.")
+    var recordType: String
+
+    @Option(help: "The field to delete; without it the whole record type goes.")
+    var field: String?
+
+    @Flag(help: "Delete, rather than count what would go.")
+    var yes = false
+
+    func run() throws {
+        let base = ["containers", target.container, target.environment.rawValue, "record-types", recordType]
+        let answer: SchemaDeletionView
+        if yes {
+            answer = try SchemaDeletionView(
+                json: try management.client().json(
+                    .delete, ManagementPath(segments: base + (field.map { ["fields", $0] } ?? []), query: [])))
+            print("Deleted: \(answer.summary).")
+        } else {
+            answer = try SchemaDeletionView(
+                json: try management.client().json(.get, ManagementPath(segments: base + ["deletion"], query: [("field", field)])))
+            print("Would remove \(answer.summary). Run again with --yes to delete.")
+        }
+    }
+}

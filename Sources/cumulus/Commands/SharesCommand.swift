@@ -2,11 +2,12 @@ import ArgumentParser
 import CloudKitWire
 import Console
 
-/// `cumulus shares list|remove-participant|delete`: the shares of a container's environment.
+/// `cumulus shares list|remove-participant|delete|leave`: the shares of a container's environment.
 struct SharesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "shares", abstract: "List the shares of a container's environment, remove a participant, or delete a share.",
-        subcommands: [List.self, RemoveParticipant.self, Delete.self])
+        commandName: "shares",
+        abstract: "List the shares of a container's environment, remove a participant, delete a share, or leave a shared zone.",
+        subcommands: [List.self, RemoveParticipant.self, Delete.self, Leave.self])
 
     /// `--owner`, `--zone` and the share's record name: which share.
     struct ShareOptions: ParsableArguments {
@@ -82,6 +83,31 @@ struct SharesCommand: ParsableCommand {
         func run() throws {
             _ = try management.client().result(ShareChangeView.self, .delete, ManagementPath(segments: which.segments(target), query: []))
             print("Deleted share \(which.share).")
+        }
+    }
+
+    struct Leave: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Take a participant out of every share of a zone shared with them; the zone leaves their shared database.")
+
+        @OptionGroup var management: ManagementOptions
+        @OptionGroup var target: ContainerOptions
+
+        @Option(help: "The participant who leaves: sign-in name or user record name.")
+        var user: String
+
+        @Option(help: "The zone's owner: sign-in name or user record name.")
+        var owner: String
+
+        @Option(help: "The shared zone.")
+        var zone: String
+
+        func run() throws {
+            let left = try management.client().result(
+                SharedZoneLeaving.self, .post,
+                ManagementPath("containers", target.container, target.environment.rawValue, "shared", "zones", zone, "leave"),
+                body: ["user": .string(user), "owner": .string(owner)])
+            print("\(user) left zone \(zone) of \(owner): \(left.shares.joined(separator: ", ")).")
         }
     }
 }

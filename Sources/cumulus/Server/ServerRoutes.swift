@@ -40,6 +40,7 @@ enum ServerRoutes {
         var consoleConfiguration = ConsoleConfiguration(
             templatesDirectory: settings.templatesDirectory, publicURL: settings.publicURL, version: CumulusVersion.current)
         consoleConfiguration.allowedHosts = settings.allowedHosts
+        consoleConfiguration.apiOperations = WebServices.operations
         try Console.mount(on: &router, store: store, configuration: consoleConfiguration)
         return router
     }

@@ -13,17 +13,19 @@ import Testing
         "createContainer", "createAPIToken", "revokeAPIToken", "addServerKey", "revokeServerKey", "createManagementToken",
         "revokeManagementToken", "addOperator", "setOperatorPassword", "removeOperator", "rotateSecret", "setLimits", "addUser",
         "setUserPassword", "setUserDiscoverable", "signOutUser", "removeUser", "importSchema", "createRecordType", "addField",
-        "setIndexes", "createRole", "setGrants", "setUserRoles", "changeUserRole", "deleteRole", "createZone", "deleteZone",
-        "modifyRecords", "deleteSubscription", "revokePushToken", "removeShareParticipant", "deleteShare", "deploySchema",
+        "setIndexes", "deleteFromSchema", "createRole", "setGrants", "setUserRoles", "changeUserRole", "deleteRole", "createZone",
+        "deleteZone", "modifyRecords", "deleteSubscription", "revokePushToken", "removeShareParticipant", "deleteShare",
+        "leaveSharedZone", "deploySchema",
         "resetDevelopment",
     ]
 
     /// The public actions that only read (a dry run such as `validateSchema` included).
     static let reading = [
-        "apiTokens", "auditTrail", "changeLog", "container", "containers", "developmentContents", "exportRecords", "exportRequestLog",
-        "limits", "lookupRecords", "managementTokens", "nextChanges", "notificationQueues", "pushTokens", "queryRecords", "requestLog",
-        "requestLogFilter", "schema", "schemaDeployments", "schemaDifference", "schemaText", "security", "serverKeys", "shares",
-        "signInAttacks", "simulateAccess", "subscriptions", "usage", "users", "validateSchema", "zones",
+        "apiTokens", "auditTrail", "browseRecords", "changeLog", "container", "containers", "developmentContents", "exportRecords",
+        "exportRequestLog", "fittingUsageRange", "limits", "lookupRecords", "managementTokens", "nextChanges", "notificationQueues",
+        "pushTokens", "queryRecords", "recordCounts", "recordReferrers", "requestLog", "requestLogEntry", "requestLogFilter", "schema",
+        "schemaDeployments", "schemaDifference", "schemaText", "security", "serverKeys", "shares", "signInAttacks", "simulateAccess",
+        "subscriptions", "usage", "usageSummary", "users", "validateSchema", "zones",
     ]
 
     /// A public action added to `ManagementActions` must be listed above, as changing (and then
@@ -82,7 +84,7 @@ import Testing
             ),
             ("removeOperator", "operator.remove", { _ = try actions.removeOperator("temp", as: actor) }),
             ("rotateSecret", "secret.rotate", { _ = try actions.rotateSecret(as: actor) }),
-            ("setLimits", "limits.set", { _ = try actions.setLimits(["burst": 50], of: c, environment: dev, as: actor) }),
+            ("setLimits", "limits.set", { _ = try actions.setLimits(LimitsChange(burst: 50), of: c, environment: dev, as: actor) }),
             (
                 "addUser", "user.add",
                 {
@@ -116,6 +118,14 @@ import Testing
                 "setIndexes", "schema.indexes.set",
                 {
                     _ = try actions.setIndexes(["SORTABLE"], of: "name", recordType: "Place", in: c, environment: dev, as: actor)
+                }
+            ),
+            (
+                "deleteFromSchema", "schema.field.delete",
+                {
+                    // Unaudited: no actor.
+                    try store.addField(FieldDefinition(name: "gone", type: .int64), to: "Place", in: c, dev)
+                    _ = try actions.deleteFromSchema(field: "gone", of: "Place", confirmed: true, in: c, environment: dev, as: actor)
                 }
             ),
             ("createRole", "security.role.create", { _ = try actions.createRole("editor", in: c, environment: dev, as: actor) }),
@@ -177,6 +187,14 @@ import Testing
                 "deleteShare", "share.delete",
                 {
                     _ = try actions.deleteShare("share-trip", zone: "Work", owner: "alice", in: c, environment: dev, as: actor)
+                }
+            ),
+            (
+                "leaveSharedZone", "share.leave",
+                {
+                    // Alice shares another record with bob, who accepts, as users do (unaudited); then he leaves.
+                    try fixture.shareWithBob("trip-2")
+                    _ = try actions.leaveSharedZone("Work", owner: "alice", user: "bob", in: c, environment: dev, as: actor)
                 }
             ),
             ("deploySchema", "schema.deploy", { _ = try actions.deploySchema(of: c, as: actor) }),

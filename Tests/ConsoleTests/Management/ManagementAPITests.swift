@@ -36,9 +36,15 @@ import Testing
             #"{"name":"extra","type":"STRING"}"#
         ),
         ("PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/record-types/Note/fields/title/indexes", #"{"indexes":[]}"#),
+        ("PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/record-types/Note/indexes", #"{"indexes":{"title":[]}}"#),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/record-types/Note/deletion?field=title", ""),
+        ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/record-types/Note/fields/title", ""),
+        ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/record-types/Note", ""),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/public/records/browse?type=Note", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones?user=alice", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones", #"{"zoneName":"Z","user":"alice"}"#),
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones/Work?user=alice", ""),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/shared/zones/Work/leave", #"{"user":"bob","owner":"alice"}"#),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/subscriptions", ""),
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/public/subscriptions/alice/every-note", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/notifications", ""),
@@ -595,6 +601,32 @@ import Testing
         #expect(try call("DELETE", "/development/shares/alice/Work/share-trip").0 == 404)
         let trail = try Self.send(server, "GET", "/admin/v1/audit?action=share.", headers: [("Authorization", "Bearer " + token)]).json()
         #expect(trail["entries"]?.arrayValue?.map { $0["action"]?.stringValue ?? "" } == ["share.delete", "share.participant.remove"])
+    }
+
+    /// A request with two faults, an unknown user and a malformed environment, is answered for the
+    /// missing user (404) first, as these routes answered before their inputs were typed; each
+    /// fault alone keeps its own answer.
+    @Test func anUnknownUserIsAnsweredBeforeAMalformedEnvironment() throws {
+        let server = try Self.server()
+        let token = try server.store.createManagementToken(for: "root", name: "t").text
+        func status(_ method: String, _ path: String) throws -> Int {
+            try Self.send(
+                server, method, "/admin/v1/containers/iCloud.com.example.Tests" + path, headers: [("Authorization", "Bearer " + token)]
+            ).status
+        }
+        #expect(try status("GET", "/staging/push-tokens?user=nobody") == 404)
+        #expect(try status("GET", "/staging/push-tokens?user=alice") == 400)
+        #expect(try status("GET", "/staging/push-tokens") == 400)
+        #expect(try status("DELETE", "/staging/shares/nobody/Work/share-trip") == 404)
+        #expect(try status("DELETE", "/staging/shares/alice/Work/share-trip") == 400)
+        #expect(try status("DELETE", "/staging/shares/nobody/Work/share-trip/participants/alice") == 404)
+        #expect(try status("DELETE", "/staging/shares/alice/Work/share-trip/participants/nobody") == 404)
+        #expect(try status("DELETE", "/staging/shares/alice/Work/share-trip/participants/alice") == 400)
+        // A missing container is answered before everything else.
+        let missing = try Self.send(
+            server, "GET", "/admin/v1/containers/iCloud.com.example.Missing/staging/push-tokens?user=nobody",
+            headers: [("Authorization", "Bearer " + token)])
+        #expect(missing.status == 404)
     }
 
     /// Push tokens are listed and revoked by an operator, in their own container and environment

@@ -29,9 +29,10 @@ final class ConsoleTestServer {
     ///   - controlledClock: Whether the store reads ``clock`` rather than the real time.
     ///   - tailHeartbeat: How often live tails beat and check their credential.
     ///   - allowedHosts: The `Host` values links may be built on besides the listen address.
+    ///   - apiOperations: The operations the request log's filter offers.
     init(
         createContainer: Bool = true, publicURL: String? = nil, controlledClock: Bool = false,
-        tailHeartbeat: Duration = ConsoleConfiguration.defaultTailHeartbeat, allowedHosts: [String] = []
+        tailHeartbeat: Duration = ConsoleConfiguration.defaultTailHeartbeat, allowedHosts: [String] = [], apiOperations: [String] = []
     ) throws {
         temporary = try TemporaryStore(createContainer: createContainer, controlledClock: controlledClock)
         directory = temporary.directory
@@ -42,6 +43,7 @@ final class ConsoleTestServer {
         var configuration = ConsoleConfiguration(templatesDirectory: repositoryTemplates, publicURL: publicURL, version: Self.version)
         configuration.tailHeartbeat = tailHeartbeat
         configuration.allowedHosts = allowedHosts
+        configuration.apiOperations = apiOperations
         try Console.mount(on: &router, store: store, configuration: configuration)
         routes = router.routes
         var http = HTTPServerConfiguration(host: "127.0.0.1", port: 0)

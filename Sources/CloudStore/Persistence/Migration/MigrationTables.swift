@@ -216,7 +216,9 @@ enum MigrationTables {
             Column("id", .integer), Column("time", .integer), Column("container", .text), Column("environment", .text),
             Column("database", .text), Column("operation", .text), Column("user_name", .text), Column("client", .text),
             Column("status", .integer), Column("error_code", .text), Column("duration_us", .integer), Column("bytes_in", .integer),
-            Column("bytes_out", .integer), Column("request_id", .text),
+            Column("bytes_out", .integer), Column("request_id", .text), Column("reason", .text), Column("credential", .text),
+            Column("user_agent", .text), Column("record_types", .text), Column("zones", .text), Column("results", .integer),
+            Column("result_errors", .text), Column("failed_results", .integer),
         ])
 
     /// The usage minutes; the latency histogram is a blob on SQLite and an array of packed

@@ -18,6 +18,10 @@ extension StoreMigration {
                             .text(entry.operation), entry.user.map(MigrationValue.text) ?? .null, .text(entry.clientAddress),
                             .integer(Int64(entry.status)), entry.serverErrorCode.map(MigrationValue.text) ?? .null,
                             .integer(entry.durationMicroseconds), .integer(entry.bytesIn), .integer(entry.bytesOut), .text(entry.requestID),
+                            entry.reason.map(MigrationValue.text) ?? .null, entry.credential.map { .text($0.packed) } ?? .null,
+                            entry.userAgent.map(MigrationValue.text) ?? .null, entry.recordTypes.map(MigrationValue.text) ?? .null,
+                            entry.zones.map(MigrationValue.text) ?? .null, entry.results.map { .integer(Int64($0)) } ?? .null,
+                            entry.packedResultErrors.map(MigrationValue.text) ?? .null, .integer(Int64(entry.failedResults)),
                         ])
                     }
                     return true

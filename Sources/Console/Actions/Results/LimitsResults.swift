@@ -68,25 +68,8 @@ public struct LimitsView: ManagementResult, Equatable {
 
 /// An environment's usage against its limits and over a span of time.
 public struct UsageView: ManagementResult, Equatable {
-    /// What the environment served in one bucket of the span.
-    public struct Point: Sendable, Equatable {
-        /// When the bucket begins, in milliseconds since 1970.
-        public var start: Int64
-        /// API calls answered.
-        public var requests: Int64
-        /// Of those, answers with a status of 400 or more.
-        public var errors: Int64
-        /// Bytes of request bodies.
-        public var bytesIn: Int64
-        /// Bytes of response bodies.
-        public var bytesOut: Int64
-        /// The median answer time, in microseconds; `nil` without calls.
-        public var p50Microseconds: Int64?
-        /// The 99th percentile answer time, in microseconds; `nil` without calls.
-        public var p99Microseconds: Int64?
-        /// Bytes of records held at the end of the bucket; `nil` before any measure.
-        public var storageBytes: Int64?
-    }
+    /// What the environment served in one bucket of the span: the store's own figures.
+    public typealias Point = UsagePoint
 
     /// The span: `hour`, `day` or `week`.
     public var range: String
@@ -111,11 +94,7 @@ public struct UsageView: ManagementResult, Equatable {
             records: report.stored.records, recordBytes: report.stored.recordBytes, fileBytes: report.stored.fileBytes)
         transferThisMonth = report.transferThisMonth
         monthStart = report.monthStart
-        points = report.points.map { point in
-            Point(
-                start: point.start, requests: point.requests, errors: point.errors, bytesIn: point.bytesIn, bytesOut: point.bytesOut,
-                p50Microseconds: point.p50Microseconds, p99Microseconds: point.p99Microseconds, storageBytes: point.storageBytes)
-        }
+        points = report.points
     }
 
     public var json: JSONValue {

@@ -107,3 +107,49 @@ public struct SchemaValidation: ManagementResult, Equatable {
         roles = try fields.int64("roles")
     }
 }
+
+/// What deleting a field or a record type removes (counted before asking) or removed.
+public struct SchemaDeletionView: ManagementResult, Equatable {
+    /// The record type.
+    public var recordType: String
+    /// The field; `nil` when the whole type is meant.
+    public var field: String?
+    /// Records of the type, in every zone of every database.
+    public var records: Int64
+    /// Records holding a value in the field (0 for a whole type).
+    public var values: Int64
+    /// Whether the deletion was made, rather than counted.
+    public var deleted: Bool
+
+    init(_ impact: SchemaDeletionImpact, deleted: Bool) {
+        recordType = impact.recordType
+        field = impact.field
+        records = impact.records
+        values = impact.values
+        self.deleted = deleted
+    }
+
+    public var json: JSONValue {
+        var object: JSONObject = [
+            "recordType": .string(recordType), "records": .integer(records), "values": .integer(values), "deleted": .bool(deleted),
+        ]
+        if let field { object["field"] = .string(field) }
+        return .object(object)
+    }
+
+    public init(json: JSONValue) throws {
+        let fields = try AnswerFields(json)
+        recordType = try fields.string("recordType")
+        field = try fields.optionalString("field")
+        records = try fields.int64("records")
+        values = try fields.int64("values")
+        deleted = try fields.bool("deleted")
+    }
+
+    /// What was or would be removed, in words: "12 records of Note", "7 values of Note.title".
+    public var summary: String {
+        guard let field else { return "\(records) record\(records == 1 ? "" : "s") of \(recordType)" }
+        return
+            "\(values) value\(values == 1 ? "" : "s") of \(recordType).\(field), in \(records) record\(records == 1 ? "" : "s") of the type"
+    }
+}

@@ -114,3 +114,40 @@ public struct ShareChangeView: ManagementResult, Equatable {
         removed = json["deleted"] == true ? nil : try fields.string("removed")
     }
 }
+
+/// A participant's leaving of a shared zone: the zone, its owner, who left and the shares they left.
+public struct SharedZoneLeaving: ManagementResult, Equatable {
+    /// The zone's name.
+    public var zoneName: String
+    /// The user record name of the zone's owner.
+    public var ownerRecordName: String
+    /// The user record name of the participant who left.
+    public var participant: String
+    /// The record names of the shares they left.
+    public var shares: [String]
+
+    init(zoneName: String, ownerRecordName: String, participant: String, shares: [String]) {
+        self.zoneName = zoneName
+        self.ownerRecordName = ownerRecordName
+        self.participant = participant
+        self.shares = shares
+    }
+
+    public var json: JSONValue {
+        [
+            "zoneName": .string(zoneName), "ownerRecordName": .string(ownerRecordName), "participant": .string(participant),
+            "shares": .array(shares.map { .string($0) }),
+        ]
+    }
+
+    public init(json: JSONValue) throws {
+        let fields = try AnswerFields(json)
+        zoneName = try fields.string("zoneName")
+        ownerRecordName = try fields.string("ownerRecordName")
+        participant = try fields.string("participant")
+        shares = try fields.array("shares") { value in
+            guard let name = value.stringValue else { throw MalformedAnswer(description: "A share's name is not a string") }
+            return name
+        }
+    }
+}

@@ -28,7 +28,10 @@ struct ContainersPages: Sendable {
         let containers = try console.actions.containers(as: request.identity).containers.map { container -> [String: Any] in
             let environments = Environment.allCases.map { environment -> [String: Any] in
                 let figures = container[environment]
-                return ["records": Formatting.count(figures.records), "storage": Formatting.bytes(figures.recordBytes + figures.fileBytes)]
+                return [
+                    "records": Formatting.count(figures.records),
+                    "storage": Formatting.bytes(EnvironmentUsage.storageBytes(ofRecordBytes: figures.recordBytes)),
+                ]
             }
             return [
                 "identifier": container.identifier.rawValue,
@@ -42,6 +45,7 @@ struct ContainersPages: Sendable {
                 "console.containers",
                 context: [
                     "containers": containers, "hasContainers": !containers.isEmpty, "identifier": request.query("identifier") ?? "",
+                    "storageDefinition": UsagePages.storageDefinition,
                 ]))
     }
 

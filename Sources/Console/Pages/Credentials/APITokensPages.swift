@@ -62,13 +62,15 @@ struct APITokensPages: Sendable {
         let location = try ConsoleLocation(request)
         let token = request.path("token")
         guard request.isConfirmed else {
+            let name = try actions.apiTokens(in: try location.identifier, as: request.identity).tokens.first { $0.token == token }?.name
             return .page(
                 ConfirmPage.page(
-                    title: "Revoke this API token?",
+                    title: name.map { "Revoke API token \($0)?" } ?? "Revoke this API token?",
                     message:
                         "Apps and sites using it are refused from their next request on, and users signed in through it are signed out. "
                         + "It cannot be undone.",
-                    items: [token], action: request.http.path, button: "Revoke token", fields: [], cancelURL: location.path(.tokens),
+                    items: [name.map { "\($0) (\(token.prefix(8))…)" } ?? token], action: request.http.path, button: "Revoke token",
+                    fields: [], cancelURL: location.path(.tokens),
                     bar: location.bar(.tokens)))
         }
         return try console.attempt(back: location.path(.tokens)) {

@@ -57,16 +57,17 @@ struct ManagementTokensPages: Sendable {
 
     private func revoke(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let id = request.path("token")
+        let name = try actions.managementTokens(as: request.identity).managementTokens.first { $0.id == id }?.name
         guard request.isConfirmed else {
             return .page(
                 ConfirmPage.page(
-                    title: "Revoke management token \(id)?",
+                    title: "Revoke management token \(name ?? id)?",
                     message: "Scripts and `cumulus --server` using it are refused from their next request on. It cannot be undone.",
                     action: request.http.path, button: "Revoke token", fields: [], cancelURL: "/console/management-tokens"))
         }
         return try console.attempt(back: "/console/management-tokens") {
             _ = try actions.revokeManagementToken(id, as: request.identity)
-            return "Management token \(id) revoked."
+            return "Management token \(name ?? id) revoked."
         }
     }
 }

@@ -57,11 +57,13 @@ struct ServerKeysPages: Sendable {
         let location = try ConsoleLocation(request)
         let key = request.path("key")
         guard request.isConfirmed else {
+            let name = try actions.serverKeys(in: try location.identifier, as: request.identity).keys.first { $0.keyID == key }?.name
             return .page(
                 ConfirmPage.page(
-                    title: "Revoke this server-to-server key?",
+                    title: name.map { "Revoke server-to-server key \($0)?" } ?? "Revoke this server-to-server key?",
                     message: "Requests signed with it are refused from the next one on. It cannot be undone.",
-                    items: [key], action: request.http.path, button: "Revoke key", fields: [], cancelURL: location.path(.keys),
+                    items: [name.map { "\($0) (\(key.prefix(8))…)" } ?? key], action: request.http.path, button: "Revoke key", fields: [],
+                    cancelURL: location.path(.keys),
                     bar: location.bar(.keys)))
         }
         return try console.attempt(back: location.path(.keys)) {

@@ -58,7 +58,13 @@ struct ConsolePages: Sendable {
         do {
             answer = try handler(console)
         } catch {
-            throw ConsoleError(error)
+            let mapped = ConsoleError(error)
+            // A refusal (a page, record or zone that is not there) stays in the console, with its
+            // navigation; a server failure goes on to the error middleware, which logs it.
+            guard mapped.status.code < 500 else { throw mapped }
+            var page = ErrorPage.page(for: mapped, requestID: request.requestID)
+            page.template = "console.error"
+            answer = .page(page)
         }
         switch answer {
         case .page(var page):
@@ -67,7 +73,8 @@ struct ConsolePages: Sendable {
             page.context["csrfField"] = Self.csrfField
             page.context["timeZoneCookie"] = Formatting.timeZoneCookie(cookies)
             if let notice {
-                page.context["notice"] = notice.context
+                // A page that shows the notice beside what changed says so (`noticePlaced`).
+                if page.context["noticePlaced"] == nil { page.context["notice"] = notice.context }
                 page.cookies.append(Notice.clearingCookie(cookies))
             }
             page.hasInlineScript = true
@@ -91,15 +98,37 @@ struct ConsolePages: Sendable {
         return response
     }
 
-    /// The zone names of the location's database, for the bar's zone picker; none when they
-    /// cannot be listed (a private database without a user, or in production), which the page
-    /// says on its own.
-    func zoneNames(_ location: ConsoleLocation, _ request: ConsoleRequest) -> [String] {
+    /// The zones of the location's database, for the bar's zone picker, each with its owner in
+    /// the shared database; none when they cannot be listed (a private database without a user,
+    /// or in production), which the page says on its own.
+    func zoneNames(_ location: ConsoleLocation, _ request: ConsoleRequest) -> [ZonePick] {
         guard location.database == .public || location.user != nil else { return [] }
-        let zones = try? actions.zones(
-            in: try location.identifier, environment: location.environment, database: location.database, user: location.user,
-            as: request.identity)
-        return zones?.zones.map(\.zoneName) ?? []
+        guard
+            let zones = try? actions.zones(
+                in: try location.identifier, environment: location.environment, database: location.database, user: location.user,
+                as: request.identity)
+        else { return [] }
+        guard location.database == .shared else { return zones.zones.map { ZonePick(name: $0.zoneName) } }
+        let names = UserNames(try? location.identifier, actions)
+        var picks = zones.zones.map {
+            ZonePick(name: $0.zoneName, owner: $0.ownerRecordName, ownerName: names.name(of: $0.ownerRecordName))
+        }
+        // The zone in the address, though not shared with this user, still by its owner's name.
+        if let owner = location.zoneOwner, !picks.contains(where: { $0.name == location.zone && $0.owner == owner }) {
+            picks.insert(ZonePick(name: location.zone, owner: owner, ownerName: names.name(of: owner)), at: 0)
+        }
+        return picks
+    }
+
+    /// `location`, or in the shared database where it names no zone's owner, the first zone
+    /// shared with its user: there every zone is another user's, and none is the default.
+    func settled(_ location: ConsoleLocation, _ request: ConsoleRequest) -> ConsoleLocation {
+        guard location.database == .shared, location.zoneOwner == nil, let first = zoneNames(location, request).first else {
+            return location
+        }
+        var settled = location
+        (settled.zone, settled.zoneOwner) = (first.name, first.owner)
+        return settled
     }
 
     /// Runs a change and goes back to `path` with its outcome as a notice: the success message,

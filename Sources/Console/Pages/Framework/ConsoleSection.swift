@@ -25,6 +25,9 @@ enum ConsoleSection: String, CaseIterable {
 
     /// Whether the page depends on the database (public, private, shared) as well as the environment.
     var usesDatabase: Bool { self == .records || self == .zones || self == .sync }
+    /// Whether the page shows the same in both environments (the container's users), so the bar
+    /// offers no environment switch.
+    var isContainerWide: Bool { self == .users }
     /// Whether the page depends on the zone.
     var usesZone: Bool { self == .records || self == .sync }
 }

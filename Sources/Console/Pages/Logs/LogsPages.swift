@@ -1,24 +1,20 @@
 import CloudKitWire
 import CloudStore
+import Foundation
 import HTTPServer
 
 /// The request log of a container's environment: a table filtered by time range, operation,
 /// user, database, status and errors only, paged; export of the filtered log as JSON lines and
 /// CSV; and a live tail over server-sent events that keeps the filters.
 ///
-/// Under `/console/containers/C/ENV/logs`: `GET`, `GET /export?format=jsonl|csv`, `GET /tail`.
+/// Under `/console/containers/C/ENV/logs`: `GET`, `GET /export?format=jsonl|csv`, `GET /tail`,
+/// and `GET /requests/ID`, one call's detail.
 struct LogsPages: Sendable {
     let console: ConsolePages
     var actions: ManagementActions { console.actions }
 
-    /// The operations the filter offers.
-    static let operations = [
-        "records/query", "records/lookup", "records/modify", "zones/list", "zones/lookup", "zones/modify", "users/caller", "users/current",
-        "users/discover", "users/lookup/email", "users/lookup/id", "users/lookup/contacts", "tokens/create", "tokens/register",
-    ]
-
-    /// The templates these pages render.
-    static let templates = ["console.logs"]
+    /// The templates these pages render; `console.log-row` is a row of the list and of the live tail alike.
+    static let templates = ["console.logs", "console.log-row", "console.log-entry"]
 
     /// The routes of these pages, under `/console`.
     var routes: [ConsoleRoute] {
@@ -28,6 +24,7 @@ struct LogsPages: Sendable {
             .get(base) { request in try pages.list(request) },
             .get(base + "/export") { request in try pages.export(request) },
             .get(base + "/tail") { request in try pages.tail(request) },
+            .get(base + "/requests/:id") { request in try pages.detail(request) },
         ]
     }
 
@@ -62,7 +59,7 @@ struct LogsPages: Sendable {
         ]
         let chosen = { (key: String) in request.query(key) ?? "" }
         context["databases"] = ["public", "private", "shared"].map { ["name": $0, "selected": $0 == chosen("database")] }
-        context["operations"] = Self.operations.map { ["name": $0, "selected": $0 == chosen("operation")] }
+        context["operations"] = console.configuration.apiOperations.map { ["name": $0, "selected": $0 == chosen("operation")] }
         context["user"] = chosen("user")
         context["status"] = chosen("status")
         context["errors"] = !chosen("errors").isEmpty
@@ -72,15 +69,8 @@ struct LogsPages: Sendable {
         do {
             let (filter, kept) = try self.filter(request, location)
             let answer = try actions.requestLog(filter, as: request.identity)
-            let entries = answer.entries.map { entry -> [String: Any] in
-                [
-                    "time": Formatting.time(entry.time, in: timeZone), "operation": entry.operation, "database": entry.database,
-                    "user": entry.user ?? "", "status": String(entry.status), "isError": entry.status >= 400,
-                    "code": entry.serverErrorCode ?? "", "duration": Formatting.milliseconds(entry.durationMicroseconds),
-                    "bytesIn": Formatting.bytes(entry.bytesIn), "bytesOut": Formatting.bytes(entry.bytesOut),
-                    "client": entry.clientAddress, "requestID": entry.requestID,
-                ]
-            }
+            let names = UserNames(try location.identifier, actions)
+            let entries = answer.entries.map { Self.row($0, timeZone: timeZone, names: names, location: location) }
             context["entries"] = entries
             context["hasEntries"] = !entries.isEmpty
             if let next = answer.next { context["olderURL"] = location.path(.logs, query: kept + [("before", next)]) }
@@ -94,6 +84,46 @@ struct LogsPages: Sendable {
             context["filterError"] = mapped.description
         }
         return .page(Page("console.logs", context: context))
+    }
+
+    /// One call as a row of the list and of the live tail (`console.log-row`), rendered from this alone.
+    static func row(_ entry: RequestLogEntry, timeZone: TimeZone, names: UserNames, location: ConsoleLocation) -> [String: Any] {
+        [
+            "time": Formatting.time(entry.time, in: timeZone), "operation": entry.operation, "database": entry.database,
+            "user": entry.user ?? "", "userLabel": names.context(entry.user),
+            "status": String(entry.status), "isError": entry.isFailure, "code": entry.serverErrorCode ?? "",
+            "failures": entry.resultFailureSummary ?? "", "duration": Formatting.milliseconds(entry.durationMicroseconds),
+            "bytesIn": Formatting.bytes(entry.bytesIn), "bytesOut": Formatting.bytes(entry.bytesOut), "client": entry.clientAddress,
+            "requestID": entry.requestID, "detailURL": location.path(.logs, "/requests/\(entry.id)"),
+        ]
+    }
+
+    /// One call's detail: the reason of an error, the credential, the user agent, the record
+    /// types and zones, and the results by outcome; what calls logged before were kept without is "—".
+    private func detail(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        let timeZone = Formatting.timeZone(of: request.http)
+        guard let id = Int64(request.path("id")) else {
+            throw ConsoleError.notFound("No logged call has this id.")
+        }
+        let entry = try actions.requestLogEntry(container: location.container, environment: location.environment, id: id)
+        let names = UserNames(try location.identifier, actions)
+        let succeeded = entry.results.map { $0 - entry.failedResults }
+        var context = Self.row(entry, timeZone: timeZone, names: names, location: location)
+        context["bar"] = location.bar(.logs)
+        context["timeZone"] = timeZone.identifier
+        context["backURL"] = location.path(.logs)
+        context["reason"] = entry.reason ?? ""
+        context["credential"] = entry.credential?.description ?? ""
+        context["userAgent"] = entry.userAgent ?? ""
+        context["recordTypes"] = entry.recordTypes.map { $0.split(separator: ",").joined(separator: ", ") } ?? ""
+        context["zones"] = entry.zones.map { $0.split(separator: ",").joined(separator: ", ") } ?? ""
+        context["hasResults"] = entry.results != nil
+        context["outcomes"] =
+            (succeeded.map { $0 > 0 ? [["code": "succeeded", "count": Formatting.count(Int64($0))]] : [] } ?? [])
+            + entry.resultErrorsByCount.map { ["code": $0.code, "count": Formatting.count(Int64($0.count))] }
+        context["results"] = entry.results.map { Formatting.count(Int64($0)) } ?? ""
+        return .page(Page("console.log-entry", context: context))
     }
 
     private func export(_ request: ConsoleRequest) throws -> ConsoleAnswer {
@@ -111,9 +141,17 @@ struct LogsPages: Sendable {
         let location = try ConsoleLocation(request)
         let authenticator = console.authenticator
         let http = request.http
+        let timeZone = Formatting.timeZone(of: request.http)
+        let names = UserNames(try location.identifier, actions)
+        let templates = console.pages.templates
+        // Rows stream as the page's own rows, rendered by the same template from the same context.
+        let render: @Sendable (RequestLogEntry) -> String? = { entry in
+            try? templates.render("console.log-row", Self.row(entry, timeZone: timeZone, names: names, location: location))
+        }
         return .response(
             RequestLogTail.response(
-                actions.store.requestLog, filter: try filter(request, location).0, heartbeat: console.configuration.tailHeartbeat
+                actions.store.requestLog, filter: try filter(request, location).0, heartbeat: console.configuration.tailHeartbeat,
+                render: render
             ) { authenticator.stillAuthenticates(http) })
     }
 }

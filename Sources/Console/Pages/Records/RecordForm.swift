@@ -8,14 +8,16 @@ struct RecordForm {
     /// The form field holding a record field's value.
     static func inputName(_ field: String) -> String { "field." + field }
 
-    /// The template values of the inputs, filled with `values` (what was typed, or the record's).
-    static func inputs(for type: SchemaView.RecordType, values: [String: String]) -> [[String: Any]] {
+    /// The template values of the inputs, filled with `values` (what was typed, or the record's),
+    /// each with the reason its value was refused, if it was (`problems`, by field name).
+    static func inputs(for type: SchemaView.RecordType, values: [String: String], problems: [String: String] = [:]) -> [[String: Any]] {
         type.userFields.map { field in
             let scalar = field.type.scalar
             var input: [String: Any] = [
                 "name": field.name, "inputName": inputName(field.name), "id": "field-" + Self.identifier(field.name),
                 "type": field.type.wireName, "value": values[field.name] ?? "",
             ]
+            if let problem = problems[field.name] { input["problem"] = problem }
             if field.type.isList {
                 input["isList"] = true
                 input["hint"] = "One \(scalar.rawValue.lowercased()) per line."
@@ -59,8 +61,27 @@ struct RecordForm {
     static func fields(_ posted: [String: String], previous: [String: String], type: SchemaView.RecordType, timeZone: TimeZone)
         throws(ConsoleError) -> JSONValue
     {
+        let (fields, problems) = read(posted, previous: previous, type: type, timeZone: timeZone)
+        guard problems.isEmpty else { throw .badRequest(problems.map(\.reason).joined(separator: " ")) }
+        return .object(fields)
+    }
+
+    /// The reason each posted value that does not fit its field was refused, by field name: what
+    /// the form shows beside the field.
+    static func problems(_ posted: [String: String], previous: [String: String], type: SchemaView.RecordType, timeZone: TimeZone)
+        -> [String: String]
+    {
+        // One problem per field at most: each field is read once.
+        Dictionary(
+            uniqueKeysWithValues: read(posted, previous: previous, type: type, timeZone: timeZone).problems.map { ($0.field, $0.reason) })
+    }
+
+    /// The fields a modify writes, and the values that could not be read, in field order.
+    private static func read(_ posted: [String: String], previous: [String: String], type: SchemaView.RecordType, timeZone: TimeZone)
+        -> (fields: JSONObject, problems: [(field: String, reason: String)])
+    {
         var fields = JSONObject()
-        var problems: [String] = []
+        var problems: [(field: String, reason: String)] = []
         for field in type.userFields where field.type.scalar != .asset {
             let text = posted[field.name] ?? ""
             if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
@@ -74,11 +95,10 @@ struct RecordForm {
                     "type": .string(field.type.wireName),
                 ]
             } catch {
-                problems.append(error.description)
+                problems.append((field.name, error.description))
             }
         }
-        guard problems.isEmpty else { throw .badRequest(problems.joined(separator: " ")) }
-        return .object(fields)
+        return (fields, problems)
     }
 
     /// A name usable in an HTML id.

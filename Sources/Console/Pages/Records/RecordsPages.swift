@@ -43,7 +43,7 @@ struct RecordsPages: Sendable {
 
     /// The location, the environment's schema and the operator's time zone of a request.
     private func setting(_ request: ConsoleRequest) throws -> (ConsoleLocation, SchemaView, TimeZone) {
-        let location = try ConsoleLocation(request)
+        let location = console.settled(try ConsoleLocation(request), request)
         let schema = SchemaView(try actions.schema(of: try location.identifier, environment: location.environment, as: request.identity))
         return (location, schema, Formatting.timeZone(of: request.http))
     }
@@ -86,34 +86,61 @@ struct RecordsPages: Sendable {
             context["schemaURL"] = location.path(.schema)
             return .page(Page("console.records", context: context))
         }
-        let form = RecordQueryForm(request, schema: schema)
-        context["form"] = form.context(schema: schema)
+        // The zone's counts choose the type shown first: one the zone holds.
+        let counts =
+            (try? actions.recordCounts(
+                zone: location.zone, owner: location.zoneOwner, in: try location.identifier, environment: location.environment,
+                database: location.database,
+                user: location.user, as: request.identity)) ?? [:]
+        let held = schema.recordTypes.first { (counts[$0.name] ?? 0) > 0 }?.name
+        let form = RecordQueryForm(request, schema: schema, defaultType: held)
+        context["form"] = form.context(schema: schema, counts: counts)
         context["hasTypes"] = true
         context["newURL"] = location.path(.records, "/new", query: [("type", form.recordType)])
         context["exportJSON"] = location.path(.records, "/export", query: form.queryPairs + [("format", "json")])
         context["exportCSV"] = location.path(.records, "/export", query: form.queryPairs + [("format", "csv")])
-        context["shownFields"] = form.shownFields.map { ["name": $0] }
+        context["headers"] = headers(form, schema, location)
+        context["back"] = location.path(.records, query: form.pagePairs)
+        let total = counts[form.recordType] ?? 0
+        context["total"] = "\(total) \(form.recordType) record\(total == 1 ? "" : "s") in zone \(location.zone)"
         var status = HTTPStatus.ok
+        // Without a filter or a sort the records are browsed by name, from the store; the
+        // shared database is read through the participant's shares, as a query does.
+        let browsing = form.browses && location.database != .shared
         do {
-            let answer = try actions.queryRecords(
-                try form.body(schema: schema, location: location, timeZone: timeZone), in: try location.identifier,
-                environment: location.environment, database: location.database, user: location.user, as: request.identity)
+            let answer: JSONValue
+            if browsing {
+                answer = try actions.browseRecords(
+                    zone: location.zone, recordType: form.recordType, after: form.after, limit: form.limit, in: try location.identifier,
+                    environment: location.environment, database: location.database, user: location.user, as: request.identity)
+                context["browsed"] = true
+            } else {
+                answer = try actions.queryRecords(
+                    try form.body(schema: schema, location: location, timeZone: timeZone), in: try location.identifier,
+                    environment: location.environment, database: location.database, user: location.user, as: request.identity)
+            }
             let records = answer["records"]?.arrayValue ?? []
             context["rows"] = records.map { row($0, form: form, location: location, timeZone: timeZone) }
             context["hasRows"] = !records.isEmpty
+            context["shown"] = String(records.count)
             context["page"] = String(form.page)
             if let marker = answer["continuationMarker"]?.stringValue {
                 context["nextURL"] = location.path(
-                    .records, query: form.queryPairs + [("marker", marker), ("page", String(form.page + 1))])
+                    .records, query: form.queryPairs + [(browsing ? "after" : "marker", marker), ("page", String(form.page + 1))])
             }
-            if form.marker != nil { context["firstURL"] = location.path(.records, query: form.queryPairs) }
+            if form.marker != nil || form.after != nil { context["firstURL"] = location.path(.records, query: form.queryPairs) }
             context["ran"] = true
         } catch CloudStoreError.missingIndex(let missing) {
             status = .badRequest
+            let isRecordName = missing.field == SystemField.recordID.rawValue
             context["missingIndex"] = [
-                "recordType": missing.recordType, "field": missing.field, "index": missing.index.rawValue,
-                "action": location.path(.records, "/index"), "back": location.path(.records, query: form.queryPairs),
+                "recordType": missing.recordType, "field": isRecordName ? "recordName" : missing.field, "fieldName": missing.field,
+                "index": missing.index.rawValue, "action": location.path(.records, "/index"),
+                "back": location.path(.records, query: form.queryPairs),
             ]
+            if location.database != .shared {
+                context["browseURL"] = location.path(.records, query: [("type", form.recordType)])
+            }
         } catch {
             let mapped = ConsoleError(error)
             guard mapped.isShown else { throw mapped }
@@ -121,6 +148,28 @@ struct RecordsPages: Sendable {
             context["queryError"] = mapped.description
         }
         return .page(Page("console.records", status: status, context: context))
+    }
+
+    /// The results' column headers, each a link sorting by its column (ascending, or descending
+    /// when already sorted ascending by it).
+    private func headers(_ form: RecordQueryForm, _ schema: SchemaView, _ location: ConsoleLocation) -> [[String: Any]] {
+        func header(_ label: String, _ field: String?) -> [String: Any] {
+            let current = form.sortField == field
+            // Record names are browsed in one order only.
+            let ascending = field == nil || !(current && form.ascending)
+            return [
+                "label": label, "url": location.path(.records, query: form.sortPairs(field, ascending: ascending)),
+                "sort": current ? (form.ascending ? "ascending" : "descending") : "none",
+            ]
+        }
+        let type = schema.recordType(form.recordType)
+        return [header("Record name", nil)]
+            + form.shownFields.map { name in
+                // A field no query can sort by has a plain header.
+                guard let field = type?.field(name), RecordQueryForm.sorts(by: field.type) else { return ["label": name, "url": false] }
+                return header(name, name)
+            }
+            + [header("Modified", SystemField.modTime.rawValue)]
     }
 
     private func row(_ record: JSONValue, form: RecordQueryForm, location: ConsoleLocation, timeZone: TimeZone) -> [String: Any] {
@@ -181,7 +230,7 @@ struct RecordsPages: Sendable {
     private func fetch(_ request: ConsoleRequest, _ location: ConsoleLocation) throws -> JSONValue {
         let name = request.path("record")
         let answer = try actions.lookupRecords(
-            ["records": [["recordName": .string(name)]], "zoneID": ["zoneName": .string(location.zone)]], in: try location.identifier,
+            ["records": [["recordName": .string(name)]], "zoneID": location.zoneID], in: try location.identifier,
             environment: location.environment, database: location.database, user: location.user, as: request.identity)
         guard let record = answer["records"]?[0], record["recordType"] != nil else {
             let reason = answer["records"]?[0]?["reason"]?.stringValue ?? "Record not found"
@@ -195,11 +244,72 @@ struct RecordsPages: Sendable {
         if let reason = blocked(location) { throw ConsoleError.badRequest(reason) }
         let record = try fetch(request, location)
         var context = frame(location, request, zones: false)
-        context.merge(recordContext(record, schema: schema, location: location, timeZone: timeZone)) { _, new in new }
+        let names = UserNames(try location.identifier, actions)
+        context.merge(recordContext(record, schema: schema, location: location, timeZone: timeZone, people: names)) { _, new in new }
+        context.merge(relations(record, location: location, request: request, people: names)) { _, new in new }
         return .page(Page("console.record", context: context))
     }
 
-    private func recordContext(_ record: JSONValue, schema: SchemaView, location: ConsoleLocation, timeZone: TimeZone) -> [String: Any] {
+    /// What a record is tied to: its parent, the share it is the root of (or, for a share, its
+    /// participants), the records pointing at it, and itself as JSON to copy.
+    private func relations(_ record: JSONValue, location: ConsoleLocation, request: ConsoleRequest, people: UserNames)
+        -> [String: Any]
+    {
+        func link(_ name: String) -> String { location.path(.records, "/" + URLEncoding.component(name)) }
+        var context: [String: Any] = ["json": Self.pretty(record)]
+        if let parent = record["parent"]?["recordName"]?.stringValue {
+            context["parent"] = ["name": parent, "url": link(parent)]
+        }
+        if let share = record["share"]?["recordName"]?.stringValue {
+            context["share"] = ["name": share, "url": link(share)]
+        }
+        if let participants = record["participants"]?.arrayValue {
+            context["participants"] = participants.map { participant -> [String: Any] in
+                let identity = participant["userIdentity"]
+                let who =
+                    identity?["userRecordName"]?.stringValue.map(people.label) ?? identity?["lookupInfo"]?["emailAddress"]?.stringValue
+                    ?? "?"
+                return [
+                    "who": who, "type": participant["type"]?.stringValue ?? "", "permission": participant["permission"]?.stringValue ?? "",
+                    "status": participant["acceptanceStatus"]?.stringValue ?? "",
+                ]
+            }
+            context["isShare"] = true
+            context["publicPermission"] = record["publicPermission"]?.stringValue ?? "NONE"
+        }
+        let name = record["recordName"]?.stringValue ?? ""
+        if let found = try? actions.recordReferrers(
+            of: name, zone: location.zone, in: try location.identifier, environment: location.environment, database: location.database,
+            user: location.user, as: request.identity)
+        {
+            let referrers = found["referrers"]?.arrayValue ?? []
+            context["referrers"] = referrers.map { referrer -> [String: Any] in
+                let referrerName = referrer["recordName"]?.stringValue ?? ""
+                return [
+                    "name": referrerName, "url": link(referrerName), "type": referrer["recordType"]?.stringValue ?? "",
+                    "via": referrer["field"]?.stringValue.map { "field " + $0 } ?? "as its parent",
+                ]
+            }
+            context["hasReferrers"] = !referrers.isEmpty
+            context["referrersKnown"] = true
+            context["referrersPartial"] = found["complete"]?.boolValue == false
+        }
+        return context
+    }
+
+    /// `value` as indented JSON, for people to read and copy.
+    static func pretty(_ value: JSONValue) -> String {
+        let compact = Data(value.serialized())
+        guard let object = try? JSONSerialization.jsonObject(with: compact),
+            let indented = try? JSONSerialization.data(
+                withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        else { return String(decoding: compact, as: UTF8.self) }
+        return String(decoding: indented, as: UTF8.self)
+    }
+
+    private func recordContext(
+        _ record: JSONValue, schema: SchemaView, location: ConsoleLocation, timeZone: TimeZone, people: UserNames
+    ) -> [String: Any] {
         let name = record["recordName"]?.stringValue ?? ""
         let typeName = record["recordType"]?.stringValue ?? ""
         let display = FieldDisplay(location: location, recordName: name, timeZone: timeZone)
@@ -210,7 +320,7 @@ struct RecordsPages: Sendable {
         func stamp(_ key: String) -> String {
             let stamp = record[key]
             let time = stamp?["timestamp"]?.int64Value(acceptingNumericString: true).map { Formatting.time($0, in: timeZone) } ?? ""
-            return time + " by " + (stamp?["userRecordName"]?.stringValue ?? "?")
+            return time + " by " + (stamp?["userRecordName"]?.stringValue.map(people.label) ?? "?")
         }
         return [
             "recordName": name, "recordType": typeName, "changeTag": record["recordChangeTag"]?.stringValue ?? "",
@@ -273,7 +383,7 @@ struct RecordsPages: Sendable {
             guard mapped.isShown else { throw mapped }
             var page = formPage(
                 location, request, type: type, schema: schema, values: posted, recordName: recordName, existing: nil,
-                error: mapped.description)
+                error: mapped.description, problems: RecordForm.problems(posted, previous: [:], type: type, timeZone: timeZone))
             page.status = mapped.status
             return .page(page)
         }
@@ -306,7 +416,8 @@ struct RecordsPages: Sendable {
         for field in type.userFields {
             if let value = request.field("was." + field.name) { previous[field.name] = value }
         }
-        let changeTag = request.field("recordChangeTag") ?? ""
+        // After a conflict the operator may save their changes over the version now on the server.
+        let changeTag = request.field("overwrite") ?? request.field("recordChangeTag") ?? ""
         do {
             let fields = try RecordForm.fields(posted, previous: previous, type: type, timeZone: timeZone)
             _ = try modify(
@@ -325,12 +436,13 @@ struct RecordsPages: Sendable {
             if case .conflict = mapped {
                 message =
                     "Someone else changed this record after you opened it, so your changes were not saved. "
-                    + "Your values are still in the form; open the record again to see theirs."
+                    + "Your values are still in the form; what they saved is shown under each field they changed."
             }
             let existing = try? fetch(request, location)
             var page = formPage(
                 location, request, type: type, schema: schema, values: posted, recordName: name, existing: existing,
-                error: message, changeTag: changeTag, previous: previous)
+                error: message, changeTag: changeTag, previous: previous,
+                problems: RecordForm.problems(posted, previous: previous, type: type, timeZone: timeZone))
             page.status = mapped.status
             return .page(page)
         }
@@ -338,7 +450,8 @@ struct RecordsPages: Sendable {
 
     private func formPage(
         _ location: ConsoleLocation, _ request: ConsoleRequest, type: SchemaView.RecordType, schema: SchemaView, values: [String: String],
-        recordName: String, existing: JSONValue?, error: String?, changeTag: String? = nil, previous: [String: String]? = nil
+        recordName: String, existing: JSONValue?, error: String?, changeTag: String? = nil, previous: [String: String]? = nil,
+        problems: [String: String] = [:]
     ) -> Page {
         var context = frame(location, request, zones: false)
         let isNew = existing == nil && changeTag == nil
@@ -346,9 +459,19 @@ struct RecordsPages: Sendable {
         context["recordType"] = type.name
         context["recordTypes"] = schema.recordTypes.map { ["name": $0.name, "selected": $0.name == type.name] }
         context["recordName"] = recordName
-        context["inputs"] = RecordForm.inputs(for: type, values: values)
-        context["changeTag"] = changeTag ?? existing?["recordChangeTag"]?.stringValue ?? ""
         let opened = previous ?? values
+        var inputs = RecordForm.inputs(for: type, values: values, problems: problems)
+        if let existing, changeTag != nil, existing["recordChangeTag"]?.stringValue != changeTag {
+            // A conflict: beside each field the other writer changed, what the record holds now.
+            let theirs = RecordForm.values(of: existing, type: type, timeZone: Formatting.timeZone(of: request.http))
+            // Forms send line breaks as CRLF; the record's lists are read with LF.
+            func lines(_ text: String?) -> String? { text?.replacingOccurrences(of: "\r\n", with: "\n") }
+            for (index, field) in type.userFields.enumerated() where lines(theirs[field.name]) != lines(opened[field.name]) {
+                inputs[index]["theirs"] = theirs[field.name].map { $0.isEmpty ? "(empty)" : $0 } ?? "(removed)"
+            }
+        }
+        context["inputs"] = inputs
+        context["changeTag"] = changeTag ?? existing?["recordChangeTag"]?.stringValue ?? ""
         context["previous"] = type.userFields.compactMap { field in opened[field.name].map { ["name": "was." + field.name, "value": $0] } }
         context["action"] =
             isNew
@@ -369,7 +492,7 @@ struct RecordsPages: Sendable {
     /// Applies one operation and returns the saved record, or throws its error.
     private func modify(_ operation: JSONValue, _ location: ConsoleLocation, _ request: ConsoleRequest) throws -> JSONValue {
         let answer = try actions.modifyRecords(
-            ["operations": [operation], "zoneID": ["zoneName": .string(location.zone)]], in: try location.identifier,
+            ["operations": [operation], "zoneID": location.zoneID], in: try location.identifier,
             environment: location.environment, database: location.database, user: location.user, as: request.identity)
         if case .failure(_, let error)? = answer.results.first { throw ConsoleError(recordFailure: error) }
         return answer.json["records"]?[0] ?? .null
@@ -413,7 +536,7 @@ struct RecordsPages: Sendable {
         }
         let operations: [JSONValue] = names.map { ["operationType": "forceDelete", "record": ["recordName": .string($0)]] }
         let answer = try actions.modifyRecords(
-            ["operations": .array(operations), "zoneID": ["zoneName": .string(location.zone)], "atomic": false],
+            ["operations": .array(operations), "zoneID": location.zoneID, "atomic": false],
             in: try location.identifier,
             environment: location.environment, database: location.database, user: location.user, as: request.identity)
         let failures = answer.results.compactMap { result -> (recordName: String?, error: CloudStoreError)? in

@@ -92,12 +92,13 @@ struct SharePages: Sendable {
         let location = try ConsoleLocation(request)
         let named = Named(request)
         let (owner, zone, share, user) = (named.owner, named.zone, named.share, request.field("user") ?? "")
+        let names = UserNames(try location.identifier, actions)
         guard request.isConfirmed else {
             return .page(
                 ConfirmPage.page(
-                    title: "Remove \(user) from share \(share)?",
+                    title: "Remove \(names.label(user)) from share \(share)?",
                     message:
-                        "\(user) loses what \(owner)'s share \(share) in zone \(zone) gives them at once; the zone leaves their shared "
+                        "\(names.name(of: user) ?? user) loses what \(names.name(of: owner) ?? owner)'s share \(share) in zone \(zone) gives them at once; the zone leaves their shared "
                         + "database, and resolving the share tells them they were removed. The owner may invite them again.",
                     action: request.http.path, button: "Remove participant", fields: named.fields + [["name": "user", "value": user]],
                     cancelURL: location.path(.sharing), bar: location.bar(.sharing)))
@@ -106,7 +107,7 @@ struct SharePages: Sendable {
             _ = try actions.removeShareParticipant(
                 user, share: share, zone: zone, owner: owner, in: try location.identifier, environment: location.environment,
                 as: request.identity)
-            return "\(user) was removed from share \(share)."
+            return "\(names.label(user)) was removed from share \(share)."
         }
     }
 

@@ -30,7 +30,7 @@ struct SyncPages: Sendable {
     }
 
     private func show(_ request: ConsoleRequest) throws -> ConsoleAnswer {
-        let location = try ConsoleLocation(request)
+        let location = console.settled(try ConsoleLocation(request), request)
         let timeZone = Formatting.timeZone(of: request.http)
         var context: [String: Any] = [
             "bar": location.bar(.sync, zones: console.zoneNames(location, request)), "hiddenFields": location.hiddenFields,
@@ -42,6 +42,7 @@ struct SyncPages: Sendable {
             try inspect(location, request, timeZone, into: &context)
         }
 
+        let names = UserNames(try location.identifier, actions)
         let subscriptions = try actions.subscriptions(in: try location.identifier, environment: location.environment, as: request.identity)
         context["subscriptions"] = subscriptions.subscriptions.map { entry -> [String: Any] in
             let type = entry.subscriptionType
@@ -59,7 +60,8 @@ struct SyncPages: Sendable {
             let database = entry.database
             let owner = entry.owner
             return [
-                "user": entry.userRecordName, "database": database + (database == "public" ? "" : " of \(owner)"),
+                "user": entry.userRecordName, "userLabel": names.context(entry.userRecordName),
+                "database": database + (database == "public" ? "" : " of \(names.name(of: owner) ?? owner)"),
                 "id": entry.subscriptionID, "type": type, "what": what,
                 "fields": [
                     ["name": "subscriptionID", "value": entry.subscriptionID],
@@ -73,13 +75,17 @@ struct SyncPages: Sendable {
         context["pushTokens"] = pushTokens.pushTokens.map { token -> [String: Any] in
             [
                 "id": token.id, "token": token.token, "user": token.userName ?? token.userRecordName ?? "—",
+                "userLabel": names.context(token.userRecordName),
                 "created": Formatting.time(token.created, in: timeZone), "lastUsed": Formatting.time(token.lastUsed, in: timeZone),
             ]
         }
         context["revokeAction"] = location.path(.sync, "/push-tokens/revoke")
         let queues = try actions.notificationQueues(in: try location.identifier, environment: location.environment, as: request.identity)
         context["queues"] = queues.queues.map { queue -> [String: Any] in
-            ["token": queue.token, "user": queue.userRecordName ?? "—", "waiting": Formatting.count(queue.waiting)]
+            [
+                "token": queue.token, "user": queue.userRecordName ?? "—", "userLabel": names.context(queue.userRecordName),
+                "waiting": Formatting.count(queue.waiting),
+            ]
         }
         return .page(Page("console.sync", context: context))
     }
@@ -112,7 +118,7 @@ struct SyncPages: Sendable {
         let range = ChangeLogRange(after: try number("after"), before: try number("before"), since: since, recordNamePrefix: recordName)
         let log = try actions.changeLog(
             zone: location.zone, in: try location.identifier, environment: location.environment, database: location.database,
-            user: location.user, range: range, as: request.identity)
+            user: location.user, zoneOwner: location.zoneOwner, range: range, as: request.identity)
         context["syncToken"] = log.syncToken
         context["lastSequence"] = Formatting.count(log.lastSequence)
         context["horizon"] = log.horizon > 0 ? Formatting.count(log.horizon) : ""
@@ -123,7 +129,8 @@ struct SyncPages: Sendable {
             do {
                 let next = try actions.nextChanges(
                     zone: location.zone, syncToken: token, in: try location.identifier, environment: location.environment,
-                    database: location.database, user: location.user, reader: reader, as: request.identity)
+                    database: location.database, user: location.user, zoneOwner: location.zoneOwner, reader: reader,
+                    as: request.identity)
                 context["next"] = nextContext(next, location, timeZone)
                 held = next.heldToken.map(\.sequence)
             } catch let error as CloudStoreError {
@@ -196,7 +203,7 @@ struct SyncPages: Sendable {
     private func revokePushToken(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
         let id = request.field("pushTokenID") ?? ""
-        let user = request.field("pushTokenUser") ?? ""
+        let user = UserNames(try location.identifier, actions).label(request.field("pushTokenUser") ?? "")
         return try afterConfirmation(
             request, location, fields: [["name": "pushTokenID", "value": id], ["name": "pushTokenUser", "value": user]],
             title: "Revoke push token \(id)?",
@@ -213,6 +220,7 @@ struct SyncPages: Sendable {
         let location = try ConsoleLocation(request)
         let id = request.field("subscriptionID") ?? ""
         let subscriber = request.field("subscriber") ?? ""
+        let label = UserNames(try location.identifier, actions).label(subscriber)
         let database = request.field("subscriptionDatabase") ?? "public"
         let owner = request.field("subscriptionOwner")
         return try afterConfirmation(
@@ -222,11 +230,12 @@ struct SyncPages: Sendable {
                 ["name": "subscriptionDatabase", "value": database], ["name": "subscriptionOwner", "value": owner ?? ""],
             ],
             title: "Delete subscription \(id)?",
-            message: "User \(subscriber) will no longer be notified by subscription \(id) of the \(database) database. "
+            message: "User \(label) will no longer be notified by subscription \(id) of the \(database) database. "
                 + "The app may create it again.",
             button: "Delete subscription"
         ) {
-            let container = try location.identifier
+            // A missing container is answered (404) before a malformed database (400), as before.
+            let container = try actions.existingContainer(try location.identifier)
             _ = try actions.deleteSubscription(
                 id, of: subscriber, database: try DatabaseScope(parsing: database), owner: database == "public" ? nil : owner,
                 in: container, environment: location.environment, as: request.identity)

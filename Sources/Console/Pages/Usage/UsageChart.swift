@@ -25,7 +25,7 @@ struct UsageChart {
     var timeLabel: (Int64) -> String
 
     /// The template's context: `id`, `title`, `width`, `description`, `series` [{name, style,
-    /// path}], `limitY`, `limitLabel`, `yLabels` [{label}], `xLabels` [{label}].
+    /// path, markers}], `limitY`, `limitLabel`, `yLabels` [{label}], `xLabels` [{label}].
     var context: [String: Any] {
         let peak = series.flatMap { $0.values.compactMap { $0 } }.max() ?? 0
         var top = Self.roundedUp(peak)
@@ -36,7 +36,10 @@ struct UsageChart {
             context["limitLabel"] = "limit " + format(limit)
         }
         context["series"] = series.map { series -> [String: Any] in
-            ["name": series.name, "style": series.style, "path": Self.path(series.values, top: top)]
+            [
+                "name": series.name, "style": series.style, "path": Self.path(series.values, top: top),
+                "markers": Self.markers(series.values, top: top),
+            ]
         }
         context["yLabels"] = [top, top / 2, 0].map { ["label": format($0)] }
         let count = starts.count
@@ -71,8 +74,9 @@ struct UsageChart {
         String(format: "%.2f", 100 - 100 * Double(min(value, top)) / Double(top))
     }
 
-    /// A path through the values at the middle of each bucket, broken where a value is missing;
-    /// a value alone between gaps is a dash across its bucket, so that it can be seen.
+    /// A path through the values at the middle of each bucket, broken where a value is missing
+    /// (a gap: nothing was measured there); a value alone between gaps is a dash across its
+    /// bucket, which its marker (``markers(_:top:)``) makes a dot on a wide chart.
     private static func path(_ values: [Int64?], top: Int64) -> String {
         var commands: [String] = []
         for (index, value) in values.enumerated() {
@@ -88,4 +92,22 @@ struct UsageChart {
         }
         return commands.joined(separator: " ")
     }
+
+    /// Points too sparse for a line to show them: each value alone between gaps, and every
+    /// value above zero when there are at most ``sparsePoints`` of them. Each is a subpath of
+    /// no length that the stylesheet draws as a round dot, the same on any width.
+    private static func markers(_ values: [Int64?], top: Int64) -> String {
+        let sparse = values.filter { ($0 ?? 0) > 0 }.count <= sparsePoints
+        var commands: [String] = []
+        for (index, value) in values.enumerated() {
+            guard let value else { continue }
+            let alone = (index == 0 || values[index - 1] == nil) && (index + 1 == values.count || values[index + 1] == nil)
+            guard alone || (sparse && value > 0) else { continue }
+            commands.append("M\(Double(index) + 0.5) \(y(value, top: top)) h0.001")
+        }
+        return commands.joined(separator: " ")
+    }
+
+    /// Values above zero a series may have and still be marked point by point.
+    static let sparsePoints = 12
 }

@@ -12,6 +12,12 @@ struct UsagePages: Sendable {
     let console: ConsolePages
     var actions: ManagementActions { console.actions }
 
+    /// What "storage" means on every page that shows it (Containers, Zones, Usage), in words:
+    /// the figure is ``EnvironmentUsage/storageBytes(ofRecordBytes:)``'s.
+    static let storageDefinition =
+        "Storage is the bytes of the records' fields, as the 1 MB record limit and the storage limit count them; "
+        + "the database file's indexes and history and the asset files are not counted."
+
     /// The templates these pages render.
     static let templates = ["console.usage", "console.chart"]
 
@@ -27,15 +33,22 @@ struct UsagePages: Sendable {
 
     private func show(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
-        let range = UsageRange(rawValue: request.query("range") ?? "") ?? .day
+        // Without a choice, the shortest range that holds the last week's calls, so that they
+        // are not squeezed against the right edge of a longer one.
+        let range =
+            try UsageRange(rawValue: request.query("range") ?? "")
+            ?? actions.fittingUsageRange(of: try location.identifier, environment: location.environment, as: request.identity) ?? .day
         let usage = try actions.usage(of: try location.identifier, environment: location.environment, range: range, as: request.identity)
+        let summary = try actions.usageSummary(
+            of: try location.identifier, environment: location.environment, range: range, as: request.identity
+        ).summary
         let zone = Formatting.timeZone(of: request.http)
         let limits = usage.limits
         let rate = limits.requestsPerSecond
         let burst = limits.burst
         let storageLimit = limits.storageBytes
         let transferLimit = limits.transferBytesPerMonth
-        let stored = usage.stored.recordBytes
+        let stored = EnvironmentUsage.storageBytes(ofRecordBytes: usage.stored.recordBytes)
         let records = usage.stored.records
         let transfer = usage.transferThisMonth
         let preset = limits.preset
@@ -68,11 +81,66 @@ struct UsagePages: Sendable {
             },
             "rangeLabel": Self.rangeLabel(range).lowercased(),
         ]
-        context["charts"] = charts(usage.points, range: range, zone: zone, storageLimit: storageLimit)
+        context["storageDefinition"] = Self.storageDefinition
+        context["hasTraffic"] = summary.lastActivity != nil
+        context["hasCalls"] = summary.totals.requests > 0
+        context["totals"] = totals(summary, rate: rate)
+        context["operations"] = summary.operations.map { operation -> [String: Any] in
+            [
+                "operation": operation.operation, "requests": Formatting.count(operation.requests),
+                "errors": Formatting.count(operation.errors), "partialFailures": Formatting.count(operation.partialFailures),
+                "errorRate": Self.share(operation.errors + operation.partialFailures, of: operation.requests),
+                "p50": operation.p50Microseconds.map(Formatting.milliseconds) ?? "—",
+                "p99": operation.p99Microseconds.map(Formatting.milliseconds) ?? "—",
+                "hasFailures": operation.errors + operation.partialFailures > 0,
+            ]
+        }
+        context["hasOperations"] = !summary.operations.isEmpty
+        context["sampled"] = summary.callsRead < summary.totals.requests ? Formatting.count(Int64(summary.callsRead)) : ""
+        let perBucket = Int64((rate * 60 * Double(range.bucketMinutes)).rounded())
+        let shown = Self.fitted(usage.points)
+        context["fittedFrom"] = shown.count < usage.points.count ? Formatting.time(shown[0].start, in: zone) : ""
+        context["charts"] = charts(shown, range: range, zone: zone, storageLimit: storageLimit, requestLimit: perBucket)
         return .page(Page("console.usage", context: context))
     }
 
-    private func charts(_ points: [UsageView.Point], range: UsageRange, zone: TimeZone, storageLimit: Int64?) -> [[String: Any]] {
+    /// The range's figures beside the charts: requests, error rate, answer times, the busiest
+    /// second against the limit, and bandwidth.
+    private func totals(_ summary: UsageSummary, rate: Double) -> [[String: String]] {
+        let totals = summary.totals
+        let peak = summary.peakPerSecond.map { peak in
+            "\(Formatting.count(peak)) a second, \(Self.share(peak, of: max(1, Int64(rate.rounded(.up))))) of the limit of \(Self.rate(rate))"
+        }
+        return [
+            ["label": "Requests", "value": Formatting.count(totals.requests)],
+            ["label": "Errors", "value": "\(Formatting.count(totals.errors)) (\(Self.share(totals.errors, of: totals.requests)))"],
+            [
+                "label": "Answer time",
+                "value": totals.p50Microseconds.map {
+                    "p50 \(Formatting.milliseconds($0)), p99 \(Formatting.milliseconds(totals.p99Microseconds ?? $0))"
+                }
+                    ?? "—",
+            ],
+            ["label": "Busiest second", "value": peak ?? "—"],
+            ["label": "Bandwidth", "value": "\(Formatting.bytes(totals.bytesIn)) in, \(Formatting.bytes(totals.bytesOut)) out"],
+        ]
+    }
+
+    /// The buckets the charts show: from shortly before the range's first call, so that calls
+    /// of the last minutes are not squeezed against the right edge, and at least
+    /// ``minimumBucketsShown`` of them; all of them when there were no calls.
+    static func fitted(_ points: [UsageView.Point]) -> [UsageView.Point] {
+        guard let first = points.firstIndex(where: { $0.requests > 0 }) else { return points }
+        let start = max(0, min(first - 2, points.count - minimumBucketsShown))
+        return Array(points[start...])
+    }
+
+    /// The fewest buckets a chart fitted to the activity shows.
+    static let minimumBucketsShown = 12
+
+    private func charts(
+        _ points: [UsageView.Point], range: UsageRange, zone: TimeZone, storageLimit: Int64?, requestLimit: Int64
+    ) -> [[String: Any]] {
         func values(_ value: (UsageView.Point) -> Int64?) -> [Int64?] { points.map(value) }
         let starts = points.map(\.start)
         let label: (Int64) -> String = { time in
@@ -90,7 +158,7 @@ struct UsagePages: Sendable {
                     .init(name: "Requests", style: "series-a", values: values(\.requests)),
                     .init(name: "Errors", style: "series-error", values: values(\.errors)),
                 ],
-                format: count, starts: starts, timeLabel: label),
+                format: count, limit: requestLimit, starts: starts, timeLabel: label),
             UsageChart(
                 id: "latency", title: "Answer time",
                 series: [
@@ -126,14 +194,24 @@ struct UsagePages: Sendable {
             changes["burst"] = nil
         }
         return try console.attempt(back: back) {
+            // A missing container is reported before a value that cannot be a limit, as the action did.
+            let container = try actions.existingContainer(try location.identifier)
             _ = try actions.setLimits(
-                .object(changes), of: try location.identifier, environment: location.environment, as: request.identity)
+                LimitsChange(json: .object(changes)), of: container, environment: location.environment, as: request.identity)
             return "The limits of \(location.environment.rawValue) were saved; they apply to the next request."
         }
     }
 
     private static func rate(_ perSecond: Double) -> String {
         perSecond == perSecond.rounded() ? Formatting.count(Int64(perSecond)) : String(perSecond)
+    }
+
+    /// A share of calls in percent, with two decimals below one percent so that a few errors
+    /// among many calls do not read as none.
+    private static func share(_ part: Int64, of whole: Int64) -> String {
+        guard whole > 0 else { return "0 %" }
+        let share = 100 * Double(part) / Double(whole)
+        return String(format: share > 0 && share < 1 ? "%.2f %%" : "%.0f %%", share)
     }
 
     private static func percent(_ used: Int64, of limit: Int64) -> String {

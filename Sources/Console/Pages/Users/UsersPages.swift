@@ -107,18 +107,19 @@ struct UsersPages: Sendable {
     private func remove(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
         let user = request.path("user")
+        let label = UserNames(try location.identifier, actions).label(user)
         guard request.isConfirmed else {
             return .page(
                 ConfirmPage.page(
-                    title: "Remove user \(user)?",
-                    message: "This removes the user \(user): they can no longer sign in and their sessions end. "
+                    title: "Remove user \(label)?",
+                    message: "This removes the user \(label): they can no longer sign in and their sessions end. "
                         + "Records they created stay. It cannot be undone.",
                     action: request.http.path, button: "Remove user", fields: [], cancelURL: location.path(.users),
                     bar: location.bar(.users)))
         }
         return try console.attempt(back: location.path(.users)) {
             _ = try actions.removeUser(user, in: try location.identifier, as: request.identity)
-            return "User \(user) removed."
+            return "User \(label) removed."
         }
     }
 }

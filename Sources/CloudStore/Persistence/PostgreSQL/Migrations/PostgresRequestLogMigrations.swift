@@ -66,5 +66,21 @@ enum PostgresRequestLogMigrations {
                   FROM unnest(stored || added) AS packed GROUP BY 1) AS merged
         $$;
         """,
+        // What a call's detail shows: the reason of an error answer, the credential by name,
+        // the user agent, the record types and zones of its answer, and its results that failed
+        // one by one (packed `CODE=count` pairs, their sum kept apart for "failures only").
+        // Calls logged before have none of them.
+        """
+        ALTER TABLE {schema}.requests
+            ADD COLUMN reason text,
+            ADD COLUMN credential text,
+            ADD COLUMN user_agent text,
+            ADD COLUMN record_types text,
+            ADD COLUMN zones text,
+            ADD COLUMN results integer,
+            ADD COLUMN result_errors text,
+            ADD COLUMN failed_results integer NOT NULL DEFAULT 0;
+        CREATE INDEX requests_with_failed_results ON {schema}.requests(container, id) WHERE failed_results > 0;
+        """,
     ])
 }

@@ -19,6 +19,25 @@ extension PostgresEnvironmentSession {
             [.integer(zone.key), .textArray(names)])
     }
 
+    func records(in zone: StoredZone, ofType recordType: String?, after name: String?, limit: Int) throws -> [StoredRecord] {
+        var sql = "SELECT \(RecordColumns.selected) FROM \(table("records")) r WHERE r.zone = $1"
+        var values: [PostgresValue] = [.integer(zone.key)]
+        if let recordType {
+            // A type the catalog does not know has no records.
+            guard let type = catalog.types[recordType] else { return [] }
+            values.append(.integer(type.id))
+            sql += " AND r.type = $\(values.count)"
+        }
+        if let name {
+            values.append(.text(name))
+            sql += " AND r.name > $\(values.count)"
+        }
+        values.append(.integer(Int64(limit)))
+        return try connection.execute(sql + " ORDER BY r.name LIMIT $\(values.count)", values).map {
+            try PostgresRecordQuery.storedRecord(from: $0, catalog: catalog, zoneID: zone.zoneID)
+        }
+    }
+
     func referrers(to recordName: String, in zone: StoredZone, action: Reference.Action) throws -> [String] {
         try connection.execute(
             """

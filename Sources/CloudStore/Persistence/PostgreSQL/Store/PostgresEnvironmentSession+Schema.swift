@@ -13,6 +13,20 @@ extension PostgresEnvironmentSession {
         changedSchema = true
     }
 
+    func removeField(named name: String, from recordType: String) throws {
+        var writer = try schemaWriter()
+        try writer.removeField(named: name, from: recordType)
+        catalog = writer.catalog
+        changedSchema = true
+    }
+
+    func removeRecordType(named name: String) throws {
+        var writer = try schemaWriter()
+        try writer.removeRecordType(named: name)
+        catalog = writer.catalog
+        changedSchema = true
+    }
+
     func replaceSchema(_ schema: Schema) throws {
         var writer = try schemaWriter()
         try writer.replaceSchema(schema)

@@ -36,13 +36,17 @@ final class PostgresRequestLogStore: RequestLogStorage {
 
     private static let insertEntries = """
         INSERT INTO requestlog.requests(time, container, environment, database, operation, user_name, client, status, error_code,
-                                        duration_us, bytes_in, bytes_out, request_id)
+                                        duration_us, bytes_in, bytes_out, request_id, reason, credential, user_agent, record_types,
+                                        zones, results, result_errors, failed_results)
         SELECT time, container, environment, database, operation, user_name, client, status::integer, error_code, duration_us,
-               bytes_in, bytes_out, request_id
+               bytes_in, bytes_out, request_id, reason, credential, user_agent, record_types, zones, results::integer, result_errors,
+               failed_results::integer
         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[],
-                    $10::bigint[], $11::bigint[], $12::bigint[], $13::text[])
+                    $10::bigint[], $11::bigint[], $12::bigint[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[],
+                    $18::text[], $19::text[], $20::text[], $21::bigint[])
              WITH ORDINALITY AS batch(time, container, environment, database, operation, user_name, client, status, error_code,
-                                      duration_us, bytes_in, bytes_out, request_id, position)
+                                      duration_us, bytes_in, bytes_out, request_id, reason, credential, user_agent, record_types,
+                                      zones, results, result_errors, failed_results, position)
         ORDER BY position
         RETURNING id
         """
@@ -101,7 +105,10 @@ final class PostgresRequestLogStore: RequestLogStorage {
             .textArray(batch.map(\.database)), .textArray(batch.map(\.operation)), .textArray(batch.map(\.user)),
             .textArray(batch.map(\.clientAddress)), .integerArray(batch.map { Int64($0.status) }), .textArray(batch.map(\.serverErrorCode)),
             .integerArray(batch.map(\.durationMicroseconds)), .integerArray(batch.map(\.bytesIn)), .integerArray(batch.map(\.bytesOut)),
-            .textArray(batch.map(\.requestID)),
+            .textArray(batch.map(\.requestID)), .textArray(batch.map(\.reason)), .textArray(batch.map { $0.credential?.packed }),
+            .textArray(batch.map(\.userAgent)), .textArray(batch.map(\.recordTypes)), .textArray(batch.map(\.zones)),
+            .textArray(batch.map { $0.results.map(String.init) }), .textArray(batch.map(\.packedResultErrors)),
+            .integerArray(batch.map { Int64($0.failedResults) }),
         ]
     }
 
@@ -130,7 +137,7 @@ final class PostgresRequestLogStore: RequestLogStorage {
         ]
         for case (let column, let value?) in columns { add({ "\(column) = \($0)" }, .text(value)) }
         if let status = filter.status { add({ "status = \($0)" }, .integer(status)) }
-        if filter.errorsOnly { conditions.append("status >= 400") }
+        if filter.errorsOnly { conditions.append("(status >= 400 OR failed_results > 0)") }
         if let from = filter.from { add({ "time >= \($0)" }, .integer(from)) }
         if let to = filter.to { add({ "time < \($0)" }, .integer(to)) }
         if let before = filter.before { add({ "id < \($0)" }, .integer(before)) }
@@ -140,7 +147,7 @@ final class PostgresRequestLogStore: RequestLogStorage {
             try connection.execute(
                 """
                 SELECT id, time, container, environment, database, operation, user_name, client, status, error_code, duration_us,
-                       bytes_in, bytes_out, request_id
+                       bytes_in, bytes_out, request_id, reason, credential, user_agent, record_types, zones, results, result_errors
                 FROM requestlog.requests\(clause) ORDER BY id DESC LIMIT $\(values.count)
                 """, values
             ).map { row in
@@ -149,6 +156,13 @@ final class PostgresRequestLogStore: RequestLogStorage {
                     user: row.optionalText(6), clientAddress: row.text(7), status: Int(row.integer(8)),
                     serverErrorCode: row.optionalText(9),
                     durationMicroseconds: row.integer(10), bytesIn: row.integer(11), bytesOut: row.integer(12), requestID: row.text(13))
+                entry.reason = row.optionalText(14)
+                entry.credential = RequestLogCredential(packed: row.optionalText(15))
+                entry.userAgent = row.optionalText(16)
+                entry.recordTypes = row.optionalText(17)
+                entry.zones = row.optionalText(18)
+                entry.results = row.optionalInteger(19).map { Int($0) }
+                entry.resultErrors = RequestLogEntry.resultErrors(packed: row.optionalText(20))
                 entry.id = row.integer(0)
                 return entry
             }

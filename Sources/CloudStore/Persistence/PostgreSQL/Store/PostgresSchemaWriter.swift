@@ -74,6 +74,37 @@ struct PostgresSchemaWriter {
         }
     }
 
+    /// Removes a field of a record type: its indexes and projections go first, then the field.
+    mutating func removeField(named name: String, from recordType: String) throws {
+        try underSchemaLock { writer in
+            guard let type = writer.catalog.types[recordType], let field = type.fields[name] else {
+                throw CloudStoreError.notFound("Record type \(recordType) has no field \(name)")
+            }
+            var cleared = type.definition
+            if var definition = cleared.field(name) {
+                definition.indexes = []
+                cleared.upsert(definition)
+            }
+            try writer.save(cleared)
+            try writer.connection.execute("DELETE FROM \(writer.quoted).fields WHERE field = $1", [.integer(field.id)])
+            try writer.reloadCatalog(bumpingVersion: true)
+        }
+    }
+
+    /// Removes a record type with its fields and grants; its indexes, list tables and search
+    /// table go first.
+    mutating func removeRecordType(named name: String) throws {
+        try underSchemaLock { writer in
+            guard let type = writer.catalog.types[name] else { throw CloudStoreError.notFound("Record type \(name) does not exist") }
+            try writer.save(Self.withoutIndexes(type.definition))
+            try writer.connection.executeScript("DROP TABLE IF EXISTS \(writer.quoted).\(PostgresProjections.searchTable(type))")
+            for table in ["grants", "fields", "record_types"] {
+                try writer.connection.execute("DELETE FROM \(writer.quoted).\(table) WHERE type = $1", [.integer(type.id)])
+            }
+            try writer.reloadCatalog(bumpingVersion: true)
+        }
+    }
+
     /// Runs `body` holding the environment's schema lock, on the catalog as it is once the lock
     /// is held; in the open transaction, or in a new one.
     private mutating func underSchemaLock(_ body: (inout PostgresSchemaWriter) throws -> Void) throws {

@@ -54,6 +54,32 @@ extension SQLiteEnvironmentSession {
         try applyProjections(from: old, to: new)
     }
 
+    func removeField(named name: String, from recordType: String) throws {
+        guard let type = catalog.types[recordType], let field = type.fields[name] else {
+            throw CloudStoreError.notFound("Record type \(recordType) has no field \(name)")
+        }
+        // Without its indexes first, so that its slot, index, list rows and words go.
+        var cleared = type.definition
+        if var definition = cleared.field(name) {
+            definition.indexes = []
+            cleared.upsert(definition)
+        }
+        try saveRecordType(cleared)
+        try connection.statement("DELETE FROM fields WHERE field = ?").execute([.integer(field.id)])
+        try reloadCatalog(bumpingVersion: true)
+    }
+
+    func removeRecordType(named name: String) throws {
+        guard let type = catalog.types[name] else { throw CloudStoreError.notFound("Record type \(name) does not exist") }
+        try saveRecordType(Self.withoutIndexes(type.definition))
+        try connection.execute("DROP TABLE IF EXISTS \(type.listTable)")
+        try connection.execute("DROP TABLE IF EXISTS \(type.searchTable)")
+        for table in ["grants", "fields", "record_types"] {
+            try connection.statement("DELETE FROM \(table) WHERE type = ?").execute([.integer(type.id)])
+        }
+        try reloadCatalog(bumpingVersion: true)
+    }
+
     func replaceSchema(_ schema: Schema) throws {
         for role in catalog.schema.roles where !schema.roles.contains(role) {
             try removeRoleFromEveryone(role)

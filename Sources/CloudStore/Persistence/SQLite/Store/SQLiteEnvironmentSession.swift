@@ -237,6 +237,23 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
             .firstRow([.integer(zone.key), .text(name)]) { try storedRecord(from: $0, zoneID: zone.zoneID) }
     }
 
+    func records(in zone: StoredZone, ofType recordType: String?, after name: String?, limit: Int) throws -> [StoredRecord] {
+        var sql = "SELECT \(RecordColumns.selected) FROM records r WHERE r.zone = ?"
+        var values: [SQLiteValue] = [.integer(zone.key)]
+        if let recordType {
+            // A type the catalog does not know has no records.
+            guard let type = catalog.types[recordType] else { return [] }
+            sql += " AND r.type = ?"
+            values.append(.integer(type.id))
+        }
+        if let name {
+            sql += " AND r.name > ?"
+            values.append(.text(name))
+        }
+        values.append(.integer(Int64(limit)))
+        return try connection.statement(sql + " ORDER BY r.name LIMIT ?").rows(values) { try storedRecord(from: $0, zoneID: zone.zoneID) }
+    }
+
     func referrers(to recordName: String, in zone: StoredZone, action: Reference.Action) throws -> [String] {
         try connection.statement(
             """

@@ -1,0 +1,118 @@
+"""Logs that say why and usage that tells something, on the console review's data shape: a
+records/modify that answered 200 with per-record ACCESS_DENIED failures is flagged and found by
+"errors only", and its detail names the reason; a malformed request's detail names its reason;
+the operation filter lists every operation of the API; the Usage page shows totals and a
+breakdown by operation, and an empty container says so in words. Every page is checked with
+axe-core and saved as screenshots at 1280×800 and 390×844; the Logs page with 50 rows stays
+within its height budget at 390 px."""
+
+import re
+import time
+
+import requests
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.select import Select
+from selenium.webdriver.support.ui import WebDriverWait
+
+#: At most half the height the review measured for 50 rows at 390 px (21,041 px).
+LOGS_HEIGHT_BUDGET = 10_500
+EMPTY_CONTAINER = "iCloud.com.example.Recipes"
+
+
+def _rows(pages):
+    return pages.driver.find_elements(By.CSS_SELECTOR, "#log-rows tr")
+
+
+def _query_notes(review, times):
+    """Reads notes as the world `times` times, so that the log holds more calls than a page."""
+    url = f"{review.server.url}/database/1/{review.container}/development/public/records/query?ckAPIToken={review.api_token}"
+    for _ in range(times):
+        assert requests.post(url, json={"query": {"recordType": "Folder"}, "resultsLimit": 5}, timeout=10).status_code == 200
+
+
+def test_a_partly_failed_write_is_found_by_errors_only_and_its_detail_names_the_reason(review, driver):
+    _query_notes(review, 30)
+    pages = review.log_in(driver)
+    pages.open(review.console("logs"))
+    options = [option.get_attribute("value") for option in Select(pages.find("#log-operation")).options]
+    for operation in ("records/changes", "zones/changes", "changes/zone", "changes/database", "subscriptions/modify",
+                      "assets/upload", "records/accept", "records/modify"):
+        assert operation in options, operation
+    assert len(_rows(pages)) == 50
+    # At 390 px, 50 calls as cards stay within the budget.
+    pages.emulate(390, 844, mobile=True)
+    height = driver.execute_script("return document.documentElement.scrollHeight")
+    driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    assert height <= LOGS_HEIGHT_BUDGET, f"the log of 50 calls is {height}px tall at 390px"
+    # Users by name: bob, not his record name.
+    assert review.users["bob"].record_name not in pages.text()
+    pages.check("logs-list")
+
+    pages.find("#log-errors").click()
+    Select(pages.find("#log-operation")).select_by_value("records/modify")
+    pages.submit(".log-filters button[type=submit]")
+    flagged = [row for row in _rows(pages) if "ACCESS_DENIED" in row.text and "of 5 records" in row.text]
+    assert flagged, pages.text()
+    assert "3 of 5 records: ACCESS_DENIED" in flagged[0].text
+    assert "bob" in flagged[0].text
+    pages.check("logs-errors-only")
+
+    link = flagged[0].find_element(By.CSS_SELECTOR, "a[href*='/logs/requests/']")
+    old = driver.find_element(By.TAG_NAME, "html")
+    link.click()
+    WebDriverWait(driver, 15).until(lambda d: old != d.find_element(By.TAG_NAME, "html"))
+    reason = pages.find("#log-reason").text
+    assert reason.startswith("ACCESS_DENIED: ") and len(reason) > len("ACCESS_DENIED: "), reason
+    text = pages.text()
+    assert "API token iOS app" in text
+    assert "Note" in text and "_defaultZone" in text
+    assert "succeeded: 2" in text and "ACCESS_DENIED: 3" in text
+    pages.check("log-detail-partial")
+
+    # The malformed request's detail names the reason the client was sent.
+    pages.open(review.console("logs?errors=1&status=400&operation=records/modify"))
+    rows = _rows(pages)
+    assert rows, pages.text()
+    pages.open(rows[0].find_element(By.CSS_SELECTOR, "a[href*='/logs/requests/']").get_attribute("href").replace(review.server.url, ""))
+    assert pages.find("#log-reason").text not in ("", "—")
+    pages.check("log-detail-error")
+
+
+def test_live_tail_rows_look_and_label_like_the_pages_rows(review, driver):
+    pages = review.log_in(driver)
+    pages.open(review.console("logs?operation=records/query"))
+    before = _rows(pages)
+    labels = [cell.get_attribute("data-label") for cell in before[0].find_elements(By.CSS_SELECTOR, "td")]
+    pages.find("#tail-toggle").click()
+    WebDriverWait(driver, 10).until(lambda d: "Live tail:" in d.find_element(By.ID, "tail-status").text)
+    time.sleep(0.5)
+    _query_notes(review, 1)
+    WebDriverWait(driver, 15).until(lambda d: len(_rows(pages)) > len(before))
+    newest = _rows(pages)[0]
+    assert [cell.get_attribute("data-label") for cell in newest.find_elements(By.CSS_SELECTOR, "td")] == labels
+    cells = {cell.get_attribute("data-label"): cell.text for cell in newest.find_elements(By.CSS_SELECTOR, "td")}
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d", cells["Time"]), cells
+    assert cells["User"] == "world"
+    assert re.search(r"\d bytes / [\d.]+ KB", cells["Time taken"]), cells
+    assert "127.0.0.1" in cells["Request"]
+    pages.find("#tail-toggle").click()
+    pages.check("logs-live-tail")
+
+
+def test_usage_shows_totals_a_breakdown_by_operation_and_an_empty_state_in_words(review, driver):
+    pages = review.log_in(driver)
+    pages.open(review.console("usage"))
+    totals = pages.find("#usage-totals").text
+    assert "Requests" in totals and "Errors" in totals and "Busiest second" in totals
+    breakdown = pages.find("#usage-operations").text
+    assert "records/modify" in breakdown and "records/query" in breakdown
+    assert "Storage is the bytes of the records" in pages.text()
+    # The range defaults to one that holds the seed's calls, made within the last hour.
+    assert pages.find(".segmented a.current").text == "Last hour"
+    pages.check("usage")
+
+    review.server.cli("containers", "create", EMPTY_CONTAINER)
+    pages.open(f"/console/containers/{EMPTY_CONTAINER}/development/usage")
+    assert "No traffic yet" in pages.find("#usage-empty").text
+    assert not driver.find_elements(By.CSS_SELECTOR, "#usage-operations")
+    pages.check("usage-empty")
