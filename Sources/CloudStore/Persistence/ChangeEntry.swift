@@ -28,4 +28,7 @@ struct ChangeEntry: Hashable, Sendable {
     /// The user the change was made as (the modifier a save stamps, the deleter of a
     /// tombstone); `nil` for changes logged before the log kept it.
     var modifier: String? = nil
+    /// The API token or server key the change's request carried, packed as the request log
+    /// packs it; `nil` for the console's and the CLI's changes and those logged before.
+    var via: String? = nil
 }

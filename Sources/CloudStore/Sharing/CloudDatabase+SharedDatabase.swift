@@ -14,6 +14,7 @@ extension CloudDatabase {
         reached.viaShare = true
         reached.assetBaseURL = assetBaseURL
         reached.assetCredential = assetCredential
+        reached.credential = credential
         reached.auditActor = auditActor
         reached.auditPlace = auditPlace
         reached.auditSummary = auditSummary

@@ -32,6 +32,9 @@ public struct ChangeLogEntry: Hashable, Sendable {
     public var creator: String
     /// Who made the change; `nil` for changes logged before the log kept it.
     public var modifier: String?
+    /// The API token or server key the change's request carried; `nil` for the console's and
+    /// the CLI's changes and those logged before the log kept it.
+    public var credential: RequestLogCredential?
     /// When, in milliseconds since 1970.
     public var time: Int64
 }
@@ -50,6 +53,19 @@ public struct ChangeLogPage: Hashable, Sendable {
     public var horizon: Int64
     /// The zone's current sync token.
     public var syncToken: String
+    /// Whether record names are left out (empty): a user's private or shared database in
+    /// production, whose contents are theirs alone; positions, times, kinds, types and who made
+    /// each change remain.
+    public var contentsHidden = false
+}
+
+/// What a client would receive next from a zone's feed, simulated for an operator.
+public struct SimulatedZoneChanges: Hashable, Sendable {
+    /// The feed's page, as the reader's client receives it; in a user's private or shared
+    /// database in production, with every record name empty and no field values.
+    public var changes: ZoneChanges
+    /// Whether record names and values are left out.
+    public var contentsHidden: Bool
 }
 
 /// Which page of a zone's change log to show: the newest entries (before a position), or the
@@ -138,17 +154,24 @@ extension CloudStore {
 
     /// A page of the raw change log of a zone, tombstones included, newest first, as the
     /// change-feed inspector shows it to an operator; what a reader may see is not filtered
-    /// here, so it is an operator's only, under the rules of opening the database.
+    /// here, so it is an operator's only. In a user's private or shared database in production
+    /// it holds metadata only: record names are left out, and cannot be searched for.
     /// - Throws: ``CloudStoreError/accessDenied(_:)`` for a caller who is not an operator, and for
-    ///   a user's private or shared database in production, as ``database(_:_:database:as:)``.
+    ///   a search by record name in a user's database in production.
     public func changeLog(
         _ container: ContainerIdentifier, _ environment: Environment, database: DatabaseID, zoneName: String,
         _ range: ChangeLogRange = ChangeLogRange(), as caller: Caller
     ) throws -> ChangeLogPage {
-        try inspectingZone(container, environment, database: database, zoneName: zoneName, as: caller) { reader, zone, signer in
+        let hidden = try inspectionHidesContents(environment, database, as: caller)
+        if hidden, range.recordNamePrefix != nil {
+            throw CloudStoreError.accessDenied(
+                "In production a user's record names are theirs alone: their \(database.scope) database's log cannot be searched by name")
+        }
+        return try inspectingZone(container, environment, database: database, zoneName: zoneName, as: caller) { reader, zone, signer in
             guard let zone else {
                 let token = SyncToken(incarnation: try reader.incarnation(), zoneKey: 0, sequence: 0).encoded(with: signer)
-                return ChangeLogPage(entries: [], hasOlder: false, hasNewer: false, lastSequence: 0, horizon: 0, syncToken: token)
+                return ChangeLogPage(
+                    entries: [], hasOlder: false, hasNewer: false, lastSequence: 0, horizon: 0, syncToken: token, contentsHidden: hidden)
             }
             let limit = min(max(range.limit, 1), 1000)
             let prefix = range.recordNamePrefix
@@ -168,11 +191,14 @@ extension CloudStore {
             return ChangeLogPage(
                 entries: found.map { entry in
                     ChangeLogEntry(
-                        sequence: entry.sequence, recordName: entry.recordName, recordType: entry.recordType, kind: entry.kind.name,
-                        creator: entry.creator, modifier: entry.modifier, time: entry.time)
+                        sequence: entry.sequence, recordName: hidden ? "" : entry.recordName, recordType: entry.recordType,
+                        kind: entry.kind.name,
+                        creator: entry.creator, modifier: entry.modifier, credential: RequestLogCredential(packed: entry.via),
+                        time: entry.time)
                 },
                 hasOlder: hasOlder, hasNewer: hasNewer, lastSequence: last, horizon: try reader.changeHorizon(in: zone),
-                syncToken: SyncToken(incarnation: try reader.incarnation(), zoneKey: zone.key, sequence: last).encoded(with: signer))
+                syncToken: SyncToken(incarnation: try reader.incarnation(), zoneKey: zone.key, sequence: last).encoded(with: signer),
+                contentsHidden: hidden)
         }
     }
 
@@ -212,10 +238,11 @@ extension CloudStore {
     public func simulatedZoneChanges(
         _ container: ContainerIdentifier, _ environment: Environment, database: DatabaseID, zoneOwner: String? = nil,
         zoneName: String, syncToken: String?, reader: Caller, as caller: Caller
-    ) throws -> ZoneChanges {
+    ) throws -> SimulatedZoneChanges {
         guard case .operator = caller else {
             throw CloudStoreError.accessDenied("Only operators see what another reader's feed would receive")
         }
+        let hidden = try inspectionHidesContents(environment, database, as: caller)
         switch reader {
         case .world, .user: break
         case .server, .operator: throw CloudStoreError.badRequest("A feed is simulated for the world or a signed-in user")
@@ -228,11 +255,58 @@ extension CloudStore {
             if !held.isOfThisZone, let zoneID = held.zoneID {
                 throw CloudStoreError.badRequest("The sync token belongs to zone \(zoneID.zoneName) (\(zoneID.ownerRecordName))")
             }
-        } else {
-            _ = try self.database(container, environment, database: database, as: caller)
         }
-        return try self.database(container, environment, database: database, as: reader).reaching(owner: zoneOwner)
+        var changes = try self.database(container, environment, database: database, as: reader).reaching(owner: zoneOwner)
             .zoneChanges(zoneName: zoneName, syncToken: syncToken, desiredKeys: [])
+        if hidden { changes.records = changes.records.map(Self.withoutContents) }
+        return SimulatedZoneChanges(changes: changes, contentsHidden: hidden)
+    }
+
+    /// A feed's result with its record's name and values left out: what is kept is its kind and type.
+    private static func withoutContents(_ result: RecordResult) -> RecordResult {
+        switch result {
+        case .record(var record):
+            (record.recordName, record.fields, record.parent, record.share) = ("", [:], nil, nil)
+            return .record(record)
+        case .withheld(_, let tag, let zoneID): return .withheld(recordName: "", changeTag: tag, zoneID: zoneID)
+        case .deleted(_, let zoneID): return .deleted(recordName: "", zoneID: zoneID)
+        case .failure(let name, let error): return .failure(recordName: name.map { _ in "" }, error: error)
+        }
+    }
+
+    /// The private database holding the zone named `zoneName` that is shared with the user of
+    /// the shared database `shared` (its owner named by `owner`, or the first such zone): where
+    /// the zone's log is. Which zones are shared with a user is metadata, so an operator may
+    /// ask in either environment.
+    /// - Throws: ``CloudStoreError/accessDenied(_:)`` for a caller who is not an operator;
+    ///   ``CloudStoreError/zoneNotFound(_:)`` for a zone not shared with the user.
+    public func sharedZoneHolder(
+        _ container: ContainerIdentifier, _ environment: Environment, shared: DatabaseID, zoneName: String, owner: String?,
+        as caller: Caller
+    ) throws -> DatabaseID {
+        guard case .operator = caller, shared.scope == .shared else {
+            throw CloudStoreError.accessDenied("Only operators look up the zones shared with a user")
+        }
+        // The user's own view of their shared database: what the feed of their client reaches.
+        let participant = CloudDatabase(
+            store: self, storage: try self.environment(container, environment), container: container, environment: environment,
+            database: shared, caller: .user(shared.owner))
+        guard case .zone(let found)? = try participant.reaching(owner: owner).lookupZones([zoneName]).first else {
+            throw CloudStoreError.zoneNotFound(ZoneID(zoneName: zoneName, ownerRecordName: owner ?? shared.owner))
+        }
+        return .private(found.zoneID.ownerRecordName)
+    }
+
+    /// Whether the inspector shows an operator metadata only in `database`: a user's private or
+    /// shared database in production belongs to its user, so its record names and values are
+    /// left out.
+    /// - Throws: ``CloudStoreError/accessDenied(_:)`` for a caller who is not an operator.
+    private func inspectionHidesContents(_ environment: Environment, _ database: DatabaseID, as caller: Caller) throws -> Bool {
+        guard case .operator = caller else {
+            throw CloudStoreError.accessDenied("Only operators read a zone's raw change log")
+        }
+        try AccessPolicy(caller: caller, database: database).checkAccess()
+        return environment == .production && database.scope != .public
     }
 
     /// Runs `body` on a snapshot of the zone (`nil` for a default zone with no log yet), for an
@@ -241,11 +315,7 @@ extension CloudStore {
         _ container: ContainerIdentifier, _ environment: Environment, database: DatabaseID, zoneName: String, as caller: Caller,
         _ body: (any EnvironmentReader, StoredZone?, OpaqueTokenSigner) throws -> T
     ) throws -> T {
-        guard case .operator = caller else {
-            throw CloudStoreError.accessDenied("Only operators read a zone's raw change log")
-        }
-        // The same check as every other way into the database: production private data is its users' alone.
-        _ = try self.database(container, environment, database: database, as: caller)
+        _ = try inspectionHidesContents(environment, database, as: caller)
         let signer = syncTokenSigner
         return try self.environment(container, environment).read { reader in
             let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: database.owner)

@@ -91,11 +91,12 @@ extension ManagementActions {
         let names = try userNames(identifier)
         return ChangeLogView(
             zoneName: zone, lastSequence: page.lastSequence, horizon: page.horizon, syncToken: page.syncToken, hasOlder: page.hasOlder,
-            hasNewer: page.hasNewer,
+            hasNewer: page.hasNewer, contentsHidden: page.contentsHidden,
             entries: page.entries.map { entry in
                 ChangeLogView.Entry(
                     sequence: entry.sequence, recordName: entry.recordName, recordType: entry.recordType, kind: entry.kind,
                     creator: entry.creator, modifiedBy: entry.modifier, modifiedByName: entry.modifier.flatMap { names[$0] },
+                    via: entry.credential?.description,
                     time: entry.time)
             })
     }
@@ -108,11 +109,7 @@ extension ManagementActions {
         _ actor: OperatorIdentity
     ) throws -> DatabaseID? {
         guard target.scope == .shared else { return nil }
-        let reached = try store.database(container, environment, database: target, as: actor.caller).reaching(owner: owner)
-        guard case .zone(let found)? = try reached.lookupZones([zone]).first else {
-            throw CloudStoreError.zoneNotFound(ZoneID(zoneName: zone, ownerRecordName: owner ?? target.owner))
-        }
-        return .private(found.zoneID.ownerRecordName)
+        return try store.sharedZoneHolder(container, environment, shared: target, zoneName: zone, owner: owner, as: actor.caller)
     }
 
     /// What a client holding `syncToken` would receive next from the zone's feed, as `reader`
@@ -139,9 +136,10 @@ extension ManagementActions {
         let held = try token.map {
             try store.decodeSyncToken($0, identifier, environment, database: holder ?? target, zoneName: zone, as: actor.caller)
         }
-        let changes = try store.simulatedZoneChanges(
+        let simulated = try store.simulatedZoneChanges(
             identifier, environment, database: target, zoneOwner: holder?.owner, zoneName: zone, syncToken: token, reader: readerCaller,
             as: actor.caller)
+        let changes = simulated.changes
         return NextChangesView(
             reader: readerName,
             heldToken: held.map { held in
@@ -157,7 +155,7 @@ extension ManagementActions {
                 case .failure(let name, let error): .failure(recordName: name, serverErrorCode: CloudKitError(error).serverErrorCode)
                 }
             },
-            syncToken: changes.syncToken, moreComing: changes.moreComing)
+            syncToken: changes.syncToken, moreComing: changes.moreComing, contentsHidden: simulated.contentsHidden)
     }
 
     /// How the reader who is no signed-in user, the world, is named.

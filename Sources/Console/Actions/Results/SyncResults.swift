@@ -223,6 +223,8 @@ public struct ChangeLogView: ManagementResult, Equatable {
         public var modifiedBy: String?
         /// The sign-in name of who made the change, when a user with a name.
         public var modifiedByName: String?
+        /// The API token or server key the change came through, in words (`API token web`).
+        public var via: String?
         /// When, in milliseconds since 1970.
         public var time: Int64
     }
@@ -239,10 +241,16 @@ public struct ChangeLogView: ManagementResult, Equatable {
     public var hasOlder: Bool
     /// Whether newer changes (of the same filter) come after the page.
     public var hasNewer: Bool
+    /// Whether record names are left out: a user's database in production, metadata only.
+    public var contentsHidden: Bool
     /// The entries, newest first.
     public var entries: [Entry]
 
-    init(zoneName: String, lastSequence: Int64, horizon: Int64, syncToken: String, hasOlder: Bool, hasNewer: Bool, entries: [Entry]) {
+    init(
+        zoneName: String, lastSequence: Int64, horizon: Int64, syncToken: String, hasOlder: Bool, hasNewer: Bool, contentsHidden: Bool,
+        entries: [Entry]
+    ) {
+        self.contentsHidden = contentsHidden
         self.zoneName = zoneName
         self.lastSequence = lastSequence
         self.horizon = horizon
@@ -256,6 +264,7 @@ public struct ChangeLogView: ManagementResult, Equatable {
         [
             "zoneName": .string(zoneName), "lastSequence": .integer(lastSequence), "horizon": .integer(horizon),
             "syncToken": .string(syncToken), "hasOlder": .bool(hasOlder), "hasNewer": .bool(hasNewer),
+            "contentsHidden": .bool(contentsHidden),
             "entries": .array(
                 entries.map { entry in
                     [
@@ -263,7 +272,8 @@ public struct ChangeLogView: ManagementResult, Equatable {
                         "recordType": .string(entry.recordType),
                         "kind": .string(entry.kind), "creator": .string(entry.creator),
                         "modifiedBy": ManagementActions.optional(entry.modifiedBy),
-                        "modifiedByName": ManagementActions.optional(entry.modifiedByName), "time": .integer(entry.time),
+                        "modifiedByName": ManagementActions.optional(entry.modifiedByName),
+                        "via": ManagementActions.optional(entry.via), "time": .integer(entry.time),
                     ]
                 }),
         ]
@@ -277,13 +287,15 @@ public struct ChangeLogView: ManagementResult, Equatable {
         syncToken = try fields.string("syncToken")
         hasOlder = try fields.bool("hasOlder")
         hasNewer = try fields.bool("hasNewer")
+        contentsHidden = try fields.bool("contentsHidden")
         entries = try fields.array("entries") { value in
             let entry = try AnswerFields(value)
             return Entry(
                 sequence: try entry.int64("sequence"), recordName: try entry.string("recordName"),
                 recordType: try entry.string("recordType"),
                 kind: try entry.string("kind"), creator: try entry.string("creator"), modifiedBy: try entry.optionalString("modifiedBy"),
-                modifiedByName: try entry.optionalString("modifiedByName"), time: try entry.int64("time"))
+                modifiedByName: try entry.optionalString("modifiedByName"), via: try entry.optionalString("via"),
+                time: try entry.int64("time"))
         }
     }
 }
@@ -334,8 +346,11 @@ public struct NextChangesView: ManagementResult, Equatable {
     public var syncToken: String
     /// Whether more waits.
     public var moreComing: Bool
+    /// Whether record names are left out: a user's database in production, metadata only.
+    public var contentsHidden: Bool
 
-    init(reader: String, heldToken: HeldToken?, records: [Change], syncToken: String, moreComing: Bool) {
+    init(reader: String, heldToken: HeldToken?, records: [Change], syncToken: String, moreComing: Bool, contentsHidden: Bool) {
+        self.contentsHidden = contentsHidden
         self.reader = reader
         self.heldToken = heldToken
         self.records = records
@@ -362,7 +377,7 @@ public struct NextChangesView: ManagementResult, Equatable {
                     case .failure(let name, let code): ["recordName": ManagementActions.optional(name), "serverErrorCode": .string(code)]
                     }
                 }),
-            "syncToken": .string(syncToken), "moreComing": .bool(moreComing),
+            "syncToken": .string(syncToken), "moreComing": .bool(moreComing), "contentsHidden": .bool(contentsHidden),
         ]
     }
 
@@ -389,5 +404,6 @@ public struct NextChangesView: ManagementResult, Equatable {
         }
         syncToken = try fields.string("syncToken")
         moreComing = try fields.bool("moreComing")
+        contentsHidden = try fields.bool("contentsHidden")
     }
 }

@@ -122,6 +122,7 @@ struct SyncPages: Sendable {
         context["syncToken"] = log.syncToken
         context["lastSequence"] = Formatting.count(log.lastSequence)
         context["horizon"] = log.horizon > 0 ? Formatting.count(log.horizon) : ""
+        context["contentsHidden"] = log.contentsHidden
 
         var held: Int64?
         if let token {
@@ -143,8 +144,9 @@ struct SyncPages: Sendable {
                 "sequence": String(entry.sequence), "time": Formatting.time(entry.time, in: timeZone),
                 "kind": entry.kind, "isTombstone": entry.kind == "deleted", "isPending": held.map { entry.sequence > $0 } ?? false,
                 "recordName": entry.recordName, "recordType": entry.recordType,
-                "recordURL": entry.kind == "deleted" ? "" : location.path(.records, "/" + URLEncoding.component(entry.recordName)),
-                "changedBy": entry.modifiedByName ?? entry.modifiedBy ?? "—",
+                "recordURL": entry.kind == "deleted" || entry.recordName.isEmpty
+                    ? "" : location.path(.records, "/" + URLEncoding.component(entry.recordName)),
+                "changedBy": entry.modifiedByName ?? entry.modifiedBy ?? "—", "via": entry.via ?? "",
             ]
         }
         // The pager keeps the search, the held token and the reader.
@@ -193,9 +195,6 @@ struct SyncPages: Sendable {
 
     private func blocked(_ location: ConsoleLocation) -> String? {
         guard location.database != .public else { return nil }
-        if location.environment == .production {
-            return "In production a user's \(location.database) database belongs to them alone; inspect it in development."
-        }
         if location.user == nil { return "Name the app user whose \(location.database) database's feed to inspect (act as user)." }
         return nil
     }

@@ -267,5 +267,7 @@ enum PostgresEnvironmentMigrations {
         // Who made each change (the user the change was stamped with): the Sync inspector's
         // "changed by". Changes logged before it say nothing (NULL).
         "ALTER TABLE {schema}.changes ADD COLUMN modified_by text;",
+        // The API token or server key of the change's request, by name: the inspector's "from".
+        "ALTER TABLE {schema}.changes ADD COLUMN modified_via text;",
     ])
 }

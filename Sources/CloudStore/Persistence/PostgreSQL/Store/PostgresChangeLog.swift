@@ -42,6 +42,7 @@ struct PostgresChangeLog: Sendable {
         var time: Int64
         var tree: String?
         var modifier: String? = nil
+        var via: String? = nil
     }
 
     /// A change as stored, with its sequence.
@@ -90,11 +91,11 @@ struct PostgresChangeLog: Sendable {
         #if CUMULUS_NEGATIVE_CONTROLS
             case .naiveSequence(let hold):
                 try connection.execute(
-                    "INSERT INTO \(schema).changes(zone, seq, name, type, kind, creator, time, tree, modified_by) VALUES ($1, nextval('\(schema).naive_seq'), $2, $3, $4, $5, $6, $7, $8)",
+                    "INSERT INTO \(schema).changes(zone, seq, name, type, kind, creator, time, tree, modified_by, modified_via) VALUES ($1, nextval('\(schema).naive_seq'), $2, $3, $4, $5, $6, $7, $8, $9)",
                     [
                         .integer(zone), .text(entry.recordName), .integer(entry.typeID), .integer(entry.kind.rawValue),
                         .text(entry.creator),
-                        .integer(entry.time), .text(entry.tree), .text(entry.modifier),
+                        .integer(entry.time), .text(entry.tree), .text(entry.modifier), .text(entry.via),
                     ])
                 if hold > 0 { usleep(hold) }
         #endif
@@ -117,7 +118,7 @@ struct PostgresChangeLog: Sendable {
                         .textArray(entries.map(\.recordName)), .integerArray(entries.map(\.typeID)),
                         .integerArray(entries.map(\.kind.rawValue)), .textArray(entries.map(\.creator)),
                         .integerArray(entries.map(\.time)), .textArray(entries.map(\.tree)),
-                        .textArray(entries.map(\.modifier)),
+                        .textArray(entries.map(\.modifier)), .textArray(entries.map(\.via)),
                     ]
                 ))
         }
@@ -149,10 +150,10 @@ struct PostgresChangeLog: Sendable {
     private var appendChangesSQL: String {
         """
         WITH c AS (UPDATE \(schema).zones SET last_seq = last_seq + $2 WHERE zone = $1 RETURNING last_seq)
-        INSERT INTO \(schema).changes(zone, seq, name, type, kind, creator, time, tree, modified_by)
-        SELECT $1, c.last_seq - $2 + o.ord, o.name, o.type, o.kind, o.creator, o.time, o.tree, o.modified_by
-        FROM c, unnest($3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::bigint[], $8::text[], $9::text[])
-            WITH ORDINALITY AS o(name, type, kind, creator, time, tree, modified_by, ord)
+        INSERT INTO \(schema).changes(zone, seq, name, type, kind, creator, time, tree, modified_by, modified_via)
+        SELECT $1, c.last_seq - $2 + o.ord, o.name, o.type, o.kind, o.creator, o.time, o.tree, o.modified_by, o.modified_via
+        FROM c, unnest($3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[])
+            WITH ORDINALITY AS o(name, type, kind, creator, time, tree, modified_by, modified_via, ord)
         """
     }
 
@@ -194,7 +195,8 @@ struct PostgresChangeLog: Sendable {
 
     /// The zone's changes `filter` keeps, at most `limit`, in its order.
     func changes(zone: Int64, matching filter: ChangeLogFilter, limit: Int, on connection: PostgresConnection) throws -> [StoredEntry] {
-        var sql = "SELECT seq, name, type, kind, creator, time, tree, modified_by FROM \(schema).changes WHERE zone = $1 AND seq > $2"
+        var sql =
+            "SELECT seq, name, type, kind, creator, time, tree, modified_by, modified_via FROM \(schema).changes WHERE zone = $1 AND seq > $2"
         var values: [PostgresValue] = [.integer(zone), .integer(filter.after)]
         if let before = filter.before {
             values.append(.integer(before))
@@ -218,7 +220,7 @@ struct PostgresChangeLog: Sendable {
                 sequence: row.integer(0),
                 entry: Entry(
                     recordName: row.text(1), typeID: row.integer(2), kind: kind, creator: row.text(4), time: row.integer(5),
-                    tree: row.optionalText(6), modifier: row.optionalText(7)))
+                    tree: row.optionalText(6), modifier: row.optionalText(7), via: row.optionalText(8)))
         }
     }
 

@@ -204,7 +204,7 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
         ChangeEntry(
             sequence: stored.sequence, recordName: stored.entry.recordName, recordType: catalog.typeNames[stored.entry.typeID] ?? "",
             kind: stored.entry.kind, creator: stored.entry.creator, time: stored.entry.time, tree: stored.entry.tree,
-            modifier: stored.entry.modifier)
+            modifier: stored.entry.modifier, via: stored.entry.via)
     }
 
     func changesWithRecords(in zone: StoredZone, after sequence: Int64, through: Int64?, limit: Int) throws
@@ -241,7 +241,7 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
         try writing.appendChange(
             PostgresChangeLog.Entry(
                 recordName: entry.recordName, typeID: try catalog.recordType(entry.recordType).id, kind: entry.kind, creator: entry.creator,
-                time: entry.time, tree: entry.tree, modifier: entry.modifier),
+                time: entry.time, tree: entry.tree, modifier: entry.modifier, via: entry.via),
             zone: zone.key)
         writing.touchZoneLog(
             .init(scope: StoredCodes.scopeCode(zone.database.scope), owner: zone.database.owner, name: zone.zoneID.zoneName),

@@ -308,6 +308,8 @@ enum SQLiteEnvironmentMigrations {
         // Who made each change (the user the change was stamped with): the Sync inspector's
         // "changed by". Changes logged before it say nothing (NULL).
         "ALTER TABLE changes ADD COLUMN modified_by TEXT;",
+        // The API token or server key of the change's request, by name: the inspector's "from".
+        "ALTER TABLE changes ADD COLUMN modified_via TEXT;",
     ])
 
     /// Record keys are taken as one more than the largest key, without `AUTOINCREMENT`:

@@ -289,7 +289,7 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     }
 
     func changes(in zone: StoredZone, matching filter: ChangeLogFilter, limit: Int) throws -> [ChangeEntry] {
-        var sql = "SELECT seq, name, type, kind, creator, time, modified_by FROM changes WHERE zone = ? AND seq > ?"
+        var sql = "SELECT seq, name, type, kind, creator, time, modified_by, modified_via FROM changes WHERE zone = ? AND seq > ?"
         var parameters: [SQLiteValue] = [.integer(zone.key), .integer(filter.after)]
         if let before = filter.before {
             sql += " AND seq < ?"
@@ -312,7 +312,7 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
             }
             return ChangeEntry(
                 sequence: row.integer(0), recordName: row.text(1), recordType: catalog.typeNames[row.integer(2)] ?? "", kind: kind,
-                creator: row.text(4), time: row.integer(5), modifier: row.optionalText(6))
+                creator: row.text(4), time: row.integer(5), modifier: row.optionalText(6), via: row.optionalText(7))
         }
     }
 
@@ -347,11 +347,12 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
         // The one writer numbers the entries as it appends them: commit order is sequence order.
         let sequence = try lastChangeSequence(in: zone) + 1
         try connection.statement(
-            "INSERT INTO changes(zone, seq, name, type, kind, creator, time, tree, modified_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            "INSERT INTO changes(zone, seq, name, type, kind, creator, time, tree, modified_by, modified_via) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         )
         .execute([
             .integer(zone.key), .integer(sequence), .text(entry.recordName), .integer(type.id),
             .integer(entry.kind.rawValue), .text(entry.creator), .integer(entry.time), .text(entry.tree), .text(entry.modifier),
+            .text(entry.via),
         ])
         touchZoneLog(zone, deleted: false, time: entry.time)
         if memoInUse != nil { foundSequences[zone.key] = sequence }
