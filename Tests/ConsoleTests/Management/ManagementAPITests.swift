@@ -415,7 +415,8 @@ import Testing
         #expect(try production.json()["serverErrorCode"] == "ACCESS_DENIED")
     }
 
-    /// Review N9: the change-feed inspector refuses production private databases, as lookup does.
+    /// Review N9: the change-feed inspector keeps production private contents to their users;
+    /// issue 39: it shows their metadata (positions, kinds, types), never a record's name.
     @Test func theChangeFeedInspectorKeepsProductionPrivateChangesToTheirUsers() throws {
         let server = try Self.server()
         let token = try server.store.createManagementToken(for: "root", name: "t").text
@@ -432,9 +433,17 @@ import Testing
                 headers: [("Authorization", "Bearer " + token)])
             return (response.status, try response.json())
         }
-        let (status, refused) = try changes("production", "private")
-        #expect(status == 403 && refused["serverErrorCode"] == "ACCESS_DENIED" && refused["entries"] == nil)
-        #expect(!String(describing: refused).contains("therapy"))
+        let (status, metadata) = try changes("production", "private")
+        #expect(status == 200 && metadata["contentsHidden"] == true)
+        #expect(metadata["entries"]?.arrayValue?.map { $0["recordName"] } == [""])
+        #expect(metadata["entries"]?.arrayValue?.map { $0["kind"] } == ["created"])
+        #expect(!String(describing: metadata).contains("therapy"))
+        let searched = try Self.send(
+            server, "GET",
+            "/admin/v1/containers/iCloud.com.example.Tests/production/private/zones/_defaultZone/changes?user=alice&recordName=2026",
+            headers: [("Authorization", "Bearer " + token)])
+        #expect(searched.status == 403)
+        #expect(try searched.json()["serverErrorCode"] == "ACCESS_DENIED")
         #expect(try changes("development", "private").1["entries"]?.arrayValue?.map { $0["recordName"] } == ["a development note"])
         #expect(try changes("production", "public").1["entries"]?.arrayValue?.map { $0["recordName"] } == ["a public note"])
     }

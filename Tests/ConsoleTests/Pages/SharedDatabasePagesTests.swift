@@ -72,6 +72,17 @@ import Testing
         #expect(sync.contains("Containers"), "the page is inside the console")
     }
 
+    @Test func aParticipantsNextPageIsSimulatedAsThemLeavingOutWhatIsNotShared() throws {
+        let fixture = try Fixture()
+        let (status, page) = try fixture.get(fixture.base + "/sync?user=bob&zone=Trips&owner=\(fixture.alice)&syncToken=&simulate=1")
+        #expect(status == 200, "\(page)")
+        #expect(page.contains("As bob:"))
+        let next = page.components(separatedBy: "id=\"next-records\"").last ?? ""
+        #expect(next.contains(">trip<") && !next.contains(">other<"), "only the shared hierarchy reaches bob")
+        // The log itself is the zone's, as an operator reads it, its names linked in the shared database.
+        #expect(page.contains("owner=\(fixture.alice)"))
+    }
+
     @Test func aStrangerIsRefusedTheZoneInsideTheConsole() throws {
         let fixture = try Fixture()
         let (status, page) = try fixture.get(fixture.base + "/sync?user=carol&zone=Trips&owner=\(fixture.alice)")

@@ -125,8 +125,10 @@ struct SyncPages: Sendable {
         context["contentsHidden"] = log.contentsHidden
 
         var held: Int64?
-        if let token {
-            context["heldToken"] = token
+        // The form asks with `simulate` too, so that an empty token (a first fetch) is asked for.
+        let simulating = token != nil || request.query("simulate") != nil
+        if simulating {
+            context["heldToken"] = token ?? ""
             do {
                 let next = try actions.nextChanges(
                     zone: location.zone, syncToken: token, in: try location.identifier, environment: location.environment,
@@ -152,6 +154,7 @@ struct SyncPages: Sendable {
         // The pager keeps the search, the held token and the reader.
         let kept: [(String, String?)] = [
             ("recordName", recordName.isEmpty ? nil : recordName), ("syncToken", token), ("reader", reader.isEmpty ? nil : reader),
+            ("simulate", simulating && token == nil ? "1" : nil),
         ]
         if let newest = log.entries.first, let oldest = log.entries.last {
             context["position"] =
