@@ -109,7 +109,10 @@ extension ManagementActions {
         _ actor: OperatorIdentity
     ) throws -> DatabaseID? {
         guard target.scope == .shared else { return nil }
-        return try store.sharedZoneHolder(container, environment, shared: target, zoneName: zone, owner: owner, as: actor.caller)
+        // The owner by sign-in name or record name, as users are named everywhere else.
+        let ownerRecordName = try owner.map { try existingUser($0, in: container).1.userRecordName }
+        return try store.sharedZoneHolder(
+            container, environment, shared: target, zoneName: zone, owner: ownerRecordName, as: actor.caller)
     }
 
     /// What a client holding `syncToken` would receive next from the zone's feed, as `reader`

@@ -118,8 +118,8 @@ struct PushTokensCommand: ParsableCommand {
     }
 }
 
-/// `cumulus changes --container ID --zone Z [--after N | --before N | --since MS] [--record-name P]
-/// [--sync-token T [--reader R]]`: a page of a zone's change log, newest first, tombstones
+/// `cumulus changes --container ID --zone Z [--owner U] [--after N | --before N | --since MS]
+/// [--record-name P] [--sync-token T [--reader R]]`: a page of a zone's change log, newest first, tombstones
 /// included, or what a client holding a token receives next.
 struct ChangesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -127,9 +127,11 @@ struct ChangesCommand: ParsableCommand {
         discussion: """
             Without --sync-token, prints a page of the zone's change log, newest first: the newest changes (before \
             --before), or the oldest after --after (a change number) or from --since (milliseconds since 1970) on, \
-            of records whose name starts with --record-name; tombstones included, each with who made it; then the \
-            zone's current token. With --sync-token (empty for a first fetch), prints what a client of --reader \
-            (_world, or a user) holding it receives next, or the error it would get.
+            of records whose name starts with --record-name; tombstones included, each with who made it and the \
+            API token or server key it came through; then the zone's current token. With --sync-token (empty for a \
+            first fetch), prints where the token stands and what a client of --reader (_world, or a user) holding it \
+            receives next, or the error it would get. In the shared database, --owner names the zone's owner. In \
+            production a user's database shows metadata only: record names are left out.
             """)
 
     @OptionGroup var management: ManagementOptions
@@ -144,6 +146,9 @@ struct ChangesCommand: ParsableCommand {
 
     @Option(help: "The zone.")
     var zone = "_defaultZone"
+
+    @Option(help: "In the shared database, the owner of the zone (a user's name or record name).")
+    var owner: String?
 
     @Option(help: "Changes after this change number.")
     var after: Int64?
@@ -169,11 +174,15 @@ struct ChangesCommand: ParsableCommand {
         if let syncToken {
             let next = try client.result(
                 NextChangesView.self, .get,
-                ManagementPath(segments: base + ["next"], query: [("user", user), ("syncToken", syncToken), ("reader", reader)]))
+                ManagementPath(segments: base + ["next"], query: [("user", user), ("owner", owner), ("syncToken", syncToken), ("reader", reader)]))
+            if let held = next.heldToken {
+                print("held\tchange \(held.sequence) of zone \(held.zoneName ?? zone)" + (held.time.map { " made at \($0)" } ?? ""))
+            }
+            print("reader\t\(next.reader)")
             for change in next.records {
                 var deleted = false
                 if case .deleted = change { deleted = true }
-                print((deleted ? "deleted\t" : "record\t") + (change.recordName ?? ""))
+                print((deleted ? "deleted\t" : "record\t") + (change.recordName.flatMap { $0.isEmpty ? nil : $0 } ?? "(hidden)"))
             }
             print("syncToken\t\(next.syncToken)\nmoreComing\t\(next.moreComing)")
             return
@@ -183,13 +192,14 @@ struct ChangesCommand: ParsableCommand {
             ManagementPath(
                 segments: base,
                 query: [
-                    ("user", user), ("after", after.map(String.init)), ("before", before.map(String.init)),
+                    ("user", user), ("owner", owner), ("after", after.map(String.init)), ("before", before.map(String.init)),
                     ("since", since.map(String.init)), ("recordName", recordName),
                 ]))
         for entry in log.entries {
             let changedBy = entry.modifiedByName ?? entry.modifiedBy ?? "-"
+            let name = entry.recordName.isEmpty ? "(hidden)" : entry.recordName
             print(
-                [String(entry.sequence), entry.kind, entry.recordName, entry.recordType, String(entry.time), changedBy].joined(
+                [String(entry.sequence), entry.kind, name, entry.recordType, String(entry.time), changedBy, entry.via ?? "-"].joined(
                     separator: "\t"))
         }
         print("syncToken\t\(log.syncToken)")

@@ -68,7 +68,10 @@ import Testing
         #expect(older.contains("Newer changes") && older.contains("Older changes"))
 
         let (_, searched) = try fixture.get(fixture.base + "?recordName=note-7")
-        #expect(Fixture.rows(searched) == ["note-79", "note-78", "note-77", "note-76", "note-75", "note-74", "note-73", "note-72", "note-71", "note-70", "note-7"])
+        #expect(
+            Fixture.rows(searched) == [
+                "note-79", "note-78", "note-77", "note-76", "note-75", "note-74", "note-73", "note-72", "note-71", "note-70", "note-7",
+            ])
         let (badStatus, bad) = try fixture.get(fixture.base + "?before=seven")
         #expect(badStatus == 400 && bad.contains("is not a change number"))
     }
