@@ -153,14 +153,10 @@ def visible_record_names(driver, review):
     return found
 
 
-#: The change log's creator column shows the whole record name until the Sync page's rework names who changed a record.
-SYNC_NAMES_PENDING = pytest.mark.xfail(strict=False, reason="pending the Sync page's change log naming who changed each record")
-
-
 @pytest.mark.parametrize("name, path", [
     ("names-record-detail", "private/records/trip-japan?user=alice&zone=Trips"),
-    pytest.param("names-sync", "private/sync?user=alice&zone=Trips", marks=SYNC_NAMES_PENDING),
-    pytest.param("names-shared-sync", "shared/sync?user=bob", marks=SYNC_NAMES_PENDING),
+    ("names-sync", "private/sync?user=alice&zone=Trips"),
+    ("names-shared-sync", "shared/sync?user=bob"),
     ("names-logs", "logs"),
     ("names-users", "users"),
 ])

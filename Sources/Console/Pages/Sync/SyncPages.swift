@@ -134,7 +134,7 @@ struct SyncPages: Sendable {
                     zone: location.zone, syncToken: token, in: try location.identifier, environment: location.environment,
                     database: location.database, user: location.user, zoneOwner: location.zoneOwner, reader: reader,
                     as: request.identity)
-                context["next"] = nextContext(next, location, timeZone)
+                context["next"] = nextContext(next, location, timeZone, UserNames(try location.identifier, actions))
                 held = next.heldToken.map(\.sequence)
             } catch let error as CloudStoreError {
                 // What the client would be told instead: the page says it, in the client's terms.
@@ -173,7 +173,9 @@ struct SyncPages: Sendable {
     }
 
     /// The simulated next page, for the template.
-    private func nextContext(_ next: NextChangesView, _ location: ConsoleLocation, _ timeZone: TimeZone) -> [String: Any] {
+    private func nextContext(_ next: NextChangesView, _ location: ConsoleLocation, _ timeZone: TimeZone, _ names: UserNames)
+        -> [String: Any]
+    {
         var context: [String: Any] = [
             "records": next.records.map { change -> [String: Any] in
                 var recordType = ""
@@ -188,7 +190,7 @@ struct SyncPages: Sendable {
         ]
         if let held = next.heldToken {
             context["held"] = [
-                "zone": held.zoneName.map { "\($0) (\(held.owner ?? ""))" } ?? location.zone,
+                "zone": held.zoneName.map { "\($0) (\(held.owner.flatMap(names.name(of:)) ?? held.owner ?? ""))" } ?? location.zone,
                 "sequence": Formatting.count(held.sequence),
                 "time": held.time.map { Formatting.time($0, in: timeZone) } ?? "",
             ]
