@@ -174,7 +174,8 @@ struct ChangesCommand: ParsableCommand {
         if let syncToken {
             let next = try client.result(
                 NextChangesView.self, .get,
-                ManagementPath(segments: base + ["next"], query: [("user", user), ("owner", owner), ("syncToken", syncToken), ("reader", reader)]))
+                ManagementPath(
+                    segments: base + ["next"], query: [("user", user), ("owner", owner), ("syncToken", syncToken), ("reader", reader)]))
             if let held = next.heldToken {
                 print("held\tchange \(held.sequence) of zone \(held.zoneName ?? zone)" + (held.time.map { " made at \($0)" } ?? ""))
             }
