@@ -176,16 +176,17 @@ struct ChangesCommand: ParsableCommand {
                 NextChangesView.self, .get,
                 ManagementPath(
                     segments: base + ["next"], query: [("user", user), ("owner", owner), ("syncToken", syncToken), ("reader", reader)]))
-            if let held = next.heldToken {
-                print("held\tchange \(held.sequence) of zone \(held.zoneName ?? zone)" + (held.time.map { " made at \($0)" } ?? ""))
-            }
-            print("reader\t\(next.reader)")
             for change in next.records {
                 var deleted = false
                 if case .deleted = change { deleted = true }
                 print((deleted ? "deleted\t" : "record\t") + (change.recordName.flatMap { $0.isEmpty ? nil : $0 } ?? "(hidden)"))
             }
             print("syncToken\t\(next.syncToken)\nmoreComing\t\(next.moreComing)")
+            // After the lines scripts already read: who the page was for and where the held token stood.
+            print("reader\t\(next.reader)")
+            if let held = next.heldToken {
+                print("held\tchange \(held.sequence) of zone \(held.zoneName ?? zone)" + (held.time.map { " made at \($0)" } ?? ""))
+            }
             return
         }
         let log = try client.result(
