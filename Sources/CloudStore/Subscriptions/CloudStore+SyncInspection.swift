@@ -177,17 +177,21 @@ extension CloudStore {
             let prefix = range.recordNamePrefix
             // From a position or a time: the oldest entries after it; otherwise the newest, before a position or the end.
             let forward = range.after != nil || range.since != nil
+            let last = try reader.lastChangeSequence(in: zone)
             let filter =
                 forward
                 ? ChangeLogFilter(after: range.after ?? 0, namePrefix: prefix, since: range.since)
                 : ChangeLogFilter(before: range.before, namePrefix: prefix, newestFirst: true)
-            var found = try reader.changes(in: zone, matching: filter, limit: limit)
+            var found = try Self.searched(reader, zone, filter, limit: limit, last: last)
             if forward { found.reverse() }
-            // Whether the pager leads anywhere, each way: one entry looked for past either end.
-            func exists(_ filter: ChangeLogFilter) throws -> Bool { try !reader.changes(in: zone, matching: filter, limit: 1).isEmpty }
+            // Whether the pager leads anywhere, each way: any one entry past either end.
+            func exists(_ filter: ChangeLogFilter) throws -> Bool {
+                var filter = filter
+                (filter.byName, filter.ordered) = (prefix != nil, false)
+                return try !reader.changes(in: zone, matching: filter, limit: 1).isEmpty
+            }
             let hasOlder = try found.last.map { try exists(ChangeLogFilter(before: $0.sequence, namePrefix: prefix)) } ?? false
             let hasNewer = try found.first.map { try exists(ChangeLogFilter(after: $0.sequence, namePrefix: prefix)) } ?? false
-            let last = try reader.lastChangeSequence(in: zone)
             return ChangeLogPage(
                 entries: found.map { entry in
                     ChangeLogEntry(
@@ -200,6 +204,40 @@ extension CloudStore {
                 syncToken: SyncToken(incarnation: try reader.incarnation(), zoneKey: zone.key, sequence: last).encoded(with: signer),
                 contentsHidden: hidden)
         }
+    }
+
+    /// How many entries next to where a searched page starts are read by position before the
+    /// rest is searched by name.
+    static let changeLogSearchWindow: Int64 = 2_000
+
+    /// The entries `filter` keeps, at most `limit`. Without a name prefix, read by position.
+    /// With one, first among the entries next to where the page starts, by position (a common
+    /// beginning fills the page there at once), then beyond them by name (a rare one is found
+    /// without reading every entry of the log).
+    private static func searched(
+        _ reader: any EnvironmentReader, _ zone: StoredZone, _ filter: ChangeLogFilter, limit: Int, last: Int64
+    ) throws -> [ChangeEntry] {
+        guard filter.namePrefix != nil else { return try reader.changes(in: zone, matching: filter, limit: limit) }
+        var (window, beyond) = (filter, filter)
+        beyond.byName = true
+        let searchesBeyond: Bool
+        if filter.newestFirst {
+            // Entries between after and before: the window is the newest of them.
+            let floor = max((filter.before ?? last + 1) - changeLogSearchWindow - 1, filter.after)
+            window.after = floor
+            beyond.before = floor + 1
+            searchesBeyond = floor > filter.after
+        } else {
+            let ceiling = filter.after + changeLogSearchWindow
+            window.before = ceiling + 1
+            beyond.after = ceiling
+            searchesBeyond = ceiling < last
+        }
+        var found = try reader.changes(in: zone, matching: window, limit: limit)
+        if found.count < limit, searchesBeyond {
+            found += try reader.changes(in: zone, matching: beyond, limit: limit - found.count)
+        }
+        return found
     }
 
     /// A sync token decoded for an operator: the zone it belongs to (looked for in `database`),

@@ -57,6 +57,39 @@ import Testing
         #expect(try page(store, ChangeLogRange(recordNamePrefix: "nothing")).entries.isEmpty)
     }
 
+    /// A name searched for beyond the entries next to where the page starts is found by name,
+    /// in either direction, and a common beginning still pages newest first.
+    @Test func aSearchReachesPastTheEntriesNearItsStart() throws {
+        let store = try TemporaryStore()
+        let database = try store.database()
+        try database.create("Note", "needle")
+        let count = Int(CloudStore.changeLogSearchWindow) + 100
+        for start in stride(from: 0, to: count, by: 200) {
+            _ = try database.modify(
+                ModifyRequest(
+                    operations: (start..<min(start + 200, count)).map {
+                        RecordOperation(.create, recordName: "hay-\($0)", recordType: "Note")
+                    }))
+        }
+        try database.create("Note", "needle-2")
+        let last = Int64(count + 2)
+
+        let newest = try page(store, ChangeLogRange(recordNamePrefix: "needle"))
+        #expect(newest.entries.map(\.recordName) == ["needle-2", "needle"])
+        #expect(newest.entries.map(\.sequence) == [last, 1])
+        #expect(!newest.hasOlder && !newest.hasNewer)
+
+        let forward = try page(store, ChangeLogRange(after: 1, recordNamePrefix: "needle"))
+        #expect(forward.entries.map(\.sequence) == [last])
+        #expect(forward.hasOlder && !forward.hasNewer)
+
+        let common = try page(store, ChangeLogRange(recordNamePrefix: "hay-"))
+        #expect(common.entries.count == 50 && common.entries.first?.recordName == "hay-\(count - 1)")
+        #expect(common.hasOlder && !common.hasNewer)
+        // A prefix ending in the last code point has no upper bound and still matches exactly.
+        #expect(try page(store, ChangeLogRange(recordNamePrefix: "needle\u{10FFFF}")).entries.isEmpty)
+    }
+
     @Test func eachChangeNamesWhoMadeItAndTheCredentialItCameThrough() throws {
         let store = try TemporaryStore()
         try store.importSchema(ZoneChangesTests.schema)

@@ -269,5 +269,8 @@ enum PostgresEnvironmentMigrations {
         "ALTER TABLE {schema}.changes ADD COLUMN modified_by text;",
         // The API token or server key of the change's request, by name: the inspector's "from".
         "ALTER TABLE {schema}.changes ADD COLUMN modified_via text;",
+        // A zone's changes by record name, in byte order: the inspector's search finds a
+        // record's changes among millions without reading them all.
+        "CREATE INDEX changes_by_name ON {schema}.changes(zone, (name COLLATE \"C\"), seq);",
     ])
 }

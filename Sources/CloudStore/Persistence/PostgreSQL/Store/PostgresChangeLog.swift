@@ -203,15 +203,26 @@ struct PostgresChangeLog: Sendable {
             sql += " AND seq < $\(values.count)"
         }
         if let prefix = filter.namePrefix {
+            // By name, the range (in byte order, as the name index keeps names) lets the index
+            // find the names (by position, there is no range, so that the log is read by
+            // position); starts_with keeps exactly those that start with the prefix.
             values.append(.text(prefix))
             sql += " AND starts_with(name, $\(values.count))"
+            if filter.byName {
+                sql += " AND name COLLATE \"C\" >= $\(values.count)"
+                if let upper = filter.nameUpperBound {
+                    values.append(.text(upper))
+                    sql += " AND name COLLATE \"C\" < $\(values.count)"
+                }
+            }
         }
         if let since = filter.since {
             values.append(.integer(since))
             sql += " AND time >= $\(values.count)"
         }
         values.append(.integer(Int64(limit)))
-        sql += (filter.newestFirst ? " ORDER BY seq DESC LIMIT $" : " ORDER BY seq LIMIT $") + "\(values.count)"
+        if filter.ordered { sql += filter.newestFirst ? " ORDER BY seq DESC" : " ORDER BY seq" }
+        sql += " LIMIT $\(values.count)"
         return try connection.execute(sql, values).map { row in
             guard let kind = ChangeEntry.Kind(rawValue: row.integer(3)) else {
                 throw CloudStoreError.internalError("A change log entry has an unknown kind \(row.integer(3))")

@@ -289,14 +289,25 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     }
 
     func changes(in zone: StoredZone, matching filter: ChangeLogFilter, limit: Int) throws -> [ChangeEntry] {
-        var sql = "SELECT seq, name, type, kind, creator, time, modified_by, modified_via FROM changes WHERE zone = ? AND seq > ?"
+        var sql = "SELECT seq, name, type, kind, creator, time, modified_by, modified_via FROM changes"
+        sql += filter.byName ? " INDEXED BY changes_by_name WHERE zone = ? AND seq > ?" : " WHERE zone = ? AND seq > ?"
         var parameters: [SQLiteValue] = [.integer(zone.key), .integer(filter.after)]
         if let before = filter.before {
             sql += " AND seq < ?"
             parameters.append(.integer(before))
         }
         if let prefix = filter.namePrefix {
-            // Characters, as the prefix is: substr counts characters of TEXT.
+            // By name, the range lets the name index find the names (by position, there is no
+            // range, so that the log is read by position); substr (characters, as the prefix
+            // counts them) keeps exactly those that start with the prefix.
+            if filter.byName {
+                sql += " AND name >= ?"
+                parameters.append(.text(prefix))
+                if let upper = filter.nameUpperBound {
+                    sql += " AND name < ?"
+                    parameters.append(.text(upper))
+                }
+            }
             sql += " AND substr(name, 1, ?) = ?"
             parameters += [.integer(Int64(prefix.count)), .text(prefix)]
         }
@@ -304,7 +315,8 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
             sql += " AND time >= ?"
             parameters.append(.integer(since))
         }
-        sql += filter.newestFirst ? " ORDER BY seq DESC LIMIT ?" : " ORDER BY seq LIMIT ?"
+        if filter.ordered { sql += filter.newestFirst ? " ORDER BY seq DESC" : " ORDER BY seq" }
+        sql += " LIMIT ?"
         parameters.append(.integer(Int64(limit)))
         return try connection.statement(sql).rows(parameters) { row in
             guard let kind = ChangeEntry.Kind(rawValue: row.integer(3)) else {
