@@ -9,8 +9,8 @@ import HTTPServer
 /// (revocable), and the notifications waiting per push token.
 ///
 /// Under `/console/containers/C/ENV/DB/sync` (`?zone=…&user=…`): `GET` with `after`, `before`,
-/// `since`, `recordName`, `syncToken` and `reader`; `POST /subscriptions/delete` and `POST /push-tokens/revoke` (each after a
-/// confirmation page).
+/// `since`, `recordName`, `syncToken` and `reader`; `POST /subscriptions/delete` and
+/// `POST /push-tokens/revoke` (each after a confirmation page).
 struct SyncPages: Sendable {
     let console: ConsolePages
     var actions: ManagementActions { console.actions }
@@ -148,7 +148,9 @@ struct SyncPages: Sendable {
                 "recordName": entry.recordName, "recordType": entry.recordType,
                 "recordURL": entry.kind == "deleted" || entry.recordName.isEmpty
                     ? "" : location.path(.records, "/" + URLEncoding.component(entry.recordName)),
-                "changedBy": entry.modifiedByName ?? entry.modifiedBy ?? "—", "via": entry.via ?? "",
+                "changedBy": entry.modifiedBy == Caller.operatorRecordName
+                    ? "an operator" : entry.modifiedByName ?? entry.modifiedBy ?? "—",
+                "via": entry.via ?? "",
             ]
         }
         // The pager keeps the search, the held token and the reader.
@@ -166,8 +168,7 @@ struct SyncPages: Sendable {
             }
             if log.hasOlder { context["olderURL"] = location.path(.sync, query: [("before", String(oldest.sequence))] + kept) }
         }
-        let users = try actions.users(in: try location.identifier, as: request.identity)
-        context["readers"] = users.users.map { ["name": $0.name] }
+        context["readers"] = try actions.userNames(try location.identifier).values.sorted().map { ["name": $0] }
         context["worldReader"] = ManagementActions.worldReader
         context["isPublic"] = location.database == .public
     }
