@@ -267,5 +267,11 @@ enum PostgresEnvironmentMigrations {
         // Who made each change (the user the change was stamped with): the Sync inspector's
         // "changed by". Changes logged before it say nothing (NULL).
         "ALTER TABLE {schema}.changes ADD COLUMN modified_by text;",
+        // When each subscription last fired and how many notifications it queued: the
+        // console's Notifications view. Written once per firing subscription and transaction.
+        """
+        ALTER TABLE {schema}.subscriptions ADD COLUMN last_fired bigint;
+        ALTER TABLE {schema}.subscriptions ADD COLUMN queued bigint NOT NULL DEFAULT 0;
+        """,
     ])
 }

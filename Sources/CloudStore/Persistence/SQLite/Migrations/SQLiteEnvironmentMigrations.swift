@@ -308,6 +308,12 @@ enum SQLiteEnvironmentMigrations {
         // Who made each change (the user the change was stamped with): the Sync inspector's
         // "changed by". Changes logged before it say nothing (NULL).
         "ALTER TABLE changes ADD COLUMN modified_by TEXT;",
+        // When each subscription last fired and how many notifications it queued: the
+        // console's Notifications view. Written once per firing subscription and transaction.
+        """
+        ALTER TABLE subscriptions ADD COLUMN last_fired INTEGER;
+        ALTER TABLE subscriptions ADD COLUMN queued INTEGER NOT NULL DEFAULT 0;
+        """,
     ])
 
     /// Record keys are taken as one more than the largest key, without `AUTOINCREMENT`:
