@@ -105,7 +105,7 @@ import Testing
         // alice's token: polled (not "never"), one notification waiting, its payload as the courier hands it out.
         #expect(
             page.contains(
-                #"<a class="small" href="/console/containers/\#(fixture.server.container.rawValue)/development/logs?user=alice">requests</a>"#
+                #"<a class="small user-requests" href="/console/containers/\#(fixture.server.container.rawValue)/development/logs?user=alice">requests</a>"#
             ))
         #expect(page.contains("create of n1 in zone _defaultZone"))
         #expect(page.contains("&quot;rid&quot;:&quot;n1&quot;") && page.contains("&quot;af&quot;:{&quot;title&quot;:&quot;Call&quot;}"))

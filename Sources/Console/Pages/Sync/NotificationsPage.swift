@@ -89,7 +89,11 @@ struct NotificationsPage: Sendable {
                     ? "the oldest \(queue.notifications.count) of \(Formatting.count(queue.waiting))" : "",
                 "notifications": queue.notifications.map { notification -> [String: Any] in
                     let zone = notification.zoneName.map { zone in
-                        zone + (notification.zoneOwner.map { " of " + (names.name(of: $0) ?? UserNames.short($0)) } ?? "")
+                        // The public database's zones have no owner to name.
+                        zone
+                            + (notification.zoneOwner.flatMap { $0 == DatabaseID.publicOwner ? nil : $0 }.map {
+                                " of " + (names.name(of: $0) ?? UserNames.short($0))
+                            } ?? "")
                     }
                     let reason: String =
                         switch notification.kind {
