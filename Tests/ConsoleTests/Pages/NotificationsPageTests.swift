@@ -10,34 +10,32 @@ import Testing
 /// last poll (linked to the user's requests) and waiting notifications with the courier's
 /// payload; the shared database's subscriptions too; in production, no record values.
 @Suite struct NotificationsPageTests {
-    /// A console with alice subscribed to urgent notes (with `title` carried) and holding a push
-    /// token; bob, a participant of alice's shared zone Trips, subscribed to his shared database
-    /// and holding one too; one urgent note by bob and one change in Trips. `root` is signed in.
+    /// The shared database's console (alice's zone Trips shared with bob, who accepted; `root`
+    /// signed in) with a `Note` type too: alice subscribed to urgent notes (with `title`
+    /// carried) and holding a push token; bob subscribed to his shared database and holding one
+    /// too; one urgent note by bob and one change in Trips.
     struct Fixture {
-        let server: ConsoleTestServer
-        let cookie: (String, String)
-        let csrf: String
+        let shared: SharedDatabasePagesTests.Fixture
         let management: (String, String)
-        let alice: String
         let bob: String
         let aliceToken: PushToken
+        var server: ConsoleTestServer { shared.server }
+        var cookie: (String, String) { shared.cookie }
+        var csrf: String { shared.csrf }
+        var alice: String { shared.alice }
 
         init() throws {
-            server = try ConsoleTestServer()
-            let (store, c) = (server.store, server.container)
-            try store.addOperator("root", password: "operator password")
-            let signedIn = try store.signInOperator("root", password: "operator password", clientAddress: nil)
-            cookie = ("Cookie", "cumulus_console=" + signedIn.secret)
-            csrf = signedIn.session.csrfToken
+            shared = try SharedDatabasePagesTests.Fixture()
+            let (store, c, alice) = (shared.server.store, shared.server.container, shared.alice)
             management = ("Authorization", "Bearer " + (try store.createManagementToken(for: "root", name: "t").text))
             try store.importSchema(
                 """
                 DEFINE SCHEMA
+                    RECORD TYPE Item ("___recordID" REFERENCE QUERYABLE, title STRING QUERYABLE, GRANT READ, CREATE, WRITE TO "_creator");
                     RECORD TYPE Note ("___recordID" REFERENCE QUERYABLE, title STRING QUERYABLE, priority INT64 QUERYABLE,
                         GRANT READ TO "_world", GRANT CREATE TO "_icloud", GRANT WRITE TO "_creator");
                 """, into: c, .development)
-            alice = try store.addUser(c, name: "alice", password: "a long passphrase").userRecordName
-            bob = try store.addUser(c, name: "bob", password: "a long passphrase").userRecordName
+            bob = try #require(try store.user(named: "bob", in: c)).userRecordName
             aliceToken = try store.createPushToken(c, .development, apnsEnvironment: "development", caller: .user(alice))
             _ = try store.createPushToken(c, .development, apnsEnvironment: "development", caller: .user(bob))
             let urgent = Subscription(
@@ -55,25 +53,13 @@ import Testing
                         .create, recordName: "n1", recordType: "Note", fields: ["title": .string("Call"), "priority": .int64(9)])
                 ]))
             // The shared database: bob is told of changes in alice's zone shared with him.
-            let owner = try store.database(c, .development, .private, as: .user(alice))
-            _ = try owner.modifyZones([ZoneOperation(.create, zoneName: "Trips")])
-            let saved = try owner.modify(
-                ModifyRequest(
-                    operations: [
-                        RecordOperation(.create, recordName: "trip", recordType: "Note", fields: ["title": .string("Lisbon")]),
-                        RecordOperation(
-                            .create, recordName: "share-trip", recordType: Share.recordType,
-                            share: ShareChange(rootRecordName: "trip", participants: [.init(userRecordName: bob, permission: .readOnly)])),
-                    ], zoneName: "Trips"))
-            let share = try #require(saved.last?.record?.sharing)
-            _ = try store.acceptShares([ShareLookup(shortGUID: share.shortGUID)], c, .development, as: .user(bob))
             _ = try store.database(c, .development, .shared, as: .user(bob)).modifySubscriptions([
                 SubscriptionOperation(.create, Subscription(subscriptionID: "shared-all", kind: .database))
             ])
-            _ = try owner.modify(
+            _ = try store.database(c, .development, .private, as: .user(alice)).modify(
                 ModifyRequest(
                     operations: [
-                        RecordOperation(.forceUpdate, recordName: "trip", recordType: "Note", fields: ["title": .string("Porto")])
+                        RecordOperation(.forceUpdate, recordName: "trip", recordType: "Item", fields: ["title": .string("Porto")])
                     ],
                     zoneName: "Trips"))
         }
