@@ -23,6 +23,7 @@ struct Cumulus: ParsableCommand {
             LimitsCommand.self,
             SubscriptionsCommand.self,
             PushTokensCommand.self,
+            NotificationsCommand.self,
             SharesCommand.self,
             ChangesCommand.self,
             TokensCommand.self,

@@ -69,6 +69,12 @@ protocol EnvironmentReader {
     func subscriptions(of user: String, in database: DatabaseID) throws -> [Subscription]
     /// Every subscription of the environment, in every database, with its subscriber.
     func allSubscriptions() throws -> [(database: DatabaseID, user: String, subscription: Subscription)]
+    /// When each subscription of the environment that ever fired last did, and how many
+    /// notifications it queued; subscriptions that never fired are not listed.
+    func subscriptionFirings() throws -> [SubscriptionFiring]
+    /// Up to `limit` notifications of the token's queue not handed to it and not expired at
+    /// `now`, oldest first: what its next polls take, in order.
+    func pendingNotifications(for queue: PushTokenQueue, now: Int64, limit: Int) throws -> [StoredNotification]
     /// The oldest notification of the token's queue not handed to it and not expired at `now`,
     /// with its storage key.
     func oldestNotification(for queue: PushTokenQueue, now: Int64) throws -> StoredNotification?
@@ -155,6 +161,9 @@ protocol EnvironmentWriter: EnvironmentReader {
     /// Queues `notification` once for its subscriber, until `expires`: each push token the
     /// subscriber holds takes it from there.
     func enqueue(_ notification: QueuedNotification, expires: Int64) throws
+    /// Notes that `user`'s subscription in `database` fired at `time`, queuing `queued`
+    /// notifications (none when the subscriber held no push token).
+    func noteSubscriptionFired(_ id: String, of user: String, in database: DatabaseID, at time: Int64, queued: Int) throws
     /// Marks entries as handed to their tokens; how many had not been.
     func removeNotifications(_ entries: [StoredNotification]) throws -> Int
     /// Takes, for each token's queue, the oldest notification not handed to that token and not

@@ -6,6 +6,11 @@ public struct HeldSubscription: Hashable, Sendable {
     public var userRecordName: String
     /// The subscription.
     public var subscription: Subscription
+    /// When it last fired (a change matched it), in milliseconds since 1970; `nil` if never
+    /// since it was made or since firings were kept.
+    public var lastFired: Int64? = nil
+    /// How many notifications it queued, all told (none when its subscriber held no push token).
+    public var queued: Int64 = 0
 }
 
 /// A push token's queue as operators see it.
@@ -117,8 +122,14 @@ extension CloudStore {
     /// Every subscription of a container's environment, by database and subscriber.
     public func subscriptions(_ container: ContainerIdentifier, _ environment: Environment) throws -> [HeldSubscription] {
         try self.environment(container, environment).read { reader in
-            try reader.allSubscriptions().map {
-                HeldSubscription(database: $0.database, userRecordName: $0.user, subscription: $0.subscription)
+            let firings = Dictionary(
+                try reader.subscriptionFirings().map { ("\($0.database)\u{0}\($0.user)\u{0}\($0.id)", $0) },
+                uniquingKeysWith: { first, _ in first })
+            return try reader.allSubscriptions().map {
+                let firing = firings["\($0.database)\u{0}\($0.user)\u{0}\($0.subscription.subscriptionID)"]
+                return HeldSubscription(
+                    database: $0.database, userRecordName: $0.user, subscription: $0.subscription, lastFired: firing?.lastFired,
+                    queued: firing?.queued ?? 0)
             }
         }
     }

@@ -23,6 +23,7 @@ import Testing
     static let reading = [
         "apiTokens", "auditTrail", "browseRecords", "changeLog", "container", "containers", "developmentContents", "exportRecords",
         "exportRequestLog", "fittingUsageRange", "limits", "lookupRecords", "managementTokens", "nextChanges", "notificationQueues",
+        "notifications",
         "pushTokens", "queryRecords", "recordCounts", "recordReferrers", "requestLog", "requestLogEntry", "requestLogFilter", "schema",
         "schemaDeployments", "schemaDifference", "schemaText", "security", "serverKeys", "shares", "signInAttacks", "simulateAccess",
         "subscriptions", "usage", "usageSummary", "users", "validateSchema", "zones",

@@ -48,6 +48,7 @@ import Testing
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/subscriptions", ""),
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/public/subscriptions/alice/every-note", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/notifications", ""),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/notifications/queued", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/push-tokens", ""),
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/push-tokens/" + alicePushTokenID, ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/shares", ""),

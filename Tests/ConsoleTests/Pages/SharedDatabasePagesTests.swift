@@ -12,6 +12,8 @@ import Testing
     struct Fixture {
         let server: ConsoleTestServer
         let cookie: (String, String)
+        /// The signed-in operator's form token.
+        let csrf: String
         let alice: String
         let base: String
 
@@ -19,9 +21,9 @@ import Testing
             server = try ConsoleTestServer()
             let (store, c) = (server.store, server.container)
             try store.addOperator("root", password: "operator password")
-            cookie = (
-                "Cookie", "cumulus_console=" + (try store.signInOperator("root", password: "operator password", clientAddress: nil)).secret
-            )
+            let signedIn = try store.signInOperator("root", password: "operator password", clientAddress: nil)
+            cookie = ("Cookie", "cumulus_console=" + signedIn.secret)
+            csrf = signedIn.session.csrfToken
             try store.importSchema(
                 """
                 DEFINE SCHEMA

@@ -3,14 +3,13 @@ import CloudStore
 import Foundation
 import HTTPServer
 
-/// Sync in one environment: the change-feed inspector of a zone (its log after a sequence or
-/// from a time, tombstones included, and what a client holding a given token would receive
-/// next), every subscription with its subscriber (deletable), the push tokens users hold
-/// (revocable), and the notifications waiting per push token.
+/// Sync in one environment, its change-feed view: the change-feed inspector of a zone (its log
+/// after a sequence or from a time, tombstones included, and what a client holding a given
+/// token would receive next). Subscriptions, push tokens and queued notifications are the
+/// Notifications view's (``NotificationsPage``).
 ///
 /// Under `/console/containers/C/ENV/DB/sync` (`?zone=…&user=…`): `GET` with `after`, `before`,
-/// `since`, `recordName`, `syncToken` and `reader`; `POST /subscriptions/delete` and
-/// `POST /push-tokens/revoke` (each after a confirmation page).
+/// `since`, `recordName`, `syncToken` and `reader`.
 struct SyncPages: Sendable {
     let console: ConsolePages
     var actions: ManagementActions { console.actions }
@@ -23,9 +22,7 @@ struct SyncPages: Sendable {
         let pages = self
         let base = "/containers/:container/:environment/:database/sync"
         return [
-            .get(base) { request in try pages.show(request) },
-            .post(base + "/subscriptions/delete") { request in try pages.deleteSubscription(request) },
-            .post(base + "/push-tokens/revoke") { request in try pages.revokePushToken(request) },
+            .get(base) { request in try pages.show(request) }
         ]
     }
 
@@ -35,6 +32,7 @@ struct SyncPages: Sendable {
         var context: [String: Any] = [
             "bar": location.bar(.sync, zones: console.zoneNames(location, request)), "hiddenFields": location.hiddenFields,
             "action": location.formPath(.sync), "timeZone": timeZone.identifier,
+            "views": NotificationsPage.views(location, current: "feed"),
         ]
         if let reason = blocked(location) {
             context["blocked"] = reason
@@ -42,51 +40,6 @@ struct SyncPages: Sendable {
             try inspect(location, request, timeZone, into: &context)
         }
 
-        let names = UserNames(try location.identifier, actions)
-        let subscriptions = try actions.subscriptions(in: try location.identifier, environment: location.environment, as: request.identity)
-        context["subscriptions"] = subscriptions.subscriptions.map { entry -> [String: Any] in
-            let type = entry.subscriptionType
-            let what: String =
-                switch type {
-                case "query":
-                    "\(entry.recordType ?? "") in "
-                        + (entry.zoneName.map { "zone \($0)" } ?? "every zone")
-                        + ", on " + entry.firesOn.joined(separator: ", ")
-                        + (entry.isFiltered ? ", filtered" : "")
-                        + (entry.firesOnce ? ", once" : "")
-                case "zone": "zone \(entry.zoneName ?? "")"
-                default: "every zone of the database"
-                }
-            let database = entry.database
-            let owner = entry.owner
-            return [
-                "user": entry.userRecordName, "userLabel": names.context(entry.userRecordName),
-                "database": database + (database == "public" ? "" : " of \(names.name(of: owner) ?? owner)"),
-                "id": entry.subscriptionID, "type": type, "what": what,
-                "fields": [
-                    ["name": "subscriptionID", "value": entry.subscriptionID],
-                    ["name": "subscriber", "value": entry.userRecordName],
-                    ["name": "subscriptionDatabase", "value": database], ["name": "subscriptionOwner", "value": owner],
-                ],
-            ]
-        }
-        context["deleteAction"] = location.path(.sync, "/subscriptions/delete")
-        let pushTokens = try actions.pushTokens(in: try location.identifier, environment: location.environment, as: request.identity)
-        context["pushTokens"] = pushTokens.pushTokens.map { token -> [String: Any] in
-            [
-                "id": token.id, "token": token.token, "user": token.userName ?? token.userRecordName ?? "—",
-                "userLabel": names.context(token.userRecordName),
-                "created": Formatting.time(token.created, in: timeZone), "lastUsed": Formatting.time(token.lastUsed, in: timeZone),
-            ]
-        }
-        context["revokeAction"] = location.path(.sync, "/push-tokens/revoke")
-        let queues = try actions.notificationQueues(in: try location.identifier, environment: location.environment, as: request.identity)
-        context["queues"] = queues.queues.map { queue -> [String: Any] in
-            [
-                "token": queue.token, "user": queue.userRecordName ?? "—", "userLabel": names.context(queue.userRecordName),
-                "waiting": Formatting.count(queue.waiting),
-            ]
-        }
         return .page(Page("console.sync", context: context))
     }
 
@@ -203,63 +156,5 @@ struct SyncPages: Sendable {
         guard location.database != .public else { return nil }
         if location.user == nil { return "Name the app user whose \(location.database) database's feed to inspect (act as user)." }
         return nil
-    }
-
-    private func revokePushToken(_ request: ConsoleRequest) throws -> ConsoleAnswer {
-        let location = try ConsoleLocation(request)
-        let id = request.field("pushTokenID") ?? ""
-        let user = UserNames(try location.identifier, actions).label(request.field("pushTokenUser") ?? "")
-        return try afterConfirmation(
-            request, location, fields: [["name": "pushTokenID", "value": id], ["name": "pushTokenUser", "value": user]],
-            title: "Revoke push token \(id)?",
-            message: "The device of \(user) holding this push token will be handed no more notifications; its courier URL will answer "
-                + "404. The app may register a new token while \(user) is signed in.",
-            button: "Revoke push token"
-        ) {
-            _ = try actions.revokePushToken(id, in: try location.identifier, environment: location.environment, as: request.identity)
-            return "Push token \(id) revoked."
-        }
-    }
-
-    private func deleteSubscription(_ request: ConsoleRequest) throws -> ConsoleAnswer {
-        let location = try ConsoleLocation(request)
-        let id = request.field("subscriptionID") ?? ""
-        let subscriber = request.field("subscriber") ?? ""
-        let label = UserNames(try location.identifier, actions).label(subscriber)
-        let database = request.field("subscriptionDatabase") ?? "public"
-        let owner = request.field("subscriptionOwner")
-        return try afterConfirmation(
-            request, location,
-            fields: [
-                ["name": "subscriptionID", "value": id], ["name": "subscriber", "value": subscriber],
-                ["name": "subscriptionDatabase", "value": database], ["name": "subscriptionOwner", "value": owner ?? ""],
-            ],
-            title: "Delete subscription \(id)?",
-            message: "User \(label) will no longer be notified by subscription \(id) of the \(database) database. "
-                + "The app may create it again.",
-            button: "Delete subscription"
-        ) {
-            // A missing container is answered (404) before a malformed database (400), as before.
-            let container = try actions.existingContainer(try location.identifier)
-            _ = try actions.deleteSubscription(
-                id, of: subscriber, database: try DatabaseScope(parsing: database), owner: database == "public" ? nil : owner,
-                in: container, environment: location.environment, as: request.identity)
-            return "Subscription \(id) deleted."
-        }
-    }
-
-    /// A change of this page made once confirmed: first a confirmation page posting `fields`
-    /// back, then the change, whose answer is the notice shown back on the Sync page.
-    private func afterConfirmation(
-        _ request: ConsoleRequest, _ location: ConsoleLocation, fields: [[String: String]], title: String, message: String, button: String,
-        _ change: () throws -> String
-    ) throws -> ConsoleAnswer {
-        guard request.isConfirmed else {
-            return .page(
-                ConfirmPage.page(
-                    title: title, message: message, action: request.http.path, button: button, fields: location.hiddenFields + fields,
-                    cancelURL: location.path(.sync), bar: location.bar(.sync)))
-        }
-        return try console.attempt(back: location.path(.sync), change)
     }
 }

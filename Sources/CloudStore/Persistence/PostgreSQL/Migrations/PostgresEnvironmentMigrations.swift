@@ -272,5 +272,11 @@ enum PostgresEnvironmentMigrations {
         // A zone's changes by record name, in byte order: the inspector's search finds a
         // record's changes among millions without reading them all.
         "CREATE INDEX changes_by_name ON {schema}.changes(zone, (name COLLATE \"C\"), seq);",
+        // When each subscription last fired and how many notifications it queued: the
+        // console's Notifications view. Written once per firing subscription and transaction.
+        """
+        ALTER TABLE {schema}.subscriptions ADD COLUMN last_fired bigint;
+        ALTER TABLE {schema}.subscriptions ADD COLUMN queued bigint NOT NULL DEFAULT 0;
+        """,
     ])
 }

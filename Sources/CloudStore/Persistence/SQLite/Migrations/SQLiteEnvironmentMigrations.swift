@@ -313,6 +313,12 @@ enum SQLiteEnvironmentMigrations {
         // A zone's changes by record name: the inspector's search finds a record's changes
         // among millions without reading them all.
         "CREATE INDEX changes_by_name ON changes(zone, name, seq);",
+        // When each subscription last fired and how many notifications it queued: the
+        // console's Notifications view. Written once per firing subscription and transaction.
+        """
+        ALTER TABLE subscriptions ADD COLUMN last_fired INTEGER;
+        ALTER TABLE subscriptions ADD COLUMN queued INTEGER NOT NULL DEFAULT 0;
+        """,
     ])
 
     /// Record keys are taken as one more than the largest key, without `AUTOINCREMENT`:
