@@ -195,13 +195,15 @@ extension CloudStore {
                 : ChangeLogFilter(before: range.before, namePrefix: prefix, newestFirst: true)
             var found = try Self.searched(reader, zone, filter, limit: limit, last: last)
             if forward { found.reverse() }
-            // Whether the pager leads anywhere, each way: any one entry past either end.
+            // Whether the pager leads anywhere, each way: any one entry past either end, looked for
+            // as the page was (next to the end first).
             func exists(_ filter: ChangeLogFilter) throws -> Bool {
                 var filter = filter
-                (filter.byName, filter.ordered) = (prefix != nil, false)
-                return try !reader.changes(in: zone, matching: filter, limit: 1).isEmpty
+                filter.ordered = false
+                return try !Self.searched(reader, zone, filter, limit: 1, last: last).isEmpty
             }
-            let hasOlder = try found.last.map { try exists(ChangeLogFilter(before: $0.sequence, namePrefix: prefix)) } ?? false
+            let hasOlder =
+                try found.last.map { try exists(ChangeLogFilter(before: $0.sequence, namePrefix: prefix, newestFirst: true)) } ?? false
             let hasNewer = try found.first.map { try exists(ChangeLogFilter(after: $0.sequence, namePrefix: prefix)) } ?? false
             return ChangeLogPage(
                 entries: found.map { entry in
