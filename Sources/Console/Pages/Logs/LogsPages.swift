@@ -103,10 +103,9 @@ struct LogsPages: Sendable {
     private func detail(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
         let timeZone = Formatting.timeZone(of: request.http)
-        guard let id = Int64(request.path("id")) else {
-            throw ConsoleError.notFound("No logged call has this id.")
-        }
-        let entry = try actions.requestLogEntry(container: location.container, environment: location.environment, id: id)
+        let entry = try actions.requestLogEntry(
+            container: location.container, environment: location.environment, request: request.path("id"), as: request.identity
+        ).entry
         let names = UserNames(try location.identifier, actions)
         let succeeded = entry.results.map { $0 - entry.failedResults }
         var context = Self.row(entry, timeZone: timeZone, names: names, location: location)
