@@ -56,6 +56,19 @@ import Testing
         #expect(!errors.contains("req-old"))
     }
 
+    /// The list itself tells failures apart by their reason, and names each call's credential.
+    @Test func aRowSaysWhyItsCallFailedAndWhichCredentialItCarried() throws {
+        let (server, cookie, _) = try Self.server()
+        let list = Self.text(try server.get("/console/containers/\(server.container.rawValue)/development/logs", headers: [cookie]))
+        let rows = list.components(separatedBy: "<tr").filter { $0.contains("data-label=\"Status\"") }
+        let refused = try #require(rows.first { $0.contains("req-refused") })
+        #expect(refused.contains(#"BAD_REQUEST</span> <span class="muted small">Unknown record type &#39;Nope&#39;</span>"#), "\(refused)")
+        let partial = try #require(rows.first { $0.contains("req-partial") })
+        #expect(partial.contains("192.0.2.7 · API token web app"))
+        let old = try #require(rows.first { $0.contains("req-old") })
+        #expect(old.contains("192.0.2.7</span>") && !old.contains("Unknown record type"), "no credential, no reason")
+    }
+
     @Test func aCallsDetailNamesTheReasonTheCredentialAndTheOutcomes() throws {
         let (server, cookie, _) = try Self.server()
         let base = "/console/containers/\(server.container.rawValue)/development/logs"

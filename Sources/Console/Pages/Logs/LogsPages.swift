@@ -86,13 +86,15 @@ struct LogsPages: Sendable {
         return .page(Page("console.logs", context: context))
     }
 
-    /// One call as a row of the list and of the live tail (`console.log-row`), rendered from this alone.
+    /// One call as a row of the list and of the live tail (`console.log-row`), rendered from this
+    /// alone: a failure says why, and every call which credential it carried.
     static func row(_ entry: RequestLogEntry, timeZone: TimeZone, names: UserNames, location: ConsoleLocation) -> [String: Any] {
         [
             "time": Formatting.time(entry.time, in: timeZone), "operation": entry.operation, "database": entry.database,
             "user": entry.user ?? "", "userLabel": names.context(entry.user),
             "status": String(entry.status), "isError": entry.isFailure, "code": entry.serverErrorCode ?? "",
-            "failures": entry.resultFailureSummary ?? "", "duration": Formatting.milliseconds(entry.durationMicroseconds),
+            "failures": entry.resultFailureSummary ?? "", "reason": entry.reason ?? "",
+            "credential": entry.credential?.description ?? "", "duration": Formatting.milliseconds(entry.durationMicroseconds),
             "bytesIn": Formatting.bytes(entry.bytesIn), "bytesOut": Formatting.bytes(entry.bytesOut), "client": entry.clientAddress,
             "requestID": entry.requestID, "detailURL": location.path(.logs, "/requests/\(entry.id)"),
         ]
@@ -112,8 +114,6 @@ struct LogsPages: Sendable {
         context["bar"] = location.bar(.logs)
         context["timeZone"] = timeZone.identifier
         context["backURL"] = location.path(.logs)
-        context["reason"] = entry.reason ?? ""
-        context["credential"] = entry.credential?.description ?? ""
         context["userAgent"] = entry.userAgent ?? ""
         context["recordTypes"] = entry.recordTypes.map { $0.split(separator: ",").joined(separator: ", ") } ?? ""
         context["zones"] = entry.zones.map { $0.split(separator: ",").joined(separator: ", ") } ?? ""
