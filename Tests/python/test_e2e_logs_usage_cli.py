@@ -110,6 +110,7 @@ def test_a_200_with_failed_records_is_found_by_errors_only_and_shown_with_its_ou
     assert shown["failures"].strip() == f"1 of 2 records: {code}"
     assert shown["results"].strip() == f"1 succeeded, 1 {code} (of 2)"
     assert shown["record types"].strip() == "Note" and shown["zones"].strip() == "_defaultZone"
+    assert shown["user"].strip().startswith("bob (_"), shown["user"]
     missing = subprocess.run([str(server.binary), "logs", "show", "--container", CONTAINER, "no-such-request", "--data-dir",
                               str(server.data_dir)], capture_output=True, text=True, timeout=60)
     assert missing.returncode != 0 and "holds no call 'no-such-request'" in missing.stderr

@@ -86,16 +86,23 @@ struct LogsCommand: ParsableCommand {
         var request: String
 
         func run() throws {
-            let entry = try management.client().result(
+            let client = try management.client()
+            let entry = try client.result(
                 RequestLogEntryView.self, .get,
                 ManagementPath(
                     segments: ["containers", container, "logs", "requests", request], query: [("environment", environment?.rawValue)])
             ).entry
-            for line in Self.lines(entry) { print(line) }
+            // The user by name first, as the console names them.
+            let name = try entry.user.flatMap { user in
+                try client.result(
+                    UsersView.self, .get, ManagementPath(segments: ["containers", container, "users"], query: [("search", user)])
+                ).users.first { $0.userRecordName == user }?.name
+            }
+            for line in Self.lines(entry, userName: name) { print(line) }
         }
 
-        /// The call as labelled lines; what the log did not keep reads "-".
-        static func lines(_ entry: RequestLogEntry) -> [String] {
+        /// The call as labelled lines, the user by name when known; what the log did not keep reads "-".
+        static func lines(_ entry: RequestLogEntry, userName: String?) -> [String] {
             let time = Date(timeIntervalSince1970: Double(entry.time) / 1000)
             let formatter = ISO8601DateFormatter()
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -110,7 +117,8 @@ struct LogsCommand: ParsableCommand {
                 ("request", entry.requestID), ("id", String(entry.id)), ("time", formatter.string(from: time)),
                 ("operation", entry.operation), ("environment", entry.environment),
                 ("database", entry.database.isEmpty ? nil : entry.database),
-                ("user", entry.user ?? "world"), ("status", String(entry.status) + (entry.serverErrorCode.map { " " + $0 } ?? "")),
+                ("user", entry.user.map { user in userName.map { "\($0) (\(user))" } ?? user } ?? "world"),
+                ("status", String(entry.status) + (entry.serverErrorCode.map { " " + $0 } ?? "")),
                 ("failures", entry.resultFailureSummary), ("reason", entry.reason), ("results", results),
                 ("credential", entry.credential?.description), ("user agent", entry.userAgent),
                 ("record types", entry.recordTypes.map { $0.replacingOccurrences(of: ",", with: ", ") }),
