@@ -21,6 +21,8 @@ struct Cumulus: ParsableCommand {
             DeployCommand.self,
             ResetCommand.self,
             LimitsCommand.self,
+            UsageCommand.self,
+            LogsCommand.self,
             SubscriptionsCommand.self,
             PushTokensCommand.self,
             NotificationsCommand.self,

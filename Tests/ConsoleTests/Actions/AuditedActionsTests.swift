@@ -22,11 +22,10 @@ import Testing
     /// The public actions that only read (a dry run such as `validateSchema` included).
     static let reading = [
         "apiTokens", "auditTrail", "browseRecords", "changeLog", "container", "containers", "developmentContents", "exportRecords",
-        "exportRequestLog", "fittingUsageRange", "limits", "lookupRecords", "managementTokens", "nextChanges", "notificationQueues",
-        "notifications",
+        "exportRequestLog", "limits", "lookupRecords", "managementTokens", "nextChanges", "notificationQueues", "notifications",
         "pushTokens", "queryRecords", "recordCounts", "recordReferrers", "requestLog", "requestLogEntry", "requestLogFilter", "schema",
         "schemaDeployments", "schemaDifference", "schemaText", "security", "serverKeys", "shares", "signInAttacks", "simulateAccess",
-        "subscriptions", "usage", "usageSummary", "users", "validateSchema", "zones",
+        "subscriptions", "usage", "usageOverview", "users", "validateSchema", "zones",
     ]
 
     /// A public action added to `ManagementActions` must be listed above, as changing (and then
