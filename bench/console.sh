@@ -111,7 +111,11 @@ declare -A URLS=(
     [audit]="/console/audit"
 )
 # Each page must render what it is for before it is timed: a failing page would still count.
-check() { curl -sf -H "$COOKIE" "$SERVER$1" | grep -q "$2" || { echo "$1 did not render $2" >&2; exit 1; }; }
+check() {
+    local status
+    status="$(curl -s -H "$COOKIE" -o "$WORK/page.html" -w "%{http_code} in %{time_total} s" "$SERVER$1")"
+    grep -q "$2" "$WORK/page.html" || { echo "$1 did not render $2 ($status):" >&2; head -c 2000 "$WORK/page.html" >&2; exit 1; }
+}
 check "${URLS[containers]}" "$CONTAINER"
 check "${URLS[records]}" "Note 0000000: a moderately long title"
 check "${URLS[records-filtered]}" "Note 0000042"
