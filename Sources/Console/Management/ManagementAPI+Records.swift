@@ -11,7 +11,8 @@ extension ManagementAPI {
         },
         .json(.get, "/containers/:container/:environment/:database/records/browse", "browseRecords") { actions, input, actor in
             try actions.browseRecords(
-                zone: input.query("zone") ?? ZoneID.defaultZoneName, recordType: input.query("type"), after: input.query("after"),
+                zone: input.query("zone") ?? ZoneID.defaultZoneName, owner: input.query("owner"), recordType: input.query("type"),
+                after: input.query("after"),
                 limit: Int(input.query("limit") ?? "") ?? CloudDatabase.maximumListing, in: try input.container(),
                 environment: try input.environment(), database: try input.database(), user: input.query("user"), as: actor)
         },

@@ -67,6 +67,37 @@ import Testing
         #expect(filtered.text.contains("This query needs an index") && filtered.text.contains("pending change"))
     }
 
+    /// "Add the index" on the missing-index notice adds the one the notice named, and the
+    /// confirmation names that field as the notice does: a filter's field by its name, the
+    /// record name as recordName, never as its stored name `___recordID`.
+    @Test func addingTheMissingIndexNamesTheFieldIndexed() throws {
+        let fixture = try Fixture()
+        /// The notice the page after "Add the index" shows, having followed the notice's own form.
+        func added(_ query: String) throws -> String {
+            let page = try fixture.get("/public/records?" + query)
+            let form = try #require(HTML.text(in: page.text, between: "This query needs an index", and: "</form>"))
+            let answer = try fixture.server.post(
+                Self.base + "/public/records/index", form: HTML.hiddenFields(in: form), headers: [fixture.cookie])
+            #expect(answer.status == 303)
+            let notice = try #require(answer.header("Set-Cookie")?.split(separator: ";").first.map(String.init))
+            let next = try fixture.server.get(
+                try #require(answer.header("Location")), headers: [("Cookie", fixture.cookie.1 + "; " + notice)])
+            return try #require(HTML.text(in: next.text, between: "Added a ", and: "<"))
+        }
+        for (query, expected) in [
+            ("type=Photo&f0.field=n&f0.op=EQUALS&f0.value=1", "QUERYABLE index on Photo.n; the query ran again."),
+            // A query of a type without indexes needs the record name's first.
+            ("type=Note&sort=title", "QUERYABLE index on Note.recordName; the query ran again."),
+            ("type=Note&f0.field=title&f0.op=EQUALS&f0.value=first", "QUERYABLE index on Note.title; the query ran again."),
+        ] {
+            let notice = try added(query)
+            #expect(notice == expected, "\(query): \(notice)")
+        }
+        let schema = try fixture.server.store.schema(fixture.server.container, .development)
+        #expect(schema.recordType("Photo")?.field("n")?.indexes.contains(.queryable) == true)
+        #expect(schema.recordType("Note")?.field(SystemField.recordID.rawValue)?.indexes.contains(.queryable) == true)
+    }
+
     @Test func thePickerDefaultsToAHeldTypeAndOffersComparatorsByType() throws {
         let fixture = try Fixture()
         let page = try fixture.get("/public/records").text

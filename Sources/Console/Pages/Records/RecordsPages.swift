@@ -86,12 +86,19 @@ struct RecordsPages: Sendable {
             context["schemaURL"] = location.path(.schema)
             return .page(Page("console.records", context: context))
         }
-        // The zone's counts choose the type shown first: one the zone holds.
-        let counts =
-            (try? actions.recordCounts(
+        // The zone's counts choose the type shown first: one the zone holds. A zone the store
+        // does not let this user reach (a shared zone not accepted) shows nothing of its contents.
+        let counts: [String: Int64]
+        do {
+            counts = try actions.recordCounts(
                 zone: location.zone, owner: location.zoneOwner, in: try location.identifier, environment: location.environment,
-                database: location.database,
-                user: location.user, as: request.identity)) ?? [:]
+                database: location.database, user: location.user, as: request.identity)
+        } catch {
+            let mapped = ConsoleError(error)
+            guard mapped.isShown else { throw mapped }
+            context["zoneError"] = mapped.description
+            return .page(Page("console.records", status: mapped.status, context: context))
+        }
         let held = schema.recordTypes.first { (counts[$0.name] ?? 0) > 0 }?.name
         let form = RecordQueryForm(request, schema: schema, defaultType: held)
         context["form"] = form.context(schema: schema, counts: counts)
@@ -104,14 +111,15 @@ struct RecordsPages: Sendable {
         let total = counts[form.recordType] ?? 0
         context["total"] = "\(total) \(form.recordType) record\(total == 1 ? "" : "s") in zone \(location.zone)"
         var status = HTTPStatus.ok
-        // Without a filter or a sort the records are browsed by name, from the store; the
-        // shared database is read through the participant's shares, as a query does.
-        let browsing = form.browses && location.database != .shared
+        // Without a filter or a sort the records are browsed by name, from the store; in the
+        // shared database the store lists only what the participant's shares give them.
+        let browsing = form.browses
         do {
             let answer: JSONValue
             if browsing {
                 answer = try actions.browseRecords(
-                    zone: location.zone, recordType: form.recordType, after: form.after, limit: form.limit, in: try location.identifier,
+                    zone: location.zone, owner: location.zoneOwner, recordType: form.recordType, after: form.after, limit: form.limit,
+                    in: try location.identifier,
                     environment: location.environment, database: location.database, user: location.user, as: request.identity)
                 context["browsed"] = true
             } else {
@@ -132,15 +140,12 @@ struct RecordsPages: Sendable {
             context["ran"] = true
         } catch CloudStoreError.missingIndex(let missing) {
             status = .badRequest
-            let isRecordName = missing.field == SystemField.recordID.rawValue
             context["missingIndex"] = [
-                "recordType": missing.recordType, "field": isRecordName ? "recordName" : missing.field, "fieldName": missing.field,
+                "recordType": missing.recordType, "field": Self.shownName(ofField: missing.field), "fieldName": missing.field,
                 "index": missing.index.rawValue, "action": location.path(.records, "/index"),
                 "back": location.path(.records, query: form.queryPairs),
             ]
-            if location.database != .shared {
-                context["browseURL"] = location.path(.records, query: [("type", form.recordType)])
-            }
+            context["browseURL"] = location.path(.records, query: [("type", form.recordType)])
         } catch {
             let mapped = ConsoleError(error)
             guard mapped.isShown else { throw mapped }
@@ -220,8 +225,14 @@ struct RecordsPages: Sendable {
             _ = try actions.setIndexes(
                 existing + [index], of: field, recordType: type, in: try location.identifier, environment: location.environment,
                 as: request.identity)
-            return "Added a \(index) index on \(type).\(field); the query ran again."
+            return "Added a \(index) index on \(type).\(Self.shownName(ofField: field)); the query ran again."
         }
+    }
+
+    /// A field's name as the missing-index notice and its confirmation show it: CloudKit's
+    /// `recordName` for the record name's system field, whose stored name is jargon.
+    static func shownName(ofField field: String) -> String {
+        field == SystemField.recordID.rawValue ? "recordName" : field
     }
 
     // MARK: - One record
@@ -279,7 +290,8 @@ struct RecordsPages: Sendable {
         }
         let name = record["recordName"]?.stringValue ?? ""
         if let found = try? actions.recordReferrers(
-            of: name, zone: location.zone, in: try location.identifier, environment: location.environment, database: location.database,
+            of: name, zone: location.zone, owner: location.zoneOwner, in: try location.identifier, environment: location.environment,
+            database: location.database,
             user: location.user, as: request.identity)
         {
             let referrers = found["referrers"]?.arrayValue ?? []
