@@ -106,6 +106,21 @@ import Testing
         #expect(!zones.contains("Trips"), "the zone is not in carol's shared database")
     }
 
+    /// The act-as-user box offers the container's users by name, the record name second, and
+    /// stays a text box; where no user can be acted as (production) it offers none.
+    @Test func theActAsUserBoxOffersTheUsersByName() throws {
+        let fixture = try Fixture()
+        let page = try fixture.get(fixture.base + "/zones").1
+        #expect(page.contains(#"id="bar-user" name="user" type="text""#) && page.contains(#"list="bar-users""#))
+        let options = try #require(HTML.text(in: page, between: #"<datalist id="bar-users">"#, and: "</datalist>"))
+        #expect(
+            options.hasPrefix(#"<option value="alice">alice (\#(UserNames.short(fixture.alice)))</option><option value="bob">"#),
+            "\(options)")
+        #expect(options.contains(#"<option value="carol">carol (_"#))
+        let production = try fixture.get(fixture.base.replacingOccurrences(of: "/development/", with: "/production/") + "/zones").1
+        #expect(production.contains(#"id="bar-user""#) && !production.contains("bar-users"))
+    }
+
     @Test func aStrangerIsRefusedTheZoneInsideTheConsole() throws {
         let fixture = try Fixture()
         let (status, page) = try fixture.get(fixture.base + "/sync?user=carol&zone=Trips&owner=\(fixture.alice)")
