@@ -288,6 +288,22 @@ import Testing
         #expect(try call("DELETE", "/containers/iCloud.com.example.Tests/users/bob").0 == 404)
     }
 
+    /// `dryRun=true` answers what an import would change and changes nothing.
+    @Test func aSchemaImportsDryRunPreviewsIt() throws {
+        let server = try Self.server()
+        let token = try server.store.createManagementToken(for: "root", name: "t").text
+        let before = try server.store.exportSchema(server.container, .development)
+        let response = try Self.send(
+            server, "PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/schema?dryRun=true",
+            body: before + "\n RECORD TYPE Task (due TIMESTAMP QUERYABLE);\n", headers: [("Authorization", "Bearer " + token)])
+        #expect(response.status == 200)
+        let answer = try response.json()
+        #expect(answer["dryRun"] == true)
+        #expect(answer["added"] == ["add record type Task (1 field)", "add field Task.due TIMESTAMP", "add index QUERYABLE on Task.due"])
+        #expect(answer["changed"] == [] && answer["removed"] == [])
+        #expect(try server.store.exportSchema(server.container, .development) == before)
+    }
+
     @Test func schemaRecordTypesFieldsIndexesAndZones() throws {
         let server = try Self.server()
         let token = try server.store.createManagementToken(for: "root", name: "t").text

@@ -98,6 +98,24 @@ import Testing
         #expect(schema.recordType("Note")?.field(SystemField.recordID.rawValue)?.indexes.contains(.queryable) == true)
     }
 
+    /// An uploaded schema is previewed first — what it adds, changes and removes, nothing
+    /// imported yet — and imported by the preview's own form, with the text it previewed.
+    @Test func aSchemaUploadIsPreviewedBeforeItIsImported() throws {
+        let fixture = try Fixture()
+        let text = "DEFINE SCHEMA\n RECORD TYPE Folder (name STRING);\n RECORD TYPE Task (due TIMESTAMP QUERYABLE);\n"
+        let preview = try fixture.post("/schema/upload", [("text", text)])
+        #expect(preview.status == 200)
+        let card = try #require(HTML.text(in: preview.text, between: #"<div class="import-preview""#, and: "</div>"))
+        #expect(card.contains("<li>add record type Task (1 field)</li>") && card.contains("<li>add index QUERYABLE on Task.due</li>"))
+        #expect(card.contains("<h4>Removed</h4><ul><li>remove index QUERYABLE from Folder.name</li></ul>"))
+        #expect(try fixture.server.store.schema(fixture.server.container, .development).recordType("Task") == nil)
+        let fields = HTML.hiddenFields(in: card)
+        #expect(fields.contains { $0 == ("apply", "yes") } && fields.contains { $0 == ("text", text) })
+        let applied = try fixture.post("/schema/upload", fields.filter { $0.0 != "csrfToken" })
+        #expect(applied.status == 303)
+        #expect(try fixture.server.store.schema(fixture.server.container, .development).recordType("Task") != nil)
+    }
+
     @Test func thePickerDefaultsToAHeldTypeAndOffersComparatorsByType() throws {
         let fixture = try Fixture()
         let page = try fixture.get("/public/records").text
