@@ -61,6 +61,21 @@ extension ManagementActions {
         owner.map { ["zoneName": .string(zone), "ownerRecordName": .string($0)] } ?? ["zoneName": .string(zone)]
     }
 
+    /// Stores a file for the ASSET field `field` of a record of `recordType` through the path the
+    /// data API's `assets/upload` takes (an upload ticket, then the file), so that the same rules
+    /// refuse it: a caller who may not change records, a file over the asset limit or the
+    /// environment's quota. Answers the receipt a record save takes as the field's value.
+    /// - Parameter recordName: the record the file is for; a new one when `nil`.
+    public func uploadAsset(
+        _ content: [UInt8], recordType: String, field: String, recordName: String?, zone: String, owner: String? = nil,
+        in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?, as actor: OperatorIdentity
+    ) throws -> UploadedAssetView {
+        let (handle, _) = try recordsDatabase(container, environment, database, user, actor, zoneID: Self.zoneID(zone, owner: owner))
+        let tickets = try handle.assetUploadTickets([AssetUploadRequest(recordName: recordName, recordType: recordType, fieldName: field)])
+        guard let ticket = tickets.first else { throw CloudStoreError.internalError("No upload ticket was made") }
+        return UploadedAssetView(try store.uploadAsset(ticket: ticket.ticket, content: content, by: actor))
+    }
+
     /// Fetches records by name with a CloudKit `records/lookup` body (`records`, `zoneID`, `desiredKeys`).
     public func lookupRecords(
         _ body: JSONValue, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,

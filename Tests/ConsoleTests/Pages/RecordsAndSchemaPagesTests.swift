@@ -116,6 +116,49 @@ import Testing
         #expect(try fixture.server.store.schema(fixture.server.container, .development).recordType("Task") != nil)
     }
 
+    /// The record form picks a reference among the zone's records (by name, with their type) and
+    /// uploads a file for an ASSET field, without script: a multipart post whose file the store
+    /// keeps as the API's uploads are kept, shown on the record's page.
+    @Test func theRecordFormPicksAReferenceAndUploadsAFile() throws {
+        let fixture = try Fixture()
+        try fixture.server.store.importSchema(
+            "DEFINE SCHEMA\n RECORD TYPE Folder (name STRING QUERYABLE);\n RECORD TYPE Doc (about REFERENCE, file ASSET);\n",
+            into: fixture.server.container, .development)
+        let form = try fixture.get("/public/records/new?type=Doc").text
+        #expect(form.contains(#"enctype="multipart/form-data""#))
+        #expect(form.contains(#"name="field.about" type="text" value="" list="record-choices""#))
+        let choices = try #require(HTML.text(in: form, between: #"<datalist id="record-choices">"#, and: "</datalist>"))
+        #expect(choices.contains(#"<option value="note-0">Note</option>"#) && choices.contains(#"<option value="photo-1">Photo</option>"#))
+        #expect(form.contains(#"<input id="field-file" name="field.file" type="file""#))
+
+        let boundary = "----cumulus-test-boundary"
+        func part(_ name: String, _ value: String) -> String {
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n"
+        }
+        let content = "hello, asset"
+        let body =
+            part("csrfToken", fixture.csrf) + part("recordType", "Doc") + part("recordName", "doc-1") + part("field.about", "note-0")
+            + "--\(boundary)\r\nContent-Disposition: form-data; name=\"field.file\"; filename=\"hello.txt\"\r\n"
+            + "Content-Type: text/plain\r\n\r\n\(content)\r\n--\(boundary)--\r\n"
+        let created = try fixture.server.post(
+            Self.base + "/public/records/new", body: body,
+            headers: [fixture.cookie, ("Content-Type", "multipart/form-data; boundary=\(boundary)")])
+        #expect(created.status == 303, "\(created.text)")
+        let database = try fixture.server.store.database(fixture.server.container, .development, .public, as: .operator())
+        let record = try #require(try database.lookup([RecordLookup("doc-1")]).first?.record)
+        #expect(record.fields["about"]?.references.first?.recordName == "note-0")
+        guard case .asset(let asset)? = record.fields["file"] else {
+            Issue.record("no asset in \(record.fields)")
+            return
+        }
+        #expect(asset.size == Int64(content.utf8.count))
+        let detail = try fixture.get("/public/records/doc-1").text
+        #expect(detail.contains("/assets/1/download/"), "the record page links the stored file")
+        // Its edit form keeps the file unless another is chosen.
+        let edit = try fixture.get("/public/records/doc-1/edit").text
+        #expect(edit.contains("Holds a file; choose another to replace it"))
+    }
+
     @Test func thePickerDefaultsToAHeldTypeAndOffersComparatorsByType() throws {
         let fixture = try Fixture()
         let page = try fixture.get("/public/records").text

@@ -24,16 +24,19 @@ struct RecordsPages: Sendable {
     var routes: [ConsoleRoute] {
         let pages = self
         let base = "/containers/:container/:environment/:database/records"
+        // A record's form may carry a file as large as an asset may be: the store, not the
+        // server, then refuses a file over the limit, and says so in the form.
+        let formBytes = ConsolePages.maximumFormBytes + console.actions.store.configuration.maximumAssetBytes
         return [
             .get(base) { request in try pages.list(request) },
             .get(base + "/export") { request in try pages.export(request) },
             .post(base + "/delete") { request in try pages.deleteSelected(request) },
             .post(base + "/index") { request in try pages.addIndex(request) },
             .get(base + "/new") { request in try pages.newRecord(request) },
-            .post(base + "/new", maxBodyBytes: ConsolePages.maximumFormBytes) { request in try pages.create(request) },
+            .post(base + "/new", maxBodyBytes: formBytes) { request in try pages.create(request) },
             .get(base + "/:record") { request in try pages.detail(request) },
             .get(base + "/:record/edit") { request in try pages.editRecord(request) },
-            .post(base + "/:record/edit", maxBodyBytes: ConsolePages.maximumFormBytes) { request in try pages.update(request) },
+            .post(base + "/:record/edit", maxBodyBytes: formBytes) { request in try pages.update(request) },
             .post(base + "/:record/delete") { request in try pages.delete(request) },
             .get(base + "/:record/fields/:field") { request in try pages.download(request) },
         ]
@@ -383,8 +386,10 @@ struct RecordsPages: Sendable {
         let posted = RecordForm.posted(request, type: type)
         let recordName = (request.field("recordName") ?? "").trimmingCharacters(in: .whitespaces)
         do {
+            let fields = try RecordForm.fields(posted, previous: [:], type: type, timeZone: timeZone)
             var record: JSONObject = [
-                "recordType": .string(type.name), "fields": try RecordForm.fields(posted, previous: [:], type: type, timeZone: timeZone),
+                "recordType": .string(type.name),
+                "fields": try withFiles(fields, request, type: type, recordName: recordName.isEmpty ? nil : recordName, location),
             ]
             if !recordName.isEmpty { record["recordName"] = .string(recordName) }
             let saved = try modify(["operationType": "create", "record": .object(record)], location, request)
@@ -431,7 +436,9 @@ struct RecordsPages: Sendable {
         // After a conflict the operator may save their changes over the version now on the server.
         let changeTag = request.field("overwrite") ?? request.field("recordChangeTag") ?? ""
         do {
-            let fields = try RecordForm.fields(posted, previous: previous, type: type, timeZone: timeZone)
+            let fields = try withFiles(
+                try RecordForm.fields(posted, previous: previous, type: type, timeZone: timeZone), request, type: type, recordName: name,
+                location)
             _ = try modify(
                 [
                     "operationType": "update",
@@ -460,6 +467,42 @@ struct RecordsPages: Sendable {
         }
     }
 
+    /// `fields` with the files the form posted for ASSET fields, each stored first through the
+    /// path the API's uploads take, then named in its field by the receipt the save takes.
+    private func withFiles(
+        _ fields: JSONValue, _ request: ConsoleRequest, type: SchemaView.RecordType, recordName: String?, _ location: ConsoleLocation
+    ) throws -> JSONValue {
+        let files = RecordForm.files(request, type: type)
+        guard !files.isEmpty, var object = fields.objectValue else { return fields }
+        for (field, file) in files {
+            let stored = try actions.uploadAsset(
+                file.bytes, recordType: type.name, field: field, recordName: recordName, zone: location.zone, owner: location.zoneOwner,
+                in: try location.identifier, environment: location.environment, database: location.database, user: location.user,
+                as: request.identity)
+            object[field] = stored.fieldValue
+        }
+        return .object(object)
+    }
+
+    /// The most records the reference picker offers, from the start of the zone by name.
+    static let referenceChoices = 200
+
+    /// The zone's records a REFERENCE field can pick from, by record name with their type: the
+    /// first ``referenceChoices`` the operator's listing gives (what the user reaches, acting as
+    /// one); none when the zone cannot be listed.
+    private func referenceChoices(_ location: ConsoleLocation, _ request: ConsoleRequest) -> [[String: String]] {
+        guard
+            let page = try? actions.browseRecords(
+                zone: location.zone, owner: location.zoneOwner, recordType: nil, after: nil, limit: Self.referenceChoices,
+                in: try location.identifier, environment: location.environment, database: location.database, user: location.user,
+                as: request.identity)
+        else { return [] }
+        return (page["records"]?.arrayValue ?? []).compactMap { record in
+            guard let name = record["recordName"]?.stringValue else { return nil }
+            return ["name": name, "type": record["recordType"]?.stringValue ?? ""]
+        }
+    }
+
     private func formPage(
         _ location: ConsoleLocation, _ request: ConsoleRequest, type: SchemaView.RecordType, schema: SchemaView, values: [String: String],
         recordName: String, existing: JSONValue?, error: String?, changeTag: String? = nil, previous: [String: String]? = nil,
@@ -472,7 +515,8 @@ struct RecordsPages: Sendable {
         context["recordTypes"] = schema.recordTypes.map { ["name": $0.name, "selected": $0.name == type.name] }
         context["recordName"] = recordName
         let opened = previous ?? values
-        var inputs = RecordForm.inputs(for: type, values: values, problems: problems)
+        var inputs = RecordForm.inputs(
+            for: type, values: values, problems: problems, maximumFileBytes: actions.store.configuration.maximumAssetBytes)
         if let existing, changeTag != nil, existing["recordChangeTag"]?.stringValue != changeTag {
             // A conflict: beside each field the other writer changed, what the record holds now.
             let theirs = RecordForm.values(of: existing, type: type, timeZone: Formatting.timeZone(of: request.http))
@@ -482,7 +526,13 @@ struct RecordsPages: Sendable {
                 inputs[index]["theirs"] = theirs[field.name].map { $0.isEmpty ? "(empty)" : $0 } ?? "(removed)"
             }
         }
+        if inputs.contains(where: { $0["picksRecord"] as? Bool == true }) {
+            let choices = referenceChoices(location, request)
+            context["recordChoices"] = choices
+            context["hasRecordChoices"] = !choices.isEmpty
+        }
         context["inputs"] = inputs
+        context["sendsFiles"] = RecordForm.sendsFiles(type)
         context["changeTag"] = changeTag ?? existing?["recordChangeTag"]?.stringValue ?? ""
         context["previous"] = type.userFields.compactMap { field in opened[field.name].map { ["name": "was." + field.name, "value": $0] } }
         context["action"] =
