@@ -11,7 +11,8 @@ extension ManagementActions {
     ) throws -> ZonesView {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
         let handle = try store.database(identifier, environment, database: target, as: actor.caller)
-        let usage = try store.zoneUsage(identifier, environment)
+        // The shared database's zones are counted through the user's shares instead, below.
+        let usage = target.scope == .shared ? [] : try store.zoneUsage(identifier, environment)
         let zones = try handle.zones().map { zone in
             let records: Int64
             let bytes: Int64
