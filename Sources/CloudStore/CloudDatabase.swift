@@ -24,6 +24,10 @@ public struct CloudDatabase: Sendable {
     /// Whether the caller reaches `database`, another user's private database, through the
     /// shares they accepted (their shared database).
     public internal(set) var viaShare = false
+    /// Whether an operator acts as the caller, a participant reaching this database through
+    /// their shares (the console's "act as user"): the operator's own reads (a listing without
+    /// a query, counts) are open to it, bounded by what the shares give the participant.
+    var actsForOperator = false
     /// The operator making this handle's changes: each change's audit entries are written in
     /// its transaction. `nil` for CloudKit's clients, whose changes are not audited.
     public var auditActor: OperatorIdentity?

@@ -572,6 +572,8 @@ def upload_schema(pages, text):
     pages.open(f"{BASE}/schema")
     pages.find("#schema-text").send_keys(text)
     pages.submit("form[enctype='multipart/form-data'] button[type=submit]")
+    # The upload shows what the import would change first; its own button imports.
+    pages.submit(".import-preview form button[type=submit]")
 
 
 def test_09_deploy_the_schema_then_refuse_a_removal(pages, driver):

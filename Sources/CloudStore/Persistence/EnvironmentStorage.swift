@@ -88,8 +88,10 @@ protocol EnvironmentReader {
     /// The stored blob with this content hash.
     func assetBlob(_ sha: String) throws -> AssetBlob?
     /// Up to `limit` records of `zone` in record-name order, after `name` when given, only of
-    /// `recordType` when given: a listing that needs no index of the schema's.
-    func records(in zone: StoredZone, ofType recordType: String?, after name: String?, limit: Int) throws -> [StoredRecord]
+    /// `recordType` when given, only in the hierarchies under `roots` (the roots and every record
+    /// below them) when given: a listing that needs no index of the schema's.
+    func records(in zone: StoredZone, ofType recordType: String?, withinTrees roots: [String]?, after name: String?, limit: Int) throws
+        -> [StoredRecord]
     /// Names of the records of `zone` holding a reference with `action` to `recordName`.
     func referrers(to recordName: String, in zone: StoredZone, action: Reference.Action) throws -> [String]
     /// The shares of a zone, with their participants, by name.
@@ -106,6 +108,9 @@ protocol EnvironmentReader {
     func roleAssignments() throws -> [String: Set<String>]
     /// Records and bytes of every zone that holds any, in every database.
     func zoneStats() throws -> [ZoneStats]
+    /// Records of each type in the hierarchies under `roots` in `zone` (the roots and every
+    /// record below them), by type name, and their bytes.
+    func recordStats(in zone: StoredZone, withinTrees roots: [String]) throws -> (counts: [String: Int64], bytes: Int64)
     /// Records of each type in `zones` (every zone of the environment when `nil`), by type name.
     func recordCounts(in zones: [StoredZone]?) throws -> [String: Int64]
     /// Zones created in any database, default zones not counted.

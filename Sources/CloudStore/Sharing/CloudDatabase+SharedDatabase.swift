@@ -12,6 +12,7 @@ extension CloudDatabase {
             store: store, storage: storage, container: container, environment: environment, database: .private(owner),
             caller: participant)
         reached.viaShare = true
+        reached.actsForOperator = participant != caller
         reached.assetBaseURL = assetBaseURL
         reached.assetCredential = assetCredential
         reached.credential = credential

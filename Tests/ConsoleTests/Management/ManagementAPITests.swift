@@ -41,6 +41,7 @@ import Testing
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/record-types/Note/fields/title", ""),
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/record-types/Note", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/public/records/browse?type=Note", ""),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/public/records/assets?recordType=Note&field=file", "bytes"),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones?user=alice", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones", #"{"zoneName":"Z","user":"alice"}"#),
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones/Work?user=alice", ""),
@@ -289,6 +290,45 @@ import Testing
         #expect(try call("POST", "/containers/iCloud.com.example.Tests/users/bob/discoverable", #"{"discoverable":"yes"}"#).0 == 400)
         #expect(try call("DELETE", "/containers/iCloud.com.example.Tests/users/bob").0 == 200)
         #expect(try call("DELETE", "/containers/iCloud.com.example.Tests/users/bob").0 == 404)
+    }
+
+    /// A file posted for an ASSET field is stored as the API's uploads are, and its receipt saves
+    /// it into a record; a request naming no field is refused.
+    @Test func aFileIsUploadedForAnAssetFieldAndSavedByItsReceipt() throws {
+        let server = try Self.server()
+        let auth = [("Authorization", "Bearer " + (try server.store.createManagementToken(for: "root", name: "t").text))]
+        let base = "/admin/v1/containers/iCloud.com.example.Tests/development/public/records"
+        let uploaded = try Self.send(server, "POST", base + "/assets?recordType=Doc&field=file", body: "some bytes", headers: auth)
+        #expect(uploaded.status == 200, "\(uploaded.text)")
+        let answer = try UploadedAssetView(json: try uploaded.json())
+        #expect(answer.size == 10 && !answer.receipt.isEmpty)
+        let modify: JSONValue = [
+            "operations": [
+                ["operationType": "create", "record": ["recordName": "doc", "recordType": "Doc", "fields": ["file": answer.fieldValue]]]
+            ]
+        ]
+        let saved = try Self.send(
+            server, "POST", base + "/modify", body: String(decoding: modify.serialized(), as: UTF8.self), headers: auth)
+        #expect(saved.status == 200)
+        #expect(try saved.json()["records"]?[0]?["fields"]?["file"]?["value"]?["size"]?.int64Value(acceptingNumericString: true) == 10)
+        let refused = try Self.send(server, "POST", base + "/assets?recordType=Doc", body: "x", headers: auth)
+        #expect(refused.status == 400 && refused.text.contains("Name the record type and the ASSET field"))
+    }
+
+    /// `dryRun=true` answers what an import would change and changes nothing.
+    @Test func aSchemaImportsDryRunPreviewsIt() throws {
+        let server = try Self.server()
+        let token = try server.store.createManagementToken(for: "root", name: "t").text
+        let before = try server.store.exportSchema(server.container, .development)
+        let response = try Self.send(
+            server, "PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/schema?dryRun=true",
+            body: before + "\n RECORD TYPE Task (due TIMESTAMP QUERYABLE);\n", headers: [("Authorization", "Bearer " + token)])
+        #expect(response.status == 200)
+        let answer = try response.json()
+        #expect(answer["dryRun"] == true)
+        #expect(answer["added"] == ["add record type Task (1 field)", "add field Task.due TIMESTAMP", "add index QUERYABLE on Task.due"])
+        #expect(answer["changed"] == [] && answer["removed"] == [])
+        #expect(try server.store.exportSchema(server.container, .development) == before)
     }
 
     @Test func schemaRecordTypesFieldsIndexesAndZones() throws {

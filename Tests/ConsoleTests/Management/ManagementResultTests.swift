@@ -76,6 +76,10 @@ import Testing
                 { try Self.roundTrip(SchemaValidation.self, $0) }
             ),
             (
+                .put, "containers/\(c)/development/schema?dryRun=true", "DEFINE SCHEMA\n RECORD TYPE A (x STRING QUERYABLE);\n",
+                { try Self.roundTrip(SchemaImportPreviewView.self, $0) }
+            ),
+            (
                 .post, "containers/\(c)/development/record-types/Note/fields", #"{"name":"body","type":"STRING","indexes":["SEARCHABLE"]}"#,
                 { try Self.roundTrip(RecordTypeView.self, $0) }
             ),

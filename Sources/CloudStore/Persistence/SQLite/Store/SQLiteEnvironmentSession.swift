@@ -237,9 +237,16 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
             .firstRow([.integer(zone.key), .text(name)]) { try storedRecord(from: $0, zoneID: zone.zoneID) }
     }
 
-    func records(in zone: StoredZone, ofType recordType: String?, after name: String?, limit: Int) throws -> [StoredRecord] {
+    func records(in zone: StoredZone, ofType recordType: String?, withinTrees roots: [String]?, after name: String?, limit: Int) throws
+        -> [StoredRecord]
+    {
         var sql = "SELECT \(RecordColumns.selected) FROM records r WHERE r.zone = ?"
         var values: [SQLiteValue] = [.integer(zone.key)]
+        if let roots {
+            let (condition, parameters) = SQLiteQuerySQLBuilder.withinTrees(roots, zone: zone.key)
+            sql += " AND " + condition
+            values += parameters
+        }
         if let recordType {
             // A type the catalog does not know has no records.
             guard let type = catalog.types[recordType] else { return [] }
