@@ -12,6 +12,9 @@
 #   browse                the records page of a type without filter or sort: the store's listing
 #                         in record-name order, with the count per type
 #   sync                  the sync page: the newest changes of the zone, its subscriptions
+#   sync-older            the sync page paged back to the middle of the log
+#   sync-search           the sync page searched for a record changed among the first: found by name
+#   sync-search-common    the sync page searched for a beginning every record name has
 #   logs, usage, security, users, deploy, reset, audit
 #                         the other pages of the container, each as it first opens
 #
@@ -25,7 +28,7 @@ source "$BENCH/lib/measure.sh"
 RECORDS="${RECORDS:-1000000}"
 ROUNDS="${ROUNDS:-3}"
 DURATION="${DURATION:-10s}"
-CASES="${CASES:-containers records records-filtered records-next record schema zones browse sync logs usage security users deploy reset audit}"
+CASES="${CASES:-containers records records-filtered records-next record schema zones browse sync sync-older sync-search sync-search-common logs usage security users deploy reset audit}"
 command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 
 use_cumulus_binary
@@ -96,6 +99,9 @@ declare -A URLS=(
     [zones]="$PAGES/zones"
     [browse]="$PAGES/records?type=Note&limit=50"
     [sync]="$PAGES/sync"
+    [sync-older]="$PAGES/sync?before=$((RECORDS / 2))"
+    [sync-search]="$PAGES/sync?recordName=detail-target"
+    [sync-search-common]="$PAGES/sync?recordName=note-"
     [logs]="/console/containers/$CONTAINER/development/logs"
     [usage]="/console/containers/$CONTAINER/development/usage"
     [security]="/console/containers/$CONTAINER/development/security"
@@ -105,7 +111,11 @@ declare -A URLS=(
     [audit]="/console/audit"
 )
 # Each page must render what it is for before it is timed: a failing page would still count.
-check() { curl -sf -H "$COOKIE" "$SERVER$1" | grep -q "$2" || { echo "$1 did not render $2" >&2; exit 1; }; }
+check() {
+    local status
+    status="$(curl -s -H "$COOKIE" -o "$WORK/page.html" -w "%{http_code} in %{time_total} s" "$SERVER$1")"
+    grep -q "$2" "$WORK/page.html" || { echo "$1 did not render $2 ($status):" >&2; head -c 2000 "$WORK/page.html" >&2; exit 1; }
+}
 check "${URLS[containers]}" "$CONTAINER"
 check "${URLS[records]}" "Note 0000000: a moderately long title"
 check "${URLS[records-filtered]}" "Note 0000042"
@@ -114,6 +124,9 @@ check "${URLS[record]}" "detail-target"
 check "${URLS[schema]}" "SEARCHABLE"
 check "${URLS[zones]}" "_defaultZone"
 check "${URLS[browse]}" "detail-target"
+check "${URLS[sync-search]}" "/records/detail-target"
+check "${URLS[sync-search-common]}" "Changes "
+check "${URLS[sync-older]}" "Older changes"
 for page in sync logs usage security users deploy reset audit; do check "${URLS[$page]}" "<h1"; done
 echo "records stored: $(sqlite3 "$DATA/containers/$CONTAINER/development.sqlite" 'SELECT count(*) FROM records')" | tee "$RESULTS/records.txt"
 
@@ -127,6 +140,7 @@ latency_table "$SUMMARY" "page" "containers=containers (records and storage per 
     "records=records page, first 50 sorted by title" "records-filtered=records page, filtered on count = 42" \
     "records-next=records page 2 (continuation marker)" "record=record detail" "schema=schema page" \
     "zones=zones page (records per zone)" "browse=records page without filter or sort (the store's listing)" \
-    "sync=sync page" "logs=logs page" "usage=usage page" "security=security page" "users=users page" \
+    "sync=sync page" "sync-older=sync page, paged back to the middle" "sync-search=sync page, a record changed among the first, by name" \
+    "sync-search-common=sync page, a beginning every name has" "logs=logs page" "usage=usage page" "security=security page" "users=users page" \
     "deploy=deploy page" "reset=reset page (counts what would go)" "audit=audit page" | tee "$RESULTS/medians.md"
 echo "raw results: $RESULTS"

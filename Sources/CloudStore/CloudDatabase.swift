@@ -18,9 +18,16 @@ public struct CloudDatabase: Sendable {
     public var assetBaseURL: String?
     /// The credential the caller holds, which the `downloadURL`s made for them last as long as.
     public var assetCredential = AssetCredential.none
+    /// The API token or server key the caller's request carried: the change log keeps it with
+    /// each change the caller makes, so that an operator sees where a change came from.
+    public var credential: RequestLogCredential?
     /// Whether the caller reaches `database`, another user's private database, through the
     /// shares they accepted (their shared database).
     public internal(set) var viaShare = false
+    /// Whether an operator acts as the caller, a participant reaching this database through
+    /// their shares (the console's "act as user"): the operator's own reads (a listing without
+    /// a query, counts) are open to it, bounded by what the shares give the participant.
+    var actsForOperator = false
     /// The operator making this handle's changes: each change's audit entries are written in
     /// its transaction. `nil` for CloudKit's clients, whose changes are not audited.
     public var auditActor: OperatorIdentity?
@@ -65,6 +72,7 @@ public struct CloudDatabase: Sendable {
             return completion(.failure(error))
         }
         let (store, container, environment, database, caller, viaShare) = (store, container, environment, database, caller, viaShare)
+        let credential = credential
         let receipts = AssetReceiptCheck(place: place, signer: store.assetSigner, now: now)
         let audit = recordAudit(request)
         storage.write({ [participantUsers] writer in
@@ -75,6 +83,7 @@ public struct CloudDatabase: Sendable {
                 receipts: receipts)
             modifier.viaShare = viaShare
             modifier.participantUsers = participantUsers
+            modifier.credential = credential
             let results = try modifier.apply(request, to: writer)
             try store.checkStorage(of: writer, limit: storageLimit, container: container, environment: environment)
             for note in audit?.notes(request, results) ?? [] { try writer.record(note) }

@@ -99,13 +99,20 @@ extension CloudStore {
     public func usePushToken(_ value: String) throws -> PushToken? {
         guard var token = try pushToken(value) else { return nil }
         let time = now
-        // Noted at most once an hour (or sooner for a short idle lifetime), not at every poll.
-        if token.userRecordName != nil, time - token.lastUsed >= min(60 * 60 * 1000, configuration.boundPushTokenIdleLifetime / 10) {
-            try credentials.touchPushToken(value, at: time)
-            token.lastUsed = time
+        // Noted at most once per resolution, not at every poll (a poll answered at once is
+        // followed by the next): the time an operator reads is this close to the last poll.
+        // The poll is a use too, which keeps the token alive.
+        if token.userRecordName != nil, token.lastPolled.map({ time - $0 >= Self.pushTokenPollResolution }) ?? true {
+            try credentials.notePushTokenPoll(value, at: time)
+            token.lastUsed = max(token.lastUsed, time)
+            token.lastPolled = time
         }
         return token
     }
+
+    /// How close a push token's ``PushToken/lastPolled`` is to its last poll, in milliseconds:
+    /// a poll is written down once this long after the one before, not at every poll.
+    public static let pushTokenPollResolution: Int64 = 60_000
 
     /// The push tokens users hold in a container's environment (or `user` alone), by user,
     /// oldest first, with when each was created and last used: what an operator reviews.

@@ -130,7 +130,8 @@ extension CloudStore {
             var records: [StoredRecord] = []
             var after: String?
             while true {
-                let page = try reader.records(in: stats.zone, ofType: recordType, after: after, limit: CloudDatabase.maximumListing)
+                let page = try reader.records(
+                    in: stats.zone, ofType: recordType, withinTrees: nil, after: after, limit: CloudDatabase.maximumListing)
                 impact.records += Int64(page.count)
                 records += field.map { field in page.filter { $0.record.fields[field] != nil } } ?? page
                 guard page.count == CloudDatabase.maximumListing, let last = page.last else { break }

@@ -52,12 +52,37 @@ extension CloudStore {
         do {
             try self.environment(container, environment).writeSchema { writer -> Void in
                 try writer.replaceSchema(schema)
-                throw DryRun()
+                throw DryRun(preview: nil)
             }
         } catch is DryRun {}
         return schema
     }
 
-    /// Unwinds a dry run's transaction.
-    private struct DryRun: Error {}
+    /// What importing `text` into development would add, change and remove, found by importing
+    /// it in a transaction that is then rolled back: nothing changes.
+    /// - Throws: what ``importSchema(_:into:_:by:)`` would throw: ``CloudStoreError/badRequest(_:)``
+    ///   for a bad schema, a changed field type, or production.
+    public func previewSchemaImport(_ text: String, into container: ContainerIdentifier, _ environment: Environment) throws
+        -> SchemaImportPreview
+    {
+        guard environment == .development else {
+            throw CloudStoreError.badRequest("Schema can be imported into development only; production changes by deploying")
+        }
+        let schema = try validateSchema(text)
+        do {
+            try self.environment(container, environment).writeSchema { writer -> Void in
+                let current = try writer.schema()
+                try writer.replaceSchema(schema)
+                throw DryRun(preview: SchemaImportPreview(current: current, imported: try writer.schema()))
+            }
+        } catch let dryRun as DryRun {
+            if let preview = dryRun.preview { return preview }
+        }
+        throw CloudStoreError.internalError("The schema import's dry run ended without its preview")
+    }
+
+    /// Unwinds a dry run's transaction, carrying what it found.
+    private struct DryRun: Error {
+        var preview: SchemaImportPreview?
+    }
 }

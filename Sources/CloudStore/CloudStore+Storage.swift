@@ -35,7 +35,17 @@ extension CloudStore {
 
 extension CloudDatabase {
     /// How many records of each type this database holds, in one zone or in all of them.
+    /// Reached through shares, only the records the caller's shares give them are counted: the
+    /// shared hierarchies, or the whole zone when it is shared.
+    /// - Throws: ``CloudStoreError/zoneNotFound(_:)`` through shares, for a zone nothing of is
+    ///   shared with the caller.
     public func recordCounts(zoneName: String? = nil) throws -> [String: Int64] {
+        if viaShare {
+            let names = try zoneName.map { [$0] } ?? zones().map(\.zoneID.zoneName)
+            var total: [String: Int64] = [:]
+            for name in names { total.merge(try usage(ofZone: name).counts, uniquingKeysWith: +) }
+            return total
+        }
         let database = database
         return try storage.read { reader in
             let zones: [StoredZone]
@@ -45,6 +55,19 @@ extension CloudDatabase {
                 zones = try reader.zones(in: database)
             }
             return try reader.recordCounts(in: zones)
+        }
+    }
+
+    /// The records of each type and their bytes in the zone `zoneName`; reached through shares,
+    /// only what the caller's shares give them.
+    /// - Throws: ``CloudStoreError/zoneNotFound(_:)`` for a created zone that does not exist, or,
+    ///   through shares, one nothing of is shared with the caller.
+    public func usage(ofZone zoneName: String) throws -> (counts: [String: Int64], bytes: Int64) {
+        try storage.read { reader in
+            guard let (zone, roots) = try reachedZone(named: zoneName, reader) else { return ([:], 0) }
+            if let roots { return try reader.recordStats(in: zone, withinTrees: roots) }
+            let bytes = try reader.zoneStats().first { $0.zone.key == zone.key }?.bytes ?? 0
+            return (try reader.recordCounts(in: [zone]), bytes)
         }
     }
 }

@@ -4,19 +4,67 @@ extension CloudStore {
     /// A container environment's usage against its limits, and over `range` in equal buckets
     /// ending with the current one.
     public func usageReport(of container: ContainerIdentifier, _ environment: Environment, range: UsageRange) throws -> UsageReport {
+        let now = self.now
+        let span = UsageSpan(range, now: now)
+        let read = try requestLog.usageMinutes(container, environment, fromMinute: span.firstStart, toMinute: span.end)
+        return try usageReport(of: container, environment, range: range, minutes: read.minutes, storageBefore: read.storageBefore, now: now)
+    }
+
+    /// An environment's calls over `range` in figures, with the breakdown by operation (see
+    /// ``UsageSummary``); the range ends with the current bucket, as ``usageReport(of:_:range:)``'s.
+    public func usageSummary(of container: ContainerIdentifier, _ environment: Environment, range: UsageRange) throws -> UsageSummary {
+        let now = self.now
+        let minutes = try requestLog.usageMinutes(
+            container, environment, fromMinute: UsageSpan.earliestMinute(now: now), toMinute: UsageSpan(range, now: now).end
+        ).minutes
+        return try usageSummary(of: container, environment, range: range, minutes: minutes, now: now)
+    }
+
+    /// The shortest usage range that holds every call of an environment's last week; `nil`
+    /// for an environment without calls in that week.
+    public func fittingUsageRange(of container: ContainerIdentifier, _ environment: Environment) throws -> UsageRange? {
+        let now = self.now
+        let minutes = try requestLog.usageMinutes(
+            container, environment, fromMinute: UsageSpan.earliestMinute(now: now), toMinute: now / 60_000 + 1
+        ).minutes
+        return Self.fittingUsageRange(minutes, now: now)
+    }
+
+    /// What a usage page shows from one read of the usage minutes: the range asked for (or,
+    /// without one, ``fittingUsageRange(of:_:)``'s, else a day), the report over it and its summary.
+    public func usageOverview(of container: ContainerIdentifier, _ environment: Environment, range: UsageRange?) throws -> UsageOverview {
+        let now = self.now
+        // The week's minutes hold every range's and tell which range fits.
+        let read = try requestLog.usageMinutes(
+            container, environment, fromMinute: UsageSpan.earliestMinute(now: now), toMinute: UsageSpan(.week, now: now).end)
+        let range = range ?? Self.fittingUsageRange(read.minutes, now: now) ?? .day
+        return UsageOverview(
+            range: range,
+            report: try usageReport(
+                of: container, environment, range: range, minutes: read.minutes, storageBefore: read.storageBefore, now: now),
+            summary: try usageSummary(of: container, environment, range: range, minutes: read.minutes, now: now))
+    }
+
+    /// The report over `range` from the usage minutes read from its first bucket or earlier,
+    /// `storageBefore` being the storage measured before the first of them.
+    private func usageReport(
+        of container: ContainerIdentifier, _ environment: Environment, range: UsageRange, minutes read: [UsageMinute],
+        storageBefore: Int64?, now: Int64
+    ) throws -> UsageReport {
         let limits = try limits(of: container, environment)
         let stored = try usage(of: container, environment)
-        let now = self.now
+        let span = UsageSpan(range, now: now)
         let bucket = range.bucketMinutes
-        // Buckets are aligned to their size, the last one holding now.
-        let lastStart = now / 60_000 / bucket * bucket
-        let firstStart = lastStart - bucket * Int64(range.bucketCount - 1)
-        let read = try requestLog.usageMinutes(container, environment, fromMinute: firstStart, toMinute: lastStart + bucket)
         var points: [UsagePoint] = []
-        var storage = read.storageBefore
-        var minutes = read.minutes[...]
+        var storage = storageBefore
+        var minutes = read[...]
+        // Minutes before the range only tell the storage it starts with.
+        while let minute = minutes.first, minute.minute < span.firstStart {
+            minutes = minutes.dropFirst()
+            if let measured = minute.storageBytes { storage = measured }
+        }
         for index in 0..<range.bucketCount {
-            let start = firstStart + Int64(index) * bucket
+            let start = span.firstStart + Int64(index) * bucket
             var point = UsagePoint(start: start * 60_000, requests: 0, errors: 0, bytesIn: 0, bytesOut: 0)
             var latency = LatencyHistogram()
             while let minute = minutes.first, minute.minute < start + bucket {
@@ -41,22 +89,19 @@ extension CloudStore {
             monthStart: month.start, points: points)
     }
 
-    /// An environment's calls over `range` in figures, with the breakdown by operation (see
-    /// ``UsageSummary``); the range ends with the current bucket, as ``usageReport(of:_:range:)``'s.
-    public func usageSummary(of container: ContainerIdentifier, _ environment: Environment, range: UsageRange) throws -> UsageSummary {
-        let now = self.now
-        let bucket = range.bucketMinutes
-        let lastStart = now / 60_000 / bucket * bucket
-        let firstStart = lastStart - bucket * Int64(range.bucketCount - 1)
-        // The week's minutes say when the latest call was; the range's are among them.
-        let weekStart = min(firstStart, now / 60_000 - UsageRange.week.bucketMinutes * Int64(UsageRange.week.bucketCount))
-        let minutes = try requestLog.usageMinutes(container, environment, fromMinute: weekStart, toMinute: lastStart + bucket).minutes
+    /// The summary over `range` from the usage minutes of the last week (which tell the
+    /// latest activity) and the range's calls in the request log.
+    private func usageSummary(
+        of container: ContainerIdentifier, _ environment: Environment, range: UsageRange, minutes: [UsageMinute], now: Int64
+    ) throws -> UsageSummary {
+        let span = UsageSpan(range, now: now)
         var summary = UsageSummary(
-            totals: UsagePoint(start: firstStart * 60_000, requests: 0, errors: 0, bytesIn: 0, bytesOut: 0), operations: [], callsRead: 0)
+            totals: UsagePoint(start: span.firstStart * 60_000, requests: 0, errors: 0, bytesIn: 0, bytesOut: 0), operations: [],
+            callsRead: 0)
         var latency = LatencyHistogram()
-        for minute in minutes where minute.requests > 0 {
+        for minute in minutes where minute.requests > 0 && minute.minute < span.end {
             summary.lastActivity = max(summary.lastActivity ?? 0, minute.minute * 60_000)
-            guard minute.minute >= firstStart else { continue }
+            guard minute.minute >= span.firstStart else { continue }
             summary.totals.requests += minute.requests
             summary.totals.errors += minute.errors
             summary.totals.bytesIn += minute.bytesIn
@@ -68,7 +113,7 @@ extension CloudStore {
         guard summary.totals.requests > 0 else { return summary }
         let calls = try requestLog.entries(
             RequestLogFilter(
-                container: container.rawValue, environment: environment.rawValue, from: firstStart * 60_000,
+                container: container.rawValue, environment: environment.rawValue, from: span.firstStart * 60_000,
                 limit: UsageSummary.maximumCallsRead))
         summary.callsRead = calls.count
         var byOperation: [String: (usage: OperationUsage, latency: LatencyHistogram)] = [:]
@@ -94,21 +139,13 @@ extension CloudStore {
         return summary
     }
 
-    /// The shortest usage range that holds every call of an environment's last week; `nil`
-    /// for an environment without calls in that week.
-    public func fittingUsageRange(of container: ContainerIdentifier, _ environment: Environment) throws -> UsageRange? {
-        let now = self.now
-        let weekMinutes = UsageRange.week.bucketMinutes * Int64(UsageRange.week.bucketCount)
-        let minutes = try requestLog.usageMinutes(
-            container, environment, fromMinute: now / 60_000 - weekMinutes, toMinute: now / 60_000 + 1
-        ).minutes
-        guard let first = minutes.first(where: { $0.requests > 0 })?.minute else { return nil }
+    /// The shortest range whose buckets hold the first call among `minutes` (the last week's).
+    private static func fittingUsageRange(_ minutes: [UsageMinute], now: Int64) -> UsageRange? {
+        let weekStart = now / 60_000 - UsageRange.week.bucketMinutes * Int64(UsageRange.week.bucketCount)
+        guard let first = minutes.first(where: { $0.requests > 0 && $0.minute >= weekStart && $0.minute <= now / 60_000 })?.minute
+        else { return nil }
         // A range shows its buckets whole: its first bucket starts at most this long ago.
-        return UsageRange.allCases.first { range in
-            let bucket = range.bucketMinutes
-            let firstStart = (now / 60_000 / bucket * bucket) - bucket * Int64(range.bucketCount - 1)
-            return first >= firstStart
-        } ?? .week
+        return UsageRange.allCases.first { first >= UsageSpan($0, now: now).firstStart } ?? .week
     }
 
     /// Bytes of records an environment holds, as the usage counters measure it once a minute.

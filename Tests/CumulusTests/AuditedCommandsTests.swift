@@ -21,8 +21,9 @@ import Testing
         "LifecycleCommands.swift": ["deploy", "reset"],
     ]
 
-    /// Requests that change nothing although sent as POST: dry runs.
-    static let dryRuns: [String: Int] = ["SchemaCommands.swift": 1]
+    /// Requests that change nothing although sent as POST or PUT: dry runs (validate-schema,
+    /// import-schema --dry-run).
+    static let dryRuns: [String: Int] = ["SchemaCommands.swift": 2]
 
     /// Each file's calls that can change state (a management request other than GET, or an
     /// action run on the data directory) are as many as its commands listed above: a new one

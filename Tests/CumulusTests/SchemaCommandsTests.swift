@@ -44,6 +44,14 @@ import Testing
         let valid = try CumulusBinary.run(["validate-schema", "--file", file, "--container", container.rawValue, "--data-dir", data])
         #expect(valid.status == 0, "\(valid.error)")
         #expect(valid.output.contains("Schema is valid: 1 record types"))
+        // A dry run says what the import would change, and changes nothing.
+        let dryRun = try CumulusBinary.run([
+            "import-schema", "--file", file, "--container", container.rawValue, "--dry-run", "--data-dir", data,
+        ])
+        #expect(dryRun.status == 0, "\(dryRun.error)")
+        #expect(dryRun.output.contains("  + add index SEARCHABLE on Note.title\n"), "\(dryRun.output)")
+        #expect(dryRun.output.contains("  ~ change the grants of Note to WRITE to _creator; READ to _world\n"), "\(dryRun.output)")
+        #expect(!(try server.exportSchema(container, .development)).contains("SEARCHABLE"))
         let imported = try CumulusBinary.run([
             "import-schema", "--file", file, "--container", container.rawValue, "--environment", "development", "--data-dir", data,
         ])

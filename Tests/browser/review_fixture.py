@@ -75,6 +75,8 @@ class Review:
     trips_zone: str = "Trips"
     trip_root: str = "trip-japan"
     stops: list[str] = field(default_factory=list)
+    #: A record of alice's in Trips outside the shared hierarchy (an Entry), which bob does not see.
+    trips_private: str = "trips-draft"
     share: str = "share-trips"
     share_short_guid: str = ""
     journal_zone: str = "Journal"
@@ -265,6 +267,8 @@ def seed_review(server: ConsoleServer) -> Review:
     _ok(bob.post("shared", "records/modify", {"zoneID": trips, "operations": [
         _record("stop-6", "Stop", {"city": {"value": "Kanazawa"}}, parent={"recordName": "trip-japan"})]}))
     stops.append("stop-6")
+    # A draft of alice's in Trips outside the shared hierarchy: hers alone, never bob's.
+    _modify(alice, "private", [_record("trips-draft", "Entry", {"text": {"value": "Ideas for next year"}})], zone="Trips")
 
     # alice's Journal, bob's own private notes.
     journal = 30

@@ -332,10 +332,15 @@ def test_08e_sync_inspector_subscriptions_and_queued_notifications(pages, driver
     assert "Change feed of _defaultZone" in text
     rows = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "table.list tbody tr")]
     assert any("deleted" in row and "sync-a" in row for row in rows), rows
+    pages.check("sync")
+    # Subscriptions and queues are on the Sync tab's Notifications view.
+    pages.open(f"{BASE}/public/sync/notifications")
+    rows = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "table.list tbody tr")]
     assert any("every-book" in row and "Book in every zone" in row for row in rows), rows
     queued = driver.find_elements(By.XPATH, "//h2[text()='Notifications waiting']/following::table[1]//tbody/tr")
     assert len(queued) == 1 and queued[0].text.endswith("3"), [row.text for row in queued]
-    pages.check("sync")
+    pages.check("sync-notifications")
+    pages.open(f"{BASE}/public/sync")
 
     # What a client holding the current token would get next: nothing; from no token, both names.
     token = pages.find("dl.meta dd code").text
@@ -369,7 +374,7 @@ def test_08e_sync_inspector_subscriptions_and_queued_notifications(pages, driver
     pages.check("record-with-asset")
 
     # Delete the subscription after the confirmation.
-    pages.open(f"{BASE}/public/sync")
+    pages.open(f"{BASE}/public/sync/notifications")
     pages.submit("form[action$='/subscriptions/delete'] button[type=submit]")
     assert "Delete subscription every-book?" in pages.text()
     pages.submit("form button.danger")
@@ -567,6 +572,8 @@ def upload_schema(pages, text):
     pages.open(f"{BASE}/schema")
     pages.find("#schema-text").send_keys(text)
     pages.submit("form[enctype='multipart/form-data'] button[type=submit]")
+    # The upload shows what the import would change first; its own button imports.
+    pages.submit(".import-preview form button[type=submit]")
 
 
 def test_09_deploy_the_schema_then_refuse_a_removal(pages, driver):

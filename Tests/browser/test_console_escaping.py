@@ -166,7 +166,8 @@ def test_04_zones_page(signed_in, driver):
 
 
 def test_05_sync_page(signed_in, driver):
-    signed_in.open(f"{BASE}/private/sync?user={USER}")
+    # Subscriptions are on the Sync tab's Notifications view.
+    signed_in.open(f"{BASE}/private/sync/notifications?user={USER}")
     expect_intact(driver, "sync", SUBSCRIPTION)
     assert SUBSCRIPTION in dom(driver)["values"], "the delete form's hidden field holds the subscription ID"
 

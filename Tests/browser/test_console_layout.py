@@ -205,7 +205,7 @@ def test_ctrl_enter_runs_the_query(pages, review, driver):
     "records",
     "logs",
     "schema",
-    pytest.param("sync", marks=pytest.mark.xfail(strict=False, reason="pending the Sync page's paged change log")),
+    "sync",
 ])
 def test_page_height_at_390_px_within_budget(pages, review, driver, name):
     pages.open(review.console(CONTAINER_PAGES[name]))

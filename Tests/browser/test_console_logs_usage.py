@@ -1,6 +1,7 @@
 """Logs that say why and usage that tells something, on the console review's data shape: a
 records/modify that answered 200 with per-record ACCESS_DENIED failures is flagged and found by
-"errors only", and its detail names the reason; a malformed request's detail names its reason;
+"errors only", and its row and detail name the reason and the API token; a malformed request's
+row and detail name its reason;
 the operation filter lists every operation of the API; the Usage page shows totals and a
 breakdown by operation, and an empty container says so in words. Every page is checked with
 axe-core and saved as screenshots at 1280×800 and 390×844; the Logs page with 50 rows stays
@@ -55,6 +56,12 @@ def test_a_partly_failed_write_is_found_by_errors_only_and_its_detail_names_the_
     assert flagged, pages.text()
     assert "3 of 5 records: ACCESS_DENIED" in flagged[0].text
     assert "bob" in flagged[0].text
+    # The row itself says why and with which credential; the malformed calls say why too, so
+    # that failures are told apart without opening each one.
+    assert "API token iOS app" in flagged[0].text
+    refused = [row for row in _rows(pages) if "400 BAD_REQUEST" in row.text]
+    assert refused and all(len(row.find_element(By.CSS_SELECTOR, "td[data-label=Status]").text) > len("400 BAD_REQUEST ")
+                           for row in refused), [row.text for row in refused]
     pages.check("logs-errors-only")
 
     link = flagged[0].find_element(By.CSS_SELECTOR, "a[href*='/logs/requests/']")

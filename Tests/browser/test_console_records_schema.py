@@ -2,14 +2,18 @@
 made just in time is browsed before it has any index, the type picker starts on a type the
 zone holds, record detail shows parent, share and the share's participants, and the schema
 page jumps between types, saves each type's indexes at once and deletes a field in
-development after counting what goes. Every page is checked with axe-core, saved as
-screenshots, and the records and schema pages are held to a height at 390 px."""
+development after counting what goes; the record form uploads a file and picks a reference, a
+schema upload is previewed before it is imported, and "act as user" offers the users by name.
+Every page is checked with axe-core, saved as screenshots, and the records and schema pages are
+held to a height at 390 px."""
 
 import re
 
 import pytest
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.select import Select
+
+from review_fixture import tiny_png
 
 #: The most a page may be tall at 390 px wide (half of what the review measured, or less).
 RECORDS_HEIGHT = 9_500
@@ -144,3 +148,64 @@ def test_schema_jumps_saves_per_type_and_deletes_a_field(review, pages, driver):
     assert not driver.find_elements(By.CSS_SELECTOR, "#type-Note form[action$='/fields/mood/delete']")
     pages.open(review.console("public/records/note-after-deploy"))
     assert "mood" not in pages.find("dl.fields").text
+
+
+def test_the_record_form_uploads_a_file_and_picks_a_reference(review, pages, driver, tmp_path):
+    # dave writes nothing through the API: his private database holds only what this form makes.
+    pages.open(review.console("private/records/new?type=Photo&user=dave"))
+    assert pages.find("form.record-form").get_attribute("enctype") == "multipart/form-data"
+    image = tmp_path / "sunset.png"
+    image.write_bytes(tiny_png(0xE0, 0x80, 0x30))
+    pages.find("#recordName").send_keys("dave-photo-1")
+    pages.find("#field-caption").send_keys("Sunset")
+    pages.find("#field-image").send_keys(str(image))
+    pages.check("record-form-file")
+    pages.submit("form.record-form button[type=submit]")
+    assert "Record dave-photo-1 created." in pages.text()
+    preview = pages.find("dl.fields img.preview")
+    assert driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth", preview) > 0, "the stored PNG is shown"
+    pages.check("record-uploaded-file")
+
+    # A second photo picks the first from the zone's records, offered by name with their type.
+    pages.open(review.console("private/records/new?type=Photo&user=dave"))
+    reference = pages.find("#field-note")
+    assert reference.get_attribute("list") == "record-choices"
+    offered = [(option.get_attribute("value"), option.get_attribute("textContent"))
+               for option in driver.find_elements(By.CSS_SELECTOR, "#record-choices option")]
+    assert offered == [("dave-photo-1", "Photo")], offered
+    pages.find("#recordName").send_keys("dave-photo-2")
+    reference.send_keys("dave-photo-1")
+    pages.check("record-form-reference-picker")
+    pages.submit("form.record-form button[type=submit]")
+    assert "Record dave-photo-2 created." in pages.text()
+    assert pages.find("dl.fields a[href*='/records/dave-photo-1']").text == "dave-photo-1"
+
+
+def test_a_schema_upload_is_previewed_before_it_is_imported(review, pages, driver, tmp_path):
+    schema = review.server.cli("export-schema", "--container", review.container)
+    upload = tmp_path / "next.ckdb"
+    upload.write_text(schema.rstrip() + "\n    RECORD TYPE Itinerary (\n        title STRING QUERYABLE\n    );\n")
+    pages.open(review.console("schema"))
+    pages.find("#schema-file").send_keys(str(upload))
+    pages.submit("form[enctype='multipart/form-data'] button[type=submit]")
+    preview = pages.find(".import-preview")
+    assert "add record type Itinerary (1 field)" in preview.text, preview.text
+    assert "add index QUERYABLE on Itinerary.title" in preview.text
+    assert preview.find_element(By.CSS_SELECTOR, "button[type=submit]").text == "Import into development"
+    pages.check("schema-import-preview")
+    # Nothing is imported until the preview's button is pressed.
+    assert "Itinerary" not in review.server.cli("export-schema", "--container", review.container)
+
+
+def test_act_as_user_offers_the_users_by_name(review, pages, driver):
+    pages.open(review.console("private/records"))
+    box = pages.find("#bar-user")
+    assert box.get_attribute("list") == "bar-users" and box.get_attribute("type") == "text"
+    offered = {option.get_attribute("value"): option.get_attribute("textContent")
+               for option in driver.find_elements(By.CSS_SELECTOR, "#bar-users option")}
+    for name, user in review.users.items():
+        assert offered.get(name) == f"{name} ({user.record_name[:5]}…)", offered
+    box.send_keys("alice")
+    pages.submit("form.bar-form button[type=submit]")
+    assert "user=alice" in driver.current_url
+    pages.check("act-as-user-picked")

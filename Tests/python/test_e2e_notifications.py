@@ -207,7 +207,19 @@ def test_the_cli_lists_subscriptions_and_shows_the_change_log(server: dict[str, 
     kinds = [(fields[1], fields[2]) for fields in log if fields[0].isdigit()]
     assert ("deleted", "high") in kinds and ("created", "low") in kinds, kinds
     token = next(fields[1] for fields in log if fields[0] == "syncToken")
-    assert cumulus.cli("changes", "--container", CONTAINER, "--sync-token", token).splitlines()[0] == f"syncToken\t{token}"
+    at_end = cumulus.cli("changes", "--container", CONTAINER, "--sync-token", token).splitlines()
+    assert at_end[0] == f"syncToken\t{token}"
+    assert "reader\t_world" in at_end and any(line.startswith("held\tchange ") for line in at_end), at_end
+    # Newest first, searched by name, paged back, with who made each change and through what.
+    numbers = [int(fields[0]) for fields in log if fields[0].isdigit()]
+    assert numbers == sorted(numbers, reverse=True), numbers
+    searched = [line.split("\t") for line in cumulus.cli("changes", "--container", CONTAINER, "--record-name", "high").splitlines()]
+    assert [fields[1] for fields in searched if fields[0].isdigit()][0] == "deleted", searched
+    assert all(fields[2] == "high" for fields in searched if fields[0].isdigit()), searched
+    older = [line.split("\t") for line in cumulus.cli("changes", "--container", CONTAINER, "--before", str(numbers[0])).splitlines()]
+    assert [int(fields[0]) for fields in older if fields[0].isdigit()] == numbers[1:], older
+    first = [line.split("\t") for line in cumulus.cli("changes", "--container", CONTAINER, "--sync-token", "", "--reader", "_world").splitlines()]
+    assert any(fields[0] == "reader" and fields[1] == "_world" for fields in first), first
     user = next(line.split("\t")[0] for line in listed if line.split("\t")[2] == "urgent")
     assert cumulus.cli("subscriptions", "delete", "--container", CONTAINER, "--user", user, "urgent") == f"Deleted subscription urgent of {user}."
     assert "urgent" not in cumulus.cli("subscriptions", "list", "--container", CONTAINER)

@@ -87,6 +87,11 @@ _E = r"(?![0-9A-Za-z])"  # no word character after
 
 #: The rules, applied in this order to every response (and, to find known values only, to
 #: every request). The first rule that takes a value gives it its kind.
+
+#: The cells a request log CSV row has after its request id (its place in the log, reason,
+#: credential, user agent, record types, zones and outcomes), to the end of the row.
+_CSV_CELLS_AFTER_REQUEST_ID = r'(?:,"(?:[^"\r\n]|"")*")*\r?$'
+
 RULES: list[Rule] = [
     # --- Credentials and handed-out secrets: random by design.
     Rule("mt", re.compile(_B + r"cumulus_mt_(?P<id>[0-9a-f]{16})_[0-9a-f]{64}" + _E),
@@ -147,9 +152,10 @@ RULES: list[Rule] = [
     Rule("time", re.compile(_B + r"1\d{9}" + _E), "an epoch time in seconds", numbered=False, accept=_near_now_s),
     Rule("size", _json_number("bytesOut"),
          "a logged response's size varies with the lengths of the ids it held (request ids are not fixed-length)", numbered=False),
-    Rule("duration", re.compile(r'(?m)"(?P<v>\d+)","\d+","\d+","[0-9a-f]+-[0-9a-f]+"\r?$'),
-         "a request log CSV row's duration (a row ends: duration, bytes in, bytes out, request id)", numbered=False),
-    Rule("size", re.compile(r'(?m)"(?P<v>\d+)","[0-9a-f]+-[0-9a-f]+"\r?$'), "a request log CSV row's response size", numbered=False),
+    Rule("duration", re.compile(r'(?m)"(?P<v>\d+)","\d+","\d+","[0-9a-f]+-[0-9a-f]+"' + _CSV_CELLS_AFTER_REQUEST_ID),
+         "a request log CSV row's duration (duration, bytes in, bytes out, request id, then the call's details)", numbered=False),
+    Rule("size", re.compile(r'(?m)"(?P<v>\d+)","[0-9a-f]+-[0-9a-f]+"' + _CSV_CELLS_AFTER_REQUEST_ID),
+         "a request log CSV row's response size", numbered=False),
     Rule("filesize", _json_number("fileBytes"),
          "an environment file's size follows the storage layout (its tables and pages), not an answer; "
          "a refactor may add a table (the audit outbox did). 0 (PostgreSQL) stays literal",

@@ -69,7 +69,9 @@ extension CloudStore {
     ///   for a file over ``CloudStoreConfiguration/maximumAssetBytes``, one the environment's
     ///   storage quota has no room for, or a month's transfer used up;
     ///   ``CloudStoreError/throttled(_:retryAfter:)`` past the request rate.
-    public func uploadAsset(ticket: String, content: [UInt8]) throws -> UploadedAsset {
+    /// - Parameter actor: the operator storing the file through the console or the management
+    ///   API, audited in the upload's transaction; `nil` for an app's upload URL.
+    public func uploadAsset(ticket: String, content: [UInt8], by actor: OperatorIdentity? = nil) throws -> UploadedAsset {
         let time = now
         let upload = try AssetTickets.upload(ticket, with: assetSigner, now: time)
         let place = upload.place
@@ -89,8 +91,12 @@ extension CloudStore {
         // writer held, so that a collection of the same blob cannot cross it.
         let staged = try assetStore.stage(sha, stored, in: space)
         let (container, environment) = (place.container, place.environment)
+        let note = auditNote(
+            actor, "record.asset.upload", container, environment,
+            target: "\(content.count) bytes for \(upload.recordType).\(upload.fieldName) of \(upload.recordName)")
         do {
             try storage.write { writer in
+                if let note { try writer.record(note) }
                 // Taken in the transaction that stores the file: of two files posted to one URL,
                 // whichever commits second is refused and leaves nothing.
                 guard try writer.insertUsedUploadTicket(upload.id, expires: upload.expires) else {
@@ -110,6 +116,7 @@ extension CloudStore {
             discard(staged, storage)
             throw error
         }
+        if note != nil { moveAuditOutbox(of: storage) }
         let receipt = AssetTickets.Receipt(place: place, sha: sha, size: blob.size, expires: time + configuration.assetReceiptLifetime)
         return UploadedAsset(
             fileChecksum: AssetReceiptCheck.checksum(of: sha), size: blob.size, receipt: AssetTickets.seal(receipt, with: assetSigner))

@@ -80,6 +80,9 @@ protocol CredentialStorage: Sendable {
     func bindPushToken(_ token: String, to userRecordName: String, session: String?, at time: Int64) throws
     /// Records that a push token was used at `time`. Not a change caches need to see.
     func touchPushToken(_ token: String, at time: Int64) throws
+    /// Records that the courier was polled with a push token at `time` (also a use of it). Not
+    /// a change caches need to see.
+    func notePushTokenPoll(_ token: String, at time: Int64) throws
     /// Deletes push tokens; returns how many there were.
     func deletePushTokens(_ tokens: [String]) throws -> Int
     /// How many push tokens of a container's environment no user holds.

@@ -25,4 +25,10 @@ struct ChangeEntry: Hashable, Sendable {
     /// For a deletion in a zone with shared hierarchies: the root of the hierarchy the record
     /// was in, which decides which participants learn of it.
     var tree: String? = nil
+    /// The user the change was made as (the modifier a save stamps, the deleter of a
+    /// tombstone); `nil` for changes logged before the log kept it.
+    var modifier: String? = nil
+    /// The API token or server key the change's request carried, packed as the request log
+    /// packs it; `nil` for the console's and the CLI's changes and those logged before.
+    var via: String? = nil
 }

@@ -46,6 +46,9 @@ protocol EnvironmentReader {
     func lastChangeSequence(in zone: StoredZone) throws -> Int64
     /// The zone's change log after `sequence`, oldest first.
     func changes(in zone: StoredZone, after sequence: Int64, limit: Int) throws -> [ChangeEntry]
+    /// The zone's change log entries `filter` keeps, at most `limit`: the oldest of them, or the
+    /// newest, newest first, as the filter asks.
+    func changes(in zone: StoredZone, matching filter: ChangeLogFilter, limit: Int) throws -> [ChangeEntry]
     /// The zone's change log after `sequence`, oldest first, each entry with its record as it is
     /// now (`nil` when it is gone): one statement for a whole page of a change feed.
     /// With `through`, only entries up to that sequence, newest first.
@@ -66,6 +69,12 @@ protocol EnvironmentReader {
     func subscriptions(of user: String, in database: DatabaseID) throws -> [Subscription]
     /// Every subscription of the environment, in every database, with its subscriber.
     func allSubscriptions() throws -> [(database: DatabaseID, user: String, subscription: Subscription)]
+    /// When each subscription of the environment that ever fired last did, and how many
+    /// notifications it queued; subscriptions that never fired are not listed.
+    func subscriptionFirings() throws -> [SubscriptionFiring]
+    /// Up to `limit` notifications of the token's queue not handed to it and not expired at
+    /// `now`, oldest first: what its next polls take, in order.
+    func pendingNotifications(for queue: PushTokenQueue, now: Int64, limit: Int) throws -> [StoredNotification]
     /// The oldest notification of the token's queue not handed to it and not expired at `now`,
     /// with its storage key.
     func oldestNotification(for queue: PushTokenQueue, now: Int64) throws -> StoredNotification?
@@ -79,8 +88,10 @@ protocol EnvironmentReader {
     /// The stored blob with this content hash.
     func assetBlob(_ sha: String) throws -> AssetBlob?
     /// Up to `limit` records of `zone` in record-name order, after `name` when given, only of
-    /// `recordType` when given: a listing that needs no index of the schema's.
-    func records(in zone: StoredZone, ofType recordType: String?, after name: String?, limit: Int) throws -> [StoredRecord]
+    /// `recordType` when given, only in the hierarchies under `roots` (the roots and every record
+    /// below them) when given: a listing that needs no index of the schema's.
+    func records(in zone: StoredZone, ofType recordType: String?, withinTrees roots: [String]?, after name: String?, limit: Int) throws
+        -> [StoredRecord]
     /// Names of the records of `zone` holding a reference with `action` to `recordName`.
     func referrers(to recordName: String, in zone: StoredZone, action: Reference.Action) throws -> [String]
     /// The shares of a zone, with their participants, by name.
@@ -97,6 +108,9 @@ protocol EnvironmentReader {
     func roleAssignments() throws -> [String: Set<String>]
     /// Records and bytes of every zone that holds any, in every database.
     func zoneStats() throws -> [ZoneStats]
+    /// Records of each type in the hierarchies under `roots` in `zone` (the roots and every
+    /// record below them), by type name, and their bytes.
+    func recordStats(in zone: StoredZone, withinTrees roots: [String]) throws -> (counts: [String: Int64], bytes: Int64)
     /// Records of each type in `zones` (every zone of the environment when `nil`), by type name.
     func recordCounts(in zones: [StoredZone]?) throws -> [String: Int64]
     /// Zones created in any database, default zones not counted.
@@ -152,6 +166,9 @@ protocol EnvironmentWriter: EnvironmentReader {
     /// Queues `notification` once for its subscriber, until `expires`: each push token the
     /// subscriber holds takes it from there.
     func enqueue(_ notification: QueuedNotification, expires: Int64) throws
+    /// Notes that `user`'s subscription in `database` fired at `time`, queuing `queued`
+    /// notifications (none when the subscriber held no push token).
+    func noteSubscriptionFired(_ id: String, of user: String, in database: DatabaseID, at time: Int64, queued: Int) throws
     /// Marks entries as handed to their tokens; how many had not been.
     func removeNotifications(_ entries: [StoredNotification]) throws -> Int
     /// Takes, for each token's queue, the oldest notification not handed to that token and not

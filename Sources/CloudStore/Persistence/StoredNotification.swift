@@ -35,3 +35,17 @@ extension StoredNotification {
             notification: try SubscriptionCodec.decodeNotification(row.blob(offset + 2)))
     }
 }
+
+/// When a subscription last fired and how many notifications it queued, as storage keeps it.
+struct SubscriptionFiring: Hashable, Sendable {
+    /// The database the subscription is in.
+    var database: DatabaseID
+    /// The subscriber.
+    var user: String
+    /// The subscription's identifier.
+    var id: String
+    /// When it last fired, in milliseconds since 1970.
+    var lastFired: Int64
+    /// How many notifications it queued, all told.
+    var queued: Int64
+}

@@ -33,19 +33,22 @@ extension CloudDatabase {
 
     /// A page of a zone's records in record-name order, read from storage directly: no index
     /// of the schema's is needed, so a type made just in time can be browsed before it has
-    /// any. For operators only; CloudKit's clients query.
+    /// any. For operators only; CloudKit's clients query. An operator acting as a participant
+    /// lists only what the participant's shares give them: the shared hierarchies, or the
+    /// whole zone when it is shared.
     /// - Parameters:
     ///   - recordType: only records of this type; every type when `nil`.
     ///   - after: the ``RecordListing/continuation`` of the page before.
     /// - Throws: ``CloudStoreError/accessDenied(_:)`` for any caller but an operator;
-    ///   ``CloudStoreError/zoneNotFound(_:)`` for a zone that does not exist.
+    ///   ``CloudStoreError/zoneNotFound(_:)`` for a zone that does not exist, or that nothing
+    ///   of is shared with the participant.
     public func listRecords(zoneName: String, recordType: String? = nil, after: String? = nil, limit: Int) throws -> RecordListing {
         try requireOperator("list a zone's records without a query")
         let limit = min(max(limit, 1), Self.maximumListing)
         let stored = try storage.read { reader -> [StoredRecord] in
-            guard let zone = try zone(named: zoneName, reader) else { return [] }
+            guard let (zone, roots) = try reachedZone(named: zoneName, reader) else { return [] }
             // One more than asked, to know whether a next page exists.
-            return try reader.records(in: zone, ofType: recordType, after: after, limit: limit + 1)
+            return try reader.records(in: zone, ofType: recordType, withinTrees: roots, after: after, limit: limit + 1)
         }
         let page = stored.prefix(limit).map(\.record)
         return RecordListing(records: present(Array(page)), continuation: stored.count > limit ? page.last?.recordName : nil)
@@ -53,18 +56,21 @@ extension CloudDatabase {
 
     /// The records of the zone that point at `recordName` through a REFERENCE or REFERENCE_LIST
     /// field or as their parent, whatever the reference's action. The zone is read in pages, up
-    /// to ``referrerScanBound`` records, so a very large zone answers in bounded time.
+    /// to ``referrerScanBound`` records, so a very large zone answers in bounded time. Acting as a
+    /// participant, only the records their shares give them are read.
     /// - Throws: ``CloudStoreError/accessDenied(_:)`` for any caller but an operator.
     public func referrers(of recordName: String, zoneName: String) throws -> RecordReferrers {
         try requireOperator("list the records referring to a record")
         return try storage.read { reader in
-            guard let zone = try zone(named: zoneName, reader) else { return RecordReferrers(referrers: [], complete: true) }
+            guard let (zone, roots) = try reachedZone(named: zoneName, reader) else {
+                return RecordReferrers(referrers: [], complete: true)
+            }
             var found: [RecordReferrer] = []
             var after: String?
             var scanned = 0
             while scanned < Self.referrerScanBound {
                 let asked = min(Self.maximumListing, Self.referrerScanBound - scanned)
-                let page = try reader.records(in: zone, ofType: nil, after: after, limit: asked)
+                let page = try reader.records(in: zone, ofType: nil, withinTrees: roots, after: after, limit: asked)
                 for stored in page {
                     let record = stored.record
                     if record.parent == recordName {
@@ -85,6 +91,21 @@ extension CloudDatabase {
         }
     }
 
+    /// The stored zone called `name` and, reached through shares, the roots of the hierarchies
+    /// shared with the caller in it (`nil` when the whole zone is shared, or outside shares);
+    /// `nil` for an empty default zone.
+    /// - Throws: ``CloudStoreError/zoneNotFound(_:)`` for a created zone's name that does not
+    ///   exist, or, through shares, one nothing of is shared with the caller.
+    func reachedZone(named name: String, _ reader: any EnvironmentReader) throws -> (zone: StoredZone, roots: [String]?)? {
+        guard viaShare else { return try zone(named: name, reader).map { ($0, nil) } }
+        let access = TransactionAccess(policy: policy, reader: reader)
+        guard let zone = try access.visibleZone(named: name) else {
+            throw CloudStoreError.zoneNotFound(ZoneID(zoneName: name, ownerRecordName: database.owner))
+        }
+        let scope = try access.shareScope(in: zone)
+        return (zone, scope.wholeZone == .none ? scope.trees.keys.sorted() : nil)
+    }
+
     /// The stored zone called `name`, if it exists; throws for a created zone's name that does not.
     private func zone(named name: String, _ reader: any EnvironmentReader) throws -> StoredZone? {
         if let zone = try reader.zone(named: name, in: database) { return zone }
@@ -96,6 +117,7 @@ extension CloudDatabase {
     }
 
     private func requireOperator(_ what: String) throws {
-        guard case .operator = caller else { throw CloudStoreError.accessDenied("Only an operator may \(what)") }
+        if case .operator = caller { return }
+        guard actsForOperator else { throw CloudStoreError.accessDenied("Only an operator may \(what)") }
     }
 }

@@ -30,6 +30,8 @@ public final class RequestLog: Sendable {
     private let buffers = (0..<8).map { _ in Buffer() }
     private let flushScheduled = Atomic(false)
     private let dropped = Atomic(0)
+    /// Reads of the usage minutes so far: what a page's cost in reads is checked by.
+    private let usageMinuteReads = Atomic(0)
     private let state = Mutex(State())
     private let storage = Mutex<(any RequestLogStorage)?>(nil)
     /// Whether other processes write to the same storage.
@@ -77,6 +79,9 @@ public final class RequestLog: Sendable {
 
     /// Entries dropped because their thread's buffer was full.
     public var droppedCount: Int { dropped.load(ordering: .relaxed) }
+
+    /// How many times the usage minutes were read (``usageMinutes(_:_:fromMinute:toMinute:)``).
+    var usageMinuteReadCount: Int { usageMinuteReads.load(ordering: .relaxed) }
 
     /// Notes one call. Never blocks on the file.
     public func record(_ entry: RequestLogEntry) {
@@ -168,6 +173,7 @@ public final class RequestLog: Sendable {
         _ container: ContainerIdentifier, _ environment: Environment, fromMinute: Int64, toMinute: Int64
     ) throws -> (minutes: [UsageMinute], storageBefore: Int64?) {
         try flush()
+        usageMinuteReads.add(1, ordering: .relaxed)
         let key = UsageMeter.Key(container: container.rawValue, environment: environment.rawValue)
         let store = try open()
         return (try store.usageMinutes(key, fromMinute: fromMinute, toMinute: toMinute), try store.storageBytes(key, before: fromMinute))

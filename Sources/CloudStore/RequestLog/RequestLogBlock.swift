@@ -193,7 +193,9 @@ struct RequestLogBlock {
         guard let container = wanted(filter.container), let environment = wanted(filter.environment),
             let database = wanted(filter.database), let operation = wanted(filter.operation), let user = wanted(filter.user)
         else { return [] }
-        // First pass: where each match starts, reading only numbers and skipping request ids.
+        let wantedRequestID = filter.requestID.map { Array($0.utf8) }
+        // First pass: where each match starts, reading only numbers and skipping request ids but
+        // for a lookup by one.
         var matches: [(id: Int64, offset: Int)] = []
         for position in 0..<count {
             let start = reader.offset
@@ -209,7 +211,13 @@ struct RequestLogBlock {
             _ = try reader.signed()
             _ = try reader.signed()
             _ = try reader.signed()
-            reader.offset += try reader.count()
+            let requestIDLength = try reader.count()
+            // Only a lookup by request id reads it here; the bytes are compared, not decoded.
+            let requestIDMatches =
+                wantedRequestID.map {
+                    $0.count == requestIDLength && reader.bytes[reader.offset..<reader.offset + requestIDLength].elementsEqual($0)
+                } ?? true
+            reader.offset += requestIDLength
             var failedResults = false
             if version >= 2 {
                 for _ in 0..<5 { _ = try reader.varint() }
@@ -224,7 +232,7 @@ struct RequestLogBlock {
                 user.map({ $0 + 1 == userIndex }) ?? true, filter.status.map({ $0 == status }) ?? true,
                 !filter.errorsOnly || status >= 400 || failedResults, filter.from.map({ time >= $0 }) ?? true,
                 filter.to.map({ time < $0 }) ?? true,
-                filter.before.map({ id < $0 }) ?? true
+                filter.before.map({ id < $0 }) ?? true, requestIDMatches
             else { continue }
             matches.append((id, start))
         }

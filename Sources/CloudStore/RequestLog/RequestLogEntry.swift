@@ -167,13 +167,16 @@ public struct RequestLogFilter: Hashable, Sendable {
     public var to: Int64?
     /// Entries before the one with this id (a page's continuation).
     public var before: Int64?
+    /// The call with this request id (as in `X-Apple-Request-UUID`).
+    public var requestID: String?
     /// At most this many.
     public var limit: Int
 
     /// Creates a filter.
     public init(
         container: String? = nil, environment: String? = nil, database: String? = nil, operation: String? = nil, user: String? = nil,
-        status: Int? = nil, errorsOnly: Bool = false, from: Int64? = nil, to: Int64? = nil, before: Int64? = nil, limit: Int = 100
+        status: Int? = nil, errorsOnly: Bool = false, from: Int64? = nil, to: Int64? = nil, before: Int64? = nil,
+        requestID: String? = nil, limit: Int = 100
     ) {
         self.container = container
         self.environment = environment
@@ -185,6 +188,7 @@ public struct RequestLogFilter: Hashable, Sendable {
         self.from = from
         self.to = to
         self.before = before
+        self.requestID = requestID
         self.limit = limit
     }
 
@@ -194,5 +198,6 @@ public struct RequestLogFilter: Hashable, Sendable {
             && (database == nil || database == entry.database) && (operation == nil || operation == entry.operation)
             && (user == nil || user == entry.user) && (status == nil || status == entry.status) && (!errorsOnly || entry.isFailure)
             && (from.map { entry.time >= $0 } ?? true) && (to.map { entry.time < $0 } ?? true)
+            && (requestID == nil || requestID == entry.requestID)
     }
 }

@@ -12,8 +12,10 @@ extension CloudDatabase {
             store: store, storage: storage, container: container, environment: environment, database: .private(owner),
             caller: participant)
         reached.viaShare = true
+        reached.actsForOperator = participant != caller
         reached.assetBaseURL = assetBaseURL
         reached.assetCredential = assetCredential
+        reached.credential = credential
         reached.auditActor = auditActor
         reached.auditPlace = auditPlace
         reached.auditSummary = auditSummary

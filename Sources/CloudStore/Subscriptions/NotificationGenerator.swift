@@ -18,12 +18,20 @@ final class NotificationGenerator {
     private var subscriptions: [(user: String, subscription: Subscription)]?
     /// The shared-database subscriptions of each zone's participants, by zone key.
     private var participantSubscriptions: [Int64: [(user: String, subscription: Subscription)]] = [:]
-    private var pending: [QueuedNotification] = []
+    /// The notifications made, each with the database of the subscription that fired.
+    private var pending: [(notification: QueuedNotification, subscriptionDatabase: DatabaseID)] = []
     /// Zone and database subscriptions fire once per transaction; fire-once ones once ever.
     private var fired: Set<SubscriptionKey> = []
     private var firedOnce: [SubscriptionKey] = []
     /// Per subscriber and whether through shares, the readers deciding what they may learn of.
     private var access: [SubscriptionKey: TransactionAccess] = [:]
+
+    /// A subscription that fired, in the database it is in.
+    private struct Firing: Hashable {
+        var user: String
+        var id: String
+        var database: DatabaseID
+    }
 
     private struct SubscriptionKey: Hashable {
         var user: String
@@ -84,7 +92,10 @@ final class NotificationGenerator {
                 fired.insert(key)
             }
             pending.append(
-                notification(subscription, user: user, id: notificationID, reason: reason, scope: viaShare ? .shared : database.scope))
+                (
+                    notification(subscription, user: user, id: notificationID, reason: reason, scope: viaShare ? .shared : database.scope),
+                    viaShare ? .shared(user) : database
+                ))
         }
     }
 
@@ -95,7 +106,7 @@ final class NotificationGenerator {
             let key = SubscriptionKey(user: user, id: subscription.subscriptionID)
             guard case .database = subscription.kind, !fired.contains(key) else { continue }
             fired.insert(key)
-            pending.append(notification(subscription, user: user, id: notificationID, reason: .database, scope: database.scope))
+            pending.append((notification(subscription, user: user, id: notificationID, reason: .database, scope: database.scope), database))
         }
     }
 
@@ -106,20 +117,32 @@ final class NotificationGenerator {
         firedOnce = []
     }
 
-    /// Queues what the transaction made once for each subscriber holding push tokens, and
-    /// deletes the fire-once subscriptions that fired.
+    /// Queues what the transaction made once for each subscriber holding push tokens, notes
+    /// when each subscription that fired did and how many it queued (one statement per
+    /// subscription, none when nothing fired), and deletes the fire-once subscriptions that fired.
     /// - Returns: the push tokens given notifications, to wake their waiting polls after commit.
     func flush(to writer: any EnvironmentWriter) throws -> Set<String> {
         var tokensOf: [String: [String]] = [:]
         var woken: Set<String> = []
-        for notification in pending {
+        var queued: [Firing: Int] = [:]
+        var firings: [Firing] = []
+        for (notification, subscriptionDatabase) in pending {
             let user = notification.userRecordName
+            let firing = Firing(user: user, id: notification.subscriptionID, database: subscriptionDatabase)
+            if queued[firing] == nil {
+                queued[firing] = 0
+                firings.append(firing)
+            }
             if tokensOf[user] == nil { tokensOf[user] = try pushTokens(user) }
             let tokens = tokensOf[user] ?? []
             // A subscriber with no token to take it would never be handed it.
             guard !tokens.isEmpty else { continue }
             try writer.enqueue(notification, expires: now + lifetime)
+            queued[firing, default: 0] += 1
             woken.formUnion(tokens)
+        }
+        for firing in firings {
+            try writer.noteSubscriptionFired(firing.id, of: firing.user, in: firing.database, at: now, queued: queued[firing] ?? 0)
         }
         for key in firedOnce { _ = try writer.deleteSubscription(key.id, of: key.user, in: key.viaShare ? .shared(key.user) : database) }
         discard()

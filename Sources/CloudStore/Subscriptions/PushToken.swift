@@ -28,6 +28,10 @@ public struct PushToken: Hashable, Sendable {
     public var bound: Int64?
     /// When it was last used (created, registered or polled), in milliseconds since 1970.
     public var lastUsed: Int64
+    /// When the courier was last polled with it (a poll or a stream opened), in milliseconds
+    /// since 1970, to ``CloudStore/pushTokenPollResolution``; `nil` before its first poll, and
+    /// for a token no user holds, whose polls are not noted.
+    public var lastPolled: Int64?
 
     /// A name for the token that does not reveal it (the courier's only credential): the first
     /// 16 hex digits of its SHA-256, what operators list and revoke it by.
@@ -36,7 +40,8 @@ public struct PushToken: Hashable, Sendable {
     /// Creates a push token description.
     public init(
         token: String, container: ContainerIdentifier, environment: Environment, apnsEnvironment: String,
-        userRecordName: String?, created: Int64, session: String? = nil, bound: Int64? = nil, lastUsed: Int64? = nil
+        userRecordName: String?, created: Int64, session: String? = nil, bound: Int64? = nil, lastUsed: Int64? = nil,
+        lastPolled: Int64? = nil
     ) {
         self.token = token
         self.container = container
@@ -47,5 +52,6 @@ public struct PushToken: Hashable, Sendable {
         self.session = session
         self.bound = bound ?? (userRecordName == nil ? nil : created)
         self.lastUsed = lastUsed ?? created
+        self.lastPolled = lastPolled
     }
 }

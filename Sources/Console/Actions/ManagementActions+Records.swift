@@ -16,25 +16,27 @@ extension ManagementActions {
 
     /// A page of a zone's records in record-name order, read without a query, so that no index
     /// is needed: `{records, continuationMarker?}` as a query answers, the marker being the
-    /// record name the next page starts after.
+    /// record name the next page starts after. In the shared database the zone is the one `owner`
+    /// shared, and only what the user's shares give them is listed.
     /// - Parameter recordType: only records of this type; every type when `nil`.
     public func browseRecords(
-        zone: String, recordType: String?, after: String?, limit: Int, in container: ContainerIdentifier, environment: Environment,
-        database: DatabaseScope, user: String?, as actor: OperatorIdentity
+        zone: String, owner: String? = nil, recordType: String?, after: String?, limit: Int, in container: ContainerIdentifier,
+        environment: Environment, database: DatabaseScope, user: String?, as actor: OperatorIdentity
     ) throws -> JSONValue {
-        let (handle, _) = try recordsDatabase(container, environment, database, user, actor, zoneID: nil)
+        let (handle, _) = try recordsDatabase(container, environment, database, user, actor, zoneID: Self.zoneID(zone, owner: owner))
         let listing = try handle.listRecords(zoneName: zone, recordType: recordType, after: after, limit: limit)
         return RecordEncoder(numbersAsStrings: false, currentUser: nil).page(
             listing.records, desiredKeys: nil, continuationMarker: listing.continuation)
     }
 
     /// The records of a zone pointing at one record (by a reference field or as its parent), from
-    /// a bounded scan of the zone: `{referrers: [{recordName, recordType, field?}], complete}`.
+    /// a bounded scan of the zone: `{referrers: [{recordName, recordType, field?}], complete}`; in
+    /// the shared database, of the zone `owner` shared, within what the user's shares give them.
     public func recordReferrers(
-        of recordName: String, zone: String, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope,
-        user: String?, as actor: OperatorIdentity
+        of recordName: String, zone: String, owner: String? = nil, in container: ContainerIdentifier, environment: Environment,
+        database: DatabaseScope, user: String?, as actor: OperatorIdentity
     ) throws -> JSONValue {
-        let (handle, _) = try recordsDatabase(container, environment, database, user, actor, zoneID: nil)
+        let (handle, _) = try recordsDatabase(container, environment, database, user, actor, zoneID: Self.zoneID(zone, owner: owner))
         let found = try handle.referrers(of: recordName, zoneName: zone)
         let referrers: [JSONValue] = found.referrers.map { referrer in
             var object: JSONObject = ["recordName": .string(referrer.recordName), "recordType": .string(referrer.recordType)]
@@ -45,14 +47,33 @@ extension ManagementActions {
     }
 
     /// How many records of each type a zone holds: `{recordType: count}`; in the shared database
-    /// the zone is the one `owner` shared.
+    /// the zone is the one `owner` shared, and only the records the user's shares give them count.
     public func recordCounts(
         zone: String, owner: String? = nil, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope,
         user: String?, as actor: OperatorIdentity
     ) throws -> [String: Int64] {
-        let zoneID: JSONValue = owner.map { ["zoneName": .string(zone), "ownerRecordName": .string($0)] } ?? ["zoneName": .string(zone)]
-        let (handle, _) = try recordsDatabase(container, environment, database, user, actor, zoneID: zoneID)
+        let (handle, _) = try recordsDatabase(container, environment, database, user, actor, zoneID: Self.zoneID(zone, owner: owner))
         return try handle.recordCounts(zoneName: zone)
+    }
+
+    /// A `zoneID` as CloudKit's bodies name a zone: its name and, in the shared database, its owner.
+    static func zoneID(_ zone: String, owner: String?) -> JSONValue {
+        owner.map { ["zoneName": .string(zone), "ownerRecordName": .string($0)] } ?? ["zoneName": .string(zone)]
+    }
+
+    /// Stores a file for the ASSET field `field` of a record of `recordType` through the path the
+    /// data API's `assets/upload` takes (an upload ticket, then the file), so that the same rules
+    /// refuse it: a caller who may not change records, a file over the asset limit or the
+    /// environment's quota. Answers the receipt a record save takes as the field's value.
+    /// - Parameter recordName: the record the file is for; a new one when `nil`.
+    public func uploadAsset(
+        _ content: [UInt8], recordType: String, field: String, recordName: String?, zone: String, owner: String? = nil,
+        in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?, as actor: OperatorIdentity
+    ) throws -> UploadedAssetView {
+        let (handle, _) = try recordsDatabase(container, environment, database, user, actor, zoneID: Self.zoneID(zone, owner: owner))
+        let tickets = try handle.assetUploadTickets([AssetUploadRequest(recordName: recordName, recordType: recordType, fieldName: field)])
+        guard let ticket = tickets.first else { throw CloudStoreError.internalError("No upload ticket was made") }
+        return UploadedAssetView(try store.uploadAsset(ticket: ticket.ticket, content: content, by: actor))
     }
 
     /// Fetches records by name with a CloudKit `records/lookup` body (`records`, `zoneID`, `desiredKeys`).
@@ -93,17 +114,16 @@ extension ManagementActions {
         let recordType = body["query"]?["recordType"]?.stringValue ?? ""
         // A query with no filter and no sort is every record of the type: read by name from the
         // store, as the records page browses them, so that a type without indexes exports too.
-        let browses =
-            database != .shared && (body["query"]?["filterBy"]?.arrayValue ?? []).isEmpty
-            && (body["query"]?["sortBy"]?.arrayValue ?? []).isEmpty
+        let browses = (body["query"]?["filterBy"]?.arrayValue ?? []).isEmpty && (body["query"]?["sortBy"]?.arrayValue ?? []).isEmpty
         let zone = body["zoneID"]?["zoneName"]?.stringValue ?? ZoneID.defaultZoneName
+        let owner = body["zoneID"]?["ownerRecordName"]?.stringValue
         var records: [JSONValue] = []
         var truncated = false
         while true {
             let page =
                 browses
                 ? try browseRecords(
-                    zone: zone, recordType: recordType, after: request["continuationMarker"]?.stringValue,
+                    zone: zone, owner: owner, recordType: recordType, after: request["continuationMarker"]?.stringValue,
                     limit: CloudDatabase.maximumListing, in: container, environment: environment, database: database, user: user, as: actor)
                 : try RecordsExchange.query(.body(.object(request)), in: handle, schema: schema, numbersAsStrings: false)
             records += page["records"]?.arrayValue ?? []

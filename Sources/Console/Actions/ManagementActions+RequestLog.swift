@@ -8,8 +8,8 @@ extension ManagementActions {
 
     /// The request log filter a request asks for with its query parameters: `environment`,
     /// `database`, `operation`, `user` (sign-in name or user record name), `status`, `errors`
-    /// (`1` or `true`), `from` and `to` (milliseconds since 1970 or ISO 8601), `before` (a page's
-    /// `next`) and `limit`.
+    /// (`1` or `true`), `from` and `to` (milliseconds since 1970 or ISO 8601), `requestID`, `before`
+    /// (a page's `next`) and `limit`.
     public func requestLogFilter(container: String, parameters: [String: String]) throws -> RequestLogFilter {
         let identifier = try existingContainer(container)
         func value(_ key: String) -> String? {
@@ -37,7 +37,7 @@ extension ManagementActions {
             container: identifier.rawValue, environment: value("environment"), database: value("database"), operation: value("operation"),
             user: user, status: try number("status"), errorsOnly: ["1", "true", "yes", "on"].contains(value("errors") ?? ""),
             from: try time("from"), to: try time("to"), before: try number("before").map(Int64.init),
-            limit: min(try number("limit") ?? 50, 1000))
+            requestID: value("requestID"), limit: min(try number("limit") ?? 50, 1000))
     }
 
     /// The request log's entries for a filter, newest first; `next` continues the list.
@@ -46,18 +46,38 @@ extension ManagementActions {
         return RequestLogView(entries: entries, next: entries.count == filter.limit ? entries.last.map { String($0.id) } : nil)
     }
 
-    /// One logged call of a container's environment, by its id.
+    /// One logged call of a container, by `request`: its place in the log (digits, as the list's
+    /// `id` and the console's links give it), else its request id (as `X-Apple-Request-UUID`
+    /// told the client); in `environment`, or in either when `nil`.
     /// - Throws: ``CloudStoreError/notFound(_:)`` when the log holds no such call (never made,
     ///   or older than the retention).
-    public func requestLogEntry(container: String, environment: Environment, id: Int64) throws -> RequestLogEntry {
+    public func requestLogEntry(
+        container: String, environment: Environment?, request: String, as actor: OperatorIdentity
+    ) throws -> RequestLogEntryView {
         let identifier = try existingContainer(container)
-        let filter = RequestLogFilter(container: identifier.rawValue, environment: environment.rawValue, before: id + 1, limit: 1)
-        guard let entry = try store.requestLog.entries(filter).first, entry.id == id else {
-            throw CloudStoreError.notFound(
-                "The request log holds no call \(id) in \(environment.rawValue): it may be older than the retention.")
+        let request = request.trimmingCharacters(in: .whitespaces)
+        var filter = RequestLogFilter(container: identifier.rawValue, environment: environment?.rawValue, limit: 1)
+        if let id = Int64(request), id >= 0 {
+            filter.before = id + 1
+            if let entry = try store.requestLog.entries(filter).first, entry.id == id { return RequestLogEntryView(entry) }
+            filter.before = nil
         }
-        return entry
+        // A client may send its own request id, digits included: a place in the log that holds
+        // no such call is looked up as one.
+        filter.requestID = request
+        guard !request.isEmpty, let entry = try store.requestLog.entries(filter).first else {
+            let place = environment.map { " in \($0.rawValue)" } ?? ""
+            throw CloudStoreError.notFound("The request log holds no call '\(request)'\(place): it may be older than the retention.")
+        }
+        return RequestLogEntryView(entry)
     }
+
+    /// The columns of the CSV export, in order.
+    static let logExportColumns = [
+        "time", "container", "environment", "database", "operation", "user", "client", "status", "serverErrorCode",
+        "durationMicroseconds", "bytesIn", "bytesOut", "requestID", "id", "reason", "credential", "userAgent", "recordTypes", "zones",
+        "results", "resultErrors", "resultFailures",
+    ]
 
     /// The filtered log as JSON lines or CSV, newest first, up to ``maximumLogExport`` entries.
     public func exportRequestLog(_ filter: RequestLogFilter, csv: Bool, as actor: OperatorIdentity) throws -> (
@@ -68,14 +88,15 @@ extension ManagementActions {
         filter.before = nil
         let entries = try store.requestLog.entries(filter)
         if csv {
-            var text =
-                "time,container,environment,database,operation,user,client,status,serverErrorCode,durationMicroseconds,bytesIn,bytesOut,requestID\r\n"
+            var text = Self.logExportColumns.joined(separator: ",") + "\r\n"
             for entry in entries {
                 let cells: [String] = [
                     String(entry.time), entry.container, entry.environment, entry.database, entry.operation, entry.user ?? "",
                     entry.clientAddress,
                     String(entry.status), entry.serverErrorCode ?? "", String(entry.durationMicroseconds), String(entry.bytesIn),
-                    String(entry.bytesOut), entry.requestID,
+                    String(entry.bytesOut), entry.requestID, String(entry.id), entry.reason ?? "", entry.credential?.description ?? "",
+                    entry.userAgent ?? "", entry.recordTypes ?? "", entry.zones ?? "", entry.results.map(String.init) ?? "",
+                    entry.resultErrorsByCount.map { "\($0.code)=\($0.count)" }.joined(separator: ","), entry.resultFailureSummary ?? "",
                 ]
                 text += cells.map(RecordExport.cell).joined(separator: ",") + "\r\n"
             }
@@ -89,9 +110,19 @@ extension ManagementActions {
         return (bytes, "application/x-ndjson; charset=utf-8")
     }
 
-    /// One entry as the API, the export and the live tail give it.
+    /// One entry as the API, the export and the live tail give it: what was asked and answered,
+    /// then why (`reason`), by which credential, from which user agent, over which record types
+    /// and zones, and the results that failed one by one (`resultErrors` by code, and
+    /// `resultFailures` in words: `2 of 5 records: ACCESS_DENIED`).
     static func logEntryJSON(_ entry: RequestLogEntry) -> JSONValue {
-        [
+        func list(_ packed: String?) -> JSONValue { packed.map { .array($0.split(separator: ",").map { .string(String($0)) }) } ?? .null }
+        let credential: JSONValue =
+            switch entry.credential {
+            case .apiToken(let name): ["kind": "apiToken", "name": .string(name)]
+            case .serverKey(let name): ["kind": "serverKey", "name": .string(name)]
+            case nil: .null
+            }
+        return [
             "id": .integer(entry.id), "time": .integer(entry.time), "container": .string(entry.container),
             "environment": .string(entry.environment),
             "database": .string(entry.database), "operation": .string(entry.operation), "user": optional(entry.user),
@@ -100,6 +131,11 @@ extension ManagementActions {
             "durationMicroseconds": .integer(entry.durationMicroseconds), "bytesIn": .integer(entry.bytesIn),
             "bytesOut": .integer(entry.bytesOut),
             "requestID": .string(entry.requestID),
+            "reason": optional(entry.reason), "credential": credential, "userAgent": optional(entry.userAgent),
+            "recordTypes": list(entry.recordTypes), "zones": list(entry.zones),
+            "results": entry.results.map { .integer(Int64($0)) } ?? .null,
+            "resultErrors": .object(JSONObject(entry.resultErrorsByCount.map { ($0.code, JSONValue.integer(Int64($0.count))) })),
+            "resultFailures": optional(entry.resultFailureSummary),
         ]
     }
 }

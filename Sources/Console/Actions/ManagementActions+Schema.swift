@@ -24,6 +24,14 @@ extension ManagementActions {
         return try schema(of: container, environment: environment, as: actor)
     }
 
+    /// What importing schema text into development would add, change and remove, changing
+    /// nothing: the preview the page shows before importing, and the import's dry run.
+    public func previewSchemaImport(
+        _ text: String, into container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity
+    ) throws -> SchemaImportPreviewView {
+        SchemaImportPreviewView(try store.previewSchemaImport(text, into: try existingContainer(container), environment))
+    }
+
     /// Checks schema text against development without changing anything.
     public func validateSchema(
         _ text: String, for container: ContainerIdentifier, environment: Environment, as actor: OperatorIdentity

@@ -75,24 +75,29 @@ extension ManagementActions {
     /// The first characters of a push token, enough to tell tokens apart.
     static func tokenPrefix(_ token: String) -> String { String(token.prefix(8)) + "…" }
 
-    /// A zone's change log after a sequence, or from a time on, tombstones included, with the
-    /// zone's current sync token and the horizon below which tokens have expired.
+    /// A page of a zone's change log, newest first: the newest changes (before a position), or
+    /// the oldest after a position or from a time on, of every record or of those whose name
+    /// starts with `recordName`; with the zone's current sync token, the horizon below which
+    /// tokens have expired, and who made each change, by name where the user has one.
     /// - Parameter zoneOwner: in the shared database, the owner of the zone (user record name),
     ///   which must be shared with `user`.
     public func changeLog(
         zone: String, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
-        zoneOwner: String? = nil, after: Int64?, since: Int64?, as actor: OperatorIdentity
+        zoneOwner: String? = nil, range: ChangeLogRange = ChangeLogRange(), as actor: OperatorIdentity
     ) throws -> ChangeLogView {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
         let holder = try sharedZoneHolder(zone, owner: zoneOwner, identifier, environment, target, actor) ?? target
-        let page = try store.changeLog(
-            identifier, environment, database: holder, zoneName: zone, after: after, since: since, as: actor.caller)
+        let page = try store.changeLog(identifier, environment, database: holder, zoneName: zone, range, as: actor.caller)
+        let names = try userNames(identifier)
         return ChangeLogView(
-            zoneName: zone, lastSequence: page.lastSequence, horizon: page.horizon, syncToken: page.syncToken,
+            zoneName: zone, lastSequence: page.lastSequence, horizon: page.horizon, syncToken: page.syncToken, hasOlder: page.hasOlder,
+            hasNewer: page.hasNewer, contentsHidden: page.contentsHidden,
             entries: page.entries.map { entry in
                 ChangeLogView.Entry(
                     sequence: entry.sequence, recordName: entry.recordName, recordType: entry.recordType, kind: entry.kind,
-                    creator: entry.creator, time: entry.time)
+                    creator: entry.creator, modifiedBy: entry.modifier, modifiedByName: entry.modifier.flatMap { names[$0] },
+                    via: entry.credential?.description,
+                    time: entry.time)
             })
     }
 
@@ -104,24 +109,47 @@ extension ManagementActions {
         _ actor: OperatorIdentity
     ) throws -> DatabaseID? {
         guard target.scope == .shared else { return nil }
-        let reached = try store.database(container, environment, database: target, as: actor.caller).reaching(owner: owner)
-        guard case .zone(let found)? = try reached.lookupZones([zone]).first else {
-            throw CloudStoreError.zoneNotFound(ZoneID(zoneName: zone, ownerRecordName: owner ?? target.owner))
-        }
-        return .private(found.zoneID.ownerRecordName)
+        // The owner by sign-in name or record name, as users are named everywhere else.
+        let ownerRecordName = try owner.map { try existingUser($0, in: container).1.userRecordName }
+        return try store.sharedZoneHolder(
+            container, environment, shared: target, zoneName: zone, owner: ownerRecordName, as: actor.caller)
     }
 
-    /// What a client holding `syncToken` would receive next from the zone's feed (as one who
-    /// may read everything): the next page's records and tombstones, its token, whether more waits.
+    /// What a client holding `syncToken` would receive next from the zone's feed, as `reader`
+    /// (`_world`, or an app user's sign-in or record name; by default the world in the public
+    /// database and the database's user in another) would: the feed itself runs as that reader,
+    /// so that what they may not read is left out. The held token comes back decoded: its zone,
+    /// position and time.
     public func nextChanges(
         zone: String, syncToken: String?, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope,
-        user: String?, zoneOwner: String? = nil, as actor: OperatorIdentity
+        user: String?, zoneOwner: String? = nil, reader: String? = nil, as actor: OperatorIdentity
     ) throws -> NextChangesView {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
-        let changes = try store.database(identifier, environment, database: target, as: actor.caller)
-            .reaching(owner: zoneOwner)
-            .zoneChanges(zoneName: zone, syncToken: syncToken?.isEmpty == false ? syncToken : nil, desiredKeys: [])
+        let holder = try sharedZoneHolder(zone, owner: zoneOwner, identifier, environment, target, actor)
+        let token = syncToken?.isEmpty == false ? syncToken : nil
+        let chosen = reader?.isEmpty == false ? reader : nil
+        let readerCaller: Caller
+        let readerName: String
+        if chosen == Self.worldReader || (chosen == nil && database == .public) {
+            (readerCaller, readerName) = (.world, Self.worldReader)
+        } else {
+            let (_, found) = try existingUser(chosen ?? target.owner, in: identifier)
+            (readerCaller, readerName) = (.user(found.userRecordName), found.name)
+        }
+        let held = try token.map {
+            try store.decodeSyncToken($0, identifier, environment, database: holder ?? target, zoneName: zone, as: actor.caller)
+        }
+        let simulated = try store.simulatedZoneChanges(
+            identifier, environment, database: target, zoneOwner: holder?.owner, zoneName: zone, syncToken: token, reader: readerCaller,
+            as: actor.caller)
+        let changes = simulated.changes
         return NextChangesView(
+            reader: readerName,
+            heldToken: held.map { held in
+                NextChangesView.HeldToken(
+                    zoneName: held.zoneID?.zoneName, owner: held.zoneID?.ownerRecordName, isOfThisZone: held.isOfThisZone,
+                    sequence: held.sequence, time: held.time)
+            },
             records: changes.records.map { result in
                 switch result {
                 case .record(let record): .record(recordName: record.recordName, recordType: record.recordType)
@@ -130,6 +158,9 @@ extension ManagementActions {
                 case .failure(let name, let error): .failure(recordName: name, serverErrorCode: CloudKitError(error).serverErrorCode)
                 }
             },
-            syncToken: changes.syncToken, moreComing: changes.moreComing)
+            syncToken: changes.syncToken, moreComing: changes.moreComing, contentsHidden: simulated.contentsHidden)
     }
+
+    /// How the reader who is no signed-in user, the world, is named.
+    public static let worldReader = "_world"
 }

@@ -11,14 +11,23 @@ extension ManagementActions {
     ) throws -> ZonesView {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
         let handle = try store.database(identifier, environment, database: target, as: actor.caller)
-        let usage = try store.zoneUsage(identifier, environment)
+        // The shared database's zones are counted through the user's shares instead, below.
+        let usage = target.scope == .shared ? [] : try store.zoneUsage(identifier, environment)
         let zones = try handle.zones().map { zone in
-            // A zone of the shared database is its owner's, held in the owner's private database.
-            let holder = target.scope == .shared ? DatabaseID.private(zone.zoneID.ownerRecordName) : target
-            let figures = usage.first { $0.database == holder && $0.zoneID == zone.zoneID }
+            let records: Int64
+            let bytes: Int64
+            if target.scope == .shared {
+                // A zone of the shared database is its owner's: counted as far as the user's
+                // shares reach into it, which may be one hierarchy of it.
+                let reached = try handle.reaching(owner: zone.zoneID.ownerRecordName).usage(ofZone: zone.zoneID.zoneName)
+                (records, bytes) = (reached.counts.values.reduce(0, +), reached.bytes)
+            } else {
+                let figures = usage.first { $0.database == target && $0.zoneID == zone.zoneID }
+                (records, bytes) = (figures?.records ?? 0, figures?.recordBytes ?? 0)
+            }
             return ZonesView.Zone(
-                zoneName: zone.zoneID.zoneName, ownerRecordName: zone.zoneID.ownerRecordName, atomic: zone.atomic,
-                records: figures?.records ?? 0, recordBytes: figures?.recordBytes ?? 0)
+                zoneName: zone.zoneID.zoneName, ownerRecordName: zone.zoneID.ownerRecordName, atomic: zone.atomic, records: records,
+                recordBytes: bytes)
         }
         return ZonesView(database: target.scope, owner: target.owner, zones: zones)
     }

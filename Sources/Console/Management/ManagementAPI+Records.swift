@@ -11,9 +11,24 @@ extension ManagementAPI {
         },
         .json(.get, "/containers/:container/:environment/:database/records/browse", "browseRecords") { actions, input, actor in
             try actions.browseRecords(
-                zone: input.query("zone") ?? ZoneID.defaultZoneName, recordType: input.query("type"), after: input.query("after"),
+                zone: input.query("zone") ?? ZoneID.defaultZoneName, owner: input.query("owner"), recordType: input.query("type"),
+                after: input.query("after"),
                 limit: Int(input.query("limit") ?? "") ?? CloudDatabase.maximumListing, in: try input.container(),
                 environment: try input.environment(), database: try input.database(), user: input.query("user"), as: actor)
+        },
+        // A file for an ASSET field: the body is the file; the answer's receipt goes into a records/modify.
+        .json(
+            .post, "/containers/:container/:environment/:database/records/assets", "uploadAsset", body: .raw,
+            options: RouteOptions(maxBodyBytes: ConsolePages.maximumFormBytes)
+        ) { actions, input, actor in
+            guard let recordType = input.query("recordType"), let field = input.query("field") else {
+                throw CloudStoreError.badRequest("Name the record type and the ASSET field: ?recordType=…&field=…")
+            }
+            return try actions.uploadAsset(
+                input.request.body, recordType: recordType, field: field, recordName: input.query("recordName"),
+                zone: input.query("zone") ?? ZoneID.defaultZoneName, owner: input.query("owner"), in: try input.container(),
+                environment: try input.environment(), database: try input.database(), user: input.query("user"), as: actor
+            ).json
         },
         .json(.post, "/containers/:container/:environment/:database/records/lookup", "lookupRecords") { actions, input, actor in
             try actions.lookupRecords(

@@ -2,7 +2,8 @@ import CloudStore
 import HTTPServer
 
 extension ManagementAPI {
-    /// A container's request log: read, exported and followed live.
+    /// A container's request log: read, one call looked up (by its `id` or its request id),
+    /// exported and followed live.
     static let requestLogRoutes: [ManagementRoute] = [
         .json(.get, "/containers/:container/logs", "requestLog") { actions, input, actor in
             try actions.requestLog(try requestLogFilter(input, actions), as: actor).json
@@ -14,6 +15,12 @@ extension ManagementAPI {
             }
             let export = try api.actions.exportRequestLog(try requestLogFilter(input, api.actions), csv: format == "csv", as: actor)
             return file(export.bytes, contentType: export.contentType)
+        },
+        .json(.get, "/containers/:container/logs/requests/:request", "requestLogEntry") { actions, input, actor in
+            let environment = try input.query("environment").flatMap { $0.isEmpty ? nil : try Environment(parsing: $0) }
+            return try actions.requestLogEntry(
+                container: input.path("container"), environment: environment, request: input.path("request"), as: actor
+            ).json
         },
         .response(.get, "/containers/:container/logs/tail", "tailRequestLog", body: .raw) { api, input, _ in
             RequestLogTail.response(

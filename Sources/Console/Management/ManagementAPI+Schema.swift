@@ -16,6 +16,11 @@ extension ManagementAPI {
         .json(.put, "/containers/:container/:environment/schema", "importSchema", body: .raw, options: schemaOptions) {
             actions, input, actor in
             let text = try input.text()
+            // A dry run answers what the import would change, and changes nothing.
+            if input.query("dryRun") == "true" {
+                return try actions.previewSchemaImport(text, into: try input.container(), environment: try input.environment(), as: actor)
+                    .json
+            }
             return try actions.importSchema(text, into: try input.container(), environment: try input.environment(), as: actor).json
         },
         .json(.post, "/containers/:container/:environment/schema/validate", "validateSchema", body: .raw, options: schemaOptions) {

@@ -47,18 +47,21 @@ extension ManagementAPI {
             try actions.notificationQueues(in: try input.container(), environment: try input.environment(), as: actor).json
         },
         .json(.get, "/containers/:container/:environment/:database/zones/:zone/changes", "changeLog") { actions, input, actor in
-            let after = try input.queryInteger("after")
-            let since = try input.queryInteger("since")
+            let range = ChangeLogRange(
+                after: try input.queryInteger("after"), before: try input.queryInteger("before"), since: try input.queryInteger("since"),
+                recordNamePrefix: input.query("recordName"),
+                limit: Int(try input.queryInteger("limit") ?? Int64(CloudStore.changeLogPageSize)))
             return try actions.changeLog(
                 zone: input.path("zone"), in: try input.container(), environment: try input.environment(), database: try input.database(),
-                user: input.query("user"), after: after, since: since, as: actor
+                user: input.query("user"), zoneOwner: input.query("owner"), range: range, as: actor
             ).json
         },
         .json(.get, "/containers/:container/:environment/:database/zones/:zone/changes/next", "nextChanges") { actions, input, actor in
             try actions.nextChanges(
                 zone: input.path("zone"), syncToken: input.query("syncToken"), in: try input.container(),
                 environment: try input.environment(),
-                database: try input.database(), user: input.query("user"), as: actor
+                database: try input.database(), user: input.query("user"), zoneOwner: input.query("owner"), reader: input.query("reader"),
+                as: actor
             ).json
         },
     ]

@@ -9,7 +9,7 @@ enum ConsolePageTable {
     /// pages, then the pages outside a container.
     static let pageSets: [any ConsolePageSet.Type] =
         [LoginPage.self, ContainersPages.self] + ConsoleSection.allCases.map(\.pages) + [
-            ManagementTokensPages.self, AuditPages.self, ConsoleNotFoundPage.self,
+            NotificationsPage.self, ManagementTokensPages.self, AuditPages.self, ConsoleNotFoundPage.self,
         ]
 
     /// The templates of pages outside the table: the layout and error page, the start and
@@ -54,6 +54,7 @@ extension ContainersPages: ConsolePageSet {}
 extension RecordsPages: ConsolePageSet {}
 extension ZonesPages: ConsolePageSet {}
 extension SyncPages: ConsolePageSet {}
+extension NotificationsPage: ConsolePageSet {}
 extension SharePages: ConsolePageSet {}
 extension SchemaPages: ConsolePageSet {}
 extension SecurityPages: ConsolePageSet {}

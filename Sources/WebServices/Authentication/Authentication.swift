@@ -12,3 +12,12 @@ struct Authentication: Sendable {
     /// The server-to-server key that signed the request.
     var serverKey: ServerKey?
 }
+
+extension Authentication {
+    /// The credential the request carried, by name, as the request log and the change log keep
+    /// it: the server key that signed it, else its API token.
+    var loggedCredential: RequestLogCredential? {
+        if let serverKey { return .serverKey(serverKey.name) }
+        return apiToken.map { .apiToken($0.name) }
+    }
+}

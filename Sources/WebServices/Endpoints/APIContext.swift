@@ -43,6 +43,7 @@ struct APIContext {
         var database = try store.database(container, environment, scope.database ?? .public, as: caller)
         database.assetBaseURL = baseURL
         if let session = authentication.session { database.assetCredential = .webSession(session.id) }
+        database.credential = authentication.loggedCredential
         return database.reaching(owner: try ZoneWire.owner(body["zoneID"]))
     }
 

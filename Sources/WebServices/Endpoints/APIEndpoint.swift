@@ -132,7 +132,7 @@ struct APIEndpoint: Sendable {
     private func success(_ json: JSONValue, _ operation: String, request: HTTPRequest, authentication: Authentication) -> Outcome {
         Outcome(
             response: respond(.ok, json, request: request, authentication: authentication), user: authentication.caller.signedInUser,
-            credential: Self.credential(authentication), answer: LoggedAnswer(json, operation: operation))
+            credential: authentication.loggedCredential, answer: LoggedAnswer(json, operation: operation))
     }
 
     /// CloudKit's error answer for `error`; an internal cause is logged under the request id,
@@ -151,14 +151,7 @@ struct APIEndpoint: Sendable {
         let response = respond(failure.httpStatus, failure.body(uuid: request.requestID), request: request, authentication: authentication)
         return Outcome(
             response: response, user: authentication?.caller.signedInUser, errorCode: failure.serverErrorCode, reason: failure.reason,
-            credential: authentication.flatMap(Self.credential))
-    }
-
-    /// The credential a request carried, by name, for the log: the server key that signed it,
-    /// else its API token.
-    private static func credential(_ authentication: Authentication) -> RequestLogCredential? {
-        if let key = authentication.serverKey { return .serverKey(key.name) }
-        return authentication.apiToken.map { .apiToken($0.name) }
+            credential: authentication?.loggedCredential)
     }
 
     /// CloudKit's error JSON for a failure outside the JSON endpoints (asset uploads and

@@ -52,7 +52,9 @@ struct ImportSchemaCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import-schema",
         abstract: "Apply a schema file to development: adds types and fields, sets indexes, roles and grants.",
-        discussion: "Import never deletes data: types and fields the file leaves out stay, without indexes.")
+        discussion:
+            "Import never deletes data: types and fields the file leaves out stay, without indexes. "
+            + "With --dry-run, prints what the import would add, change and remove, and changes nothing.")
 
     @OptionGroup var management: ManagementOptions
     @OptionGroup var target: ContainerOptions
@@ -60,7 +62,20 @@ struct ImportSchemaCommand: ParsableCommand {
     @Option(help: "The schema file (.ckdb).")
     var file: String
 
+    @Flag(name: .customLong("dry-run"), help: "Print what the import would add, change and remove, without importing.")
+    var dryRun = false
+
     func run() throws {
+        if dryRun {
+            let preview = try SchemaImportPreviewView(
+                json: try management.client().json(
+                    .put,
+                    ManagementPath("containers", target.container, target.environment.rawValue, "schema", query: [("dryRun", "true")]),
+                    text: try readSchemaFile(file)))
+            print("Importing into \(target.container) \(target.environment) would change:")
+            for line in preview.lines { print("  " + line) }
+            return
+        }
         let schema = try EnvironmentSchemaView(
             json: try management.client().json(
                 .put, ManagementPath("containers", target.container, target.environment.rawValue, "schema"), text: try readSchemaFile(file))

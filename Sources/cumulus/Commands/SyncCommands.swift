@@ -118,15 +118,20 @@ struct PushTokensCommand: ParsableCommand {
     }
 }
 
-/// `cumulus changes --container ID --zone Z [--after N | --since MS] [--sync-token T]`: a zone's
-/// change log, tombstones included, or what a client holding a token receives next.
+/// `cumulus changes --container ID --zone Z [--owner U] [--after N | --before N | --since MS]
+/// [--record-name P] [--sync-token T [--reader R]]`: a page of a zone's change log, newest first, tombstones
+/// included, or what a client holding a token receives next.
 struct ChangesCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "changes", abstract: "Inspect a zone's change feed: its log, or the next page for a sync token.",
         discussion: """
-            Without --sync-token, prints the zone's change log after --after (a change number) or from --since \
-            (milliseconds since 1970) on, tombstones included, then the zone's current token. With --sync-token \
-            (empty for a first fetch), prints what a client holding it receives next, or the error it would get.
+            Without --sync-token, prints a page of the zone's change log, newest first: the newest changes (before \
+            --before), or the oldest after --after (a change number) or from --since (milliseconds since 1970) on, \
+            of records whose name starts with --record-name; tombstones included, each with who made it and the \
+            API token or server key it came through; then the zone's current token. With --sync-token (empty for a \
+            first fetch), prints where the token stands and what a client of --reader (_world, or a user) holding it \
+            receives next, or the error it would get. In the shared database, --owner names the zone's owner. In \
+            production a user's database shows metadata only: record names are left out.
             """)
 
     @OptionGroup var management: ManagementOptions
@@ -142,11 +147,23 @@ struct ChangesCommand: ParsableCommand {
     @Option(help: "The zone.")
     var zone = "_defaultZone"
 
+    @Option(help: "In the shared database, the owner of the zone (a user's name or record name).")
+    var owner: String?
+
     @Option(help: "Changes after this change number.")
     var after: Int64?
 
     @Option(help: "Changes from this time on, in milliseconds since 1970.")
     var since: Int64?
+
+    @Option(help: "Changes before this change number.")
+    var before: Int64?
+
+    @Option(name: .customLong("record-name"), help: "Changes of records whose name is or starts with this.")
+    var recordName: String?
+
+    @Option(help: "Whose client the next page is for: _world, or a user (by default the world in the public database, else its user).")
+    var reader: String?
 
     @Option(name: .customLong("sync-token"), help: "Show what a client holding this token receives next.")
     var syncToken: String?
@@ -156,13 +173,20 @@ struct ChangesCommand: ParsableCommand {
         let base = ["containers", target.container, target.environment.rawValue, database, "zones", zone, "changes"]
         if let syncToken {
             let next = try client.result(
-                NextChangesView.self, .get, ManagementPath(segments: base + ["next"], query: [("user", user), ("syncToken", syncToken)]))
+                NextChangesView.self, .get,
+                ManagementPath(
+                    segments: base + ["next"], query: [("user", user), ("owner", owner), ("syncToken", syncToken), ("reader", reader)]))
             for change in next.records {
                 var deleted = false
                 if case .deleted = change { deleted = true }
-                print((deleted ? "deleted\t" : "record\t") + (change.recordName ?? ""))
+                print((deleted ? "deleted\t" : "record\t") + (change.recordName.flatMap { $0.isEmpty ? nil : $0 } ?? "(hidden)"))
             }
             print("syncToken\t\(next.syncToken)\nmoreComing\t\(next.moreComing)")
+            // After the lines scripts already read: who the page was for and where the held token stood.
+            print("reader\t\(next.reader)")
+            if let held = next.heldToken {
+                print("held\tchange \(held.sequence) of zone \(held.zoneName ?? zone)" + (held.time.map { " made at \($0)" } ?? ""))
+            }
             return
         }
         let log = try client.result(
@@ -170,10 +194,15 @@ struct ChangesCommand: ParsableCommand {
             ManagementPath(
                 segments: base,
                 query: [
-                    ("user", user), ("after", after.map(String.init)), ("since", since.map(String.init)),
+                    ("user", user), ("owner", owner), ("after", after.map(String.init)), ("before", before.map(String.init)),
+                    ("since", since.map(String.init)), ("recordName", recordName),
                 ]))
         for entry in log.entries {
-            print([String(entry.sequence), entry.kind, entry.recordName, entry.recordType, String(entry.time)].joined(separator: "\t"))
+            let changedBy = entry.modifiedByName ?? entry.modifiedBy ?? "-"
+            let name = entry.recordName.isEmpty ? "(hidden)" : entry.recordName
+            print(
+                [String(entry.sequence), entry.kind, name, entry.recordType, String(entry.time), changedBy, entry.via ?? "-"].joined(
+                    separator: "\t"))
         }
         print("syncToken\t\(log.syncToken)")
         if log.horizon > 0 { print("expired below\t\(log.horizon)") }

@@ -55,6 +55,40 @@ import Testing
         #expect(try store.store.usageSummary(of: store.container, .development, range: .hour).lastActivity != nil)
     }
 
+    /// The Usage page's overview is the report, the summary and the fitting range each would
+    /// give, from one read of the usage minutes instead of three.
+    @Test func anOverviewIsTheReportAndTheSummaryFromOneRead() throws {
+        let store = try TemporaryStore()
+        let log = store.store.requestLog
+        // At the start of a minute, so that the few milliseconds the calls below take cross no bucket.
+        store.clock.advance(by: 60_000 - store.clock.tick() % 60_000)
+        try store.database().create("Note", "one", ["title": .string("stored")])
+        for _ in 0..<4 { log.record(Self.call(store, "records/query")) }
+        log.record(Self.call(store, "records/lookup", status: 404))
+        try log.flush()
+        store.clock.advance(by: 3 * 60 * 60_000)
+        log.record(Self.call(store, "records/query"))
+        try log.flush()
+        let reads = log.usageMinuteReadCount
+        let fitted = try store.store.usageOverview(of: store.container, .development, range: nil)
+        #expect(log.usageMinuteReadCount == reads + 1)
+        #expect(fitted.range == .day, "the calls of three hours ago need a day")
+        #expect(fitted.range == (try store.store.fittingUsageRange(of: store.container, .development)))
+        #expect(fitted.report == (try store.store.usageReport(of: store.container, .development, range: .day)))
+        #expect(fitted.summary == (try store.store.usageSummary(of: store.container, .development, range: .day)))
+        #expect(fitted.summary.totals.requests == 6 && fitted.summary.totals.errors == 1)
+        #expect(fitted.report.points.reduce(0) { $0 + $1.requests } == 6)
+        for range in UsageRange.allCases {
+            let overview = try store.store.usageOverview(of: store.container, .development, range: range)
+            #expect(overview.range == range)
+            #expect(overview.report == (try store.store.usageReport(of: store.container, .development, range: range)), "\(range)")
+            #expect(overview.summary == (try store.store.usageSummary(of: store.container, .development, range: range)), "\(range)")
+        }
+        #expect(try store.store.usageOverview(of: store.container, .development, range: .hour).summary.totals.requests == 1)
+        let quiet = try store.store.usageOverview(of: store.container, .production, range: nil)
+        #expect(quiet.range == .day && quiet.summary.lastActivity == nil && quiet.summary.totals.requests == 0)
+    }
+
     @Test func storageIsOneFigureForEnvironmentsAndZones() throws {
         let store = try TemporaryStore()
         try store.database().create("Note", "one", ["title": .string("stored")])

@@ -424,6 +424,10 @@ struct CatalogStorageContractTests {
         #expect(try store.pushTokens(of: "_v", in: container, .development).map(\.token) == ["t3"])
         try catalog.expectStill("touch") { try store.touchPushToken("t3", at: 70) }
         #expect(try store.pushToken("t3")?.lastUsed == 70)
+        #expect(try store.pushToken("t3")?.lastPolled == nil, "a touch is no poll")
+        try catalog.expectStill("poll") { try store.notePushTokenPoll("t3", at: 80) }
+        #expect(try store.pushToken("t3")?.lastPolled == 80)
+        #expect(try store.pushToken("t3")?.lastUsed == 80, "a poll is a use")
         #expect(try catalog.expectMoves("delete") { try store.deletePushTokens(["t2", "absent"]) } == 1)
         #expect(try store.pushToken("t2") == nil)
         #expect(try store.unboundPushTokenCount(in: container, .development) == 1)

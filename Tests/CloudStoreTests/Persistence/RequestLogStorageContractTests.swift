@@ -108,6 +108,7 @@ struct RequestLogStorageContractTests {
             RequestLogFilter(from: Self.start + 37 * 100, limit: 60), RequestLogFilter(to: Self.start + 37 * 100, limit: 60),
             RequestLogFilter(operation: "records/modify", before: all[300].id, limit: 20),
             RequestLogFilter(container: "iCloud.a", environment: "development", database: "public", operation: "records/query", limit: 3),
+            RequestLogFilter(requestID: "request-12", limit: 5), RequestLogFilter(requestID: "request-123", limit: 1),
         ]
         for filter in filters {
             // Page through with `before`, as the console does.
@@ -123,6 +124,9 @@ struct RequestLogStorageContractTests {
             #expect(!expected.isEmpty || filter.user == "_user9", "the filter selects something: \(filter)")
             #expect(pages.map(\.requestID) == expected.map(\.requestID), "\(filter)")
         }
+        // A request id is matched whole: request-12 is neither request-1 nor request-123.
+        #expect(try store.entries(RequestLogFilter(requestID: "request-12", limit: 5)).map(\.requestID) == ["request-12"])
+        #expect(try store.entries(RequestLogFilter(requestID: "request-6000", limit: 5)).isEmpty)
         #expect(try store.entries(RequestLogFilter(limit: 5)).map(\.requestID) == all.prefix(5).map(\.requestID))
         #expect(try store.entries(RequestLogFilter(before: all[597].id)).map(\.requestID) == all.suffix(2).map(\.requestID))
     }

@@ -19,6 +19,44 @@ import Testing
         #expect(try other.store.exportSchema(other.container, .development) == first)
     }
 
+    /// The preview of an import lists what it adds, changes and removes — the indexes of a type
+    /// the text leaves out among them — and changes nothing; production is refused, as the
+    /// import itself is.
+    @Test func thePreviewListsWhatAnImportWouldChangeAndChangesNothing() throws {
+        let store = try TemporaryStore()
+        try store.importSchema(
+            """
+            DEFINE SCHEMA
+                CREATE ROLE Editor;
+                RECORD TYPE Note ("___recordID" REFERENCE QUERYABLE, title STRING QUERYABLE, GRANT READ TO "_world");
+                RECORD TYPE Old (name STRING SORTABLE);
+            """)
+        let before = try store.store.exportSchema(store.container, .development)
+        let text = """
+            DEFINE SCHEMA
+                RECORD TYPE Note ("___recordID" REFERENCE QUERYABLE, title STRING SEARCHABLE, body STRING, GRANT READ, WRITE TO "_world");
+                RECORD TYPE Task (due TIMESTAMP QUERYABLE);
+            """
+        let preview = try store.store.previewSchemaImport(text, into: store.container, .development)
+        #expect(
+            preview.added == [
+                "add index SEARCHABLE on Note.title", "add field Note.body STRING", "add record type Task (1 field)",
+                "add field Task.due TIMESTAMP", "add index QUERYABLE on Task.due",
+            ], "\(preview.added)")
+        #expect(preview.changed == ["change the grants of Note to READ, WRITE to _world"], "\(preview.changed)")
+        #expect(
+            preview.removed == ["remove index QUERYABLE from Note.title", "remove index SORTABLE from Old.name", "remove role Editor"],
+            "\(preview.removed)")
+        #expect(try store.store.exportSchema(store.container, .development) == before)
+        #expect(try store.store.previewSchemaImport(before, into: store.container, .development).isEmpty)
+        #expect(throws: CloudStoreError.badRequest("Schema can be imported into development only; production changes by deploying")) {
+            try store.store.previewSchemaImport(text, into: store.container, .production)
+        }
+        #expect(throws: CloudStoreError.self) {
+            try store.store.previewSchemaImport("DEFINE SCHEMA\n RECORD TYPE Note (title BADTYPE);", into: store.container, .development)
+        }
+    }
+
     @Test func aBadSchemaNamesLineAndColumnAndChangesNothing() throws {
         let store = try TemporaryStore()
         try store.importSchema("DEFINE SCHEMA\n    RECORD TYPE Note ( title STRING QUERYABLE );")

@@ -29,6 +29,45 @@ import Testing
         #expect(try shared.zones().map(\.zoneID) == [ZoneID(zoneName: "Trips", ownerRecordName: fixture.alice)])
     }
 
+    /// The operator's listing and counts, acting as a participant, hold what the shares give
+    /// the participant: the shared hierarchy, not the record outside it.
+    @Test func theListingAndCountsActingAsAParticipantHoldOnlyTheSharedHierarchy() throws {
+        let fixture = try Fixture()
+        _ = try fixture.accept(fixture.bob)
+        let shared = try actingAs(fixture.bob, fixture)
+        let listed = try shared.listRecords(zoneName: "Trips", recordType: "Item", limit: 2)
+        #expect(listed.records.map(\.recordName) == ["day1", "photo1"])
+        let rest = try shared.listRecords(zoneName: "Trips", recordType: "Item", after: listed.continuation, limit: 2)
+        #expect(rest.records.map(\.recordName) == ["trip"] && rest.continuation == nil)
+        #expect(try shared.recordCounts(zoneName: "Trips") == ["Item": 3])
+        #expect(try shared.recordCounts() == ["Item": 3])
+        let usage = try shared.usage(ofZone: "Trips")
+        #expect(usage.counts == ["Item": 3] && usage.bytes > 0)
+        #expect(usage.bytes < (try fixture.owner().usage(ofZone: "Trips").bytes), "the record outside the hierarchy is not counted")
+        #expect(try fixture.owner().recordCounts(zoneName: "Trips") == ["Item": 4])
+        #expect(try shared.referrers(of: "trip", zoneName: "Trips").referrers.map(\.recordName) == ["day1"])
+    }
+
+    /// Nothing is listed or counted for an invited participant who has not accepted, and a
+    /// participant is no operator: their own listing is refused.
+    @Test func theListingAndCountsAreRefusedToTheInvitedAndToTheParticipantThemselves() throws {
+        let fixture = try Fixture()
+        let invited = try actingAs(fixture.bob, fixture)
+        let missing = CloudStoreError.zoneNotFound(ZoneID(zoneName: "Trips", ownerRecordName: fixture.alice))
+        #expect(throws: missing) { try invited.listRecords(zoneName: "Trips", limit: 10) }
+        #expect(throws: missing) { try invited.recordCounts(zoneName: "Trips") }
+        #expect(throws: missing) { try invited.usage(ofZone: "Trips") }
+        #expect(try invited.recordCounts().isEmpty)
+        _ = try fixture.accept(fixture.bob)
+        let bob = try fixture.shared(fixture.bob)
+        #expect(throws: CloudStoreError.accessDenied("Only an operator may list a zone's records without a query")) {
+            try bob.listRecords(zoneName: "Trips", limit: 10)
+        }
+        #expect(throws: CloudStoreError.accessDenied("Only an operator may list the records referring to a record")) {
+            try bob.referrers(of: "trip", zoneName: "Trips")
+        }
+    }
+
     @Test func theOperatorActingAsAnotherUserIsRefusedTheZone() throws {
         let fixture = try Fixture()
         _ = try fixture.accept(fixture.bob)

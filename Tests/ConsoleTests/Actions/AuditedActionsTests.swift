@@ -14,7 +14,7 @@ import Testing
         "revokeManagementToken", "addOperator", "setOperatorPassword", "removeOperator", "rotateSecret", "setLimits", "addUser",
         "setUserPassword", "setUserDiscoverable", "signOutUser", "removeUser", "importSchema", "createRecordType", "addField",
         "setIndexes", "deleteFromSchema", "createRole", "setGrants", "setUserRoles", "changeUserRole", "deleteRole", "createZone",
-        "deleteZone", "modifyRecords", "deleteSubscription", "revokePushToken", "removeShareParticipant", "deleteShare",
+        "deleteZone", "modifyRecords", "uploadAsset", "deleteSubscription", "revokePushToken", "removeShareParticipant", "deleteShare",
         "leaveSharedZone", "deploySchema",
         "resetDevelopment",
     ]
@@ -22,10 +22,10 @@ import Testing
     /// The public actions that only read (a dry run such as `validateSchema` included).
     static let reading = [
         "apiTokens", "auditTrail", "browseRecords", "changeLog", "container", "containers", "developmentContents", "exportRecords",
-        "exportRequestLog", "fittingUsageRange", "limits", "lookupRecords", "managementTokens", "nextChanges", "notificationQueues",
+        "exportRequestLog", "limits", "lookupRecords", "managementTokens", "nextChanges", "notificationQueues", "notifications",
         "pushTokens", "queryRecords", "recordCounts", "recordReferrers", "requestLog", "requestLogEntry", "requestLogFilter", "schema",
         "schemaDeployments", "schemaDifference", "schemaText", "security", "serverKeys", "shares", "signInAttacks", "simulateAccess",
-        "subscriptions", "usage", "usageSummary", "users", "validateSchema", "zones",
+        "subscriptions", "usage", "usageOverview", "users", "validateSchema", "previewSchemaImport", "zones",
     ]
 
     /// A public action added to `ManagementActions` must be listed above, as changing (and then
@@ -163,6 +163,14 @@ import Testing
                 {
                     _ = try actions.modifyRecords(
                         AdminFixture.createNote("n1"), in: c, environment: dev, database: .public, user: nil, as: actor)
+                }
+            ),
+            (
+                "uploadAsset", "record.asset.upload",
+                {
+                    _ = try actions.uploadAsset(
+                        Array("a file".utf8), recordType: "Note", field: "file", recordName: "n1", zone: ZoneID.defaultZoneName, in: c,
+                        environment: dev, database: .public, user: nil, as: actor)
                 }
             ),
             (

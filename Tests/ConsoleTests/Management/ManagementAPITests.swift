@@ -41,6 +41,7 @@ import Testing
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/record-types/Note/fields/title", ""),
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/record-types/Note", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/public/records/browse?type=Note", ""),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/public/records/assets?recordType=Note&field=file", "bytes"),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones?user=alice", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones", #"{"zoneName":"Z","user":"alice"}"#),
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/private/zones/Work?user=alice", ""),
@@ -48,6 +49,7 @@ import Testing
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/subscriptions", ""),
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/public/subscriptions/alice/every-note", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/notifications", ""),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/notifications/queued", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/push-tokens", ""),
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/push-tokens/" + alicePushTokenID, ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/shares", ""),
@@ -78,6 +80,7 @@ import Testing
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/logs", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/logs/export?format=csv", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/logs/tail", ""),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/logs/requests/1", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/security", ""),
         ("PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/security/record-types/Note/grants", #"{"grants":[]}"#),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/security/roles", #"{"name":"Editor"}"#),
@@ -90,6 +93,7 @@ import Testing
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/limits", ""),
         ("PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/limits", #"{"preset":"cloudkit"}"#),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/usage?range=hour", ""),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/usage/summary?range=hour", ""),
         ("GET", "/admin/v1/management-tokens", ""),
         ("POST", "/admin/v1/management-tokens", #"{"name":"more"}"#),
         ("DELETE", "/admin/v1/management-tokens/ID", ""),
@@ -288,6 +292,45 @@ import Testing
         #expect(try call("DELETE", "/containers/iCloud.com.example.Tests/users/bob").0 == 404)
     }
 
+    /// A file posted for an ASSET field is stored as the API's uploads are, and its receipt saves
+    /// it into a record; a request naming no field is refused.
+    @Test func aFileIsUploadedForAnAssetFieldAndSavedByItsReceipt() throws {
+        let server = try Self.server()
+        let auth = [("Authorization", "Bearer " + (try server.store.createManagementToken(for: "root", name: "t").text))]
+        let base = "/admin/v1/containers/iCloud.com.example.Tests/development/public/records"
+        let uploaded = try Self.send(server, "POST", base + "/assets?recordType=Doc&field=file", body: "some bytes", headers: auth)
+        #expect(uploaded.status == 200, "\(uploaded.text)")
+        let answer = try UploadedAssetView(json: try uploaded.json())
+        #expect(answer.size == 10 && !answer.receipt.isEmpty)
+        let modify: JSONValue = [
+            "operations": [
+                ["operationType": "create", "record": ["recordName": "doc", "recordType": "Doc", "fields": ["file": answer.fieldValue]]]
+            ]
+        ]
+        let saved = try Self.send(
+            server, "POST", base + "/modify", body: String(decoding: modify.serialized(), as: UTF8.self), headers: auth)
+        #expect(saved.status == 200)
+        #expect(try saved.json()["records"]?[0]?["fields"]?["file"]?["value"]?["size"]?.int64Value(acceptingNumericString: true) == 10)
+        let refused = try Self.send(server, "POST", base + "/assets?recordType=Doc", body: "x", headers: auth)
+        #expect(refused.status == 400 && refused.text.contains("Name the record type and the ASSET field"))
+    }
+
+    /// `dryRun=true` answers what an import would change and changes nothing.
+    @Test func aSchemaImportsDryRunPreviewsIt() throws {
+        let server = try Self.server()
+        let token = try server.store.createManagementToken(for: "root", name: "t").text
+        let before = try server.store.exportSchema(server.container, .development)
+        let response = try Self.send(
+            server, "PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/schema?dryRun=true",
+            body: before + "\n RECORD TYPE Task (due TIMESTAMP QUERYABLE);\n", headers: [("Authorization", "Bearer " + token)])
+        #expect(response.status == 200)
+        let answer = try response.json()
+        #expect(answer["dryRun"] == true)
+        #expect(answer["added"] == ["add record type Task (1 field)", "add field Task.due TIMESTAMP", "add index QUERYABLE on Task.due"])
+        #expect(answer["changed"] == [] && answer["removed"] == [])
+        #expect(try server.store.exportSchema(server.container, .development) == before)
+    }
+
     @Test func schemaRecordTypesFieldsIndexesAndZones() throws {
         let server = try Self.server()
         let token = try server.store.createManagementToken(for: "root", name: "t").text
@@ -415,7 +458,8 @@ import Testing
         #expect(try production.json()["serverErrorCode"] == "ACCESS_DENIED")
     }
 
-    /// Review N9: the change-feed inspector refuses production private databases, as lookup does.
+    /// Review N9: the change-feed inspector keeps production private contents to their users;
+    /// issue 39: it shows their metadata (positions, kinds, types), never a record's name.
     @Test func theChangeFeedInspectorKeepsProductionPrivateChangesToTheirUsers() throws {
         let server = try Self.server()
         let token = try server.store.createManagementToken(for: "root", name: "t").text
@@ -432,9 +476,17 @@ import Testing
                 headers: [("Authorization", "Bearer " + token)])
             return (response.status, try response.json())
         }
-        let (status, refused) = try changes("production", "private")
-        #expect(status == 403 && refused["serverErrorCode"] == "ACCESS_DENIED" && refused["entries"] == nil)
-        #expect(!String(describing: refused).contains("therapy"))
+        let (status, metadata) = try changes("production", "private")
+        #expect(status == 200 && metadata["contentsHidden"] == true)
+        #expect(metadata["entries"]?.arrayValue?.map { $0["recordName"] } == [""])
+        #expect(metadata["entries"]?.arrayValue?.map { $0["kind"] } == ["created"])
+        #expect(!String(describing: metadata).contains("therapy"))
+        let searched = try Self.send(
+            server, "GET",
+            "/admin/v1/containers/iCloud.com.example.Tests/production/private/zones/_defaultZone/changes?user=alice&recordName=2026",
+            headers: [("Authorization", "Bearer " + token)])
+        #expect(searched.status == 403)
+        #expect(try searched.json()["serverErrorCode"] == "ACCESS_DENIED")
         #expect(try changes("development", "private").1["entries"]?.arrayValue?.map { $0["recordName"] } == ["a development note"])
         #expect(try changes("production", "public").1["entries"]?.arrayValue?.map { $0["recordName"] } == ["a public note"])
     }

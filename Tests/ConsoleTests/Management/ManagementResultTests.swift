@@ -9,7 +9,8 @@ import Testing
 /// byte: the one encoding is what the API sends, and the one decoding is what the remote command
 /// line reads.
 @Suite struct ManagementResultTests {
-    /// A store with a user, a zone, a push token, a schema with a role, an API token and a deployment.
+    /// A store with a user, a zone, a push token, a schema with a role, an API token, a deployment
+    /// and a logged call with per-record failures.
     private static func seeded() throws -> (ConsoleTestServer, InProcessResponder) {
         let server = try ConsoleTestServer()
         let alice = try server.store.addUser(
@@ -24,6 +25,19 @@ import Testing
         try server.store.addOperator("root", password: "operator password")
         _ = try server.store.createManagementToken(for: "root", name: "script")
         try server.store.setRoles(["Editor"], of: alice.userRecordName, in: server.container, .development)
+        var call = RequestLogEntry(
+            time: 1_800_000_000_000, container: server.container.rawValue, environment: "development", database: "private",
+            operation: "records/modify", user: alice.userRecordName, clientAddress: "192.0.2.1", status: 200, serverErrorCode: nil,
+            durationMicroseconds: 900, bytesIn: 10, bytesOut: 20, requestID: "req-modify")
+        call.credential = .serverKey("deploy")
+        call.userAgent = "curl/8"
+        call.recordTypes = "Note"
+        call.zones = "Work,_defaultZone"
+        call.results = 3
+        call.resultErrors = ["CONFLICT": 1, "ACCESS_DENIED": 1]
+        call.reason = "CONFLICT: record changed"
+        server.store.requestLog.record(call)
+        try server.store.requestLog.flush()
         return (server, Console.localManagementAPI(store: server.store))
     }
 
@@ -62,6 +76,10 @@ import Testing
                 { try Self.roundTrip(SchemaValidation.self, $0) }
             ),
             (
+                .put, "containers/\(c)/development/schema?dryRun=true", "DEFINE SCHEMA\n RECORD TYPE A (x STRING QUERYABLE);\n",
+                { try Self.roundTrip(SchemaImportPreviewView.self, $0) }
+            ),
+            (
                 .post, "containers/\(c)/development/record-types/Note/fields", #"{"name":"body","type":"STRING","indexes":["SEARCHABLE"]}"#,
                 { try Self.roundTrip(RecordTypeView.self, $0) }
             ),
@@ -98,6 +116,8 @@ import Testing
             (.get, "containers/\(c)/deployments", "", { try Self.roundTrip(SchemaDeploymentsView.self, $0) }),
             (.get, "containers/\(c)/reset", "", { try Self.roundTrip(DevelopmentContentsView.self, $0) }),
             (.get, "containers/\(c)/logs", "", { try Self.roundTrip(RequestLogView.self, $0) }),
+            (.get, "containers/\(c)/logs/requests/req-modify", "", { try Self.roundTrip(RequestLogEntryView.self, $0) }),
+            (.get, "containers/\(c)/development/usage/summary", "", { try Self.roundTrip(UsageSummaryView.self, $0) }),
             (.get, "audit", "", { try Self.roundTrip(AuditTrailView.self, $0) }),
             (.get, "sign-in-attacks", "", { try Self.roundTrip(SignInAttacksView.self, $0) }),
             (.post, "containers/\(c)/reset", #"{"confirm":"\#(c)"}"#, { try Self.roundTrip(ResetOutcome.self, $0) }),

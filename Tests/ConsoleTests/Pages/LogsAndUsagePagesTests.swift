@@ -1,9 +1,13 @@
-import CloudStore
+import CloudKitWire
+import Console
 import Foundation
 import TestSupport
 import Testing
 
-/// The request log's list, filter and call detail, and the usage page's figures, over a real socket.
+@testable import CloudStore
+
+/// The request log's list, filter, call detail and exports, and the usage page's figures, over a
+/// real socket: the pages and their management routes, which call the same actions.
 @Suite struct LogsAndUsagePagesTests {
     static let operatorName = "root"
     static let password = "operator password"
@@ -52,6 +56,19 @@ import Testing
         #expect(!errors.contains("req-old"))
     }
 
+    /// The list itself tells failures apart by their reason, and names each call's credential.
+    @Test func aRowSaysWhyItsCallFailedAndWhichCredentialItCarried() throws {
+        let (server, cookie, _) = try Self.server()
+        let list = Self.text(try server.get("/console/containers/\(server.container.rawValue)/development/logs", headers: [cookie]))
+        let rows = list.components(separatedBy: "<tr").filter { $0.contains("data-label=\"Status\"") }
+        let refused = try #require(rows.first { $0.contains("req-refused") })
+        #expect(refused.contains(#"BAD_REQUEST</span> <span class="muted small">Unknown record type &#39;Nope&#39;</span>"#), "\(refused)")
+        let partial = try #require(rows.first { $0.contains("req-partial") })
+        #expect(partial.contains("192.0.2.7 · API token web app"))
+        let old = try #require(rows.first { $0.contains("req-old") })
+        #expect(old.contains("192.0.2.7</span>") && !old.contains("Unknown record type"), "no credential, no reason")
+    }
+
     @Test func aCallsDetailNamesTheReasonTheCredentialAndTheOutcomes() throws {
         let (server, cookie, _) = try Self.server()
         let base = "/console/containers/\(server.container.rawValue)/development/logs"
@@ -87,5 +104,135 @@ import Testing
         let empty = Self.text(try server.get("/console/containers/\(server.container.rawValue)/production/usage", headers: [cookie]))
         #expect(empty.contains("No traffic yet"))
         #expect(!empty.contains(#"id="usage-operations""#))
+    }
+
+    /// The management token of the fixture's operator, as a header.
+    private static func authorization(_ server: ConsoleTestServer) throws -> [(String, String)] {
+        [("Authorization", "Bearer " + (try server.store.createManagementToken(for: operatorName, name: "script").text))]
+    }
+
+    /// What the call detail page shows is a management route too, by the call's place in the
+    /// log or its request id, with every detail the log keeps; the wrong caller is refused.
+    @Test func aCallsDetailIsAManagementRouteByItsIDOrItsRequestID() throws {
+        let (server, cookie, alice) = try Self.server()
+        let auth = try Self.authorization(server)
+        let base = "/admin/v1/containers/\(server.container.rawValue)/logs/requests/"
+        let partial = try server.get(base + "req-partial", headers: auth)
+        #expect(partial.status == 200)
+        let json = try partial.json()
+        #expect(json["requestID"] == "req-partial" && json["user"] == .string(alice) && json["status"] == 200)
+        #expect(json["credential"] == ["kind": "apiToken", "name": "web app"])
+        #expect(json["userAgent"] == "CloudKitJS/2.0")
+        #expect(json["recordTypes"] == ["Note", "Photo"] && json["zones"] == ["_defaultZone"])
+        #expect(json["results"] == 5 && json["resultErrors"] == ["ACCESS_DENIED": 2])
+        #expect(json["resultFailures"] == "2 of 5 records: ACCESS_DENIED")
+        #expect(json["reason"] == .null)
+        let id = try #require(json["id"]?.int64Value(acceptingNumericString: false))
+        #expect(try server.get(base + String(id), headers: auth).json() == json, "by its place in the log")
+        #expect(try server.get(base + "req-partial?environment=development", headers: auth).json() == json)
+        let parsed = try RequestLogEntryView(json: json).entry
+        #expect(
+            parsed.credential == .apiToken("web app") && parsed.resultErrors == ["ACCESS_DENIED": 2] && parsed.recordTypes == "Note,Photo")
+        let refused = try server.get(base + "req-refused", headers: auth).json()
+        #expect(refused["reason"] == "Unknown record type 'Nope'" && refused["serverErrorCode"] == "BAD_REQUEST")
+        #expect(refused["resultFailures"] == .null && refused["resultErrors"] == [:] && refused["credential"] == .null)
+        let old = try server.get(base + "req-old", headers: auth).json()
+        #expect(old["results"] == .null && old["recordTypes"] == .null && old["userAgent"] == .null)
+
+        let elsewhere = try server.get(base + "req-partial?environment=production", headers: auth)
+        #expect(try elsewhere.status == 404 && elsewhere.json()["serverErrorCode"] == "NOT_FOUND")
+        #expect(try server.get(base + "req-none", headers: auth).status == 404)
+        #expect(try server.get(base + "999999", headers: auth).status == 404)
+        #expect(try server.get(base + "req-partial?environment=staging", headers: auth).status == 400)
+        #expect(try server.get("/admin/v1/containers/iCloud.com.example.None/logs/requests/req-partial", headers: auth).status == 404)
+        // No credential, a revoked management token, and an app user's web auth token passed as a
+        // console cookie are all refused, without the call.
+        let revoked = try server.store.createManagementToken(for: Self.operatorName, name: "old")
+        try server.store.revokeManagementToken(revoked.token.id)
+        let aliceSession = try server.store.signIn(server.container, .development, name: "alice", password: "a long passphrase")
+        for headers in [[], [("Authorization", "Bearer " + revoked.text)], [("Cookie", "cumulus_console=" + aliceSession.webAuthToken)]] {
+            let response = try server.get(base + "req-partial", headers: headers)
+            #expect(response.status == 401 && !response.text.contains("CloudKitJS"), "\(headers)")
+        }
+        #expect(try server.get(base + "req-partial", headers: [cookie]).status == 200, "a signed-in operator's session may read")
+    }
+
+    /// Both exports, from the page and from the management API, carry what the log keeps of
+    /// each call: reason, credential, user agent, record types, zones and per-record outcomes.
+    @Test func theExportsCarryTheReasonTheCredentialAndTheOutcomes() throws {
+        let (server, cookie, _) = try Self.server()
+        let auth = try Self.authorization(server)
+        let id = try #require(try server.store.requestLog.entries(RequestLogFilter(requestID: "req-partial")).first).id
+        let page = try server.get("/console/containers/\(server.container.rawValue)/development/logs/export?format=csv", headers: [cookie])
+        let api = try server.get("/admin/v1/containers/\(server.container.rawValue)/logs/export?format=csv", headers: auth)
+        #expect(page.status == 200 && api.text == page.text, "one action behind both")
+        let rows = page.text.split(separator: "\r\n").map(String.init)
+        #expect(
+            rows.first
+                == "time,container,environment,database,operation,user,client,status,serverErrorCode,durationMicroseconds,bytesIn,"
+                + "bytesOut,requestID,id,reason,credential,userAgent,recordTypes,zones,results,resultErrors,resultFailures")
+        let partial = try #require(rows.first { $0.contains("\"req-partial\"") })
+        #expect(
+            partial.hasSuffix(
+                #""req-partial","\#(id)","","API token web app","CloudKitJS/2.0","Note,Photo","_defaultZone","5","ACCESS_DENIED=2","2 of 5 records: ACCESS_DENIED""#
+            ), "\(partial)")
+        let refused = try #require(rows.first { $0.contains("\"req-refused\"") })
+        #expect(refused.contains(#","Unknown record type 'Nope'","","","","","","",""#), "\(refused)")
+
+        let lines = try server.get("/admin/v1/containers/\(server.container.rawValue)/logs/export?format=jsonl&errors=1", headers: auth)
+        let entries = try lines.text.split(separator: "\n").map { try JSONValue.parse(Array($0.utf8)) }
+        #expect(entries.map { $0["requestID"] } == ["req-partial", "req-refused"], "errors only finds the 200 with failed records")
+        #expect(entries[0]["resultFailures"] == "2 of 5 records: ACCESS_DENIED" && entries[0]["userAgent"] == "CloudKitJS/2.0")
+        #expect(entries[1]["reason"] == "Unknown record type 'Nope'")
+        // The list reads back whole: every field the store keeps survives the JSON.
+        let listed = try RequestLogView(
+            json: try server.get("/admin/v1/containers/\(server.container.rawValue)/logs", headers: auth).json())
+        #expect(listed.entries == (try server.store.requestLog.entries(RequestLogFilter(container: server.container.rawValue, limit: 50))))
+    }
+
+    /// The Usage page's figures are a management route (and the command line's): totals, error
+    /// rate, answer times, the busiest second against the limit and the breakdown by operation.
+    @Test func theUsageSummaryIsAManagementRouteWithTheFiguresThePageShows() throws {
+        let (server, cookie, _) = try Self.server()
+        let auth = try Self.authorization(server)
+        let base = "/admin/v1/containers/\(server.container.rawValue)"
+        let response = try server.get(base + "/development/usage/summary", headers: auth)
+        #expect(response.status == 200)
+        let summary = try UsageSummaryView(json: try response.json())
+        #expect(summary.range == "hour", "without a range, the one that fits the calls")
+        #expect(summary.summary.totals.requests == 3 && summary.summary.totals.errors == 1)
+        #expect(abs(summary.errorRate - 1.0 / 3) < 1e-9)
+        #expect(summary.summary.peakPerSecond == 3 && summary.requestsPerSecondLimit == 5_000)
+        #expect(summary.summary.totals.p99Microseconds != nil)
+        #expect(summary.summary.operations.map(\.operation) == ["records/query", "records/modify"])
+        #expect(summary.summary.operations.map(\.errors) == [1, 0] && summary.summary.operations.map(\.partialFailures) == [0, 1])
+        let page = Self.text(try server.get("/console/containers/\(server.container.rawValue)/development/usage", headers: [cookie]))
+        #expect(page.contains("3 a second, 0.06 % of the limit of 5,000"), "the page shows the same busiest second")
+        #expect(
+            try UsageSummaryView(json: try server.get(base + "/development/usage/summary?range=week", headers: auth).json()).range == "week"
+        )
+        let quiet = try UsageSummaryView(json: try server.get(base + "/production/usage/summary", headers: auth).json())
+        #expect(quiet.range == "day" && quiet.summary.totals.requests == 0 && quiet.summary.lastActivity == nil)
+        #expect(try server.get(base + "/development/usage/summary?range=year", headers: auth).status == 400)
+        #expect(try server.get(base + "/staging/usage/summary", headers: auth).status == 400)
+        for headers in [
+            [], [("Authorization", "Bearer cumulus_mt_" + String(repeating: "a", count: 16) + "_" + String(repeating: "b", count: 64))],
+        ] {
+            let refused = try server.get(base + "/development/usage/summary", headers: headers)
+            #expect(try refused.status == 401 && refused.json()["serverErrorCode"] == "AUTHENTICATION_FAILED")
+        }
+    }
+
+    /// One view of the Usage page reads the usage minutes once, where it read them three times
+    /// (the fitting range, the charts and the summary each read the week's or the range's).
+    @Test func theUsagePageReadsTheUsageMinutesOnce() throws {
+        let (server, cookie, _) = try Self.server()
+        let log = server.store.requestLog
+        for query in ["", "?range=hour", "?range=week"] {
+            let before = log.usageMinuteReadCount
+            let page = try server.get("/console/containers/\(server.container.rawValue)/development/usage" + query, headers: [cookie])
+            #expect(page.status == 200)
+            #expect(log.usageMinuteReadCount == before + 1, "\(query)")
+        }
     }
 }

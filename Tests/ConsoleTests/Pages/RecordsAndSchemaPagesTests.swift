@@ -67,6 +67,98 @@ import Testing
         #expect(filtered.text.contains("This query needs an index") && filtered.text.contains("pending change"))
     }
 
+    /// "Add the index" on the missing-index notice adds the one the notice named, and the
+    /// confirmation names that field as the notice does: a filter's field by its name, the
+    /// record name as recordName, never as its stored name `___recordID`.
+    @Test func addingTheMissingIndexNamesTheFieldIndexed() throws {
+        let fixture = try Fixture()
+        /// The notice the page after "Add the index" shows, having followed the notice's own form.
+        func added(_ query: String) throws -> String {
+            let page = try fixture.get("/public/records?" + query)
+            let form = try #require(HTML.text(in: page.text, between: "This query needs an index", and: "</form>"))
+            let answer = try fixture.server.post(
+                Self.base + "/public/records/index", form: HTML.hiddenFields(in: form), headers: [fixture.cookie])
+            #expect(answer.status == 303)
+            let notice = try #require(answer.header("Set-Cookie")?.split(separator: ";").first.map(String.init))
+            let next = try fixture.server.get(
+                try #require(answer.header("Location")), headers: [("Cookie", fixture.cookie.1 + "; " + notice)])
+            return try #require(HTML.text(in: next.text, between: "Added a ", and: "<"))
+        }
+        for (query, expected) in [
+            ("type=Photo&f0.field=n&f0.op=EQUALS&f0.value=1", "QUERYABLE index on Photo.n; the query ran again."),
+            // A query of a type without indexes needs the record name's first.
+            ("type=Note&sort=title", "QUERYABLE index on Note.recordName; the query ran again."),
+            ("type=Note&f0.field=title&f0.op=EQUALS&f0.value=first", "QUERYABLE index on Note.title; the query ran again."),
+        ] {
+            let notice = try added(query)
+            #expect(notice == expected, "\(query): \(notice)")
+        }
+        let schema = try fixture.server.store.schema(fixture.server.container, .development)
+        #expect(schema.recordType("Photo")?.field("n")?.indexes.contains(.queryable) == true)
+        #expect(schema.recordType("Note")?.field(SystemField.recordID.rawValue)?.indexes.contains(.queryable) == true)
+    }
+
+    /// An uploaded schema is previewed first — what it adds, changes and removes, nothing
+    /// imported yet — and imported by the preview's own form, with the text it previewed.
+    @Test func aSchemaUploadIsPreviewedBeforeItIsImported() throws {
+        let fixture = try Fixture()
+        let text = "DEFINE SCHEMA\n RECORD TYPE Folder (name STRING);\n RECORD TYPE Task (due TIMESTAMP QUERYABLE);\n"
+        let preview = try fixture.post("/schema/upload", [("text", text)])
+        #expect(preview.status == 200)
+        let card = try #require(HTML.text(in: preview.text, between: #"<div class="import-preview""#, and: "</div>"))
+        #expect(card.contains("<li>add record type Task (1 field)</li>") && card.contains("<li>add index QUERYABLE on Task.due</li>"))
+        #expect(card.contains("<h4>Removed</h4><ul><li>remove index QUERYABLE from Folder.name</li></ul>"))
+        #expect(try fixture.server.store.schema(fixture.server.container, .development).recordType("Task") == nil)
+        let fields = HTML.hiddenFields(in: card)
+        #expect(fields.contains { $0 == ("apply", "yes") } && fields.contains { $0 == ("text", text) })
+        let applied = try fixture.post("/schema/upload", fields.filter { $0.0 != "csrfToken" })
+        #expect(applied.status == 303)
+        #expect(try fixture.server.store.schema(fixture.server.container, .development).recordType("Task") != nil)
+    }
+
+    /// The record form picks a reference among the zone's records (by name, with their type) and
+    /// uploads a file for an ASSET field, without script: a multipart post whose file the store
+    /// keeps as the API's uploads are kept, shown on the record's page.
+    @Test func theRecordFormPicksAReferenceAndUploadsAFile() throws {
+        let fixture = try Fixture()
+        try fixture.server.store.importSchema(
+            "DEFINE SCHEMA\n RECORD TYPE Folder (name STRING QUERYABLE);\n RECORD TYPE Doc (about REFERENCE, file ASSET);\n",
+            into: fixture.server.container, .development)
+        let form = try fixture.get("/public/records/new?type=Doc").text
+        #expect(form.contains(#"enctype="multipart/form-data""#))
+        #expect(form.contains(#"name="field.about" type="text" value="" list="record-choices""#))
+        let choices = try #require(HTML.text(in: form, between: #"<datalist id="record-choices">"#, and: "</datalist>"))
+        #expect(choices.contains(#"<option value="note-0">Note</option>"#) && choices.contains(#"<option value="photo-1">Photo</option>"#))
+        #expect(form.contains(#"<input id="field-file" name="field.file" type="file""#))
+
+        let boundary = "----cumulus-test-boundary"
+        func part(_ name: String, _ value: String) -> String {
+            "--\(boundary)\r\nContent-Disposition: form-data; name=\"\(name)\"\r\n\r\n\(value)\r\n"
+        }
+        let content = "hello, asset"
+        let body =
+            part("csrfToken", fixture.csrf) + part("recordType", "Doc") + part("recordName", "doc-1") + part("field.about", "note-0")
+            + "--\(boundary)\r\nContent-Disposition: form-data; name=\"field.file\"; filename=\"hello.txt\"\r\n"
+            + "Content-Type: text/plain\r\n\r\n\(content)\r\n--\(boundary)--\r\n"
+        let created = try fixture.server.post(
+            Self.base + "/public/records/new", body: body,
+            headers: [fixture.cookie, ("Content-Type", "multipart/form-data; boundary=\(boundary)")])
+        #expect(created.status == 303, "\(created.text)")
+        let database = try fixture.server.store.database(fixture.server.container, .development, .public, as: .operator())
+        let record = try #require(try database.lookup([RecordLookup("doc-1")]).first?.record)
+        #expect(record.fields["about"]?.references.first?.recordName == "note-0")
+        guard case .asset(let asset)? = record.fields["file"] else {
+            Issue.record("no asset in \(record.fields)")
+            return
+        }
+        #expect(asset.size == Int64(content.utf8.count))
+        let detail = try fixture.get("/public/records/doc-1").text
+        #expect(detail.contains("/assets/1/download/"), "the record page links the stored file")
+        // Its edit form keeps the file unless another is chosen.
+        let edit = try fixture.get("/public/records/doc-1/edit").text
+        #expect(edit.contains("Holds a file; choose another to replace it"))
+    }
+
     @Test func thePickerDefaultsToAHeldTypeAndOffersComparatorsByType() throws {
         let fixture = try Fixture()
         let page = try fixture.get("/public/records").text

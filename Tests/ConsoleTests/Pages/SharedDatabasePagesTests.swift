@@ -7,11 +7,14 @@ import Testing
 /// zone shared with them, named with its owner; a stranger is refused; a console 404 stays in
 /// the console frame.
 @Suite struct SharedDatabasePagesTests {
-    /// A console with alice's zone `Trips` shared (record `trip`) with bob, who accepted; carol
-    /// has an account and no share. The operator `root` is signed in.
+    /// A console with alice's zone `Trips` shared (record `trip`) with bob, who accepted, and
+    /// carol, only invited; `other`, outside the shared hierarchy, is alice's alone. The operator
+    /// `root` is signed in.
     struct Fixture {
         let server: ConsoleTestServer
         let cookie: (String, String)
+        /// The signed-in operator's form token.
+        let csrf: String
         let alice: String
         let base: String
 
@@ -19,9 +22,9 @@ import Testing
             server = try ConsoleTestServer()
             let (store, c) = (server.store, server.container)
             try store.addOperator("root", password: "operator password")
-            cookie = (
-                "Cookie", "cumulus_console=" + (try store.signInOperator("root", password: "operator password", clientAddress: nil)).secret
-            )
+            let signedIn = try store.signInOperator("root", password: "operator password", clientAddress: nil)
+            cookie = ("Cookie", "cumulus_console=" + signedIn.secret)
+            csrf = signedIn.session.csrfToken
             try store.importSchema(
                 """
                 DEFINE SCHEMA
@@ -29,7 +32,7 @@ import Testing
                 """, into: c, .development)
             alice = try store.addUser(c, name: "alice", password: "a long passphrase").userRecordName
             let bob = try store.addUser(c, name: "bob", password: "a long passphrase").userRecordName
-            _ = try store.addUser(c, name: "carol", password: "a long passphrase")
+            let carol = try store.addUser(c, name: "carol", password: "a long passphrase").userRecordName
             let owner = try store.database(c, .development, .private, as: .user(alice))
             _ = try owner.modifyZones([ZoneOperation(.create, zoneName: "Trips")])
             let saved = try owner.modify(
@@ -39,7 +42,11 @@ import Testing
                         RecordOperation(.create, recordName: "other", recordType: "Item", fields: ["title": .string("Private")]),
                         RecordOperation(
                             .create, recordName: "share-trip", recordType: Share.recordType,
-                            share: ShareChange(rootRecordName: "trip", participants: [.init(userRecordName: bob, permission: .readOnly)])),
+                            share: ShareChange(
+                                rootRecordName: "trip",
+                                participants: [
+                                    .init(userRecordName: bob, permission: .readOnly), .init(userRecordName: carol, permission: .readOnly),
+                                ])),
                     ], zoneName: "Trips"))
             let share = try #require(saved.last?.record?.sharing)
             _ = try store.acceptShares([ShareLookup(shortGUID: share.shortGUID)], c, .development, as: .user(bob))
@@ -70,6 +77,61 @@ import Testing
         let (syncStatus, sync) = try fixture.get(fixture.base + "/sync?user=bob&zone=Trips&owner=\(fixture.alice)")
         #expect(syncStatus == 200, "\(sync)")
         #expect(sync.contains("Containers"), "the page is inside the console")
+    }
+
+    @Test func aParticipantsNextPageIsSimulatedAsThemLeavingOutWhatIsNotShared() throws {
+        let fixture = try Fixture()
+        let (status, page) = try fixture.get(fixture.base + "/sync?user=bob&zone=Trips&owner=\(fixture.alice)&syncToken=&simulate=1")
+        #expect(status == 200, "\(page)")
+        #expect(page.contains("As bob:"))
+        let next = page.components(separatedBy: "id=\"next-records\"").last ?? ""
+        #expect(next.contains(">trip<") && !next.contains(">other<"), "only the shared hierarchy reaches bob")
+        // The log itself is the zone's, as an operator reads it, its names linked in the shared database.
+        #expect(page.contains("owner=\(fixture.alice)"))
+    }
+
+    /// The participant's records are listed from the store by name, as other zones are, and
+    /// counted as far as their share reaches: the shared hierarchy, not alice's other record.
+    @Test func aParticipantBrowsesOnlyWhatTheShareGivesAndItIsCountedSo() throws {
+        let fixture = try Fixture()
+        let (status, records) = try fixture.get(fixture.base + "/records?user=bob&type=Item&zone=Trips&owner=\(fixture.alice)")
+        #expect(status == 200, "\(records)")
+        #expect(records.contains("1 Item record in zone Trips · 1 shown, page 1 · by record name"), "\(records)")
+        #expect(records.contains(#"<option value="Item" selected>Item (1)</option>"#))
+        #expect(!records.contains(">other<"))
+        let detail = try fixture.get(fixture.base + "/records/other?user=bob&zone=Trips&owner=\(fixture.alice)")
+        #expect(detail.0 == 404)
+        let zones = try fixture.get(fixture.base + "/zones?user=bob").1
+        let row = try #require(zones.firstMatch(of: /data-label="Records"[^>]*>([^<]+)</)?.1)
+        #expect(row == "1", "\(zones)")
+    }
+
+    /// An invited participant who has not accepted learns nothing of the zone's contents: the
+    /// records page is a 404 with no type counts.
+    @Test func anInvitedParticipantSeesNoCountsOfTheZone() throws {
+        let fixture = try Fixture()
+        let (status, page) = try fixture.get(fixture.base + "/records?user=carol&zone=Trips&owner=\(fixture.alice)")
+        #expect(status == 404)
+        #expect(page.contains("Trips"))
+        #expect(!page.contains("Item ("), "\(page)")
+        #expect(!page.contains("record in zone") && !page.contains("records in zone"))
+        let zones = try fixture.get(fixture.base + "/zones?user=carol").1
+        #expect(!zones.contains("Trips"), "the zone is not in carol's shared database")
+    }
+
+    /// The act-as-user box offers the container's users by name, the record name second, and
+    /// stays a text box; where no user can be acted as (production) it offers none.
+    @Test func theActAsUserBoxOffersTheUsersByName() throws {
+        let fixture = try Fixture()
+        let page = try fixture.get(fixture.base + "/zones").1
+        #expect(page.contains(#"id="bar-user" name="user" type="text""#) && page.contains(#"list="bar-users""#))
+        let options = try #require(HTML.text(in: page, between: #"<datalist id="bar-users">"#, and: "</datalist>"))
+        #expect(
+            options.hasPrefix(#"<option value="alice">alice (\#(UserNames.short(fixture.alice)))</option><option value="bob">"#),
+            "\(options)")
+        #expect(options.contains(#"<option value="carol">carol (_"#))
+        let production = try fixture.get(fixture.base.replacingOccurrences(of: "/development/", with: "/production/") + "/zones").1
+        #expect(production.contains(#"id="bar-user""#) && !production.contains("bar-users"))
     }
 
     @Test func aStrangerIsRefusedTheZoneInsideTheConsole() throws {

@@ -130,7 +130,8 @@ enum MigrationTables {
             [
                 Column("zone", .integer), Column("seq", .integer), Column("name", .text), Column("type", .integer),
                 Column("kind", .integer),
-                Column("creator", .text), Column("time", .integer), Column("tree", .text),
+                Column("creator", .text), Column("time", .integer), Column("tree", .text), Column("modified_by", .text),
+                Column("modified_via", .text),
             ]),
         MigrationTable(
             "refs", key: ["source", "target_zone", "target", "action"],

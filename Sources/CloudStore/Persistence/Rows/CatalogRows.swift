@@ -40,14 +40,15 @@ enum CatalogRows {
     }
 
     /// The columns of a push token, as both backends read and insert them.
-    static let pushTokenColumns = "token, container, environment, apns_environment, user_record_name, created, session, bound, last_used"
+    static let pushTokenColumns =
+        "token, container, environment, apns_environment, user_record_name, created, session, bound, last_used, last_polled"
 
     /// A push token from a row of `pushTokenColumns`.
     static func pushToken(from row: some StoredRow) throws -> PushToken {
         PushToken(
             token: row.text(0), container: try ContainerIdentifier(row.text(1)), environment: try environment(row.text(2)),
             apnsEnvironment: row.text(3), userRecordName: row.optionalText(4), created: row.integer(5), session: row.optionalText(6),
-            bound: row.optionalInteger(7), lastUsed: row.integer(8))
+            bound: row.optionalInteger(7), lastUsed: row.integer(8), lastPolled: row.optionalInteger(9))
     }
 
     /// A web session and when it was last seen in use, from a row of `sessionColumns`.

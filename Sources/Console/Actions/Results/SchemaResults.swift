@@ -108,6 +108,35 @@ public struct SchemaValidation: ManagementResult, Equatable {
     }
 }
 
+/// What importing schema text into development would add, change and remove: the import's
+/// dry run (`dryRun` in its JSON, always `true`), which changes nothing.
+public struct SchemaImportPreviewView: ManagementResult, Equatable {
+    /// The preview.
+    public var preview: SchemaImportPreview
+
+    init(_ preview: SchemaImportPreview) {
+        self.preview = preview
+    }
+
+    public var json: JSONValue {
+        func lines(_ lines: [String]) -> JSONValue { .array(lines.map(JSONValue.string)) }
+        return ["dryRun": true, "added": lines(preview.added), "changed": lines(preview.changed), "removed": lines(preview.removed)]
+    }
+
+    public init(json: JSONValue) throws {
+        let fields = try AnswerFields(json)
+        preview = SchemaImportPreview(
+            added: try fields.strings("added"), changed: try fields.strings("changed"), removed: try fields.strings("removed"))
+    }
+
+    /// The preview as lines to print or show: each change after its sign (`+` added, `~`
+    /// changed, `-` removed), or a sentence saying nothing would change.
+    public var lines: [String] {
+        guard !preview.isEmpty else { return ["Nothing would change: development's schema already matches."] }
+        return preview.added.map { "+ " + $0 } + preview.changed.map { "~ " + $0 } + preview.removed.map { "- " + $0 }
+    }
+}
+
 /// What deleting a field or a record type removes (counted before asking) or removed.
 public struct SchemaDeletionView: ManagementResult, Equatable {
     /// The record type.

@@ -205,7 +205,7 @@ public struct PushTokenRevocation: ManagementResult, Equatable {
     }
 }
 
-/// A zone's change log: entries after a sequence or from a time on, tombstones included.
+/// A page of a zone's change log, newest first, tombstones included.
 public struct ChangeLogView: ManagementResult, Equatable {
     /// One change.
     public struct Entry: Sendable, Equatable {
@@ -215,10 +215,16 @@ public struct ChangeLogView: ManagementResult, Equatable {
         public var recordName: String
         /// Its type.
         public var recordType: String
-        /// `saved` or `deleted`.
+        /// `created`, `updated` or `deleted`.
         public var kind: String
         /// Who made the record.
         public var creator: String
+        /// Who made the change; `nil` for changes logged before the log kept it.
+        public var modifiedBy: String?
+        /// The sign-in name of who made the change, when a user with a name.
+        public var modifiedByName: String?
+        /// The API token or server key the change came through, in words (`API token web`).
+        public var via: String?
         /// When, in milliseconds since 1970.
         public var time: Int64
     }
@@ -231,27 +237,43 @@ public struct ChangeLogView: ManagementResult, Equatable {
     public var horizon: Int64
     /// The zone's current sync token.
     public var syncToken: String
-    /// The entries.
+    /// Whether older changes (of the same filter) come before the page.
+    public var hasOlder: Bool
+    /// Whether newer changes (of the same filter) come after the page.
+    public var hasNewer: Bool
+    /// Whether record names are left out: a user's database in production, metadata only.
+    public var contentsHidden: Bool
+    /// The entries, newest first.
     public var entries: [Entry]
 
-    init(zoneName: String, lastSequence: Int64, horizon: Int64, syncToken: String, entries: [Entry]) {
+    init(
+        zoneName: String, lastSequence: Int64, horizon: Int64, syncToken: String, hasOlder: Bool, hasNewer: Bool, contentsHidden: Bool,
+        entries: [Entry]
+    ) {
+        self.contentsHidden = contentsHidden
         self.zoneName = zoneName
         self.lastSequence = lastSequence
         self.horizon = horizon
         self.syncToken = syncToken
+        self.hasOlder = hasOlder
+        self.hasNewer = hasNewer
         self.entries = entries
     }
 
     public var json: JSONValue {
         [
             "zoneName": .string(zoneName), "lastSequence": .integer(lastSequence), "horizon": .integer(horizon),
-            "syncToken": .string(syncToken),
+            "syncToken": .string(syncToken), "hasOlder": .bool(hasOlder), "hasNewer": .bool(hasNewer),
+            "contentsHidden": .bool(contentsHidden),
             "entries": .array(
                 entries.map { entry in
                     [
                         "sequence": .integer(entry.sequence), "recordName": .string(entry.recordName),
                         "recordType": .string(entry.recordType),
-                        "kind": .string(entry.kind), "creator": .string(entry.creator), "time": .integer(entry.time),
+                        "kind": .string(entry.kind), "creator": .string(entry.creator),
+                        "modifiedBy": ManagementActions.optional(entry.modifiedBy),
+                        "modifiedByName": ManagementActions.optional(entry.modifiedByName),
+                        "via": ManagementActions.optional(entry.via), "time": .integer(entry.time),
                     ]
                 }),
         ]
@@ -263,17 +285,22 @@ public struct ChangeLogView: ManagementResult, Equatable {
         lastSequence = try fields.int64("lastSequence")
         horizon = try fields.int64("horizon")
         syncToken = try fields.string("syncToken")
+        hasOlder = try fields.bool("hasOlder")
+        hasNewer = try fields.bool("hasNewer")
+        contentsHidden = try fields.bool("contentsHidden")
         entries = try fields.array("entries") { value in
             let entry = try AnswerFields(value)
             return Entry(
                 sequence: try entry.int64("sequence"), recordName: try entry.string("recordName"),
                 recordType: try entry.string("recordType"),
-                kind: try entry.string("kind"), creator: try entry.string("creator"), time: try entry.int64("time"))
+                kind: try entry.string("kind"), creator: try entry.string("creator"), modifiedBy: try entry.optionalString("modifiedBy"),
+                modifiedByName: try entry.optionalString("modifiedByName"), via: try entry.optionalString("via"),
+                time: try entry.int64("time"))
         }
     }
 }
 
-/// What a client holding a sync token would receive next from a zone's feed.
+/// What a client holding a sync token would receive next from a zone's feed, as a chosen reader.
 public struct NextChangesView: ManagementResult, Equatable {
     /// One change.
     public enum Change: Sendable, Equatable {
@@ -295,14 +322,37 @@ public struct NextChangesView: ManagementResult, Equatable {
         }
     }
 
+    /// The held token, decoded.
+    public struct HeldToken: Sendable, Equatable {
+        /// The zone it belongs to, when known.
+        public var zoneName: String?
+        /// That zone's owner.
+        public var owner: String?
+        /// Whether it belongs to the zone asked about.
+        public var isOfThisZone: Bool
+        /// The last change its holder received.
+        public var sequence: Int64
+        /// When that change was made, in milliseconds since 1970, while the log holds it.
+        public var time: Int64?
+    }
+
+    /// The reader the feed ran as: `_world` or a user's sign-in name.
+    public var reader: String
+    /// The held token, decoded; `nil` for a first fetch.
+    public var heldToken: HeldToken?
     /// The changes.
     public var records: [Change]
     /// The token after them.
     public var syncToken: String
     /// Whether more waits.
     public var moreComing: Bool
+    /// Whether record names are left out: a user's database in production, metadata only.
+    public var contentsHidden: Bool
 
-    init(records: [Change], syncToken: String, moreComing: Bool) {
+    init(reader: String, heldToken: HeldToken?, records: [Change], syncToken: String, moreComing: Bool, contentsHidden: Bool) {
+        self.contentsHidden = contentsHidden
+        self.reader = reader
+        self.heldToken = heldToken
         self.records = records
         self.syncToken = syncToken
         self.moreComing = moreComing
@@ -310,6 +360,14 @@ public struct NextChangesView: ManagementResult, Equatable {
 
     public var json: JSONValue {
         [
+            "reader": .string(reader),
+            "heldToken": heldToken.map { held in
+                [
+                    "zoneName": ManagementActions.optional(held.zoneName), "owner": ManagementActions.optional(held.owner),
+                    "isOfThisZone": .bool(held.isOfThisZone), "sequence": .integer(held.sequence),
+                    "time": held.time.map(JSONValue.integer) ?? .null,
+                ]
+            } ?? .null,
             "records": .array(
                 records.map { change in
                     switch change {
@@ -319,12 +377,21 @@ public struct NextChangesView: ManagementResult, Equatable {
                     case .failure(let name, let code): ["recordName": ManagementActions.optional(name), "serverErrorCode": .string(code)]
                     }
                 }),
-            "syncToken": .string(syncToken), "moreComing": .bool(moreComing),
+            "syncToken": .string(syncToken), "moreComing": .bool(moreComing), "contentsHidden": .bool(contentsHidden),
         ]
     }
 
     public init(json: JSONValue) throws {
         let fields = try AnswerFields(json)
+        reader = try fields.string("reader")
+        if let held = json["heldToken"], held != .null {
+            let token = try AnswerFields(held)
+            heldToken = HeldToken(
+                zoneName: try token.optionalString("zoneName"), owner: try token.optionalString("owner"),
+                isOfThisZone: try token.bool("isOfThisZone"), sequence: try token.int64("sequence"), time: try token.optionalInt64("time"))
+        } else {
+            heldToken = nil
+        }
         records = try fields.array("records") { value in
             let change = try AnswerFields(value)
             if let code = try change.optionalString("serverErrorCode") {
@@ -337,5 +404,6 @@ public struct NextChangesView: ManagementResult, Equatable {
         }
         syncToken = try fields.string("syncToken")
         moreComing = try fields.bool("moreComing")
+        contentsHidden = try fields.bool("contentsHidden")
     }
 }

@@ -72,6 +72,7 @@ struct ConsolePages: Sendable {
             page.context["csrfToken"] = operatorRequest.csrfToken ?? ""
             page.context["csrfField"] = Self.csrfField
             page.context["timeZoneCookie"] = Formatting.timeZoneCookie(cookies)
+            offerUsers(on: &page)
             if let notice {
                 // A page that shows the notice beside what changed says so (`noticePlaced`).
                 if page.context["noticePlaced"] == nil { page.context["notice"] = notice.context }
@@ -96,6 +97,23 @@ struct ConsolePages: Sendable {
         PageRenderer.addSecurityHeaders(to: &response, carriesTokens: false)
         response.headers["Cache-Control"] = "no-store"
         return response
+    }
+
+    /// The most users the bar's "act as user" box offers by name; more can still be typed.
+    static let offeredUsers = 200
+
+    /// Fills the bar's "act as user" box, where the page has one that can be used, with the
+    /// container's users to pick from: the sign-in name, then the record name shortened.
+    private func offerUsers(on page: inout Page) {
+        guard var bar = page.context["bar"] as? [String: Any], bar["needsUser"] as? Bool == true, bar["canActAsUser"] as? Bool == true,
+            let container = (bar["container"] as? String).flatMap({ try? ContainerIdentifier($0) }),
+            let names = try? actions.userNames(container)
+        else { return }
+        bar["users"] = names.sorted { ($0.value, $0.key) < ($1.value, $1.key) }.prefix(Self.offeredUsers).map { recordName, name in
+            ["name": name, "short": UserNames.short(recordName)]
+        }
+        bar["hasUsers"] = !names.isEmpty
+        page.context["bar"] = bar
     }
 
     /// The zones of the location's database, for the bar's zone picker, each with its owner in

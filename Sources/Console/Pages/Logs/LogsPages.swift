@@ -86,13 +86,15 @@ struct LogsPages: Sendable {
         return .page(Page("console.logs", context: context))
     }
 
-    /// One call as a row of the list and of the live tail (`console.log-row`), rendered from this alone.
+    /// One call as a row of the list and of the live tail (`console.log-row`), rendered from this
+    /// alone: a failure says why, and every call which credential it carried.
     static func row(_ entry: RequestLogEntry, timeZone: TimeZone, names: UserNames, location: ConsoleLocation) -> [String: Any] {
         [
             "time": Formatting.time(entry.time, in: timeZone), "operation": entry.operation, "database": entry.database,
             "user": entry.user ?? "", "userLabel": names.context(entry.user),
             "status": String(entry.status), "isError": entry.isFailure, "code": entry.serverErrorCode ?? "",
-            "failures": entry.resultFailureSummary ?? "", "duration": Formatting.milliseconds(entry.durationMicroseconds),
+            "failures": entry.resultFailureSummary ?? "", "reason": entry.reason ?? "",
+            "credential": entry.credential?.description ?? "", "duration": Formatting.milliseconds(entry.durationMicroseconds),
             "bytesIn": Formatting.bytes(entry.bytesIn), "bytesOut": Formatting.bytes(entry.bytesOut), "client": entry.clientAddress,
             "requestID": entry.requestID, "detailURL": location.path(.logs, "/requests/\(entry.id)"),
         ]
@@ -103,18 +105,15 @@ struct LogsPages: Sendable {
     private func detail(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
         let timeZone = Formatting.timeZone(of: request.http)
-        guard let id = Int64(request.path("id")) else {
-            throw ConsoleError.notFound("No logged call has this id.")
-        }
-        let entry = try actions.requestLogEntry(container: location.container, environment: location.environment, id: id)
+        let entry = try actions.requestLogEntry(
+            container: location.container, environment: location.environment, request: request.path("id"), as: request.identity
+        ).entry
         let names = UserNames(try location.identifier, actions)
         let succeeded = entry.results.map { $0 - entry.failedResults }
         var context = Self.row(entry, timeZone: timeZone, names: names, location: location)
         context["bar"] = location.bar(.logs)
         context["timeZone"] = timeZone.identifier
         context["backURL"] = location.path(.logs)
-        context["reason"] = entry.reason ?? ""
-        context["credential"] = entry.credential?.description ?? ""
         context["userAgent"] = entry.userAgent ?? ""
         context["recordTypes"] = entry.recordTypes.map { $0.split(separator: ",").joined(separator: ", ") } ?? ""
         context["zones"] = entry.zones.map { $0.split(separator: ",").joined(separator: ", ") } ?? ""

@@ -10,7 +10,10 @@ struct RecordForm {
 
     /// The template values of the inputs, filled with `values` (what was typed, or the record's),
     /// each with the reason its value was refused, if it was (`problems`, by field name).
-    static func inputs(for type: SchemaView.RecordType, values: [String: String], problems: [String: String] = [:]) -> [[String: Any]] {
+    /// - Parameter maximumFileBytes: the largest file an ASSET field takes, for its hint.
+    static func inputs(
+        for type: SchemaView.RecordType, values: [String: String], problems: [String: String] = [:], maximumFileBytes: Int = 0
+    ) -> [[String: Any]] {
         type.userFields.map { field in
             let scalar = field.type.scalar
             var input: [String: Any] = [
@@ -18,7 +21,10 @@ struct RecordForm {
                 "type": field.type.wireName, "value": values[field.name] ?? "",
             ]
             if let problem = problems[field.name] { input["problem"] = problem }
-            if field.type.isList {
+            if field.type.isList, field.type.scalar == .asset {
+                input["isReadOnly"] = true
+                input["hint"] = "A list of files is changed through the API."
+            } else if field.type.isList {
                 input["isList"] = true
                 input["hint"] = "One \(scalar.rawValue.lowercased()) per line."
             } else {
@@ -27,10 +33,17 @@ struct RecordForm {
                 case .int64: input["isNumber"] = true; input["step"] = "1"
                 case .double: input["isNumber"] = true; input["step"] = "any"
                 case .timestamp: input["isTime"] = true
-                case .reference: input["isLine"] = true; input["hint"] = "The record name of the referenced record."
+                case .reference:
+                    input["isLine"] = true
+                    input["picksRecord"] = true
+                    input["hint"] = "The record name of the referenced record: type it or pick one of the zone's."
                 case .location: input["isLine"] = true; input["hint"] = "latitude, longitude — for example 48.8584, 2.2945."
                 case .bytes: input["isList"] = true; input["hint"] = "The bytes in base64."
-                case .asset: input["isReadOnly"] = true; input["hint"] = "Files are uploaded through the API."
+                case .asset:
+                    input["isFile"] = true
+                    input["hint"] =
+                        (values[field.name].map { _ in "Holds a file; choose another to replace it, or leave it to keep it." }
+                            ?? "Choose a file to store in this field.") + " At most \(Formatting.bytes(Int64(maximumFileBytes)))."
                 }
             }
             return input
@@ -100,6 +113,17 @@ struct RecordForm {
         }
         return (fields, problems)
     }
+
+    /// The ASSET fields of `type` the form posted a file for, each with the file.
+    static func files(_ request: ConsoleRequest, type: SchemaView.RecordType) -> [(field: String, file: MultipartForm.File)] {
+        type.userFields.compactMap { field in
+            guard field.type == FieldType(.asset), let file = request.form.file(inputName(field.name)) else { return nil }
+            return (field.name, file)
+        }
+    }
+
+    /// Whether the form of `type` sends files, and so is posted as `multipart/form-data`.
+    static func sendsFiles(_ type: SchemaView.RecordType) -> Bool { type.userFields.contains { $0.type == FieldType(.asset) } }
 
     /// A name usable in an HTML id.
     static func identifier(_ name: String) -> String {

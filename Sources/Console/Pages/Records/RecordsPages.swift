@@ -24,16 +24,19 @@ struct RecordsPages: Sendable {
     var routes: [ConsoleRoute] {
         let pages = self
         let base = "/containers/:container/:environment/:database/records"
+        // A record's form may carry a file as large as an asset may be: the store, not the
+        // server, then refuses a file over the limit, and says so in the form.
+        let formBytes = ConsolePages.maximumFormBytes + console.actions.store.configuration.maximumAssetBytes
         return [
             .get(base) { request in try pages.list(request) },
             .get(base + "/export") { request in try pages.export(request) },
             .post(base + "/delete") { request in try pages.deleteSelected(request) },
             .post(base + "/index") { request in try pages.addIndex(request) },
             .get(base + "/new") { request in try pages.newRecord(request) },
-            .post(base + "/new", maxBodyBytes: ConsolePages.maximumFormBytes) { request in try pages.create(request) },
+            .post(base + "/new", maxBodyBytes: formBytes) { request in try pages.create(request) },
             .get(base + "/:record") { request in try pages.detail(request) },
             .get(base + "/:record/edit") { request in try pages.editRecord(request) },
-            .post(base + "/:record/edit", maxBodyBytes: ConsolePages.maximumFormBytes) { request in try pages.update(request) },
+            .post(base + "/:record/edit", maxBodyBytes: formBytes) { request in try pages.update(request) },
             .post(base + "/:record/delete") { request in try pages.delete(request) },
             .get(base + "/:record/fields/:field") { request in try pages.download(request) },
         ]
@@ -86,12 +89,19 @@ struct RecordsPages: Sendable {
             context["schemaURL"] = location.path(.schema)
             return .page(Page("console.records", context: context))
         }
-        // The zone's counts choose the type shown first: one the zone holds.
-        let counts =
-            (try? actions.recordCounts(
+        // The zone's counts choose the type shown first: one the zone holds. A zone the store
+        // does not let this user reach (a shared zone not accepted) shows nothing of its contents.
+        let counts: [String: Int64]
+        do {
+            counts = try actions.recordCounts(
                 zone: location.zone, owner: location.zoneOwner, in: try location.identifier, environment: location.environment,
-                database: location.database,
-                user: location.user, as: request.identity)) ?? [:]
+                database: location.database, user: location.user, as: request.identity)
+        } catch {
+            let mapped = ConsoleError(error)
+            guard mapped.isShown else { throw mapped }
+            context["zoneError"] = mapped.description
+            return .page(Page("console.records", status: mapped.status, context: context))
+        }
         let held = schema.recordTypes.first { (counts[$0.name] ?? 0) > 0 }?.name
         let form = RecordQueryForm(request, schema: schema, defaultType: held)
         context["form"] = form.context(schema: schema, counts: counts)
@@ -104,14 +114,15 @@ struct RecordsPages: Sendable {
         let total = counts[form.recordType] ?? 0
         context["total"] = "\(total) \(form.recordType) record\(total == 1 ? "" : "s") in zone \(location.zone)"
         var status = HTTPStatus.ok
-        // Without a filter or a sort the records are browsed by name, from the store; the
-        // shared database is read through the participant's shares, as a query does.
-        let browsing = form.browses && location.database != .shared
+        // Without a filter or a sort the records are browsed by name, from the store; in the
+        // shared database the store lists only what the participant's shares give them.
+        let browsing = form.browses
         do {
             let answer: JSONValue
             if browsing {
                 answer = try actions.browseRecords(
-                    zone: location.zone, recordType: form.recordType, after: form.after, limit: form.limit, in: try location.identifier,
+                    zone: location.zone, owner: location.zoneOwner, recordType: form.recordType, after: form.after, limit: form.limit,
+                    in: try location.identifier,
                     environment: location.environment, database: location.database, user: location.user, as: request.identity)
                 context["browsed"] = true
             } else {
@@ -132,15 +143,12 @@ struct RecordsPages: Sendable {
             context["ran"] = true
         } catch CloudStoreError.missingIndex(let missing) {
             status = .badRequest
-            let isRecordName = missing.field == SystemField.recordID.rawValue
             context["missingIndex"] = [
-                "recordType": missing.recordType, "field": isRecordName ? "recordName" : missing.field, "fieldName": missing.field,
+                "recordType": missing.recordType, "field": Self.shownName(ofField: missing.field), "fieldName": missing.field,
                 "index": missing.index.rawValue, "action": location.path(.records, "/index"),
                 "back": location.path(.records, query: form.queryPairs),
             ]
-            if location.database != .shared {
-                context["browseURL"] = location.path(.records, query: [("type", form.recordType)])
-            }
+            context["browseURL"] = location.path(.records, query: [("type", form.recordType)])
         } catch {
             let mapped = ConsoleError(error)
             guard mapped.isShown else { throw mapped }
@@ -220,8 +228,14 @@ struct RecordsPages: Sendable {
             _ = try actions.setIndexes(
                 existing + [index], of: field, recordType: type, in: try location.identifier, environment: location.environment,
                 as: request.identity)
-            return "Added a \(index) index on \(type).\(field); the query ran again."
+            return "Added a \(index) index on \(type).\(Self.shownName(ofField: field)); the query ran again."
         }
+    }
+
+    /// A field's name as the missing-index notice and its confirmation show it: CloudKit's
+    /// `recordName` for the record name's system field, whose stored name is jargon.
+    static func shownName(ofField field: String) -> String {
+        field == SystemField.recordID.rawValue ? "recordName" : field
     }
 
     // MARK: - One record
@@ -279,7 +293,8 @@ struct RecordsPages: Sendable {
         }
         let name = record["recordName"]?.stringValue ?? ""
         if let found = try? actions.recordReferrers(
-            of: name, zone: location.zone, in: try location.identifier, environment: location.environment, database: location.database,
+            of: name, zone: location.zone, owner: location.zoneOwner, in: try location.identifier, environment: location.environment,
+            database: location.database,
             user: location.user, as: request.identity)
         {
             let referrers = found["referrers"]?.arrayValue ?? []
@@ -371,8 +386,10 @@ struct RecordsPages: Sendable {
         let posted = RecordForm.posted(request, type: type)
         let recordName = (request.field("recordName") ?? "").trimmingCharacters(in: .whitespaces)
         do {
+            let fields = try RecordForm.fields(posted, previous: [:], type: type, timeZone: timeZone)
             var record: JSONObject = [
-                "recordType": .string(type.name), "fields": try RecordForm.fields(posted, previous: [:], type: type, timeZone: timeZone),
+                "recordType": .string(type.name),
+                "fields": try withFiles(fields, request, type: type, recordName: recordName.isEmpty ? nil : recordName, location),
             ]
             if !recordName.isEmpty { record["recordName"] = .string(recordName) }
             let saved = try modify(["operationType": "create", "record": .object(record)], location, request)
@@ -419,7 +436,9 @@ struct RecordsPages: Sendable {
         // After a conflict the operator may save their changes over the version now on the server.
         let changeTag = request.field("overwrite") ?? request.field("recordChangeTag") ?? ""
         do {
-            let fields = try RecordForm.fields(posted, previous: previous, type: type, timeZone: timeZone)
+            let fields = try withFiles(
+                try RecordForm.fields(posted, previous: previous, type: type, timeZone: timeZone), request, type: type, recordName: name,
+                location)
             _ = try modify(
                 [
                     "operationType": "update",
@@ -448,6 +467,42 @@ struct RecordsPages: Sendable {
         }
     }
 
+    /// `fields` with the files the form posted for ASSET fields, each stored first through the
+    /// path the API's uploads take, then named in its field by the receipt the save takes.
+    private func withFiles(
+        _ fields: JSONValue, _ request: ConsoleRequest, type: SchemaView.RecordType, recordName: String?, _ location: ConsoleLocation
+    ) throws -> JSONValue {
+        let files = RecordForm.files(request, type: type)
+        guard !files.isEmpty, var object = fields.objectValue else { return fields }
+        for (field, file) in files {
+            let stored = try actions.uploadAsset(
+                file.bytes, recordType: type.name, field: field, recordName: recordName, zone: location.zone, owner: location.zoneOwner,
+                in: try location.identifier, environment: location.environment, database: location.database, user: location.user,
+                as: request.identity)
+            object[field] = stored.fieldValue
+        }
+        return .object(object)
+    }
+
+    /// The most records the reference picker offers, from the start of the zone by name.
+    static let referenceChoices = 200
+
+    /// The zone's records a REFERENCE field can pick from, by record name with their type: the
+    /// first ``referenceChoices`` the operator's listing gives (what the user reaches, acting as
+    /// one); none when the zone cannot be listed.
+    private func referenceChoices(_ location: ConsoleLocation, _ request: ConsoleRequest) -> [[String: String]] {
+        guard
+            let page = try? actions.browseRecords(
+                zone: location.zone, owner: location.zoneOwner, recordType: nil, after: nil, limit: Self.referenceChoices,
+                in: try location.identifier, environment: location.environment, database: location.database, user: location.user,
+                as: request.identity)
+        else { return [] }
+        return (page["records"]?.arrayValue ?? []).compactMap { record in
+            guard let name = record["recordName"]?.stringValue else { return nil }
+            return ["name": name, "type": record["recordType"]?.stringValue ?? ""]
+        }
+    }
+
     private func formPage(
         _ location: ConsoleLocation, _ request: ConsoleRequest, type: SchemaView.RecordType, schema: SchemaView, values: [String: String],
         recordName: String, existing: JSONValue?, error: String?, changeTag: String? = nil, previous: [String: String]? = nil,
@@ -460,7 +515,8 @@ struct RecordsPages: Sendable {
         context["recordTypes"] = schema.recordTypes.map { ["name": $0.name, "selected": $0.name == type.name] }
         context["recordName"] = recordName
         let opened = previous ?? values
-        var inputs = RecordForm.inputs(for: type, values: values, problems: problems)
+        var inputs = RecordForm.inputs(
+            for: type, values: values, problems: problems, maximumFileBytes: actions.store.configuration.maximumAssetBytes)
         if let existing, changeTag != nil, existing["recordChangeTag"]?.stringValue != changeTag {
             // A conflict: beside each field the other writer changed, what the record holds now.
             let theirs = RecordForm.values(of: existing, type: type, timeZone: Formatting.timeZone(of: request.http))
@@ -470,7 +526,13 @@ struct RecordsPages: Sendable {
                 inputs[index]["theirs"] = theirs[field.name].map { $0.isEmpty ? "(empty)" : $0 } ?? "(removed)"
             }
         }
+        if inputs.contains(where: { $0["picksRecord"] as? Bool == true }) {
+            let choices = referenceChoices(location, request)
+            context["recordChoices"] = choices
+            context["hasRecordChoices"] = !choices.isEmpty
+        }
         context["inputs"] = inputs
+        context["sendsFiles"] = RecordForm.sendsFiles(type)
         context["changeTag"] = changeTag ?? existing?["recordChangeTag"]?.stringValue ?? ""
         context["previous"] = type.userFields.compactMap { field in opened[field.name].map { ["name": "was." + field.name, "value": $0] } }
         context["action"] =

@@ -6,7 +6,8 @@ import HTTPServer
 /// between, then each type with every field (system fields included), type and indexes, and
 /// grants. In development: create a type, add a field, save a type's indexes (one form per
 /// type, offering only the indexes each field's type can carry), delete a field or a type
-/// (after a page counting what goes), upload a `.ckdb` (errors shown at their line and column).
+/// (after a page counting what goes), upload a `.ckdb` (errors shown at their line and column;
+/// what it would add, change and remove shown before it is imported).
 /// Production is read-only. A change's notice is shown beside the type it changed.
 ///
 /// Under `/console/containers/C/ENV/schema`: `GET`, `GET /download` (`.ckdb`), `POST /types`,
@@ -46,9 +47,10 @@ struct SchemaPages: Sendable {
         return .page(try page(location, request))
     }
 
-    private func page(_ location: ConsoleLocation, _ request: ConsoleRequest, uploadError: String? = nil, uploaded: String? = nil) throws
-        -> Page
-    {
+    private func page(
+        _ location: ConsoleLocation, _ request: ConsoleRequest, uploadError: String? = nil, uploaded: String? = nil,
+        preview: SchemaImportPreview? = nil
+    ) throws -> Page {
         let schema = SchemaView(try actions.schema(of: try location.identifier, environment: location.environment, as: request.identity))
         let counts = try actions.recordCounts(of: try location.identifier, environment: location.environment, as: request.identity)
         let base = location.path(.schema)
@@ -104,6 +106,14 @@ struct SchemaPages: Sendable {
             context["uploadError"] = uploadError
             if let uploaded, let excerpt = Self.excerpt(of: uploaded, at: uploadError) { context["uploadExcerpt"] = excerpt }
             context["uploadedText"] = uploaded ?? ""
+        }
+        if let preview, let uploaded {
+            func lines(_ lines: [String]) -> [[String: String]] { lines.map { ["line": $0] } }
+            context["importPreview"] = [
+                "added": lines(preview.added), "changed": lines(preview.changed), "removed": lines(preview.removed),
+                "hasAdded": !preview.added.isEmpty, "hasChanged": !preview.changed.isEmpty, "hasRemoved": !preview.removed.isEmpty,
+                "isEmpty": preview.isEmpty, "text": uploaded,
+            ]
         }
         return Page("console.schema", status: uploadError == nil ? .ok : .badRequest, context: context)
     }
@@ -220,7 +230,14 @@ struct SchemaPages: Sendable {
         guard !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             return .page(try page(location, request, uploadError: "Choose a .ckdb file or paste the schema first."))
         }
+        // First what the import would change; the preview's own form applies it.
+        let applying = request.field("apply") == "yes"
         do {
+            guard applying else {
+                let preview = try actions.previewSchemaImport(
+                    text, into: try location.identifier, environment: location.environment, as: request.identity)
+                return .page(try page(location, request, uploaded: text, preview: preview.preview))
+            }
             _ = try actions.importSchema(text, into: try location.identifier, environment: location.environment, as: request.identity)
         } catch {
             let mapped = ConsoleError(error)

@@ -3,14 +3,13 @@ import CloudStore
 import Foundation
 import HTTPServer
 
-/// Sync in one environment: the change-feed inspector of a zone (its log after a sequence or
-/// from a time, tombstones included, and what a client holding a given token would receive
-/// next), every subscription with its subscriber (deletable), the push tokens users hold
-/// (revocable), and the notifications waiting per push token.
+/// Sync in one environment, its change-feed view: the change-feed inspector of a zone (its log
+/// after a sequence or from a time, tombstones included, and what a client holding a given
+/// token would receive next). Subscriptions, push tokens and queued notifications are the
+/// Notifications view's (``NotificationsPage``).
 ///
-/// Under `/console/containers/C/ENV/DB/sync` (`?zone=…&user=…`): `GET` with `after`, `since`
-/// and `syncToken`; `POST /subscriptions/delete` and `POST /push-tokens/revoke` (each after a
-/// confirmation page).
+/// Under `/console/containers/C/ENV/DB/sync` (`?zone=…&user=…`): `GET` with `after`, `before`,
+/// `since`, `recordName`, `syncToken` and `reader`.
 struct SyncPages: Sendable {
     let console: ConsolePages
     var actions: ManagementActions { console.actions }
@@ -23,9 +22,7 @@ struct SyncPages: Sendable {
         let pages = self
         let base = "/containers/:container/:environment/:database/sync"
         return [
-            .get(base) { request in try pages.show(request) },
-            .post(base + "/subscriptions/delete") { request in try pages.deleteSubscription(request) },
-            .post(base + "/push-tokens/revoke") { request in try pages.revokePushToken(request) },
+            .get(base) { request in try pages.show(request) }
         ]
     }
 
@@ -35,6 +32,7 @@ struct SyncPages: Sendable {
         var context: [String: Any] = [
             "bar": location.bar(.sync, zones: console.zoneNames(location, request)), "hiddenFields": location.hiddenFields,
             "action": location.formPath(.sync), "timeZone": timeZone.identifier,
+            "views": NotificationsPage.views(location, current: "feed"),
         ]
         if let reason = blocked(location) {
             context["blocked"] = reason
@@ -42,59 +40,20 @@ struct SyncPages: Sendable {
             try inspect(location, request, timeZone, into: &context)
         }
 
-        let names = UserNames(try location.identifier, actions)
-        let subscriptions = try actions.subscriptions(in: try location.identifier, environment: location.environment, as: request.identity)
-        context["subscriptions"] = subscriptions.subscriptions.map { entry -> [String: Any] in
-            let type = entry.subscriptionType
-            let what: String =
-                switch type {
-                case "query":
-                    "\(entry.recordType ?? "") in "
-                        + (entry.zoneName.map { "zone \($0)" } ?? "every zone")
-                        + ", on " + entry.firesOn.joined(separator: ", ")
-                        + (entry.isFiltered ? ", filtered" : "")
-                        + (entry.firesOnce ? ", once" : "")
-                case "zone": "zone \(entry.zoneName ?? "")"
-                default: "every zone of the database"
-                }
-            let database = entry.database
-            let owner = entry.owner
-            return [
-                "user": entry.userRecordName, "userLabel": names.context(entry.userRecordName),
-                "database": database + (database == "public" ? "" : " of \(names.name(of: owner) ?? owner)"),
-                "id": entry.subscriptionID, "type": type, "what": what,
-                "fields": [
-                    ["name": "subscriptionID", "value": entry.subscriptionID],
-                    ["name": "subscriber", "value": entry.userRecordName],
-                    ["name": "subscriptionDatabase", "value": database], ["name": "subscriptionOwner", "value": owner],
-                ],
-            ]
-        }
-        context["deleteAction"] = location.path(.sync, "/subscriptions/delete")
-        let pushTokens = try actions.pushTokens(in: try location.identifier, environment: location.environment, as: request.identity)
-        context["pushTokens"] = pushTokens.pushTokens.map { token -> [String: Any] in
-            [
-                "id": token.id, "token": token.token, "user": token.userName ?? token.userRecordName ?? "—",
-                "userLabel": names.context(token.userRecordName),
-                "created": Formatting.time(token.created, in: timeZone), "lastUsed": Formatting.time(token.lastUsed, in: timeZone),
-            ]
-        }
-        context["revokeAction"] = location.path(.sync, "/push-tokens/revoke")
-        let queues = try actions.notificationQueues(in: try location.identifier, environment: location.environment, as: request.identity)
-        context["queues"] = queues.queues.map { queue -> [String: Any] in
-            [
-                "token": queue.token, "user": queue.userRecordName ?? "—", "userLabel": names.context(queue.userRecordName),
-                "waiting": Formatting.count(queue.waiting),
-            ]
-        }
         return .page(Page("console.sync", context: context))
     }
 
-    /// The change-feed inspector's part of the page.
+    /// The change-feed inspector's part of the page: a page of the log, newest first (by
+    /// position, from a time, or of records by name), and what a client holding a token
+    /// receives next as a chosen reader, with what it has not received marked in the log.
     private func inspect(_ location: ConsoleLocation, _ request: ConsoleRequest, _ timeZone: TimeZone, into context: inout [String: Any])
         throws
     {
-        let after = request.query("after").flatMap { Int64($0) }
+        func number(_ name: String) throws -> Int64? {
+            guard let text = request.query(name), !text.isEmpty else { return nil }
+            guard let value = Int64(text) else { throw ConsoleError.badRequest("'\(text)' is not a change number") }
+            return value
+        }
         let sinceText = request.query("since") ?? ""
         var since: Int64?
         if !sinceText.isEmpty {
@@ -103,108 +62,99 @@ struct SyncPages: Sendable {
             }
             since = parsed
         }
-        context["after"] = after.map(String.init) ?? ""
+        let recordName = request.query("recordName") ?? ""
+        let token = request.query("syncToken")
+        let reader = request.query("reader") ?? ""
         context["since"] = sinceText
+        context["recordName"] = recordName
+        context["reader"] = reader
+        let range = ChangeLogRange(after: try number("after"), before: try number("before"), since: since, recordNamePrefix: recordName)
         let log = try actions.changeLog(
             zone: location.zone, in: try location.identifier, environment: location.environment, database: location.database,
-            user: location.user, zoneOwner: location.zoneOwner, after: after, since: since, as: request.identity)
+            user: location.user, zoneOwner: location.zoneOwner, range: range, as: request.identity)
         context["syncToken"] = log.syncToken
         context["lastSequence"] = Formatting.count(log.lastSequence)
         context["horizon"] = log.horizon > 0 ? Formatting.count(log.horizon) : ""
+        context["contentsHidden"] = log.contentsHidden
+
+        var held: Int64?
+        // The form asks with `simulate` too, so that an empty token (a first fetch) is asked for.
+        let simulating = token != nil || request.query("simulate") != nil
+        if simulating {
+            context["heldToken"] = token ?? ""
+            do {
+                let next = try actions.nextChanges(
+                    zone: location.zone, syncToken: token, in: try location.identifier, environment: location.environment,
+                    database: location.database, user: location.user, zoneOwner: location.zoneOwner, reader: reader,
+                    as: request.identity)
+                context["next"] = nextContext(next, location, timeZone, UserNames(try location.identifier, actions))
+                held = next.heldToken.map(\.sequence)
+            } catch let error as CloudStoreError {
+                // What the client would be told instead: the page says it, in the client's terms.
+                context["nextError"] = "\(CloudKitError(error).serverErrorCode): \(error.reason)"
+            }
+        }
         context["entries"] = log.entries.map { entry -> [String: Any] in
             [
                 "sequence": String(entry.sequence), "time": Formatting.time(entry.time, in: timeZone),
-                "kind": entry.kind, "isTombstone": entry.kind == "deleted",
-                "recordName": entry.recordName, "recordType": entry.recordType, "creator": entry.creator,
+                "kind": entry.kind, "isTombstone": entry.kind == "deleted", "isPending": held.map { entry.sequence > $0 } ?? false,
+                "recordName": entry.recordName, "recordType": entry.recordType,
+                "recordURL": entry.kind == "deleted" || entry.recordName.isEmpty
+                    ? "" : location.path(.records, "/" + URLEncoding.component(entry.recordName)),
+                "changedBy": entry.modifiedBy == Caller.operatorRecordName
+                    ? "an operator" : entry.modifiedByName ?? entry.modifiedBy ?? "—",
+                "via": entry.via ?? "",
             ]
         }
-        guard let token = request.query("syncToken") else { return }
-        context["heldToken"] = token
-        do {
-            let next = try actions.nextChanges(
-                zone: location.zone, syncToken: token, in: try location.identifier, environment: location.environment,
-                database: location.database, user: location.user, zoneOwner: location.zoneOwner, as: request.identity)
-            context["next"] = [
-                "records": next.records.map { change -> [String: Any] in
-                    var recordType = ""
-                    if case .record(_, let type) = change { recordType = type }
-                    var deleted = false
-                    if case .deleted = change { deleted = true }
-                    return ["recordName": change.recordName ?? "", "deleted": deleted, "recordType": recordType]
-                },
-                "count": Formatting.counted(Int64(next.records.count), "change"),
-                "moreComing": next.moreComing, "syncToken": next.syncToken,
-            ]
-        } catch let error as CloudStoreError {
-            // What the client would be told instead: the page says it, in the client's terms.
-            context["nextError"] = "\(CloudKitError(error).serverErrorCode): \(error.reason)"
+        // The pager keeps the search, the held token and the reader.
+        let kept: [(String, String?)] = [
+            ("recordName", recordName.isEmpty ? nil : recordName), ("syncToken", token), ("reader", reader.isEmpty ? nil : reader),
+            ("simulate", simulating && token == nil ? "1" : nil),
+        ]
+        if let newest = log.entries.first, let oldest = log.entries.last {
+            context["position"] =
+                "Changes \(Formatting.count(oldest.sequence))–\(Formatting.count(newest.sequence)) of \(Formatting.count(log.lastSequence))"
+                + (recordName.isEmpty ? "" : ", of records named \(recordName)…")
+            if log.hasNewer {
+                context["newerURL"] = location.path(.sync, query: [("after", String(newest.sequence))] + kept)
+                context["newestURL"] = location.path(.sync, query: kept)
+            }
+            if log.hasOlder { context["olderURL"] = location.path(.sync, query: [("before", String(oldest.sequence))] + kept) }
         }
+        context["readers"] = try actions.userNames(try location.identifier).values.sorted().map { ["name": $0] }
+        context["worldReader"] = ManagementActions.worldReader
+        context["isPublic"] = location.database == .public
+    }
+
+    /// The simulated next page, for the template.
+    private func nextContext(_ next: NextChangesView, _ location: ConsoleLocation, _ timeZone: TimeZone, _ names: UserNames)
+        -> [String: Any]
+    {
+        var context: [String: Any] = [
+            "records": next.records.map { change -> [String: Any] in
+                var recordType = ""
+                if case .record(_, let type) = change { recordType = type }
+                var deleted = false
+                if case .deleted = change { deleted = true }
+                return ["recordName": change.recordName ?? "", "deleted": deleted, "recordType": recordType]
+            },
+            "count": Formatting.counted(Int64(next.records.count), "change"),
+            "moreComing": next.moreComing, "syncToken": next.syncToken,
+            "reader": next.reader == ManagementActions.worldReader ? "the world (no signed-in user)" : next.reader,
+        ]
+        if let held = next.heldToken {
+            context["held"] = [
+                "zone": held.zoneName.map { "\($0) (\(held.owner.flatMap(names.name(of:)) ?? held.owner ?? ""))" } ?? location.zone,
+                "sequence": Formatting.count(held.sequence),
+                "time": held.time.map { Formatting.time($0, in: timeZone) } ?? "",
+            ]
+        }
+        return context
     }
 
     private func blocked(_ location: ConsoleLocation) -> String? {
         guard location.database != .public else { return nil }
-        if location.environment == .production {
-            return "In production a user's \(location.database) database belongs to them alone; inspect it in development."
-        }
         if location.user == nil { return "Name the app user whose \(location.database) database's feed to inspect (act as user)." }
         return nil
-    }
-
-    private func revokePushToken(_ request: ConsoleRequest) throws -> ConsoleAnswer {
-        let location = try ConsoleLocation(request)
-        let id = request.field("pushTokenID") ?? ""
-        let user = UserNames(try location.identifier, actions).label(request.field("pushTokenUser") ?? "")
-        return try afterConfirmation(
-            request, location, fields: [["name": "pushTokenID", "value": id], ["name": "pushTokenUser", "value": user]],
-            title: "Revoke push token \(id)?",
-            message: "The device of \(user) holding this push token will be handed no more notifications; its courier URL will answer "
-                + "404. The app may register a new token while \(user) is signed in.",
-            button: "Revoke push token"
-        ) {
-            _ = try actions.revokePushToken(id, in: try location.identifier, environment: location.environment, as: request.identity)
-            return "Push token \(id) revoked."
-        }
-    }
-
-    private func deleteSubscription(_ request: ConsoleRequest) throws -> ConsoleAnswer {
-        let location = try ConsoleLocation(request)
-        let id = request.field("subscriptionID") ?? ""
-        let subscriber = request.field("subscriber") ?? ""
-        let label = UserNames(try location.identifier, actions).label(subscriber)
-        let database = request.field("subscriptionDatabase") ?? "public"
-        let owner = request.field("subscriptionOwner")
-        return try afterConfirmation(
-            request, location,
-            fields: [
-                ["name": "subscriptionID", "value": id], ["name": "subscriber", "value": subscriber],
-                ["name": "subscriptionDatabase", "value": database], ["name": "subscriptionOwner", "value": owner ?? ""],
-            ],
-            title: "Delete subscription \(id)?",
-            message: "User \(label) will no longer be notified by subscription \(id) of the \(database) database. "
-                + "The app may create it again.",
-            button: "Delete subscription"
-        ) {
-            // A missing container is answered (404) before a malformed database (400), as before.
-            let container = try actions.existingContainer(try location.identifier)
-            _ = try actions.deleteSubscription(
-                id, of: subscriber, database: try DatabaseScope(parsing: database), owner: database == "public" ? nil : owner,
-                in: container, environment: location.environment, as: request.identity)
-            return "Subscription \(id) deleted."
-        }
-    }
-
-    /// A change of this page made once confirmed: first a confirmation page posting `fields`
-    /// back, then the change, whose answer is the notice shown back on the Sync page.
-    private func afterConfirmation(
-        _ request: ConsoleRequest, _ location: ConsoleLocation, fields: [[String: String]], title: String, message: String, button: String,
-        _ change: () throws -> String
-    ) throws -> ConsoleAnswer {
-        guard request.isConfirmed else {
-            return .page(
-                ConfirmPage.page(
-                    title: title, message: message, action: request.http.path, button: button, fields: location.hiddenFields + fields,
-                    cancelURL: location.path(.sync), bar: location.bar(.sync)))
-        }
-        return try console.attempt(back: location.path(.sync), change)
     }
 }

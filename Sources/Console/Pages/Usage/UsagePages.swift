@@ -34,14 +34,13 @@ struct UsagePages: Sendable {
     private func show(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
         // Without a choice, the shortest range that holds the last week's calls, so that they
-        // are not squeezed against the right edge of a longer one.
-        let range =
-            try UsageRange(rawValue: request.query("range") ?? "")
-            ?? actions.fittingUsageRange(of: try location.identifier, environment: location.environment, as: request.identity) ?? .day
-        let usage = try actions.usage(of: try location.identifier, environment: location.environment, range: range, as: request.identity)
-        let summary = try actions.usageSummary(
-            of: try location.identifier, environment: location.environment, range: range, as: request.identity
-        ).summary
+        // are not squeezed against the right edge of a longer one; one read gives all the page shows.
+        let overview = try actions.usageOverview(
+            of: try location.identifier, environment: location.environment, range: UsageRange(rawValue: request.query("range") ?? ""),
+            as: request.identity)
+        let range = overview.range
+        let usage = overview.usage
+        let summary = overview.summary.summary
         let zone = Formatting.timeZone(of: request.http)
         let limits = usage.limits
         let rate = limits.requestsPerSecond

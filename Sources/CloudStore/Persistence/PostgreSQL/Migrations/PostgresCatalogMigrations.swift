@@ -191,5 +191,8 @@ enum PostgresCatalogMigrations {
         UPDATE {schema}.push_tokens SET last_used = created, bound = CASE WHEN user_record_name IS NULL THEN NULL ELSE created END;
         CREATE INDEX push_tokens_by_session ON {schema}.push_tokens(session) WHERE session IS NOT NULL;
         """,
+        // When the courier was last polled with each push token: what the console's
+        // Notifications view shows a device's last poll by. NULL until its first poll.
+        "ALTER TABLE {schema}.push_tokens ADD COLUMN last_polled bigint;",
     ])
 }

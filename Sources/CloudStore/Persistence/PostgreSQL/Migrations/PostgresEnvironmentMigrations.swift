@@ -264,5 +264,19 @@ enum PostgresEnvironmentMigrations {
         """
         CREATE INDEX records_by_type_name ON {schema}.records(zone, type, name);
         """,
+        // Who made each change (the user the change was stamped with): the Sync inspector's
+        // "changed by". Changes logged before it say nothing (NULL).
+        "ALTER TABLE {schema}.changes ADD COLUMN modified_by text;",
+        // The API token or server key of the change's request, by name: the inspector's "from".
+        "ALTER TABLE {schema}.changes ADD COLUMN modified_via text;",
+        // A zone's changes by record name, in byte order: the inspector's search finds a
+        // record's changes among millions without reading them all.
+        "CREATE INDEX changes_by_name ON {schema}.changes(zone, (name COLLATE \"C\"), seq);",
+        // When each subscription last fired and how many notifications it queued: the
+        // console's Notifications view. Written once per firing subscription and transaction.
+        """
+        ALTER TABLE {schema}.subscriptions ADD COLUMN last_fired bigint;
+        ALTER TABLE {schema}.subscriptions ADD COLUMN queued bigint NOT NULL DEFAULT 0;
+        """,
     ])
 }

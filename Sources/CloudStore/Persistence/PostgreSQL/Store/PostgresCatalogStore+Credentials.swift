@@ -298,11 +298,11 @@ extension PostgresCatalogStore: CredentialStorage {
     func insertPushToken(_ token: PushToken) throws {
         try write { connection in
             try connection.execute(
-                "INSERT INTO catalog.push_tokens(\(CatalogRows.pushTokenColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                "INSERT INTO catalog.push_tokens(\(CatalogRows.pushTokenColumns)) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
                 [
                     .text(token.token), .text(token.container.rawValue), .text(token.environment.rawValue),
                     .text(token.apnsEnvironment), .text(token.userRecordName), .integer(token.created), .text(token.session),
-                    .integer(token.bound), .integer(token.lastUsed),
+                    .integer(token.bound), .integer(token.lastUsed), .integer(token.lastPolled),
                 ])
         }
     }
@@ -355,6 +355,15 @@ extension PostgresCatalogStore: CredentialStorage {
     }
 
     /// Records that a push token was used at `time`, without moving the change counter.
+    func notePushTokenPoll(_ token: String, at time: Int64) throws {
+        // Outside `write`, as a touch: no cache holds when a token was polled.
+        try read { connection in
+            try connection.execute(
+                "UPDATE catalog.push_tokens SET last_polled = $1, last_used = greatest(last_used, $1) WHERE token = $2",
+                [.integer(time), .text(token)])
+        }
+    }
+
     func touchPushToken(_ token: String, at time: Int64) throws {
         // Outside `write`, which would move the change counter and empty every credential cache.
         try read { connection in

@@ -41,6 +41,8 @@ struct PostgresChangeLog: Sendable {
         var creator: String
         var time: Int64
         var tree: String?
+        var modifier: String? = nil
+        var via: String? = nil
     }
 
     /// A change as stored, with its sequence.
@@ -89,11 +91,11 @@ struct PostgresChangeLog: Sendable {
         #if CUMULUS_NEGATIVE_CONTROLS
             case .naiveSequence(let hold):
                 try connection.execute(
-                    "INSERT INTO \(schema).changes(zone, seq, name, type, kind, creator, time, tree) VALUES ($1, nextval('\(schema).naive_seq'), $2, $3, $4, $5, $6, $7)",
+                    "INSERT INTO \(schema).changes(zone, seq, name, type, kind, creator, time, tree, modified_by, modified_via) VALUES ($1, nextval('\(schema).naive_seq'), $2, $3, $4, $5, $6, $7, $8, $9)",
                     [
                         .integer(zone), .text(entry.recordName), .integer(entry.typeID), .integer(entry.kind.rawValue),
                         .text(entry.creator),
-                        .integer(entry.time), .text(entry.tree),
+                        .integer(entry.time), .text(entry.tree), .text(entry.modifier), .text(entry.via),
                     ])
                 if hold > 0 { usleep(hold) }
         #endif
@@ -116,6 +118,7 @@ struct PostgresChangeLog: Sendable {
                         .textArray(entries.map(\.recordName)), .integerArray(entries.map(\.typeID)),
                         .integerArray(entries.map(\.kind.rawValue)), .textArray(entries.map(\.creator)),
                         .integerArray(entries.map(\.time)), .textArray(entries.map(\.tree)),
+                        .textArray(entries.map(\.modifier)), .textArray(entries.map(\.via)),
                     ]
                 ))
         }
@@ -147,10 +150,10 @@ struct PostgresChangeLog: Sendable {
     private var appendChangesSQL: String {
         """
         WITH c AS (UPDATE \(schema).zones SET last_seq = last_seq + $2 WHERE zone = $1 RETURNING last_seq)
-        INSERT INTO \(schema).changes(zone, seq, name, type, kind, creator, time, tree)
-        SELECT $1, c.last_seq - $2 + o.ord, o.name, o.type, o.kind, o.creator, o.time, o.tree
-        FROM c, unnest($3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::bigint[], $8::text[])
-            WITH ORDINALITY AS o(name, type, kind, creator, time, tree, ord)
+        INSERT INTO \(schema).changes(zone, seq, name, type, kind, creator, time, tree, modified_by, modified_via)
+        SELECT $1, c.last_seq - $2 + o.ord, o.name, o.type, o.kind, o.creator, o.time, o.tree, o.modified_by, o.modified_via
+        FROM c, unnest($3::text[], $4::bigint[], $5::bigint[], $6::text[], $7::bigint[], $8::text[], $9::text[], $10::text[])
+            WITH ORDINALITY AS o(name, type, kind, creator, time, tree, modified_by, modified_via, ord)
         """
     }
 
@@ -187,10 +190,40 @@ struct PostgresChangeLog: Sendable {
 
     /// The zone's changes after `sequence`, oldest first.
     func changes(zone: Int64, after sequence: Int64, limit: Int, on connection: PostgresConnection) throws -> [StoredEntry] {
-        try connection.execute(
-            "SELECT seq, name, type, kind, creator, time, tree FROM \(schema).changes WHERE zone = $1 AND seq > $2 ORDER BY seq LIMIT $3",
-            [.integer(zone), .integer(sequence), .integer(limit)]
-        ).map { row in
+        try changes(zone: zone, matching: ChangeLogFilter(after: sequence), limit: limit, on: connection)
+    }
+
+    /// The zone's changes `filter` keeps, at most `limit`, in its order.
+    func changes(zone: Int64, matching filter: ChangeLogFilter, limit: Int, on connection: PostgresConnection) throws -> [StoredEntry] {
+        var sql =
+            "SELECT seq, name, type, kind, creator, time, tree, modified_by, modified_via FROM \(schema).changes WHERE zone = $1 AND seq > $2"
+        var values: [PostgresValue] = [.integer(zone), .integer(filter.after)]
+        if let before = filter.before {
+            values.append(.integer(before))
+            sql += " AND seq < $\(values.count)"
+        }
+        if let prefix = filter.namePrefix {
+            // By name, the range (in byte order, as the name index keeps names) lets the index
+            // find the names (by position, there is no range, so that the log is read by
+            // position); starts_with keeps exactly those that start with the prefix.
+            values.append(.text(prefix))
+            sql += " AND starts_with(name, $\(values.count))"
+            if filter.byName {
+                sql += " AND name COLLATE \"C\" >= $\(values.count)"
+                if let upper = filter.nameUpperBound {
+                    values.append(.text(upper))
+                    sql += " AND name COLLATE \"C\" < $\(values.count)"
+                }
+            }
+        }
+        if let since = filter.since {
+            values.append(.integer(since))
+            sql += " AND time >= $\(values.count)"
+        }
+        values.append(.integer(Int64(limit)))
+        if filter.ordered { sql += filter.newestFirst ? " ORDER BY seq DESC" : " ORDER BY seq" }
+        sql += " LIMIT $\(values.count)"
+        return try connection.execute(sql, values).map { row in
             guard let kind = ChangeEntry.Kind(rawValue: row.integer(3)) else {
                 throw CloudStoreError.internalError("A change log entry has an unknown kind \(row.integer(3))")
             }
@@ -198,7 +231,7 @@ struct PostgresChangeLog: Sendable {
                 sequence: row.integer(0),
                 entry: Entry(
                     recordName: row.text(1), typeID: row.integer(2), kind: kind, creator: row.text(4), time: row.integer(5),
-                    tree: row.optionalText(6)))
+                    tree: row.optionalText(6), modifier: row.optionalText(7), via: row.optionalText(8)))
         }
     }
 

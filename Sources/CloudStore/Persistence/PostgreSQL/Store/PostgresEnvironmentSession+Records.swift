@@ -19,9 +19,17 @@ extension PostgresEnvironmentSession {
             [.integer(zone.key), .textArray(names)])
     }
 
-    func records(in zone: StoredZone, ofType recordType: String?, after name: String?, limit: Int) throws -> [StoredRecord] {
+    func records(in zone: StoredZone, ofType recordType: String?, withinTrees roots: [String]?, after name: String?, limit: Int) throws
+        -> [StoredRecord]
+    {
         var sql = "SELECT \(RecordColumns.selected) FROM \(table("records")) r WHERE r.zone = $1"
         var values: [PostgresValue] = [.integer(zone.key)]
+        if let roots {
+            let (condition, parameters) = PostgresQuerySQLBuilder.withinTrees(
+                roots, zone: zone.key, records: table("records"), first: values.count + 1)
+            sql += " AND " + condition
+            values += parameters
+        }
         if let recordType {
             // A type the catalog does not know has no records.
             guard let type = catalog.types[recordType] else { return [] }

@@ -38,6 +38,19 @@ extension PostgresEnvironmentSession {
         }
     }
 
+    func recordStats(in zone: StoredZone, withinTrees roots: [String]) throws -> (counts: [String: Int64], bytes: Int64) {
+        let (condition, parameters) = PostgresQuerySQLBuilder.withinTrees(roots, zone: zone.key, records: table("records"), first: 2)
+        let rows = try connection.execute(
+            "SELECT r.type, count(*)::bigint, sum(r.size)::bigint FROM \(table("records")) r WHERE r.zone = $1 AND \(condition) GROUP BY r.type",
+            [.integer(zone.key)] + parameters
+        ).map { ($0.integer(0), $0.integer(1), $0.integer(2)) }
+        var counts: [String: Int64] = [:]
+        for (type, count, _) in rows {
+            if let name = catalog.typeNames[type] { counts[name] = count }
+        }
+        return (counts, rows.reduce(0) { $0 + $1.2 })
+    }
+
     func recordCounts(in zones: [StoredZone]?) throws -> [String: Int64] {
         let rows: PostgresResult
         if let zones {

@@ -16,6 +16,28 @@ extension PostgresEnvironmentSession {
         }
     }
 
+    func subscriptionFirings() throws -> [SubscriptionFiring] {
+        try connection.execute(
+            "SELECT scope, owner, \"user\", id, last_fired, queued FROM \(table("subscriptions")) WHERE last_fired IS NOT NULL"
+        ).map { row in
+            SubscriptionFiring(
+                database: Self.database(scope: row.integer(0), owner: row.text(1)), user: row.text(2), id: row.text(3),
+                lastFired: row.integer(4), queued: row.integer(5))
+        }
+    }
+
+    func noteSubscriptionFired(_ id: String, of user: String, in database: DatabaseID, at time: Int64, queued: Int) throws {
+        try connection.execute(
+            """
+            UPDATE \(table("subscriptions")) SET last_fired = $1, queued = queued + $2
+            WHERE scope = $3 AND owner = $4 AND "user" = $5 AND id = $6
+            """,
+            [
+                .integer(time), .integer(Int64(queued)), .integer(StoredCodes.scopeCode(database.scope)), .text(database.owner),
+                .text(user), .text(id),
+            ])
+    }
+
     func subscriptions(of user: String, in database: DatabaseID) throws -> [Subscription] {
         try connection.execute(
             "SELECT body FROM \(table("subscriptions")) WHERE scope = $1 AND owner = $2 AND \"user\" = $3 ORDER BY id COLLATE \"C\"",
@@ -74,6 +96,13 @@ extension PostgresEnvironmentSession {
             "SELECT \(StoredNotification.columns) \(pending(token: "$1", user: "$2", since: "$3", now: "$4")) ORDER BY id LIMIT 1",
             [.text(queue.token), .text(queue.user), .integer(queue.since), .integer(now)]
         ).first { try StoredNotification(row: $0, token: queue.token) }
+    }
+
+    func pendingNotifications(for queue: PushTokenQueue, now: Int64, limit: Int) throws -> [StoredNotification] {
+        try connection.execute(
+            "SELECT \(StoredNotification.columns) \(pending(token: "$1", user: "$2", since: "$3", now: "$4")) ORDER BY id LIMIT $5",
+            [.text(queue.token), .text(queue.user), .integer(queue.since), .integer(now), .integer(Int64(limit))]
+        ).map { try StoredNotification(row: $0, token: queue.token) }
     }
 
     func queuedNotificationCount(for queue: PushTokenQueue, now: Int64) throws -> Int {

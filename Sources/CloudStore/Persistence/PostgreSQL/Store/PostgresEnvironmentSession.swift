@@ -192,14 +192,19 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
     }
 
     func changes(in zone: StoredZone, after sequence: Int64, limit: Int) throws -> [ChangeEntry] {
-        try changeLog.changes(zone: zone.key, after: sequence, limit: limit, on: connection).map(changeEntry)
+        try changes(in: zone, matching: ChangeLogFilter(after: sequence), limit: limit)
+    }
+
+    func changes(in zone: StoredZone, matching filter: ChangeLogFilter, limit: Int) throws -> [ChangeEntry] {
+        try changeLog.changes(zone: zone.key, matching: filter, limit: limit, on: connection).map(changeEntry)
     }
 
     /// A stored change as the domain sees it.
     private func changeEntry(_ stored: PostgresChangeLog.StoredEntry) -> ChangeEntry {
         ChangeEntry(
             sequence: stored.sequence, recordName: stored.entry.recordName, recordType: catalog.typeNames[stored.entry.typeID] ?? "",
-            kind: stored.entry.kind, creator: stored.entry.creator, time: stored.entry.time, tree: stored.entry.tree)
+            kind: stored.entry.kind, creator: stored.entry.creator, time: stored.entry.time, tree: stored.entry.tree,
+            modifier: stored.entry.modifier, via: stored.entry.via)
     }
 
     func changesWithRecords(in zone: StoredZone, after sequence: Int64, through: Int64?, limit: Int) throws
@@ -236,7 +241,7 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
         try writing.appendChange(
             PostgresChangeLog.Entry(
                 recordName: entry.recordName, typeID: try catalog.recordType(entry.recordType).id, kind: entry.kind, creator: entry.creator,
-                time: entry.time, tree: entry.tree),
+                time: entry.time, tree: entry.tree, modifier: entry.modifier, via: entry.via),
             zone: zone.key)
         writing.touchZoneLog(
             .init(scope: StoredCodes.scopeCode(zone.database.scope), owner: zone.database.owner, name: zone.zoneID.zoneName),

@@ -29,6 +29,21 @@ struct PostgresQuerySQLBuilder {
     /// The most values one statement binds, well below PostgreSQL's 65,535.
     static let maximumParameters = 30_000
 
+    /// The condition keeping the records `r` of the hierarchies under `roots` in `zone`: the
+    /// roots and every record below them, following parents down (UNION, not UNION ALL, so that
+    /// a parent cycle ends), with its parameters, numbered from `$first`. No root keeps nothing.
+    /// - Parameter records: the quoted `records` table of the environment's schema.
+    static func withinTrees(_ roots: [String], zone: Int64, records: String, first: Int) -> (sql: String, parameters: [PostgresValue]) {
+        guard !roots.isEmpty else { return ("false", []) }
+        let values = roots.indices.map { "($\(first + $0)::text COLLATE \"C\")" }.joined(separator: ", ")
+        let sql = """
+            r.name IN (WITH RECURSIVE tree(name) AS (VALUES \(values) \
+            UNION SELECT c.name FROM \(records) c JOIN tree t ON c.parent = t.name WHERE c.zone = $\(first + roots.count)) \
+            SELECT name FROM tree)
+            """
+        return (sql, roots.map { .text($0) } + [.integer(zone)])
+    }
+
     /// Values bound so far; each bound value's placeholder is its position.
     private struct Binder {
         var values: [PostgresValue] = []
@@ -62,19 +77,9 @@ struct PostgresQuerySQLBuilder {
             conditions.append("r.created_by = \(binder.bind(.text(creator)))")
         }
         if let roots = plan.withinTrees, let zone = plan.zones.first {
-            // The roots and every record below them, following parents down; UNION, not UNION
-            // ALL, so that a parent cycle ends.
-            if roots.isEmpty {
-                conditions.append("false")
-            } else {
-                let values = roots.map { "(\(binder.bind(.text($0)))::text COLLATE \"C\")" }.joined(separator: ", ")
-                conditions.append(
-                    """
-                    r.name IN (WITH RECURSIVE tree(name) AS (VALUES \(values) \
-                    UNION SELECT c.name FROM \(schema).records c JOIN tree t ON c.parent = t.name WHERE c.zone = \(binder.bind(.integer(zone.key)))) \
-                    SELECT name FROM tree)
-                    """)
-            }
+            let (condition, values) = Self.withinTrees(roots, zone: zone.key, records: schema + ".records", first: binder.values.count + 1)
+            conditions.append(condition)
+            binder.values += values
         }
         if let key = plan.onlyKey {
             conditions.append("r.rid = \(binder.bind(.integer(key)))")

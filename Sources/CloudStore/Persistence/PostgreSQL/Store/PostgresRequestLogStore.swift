@@ -141,6 +141,8 @@ final class PostgresRequestLogStore: RequestLogStorage {
         if let from = filter.from { add({ "time >= \($0)" }, .integer(from)) }
         if let to = filter.to { add({ "time < \($0)" }, .integer(to)) }
         if let before = filter.before { add({ "id < \($0)" }, .integer(before)) }
+        // A lookup by request id, rare and by an operator, reads the retention's rows: no index is kept for it.
+        if let requestID = filter.requestID { add({ "request_id = \($0)" }, .text(requestID)) }
         let clause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         values.append(.integer(max(1, min(filter.limit, 10_000))))
         return try read { connection in

@@ -183,5 +183,8 @@ enum SQLiteCatalogMigrations {
         ) WITHOUT ROWID;
         CREATE INDEX audit_moves_by_time ON audit_moves(time);
         """,
+        // When the courier was last polled with each push token: what the console's
+        // Notifications view shows a device's last poll by. NULL until its first poll.
+        "ALTER TABLE push_tokens ADD COLUMN last_polled INTEGER;",
     ])
 }

@@ -305,6 +305,20 @@ enum SQLiteEnvironmentMigrations {
         """
         CREATE INDEX records_by_type_name ON records(zone, type, name);
         """,
+        // Who made each change (the user the change was stamped with): the Sync inspector's
+        // "changed by". Changes logged before it say nothing (NULL).
+        "ALTER TABLE changes ADD COLUMN modified_by TEXT;",
+        // The API token or server key of the change's request, by name: the inspector's "from".
+        "ALTER TABLE changes ADD COLUMN modified_via TEXT;",
+        // A zone's changes by record name: the inspector's search finds a record's changes
+        // among millions without reading them all.
+        "CREATE INDEX changes_by_name ON changes(zone, name, seq);",
+        // When each subscription last fired and how many notifications it queued: the
+        // console's Notifications view. Written once per firing subscription and transaction.
+        """
+        ALTER TABLE subscriptions ADD COLUMN last_fired INTEGER;
+        ALTER TABLE subscriptions ADD COLUMN queued INTEGER NOT NULL DEFAULT 0;
+        """,
     ])
 
     /// Record keys are taken as one more than the largest key, without `AUTOINCREMENT`:

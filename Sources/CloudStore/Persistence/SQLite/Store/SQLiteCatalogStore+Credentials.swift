@@ -240,11 +240,11 @@ extension SQLiteCatalogStore: CredentialStorage {
     func insertPushToken(_ token: PushToken) throws {
         try write { connection in
             try connection.statement(
-                "INSERT INTO push_tokens(\(CatalogRows.pushTokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                "INSERT INTO push_tokens(\(CatalogRows.pushTokenColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
             ).execute([
                 .text(token.token), .text(token.container.rawValue), .text(token.environment.rawValue),
                 .text(token.apnsEnvironment), .text(token.userRecordName), .integer(token.created), .text(token.session),
-                .integer(token.bound), .integer(token.lastUsed),
+                .integer(token.bound), .integer(token.lastUsed), .integer(token.lastPolled),
             ])
         }
     }
@@ -283,6 +283,15 @@ extension SQLiteCatalogStore: CredentialStorage {
             try connection.statement(
                 "UPDATE push_tokens SET user_record_name = ?, session = ?, bound = coalesce(bound, ?), last_used = ? WHERE token = ?"
             ).execute([.text(userRecordName), .text(session), .integer(time), .integer(time), .text(token)])
+        }
+    }
+
+    func notePushTokenPoll(_ token: String, at time: Int64) throws {
+        // Outside `write`, as a touch: no cache holds when a token was polled.
+        try database.write { connection in
+            try connection.statement("UPDATE push_tokens SET last_polled = ?1, last_used = max(last_used, ?1) WHERE token = ?2").execute([
+                .integer(time), .text(token),
+            ])
         }
     }
 

@@ -66,6 +66,19 @@ extension SQLiteEnvironmentSession {
         }
     }
 
+    func recordStats(in zone: StoredZone, withinTrees roots: [String]) throws -> (counts: [String: Int64], bytes: Int64) {
+        let (condition, parameters) = SQLiteQuerySQLBuilder.withinTrees(roots, zone: zone.key)
+        let rows = try connection.statement(
+            "SELECT r.type, count(*), sum(r.size) FROM records r WHERE r.zone = ? AND \(condition) GROUP BY r.type"
+        )
+        .rows([.integer(zone.key)] + parameters) { ($0.integer(0), $0.integer(1), $0.integer(2)) }
+        var counts: [String: Int64] = [:]
+        for (type, count, _) in rows {
+            if let name = catalog.typeNames[type] { counts[name] = count }
+        }
+        return (counts, rows.reduce(0) { $0 + $1.2 })
+    }
+
     func recordCounts(in zones: [StoredZone]?) throws -> [String: Int64] {
         var counts: [String: Int64] = [:]
         let rows: [(Int64, Int64)]

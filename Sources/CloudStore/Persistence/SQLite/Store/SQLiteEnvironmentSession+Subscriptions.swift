@@ -21,6 +21,26 @@ extension SQLiteEnvironmentSession {
         }
     }
 
+    func subscriptionFirings() throws -> [SubscriptionFiring] {
+        try connection.statement("SELECT scope, owner, user, id, last_fired, queued FROM subscriptions WHERE last_fired IS NOT NULL")
+            .rows([]) { row in
+                let scope = StoredCodes.scope(ofCode: row.integer(0))
+                return SubscriptionFiring(
+                    database: scope == .public ? DatabaseID.public : DatabaseID(scope: scope, owner: row.text(1)), user: row.text(2),
+                    id: row.text(3), lastFired: row.integer(4), queued: row.integer(5))
+            }
+    }
+
+    func noteSubscriptionFired(_ id: String, of user: String, in database: DatabaseID, at time: Int64, queued: Int) throws {
+        // Not a change of the subscription itself: the cache of subscriptions stays.
+        try connection.statement(
+            "UPDATE subscriptions SET last_fired = ?, queued = queued + ? WHERE scope = ? AND owner = ? AND user = ? AND id = ?"
+        ).execute([
+            .integer(time), .integer(Int64(queued)), .integer(StoredCodes.scopeCode(database.scope)), .text(database.owner), .text(user),
+            .text(id),
+        ])
+    }
+
     func subscriptions(of user: String, in database: DatabaseID) throws -> [Subscription] {
         try connection.statement("SELECT body FROM subscriptions WHERE scope = ? AND owner = ? AND user = ? ORDER BY id")
             .rows([.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner), .text(user)]) { row in
@@ -70,6 +90,13 @@ extension SQLiteEnvironmentSession {
     func oldestNotification(for queue: PushTokenQueue, now: Int64) throws -> StoredNotification? {
         try connection.statement("SELECT \(StoredNotification.columns) \(Self.pending) ORDER BY id LIMIT 1")
             .firstRow(Self.pendingArguments(queue, now: now)) { try StoredNotification(row: $0, token: queue.token) }
+    }
+
+    func pendingNotifications(for queue: PushTokenQueue, now: Int64, limit: Int) throws -> [StoredNotification] {
+        var arguments = Self.pendingArguments(queue, now: now)
+        arguments.append(.integer(Int64(limit)))
+        return try connection.statement("SELECT \(StoredNotification.columns) \(Self.pending) ORDER BY id LIMIT ?5")
+            .rows(arguments) { try StoredNotification(row: $0, token: queue.token) }
     }
 
     func queuedNotificationCount(for queue: PushTokenQueue, now: Int64) throws -> Int {

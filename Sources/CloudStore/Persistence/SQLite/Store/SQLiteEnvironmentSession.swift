@@ -237,9 +237,16 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
             .firstRow([.integer(zone.key), .text(name)]) { try storedRecord(from: $0, zoneID: zone.zoneID) }
     }
 
-    func records(in zone: StoredZone, ofType recordType: String?, after name: String?, limit: Int) throws -> [StoredRecord] {
+    func records(in zone: StoredZone, ofType recordType: String?, withinTrees roots: [String]?, after name: String?, limit: Int) throws
+        -> [StoredRecord]
+    {
         var sql = "SELECT \(RecordColumns.selected) FROM records r WHERE r.zone = ?"
         var values: [SQLiteValue] = [.integer(zone.key)]
+        if let roots {
+            let (condition, parameters) = SQLiteQuerySQLBuilder.withinTrees(roots, zone: zone.key)
+            sql += " AND " + condition
+            values += parameters
+        }
         if let recordType {
             // A type the catalog does not know has no records.
             guard let type = catalog.types[recordType] else { return [] }
@@ -285,15 +292,47 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     }
 
     func changes(in zone: StoredZone, after sequence: Int64, limit: Int) throws -> [ChangeEntry] {
-        try connection.statement("SELECT seq, name, type, kind, creator, time FROM changes WHERE zone = ? AND seq > ? ORDER BY seq LIMIT ?")
-            .rows([.integer(zone.key), .integer(sequence), .integer(Int64(limit))]) { row in
-                guard let kind = ChangeEntry.Kind(rawValue: row.integer(3)) else {
-                    throw CloudStoreError.internalError("A change log entry has an unknown kind \(row.integer(3))")
+        try changes(in: zone, matching: ChangeLogFilter(after: sequence), limit: limit)
+    }
+
+    func changes(in zone: StoredZone, matching filter: ChangeLogFilter, limit: Int) throws -> [ChangeEntry] {
+        var sql = "SELECT seq, name, type, kind, creator, time, modified_by, modified_via FROM changes"
+        sql += filter.byName ? " INDEXED BY changes_by_name WHERE zone = ? AND seq > ?" : " WHERE zone = ? AND seq > ?"
+        var parameters: [SQLiteValue] = [.integer(zone.key), .integer(filter.after)]
+        if let before = filter.before {
+            sql += " AND seq < ?"
+            parameters.append(.integer(before))
+        }
+        if let prefix = filter.namePrefix {
+            // By name, the range lets the name index find the names (by position, there is no
+            // range, so that the log is read by position); substr (characters, as the prefix
+            // counts them) keeps exactly those that start with the prefix.
+            if filter.byName {
+                sql += " AND name >= ?"
+                parameters.append(.text(prefix))
+                if let upper = filter.nameUpperBound {
+                    sql += " AND name < ?"
+                    parameters.append(.text(upper))
                 }
-                return ChangeEntry(
-                    sequence: row.integer(0), recordName: row.text(1),
-                    recordType: catalog.typeNames[row.integer(2)] ?? "", kind: kind, creator: row.text(4), time: row.integer(5))
             }
+            sql += " AND substr(name, 1, ?) = ?"
+            parameters += [.integer(Int64(prefix.count)), .text(prefix)]
+        }
+        if let since = filter.since {
+            sql += " AND time >= ?"
+            parameters.append(.integer(since))
+        }
+        if filter.ordered { sql += filter.newestFirst ? " ORDER BY seq DESC" : " ORDER BY seq" }
+        sql += " LIMIT ?"
+        parameters.append(.integer(Int64(limit)))
+        return try connection.statement(sql).rows(parameters) { row in
+            guard let kind = ChangeEntry.Kind(rawValue: row.integer(3)) else {
+                throw CloudStoreError.internalError("A change log entry has an unknown kind \(row.integer(3))")
+            }
+            return ChangeEntry(
+                sequence: row.integer(0), recordName: row.text(1), recordType: catalog.typeNames[row.integer(2)] ?? "", kind: kind,
+                creator: row.text(4), time: row.integer(5), modifier: row.optionalText(6), via: row.optionalText(7))
+        }
     }
 
     func changesWithRecords(in zone: StoredZone, after sequence: Int64, through: Int64?, limit: Int) throws
@@ -326,11 +365,14 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
         let type = try catalog.recordType(entry.recordType)
         // The one writer numbers the entries as it appends them: commit order is sequence order.
         let sequence = try lastChangeSequence(in: zone) + 1
-        try connection.statement("INSERT INTO changes(zone, seq, name, type, kind, creator, time, tree) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
-            .execute([
-                .integer(zone.key), .integer(sequence), .text(entry.recordName), .integer(type.id),
-                .integer(entry.kind.rawValue), .text(entry.creator), .integer(entry.time), .text(entry.tree),
-            ])
+        try connection.statement(
+            "INSERT INTO changes(zone, seq, name, type, kind, creator, time, tree, modified_by, modified_via) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        )
+        .execute([
+            .integer(zone.key), .integer(sequence), .text(entry.recordName), .integer(type.id),
+            .integer(entry.kind.rawValue), .text(entry.creator), .integer(entry.time), .text(entry.tree), .text(entry.modifier),
+            .text(entry.via),
+        ])
         touchZoneLog(zone, deleted: false, time: entry.time)
         if memoInUse != nil { foundSequences[zone.key] = sequence }
     }

@@ -55,6 +55,18 @@ struct SQLiteQuerySQLBuilder {
         return SQLiteQueryShape(codes: codes)
     }
 
+    /// The condition keeping the records `r` of the hierarchies under `roots` in `zone`: the
+    /// roots and every record below them, following parents down (UNION, not UNION ALL, so that
+    /// a parent cycle ends), with its parameters. No root keeps nothing.
+    static func withinTrees(_ roots: [String], zone: Int64) -> (sql: String, parameters: [SQLiteValue]) {
+        guard !roots.isEmpty else { return ("0", []) }
+        let sql = """
+            r.name IN (WITH RECURSIVE tree(name) AS (VALUES \(Array(repeating: "(?)", count: roots.count).joined(separator: ", ")) \
+            UNION SELECT c.name FROM records c JOIN tree t ON c.parent = t.name WHERE c.zone = ?) SELECT name FROM tree)
+            """
+        return (sql, roots.map { .text($0) } + [.integer(zone)])
+    }
+
     /// Whether a filter's text depends only on its column, comparator and value count.
     static func isPlain(_ filter: QueryPlan.Filter) -> Bool {
         switch filter.comparator {
@@ -147,20 +159,10 @@ struct SQLiteQuerySQLBuilder {
             condition("r.created_by = ?")
             whereParameters.append(.text(creator))
         }
-        if let roots = plan.withinTrees, let zone = zoneKeys.first {
-            // The roots and every record below them, following parents down; UNION, not UNION
-            // ALL, so that a parent cycle ends.
-            if roots.isEmpty {
-                condition("0")
-            } else {
-                condition(
-                    """
-                    r.name IN (WITH RECURSIVE tree(name) AS (VALUES \(Array(repeating: "(?)", count: roots.count).joined(separator: ", ")) \
-                    UNION SELECT c.name FROM records c JOIN tree t ON c.parent = t.name WHERE c.zone = ?) SELECT name FROM tree)
-                    """)
-                whereParameters += roots.map { .text($0) }
-                whereParameters.append(zone)
-            }
+        if let roots = plan.withinTrees, let zone = plan.zones.first {
+            let (text, parameters) = Self.withinTrees(roots, zone: zone.key)
+            condition(text)
+            whereParameters += parameters
         }
         if let key = plan.onlyKey {
             condition("r.rid = ?")
