@@ -264,5 +264,10 @@ enum PostgresEnvironmentMigrations {
         """
         CREATE INDEX records_by_type_name ON {schema}.records(zone, type, name);
         """,
+        // A record's entries of its zone's log in order: what tells a change feed whether an
+        // entry is the record's latest, so that a feed followed page by page gives it once.
+        """
+        CREATE INDEX changes_by_name ON {schema}.changes(zone, name, seq);
+        """,
     ])
 }

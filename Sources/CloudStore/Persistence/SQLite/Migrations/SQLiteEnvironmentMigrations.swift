@@ -305,6 +305,11 @@ enum SQLiteEnvironmentMigrations {
         """
         CREATE INDEX records_by_type_name ON records(zone, type, name);
         """,
+        // A record's entries of its zone's log in order: what tells a change feed whether an
+        // entry is the record's latest, so that a feed followed page by page gives it once.
+        """
+        CREATE INDEX changes_by_name ON changes(zone, name, seq);
+        """,
     ])
 
     /// Record keys are taken as one more than the largest key, without `AUTOINCREMENT`:
