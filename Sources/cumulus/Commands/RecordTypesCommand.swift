@@ -10,11 +10,6 @@ struct RecordTypesCommand: ParsableCommand {
         discussion: "`delete-schema` deletes types and fields; `import-schema` replaces the whole schema.",
         subcommands: [Create.self, AddField.self, Indexes.self])
 
-    /// The path of an environment's record types.
-    static func path(_ target: ContainerOptions, _ more: [String]) -> ManagementPath {
-        ManagementPath(segments: ["containers", target.container, target.environment.rawValue, "record-types"] + more, query: [])
-    }
-
     struct Create: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Create a record type in development.")
 
@@ -25,7 +20,7 @@ struct RecordTypesCommand: ParsableCommand {
         var name: String
 
         func run() throws {
-            _ = try management.client().json(.post, RecordTypesCommand.path(target, []), body: ["name": .string(name)])
+            _ = try management.client().json(.post, target.path(["record-types"]), body: ["name": .string(name)])
             print("Created record type \(name)")
         }
     }
@@ -53,7 +48,7 @@ struct RecordTypesCommand: ParsableCommand {
 
         func run() throws {
             _ = try management.client().json(
-                .post, RecordTypesCommand.path(target, [recordType, "fields"]),
+                .post, target.path(["record-types", recordType, "fields"]),
                 body: ["name": .string(name), "type": .string(type), "indexes": .array(index.map(JSONValue.string))])
             print("Added \(name) \(type) to \(recordType)")
         }
@@ -90,7 +85,7 @@ struct RecordTypesCommand: ParsableCommand {
             // One field's route, or the type's for several fields in one change.
             let (path, body, done): (ManagementPath, JSONValue, String)
             if let field {
-                path = RecordTypesCommand.path(target, [recordType, "fields", field, "indexes"])
+                path = target.path(["record-types", recordType, "fields", field, "indexes"])
                 body = ["indexes": .array(index.map(JSONValue.string))]
                 done = "Set the indexes of \(recordType).\(field): \(index.isEmpty ? "none" : index.joined(separator: ", "))"
             } else {
@@ -100,7 +95,7 @@ struct RecordTypesCommand: ParsableCommand {
                     guard parts.count == 2 else { throw ValidationError("--set takes FIELD=INDEX,INDEX…, not '\(entry)'") }
                     indexes[String(parts[0])] = .array(parts[1].split(separator: ",").map { .string(String($0)) })
                 }
-                path = RecordTypesCommand.path(target, [recordType, "indexes"])
+                path = target.path(["record-types", recordType, "indexes"])
                 body = ["indexes": .object(indexes)]
                 done = "Set the indexes of \(set.count) field\(set.count == 1 ? "" : "s") of \(recordType)"
             }

@@ -18,7 +18,7 @@ struct RecordsCommand: ParsableCommand {
         var zone: String?
 
         func path(_ action: String, query extra: [(String, String?)] = []) -> ManagementPath {
-            ManagementPath(segments: scope.segments(target) + ["records", action], query: scope.query + extra)
+            scope.path(target, ["records", action], query: extra)
         }
 
         /// A body for the zone: `{"zoneID": {"zoneName": …}}` when one was named.

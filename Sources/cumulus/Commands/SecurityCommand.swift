@@ -9,18 +9,13 @@ struct SecurityCommand: ParsableCommand {
         commandName: "security", abstract: "Show and change the security roles and grants of an environment; simulate an access.",
         subcommands: [Show.self, Grants.self, CreateRole.self, DeleteRole.self, Simulate.self])
 
-    /// The path of an environment's security.
-    static func path(_ target: ContainerOptions, _ more: [String]) -> ManagementPath {
-        ManagementPath(segments: ["containers", target.container, target.environment.rawValue, "security"] + more, query: [])
-    }
-
     struct Show: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Print the roles and each record type's grants as JSON.")
 
         @OptionGroup var management: ManagementOptions
         @OptionGroup var target: ContainerOptions
 
-        func run() throws { printJSON(try management.client().json(.get, SecurityCommand.path(target, []))) }
+        func run() throws { printJSON(try management.client().json(.get, target.path(["security"]))) }
     }
 
     struct Grants: ParsableCommand {
@@ -46,7 +41,7 @@ struct SecurityCommand: ParsableCommand {
                 ]
             }
             _ = try management.client().json(
-                .put, SecurityCommand.path(target, ["record-types", recordType, "grants"]), body: ["grants": .array(grants)])
+                .put, target.path(["security", "record-types", recordType, "grants"]), body: ["grants": .array(grants)])
             print("Set the grants of \(recordType)")
         }
     }
@@ -61,7 +56,7 @@ struct SecurityCommand: ParsableCommand {
         var name: String
 
         func run() throws {
-            _ = try management.client().json(.post, SecurityCommand.path(target, ["roles"]), body: ["name": .string(name)])
+            _ = try management.client().json(.post, target.path(["security", "roles"]), body: ["name": .string(name)])
             print("Created role \(name)")
         }
     }
@@ -77,7 +72,7 @@ struct SecurityCommand: ParsableCommand {
         var name: String
 
         func run() throws {
-            _ = try management.client().json(.delete, SecurityCommand.path(target, ["roles", name]))
+            _ = try management.client().json(.delete, target.path(["security", "roles", name]))
             print("Deleted role \(name)")
         }
     }
@@ -106,7 +101,7 @@ struct SecurityCommand: ParsableCommand {
                 "subject": .string(subject), "permission": .string(permission), "recordType": .string(recordType),
             ]
             if let recordName { body["recordName"] = .string(recordName) }
-            printJSON(try management.client().json(.post, SecurityCommand.path(target, ["simulate"]), body: .object(body)))
+            printJSON(try management.client().json(.post, target.path(["security", "simulate"]), body: .object(body)))
         }
     }
 }

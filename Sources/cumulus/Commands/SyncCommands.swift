@@ -190,8 +190,6 @@ struct NotificationsCommand: ParsableCommand {
     @OptionGroup var target: ContainerOptions
 
     func run() throws {
-        printJSON(
-            try management.client().json(.get, ManagementPath("containers", target.container, target.environment.rawValue, "notifications"))
-        )
+        printJSON(try management.client().json(.get, target.path(["notifications"])))
     }
 }

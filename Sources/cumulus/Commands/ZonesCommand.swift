@@ -17,7 +17,7 @@ struct ZonesCommand: ParsableCommand {
         @OptionGroup var scope: DatabaseOptions
 
         func run() throws {
-            printJSON(try management.client().json(.get, ManagementPath(segments: scope.segments(target) + ["zones"], query: scope.query)))
+            printJSON(try management.client().json(.get, scope.path(target, ["zones"])))
         }
     }
 
@@ -33,7 +33,7 @@ struct ZonesCommand: ParsableCommand {
 
         func run() throws {
             _ = try management.client().json(
-                .post, ManagementPath(segments: scope.segments(target) + ["zones"], query: scope.query), body: ["zoneName": .string(zone)])
+                .post, scope.path(target, ["zones"]), body: ["zoneName": .string(zone)])
             print("Created zone \(zone)")
         }
     }
@@ -50,7 +50,7 @@ struct ZonesCommand: ParsableCommand {
 
         func run() throws {
             _ = try management.client().json(
-                .delete, ManagementPath(segments: scope.segments(target) + ["zones", zone], query: scope.query))
+                .delete, scope.path(target, ["zones", zone]))
             print("Deleted zone \(zone)")
         }
     }

@@ -9,11 +9,9 @@ struct DatabaseOptions: ParsableArguments {
     @Option(help: "The user whose private or shared database it is: sign-in name or user record name.")
     var user: String?
 
-    /// The management path's segments up to the database: `containers/C/E/D`.
-    func segments(_ target: ContainerOptions) -> [String] {
-        ["containers", target.container, target.environment.rawValue, database]
+    /// The management path of `segments` under the database, for the user given:
+    /// `containers/C/E/D/…?user=U`.
+    func path(_ target: ContainerOptions, _ segments: [String], query: [(String, String?)] = []) -> ManagementPath {
+        target.path([database] + segments, query: [("user", user)] + query)
     }
-
-    /// The `user` query parameter, when one was given.
-    var query: [(String, String?)] { [("user", user)] }
 }
