@@ -9,13 +9,20 @@ enum RemoteManagement {
     /// How long a request may take before the command gives up.
     static let timeout: TimeInterval = 120
 
+    /// The server's root (`https://cloud.example.com`, without a trailing slash) and the URL of
+    /// `target` on it.
+    private static func address(_ base: URL, _ target: String) throws -> (root: String, url: URL) {
+        let root = base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString
+        guard let url = URL(string: root + target) else { throw ManagementFailure(description: "Cannot make a URL of \(root + target)") }
+        return (root, url)
+    }
+
     /// Sends one request and waits for its answer.
     /// - Throws: ``ManagementFailure`` when the server cannot be reached.
     static func send(_ method: String, base: URL, target: String, token: String, body: [UInt8], contentType: String?)
         throws -> ManagementClient.Answer
     {
-        let root = base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString
-        guard let url = URL(string: root + target) else { throw ManagementFailure(description: "Cannot make a URL of \(root + target)") }
+        let (root, url) = try address(base, target)
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = method
         request.setValue("Bearer " + token, forHTTPHeaderField: "Authorization")
@@ -66,8 +73,7 @@ extension RemoteManagement {
     /// `handle` as it arrives, until the server ends the stream or `count` events were handled.
     /// - Throws: ``ManagementFailure`` when the server cannot be reached or refuses the request.
     static func follow(base: URL, target: String, token: String, event: String, count: Int?, handle: @escaping (String) -> Void) throws {
-        let root = base.absoluteString.hasSuffix("/") ? String(base.absoluteString.dropLast()) : base.absoluteString
-        guard let url = URL(string: root + target) else { throw ManagementFailure(description: "Cannot make a URL of \(root + target)") }
+        let url = try address(base, target).url
         var request = URLRequest(url: url, timeoutInterval: .infinity)
         request.setValue("Bearer " + token, forHTTPHeaderField: "Authorization")
         request.setValue("text/event-stream", forHTTPHeaderField: "Accept")
