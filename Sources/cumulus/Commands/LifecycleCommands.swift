@@ -102,10 +102,10 @@ struct AuditCommand: ParsableCommand {
     @Option(help: "Only actions on this container.")
     var container: String?
 
-    @Option(help: "Only this action, such as deploySchema.")
+    @Option(help: "Only this action, such as schema.deploy or user.add.")
     var action: String?
 
-    @Option(help: "Only entries older than this one (the page's last id), for the next page.")
+    @Option(help: "The `next` of an earlier page, for the page after it.")
     var before: String?
 
     @Option(help: "At most this many entries. [default: 50]")

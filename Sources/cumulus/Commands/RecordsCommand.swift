@@ -43,7 +43,7 @@ struct RecordsCommand: ParsableCommand {
         @Option(help: "At most this many records.")
         var limit: Int?
 
-        @Option(help: "A records/query body in JSON.")
+        @Option(help: "A records/query body in JSON, or - for standard input.")
         var file: String?
 
         func validate() throws {
