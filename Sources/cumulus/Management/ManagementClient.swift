@@ -45,9 +45,11 @@ struct ManagementClient {
         return try Self.parse(answer.body, from: path)
     }
 
-    /// Sends a request and answers the text of a successful response.
-    func text(_ method: HTTPMethod, _ path: ManagementPath) throws -> String {
-        String(decoding: try send(method, path, body: [], contentType: nil).body, as: UTF8.self)
+    /// Sends a request (with a JSON body, if given) and answers the text of a successful response.
+    func text(_ method: HTTPMethod, _ path: ManagementPath, body: JSONValue? = nil) throws -> String {
+        String(
+            decoding: try send(method, path, body: body?.serialized() ?? [], contentType: body == nil ? nil : "application/json").body,
+            as: UTF8.self)
     }
 
     private func send(_ method: HTTPMethod, _ path: ManagementPath, body: [UInt8], contentType: String?) throws -> Answer {
