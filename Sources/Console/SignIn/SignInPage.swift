@@ -50,7 +50,7 @@ struct SignInPage: Sendable {
         store.signIn(
             target.apiToken.container, target.apiToken.environment, name: form.name, password: form.password,
             keepSignedIn: form.keepSignedIn,
-            clientAddress: request.remoteHost
+            clientAddress: request.client.host
         ) { result in
             let response: HTTPResponse
             do {

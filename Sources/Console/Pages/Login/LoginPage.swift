@@ -54,7 +54,7 @@ struct LoginPage: Sendable {
         let next = Self.safeNext(form["next"])
         let signedIn: (session: OperatorSession, secret: String)
         do {
-            signedIn = try store.signInOperator(name, password: form["password"] ?? "", clientAddress: request.remoteHost)
+            signedIn = try store.signInOperator(name, password: form["password"] ?? "", clientAddress: request.client.host)
         } catch CloudStoreError.authenticationFailed {
             let csrf = CSRFToken.existing(in: request, scope: .consoleLogin, cookies: cookies) ?? CSRFToken.make()
             return try pages.response(formPage(csrf: csrf, name: name, next: next, failure: Self.failureMessage))
