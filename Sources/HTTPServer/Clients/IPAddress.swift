@@ -38,13 +38,24 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
     /// Reads an address as written: `192.0.2.7` or `2001:db8::7` (no brackets, port or zone).
     /// - Returns: `nil` for anything else.
     public init?(_ text: some StringProtocol) {
+        var text = String(text)
+        guard let parsed = text.withUTF8({ Self.parse($0) }) else { return nil }
+        self = parsed.address
+    }
+
+    /// Reads an address from its text's bytes, in place.
+    /// - Returns: the address, and whether it was written in IPv6 form (with colons); `nil` for
+    ///   anything that is not an address.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> (address: IPAddress, writtenAsIPv6: Bool)? {
         // inet_pton wants a C string; the longest IPv6 text is 45 bytes.
-        let utf8 = text.utf8
-        guard !utf8.isEmpty, utf8.count <= 45 else { return nil }
+        guard !bytes.isEmpty, bytes.count <= 45 else { return nil }
         var buffer: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
-        let parsed = withUnsafeMutableBytes(of: &buffer) { raw -> IPAddress? in
+        return withUnsafeMutableBytes(of: &buffer) { raw -> (IPAddress, Bool)? in
             var isIPv6 = false
-            for (index, byte) in utf8.enumerated() {
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                // inet_pton stops at a NUL: one inside the text must not end it early.
+                guard byte != 0 else { return nil }
                 raw[index] = byte
                 if byte == UInt8(ascii: ":") { isIPv6 = true }
             }
@@ -52,14 +63,12 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
             if isIPv6 {
                 var address = in6_addr()
                 guard inet_pton(AF_INET6, string, &address) == 1 else { return nil }
-                return IPAddress(ipv6: address.__in6_u.__u6_addr8)
+                return (IPAddress(ipv6: address.__in6_u.__u6_addr8), true)
             }
             var address = in_addr()
             guard inet_pton(AF_INET, string, &address) == 1 else { return nil }
-            return IPAddress(ipv4: UInt32(bigEndian: address.s_addr))
+            return (IPAddress(ipv4: UInt32(bigEndian: address.s_addr)), false)
         }
-        guard let parsed else { return nil }
-        self = parsed
     }
 
     /// The address of a socket's peer, or `nil` for a family other than IPv4 and IPv6.
@@ -86,21 +95,25 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 
     /// The address in its usual text: dotted for IPv4 (mapped ones too), RFC 5952 for IPv6.
     public var description: String {
-        var buffer = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
-        if isIPv4 {
-            var address = in_addr(s_addr: UInt32(truncatingIfNeeded: low).bigEndian)
-            inet_ntop(AF_INET, &address, &buffer, socklen_t(buffer.count))
-        } else {
-            var address = in6_addr()
-            withUnsafeMutableBytes(of: &address) { raw in
-                for index in 0..<8 {
-                    raw[index] = UInt8(truncatingIfNeeded: high >> (56 - 8 * index))
-                    raw[8 + index] = UInt8(truncatingIfNeeded: low >> (56 - 8 * index))
+        // INET6_ADDRSTRLEN (46) bytes on the stack.
+        var buffer: (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0, 0, 0)
+        return withUnsafeMutableBytes(of: &buffer) { raw in
+            let text = raw.baseAddress!.assumingMemoryBound(to: CChar.self)
+            if isIPv4 {
+                var address = in_addr(s_addr: UInt32(truncatingIfNeeded: low).bigEndian)
+                inet_ntop(AF_INET, &address, text, socklen_t(raw.count))
+            } else {
+                var address = in6_addr()
+                withUnsafeMutableBytes(of: &address) { bytes in
+                    for index in 0..<8 {
+                        bytes[index] = UInt8(truncatingIfNeeded: high >> (56 - 8 * index))
+                        bytes[8 + index] = UInt8(truncatingIfNeeded: low >> (56 - 8 * index))
+                    }
                 }
+                inet_ntop(AF_INET6, &address, text, socklen_t(raw.count))
             }
-            inet_ntop(AF_INET6, &address, &buffer, socklen_t(buffer.count))
+            return String(decoding: UnsafeRawBufferPointer(start: raw.baseAddress, count: strlen(text)), as: UTF8.self)
         }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 

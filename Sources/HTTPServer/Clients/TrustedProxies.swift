@@ -63,61 +63,108 @@ public struct TrustedProxies: Sendable, Equatable, CustomStringConvertible {
     ///   - peerHost: The peer's host (the client when the headers name no other).
     ///   - headers: The request's headers.
     public func client(ofRequestFrom peer: String, peerHost: String, headers: HTTPHeaders) -> ClientAddress {
-        var client = peerHost
-        var leftmostTrusted: String?
-        var usedTLS = false
-        var sawProto = false
-        walk: for field in headers.fields.reversed() {
-            if !sawProto, HTTPHeaders.namesEqual(field.name, "X-Forwarded-Proto") {
+        // Read in place, on bytes: every request through the proxy asks.
+        var found: String?
+        var leftmostTrusted: IPAddress?
+        var walked = false
+        var usedTLS: Bool?
+        for field in headers.fields.reversed() {
+            if usedTLS == nil, HTTPHeaders.namesEqual(field.name, "X-Forwarded-Proto") {
                 // The last field's rightmost element is what the peer itself set.
-                sawProto = true
-                usedTLS = field.value.split(separator: ",").last.map { $0.trimmingSpaces.lowercased() == "https" } ?? false
+                usedTLS = Self.endsWithHTTPS(field.value)
+            } else if !walked, HTTPHeaders.namesEqual(field.name, "X-Forwarded-For") {
+                switch walk(field.value) {
+                case .client(let client):
+                    found = client
+                    walked = true
+                case .malformed:
+                    leftmostTrusted = nil
+                    walked = true
+                case .allTrusted(let leftmost):
+                    leftmostTrusted = leftmost
+                }
             }
-            guard HTTPHeaders.namesEqual(field.name, "X-Forwarded-For") else { continue }
-            for entry in field.value.split(separator: ",", omittingEmptySubsequences: false).reversed() {
-                guard let address = Self.forwardedAddress(entry.trimmingSpaces) else {
-                    leftmostTrusted = nil
-                    break walk
+            if walked && usedTLS != nil { break }
+        }
+        let client = found ?? leftmostTrusted?.description ?? peerHost
+        return ClientAddress(host: client, usedTLS: usedTLS ?? false, proxy: peer)
+    }
+
+    /// What one `X-Forwarded-For` value says, read from its right.
+    private enum Walk {
+        /// The rightmost address that is not trusted, in its usual text.
+        case client(String)
+        /// An entry that is not an address came first.
+        case malformed
+        /// Every entry is a trusted address; the leftmost one.
+        case allTrusted(IPAddress)
+    }
+
+    private func walk(_ value: String) -> Walk {
+        var value = value
+        return value.withUTF8 { bytes -> Walk in
+            var end = bytes.count
+            while true {
+                var start = end
+                while start > 0, bytes[start - 1] != UInt8(ascii: ",") { start -= 1 }
+                guard let entry = Self.forwardedAddress(UnsafeBufferPointer(rebasing: bytes[Self.trimmed(bytes, start, end)]))
+                else { return .malformed }
+                guard contains(entry.address) else {
+                    // An IPv4 address inet_pton took is already in its usual text (it refuses
+                    // leading zeros); an IPv6 one is written out again, so one client is one key.
+                    return .client(
+                        entry.writtenAsIPv6
+                            ? entry.address.description : String(decoding: UnsafeBufferPointer(rebasing: entry.text), as: UTF8.self))
                 }
-                guard contains(address) else {
-                    client = address.description
-                    leftmostTrusted = nil
-                    break walk
-                }
-                leftmostTrusted = address.description
+                if start == 0 { return .allTrusted(entry.address) }
+                end = start - 1
             }
         }
-        if let leftmostTrusted { client = leftmostTrusted }
-        if !sawProto {
-            // The walk ended before the last X-Forwarded-Proto field (one sent before
-            // X-Forwarded-For); it is still the one the peer set.
-            for field in headers.fields.reversed() where HTTPHeaders.namesEqual(field.name, "X-Forwarded-Proto") {
-                usedTLS = field.value.split(separator: ",").last.map { $0.trimmingSpaces.lowercased() == "https" } ?? false
-                break
-            }
-        }
-        return ClientAddress(host: client, usedTLS: usedTLS, proxy: peer)
     }
 
     /// An `X-Forwarded-For` entry's address: `192.0.2.7`, `2001:db8::7`, `192.0.2.7:4711` or
     /// `[2001:db8::7]:4711`; `nil` for anything else.
-    static func forwardedAddress(_ entry: Substring) -> IPAddress? {
-        if entry.hasPrefix("[") {
-            guard let close = entry.firstIndex(of: "]") else { return nil }
-            let rest = entry[entry.index(after: close)...]
-            guard rest.isEmpty || Self.isPort(rest.dropFirst()) && rest.first == ":" else { return nil }
-            let inside = entry[entry.index(after: entry.startIndex)..<close]
-            return inside.contains(":") ? IPAddress(inside) : nil
+    static func forwardedAddress(_ entry: UnsafeBufferPointer<UInt8>) -> (
+        address: IPAddress, writtenAsIPv6: Bool, text: Slice<UnsafeBufferPointer<UInt8>>
+    )? {
+        guard let first = entry.first else { return nil }
+        var text = entry[...]
+        if first == UInt8(ascii: "[") {
+            guard let close = entry.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            let rest = entry[(close + 1)...]
+            guard rest.isEmpty || rest.first == UInt8(ascii: ":") && isPort(rest.dropFirst()) else { return nil }
+            text = entry[1..<close]
+            guard text.contains(UInt8(ascii: ":")) else { return nil }
+        } else if let colon = entry.firstIndex(of: UInt8(ascii: ":")), entry.lastIndex(of: UInt8(ascii: ":")) == colon {
+            guard isPort(entry[(colon + 1)...]) else { return nil }
+            text = entry[..<colon]
         }
-        if let colon = entry.firstIndex(of: ":"), entry.lastIndex(of: ":") == colon {
-            guard Self.isPort(entry[entry.index(after: colon)...]) else { return nil }
-            return IPAddress(entry[..<colon])
-        }
-        return IPAddress(entry)
+        guard let parsed = IPAddress.parse(UnsafeBufferPointer(rebasing: text)) else { return nil }
+        return (parsed.address, parsed.writtenAsIPv6, text)
     }
 
-    private static func isPort(_ text: Substring) -> Bool {
-        !text.isEmpty && text.utf8.count <= 5 && text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    /// Whether the last comma-separated element of `value` is `https`, in any case.
+    private static func endsWithHTTPS(_ value: String) -> Bool {
+        var value = value
+        return value.withUTF8 { bytes in
+            var start = bytes.count
+            while start > 0, bytes[start - 1] != UInt8(ascii: ",") { start -= 1 }
+            let element = bytes[trimmed(bytes, start, bytes.count)]
+            return element.count == 5 && zip(element, "https".utf8).allSatisfy { $0 | 0x20 == $1 }
+        }
+    }
+
+    /// `start..<end` of `bytes` without spaces and tabs at either end.
+    private static func trimmed(_ bytes: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Range<Int> {
+        var start = start
+        var end = end
+        while start < end, bytes[start] == UInt8(ascii: " ") || bytes[start] == UInt8(ascii: "\t") { start += 1 }
+        while end > start, bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t") { end -= 1 }
+        return start..<end
+    }
+
+    private static func isPort(_ text: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        !text.isEmpty && text.count <= 5 && text.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 }
 
