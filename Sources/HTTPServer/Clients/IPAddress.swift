@@ -118,7 +118,9 @@ public struct IPAddress: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A block of addresses written as CIDR: `10.0.0.0/8`, `2001:db8::/32`; a bare address is the
-/// block of that one address.
+/// block of that one address. An IPv4 block is the block of its IPv4-mapped addresses, so it
+/// holds the same peers on an IPv6 socket; an IPv6 block is taken over all 128 bits (`::/0`
+/// holds every address).
 public struct IPNetwork: Hashable, Sendable, CustomStringConvertible {
     /// The first address of the block.
     public let address: IPAddress
