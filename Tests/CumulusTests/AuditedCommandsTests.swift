@@ -20,7 +20,7 @@ import Testing
         "SharesCommand.swift": ["shares remove-participant", "shares delete", "shares leave"],
         "LifecycleCommands.swift": ["deploy", "reset"],
         "ZonesCommand.swift": ["zones create", "zones delete"],
-        "RecordsCommand.swift": ["records modify"],
+        "RecordsCommand.swift": ["records modify", "records upload-asset"],
         "RecordTypesCommand.swift": ["record-types create", "record-types add-field", "record-types indexes"],
         "SecurityCommand.swift": ["security grants", "security create-role", "security delete-role"],
     ]
@@ -117,6 +117,14 @@ import Testing
                     try #"{"operations":[{"operationType":"create","record":{"recordName":"from-cli","recordType":"Note"}}]}"#
                         .write(toFile: body, atomically: true, encoding: .utf8)
                     return ["records", "modify", "--file", body] + place
+                }, nil
+            ),
+            (
+                "records upload-asset", "record.asset.upload",
+                {
+                    let file = fixture.fixture.directory + "/photo.png"
+                    try Data([0x89, 0x50, 0x4E, 0x47]).write(to: URL(fileURLWithPath: file))
+                    return ["records", "upload-asset", "--record-type", "Photo", "--field", "image", "--file", file] + place
                 }, nil
             ),
             ("record-types create", "schema.record-type.create", { ["record-types", "create", "Trip"] + place }, nil),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import CloudKitWire
 import Console
 
@@ -7,7 +8,7 @@ import Console
 struct RecordsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "records", abstract: "Query, look up, browse, change and export the records of a database.",
-        subcommands: [Query.self, Lookup.self, Browse.self, Modify.self, Export.self])
+        subcommands: [Query.self, Lookup.self, Browse.self, Modify.self, Export.self, UploadAsset.self])
 
     /// `--zone` and the path of a records action.
     struct Where: ParsableArguments {
@@ -115,6 +116,43 @@ struct RecordsCommand: ParsableCommand {
             var body = try readJSONObject(file, for: "records modify").objectValue ?? [:]
             if body["zoneID"] == nil, let zone = location.zone { body["zoneID"] = ["zoneName": .string(zone)] }
             printJSON(try management.client().json(.post, location.path("modify"), body: .object(body)))
+        }
+    }
+
+    struct UploadAsset: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "upload-asset",
+            abstract: "Upload a file for a record type's ASSET field; prints the asset (its receipt) as JSON for a records modify.",
+            discussion: """
+                For example: cumulus records upload-asset --container iCloud.com.example.Notes --record-type Photo \
+                --field image --file photo.png, then put the printed value in the field of a records/modify body.
+                """)
+
+        @OptionGroup var management: ManagementOptions
+        @OptionGroup var location: Where
+
+        @Option(name: .customLong("record-type"), help: "The record type.")
+        var recordType: String
+
+        @Option(help: "The ASSET field.")
+        var field: String
+
+        @Option(name: .customLong("record-name"), help: "The record the asset is for, if it exists already.")
+        var recordName: String?
+
+        @Option(help: "The file to upload.")
+        var file: String
+
+        func run() throws {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                throw ValidationError("records upload-asset: cannot read '\(file)'")
+            }
+            printJSON(
+                try management.client().json(
+                    .post,
+                    location.path(
+                        "assets", query: [("recordType", recordType), ("field", field), ("recordName", recordName), ("zone", location.zone)]),
+                    bytes: Array(data)))
         }
     }
 

@@ -208,17 +208,3 @@ struct ChangesCommand: ParsableCommand {
         if log.horizon > 0 { print("expired below\t\(log.horizon)") }
     }
 }
-
-/// `cumulus notifications`: the queues of notifications waiting for push tokens.
-struct NotificationsCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "notifications", abstract: "List the notification queues of a container's environment, per push token, as JSON.")
-
-    @OptionGroup var management: ManagementOptions
-
-    @OptionGroup var target: ContainerOptions
-
-    func run() throws {
-        printJSON(try management.client().json(.get, target.path(["notifications"])))
-    }
-}

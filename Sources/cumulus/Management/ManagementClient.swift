@@ -45,6 +45,11 @@ struct ManagementClient {
         return try Self.parse(answer.body, from: path)
     }
 
+    /// Sends a file's bytes as the body and answers the JSON of a successful response.
+    func json(_ method: HTTPMethod, _ path: ManagementPath, bytes: [UInt8]) throws -> JSONValue {
+        try Self.parse(try send(method, path, body: bytes, contentType: "application/octet-stream").body, from: path)
+    }
+
     /// Sends a request (with a JSON body, if given) and answers the text of a successful response.
     func text(_ method: HTTPMethod, _ path: ManagementPath, body: JSONValue? = nil) throws -> String {
         String(

@@ -53,6 +53,7 @@ enum ManagementCommands {
         "browseRecords": "records browse",
         "lookupRecords": "records lookup",
         "modifyRecords": "records modify",
+        "uploadAsset": "records upload-asset",
         "exportRecords": "records export",
         // Security
         "security": "security show",
@@ -67,6 +68,8 @@ enum ManagementCommands {
         "requestLog": "logs list",
         "exportRequestLog": "logs export",
         "tailRequestLog": "logs tail",
+        "requestLogEntry": "logs show",
+        "usageSummary": "usage",
         // Sync
         "subscriptions": "subscriptions list",
         "deleteSubscription": "subscriptions delete",
@@ -76,6 +79,7 @@ enum ManagementCommands {
         "pushTokens": "push-tokens list",
         "revokePushToken": "push-tokens revoke",
         "notificationQueues": "notifications",
+        "queuedNotifications": "notifications",
         "changeLog": "changes",
         "nextChanges": "changes",
     ]
