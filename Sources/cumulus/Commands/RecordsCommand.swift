@@ -1,7 +1,7 @@
 import ArgumentParser
-import Foundation
 import CloudKitWire
 import Console
+import Foundation
 
 /// `cumulus records query|lookup|browse|modify|export`: a database's records as the console's
 /// Records page reads and writes them, as the operator (any user's private database with `--user`).
@@ -151,7 +151,8 @@ struct RecordsCommand: ParsableCommand {
                 try management.client().json(
                     .post,
                     location.path(
-                        "assets", query: [("recordType", recordType), ("field", field), ("recordName", recordName), ("zone", location.zone)]),
+                        "assets",
+                        query: [("recordType", recordType), ("field", field), ("recordName", recordName), ("zone", location.zone)]),
                     bytes: Array(data)))
         }
     }
