@@ -184,7 +184,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CumulusTests",
-            dependencies: ["cumulus", "CloudStore", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["cumulus", "Console", "CloudStore", "TestSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,7 +1,8 @@
 """A fixed number of requests, each checked: one after another on one keep-alive connection,
 or spread over CONNECTIONS keep-alive connections at once (each one after another).
 
-Usage: [CONNECTIONS=N] profile_client.py HOST PORT COUNT METHOD PATH [BODY_FILE]
+Usage: [CONNECTIONS=N] [EXTRA_HEADERS='Name: value|Name: value'] profile_client.py HOST PORT COUNT METHOD PATH [BODY_FILE]
+EXTRA_HEADERS are sent with every request (such as the X-Forwarded-For a proxy adds).
 Exits non-zero if any answer is not 200, so a profile never counts failures.
 """
 
@@ -14,6 +15,9 @@ import threading
 def run(host: str, port: int, count: int, method: str, path: str, body: bytes | None, failures: list[str]) -> None:
     connection = http.client.HTTPConnection(host, port, timeout=120)
     headers = {"Content-Type": "application/json"} if body is not None else {}
+    for extra in filter(None, os.environ.get("EXTRA_HEADERS", "").split("|")):
+        name, _, value = extra.partition(":")
+        headers[name.strip()] = value.strip()
     for _ in range(count):
         connection.request(method, path, body=body, headers=headers)
         response = connection.getresponse()

@@ -14,16 +14,21 @@ import Testing
         "OperatorsCommand.swift": ["operators add", "operators password", "operators token", "operators revoke-token", "operators remove"],
         "SecretCommand.swift": ["secret rotate"],
         "LimitsCommand.swift": ["limits"],
-        "UsersCommand.swift": ["users add", "users password", "users sign-out", "users roles", "users remove"],
+        "UsersCommand.swift": ["users add", "users password", "users discoverable", "users sign-out", "users roles", "users remove"],
         "SchemaCommands.swift": ["import-schema", "delete-schema"],
         "SyncCommands.swift": ["subscriptions delete", "push-tokens revoke"],
         "SharesCommand.swift": ["shares remove-participant", "shares delete", "shares leave"],
         "LifecycleCommands.swift": ["deploy", "reset"],
+        "ZonesCommand.swift": ["zones create", "zones delete"],
+        "RecordsCommand.swift": ["records modify", "records upload-asset"],
+        "RecordTypesCommand.swift": ["record-types create", "record-types add-field", "record-types indexes"],
+        "SecurityCommand.swift": ["security grants", "security create-role", "security delete-role"],
     ]
 
     /// Requests that change nothing although sent as POST or PUT: dry runs (validate-schema,
-    /// import-schema --dry-run).
-    static let dryRuns: [String: Int] = ["SchemaCommands.swift": 2]
+    /// import-schema --dry-run), and reads with a body (records query, lookup and export;
+    /// security simulate).
+    static let dryRuns: [String: Int] = ["SchemaCommands.swift": 2, "RecordsCommand.swift": 3, "SecurityCommand.swift": 1]
 
     /// Each file's calls that can change state (a management request other than GET, or an
     /// action run on the data directory) are as many as its commands listed above: a new one
@@ -72,6 +77,7 @@ import Testing
             ("limits", "limits.set", { ["limits", "--burst", "50"] + place }, nil),
             ("users add", "user.add", { ["users", "add", "--container", c, "carol"] }, "a long passphrase\n"),
             ("users password", "user.password", { ["users", "password", "--container", c, "carol"] }, "another passphrase\n"),
+            ("users discoverable", "user.discoverable", { ["users", "discoverable", "--container", c, "carol"] }, nil),
             ("users sign-out", "user.sign-out", { ["users", "sign-out", "--container", c, "carol"] }, nil),
             ("users roles", "security.user-roles", { ["users", "roles", "alice", "--add", "editor"] + place }, nil),
             ("users remove", "user.remove", { ["users", "remove", "--container", c, "carol"] }, nil),
@@ -102,6 +108,35 @@ import Testing
                     return ["shares", "leave", "--owner", "alice", "--zone", "Work", "--user", "bob"] + place
                 }, nil
             ),
+            ("zones create", "zone.create", { ["zones", "create", "--database", "private", "--user", "alice", "Scratch"] + place }, nil),
+            ("zones delete", "zone.delete", { ["zones", "delete", "--database", "private", "--user", "alice", "Scratch"] + place }, nil),
+            (
+                "records modify", "record.create",
+                {
+                    let body = fixture.fixture.directory + "/modify.json"
+                    try #"{"operations":[{"operationType":"create","record":{"recordName":"from-cli","recordType":"Note"}}]}"#
+                        .write(toFile: body, atomically: true, encoding: .utf8)
+                    return ["records", "modify", "--file", body] + place
+                }, nil
+            ),
+            (
+                "records upload-asset", "record.asset.upload",
+                {
+                    let file = fixture.fixture.directory + "/photo.png"
+                    try Data([0x89, 0x50, 0x4E, 0x47]).write(to: URL(fileURLWithPath: file))
+                    return ["records", "upload-asset", "--record-type", "Photo", "--field", "image", "--file", file] + place
+                }, nil
+            ),
+            ("record-types create", "schema.record-type.create", { ["record-types", "create", "Trip"] + place }, nil),
+            ("record-types add-field", "schema.field.add", { ["record-types", "add-field", "Trip", "place", "STRING"] + place }, nil),
+            (
+                "record-types indexes", "schema.indexes.set",
+                { ["record-types", "indexes", "Trip", "place", "--index", "QUERYABLE"] + place },
+                nil
+            ),
+            ("security grants", "security.grants", { ["security", "grants", "Trip", "--grant", "_world=READ"] + place }, nil),
+            ("security create-role", "security.role.create", { ["security", "create-role", "Planner"] + place }, nil),
+            ("security delete-role", "security.role.delete", { ["security", "delete-role", "Planner"] + place }, nil),
             ("deploy", "schema.deploy", { ["deploy", "--container", c] }, nil),
             ("reset", "environment.reset", { ["reset", "--container", c] }, nil),
         ]

@@ -61,6 +61,27 @@ import Testing
         }
     }
 
+    @Test func trustedProxiesComeFromTheFlagOrTheEnvironmentAndABadBlockIsNamed() throws {
+        #expect(try ServerSettings.resolve(arguments: [], environment: [:]).http.trustedProxies.isEmpty)
+        let fromEnvironment = try ServerSettings.resolve(
+            arguments: [], environment: ["CUMULUS_TRUSTED_PROXIES": "127.0.0.1/32, fd00::/8"])
+        #expect(fromEnvironment.http.trustedProxies.description == "127.0.0.1/32,fd00::/8")
+        let flag = try ServerSettings.resolve(
+            arguments: ["--trusted-proxies", "10.0.0.0/8"], environment: ["CUMULUS_TRUSTED_PROXIES": "127.0.0.1/32"])
+        #expect(flag.http.trustedProxies.description == "10.0.0.0/8")
+        #expect {
+            try ServerSettings.resolve(arguments: ["--trusted-proxies", "10.0.0.0/8,10.0.0.1/33"], environment: [:])
+        } throws: { error in
+            "\(error)".contains("invalid value '10.0.0.0/8,10.0.0.1/33' for --trusted-proxies")
+                && "\(error)".contains("'10.0.0.1/33' has a bad prefix length")
+        }
+        #expect {
+            try ServerSettings.resolve(arguments: [], environment: ["CUMULUS_TRUSTED_PROXIES": "nginx"])
+        } throws: { error in
+            "\(error)".contains("CUMULUS_TRUSTED_PROXIES") && "\(error)".contains("'nginx' is not an IPv4 or IPv6 address")
+        }
+    }
+
     @Test func servingBeyondLoopbackWithoutAPublicURLOrAllowedHostsIsWarnedOf() throws {
         #expect(try ServerSettings.resolve(arguments: [], environment: [:]).linkHostWarning == nil)
         let everywhere = try ServerSettings.resolve(arguments: ["--host", "0.0.0.0", "--port", "8080"], environment: [:])

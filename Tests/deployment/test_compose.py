@@ -72,6 +72,23 @@ def test_replicas_behind_nginx_build_links_on_its_address():
         assert "localhost:8090" in hosts, name
 
 
+def test_replicas_trust_exactly_nginx_which_forwards_the_client_and_scheme():
+    import ipaddress
+
+    services = compose()["services"]
+    nginx_address = ipaddress.ip_address(services["nginx"]["networks"]["default"]["ipv4_address"])
+    subnet = ipaddress.ip_network(compose()["networks"]["default"]["ipam"]["config"][0]["subnet"])
+    assert nginx_address in subnet
+    for name in ("replica-1", "replica-2"):
+        trusted = [ipaddress.ip_network(block) for block in services[name]["environment"]["CUMULUS_TRUSTED_PROXIES"].split(",")]
+        assert trusted == [ipaddress.ip_network(f"{nginx_address}/32")], name
+    nginx = " ".join(services["nginx"]["command"])
+    assert "proxy_set_header X-Forwarded-For $$proxy_add_x_forwarded_for;" in nginx
+    assert "proxy_set_header X-Forwarded-Proto $$scheme;" in nginx
+    # The plain service has no proxy in front: it trusts none.
+    assert "CUMULUS_TRUSTED_PROXIES" not in services["cumulus"]["environment"]
+
+
 def test_compose_file_is_valid_for_docker_compose():
     binary = shutil.which("docker-compose")
     if binary is None:

@@ -16,16 +16,19 @@ extension CloudDatabase {
     /// The changes a page holds when the request names no `resultsLimit`.
     public static let defaultChangesLimit = 200
 
-    /// The zone's changes after `syncToken` (from the start without one), at most
-    /// `resultsLimit` changes of its log per page. A record changed several times in a page
-    /// comes once; a feed never shows a record, nor the deletion of one, that the caller may
-    /// not read.
+    /// The zone's changes after `syncToken` (from the start without one), a page covering at
+    /// most `resultsLimit` changes of its log. Each record comes once across the pages of a
+    /// follow, as it is now, in the page holding its latest change in the log as that page is
+    /// read; a record deleted last comes once, as deleted, even when it was created after the
+    /// token. A page may therefore hold fewer records than the changes it covers; its token
+    /// still stands past all of them. A feed never shows a record, nor the deletion of one, that
+    /// the caller may not read.
     ///
     /// With `reverse`, pages come newest change first, and the pages themselves from the newest
     /// to the oldest, down to the token's position; the last page's token then stands where the
-    /// log stood when the first page was asked for. A record that changed in two pages is in
-    /// both, each time as it is now; a deletion is left out when the record exists again, so
-    /// that an older page never takes back what a newer one gave.
+    /// log stood when the first page was asked for. A record comes in the page of its latest
+    /// change, so an older page never takes back what a newer one gave; one changed again
+    /// during the follow comes with the changes after its last token.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` for a token that is forged, damaged or of
     ///   another zone; ``CloudStoreError/changeTokenExpired(_:)`` for one from before the
     ///   environment was reset or restored, or from before deletions the tombstone retention
@@ -69,17 +72,13 @@ extension CloudDatabase {
             // Reverse: from the newest change not yet handed out, down toward the token's position.
             let window = reverse ? (token?.reverse ?? (upper: last, final: last)) : nil
             let entries = try reader.changesWithRecords(in: zone, after: after, through: window?.upper, limit: limit)
-            // Each record once, where its latest change in the page puts it.
-            var latest: [String: Int] = [:]
-            for (index, change) in entries.enumerated() where window == nil || latest[change.entry.recordName] == nil {
-                latest[change.entry.recordName] = index
-            }
             let schema = try reader.schema()
             var records: [RecordResult] = []
-            for (index, (entry, current)) in entries.enumerated() where latest[entry.recordName] == index {
+            // Each record once, at its latest change: one changed again later comes with that change,
+            // in this page or a later one (or, reversed, came in a newer page or comes after the follow).
+            for (entry, current, superseded) in entries where !superseded {
                 if let types = desiredRecordTypes, !types.contains(entry.recordType) { continue }
                 if entry.kind == .deleted {
-                    if window != nil, current != nil { continue }
                     guard
                         policy.viaShare
                             ? try access.canReadSharedDeletion(entry, in: zone)
@@ -90,7 +89,8 @@ extension CloudDatabase {
                     guard try access.canRead(current.record, in: schema) else { continue }
                     records.append(.record(try access.markingShare(current.record, in: zone).keeping(desiredKeys)))
                 }
-                // A record gone since, by a change after this page: that page says it was deleted.
+                // A record whose latest change is not a deletion is gone only when the retention forgot
+                // that deletion: a token from before it is refused as expired.
             }
             if let window {
                 // The oldest change handed out so far; below it, down to `after`, is still to come.

@@ -50,10 +50,11 @@ protocol EnvironmentReader {
     /// newest, newest first, as the filter asks.
     func changes(in zone: StoredZone, matching filter: ChangeLogFilter, limit: Int) throws -> [ChangeEntry]
     /// The zone's change log after `sequence`, oldest first, each entry with its record as it is
-    /// now (`nil` when it is gone): one statement for a whole page of a change feed.
+    /// now (`nil` when it is gone) and whether a later entry of the log changed the same record
+    /// (`superseded`): one statement for a whole page of a change feed.
     /// With `through`, only entries up to that sequence, newest first.
     func changesWithRecords(in zone: StoredZone, after sequence: Int64, through: Int64?, limit: Int) throws
-        -> [(entry: ChangeEntry, current: StoredRecord?)]
+        -> [(entry: ChangeEntry, current: StoredRecord?, superseded: Bool)]
     /// The newest tombstone of the zone's log forgotten after the retention: a token before it
     /// may have missed a deletion. 0 when none was.
     func changeHorizon(in zone: StoredZone) throws -> Int64

@@ -34,7 +34,7 @@ struct OperatorAuthenticator: Sendable {
             let token = try store.managementToken(text: String(authorization.dropFirst("Bearer ".count)))
             return OperatorRequest(identity: .token(operatorName: token.operatorName, tokenID: token.id), csrfToken: nil)
         }
-        guard let secret = cookies.value(of: Self.sessionCookie, in: request) else {
+        guard let secret = cookies.policy(for: request).value(of: Self.sessionCookie, in: request) else {
             throw CloudStoreError.authenticationFailed(
                 "Sign in to the console, or send a management token as Authorization: Bearer cumulus_mt_…")
         }

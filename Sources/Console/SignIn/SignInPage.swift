@@ -23,10 +23,10 @@ struct SignInPage: Sendable {
         let target = try SignInTarget.resolve(
             apiToken: request.queryParameter("ckAPIToken"), origin: request.queryParameter("origin"), store: store,
             ownOrigin: configuration.baseURL(for: request))
-        let existing = CSRFToken.existing(in: request, cookies: configuration.cookies)
+        let existing = CSRFToken.existing(in: request, cookies: configuration.cookies(for: request))
         let csrf = existing ?? CSRFToken.make()
         var page = formPage(target, csrf: csrf, name: "", keepSignedIn: false, failure: nil)
-        if existing == nil { page.cookies.append(csrf.cookie(configuration.cookies)) }
+        if existing == nil { page.cookies.append(csrf.cookie(configuration.cookies(for: request))) }
         return try pages.response(page)
     }
 
@@ -37,7 +37,7 @@ struct SignInPage: Sendable {
     /// checked on the store's password threads; the request waits without holding a worker.
     func submit(_ request: HTTPRequest) throws -> HTTPResponse {
         let form = SignInForm(try FormData(request: request))
-        try CSRFToken.verify(request, formValue: form.csrfToken, cookies: configuration.cookies)
+        try CSRFToken.verify(request, formValue: form.csrfToken, cookies: configuration.cookies(for: request))
         let target = try SignInTarget.resolve(
             apiToken: form.apiToken, origin: form.origin, store: store, ownOrigin: configuration.baseURL(for: request))
         let pending = PendingResponse(
@@ -50,7 +50,7 @@ struct SignInPage: Sendable {
         store.signIn(
             target.apiToken.container, target.apiToken.environment, name: form.name, password: form.password,
             keepSignedIn: form.keepSignedIn,
-            clientAddress: request.remoteHost
+            clientAddress: request.client.host
         ) { result in
             let response: HTTPResponse
             do {
@@ -76,7 +76,7 @@ struct SignInPage: Sendable {
             (user, webAuthToken) = try result.get()
         } catch CloudStoreError.authenticationFailed {
             // The form again, with what the user typed except the password.
-            let csrf = CSRFToken.existing(in: request, cookies: configuration.cookies) ?? CSRFToken.make()
+            let csrf = CSRFToken.existing(in: request, cookies: configuration.cookies(for: request)) ?? CSRFToken.make()
             let page = formPage(target, csrf: csrf, name: form.name, keepSignedIn: form.keepSignedIn, failure: Self.failureMessage)
             return try pages.response(page)
         } catch CloudStoreError.throttled(let reason, let retryAfter) {

@@ -1,6 +1,7 @@
 import HTTPServer
 
-/// How the server names, scopes and reads its cookies. Behind an `https` public URL every
+/// How the server names, scopes and reads its cookies. Behind an `https` public URL (or, without
+/// a public URL, for a client a trusted proxy says used TLS) every
 /// cookie is `Secure` and named with the `__Host-` prefix, which browsers accept only from a
 /// secure origin with `Path=/` and no `Domain`: a sibling subdomain or a plain-http page can then
 /// neither set nor overwrite one (security review 2, L6). Over plain http the names are plain
@@ -11,11 +12,27 @@ struct CookiePolicy: Sendable, Equatable {
 
     /// Whether cookies are `Secure` (and `__Host-` prefixed).
     let secure: Bool
+    /// Whether no public URL is set, so that each request's client decides (``policy(for:)``).
+    private let followsClient: Bool
 
     /// The policy for a server reached at `publicURL`; without one, pages are served over plain
-    /// http to whatever `Host` the client names.
+    /// http to whatever `Host` the client names, unless a trusted proxy says the client used TLS.
     init(publicURL: String?) {
+        let publicURL = publicURL.flatMap { $0.isEmpty ? nil : $0 }
         secure = publicURL?.lowercased().hasPrefix("https://") ?? false
+        followsClient = publicURL == nil
+    }
+
+    private init(secure: Bool) {
+        self.secure = secure
+        followsClient = false
+    }
+
+    /// The policy for one request: a public URL decides for every request; without one, a
+    /// client that reached a trusted proxy over TLS (`X-Forwarded-Proto: https`) gets `Secure`,
+    /// `__Host-` cookies, as its links are https too (`HTTPRequest.baseURL`).
+    func policy(for request: HTTPRequest) -> CookiePolicy {
+        followsClient && request.client.usedTLS ? CookiePolicy(secure: true) : self
     }
 
     /// The name a cookie called `base` goes by.
@@ -43,4 +60,7 @@ struct CookiePolicy: Sendable, Equatable {
 extension ConsoleConfiguration {
     /// How cookies are set and read: `Secure` and `__Host-` prefixed when ``publicURL`` is https.
     var cookies: CookiePolicy { CookiePolicy(publicURL: publicURL) }
+
+    /// How cookies are set and read for `request` (see ``CookiePolicy/policy(for:)``).
+    func cookies(for request: HTTPRequest) -> CookiePolicy { cookies.policy(for: request) }
 }

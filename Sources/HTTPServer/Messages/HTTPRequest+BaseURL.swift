@@ -1,7 +1,8 @@
 extension HTTPRequest {
     /// The URL clients reach this server at, without a trailing slash, for every link handed to
     /// them (sign-in, the web courier, asset URLs, pages): `publicURL` when one is configured;
-    /// else `http://` and the request's `Host` when it names the address the server listens on
+    /// else `http://` (`https://` when a trusted proxy says the client used TLS: ``ClientAddress/usedTLS``)
+    /// and the request's `Host` when it names the address the server listens on
     /// (see ``ListenAddress``) or is one of `allowedHosts`; else the listen address itself. A
     /// `Host` the server was not told to answer to never reaches a link, so a forged one cannot
     /// point links elsewhere.
@@ -19,7 +20,7 @@ extension HTTPRequest {
             listenAddress?.hostNames.contains(where: { Self.equalIgnoringCase($0, host) }) == true
                 || allowedHosts.contains(where: { Self.equalIgnoringCase($0, host) })
         {
-            return "http://" + host
+            return (client.usedTLS ? "https://" : "http://") + host
         }
         return listenAddress?.url
     }

@@ -22,8 +22,11 @@ public struct HTTPRequest: Sendable {
     /// The request id: the client's `X-Request-Id` when it is short and plain, else a fresh one.
     /// The same id is sent back in the response and written to the access log.
     public var requestID: String
-    /// The peer address as `host:port`.
+    /// The peer address as `host:port`: the client itself, or a proxy in front of it. Rules per
+    /// client count by ``client`` instead.
     public var remoteAddress: String
+    /// Who the request comes from, decided once by the server (see ``TrustedProxies``).
+    public var client: ClientAddress
     /// Values that middleware attaches for handlers further down the chain.
     public var attributes: RequestAttributes
     /// The address the server accepted the request on; `nil` for a request made in process.
@@ -38,20 +41,21 @@ public struct HTTPRequest: Sendable {
         body: [UInt8] = [],
         pathParameters: PathParameters = PathParameters(),
         requestID: String = "",
-        remoteAddress: String = ""
+        remoteAddress: String = "",
+        client: ClientAddress? = nil
     ) {
         let split = HTTPRequest.splitTarget(target)
         self.init(
             method: method, target: target, rawPath: split.path, path: PercentDecoding.decode(split.path) ?? split.path,
             query: split.query, version: version, headers: headers, body: body, pathParameters: pathParameters,
-            requestID: requestID, remoteAddress: remoteAddress)
+            requestID: requestID, remoteAddress: remoteAddress, client: client ?? ClientAddress(peer: remoteAddress))
     }
 
     /// Creates a request from parts the server has already split and decoded.
     init(
         method: HTTPMethod, target: String, rawPath: String, path: String, query: String,
         version: HTTPVersion, headers: HTTPHeaders, body: [UInt8], pathParameters: PathParameters,
-        requestID: String, remoteAddress: String, listenAddress: ListenAddress? = nil
+        requestID: String, remoteAddress: String, client: ClientAddress, listenAddress: ListenAddress? = nil
     ) {
         self.method = method
         self.target = target
@@ -64,6 +68,7 @@ public struct HTTPRequest: Sendable {
         self.pathParameters = pathParameters
         self.requestID = requestID
         self.remoteAddress = remoteAddress
+        self.client = client
         self.listenAddress = listenAddress
         self.attributes = RequestAttributes()
     }

@@ -295,6 +295,11 @@ extension Connection {
     }
 
     private func appendAccessLine(status: String?, micros: UInt64, to line: inout [UInt8]) {
+        if let forwarded = exchange!.forwardedClient {
+            // `203.0.113.7 via 127.0.0.1:41234`: the client, then the proxy it came through.
+            line.append(contentsOf: forwarded.utf8)
+            line.append(contentsOf: " via ".utf8)
+        }
         line.append(contentsOf: remoteAddress.utf8)
         line.append(contentsOf: " \"".utf8)
         line.append(contentsOf: exchange!.head.method.rawValue.utf8)

@@ -43,6 +43,8 @@ final class Connection {
         var bodyStarted: UInt64 = 0
         /// Body bytes received, framing included, for its deadline.
         var bodyReceived = 0
+        /// The client a trusted proxy forwarded the request for, for the access log.
+        var forwardedClient: String?
     }
 
     /// A streamed response being sent.
@@ -60,8 +62,12 @@ final class Connection {
     let descriptor: Int32
     let serial: UInt32
     let remoteAddress: String
-    /// The client's address without the port, as the per-client cap counts it.
-    let client: String
+    /// The peer as a client: what the per-client cap counts, and the client of every request
+    /// unless the peer is a trusted proxy.
+    let client: ClientAddress
+    /// Whether the peer is a trusted proxy: its requests' clients are read from their headers
+    /// (``TrustedProxies``), and it is not held to the per-client connection cap.
+    let fromTrustedProxy: Bool
     var id: ConnectionID { ConnectionID(descriptor: descriptor, serial: serial) }
 
     var phase = Phase.head
@@ -88,12 +94,13 @@ final class Connection {
     var context: ServerContext { loop.context }
     var isClosed: Bool { phase == .closed }
 
-    init(loop: EventLoop, descriptor: Int32, serial: UInt32, remoteAddress: String, client: String) {
+    init(loop: EventLoop, descriptor: Int32, serial: UInt32, remoteAddress: String, client: ClientAddress, fromTrustedProxy: Bool) {
         self.loop = loop
         self.descriptor = descriptor
         self.serial = serial
         self.remoteAddress = remoteAddress
         self.client = client
+        self.fromTrustedProxy = fromTrustedProxy
         parser = HTTPRequestParser(maxHeaderBytes: loop.context.configuration.maxHeaderBytes)
         // A new connection owes us a request head: the header-read timeout runs from accept.
         deadline = loop.now + loop.context.headerReadTimeout
@@ -277,11 +284,16 @@ final class Connection {
         phase = .handler
         let body = exchange!.body
         exchange!.body = []
+        let client =
+            fromTrustedProxy
+            ? context.trustedProxies.client(ofRequestFrom: remoteAddress, peerHost: self.client.host, headers: exchange!.head.headers)
+            : self.client
+        if fromTrustedProxy { exchange!.forwardedClient = client.host }
         let request = HTTPRequest(
             method: exchange!.head.method, target: exchange!.head.target, rawPath: exchange!.rawPath, path: exchange!.path,
             query: exchange!.query, version: exchange!.head.version, headers: exchange!.head.headers, body: body,
             pathParameters: exchange!.resolution.parameters, requestID: exchange!.requestID, remoteAddress: remoteAddress,
-            listenAddress: loop.listenAddress
+            client: client, listenAddress: loop.listenAddress
         )
         let handler = exchange!.resolution.handler
         let context = self.context

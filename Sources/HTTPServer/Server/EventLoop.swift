@@ -148,15 +148,21 @@ final class EventLoop {
                 continue
             }
             let remoteAddress = Socket.describe(storage)
-            let client = Socket.host(of: remoteAddress)
-            guard context.admitConnection(from: client) else {
+            let client = ClientAddress(peer: remoteAddress)
+            // A trusted proxy carries many clients (and their long polls): only the global cap
+            // applies to it. Decided here once per connection, so that requests from anyone
+            // else pay nothing for proxies.
+            let fromTrustedProxy = !context.trustedProxies.isEmpty && IPAddress(storage).map(context.trustedProxies.contains) == true
+            guard fromTrustedProxy || context.admitConnection(from: client.host) else {
                 context.openConnections.wrappingSubtract(1, ordering: .relaxed)
-                refuse(fd, reason: "\(context.configuration.maxConnectionsPerClient) connections open from \(client)")
+                refuse(fd, reason: "\(context.configuration.maxConnectionsPerClient) connections open from \(client.host)")
                 continue
             }
             Socket.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, 1)
             serial &+= 1
-            let connection = Connection(loop: self, descriptor: fd, serial: serial, remoteAddress: remoteAddress, client: client)
+            let connection = Connection(
+                loop: self, descriptor: fd, serial: serial, remoteAddress: remoteAddress, client: client, fromTrustedProxy: fromTrustedProxy
+            )
             let slot = Int(fd)
             if slot >= connections.count {
                 connections.append(contentsOf: repeatElement(nil, count: max(slot + 1 - connections.count, connections.count)))
@@ -203,7 +209,7 @@ final class EventLoop {
             connections[slot] = nil
             connectionCount -= 1
             context.openConnections.wrappingSubtract(1, ordering: .relaxed)
-            context.releaseConnection(from: connection.client)
+            if !connection.fromTrustedProxy { context.releaseConnection(from: connection.client.host) }
         }
     }
 

@@ -37,8 +37,12 @@ public struct HTTPServerConfiguration: Sendable {
     /// The most connections open at once; further ones get a 503 and are closed.
     public var maxConnections = 10_000
     /// The most connections open at once from one client address; further ones get a 503 and
-    /// are closed, so one client cannot take every connection.
+    /// are closed, so one client cannot take every connection. Trusted proxies are not held to
+    /// it (``trustedProxies``).
     public var maxConnectionsPerClient = 256
+    /// The proxies whose `X-Forwarded-For` and `X-Forwarded-Proto` name the client (none by
+    /// default): see ``TrustedProxies``.
+    public var trustedProxies = TrustedProxies()
     /// The listen(2) backlog.
     public var listenBacklog = 4096
     /// Bodies smaller than this are never compressed.

@@ -15,6 +15,8 @@ final class ServerContext: Sendable {
     let openConnections = Atomic<Int>(0)
     /// Connections open per client address, for the per-client cap.
     let clientConnections = Mutex<[String: Int]>([:])
+    /// The proxies whose headers name the client.
+    let trustedProxies: TrustedProxies
     /// The query parameters redacted from logs.
     let redactedQueryParameters: RedactedNames
     /// Path prefixes whose next segment is redacted from logs.
@@ -47,6 +49,7 @@ final class ServerContext: Sendable {
         }
         workers = WorkerPool(
             threads: configuration.workerCount, capacity: configuration.workerQueueCapacity, awakeLimit: configuration.awakeWorkerLimit)
+        trustedProxies = configuration.trustedProxies
         redactedQueryParameters = RedactedNames(configuration.redactedQueryParameters)
         redactedPathPrefixes = configuration.redactedPathPrefixes
         headerReadTimeout = max(1, configuration.headerReadTimeout.nanoseconds)

@@ -51,15 +51,6 @@ enum Socket {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The host part of a `host:port` or `[v6]:port` address.
-    static func host(of address: String) -> String {
-        if address.hasPrefix("["), let end = address.firstIndex(of: "]") {
-            return String(address[address.index(after: address.startIndex)..<end])
-        }
-        guard let colon = address.lastIndex(of: ":") else { return address }
-        return String(address[..<colon])
-    }
-
     /// The peer address of a connected socket as `host:port`.
     static func describe(_ storage: sockaddr_storage) -> String {
         var storage = storage

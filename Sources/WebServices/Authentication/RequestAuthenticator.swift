@@ -67,9 +67,12 @@ final class RequestAuthenticator: Sendable {
 
     /// The web auth token a request carries: `ckWebAuthToken`, or `ckSession` as the older
     /// CloudKit JS 1.2.0 build names it, in the query or in the matching header.
+    /// CloudKit JS 1.2.0 sends `ckSession=null` when no one is signed in: no token, as CloudKit
+    /// reads it, so that an app of the world reads the public database.
     static func webAuthToken(of request: HTTPRequest) -> String? {
-        request.queryParameter("ckWebAuthToken", orElse: "ckSession")
-            ?? request.headers.value("X-Apple-CloudKit-Web-Auth-Token", orElse: "X-Apple-CloudKit-Session")
+        func given(_ value: String?) -> String? { value == "null" ? nil : value }
+        return given(request.queryParameter("ckWebAuthToken", orElse: "ckSession"))
+            ?? given(request.headers.value("X-Apple-CloudKit-Web-Auth-Token", orElse: "X-Apple-CloudKit-Session"))
     }
 
     private func serverToServer(_ parts: SignedRequestParts, container: ContainerIdentifier, environment: Environment) throws

@@ -34,7 +34,7 @@ struct APIContext {
     var baseURL: String { request.baseURL(publicURL: publicURL, allowedHosts: allowedHosts) ?? "" }
 
     /// The client's IP address, for limits per client.
-    var clientAddress: String { request.remoteHost }
+    var clientAddress: String { request.client.host }
 
     /// The path's database, as the caller sees it; the records it answers carry `downloadURL`s
     /// on this server. In the shared database, the owner the body's `zoneID` names says whose

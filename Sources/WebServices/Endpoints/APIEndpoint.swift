@@ -76,7 +76,7 @@ struct APIEndpoint: Sendable {
         let elapsed = ContinuousClock.now - started
         var entry = RequestLogEntry(
             time: store.configuration.clock(), container: container, environment: environment, database: database,
-            operation: operation, user: outcome.user, clientAddress: request.remoteAddress, status: outcome.response.status.code,
+            operation: operation, user: outcome.user, clientAddress: request.client.host, status: outcome.response.status.code,
             serverErrorCode: outcome.errorCode,
             durationMicroseconds: elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000,
             bytesIn: Int64(request.body.count), bytesOut: Self.byteCount(of: outcome.response), requestID: request.requestID)

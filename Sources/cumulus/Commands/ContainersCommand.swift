@@ -9,8 +9,8 @@ import Foundation
 struct ContainersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "containers",
-        abstract: "Create and list containers.",
-        subcommands: [Create.self, List.self]
+        abstract: "Create, list and show containers.",
+        subcommands: [Create.self, List.self, Show.self]
     )
 
     struct Create: ParsableCommand {
@@ -44,6 +44,17 @@ struct ContainersCommand: ParsableCommand {
                 print("\(container.identifier)\tcreated \(CommandOutput.time(container.created))\t" + records.joined(separator: ", "))
             }
         }
+    }
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print a container's environments, credentials and settings as JSON.")
+
+        @OptionGroup var management: ManagementOptions
+
+        @Argument(help: "The container identifier.")
+        var identifier: String
+
+        func run() throws { printJSON(try management.client().json(.get, ManagementPath("containers", identifier))) }
     }
 }
 

@@ -59,7 +59,14 @@ struct ResetCommand: ParsableCommand {
     @Option(help: "The container identifier.")
     var container: String
 
+    @Flag(name: .customLong("dry-run"), help: "Print what the reset would delete, as JSON, and change nothing.")
+    var dryRun = false
+
     func run() throws {
+        if dryRun {
+            printJSON(try management.client().json(.get, ManagementPath("containers", container, "reset")))
+            return
+        }
         let deleted = try management.client().result(
             ResetOutcome.self, .post, ManagementPath("containers", container, "reset"), body: ["confirm": .string(container)]
         ).deleted
@@ -67,4 +74,57 @@ struct ResetCommand: ParsableCommand {
             "Reset development of \(container): \(deleted.records) records and \(deleted.zones) zones deleted, "
                 + "\(deleted.sessions) sessions ended; \(deleted.productionRecordTypes) record types, as in production.")
     }
+}
+
+/// `cumulus deployments --container ID`: the schema deployments to production so far.
+struct DeploymentsCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "deployments", abstract: "List a container's schema deployments to production, newest first, as JSON.")
+
+    @OptionGroup var management: ManagementOptions
+
+    @Option(help: "The container identifier.")
+    var container: String
+
+    func run() throws { printJSON(try management.client().json(.get, ManagementPath("containers", container, "deployments"))) }
+}
+
+/// `cumulus audit`: the operators' actions, as the console's Audit page lists them.
+struct AuditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audit", abstract: "List what operators did (the audit trail), newest first, as JSON.")
+
+    @OptionGroup var management: ManagementOptions
+
+    @Option(name: .customLong("operator"), help: "Only actions of this operator.")
+    var operatorName: String?
+
+    @Option(help: "Only actions on this container.")
+    var container: String?
+
+    @Option(help: "Only this action, such as schema.deploy or user.add.")
+    var action: String?
+
+    @Option(help: "The `next` of an earlier page, for the page after it.")
+    var before: String?
+
+    @Option(help: "At most this many entries. [default: 50]")
+    var limit: Int?
+
+    func run() throws {
+        let query = [
+            ("operator", operatorName), ("container", container), ("action", action), ("before", before), ("limit", limit.map(String.init)),
+        ]
+        printJSON(try management.client().json(.get, ManagementPath(segments: ["audit"], query: query)))
+    }
+}
+
+/// `cumulus sign-in-attacks`: the addresses and names sign-in throttling holds back.
+struct SignInAttacksCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sign-in-attacks", abstract: "List the failed sign-ins throttling holds back, by address and by name, as JSON.")
+
+    @OptionGroup var management: ManagementOptions
+
+    func run() throws { printJSON(try management.client().json(.get, ManagementPath("sign-in-attacks"))) }
 }

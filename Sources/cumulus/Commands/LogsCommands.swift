@@ -7,7 +7,7 @@ import Foundation
 struct LogsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "logs", abstract: "Read a container's request log: list calls, show one call with why it failed, or export.",
-        subcommands: [List.self, Show.self, Export.self])
+        subcommands: [List.self, Show.self, Export.self, Tail.self])
 
     /// The filters `list` and `export` share, as the management API's query parameters.
     struct Filters: ParsableArguments {
@@ -32,10 +32,16 @@ struct LogsCommand: ParsableCommand {
         @Flag(help: "Only failures: a status of 400 or more, or records that failed inside a 200.")
         var errors = false
 
+        @Option(help: "From this time: ISO 8601 (2026-11-24T14:05:09Z) or milliseconds since 1970.")
+        var from: String?
+
+        @Option(help: "Up to this time.")
+        var to: String?
+
         var query: [(String, String?)] {
             [
                 ("environment", environment?.rawValue), ("database", database), ("operation", operation), ("user", user),
-                ("status", status.map(String.init)), ("errors", errors ? "1" : nil),
+                ("status", status.map(String.init)), ("errors", errors ? "1" : nil), ("from", from), ("to", to),
             ]
         }
     }
@@ -146,6 +152,30 @@ struct LogsCommand: ParsableCommand {
                 .get,
                 ManagementPath(segments: ["containers", filters.container, "logs", "export"], query: filters.query + [("format", format)]))
             print(text, terminator: "")
+        }
+    }
+
+    struct Tail: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Follow a running server's request log: each new call the filters pass, one JSON line each, until interrupted.",
+            discussion: "Needs --server (or CUMULUS_SERVER): the calls are those the running server answers.")
+
+        @OptionGroup var management: ManagementOptions
+
+        @OptionGroup var filters: Filters
+
+        @Option(help: "Stop after this many calls.")
+        var count: Int?
+
+        func run() throws {
+            guard case .remote(let base, let token) = try management.client().transport else {
+                throw ValidationError("logs tail follows a running server: give --server URL (or set CUMULUS_SERVER)")
+            }
+            let path = ManagementPath(segments: ["containers", filters.container, "logs", "tail"], query: filters.query)
+            try RemoteManagement.follow(base: base, target: path.target, token: token, event: "request", count: count) {
+                // Unbuffered, so that a pipe sees each call as it comes.
+                FileHandle.standardOutput.write(Data(($0 + "\n").utf8))
+            }
         }
     }
 }

@@ -4,12 +4,12 @@ import CloudStore
 import Console
 import Foundation
 
-/// `cumulus users add|list|remove|password|sign-out|roles|token`: the users who sign in to a
+/// `cumulus users add|list|remove|password|discoverable|sign-out|roles|token`: the users who sign in to a
 /// container's apps. Passwords are read from standard input, never from the command line.
 struct UsersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users", abstract: "Manage the users who sign in to a container's apps.",
-        subcommands: [Add.self, List.self, Remove.self, Password.self, SignOut.self, Roles.self, Token.self])
+        subcommands: [Add.self, List.self, Remove.self, Password.self, Discoverable.self, SignOut.self, Roles.self, Token.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -108,6 +108,29 @@ struct UsersCommand: ParsableCommand {
                 UserView.self, .post, ManagementPath("containers", container, "users", user, "password"),
                 body: ["password": .string(password)])
             print("Set the password of \(user); their sessions have ended")
+        }
+    }
+
+    struct Discoverable: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Let others find a user by email address or record name (users/discover, users/lookup), or with --off no longer.")
+
+        @OptionGroup var management: ManagementOptions
+
+        @Option(help: "The container identifier.")
+        var container: String
+
+        @Argument(help: "The name the user signs in with, or their user record name.")
+        var user: String
+
+        @Flag(help: "Make the user no longer discoverable.")
+        var off = false
+
+        func run() throws {
+            _ = try management.client().result(
+                UserView.self, .post, ManagementPath("containers", container, "users", user, "discoverable"),
+                body: ["discoverable": .bool(!off)])
+            print(off ? "\(user) is no longer discoverable" : "\(user) is discoverable")
         }
     }
 

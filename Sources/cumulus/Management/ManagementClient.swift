@@ -45,9 +45,16 @@ struct ManagementClient {
         return try Self.parse(answer.body, from: path)
     }
 
-    /// Sends a request and answers the text of a successful response.
-    func text(_ method: HTTPMethod, _ path: ManagementPath) throws -> String {
-        String(decoding: try send(method, path, body: [], contentType: nil).body, as: UTF8.self)
+    /// Sends a file's bytes as the body and answers the JSON of a successful response.
+    func json(_ method: HTTPMethod, _ path: ManagementPath, bytes: [UInt8]) throws -> JSONValue {
+        try Self.parse(try send(method, path, body: bytes, contentType: "application/octet-stream").body, from: path)
+    }
+
+    /// Sends a request (with a JSON body, if given) and answers the text of a successful response.
+    func text(_ method: HTTPMethod, _ path: ManagementPath, body: JSONValue? = nil) throws -> String {
+        String(
+            decoding: try send(method, path, body: body?.serialized() ?? [], contentType: body == nil ? nil : "application/json").body,
+            as: UTF8.self)
     }
 
     private func send(_ method: HTTPMethod, _ path: ManagementPath, body: [UInt8], contentType: String?) throws -> Answer {

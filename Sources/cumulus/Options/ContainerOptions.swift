@@ -9,6 +9,11 @@ struct ContainerOptions: ParsableArguments {
     @Option(help: "development or production.")
     var environment: Environment = .development
 
+    /// The management path of `segments` under the container's environment: `containers/C/E/…`.
+    func path(_ segments: [String], query: [(String, String?)] = []) -> ManagementPath {
+        ManagementPath(segments: ["containers", container, environment.rawValue] + segments, query: query)
+    }
+
     /// The validated container identifier.
     func identifier() throws -> ContainerIdentifier {
         do {

@@ -134,6 +134,17 @@ extension ServeSetting {
             settings.allowedHosts = hosts
         },
         ServeSetting(
+            "trusted-proxies",
+            "Proxies (CIDR blocks, comma-separated) whose `X-Forwarded-For` and `X-Forwarded-Proto` name the client; they are not held to the per-client connection cap.",
+            default: "none", .value(placeholder: "CIDRS")
+        ) { value, settings, source in
+            do {
+                settings.http.trustedProxies = try TrustedProxies(parsing: value)
+            } catch {
+                throw Invalid(name: source, value: value, expected: "CIDR blocks such as 127.0.0.1/32,10.0.0.0/8,fd00::/8 (\(error))")
+            }
+        },
+        ServeSetting(
             "synchronous", "Durability: `normal` (commits survive a crash) or `full` (also power loss).",
             default: "`normal`", .value(placeholder: "MODE")
         ) { value, settings, source in

@@ -30,9 +30,11 @@ final class ConsoleTestServer {
     ///   - tailHeartbeat: How often live tails beat and check their credential.
     ///   - allowedHosts: The `Host` values links may be built on besides the listen address.
     ///   - apiOperations: The operations the request log's filter offers.
+    ///   - trustedProxies: The proxies whose `X-Forwarded-*` headers name the client.
     init(
         createContainer: Bool = true, publicURL: String? = nil, controlledClock: Bool = false,
-        tailHeartbeat: Duration = ConsoleConfiguration.defaultTailHeartbeat, allowedHosts: [String] = [], apiOperations: [String] = []
+        tailHeartbeat: Duration = ConsoleConfiguration.defaultTailHeartbeat, allowedHosts: [String] = [], apiOperations: [String] = [],
+        trustedProxies: TrustedProxies = TrustedProxies()
     ) throws {
         temporary = try TemporaryStore(createContainer: createContainer, controlledClock: controlledClock)
         directory = temporary.directory
@@ -50,6 +52,7 @@ final class ConsoleTestServer {
         http.eventLoopCount = 1
         http.workerCount = 2
         http.accessLog = false
+        http.trustedProxies = trustedProxies
         server = HTTPServer(configuration: http, router: router, logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() })
         port = try server.start()
     }

@@ -129,6 +129,21 @@ import Testing
         #expect(byHeader.status == 200)
     }
 
+    /// CloudKit JS 1.2.0 sends `ckSession=null` when no one is signed in: the call is the
+    /// world's, as CloudKit answers it, not a refused token; a private database still needs a user.
+    @Test func aNullSessionOfTheOlderCloudKitJSIsNoSession() throws {
+        let server = try APITestServer()
+        let query = "?ckAPIToken=\(server.apiToken.token)&ckSession=null"
+        let world = try server.send("POST", server.path("public", "zones/list") + query, body: "{}")
+        #expect(world.status == 200, "\(world.text)")
+        let refused = try server.send("POST", server.path("private", "zones/list") + query, body: "{}")
+        #expect(refused.status == 421, "\(refused.text)")
+        #expect(refused.text.contains("AUTHENTICATION_REQUIRED"))
+        let forged = try server.send(
+            "POST", server.path("public", "zones/list") + "?ckAPIToken=\(server.apiToken.token)&ckSession=nul", body: "{}")
+        #expect(forged.status == 421, "a token that is not there is still refused: \(forged.text)")
+    }
+
     @Test func serverToServerRequestsActAsTheKeysAdministrator() throws {
         let server = try APITestServer()
         let privateKey = P256.Signing.PrivateKey()

@@ -50,7 +50,7 @@ struct ConsolePages: Sendable {
         } catch CloudStoreError.accessDenied(let reason) {
             throw ConsoleError.forbidden(reason + ".")
         }
-        let cookies = configuration.cookies
+        let cookies = configuration.cookies(for: request)
         let notice = Notice.existing(in: request, openedBy: actions.store, cookies)
         let console = ConsoleRequest(
             http: request, identity: operatorRequest.identity, csrfToken: operatorRequest.csrfToken, form: form, notice: notice)

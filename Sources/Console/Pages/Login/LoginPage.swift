@@ -38,25 +38,25 @@ struct LoginPage: Sendable {
 
     /// `GET /console/login`.
     func show(_ request: HTTPRequest) throws -> HTTPResponse {
-        let existing = CSRFToken.existing(in: request, scope: .consoleLogin, cookies: cookies)
+        let existing = CSRFToken.existing(in: request, scope: .consoleLogin, cookies: cookies(request))
         let csrf = existing ?? CSRFToken.make()
         var page = formPage(csrf: csrf, name: "", next: Self.safeNext(request.queryParameter("next")), failure: nil)
         if request.queryParameter("signedOut") == "1" { page.context["signedOut"] = true }
-        if existing == nil { page.cookies.append(csrf.cookie(cookies, scope: .consoleLogin)) }
+        if existing == nil { page.cookies.append(csrf.cookie(cookies(request), scope: .consoleLogin)) }
         return try pages.response(page)
     }
 
     /// `POST /console/login`.
     func submit(_ request: HTTPRequest) throws -> HTTPResponse {
         let form = try FormData(request: request)
-        try CSRFToken.verify(request, formValue: form[CSRFToken.fieldName], scope: .consoleLogin, cookies: cookies)
+        try CSRFToken.verify(request, formValue: form[CSRFToken.fieldName], scope: .consoleLogin, cookies: cookies(request))
         let name = form["name"] ?? ""
         let next = Self.safeNext(form["next"])
         let signedIn: (session: OperatorSession, secret: String)
         do {
-            signedIn = try store.signInOperator(name, password: form["password"] ?? "", clientAddress: request.remoteHost)
+            signedIn = try store.signInOperator(name, password: form["password"] ?? "", clientAddress: request.client.host)
         } catch CloudStoreError.authenticationFailed {
-            let csrf = CSRFToken.existing(in: request, scope: .consoleLogin, cookies: cookies) ?? CSRFToken.make()
+            let csrf = CSRFToken.existing(in: request, scope: .consoleLogin, cookies: cookies(request)) ?? CSRFToken.make()
             return try pages.response(formPage(csrf: csrf, name: name, next: next, failure: Self.failureMessage))
         } catch CloudStoreError.throttled(let reason, let retryAfter) {
             throw ConsoleError.throttled(reason + ".", retryAfter: retryAfter)
@@ -64,11 +64,11 @@ struct LoginPage: Sendable {
             throw ConsoleError.unavailable("Too many logins are being checked right now. Go back and try again in a moment.")
         }
         // A session the browser held before is ended: the new one has a new id (no fixation).
-        if let previous = cookies.value(of: OperatorAuthenticator.sessionCookie, in: request) {
+        if let previous = cookies(request).value(of: OperatorAuthenticator.sessionCookie, in: request) {
             try? store.signOutOperator(secret: previous)
         }
         var response = HTTPResponse.redirect(to: next ?? "/console/containers", status: .seeOther)
-        response.headers.add(name: "Set-Cookie", value: cookies.setCookie(OperatorAuthenticator.sessionCookie, signedIn.secret))
+        response.headers.add(name: "Set-Cookie", value: cookies(request).setCookie(OperatorAuthenticator.sessionCookie, signedIn.secret))
         PageRenderer.addSecurityHeaders(to: &response, carriesTokens: true)
         return response
     }
@@ -76,7 +76,7 @@ struct LoginPage: Sendable {
     /// `POST /console/logout`.
     func logout(_ request: HTTPRequest) throws -> HTTPResponse {
         let form = try FormData(request: request)
-        if let secret = cookies.value(of: OperatorAuthenticator.sessionCookie, in: request) {
+        if let secret = cookies(request).value(of: OperatorAuthenticator.sessionCookie, in: request) {
             do {
                 // Logging out needs the form token too, so another site cannot end a session.
                 _ = try console.authenticator.authenticate(request, formToken: form[ConsolePages.csrfField] ?? "")
@@ -88,7 +88,7 @@ struct LoginPage: Sendable {
             }
         }
         var response = HTTPResponse.redirect(to: "/console/login?signedOut=1", status: .seeOther)
-        response.headers.add(name: "Set-Cookie", value: cookies.setCookie(OperatorAuthenticator.sessionCookie, "", maxAge: 0))
+        response.headers.add(name: "Set-Cookie", value: cookies(request).setCookie(OperatorAuthenticator.sessionCookie, "", maxAge: 0))
         PageRenderer.addSecurityHeaders(to: &response, carriesTokens: true)
         return response
     }
@@ -103,7 +103,7 @@ struct LoginPage: Sendable {
 
     /// How cookies are named: the session cookie (`Path=/`) is sent to the console and the
     /// management API, and only by this site's own pages.
-    private var cookies: CookiePolicy { console.configuration.cookies }
+    private func cookies(_ request: HTTPRequest) -> CookiePolicy { console.configuration.cookies(for: request) }
 
     /// A console path to go on to after login: a path of this console only, never another site.
     static func safeNext(_ next: String?) -> String? {

@@ -208,10 +208,16 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
     }
 
     func changesWithRecords(in zone: StoredZone, after sequence: Int64, through: Int64?, limit: Int) throws
-        -> [(entry: ChangeEntry, current: StoredRecord?)]
+        -> [(entry: ChangeEntry, current: StoredRecord?, superseded: Bool)]
     {
+        // `changes_by_name` finds a later entry of the same record in one probe: compared in its
+        // collation ("C", byte order), which equality of names does not depend on.
         var sql = """
-            SELECT c.seq, c.name, c.type, c.kind, c.creator, c.time, c.tree, \(RecordColumns.selected)
+            SELECT c.seq, c.name, c.type, c.kind, c.creator, c.time, c.tree,
+                EXISTS (
+                    SELECT 1 FROM \(table("changes")) l WHERE l.zone = c.zone AND l.name = c.name COLLATE "C" AND l.seq > c.seq
+                ),
+                \(RecordColumns.selected)
             FROM \(table("changes")) c LEFT JOIN \(table("records")) r ON r.zone = c.zone AND r.name = c.name
             WHERE c.zone = $1 AND c.seq > $2
             """
@@ -231,8 +237,8 @@ final class PostgresEnvironmentSession: EnvironmentWriter {
                 sequence: row.integer(0), recordName: row.text(1), recordType: catalog.typeNames[row.integer(2)] ?? "", kind: kind,
                 creator: row.text(4), time: row.integer(5), tree: row.optionalText(6))
             let current =
-                row.isNull(7) ? nil : try PostgresRecordQuery.storedRecord(from: row, offset: 7, catalog: catalog, zoneID: zone.zoneID)
-            return (entry, current)
+                row.isNull(8) ? nil : try PostgresRecordQuery.storedRecord(from: row, offset: 8, catalog: catalog, zoneID: zone.zoneID)
+            return (entry, current, row.bool(7))
         }
     }
 

@@ -336,10 +336,13 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     }
 
     func changesWithRecords(in zone: StoredZone, after sequence: Int64, through: Int64?, limit: Int) throws
-        -> [(entry: ChangeEntry, current: StoredRecord?)]
+        -> [(entry: ChangeEntry, current: StoredRecord?, superseded: Bool)]
     {
+        // `changes_by_name` finds a later entry of the same record in one probe.
         let columns =
-            "SELECT c.seq, c.name, c.type, c.kind, c.creator, c.time, c.tree, \(RecordColumns.selected) FROM changes c "
+            "SELECT c.seq, c.name, c.type, c.kind, c.creator, c.time, c.tree, "
+            + "EXISTS (SELECT 1 FROM changes l WHERE l.zone = c.zone AND l.name = c.name AND l.seq > c.seq), "
+            + "\(RecordColumns.selected) FROM changes c "
             + "LEFT JOIN records r ON r.zone = c.zone AND r.name = c.name WHERE c.zone = ? AND c.seq > ? "
         let statement =
             try through == nil
@@ -356,8 +359,8 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
                 sequence: row.integer(0), recordName: row.text(1), recordType: catalog.typeNames[row.integer(2)] ?? "", kind: kind,
                 creator: row.text(4), time: row.integer(5), tree: row.optionalText(6))
             // The record's key is NULL when the join found none.
-            let current = row.isNull(7) ? nil : try storedRecord(from: row, offset: 7, zoneID: zone.zoneID)
-            return (entry, current)
+            let current = row.isNull(8) ? nil : try storedRecord(from: row, offset: 8, zoneID: zone.zoneID)
+            return (entry, current, row.integer(7) != 0)
         }
     }
 
