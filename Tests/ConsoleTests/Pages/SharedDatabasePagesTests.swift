@@ -21,10 +21,7 @@ import Testing
         init() throws {
             server = try ConsoleTestServer()
             let (store, c) = (server.store, server.container)
-            try store.addOperator("root", password: "operator password")
-            let signedIn = try store.signInOperator("root", password: "operator password", clientAddress: nil)
-            cookie = ("Cookie", "cumulus_console=" + signedIn.secret)
-            csrf = signedIn.session.csrfToken
+            (cookie, csrf) = try server.signedInOperator()
             try store.importSchema(
                 """
                 DEFINE SCHEMA

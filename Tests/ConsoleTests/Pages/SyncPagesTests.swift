@@ -19,10 +19,7 @@ import Testing
         init() throws {
             server = try ConsoleTestServer()
             let (store, c) = (server.store, server.container)
-            try store.addOperator("root", password: "operator password")
-            cookie = (
-                "Cookie", "cumulus_console=" + (try store.signInOperator("root", password: "operator password", clientAddress: nil)).secret
-            )
+            cookie = try server.signedInOperator().cookie
             try store.importSchema(
                 """
                 DEFINE SCHEMA

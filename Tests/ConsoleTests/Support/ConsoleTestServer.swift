@@ -61,6 +61,13 @@ final class ConsoleTestServer {
         server.shutdown(gracePeriod: .seconds(2))
     }
 
+    /// Adds the operator `root` and signs them in: the session's cookie header and its form token.
+    func signedInOperator() throws -> (cookie: (String, String), csrf: String) {
+        try store.addOperator("root", password: "operator password")
+        let signedIn = try store.signInOperator("root", password: "operator password", clientAddress: nil)
+        return (("Cookie", "cumulus_console=" + signedIn.secret), signedIn.session.csrfToken)
+    }
+
     /// Sends a GET.
     func get(_ target: String, headers: [(String, String)] = []) throws -> TestResponse {
         try HTTPTestClient.send(port: port, method: "GET", target: target, headers: headers)
