@@ -77,6 +77,8 @@ struct SyncPages: Sendable {
         context["horizon"] = log.horizon > 0 ? Formatting.count(log.horizon) : ""
         context["contentsHidden"] = log.contentsHidden
 
+        // The container's users by name, read once: the readers offered and the held token's owner.
+        let names = try actions.userNames(try location.identifier)
         var held: Int64?
         // The form asks with `simulate` too, so that an empty token (a first fetch) is asked for.
         let simulating = token != nil || request.query("simulate") != nil
@@ -87,7 +89,7 @@ struct SyncPages: Sendable {
                     zone: location.zone, syncToken: token, in: try location.identifier, environment: location.environment,
                     database: location.database, user: location.user, zoneOwner: location.zoneOwner, reader: reader,
                     as: request.identity)
-                context["next"] = nextContext(next, location, timeZone, UserNames(try location.identifier, actions))
+                context["next"] = nextContext(next, location, timeZone, UserNames(names))
                 held = next.heldToken.map(\.sequence)
             } catch let error as CloudStoreError {
                 // What the client would be told instead: the page says it, in the client's terms.
@@ -121,7 +123,7 @@ struct SyncPages: Sendable {
             }
             if log.hasOlder { context["olderURL"] = location.path(.sync, query: [("before", String(oldest.sequence))] + kept) }
         }
-        context["readers"] = try actions.userNames(try location.identifier).values.sorted().map { ["name": $0] }
+        context["readers"] = names.values.sorted().map { ["name": $0] }
         context["worldReader"] = ManagementActions.worldReader
         context["isPublic"] = location.database == .public
     }
