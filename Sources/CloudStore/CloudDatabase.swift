@@ -72,7 +72,7 @@ public struct CloudDatabase: Sendable {
             return completion(.failure(error))
         }
         let (store, container, environment, database, caller, viaShare) = (store, container, environment, database, caller, viaShare)
-        let credential = credential
+        let via = credential?.packed
         let receipts = AssetReceiptCheck(place: place, signer: store.assetSigner, now: now)
         let audit = recordAudit(request)
         storage.write({ [participantUsers] writer in
@@ -83,7 +83,7 @@ public struct CloudDatabase: Sendable {
                 receipts: receipts)
             modifier.viaShare = viaShare
             modifier.participantUsers = participantUsers
-            modifier.credential = credential
+            modifier.via = via
             let results = try modifier.apply(request, to: writer)
             try store.checkStorage(of: writer, limit: storageLimit, container: container, environment: environment)
             for note in audit?.notes(request, results) ?? [] { try writer.record(note) }

@@ -22,8 +22,8 @@ struct RecordModifier {
     var viaShare = false
     /// The users the request's share saves may name.
     var participantUsers = ShareParticipants()
-    /// The API token or server key the request carried, kept with each change it logs.
-    var credential: RequestLogCredential?
+    /// The API token or server key the request carried, packed once for every change it logs.
+    var via: String?
 
     private var policy: AccessPolicy { AccessPolicy(caller: caller, database: database, viaShare: viaShare) }
 
@@ -286,7 +286,7 @@ struct RecordModifier {
         try writer.appendChange(
             ChangeEntry(
                 recordName: name, recordType: recordType, kind: existing == nil ? .created : .updated,
-                creator: record.created.userRecordName, time: now, modifier: record.modified.userRecordName, via: credential?.packed),
+                creator: record.created.userRecordName, time: now, modifier: record.modified.userRecordName, via: via),
             in: zone)
         try notifier?.recordChanged(stored, existing == nil ? .create : .update, in: zone, reader: writer)
         // WRITE does not give READ: a caller who may change a record but not read it learns its
@@ -414,7 +414,7 @@ struct RecordModifier {
                 ChangeEntry(
                     recordName: victim.record.recordName, recordType: victim.record.recordType, kind: .deleted,
                     creator: victim.record.created.userRecordName, time: now, tree: tree,
-                    modifier: caller.userRecordName ?? Caller.operatorRecordName, via: credential?.packed),
+                    modifier: caller.userRecordName ?? Caller.operatorRecordName, via: via),
                 in: zone)
             if let share = shares.first(where: { $0.rootRecordName == victim.record.recordName }) {
                 try writer.deleteShare(named: share.recordName, in: zone)

@@ -210,7 +210,7 @@ extension RecordModifier {
         try writer.appendChange(
             ChangeEntry(
                 recordName: root, recordType: record.recordType, kind: .updated,
-                creator: record.created.userRecordName, time: now, modifier: stamp.userRecordName, via: credential?.packed),
+                creator: record.created.userRecordName, time: now, modifier: stamp.userRecordName, via: via),
             in: zone)
         try notifier?.recordChanged(updated, .update, in: zone, reader: writer)
     }
