@@ -56,6 +56,8 @@ struct LogsPages: Sendable {
         var context: [String: Any] = [
             "bar": location.bar(.logs), "timeZone": timeZone.identifier,
             "retention": Formatting.span(actions.store.configuration.requestLogRetention),
+            "maximumSize": actions.store.configuration.requestLogMaximumBytes.map(Formatting.bytes) as Any,
+            "sampledReads": actions.store.configuration.requestLogSampledReadsPerSecond as Any,
         ]
         let chosen = { (key: String) in request.query(key) ?? "" }
         context["databases"] = ["public", "private", "shared"].map { ["name": $0, "selected": $0 == chosen("database")] }
