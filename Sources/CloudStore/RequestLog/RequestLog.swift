@@ -104,9 +104,6 @@ public final class RequestLog: Sendable {
     /// Successful reads left out by sampling (``RequestLogLimits/sampledReadsPerSecond``).
     public var sampledOutCount: Int { sampledOut.load(ordering: .relaxed) }
 
-    /// What the log keeps besides its retention.
-    public var keeps: (retention: Int64, limits: RequestLogLimits) { (retention, limits) }
-
     /// How many times the usage minutes were read (``usageMinutes(_:_:fromMinute:toMinute:)``).
     var usageMinuteReadCount: Int { usageMinuteReads.load(ordering: .relaxed) }
 
