@@ -85,7 +85,12 @@ public final class CloudStore: Sendable {
         self.credentials = catalog
         self.operatorStorage = catalog
         self.lifecycleStorage = catalog
-        self.requestLog = try backend.requestLog(retention: configuration.requestLogRetention, clock: configuration.clock)
+        self.requestLog = try backend.requestLog(
+            retention: configuration.requestLogRetention,
+            limits: RequestLogLimits(
+                maximumBytes: configuration.requestLogMaximumBytes, sampledReadsPerSecond: configuration.requestLogSampledReadsPerSecond,
+                warning: configuration.requestLogWarning),
+            clock: configuration.clock)
         let secret = try catalog.secret()
         self.markerSigner = OpaqueTokenSigner(secret: secret, purpose: .continuationMarker)
         self.syncTokenSigner = OpaqueTokenSigner(secret: secret, purpose: .syncToken)

@@ -46,8 +46,19 @@ public struct CloudStoreConfiguration: Sendable {
     public var operatorSessionMaximumAge: Int64 = 12 * 60 * 60 * 1000
     /// How long the request log keeps an API call, in milliseconds (7 days).
     public var requestLogRetention: Int64 = 7 * 24 * 60 * 60 * 1000
-    /// How long the audit trail keeps an operator action, in milliseconds (7 days, as the request log).
-    public var auditRetention: Int64 = 7 * 24 * 60 * 60 * 1000
+    /// How many bytes the request log's entries may take at most (1 GiB), the oldest forgotten
+    /// first past it; `nil` bounds the log by age alone. A gigabyte holds about 30 million calls
+    /// (some 35 bytes each), days of a busy server's traffic, and is small beside the records.
+    public var requestLogMaximumBytes: Int64? = 1 << 30
+    /// Successful reads the request log keeps per second at most; those above the rate are left
+    /// out (failures and writes are always kept). `nil` keeps every call.
+    public var requestLogSampledReadsPerSecond: Int?
+    /// Told, at most once a minute, when the request log could not write a batch (a full disk)
+    /// and left it out: the API goes on answering either way.
+    public var requestLogWarning: (@Sendable (String) -> Void)?
+    /// How long the audit trail keeps an operator action, in milliseconds (400 days): its own
+    /// retention, longer than the request log's, so that a year's actions can be looked back on.
+    public var auditRetention: Int64 = 400 * 24 * 60 * 60 * 1000
     /// How long change feeds keep the tombstones of deleted records and zones, in milliseconds
     /// (30 days). A sync token from before a tombstone forgotten since is refused with
     /// CHANGE_TOKEN_EXPIRED, so that its holder fetches everything again rather than keep a

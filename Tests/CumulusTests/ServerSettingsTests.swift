@@ -107,6 +107,25 @@ import Testing
         }
     }
 
+    @Test func theRequestLogIsBoundedBySizeAndTheAuditTrailKeptApart() throws {
+        let defaults = try ServerSettings.resolve(arguments: [], environment: [:])
+        #expect(defaults.requestLogMaxSize == 1 << 30)
+        #expect(defaults.requestLogSampleReads == nil)
+        #expect(defaults.auditRetention == .seconds(400 * 86_400))
+        let set = try ServerSettings.resolve(
+            arguments: ["--request-log-max-size", "256KiB", "--audit-retention", "30d"],
+            environment: ["CUMULUS_REQUEST_LOG_SAMPLE_READS": "50"])
+        #expect(set.requestLogMaxSize == 256 << 10)
+        #expect(set.requestLogSampleReads == 50)
+        #expect(set.auditRetention == .seconds(30 * 86_400))
+        #expect(try ServerSettings.resolve(arguments: ["--request-log-max-size", "0"], environment: [:]).requestLogMaxSize == nil)
+        for arguments in [["--request-log-max-size", "1KiB"], ["--request-log-sample-reads", "-1"], ["--audit-retention", "1h"]] {
+            #expect(throws: ServerSettings.InvalidSetting.self, "\(arguments)") {
+                try ServerSettings.resolve(arguments: arguments, environment: [:])
+            }
+        }
+    }
+
     @Test func theREADMEShowsTheSettingsAsTheyAreDeclared() throws {
         let readme = try String(contentsOfFile: Self.repository + "/README.md", encoding: .utf8)
         let start = try #require(readme.range(of: "<!-- settings: generated from ServeSetting.all -->\n"))

@@ -17,6 +17,13 @@ protocol RequestLogStorage: Sendable {
     /// - Returns: The ids the entries got, in the batch's order; later entries have larger ids.
     func append(_ batch: [RequestLogEntry], usage: [UsageMinute], forgetBefore: Int64?, forgetUsageBefore: Int64?) throws -> [Int64]
 
+    /// The bytes the entries (and the usage minutes beside them) take in the storage: exact or
+    /// an estimate, as each storage tells; what ``forgetOldest(downTo:)`` brings down.
+    func storedBytes() throws -> Int64
+
+    /// Forgets the oldest entries until ``storedBytes()`` is at most `bytes` (or no entries are left).
+    func forgetOldest(downTo bytes: Int64) throws
+
     /// The entries `filter` selects, newest first, at most `filter.limit` (kept within 1…10,000).
     func entries(_ filter: RequestLogFilter) throws -> [RequestLogEntry]
 

@@ -5,7 +5,9 @@ import Synchronization
 /// several processes share) and written off the request path: ``record(_:)``
 /// only appends to a buffer of the calling thread's, which a background queue gathers and
 /// writes in batches (at most every ``flushInterval``), forgetting entries older than the
-/// retention as it goes. Listeners (the console's live tail) hear each entry as its batch is
+/// retention and, past its size bound, the oldest entries as it goes (``RequestLogLimits``).
+/// A batch that cannot be written (a full disk) is left out and counted, never failing a call.
+/// Listeners (the console's live tail) hear each entry as its batch is
 /// written. The same batches keep the usage counters (``UsageMeter``).
 public final class RequestLog: Sendable {
     /// How long after the first buffered entry a batch is written.
@@ -23,6 +25,7 @@ public final class RequestLog: Sendable {
 
     private let opener: @Sendable () throws -> any RequestLogStorage
     private let retention: Int64
+    private let limits: RequestLogLimits
     private let clock: @Sendable () -> Int64
     private let queue = DispatchQueue(label: "cumulus.request-log")
     /// Buffers by thread: one buffer under one lock had every request thread wait for the others
@@ -30,6 +33,10 @@ public final class RequestLog: Sendable {
     private let buffers = (0..<8).map { _ in Buffer() }
     private let flushScheduled = Atomic(false)
     private let dropped = Atomic(0)
+    /// Entries left out because their batch could not be written.
+    private let unwritten = Atomic(0)
+    /// Successful reads left out by sampling.
+    private let sampledOut = Atomic(0)
     /// Reads of the usage minutes so far: what a page's cost in reads is checked by.
     private let usageMinuteReads = Atomic(0)
     private let state = Mutex(State())
@@ -50,13 +57,23 @@ public final class RequestLog: Sendable {
 
     private struct State {
         var lastForget: Int64 = 0
+        var lastSizeCheck: Int64 = 0
+        var lastWarning: Int64 = 0
+        /// The second sampled reads are counted in, and how many were kept in it.
+        var sampleSecond: Int64 = .min
+        var sampledReads = 0
         var listeners: [Int: @Sendable (RequestLogEntry) -> Bool] = [:]
         var nextListener = 0
     }
 
     /// A log of this process alone in the storage `opener` opens when the log is first written or read.
-    init(opening opener: @escaping @Sendable () throws -> any RequestLogStorage, retention: Int64, clock: @escaping @Sendable () -> Int64) {
+    init(
+        opening opener: @escaping @Sendable () throws -> any RequestLogStorage, retention: Int64,
+        limits: RequestLogLimits = RequestLogLimits(),
+        clock: @escaping @Sendable () -> Int64
+    ) {
         self.opener = opener
+        self.limits = limits
         isShared = false
         transferLifetime = Self.sharedTransferLifetime
         self.retention = retention
@@ -66,10 +83,11 @@ public final class RequestLog: Sendable {
     /// A log in `storage`, keeping entries for `retention` milliseconds as `clock` tells the time.
     /// - Parameter transferLifetime: How long a month's transfer read from a shared storage is trusted.
     init(
-        storage: any RequestLogStorage, retention: Int64, transferLifetime: Duration = sharedTransferLifetime,
-        clock: @escaping @Sendable () -> Int64
+        storage: any RequestLogStorage, retention: Int64, limits: RequestLogLimits = RequestLogLimits(),
+        transferLifetime: Duration = sharedTransferLifetime, clock: @escaping @Sendable () -> Int64
     ) {
         opener = { storage }
+        self.limits = limits
         isShared = storage.isShared
         self.transferLifetime = transferLifetime
         self.storage.withLock { $0 = storage }
@@ -79,6 +97,12 @@ public final class RequestLog: Sendable {
 
     /// Entries dropped because their thread's buffer was full.
     public var droppedCount: Int { dropped.load(ordering: .relaxed) }
+
+    /// Entries left out because their batch could not be written (a full disk).
+    public var unwrittenCount: Int { unwritten.load(ordering: .relaxed) }
+
+    /// Successful reads left out by sampling (``RequestLogLimits/sampledReadsPerSecond``).
+    public var sampledOutCount: Int { sampledOut.load(ordering: .relaxed) }
 
     /// How many times the usage minutes were read (``usageMinutes(_:_:fromMinute:toMinute:)``).
     var usageMinuteReadCount: Int { usageMinuteReads.load(ordering: .relaxed) }
@@ -195,22 +219,37 @@ public final class RequestLog: Sendable {
     private func write() throws {
         let now = clock()
         let batch = takeBuffered()
-        let (listeners, forget) = state.withLock { state -> ([(Int, @Sendable (RequestLogEntry) -> Bool)], Bool) in
+        let (listeners, forget, measure) = state.withLock { state -> ([(Int, @Sendable (RequestLogEntry) -> Bool)], Bool, Bool) in
             // The retention is applied at most once a minute: deleting is the costly part.
             let forget = now - state.lastForget > 60_000
             if forget { state.lastForget = now }
-            return (Array(state.listeners), forget)
+            let measure = limits.maximumBytes != nil && now - state.lastSizeCheck >= RequestLogLimits.sizeCheckInterval
+            if measure { state.lastSizeCheck = now }
+            return (Array(state.listeners), forget, measure)
         }
         guard !batch.isEmpty else { return }
         let store = try open()
+        // Every call counts in the usage, sampled out or not: the transfer quota reads it.
         let minutes = try usage.absorb(batch, storage: store)
-        let ids = try store.append(
-            batch, usage: minutes, forgetBefore: forget ? now - retention : nil, forgetUsageBefore: forget ? now - Self.usageRetention : nil
-        )
-        usage.written()
+        let kept = sampled(batch)
+        let ids: [Int64]
+        do {
+            ids = try store.append(
+                kept, usage: minutes, forgetBefore: forget ? now - retention : nil,
+                forgetUsageBefore: forget ? now - Self.usageRetention : nil)
+            usage.written()
+        } catch {
+            // A full disk (or any failure of the log's storage) never reaches the API: the batch
+            // is left out and counted, the usage it adds is kept for the next write, and the
+            // next batch is written as usual once there is room again.
+            unwritten.add(kept.count, ordering: .relaxed)
+            warn(now, error)
+            return
+        }
+        if measure { bound(store, now) }
         guard !listeners.isEmpty else { return }
         // Listeners hear entries as stored, with their ids.
-        let stored = zip(batch, ids).map { entry, id in
+        let stored = zip(kept, ids).map { entry, id in
             var entry = entry
             entry.id = id
             return entry
@@ -222,6 +261,47 @@ public final class RequestLog: Sendable {
             }
         }
     }
+
+    /// Forgets the oldest entries when the log holds more than its maximum bytes, down to a
+    /// tenth under it. Runs on the queue, off the request path; a failure is told as a write's is.
+    private func bound(_ store: any RequestLogStorage, _ now: Int64) {
+        guard let maximum = limits.maximumBytes, let target = limits.cutBackBytes else { return }
+        do {
+            if try store.storedBytes() > maximum { try store.forgetOldest(downTo: target) }
+        } catch {
+            warn(now, error)
+        }
+    }
+
+    /// `batch` without the successful reads past the sampled rate of their second. Runs on the queue.
+    private func sampled(_ batch: [RequestLogEntry]) -> [RequestLogEntry] {
+        guard let rate = limits.sampledReadsPerSecond else { return batch }
+        let kept = state.withLock { state in
+            batch.filter { entry in
+                guard entry.isSuccessfulRead else { return true }
+                let second = entry.time / 1000
+                if second != state.sampleSecond { (state.sampleSecond, state.sampledReads) = (second, 0) }
+                state.sampledReads += 1
+                return state.sampledReads <= rate
+            }
+        }
+        if kept.count < batch.count { sampledOut.add(batch.count - kept.count, ordering: .relaxed) }
+        return kept
+    }
+
+    /// Tells ``RequestLogLimits/warning`` of a failed write, at most once a warning interval.
+    private func warn(_ now: Int64, _ error: any Error) {
+        let due = state.withLock { state in
+            guard now - state.lastWarning >= RequestLogLimits.warningInterval else { return false }
+            state.lastWarning = now
+            return true
+        }
+        guard due, let warning = limits.warning else { return }
+        warning("the request log could not write its calls and left them out (\(unwrittenCount) so far): \(error)")
+    }
+
+    /// The storage the log writes to, opened if it is not yet: what a test measures or fills.
+    func openedStorage() throws -> any RequestLogStorage { try open() }
 
     private func open() throws -> any RequestLogStorage {
         try storage.withLock { storage in

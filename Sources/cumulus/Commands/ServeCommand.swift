@@ -47,7 +47,10 @@ struct ServeCommand: ParsableCommand {
         }
         var configuration = CloudStoreConfiguration(dataDirectory: settings.dataDirectory, synchronous: settings.synchronous)
         configuration.requestLogRetention = Self.milliseconds(settings.requestLogRetention)
-        configuration.auditRetention = configuration.requestLogRetention
+        configuration.auditRetention = Self.milliseconds(settings.auditRetention)
+        configuration.requestLogMaximumBytes = settings.requestLogMaxSize
+        configuration.requestLogSampledReadsPerSecond = settings.requestLogSampleReads
+        configuration.requestLogWarning = { logger.warning("\($0)") }
         configuration.tombstoneRetention = Self.milliseconds(settings.tombstoneRetention)
         configuration.maximumAssetBytes = settings.maxAssetBytes
         configuration.assetStorage = settings.assetStorage

@@ -154,7 +154,7 @@ extension ServeSetting {
             settings.synchronous = mode
         },
         ServeSetting(
-            "request-log-retention", "How long the request log and the audit trail keep an entry (1h to 400d).",
+            "request-log-retention", "How long the request log keeps a call (1h to 400d).",
             default: "`7d`", .value(placeholder: "DURATION")
         ) { value, settings, source in
             guard let retention = SettingReader.parseDuration(value), retention >= .seconds(3600), retention <= .seconds(400 * 86_400)
@@ -162,6 +162,37 @@ extension ServeSetting {
                 throw Invalid(name: source, value: value, expected: "a duration from 1h to 400d, such as 7d or 36h")
             }
             settings.requestLogRetention = retention
+        },
+        ServeSetting(
+            "request-log-max-size",
+            "Most bytes the request log may take (at least 64KiB); the oldest calls are forgotten first past it. `0`: no size bound.",
+            default: "`1GiB`", .value(placeholder: "SIZE")
+        ) { value, settings, source in
+            let bytes = value == "0" ? 0 : try size(value, source)
+            guard bytes == 0 || bytes >= 64 << 10 else {
+                throw Invalid(name: source, value: value, expected: "0 or a size of at least 64KiB")
+            }
+            settings.requestLogMaxSize = bytes == 0 ? nil : Int64(bytes)
+        },
+        ServeSetting(
+            "request-log-sample-reads",
+            "Successful reads the request log keeps per second at most (failures and writes always kept); `0` keeps every call.",
+            default: "`0`", .value(placeholder: "N")
+        ) { value, settings, source in
+            guard let rate = Int(value), rate >= 0 else {
+                throw Invalid(name: source, value: value, expected: "a whole number of calls a second")
+            }
+            settings.requestLogSampleReads = rate == 0 ? nil : rate
+        },
+        ServeSetting(
+            "audit-retention", "How long the audit trail keeps an operator action (1d to 3650d); apart from the request log's.",
+            default: "`400d`", .value(placeholder: "DURATION")
+        ) { value, settings, source in
+            guard let retention = SettingReader.parseDuration(value), retention >= .seconds(86_400), retention <= .seconds(3650 * 86_400)
+            else {
+                throw Invalid(name: source, value: value, expected: "a duration from 1d to 3650d, such as 400d")
+            }
+            settings.auditRetention = retention
         },
         ServeSetting(
             "tombstone-retention", "How long change feeds keep deleted records' and zones' tombstones (1h to 400d).",

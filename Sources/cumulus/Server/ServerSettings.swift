@@ -33,8 +33,14 @@ struct ServerSettings: Sendable {
     var synchronous = SynchronousMode.normal
     /// Whether a first start (no containers yet) seeds the demo container.
     var demo = true
-    /// How long the request log and the audit trail keep an entry.
+    /// How long the request log keeps a call.
     var requestLogRetention = Duration.seconds(7 * 86_400)
+    /// `--request-log-max-size`: the most bytes the request log may take; `nil` for no bound.
+    var requestLogMaxSize: Int64? = 1 << 30
+    /// `--request-log-sample-reads`: successful reads kept per second; `nil` keeps every call.
+    var requestLogSampleReads: Int?
+    /// `--audit-retention`: how long the audit trail keeps an operator action.
+    var auditRetention = Duration.seconds(400 * 86_400)
     /// How long change feeds keep tombstones.
     var tombstoneRetention = Duration.seconds(30 * 86_400)
     /// The largest body a CloudKit Web Services request may have.

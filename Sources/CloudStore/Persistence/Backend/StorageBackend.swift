@@ -8,8 +8,9 @@ protocol StorageBackend: Sendable {
     /// The catalog: containers, credentials, operators and server-wide settings.
     var catalog: any CatalogStorage & CredentialStorage & OperatorStorage & LifecycleStorage { get }
 
-    /// The request log, keeping entries for `retention` milliseconds as `clock` tells the time.
-    func requestLog(retention: Int64, clock: @escaping @Sendable () -> Int64) throws -> RequestLog
+    /// The request log, keeping entries for `retention` milliseconds as `clock` tells the time,
+    /// within `limits`.
+    func requestLog(retention: Int64, limits: RequestLogLimits, clock: @escaping @Sendable () -> Int64) throws -> RequestLog
 
     /// What the backend calls the storage of a container's environment: its file, or its schema.
     func environmentStorageName(_ container: ContainerIdentifier, _ environment: Environment) -> String

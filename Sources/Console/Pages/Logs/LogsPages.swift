@@ -57,6 +57,9 @@ struct LogsPages: Sendable {
             "bar": location.bar(.logs), "timeZone": timeZone.identifier,
             "retention": Formatting.span(actions.store.configuration.requestLogRetention),
         ]
+        // Set only when bounded or sampled: the page's sentence names what applies.
+        context["maximumSize"] = actions.store.configuration.requestLogMaximumBytes.map(Formatting.bytes)
+        context["sampledReads"] = actions.store.configuration.requestLogSampledReadsPerSecond
         let chosen = { (key: String) in request.query(key) ?? "" }
         context["databases"] = ["public", "private", "shared"].map { ["name": $0, "selected": $0 == chosen("database")] }
         context["operations"] = console.configuration.apiOperations.map { ["name": $0, "selected": $0 == chosen("operation")] }

@@ -208,6 +208,38 @@ final class PostgresRequestLogStore: RequestLogStorage {
         }
     }
 
+    // MARK: - Size bound
+
+    /// What one row is taken to weigh, in bytes, in SQL: the newest thousand calls' average
+    /// size, and 64 bytes of line pointer and index entries.
+    private static let bytesPerRow = """
+        (SELECT coalesce(avg(pg_column_size(newest.*)), 0) + 64
+         FROM (SELECT * FROM requestlog.requests ORDER BY id DESC LIMIT 1000) AS newest)
+        """
+
+    /// An estimate of the calls' bytes: the calls between the oldest and the newest id (an
+    /// identity column, so gaps only make it larger) times what a row weighs. Not
+    /// `pg_total_relation_size`: the table keeps the pages of deleted rows for the ones that
+    /// follow (after autovacuum), so its size never falls and could not tell when enough was forgotten.
+    func storedBytes() throws -> Int64 {
+        try read { connection in
+            try connection.execute(
+                "SELECT (coalesce(max(id) - min(id) + 1, 0) * \(Self.bytesPerRow))::bigint FROM requestlog.requests"
+            ).scalarInteger() ?? 0
+        }
+    }
+
+    /// Forgets the oldest calls, keeping as many of the newest as `bytes` holds by the same estimate.
+    func forgetOldest(downTo bytes: Int64) throws {
+        _ = try read { connection in
+            try connection.execute(
+                """
+                DELETE FROM requestlog.requests
+                WHERE id <= (SELECT max(id) FROM requestlog.requests) - ($1::bigint / \(Self.bytesPerRow))::bigint
+                """, [.integer(bytes)])
+        }
+    }
+
     /// Bytes in and out of an environment's API from `fromMinute` up to `toMinute`, every process's.
     func transfer(_ key: UsageMeter.Key, fromMinute: Int64, toMinute: Int64) throws -> Int64 {
         try read { connection in

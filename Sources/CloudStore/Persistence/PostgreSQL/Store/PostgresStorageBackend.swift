@@ -41,8 +41,8 @@ final class PostgresStorageBackend: StorageBackend, CrossProcessSignalling, Stor
 
     var catalog: any CatalogStorage & CredentialStorage & OperatorStorage & LifecycleStorage { catalogStore }
 
-    func requestLog(retention: Int64, clock: @escaping @Sendable () -> Int64) throws -> RequestLog {
-        RequestLog(storage: requestLogStore, retention: retention, clock: clock)
+    func requestLog(retention: Int64, limits: RequestLogLimits, clock: @escaping @Sendable () -> Int64) throws -> RequestLog {
+        RequestLog(storage: requestLogStore, retention: retention, limits: limits, clock: clock)
     }
 
     /// The environment's schema.

@@ -124,10 +124,16 @@ final class SQLiteRequestLogStore: RequestLogStorage {
                 }
                 block.append(entry)
             }
-            blocks.append(block)
-            // Kept even if the write fails: the entries are then written with the next batch.
+            if block.count > 0 { blocks.append(block) }
+            do {
+                try write(blocks, usage: usage, forgetBefore: forgetBefore, forgetUsageBefore: forgetUsageBefore)
+            } catch {
+                // The batch is left out (a full disk would otherwise grow the open block in
+                // memory without end): the next one starts a block after those stored.
+                open = nil
+                throw error
+            }
             open = block
-            try write(blocks, usage: usage, forgetBefore: forgetBefore, forgetUsageBefore: forgetUsageBefore)
             return Array(firstID..<firstID + Int64(batch.count))
         }
     }
@@ -165,6 +171,55 @@ final class SQLiteRequestLogStore: RequestLogStorage {
             if let forgetBefore {
                 try connection.statement("DELETE FROM request_blocks WHERE last_time < ?").execute([.integer(forgetBefore)])
             }
+        }
+    }
+
+    // MARK: - Size bound
+
+    /// The bytes of the file's pages in use (those freed by forgotten blocks are reused, so the
+    /// file grows no larger than this has been).
+    func storedBytes() throws -> Int64 {
+        try database.read { try Self.usedBytes($0) }
+    }
+
+    private static func usedBytes(_ connection: SQLiteConnection) throws -> Int64 {
+        try connection.statement(
+            """
+            SELECT ((SELECT page_count FROM pragma_page_count()) - (SELECT freelist_count FROM pragma_freelist_count()))
+                   * (SELECT page_size FROM pragma_page_size())
+            """
+        ).scalarInteger() ?? 0
+    }
+
+    /// Forgets the oldest blocks, whole, until the pages in use are at most `bytes`; the newest
+    /// block stays, so that ids go on from it.
+    func forgetOldest(downTo bytes: Int64) throws {
+        try openBlock.withLock { _ in
+            try database.write { connection in
+                // A block's payload is near what it takes in pages; a few passes make up the rest.
+                for _ in 0..<4 {
+                    let excess = try Self.usedBytes(connection) - bytes
+                    guard excess > 0 else { return }
+                    try connection.statement(
+                        """
+                        DELETE FROM request_blocks WHERE first_id < (SELECT max(first_id) FROM request_blocks) AND first_id <= coalesce((
+                            SELECT first_id FROM (
+                                SELECT first_id, sum(length(entries) + length(terms) + 64) OVER (ORDER BY first_id) AS running
+                                FROM request_blocks)
+                            WHERE running >= ? ORDER BY first_id LIMIT 1), (SELECT max(first_id) FROM request_blocks))
+                        """
+                    ).execute([.integer(excess)])
+                    guard connection.changes > 0 else { return }
+                }
+            }
+        }
+    }
+
+    /// Limits the file to `pages` pages (`nil`: SQLite's own limit), so that a write past it
+    /// fails as on a full disk: what tests of a full disk use, the failure being real.
+    func limitPages(_ pages: Int64?) throws {
+        try database.write { connection in
+            _ = try connection.statement("PRAGMA max_page_count = \(pages ?? 4_294_967_294)").scalarInteger()
         }
     }
 

@@ -17,10 +17,12 @@ final class SQLiteStorageBackend: StorageBackend {
         catalog = try SQLiteCatalogStore(path: dataDirectory + "/" + CloudStore.catalogFileName, synchronous: synchronous)
     }
 
-    func requestLog(retention: Int64, clock: @escaping @Sendable () -> Int64) throws -> RequestLog {
+    func requestLog(retention: Int64, limits: RequestLogLimits, clock: @escaping @Sendable () -> Int64) throws -> RequestLog {
         let path = "\(dataDirectory)/\(CloudStore.requestLogFileName)"
         let synchronous = synchronous
-        return RequestLog(opening: { try SQLiteRequestLogStore(path: path, synchronous: synchronous) }, retention: retention, clock: clock)
+        return RequestLog(
+            opening: { try SQLiteRequestLogStore(path: path, synchronous: synchronous) }, retention: retention, limits: limits, clock: clock
+        )
     }
 
     /// The path of the environment's file.
