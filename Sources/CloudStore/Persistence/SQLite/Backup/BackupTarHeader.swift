@@ -2,7 +2,7 @@ import Foundation
 
 /// The 512-byte ustar header of one regular file in a backup archive: its name (split into
 /// prefix and name where longer than 100 bytes), mode 0600, its size (octal, or base-256 past
-/// 8 GiB as GNU tar writes it) and its checksum.
+/// 8 GiB as GNU tar writes it), the time it was written and its checksum.
 enum BackupTarHeader {
     /// Tar's block size: headers and the padding after each member's data.
     static let block = 512
@@ -26,22 +26,18 @@ enum BackupTarHeader {
         put(Array("0000000\0".utf8), at: 108, in: &header)
         put(Array("0000000\0".utf8), at: 116, in: &header)
         if size < 0o77777777777 {
-            put(
-                Array((String(repeating: "0", count: 11 - String(size, radix: 8).count) + String(size, radix: 8) + "\0").utf8), at: 124,
-                in: &header)
+            put(octal(size, digits: 11) + [0], at: 124, in: &header)
         } else {
             header[124] = 0x80
             for index in 0..<8 { header[135 - index] = UInt8(truncatingIfNeeded: size >> (8 * UInt64(index))) }
         }
-        put(Array("00000000000\0".utf8), at: 136, in: &header)
+        put(octal(UInt64(max(0, Date().timeIntervalSince1970)), digits: 11) + [0], at: 136, in: &header)
         header[156] = UInt8(ascii: "0")
         put(Array("ustar\0".utf8), at: 257, in: &header)
         put(Array("00".utf8), at: 263, in: &header)
         put(prefix, at: 345, in: &header)
         let sum = checksum(header)
-        put(
-            Array((String(repeating: "0", count: 6 - String(sum, radix: 8).count) + String(sum, radix: 8) + "\0 ").utf8), at: 148,
-            in: &header)
+        put(octal(UInt64(sum), digits: 6) + [0, UInt8(ascii: " ")], at: 148, in: &header)
         return Data(header)
     }
 
@@ -61,14 +57,20 @@ enum BackupTarHeader {
         if header[124] == 0x80 {
             for index in 128..<136 { size = size << 8 | UInt64(header[index]) }
         } else {
-            guard let octal = UInt64(text(header, 124, 12).trimmingCharacters(in: .whitespaces), radix: 8) else {
+            guard let parsed = UInt64(text(header, 124, 12).trimmingCharacters(in: .whitespaces), radix: 8) else {
                 throw CloudStoreError.badRequest("a member's size is not a number")
             }
-            size = octal
+            size = parsed
         }
         let prefix = text(header, 345, 155)
         let name = text(header, 0, 100)
         return (prefix.isEmpty ? name : prefix + "/" + name, size)
+    }
+
+    /// `value` in octal ASCII, zero-padded to `digits`.
+    private static func octal(_ value: UInt64, digits: Int) -> [UInt8] {
+        let text = String(value, radix: 8)
+        return Array((String(repeating: "0", count: max(0, digits - text.count)) + text).utf8)
     }
 
     private static func put(_ bytes: [UInt8], at offset: Int, in header: inout [UInt8]) {

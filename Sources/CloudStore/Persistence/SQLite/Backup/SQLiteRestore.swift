@@ -23,7 +23,7 @@ struct SQLiteRestore {
         let lock = try DataDirectoryLock(dataDirectory, exclusive: true)
         defer { withExtendedLifetime(lock) {} }
         try clearLeftovers()
-        let staging = try SQLiteBackup.privateDirectory(beside: "\(dataDirectory)/x", "restore")
+        let staging = try SQLiteBackup.privateDirectory(in: dataDirectory, "restore")
         defer { try? FileManager.default.removeItem(atPath: staging) }
         let manifest = try BackupArchiveReader.unpack(path, into: staging)
         guard manifest.files.contains(where: { $0.path == CloudStore.catalogFileName }) else {
@@ -83,7 +83,7 @@ struct SQLiteRestore {
     /// (after moving their asset folders back, when `keepingAssets`).
     private func swap(in staging: String, keepingAssets: Bool) throws {
         let fileManager = FileManager.default
-        let aside = try SQLiteBackup.privateDirectory(beside: "\(dataDirectory)/x", "replaced")
+        let aside = try SQLiteBackup.privateDirectory(in: dataDirectory, "replaced")
         for name in Self.replaced {
             for entry in name.hasSuffix(".sqlite") ? [name, name + "-wal", name + "-shm"] : [name]
             where fileManager.fileExists(atPath: "\(dataDirectory)/\(entry)") {
