@@ -45,12 +45,7 @@ struct SQLiteBackupTests {
         let source = try TemporaryStore(controlledClock: false)
         try source.store.createContainer(other)
         let notes = try source.database()
-        let ticket = try #require(
-            try notes.assetUploadTickets([AssetUploadRequest(recordName: "with-file", recordType: "Note", fieldName: "file")]).first)
-        let uploaded = try source.store.uploadAsset(ticket: ticket.ticket, content: Array("the file's bytes".utf8))
-        _ = try notes.create(
-            "Note", "with-file",
-            ["file": .asset(Asset(fileChecksum: uploaded.fileChecksum, size: uploaded.size, receipt: uploaded.receipt))])
+        let blob = try storeBlob(source)
         let tokenBefore = try notes.zoneChanges(syncToken: nil).syncToken
 
         // Four writers, three in one environment and one in another, each noting what was
@@ -104,8 +99,9 @@ struct SQLiteBackupTests {
             #expect(missing.isEmpty, "writer \(writer) lost \(missing.sorted().prefix(5))")
         }
         #expect(restoredNotes.contains("with-file"))
-        let blob = try #require(SQLiteBackup.blobs(in: "\(restored.path)/containers/\(source.container.rawValue)/development-assets").first)
-        #expect(blob.hasSuffix(Data(base64Encoded: uploaded.fileChecksum)!.map { String(format: "%02x", $0) }.joined()))
+        #expect(
+            SQLiteBackup.blobs(in: "\(restored.path)/containers/\(source.container.rawValue)/development-assets").map { $0.hasSuffix(blob) }
+                == [true])
 
         // The restore gave the environment a new incarnation: the source's token has expired there.
         do {
@@ -156,5 +152,46 @@ struct SQLiteBackupTests {
             #expect(try fingerprint(target.path) == restored, "damaged at \(offset)")
         }
         #expect(try names(CloudStore(configuration: configuration), source.container) == ["kept", "after-restore"])
+    }
+
+    /// Uploads one blob to the store's public database and saves a record naming it; returns
+    /// the blob's file name (its SHA-256 in hex).
+    private func storeBlob(_ temporary: TemporaryStore) throws -> String {
+        let notes = try temporary.database()
+        let ticket = try #require(
+            try notes.assetUploadTickets([AssetUploadRequest(recordName: "with-file", recordType: "Note", fieldName: "file")]).first)
+        let uploaded = try temporary.store.uploadAsset(ticket: ticket.ticket, content: Array("the file's bytes".utf8))
+        _ = try notes.create(
+            "Note", "with-file",
+            ["file": .asset(Asset(fileChecksum: uploaded.fileChecksum, size: uploaded.size, receipt: uploaded.receipt))])
+        return try #require(Data(base64Encoded: uploaded.fileChecksum)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    @Test func blobsKeptInAnotherDirectoryGoBackThereAndABackupWithoutBlobsKeepsTheDirectorysOwn() throws {
+        let assets = try TemporaryDirectory()
+        let source = try TemporaryStore(controlledClock: false) { $0.assetStorage = .directory(assets.path) }
+        let blob = try storeBlob(source)
+        let folder = "containers/\(source.container.rawValue)/development-assets"
+        let file = source.directory + "-backup.tar", bare = source.directory + "-bare.tar"
+        defer { for path in [file, bare] { try? FileManager.default.removeItem(atPath: path) } }
+        try CloudStore.backUp(source.store.configuration, to: file)
+        try CloudStore.backUp(source.store.configuration, to: bare, options: BackupOptions(includeAssets: false))
+
+        // Restored with its blobs kept in another (empty) directory: the blob goes there.
+        let target = try TemporaryDirectory(), targetAssets = try TemporaryDirectory()
+        var configuration = CloudStoreConfiguration(dataDirectory: target.path)
+        configuration.assetStorage = .directory(targetAssets.path)
+        try CloudStore.restore(configuration, from: file)
+        #expect(SQLiteBackup.blobs(in: "\(targetAssets.path)/\(folder)").map { $0.hasSuffix(blob) } == [true])
+        #expect(!FileManager.default.fileExists(atPath: "\(target.path)/\(SQLiteBackup.assetsPrefix)"))
+
+        // Restored into the data directory, then the backup without blobs over it: the blob stays.
+        let local = try TemporaryDirectory()
+        let inDirectory = CloudStoreConfiguration(dataDirectory: local.path)
+        try CloudStore.restore(inDirectory, from: file)
+        #expect(SQLiteBackup.blobs(in: "\(local.path)/\(folder)").map { $0.hasSuffix(blob) } == [true])
+        try CloudStore.restore(inDirectory, from: bare)
+        #expect(SQLiteBackup.blobs(in: "\(local.path)/\(folder)").map { $0.hasSuffix(blob) } == [true])
+        #expect(try names(CloudStore(configuration: inDirectory), source.container) == ["with-file"])
     }
 }
