@@ -2,7 +2,8 @@
 write; the backup, a tar file whose manifest any reader can check, restores into a fresh
 directory where every write acknowledged before the backup began is present, every database
 passes `PRAGMA integrity_check`, and a server started on it answers. A restore over the
-directory of the running server is refused."""
+directory of the running server is refused; a backup killed with SIGKILL while clients write
+leaves the live data whole."""
 
 from __future__ import annotations
 
@@ -127,3 +128,52 @@ def test_a_backup_taken_while_clients_write_restores_into_a_fresh_directory_that
         restored.stop()
         live.stop()
 
+
+
+def test_a_backup_killed_while_clients_write_leaves_the_live_data_whole(cumulus_binary: Path, tmp_path: Path) -> None:
+    live = CumulusServer(cumulus_binary, tmp_path / "data")
+    live.start()
+    try:
+        api_token = live.create_container(CONTAINER, SCHEMA, tmp_path / "schema.ckdb")
+        live.cli("users", "add", "--container", CONTAINER, USER_NAME, stdin=USER_PASSWORD + "\n")
+        token = live.cli("users", "token", "--container", CONTAINER, USER_NAME, stdin=USER_PASSWORD + "\n")
+        acknowledged: list[str] = []
+        errors: list[str] = []
+        stop = threading.Event()
+        client = CloudKitClient(live.base_url, CONTAINER, "development", api_token=api_token, web_auth_token=token)
+        thread = threading.Thread(target=writer, args=(client, 0, acknowledged, errors, stop))
+        thread.start()
+        backup = tmp_path / "killed.tar"
+        try:
+            wait_for(lambda: len(acknowledged) >= 10, "the client wrote")
+            # Killed whenever it gets to: whatever it was doing, it only read the live files.
+            process = subprocess.Popen(
+                [str(cumulus_binary), "backup", "--to", str(backup), "--data-dir", str(live.data_dir)],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            )
+            count = len(acknowledged)
+            wait_for(lambda: len(acknowledged) > count + 5, "the client wrote while the backup ran")
+            process.kill()
+            process.wait()
+            count = len(acknowledged)
+            wait_for(lambda: len(acknowledged) > count + 5, "the client wrote after the backup was killed")
+        finally:
+            stop.set()
+            thread.join()
+        assert errors == []
+        # A killed backup never leaves a file under the name asked for.
+        assert not backup.exists() or process.returncode == 0
+        for database in sorted(live.data_dir.rglob("*.sqlite")):
+            connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+            try:
+                assert connection.execute("PRAGMA integrity_check").fetchall() == [("ok",)], database
+            finally:
+                connection.close()
+        reader = CloudKitClient(live.base_url, CONTAINER, "development", api_token=api_token)
+        found: set[str] = set()
+        for start in range(0, len(acknowledged), 200):
+            answer = reader.lookup("public", acknowledged[start : start + 200])
+            found |= {record["recordName"] for record in answer["records"] if "serverErrorCode" not in record}
+        assert set(acknowledged) - found == set()
+    finally:
+        live.stop()
