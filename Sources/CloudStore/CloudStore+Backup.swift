@@ -3,23 +3,19 @@ import Foundation
 extension CloudStore {
     // MARK: - Backups and restores
 
-    /// What a backup of a store on SQLite needs today, said where one is asked for.
-    static let dataDirectoryBackupAdvice = """
-        Backups by cumulus need the store on PostgreSQL (--database-url). For a data directory on SQLite, \
-        stop the server and copy the whole directory (its .sqlite files with their -wal files, and the assets); \
-        to restore, stop the server and put the copy back
-        """
-
-    /// Writes a backup of the store `configuration` names to a new file at `path`: on PostgreSQL
-    /// a `pg_dump` custom-format file of the store's schemas, taken in one snapshot while servers
-    /// run. The file is private to its owner (it holds the server's secret and every credential),
-    /// and appears only once it is complete. Assets are not in it: they are backed up where they
-    /// are kept.
+    /// Writes a backup of the store `configuration` names to a new file at `path`, taken while
+    /// servers run and write. On PostgreSQL a `pg_dump` custom-format file of the store's
+    /// schemas, in one snapshot (assets are not in it: they are backed up where they are kept).
+    /// On SQLite a tar archive of online-backup copies of the catalog, every environment and the
+    /// request log, the asset blobs kept in files (unless `options` leaves them out) and a
+    /// manifest with every member's SHA-256 (see ``SQLiteBackup`` for what is consistent with
+    /// what). The file is private to its owner (it holds the server's secret and every
+    /// credential), and appears only once it is complete.
     /// - Throws: ``CloudStoreError/exists(_:)`` when `path` exists, ``CloudStoreError/notFound(_:)``
-    ///   when its directory does not, ``CloudStoreError/badRequest(_:)`` on SQLite or when
-    ///   `pg_dump` is missing, ``CloudStoreError/internalError(_:)`` when `pg_dump` fails.
-    public static func backUp(_ configuration: CloudStoreConfiguration, to path: String) throws {
-        let backup = try backupTool(configuration)
+    ///   when its directory (or the data directory) does not, ``CloudStoreError/badRequest(_:)``
+    ///   when `pg_dump` is missing, ``CloudStoreError/internalError(_:)`` when the backup fails.
+    public static func backUp(_ configuration: CloudStoreConfiguration, to path: String, options: BackupOptions = BackupOptions()) throws {
+        let backup = StorageBackends.backup(configuration, options)
         let fileManager = FileManager.default
         guard !fileManager.fileExists(atPath: path) else {
             throw CloudStoreError.exists("\(path) exists already: choose a new file for the backup")
@@ -47,18 +43,22 @@ extension CloudStore {
     }
 
     /// Replaces the store `configuration` names with the backup at `path`, then migrates it to
-    /// this program's schema. On PostgreSQL the store's schemas are replaced in one transaction
+    /// this program's schema. On SQLite the data directory must not be open in any other process
+    /// (refused when it is); the backup is unpacked and checked against its manifest and with
+    /// `PRAGMA integrity_check` before anything is replaced, and every environment gets a new
+    /// incarnation (see ``SQLiteRestore``). On PostgreSQL the store's schemas are replaced in one transaction
     /// (nothing changes when any part fails), which also gives the store a new incarnation:
     /// every change token issued before the restore gets "change token expired", so devices
     /// fetch everything again rather than skip what the backup lacks. Other processes on the
     /// database see the restored data once their transactions end; stop them first for a restore
     /// nobody writes across. Returns how many environments the restored store has.
     /// - Throws: ``CloudStoreError/notFound(_:)`` when `path` is missing,
-    ///   ``CloudStoreError/badRequest(_:)`` when it is not a backup, on SQLite, or when a program
-    ///   is missing, ``CloudStoreError/internalError(_:)`` when the restore fails.
+    ///   ``CloudStoreError/badRequest(_:)`` when it is not a backup, is damaged, when another
+    ///   process has the data directory open, or when a program is missing,
+    ///   ``CloudStoreError/internalError(_:)`` when the restore fails.
     @discardableResult
     public static func restore(_ configuration: CloudStoreConfiguration, from path: String) throws -> Int {
-        let backup = try backupTool(configuration)
+        let backup = StorageBackends.backup(configuration, BackupOptions())
         guard FileManager.default.fileExists(atPath: path) else {
             throw CloudStoreError.notFound("There is no backup at \(path)")
         }
@@ -76,15 +76,5 @@ extension CloudStore {
         defer { try? FileManager.default.removeItem(atPath: workDirectory) }
         try backup.restore(from: path, workDirectory: workDirectory)
         return try CloudStore(configuration: configuration).migrateEverything()
-    }
-
-    /// How the store `configuration` names is backed up.
-    /// - Throws: ``CloudStoreError/badRequest(_:)`` with ``dataDirectoryBackupAdvice`` where
-    ///   cumulus makes no backups.
-    private static func backupTool(_ configuration: CloudStoreConfiguration) throws -> any StoreBackup {
-        guard let backup = StorageBackends.backup(configuration.database) else {
-            throw CloudStoreError.badRequest(dataDirectoryBackupAdvice)
-        }
-        return backup
     }
 }

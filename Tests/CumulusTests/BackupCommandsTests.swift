@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `cumulus backup` and `cumulus restore` on a PostgreSQL database: their refusals, worded
-/// without the password, and one round trip.
+/// without the password, and one round trip; on a data directory, the refusal of one that holds no store.
 @Suite struct BackupCommandsTests {
     @Test func aBackupRestoredThroughTheCommandsBringsBackItsContainers() throws {
         let database = try TestPostgres.makeDatabase()
@@ -67,8 +67,11 @@ import Testing
             ["restore", "--from", text] + data + ["--database-url", "postgres://u:hunter2@127.0.0.1:1/x"])
         #expect(notABackup.status != 0 && notABackup.error.contains("is not a backup"))
 
-        // On SQLite the command says what to do instead.
+        // On SQLite, a directory that holds no store has nothing to back up, and no file is left.
         let onSQLite = try CumulusBinary.run(["backup", "--to", directory.path + "/b"] + data, environment: ["CUMULUS_DATABASE_URL": ""])
-        #expect(onSQLite.status != 0 && onSQLite.error.contains("copy the whole directory"))
+        #expect(onSQLite.status != 0 && onSQLite.error.contains("There is no cumulus data directory"), "\(onSQLite.error)")
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("b") || $0.hasPrefix(".cumulus") }
+                == [])
     }
 }

@@ -6,13 +6,16 @@ import Foundation
 struct BackupCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "backup",
-        abstract: "Back up the store's PostgreSQL database to a file.",
+        abstract: "Back up the store to one file, while servers run.",
         discussion: """
-            Runs pg_dump (custom format) on the store's schemas, in one snapshot: servers may keep running. \
-            The password in --database-url reaches pg_dump through its environment, never its command line. \
-            The file is readable by its owner only: it holds the server secret and every credential. \
-            Assets are not in it; back them up where they are kept (the directory, or the bucket). \
-            On SQLite, stop the server and copy the data directory instead.
+            On SQLite (a data directory): copies the catalog, every environment and the request log with \
+            SQLite's online backup, each one snapshot taken while servers keep writing, into one tar file \
+            with a manifest (format version, cumulus version, time, each file's SHA-256). Asset blobs kept \
+            in files are in it unless --without-assets; blobs in a bucket are backed up there. \
+            On PostgreSQL: runs pg_dump (custom format) on the store's schemas, in one snapshot. \
+            The password in --database-url reaches pg_dump through its environment, never its command line; \
+            assets are not in it (back them up where they are kept). \
+            The file is readable by its owner only: it holds the server secret and every credential.
             """)
 
     @OptionGroup var data: DataDirectoryOptions
@@ -20,9 +23,13 @@ struct BackupCommand: ParsableCommand {
     @Option(name: .customLong("to"), help: "The new file to write the backup to.")
     var file: String
 
+    @Flag(name: .customLong("without-assets"), help: "Leave asset blobs out of a backup of a data directory.")
+    var withoutAssets = false
+
     func run() throws {
         let configuration = try data.configuration()
-        try CloudStore.backUp(configuration, to: file)
+        try CloudStore.backUp(
+            configuration, to: file, options: BackupOptions(includeAssets: !withoutAssets, programVersion: CumulusVersion.current))
         let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
         print("Backed up \(configuration.database) to \(file) (\(size) bytes).")
     }
@@ -32,12 +39,16 @@ struct BackupCommand: ParsableCommand {
 struct RestoreCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore",
-        abstract: "Replace the store's PostgreSQL database with a backup made by `cumulus backup`.",
+        abstract: "Replace the store with a backup made by `cumulus backup`.",
         discussion: """
-            Runs pg_restore and psql to replace the store's schemas in one transaction: when anything fails, \
+            On SQLite: stop the servers first (refused while any process has the data directory open). \
+            The backup is unpacked inside the data directory and checked against its manifest (every file's \
+            size and SHA-256) and with SQLite's integrity check before anything is replaced; then the catalog, \
+            the request log and containers/ are swapped in, each by one rename. \
+            On PostgreSQL: runs pg_restore and psql to replace the store's schemas in one transaction: when anything fails, \
             nothing changes. The restored store gets a new incarnation, so every change token issued before \
             the restore answers "change token expired" and devices fetch everything again instead of missing \
-            changes. Stop the servers first; start them again afterwards. pg_restore writes the backup out \
+            changes (on both backends). Stop the servers first; start them again afterwards. pg_restore writes the backup out \
             as SQL in the temporary directory ($TMPDIR) first: it needs room for the data uncompressed.
             """)
 

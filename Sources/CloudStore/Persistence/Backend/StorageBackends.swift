@@ -9,11 +9,11 @@ enum StorageBackends {
         }
     }
 
-    /// How stores at `location` are backed up and restored; `nil` where cumulus does not (the
-    /// data directory is copied whole instead).
-    static func backup(_ location: DatabaseLocation) -> (any StoreBackup)? {
-        switch location {
-        case .dataDirectory: nil
+    /// How the store `configuration` names is backed up and restored, with `options`.
+    static func backup(_ configuration: CloudStoreConfiguration, _ options: BackupOptions) -> any StoreBackup {
+        switch configuration.database {
+        case .dataDirectory:
+            SQLiteBackup(dataDirectory: configuration.dataDirectory, assetStorage: configuration.assetStorage, options: options)
         case .postgres(let url): PostgresBackup(url: url)
         }
     }

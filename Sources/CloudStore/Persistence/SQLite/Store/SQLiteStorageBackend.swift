@@ -2,18 +2,20 @@ import Foundation
 
 /// A store in SQLite files under the data directory: the catalog, the request log, and one file
 /// per container environment. Every process on the directory sees the others' commits in the
-/// files themselves, so it signals nothing, has no heartbeat and leaves backups to a copy of the
-/// whole directory.
+/// files themselves, so it signals nothing and has no heartbeat. It holds the directory's lock
+/// shared while open, so that a restore never replaces the files under it.
 final class SQLiteStorageBackend: StorageBackend {
     let catalog: any CatalogStorage & CredentialStorage & OperatorStorage & LifecycleStorage
     private let dataDirectory: String
     private let synchronous: SynchronousMode
+    private let lock: DataDirectoryLock
 
     /// Opens (creating and migrating as needed) the catalog in `configuration.dataDirectory`,
     /// which exists.
     init(_ configuration: CloudStoreConfiguration) throws {
         dataDirectory = configuration.dataDirectory
         synchronous = configuration.synchronous
+        lock = try DataDirectoryLock(dataDirectory, exclusive: false)
         catalog = try SQLiteCatalogStore(path: dataDirectory + "/" + CloudStore.catalogFileName, synchronous: synchronous)
     }
 

@@ -1,0 +1,95 @@
+import Crypto
+import Foundation
+
+/// Unpacks a backup file into a directory, hashing every member, and checks the whole against
+/// its manifest: nothing it unpacks is used before every member matched.
+enum BackupArchiveReader {
+    /// Unpacks the archive at `path` into `directory` (empty, private) and returns its manifest
+    /// once every member is present with its size and SHA-256 and nothing else is there.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` naming `path` when the file is not a backup,
+    ///   is damaged or incomplete.
+    static func unpack(_ path: String, into directory: String) throws -> BackupManifest {
+        guard let input = FileHandle(forReadingAtPath: path) else { throw CloudStoreError.badRequest("Cannot read \(path)") }
+        defer { try? input.close() }
+        do {
+            return try unpack(input, into: directory)
+        } catch CloudStoreError.badRequest(let reason) {
+            throw CloudStoreError.badRequest("\(path) is not a backup of a data directory, or is damaged: \(reason). Nothing was replaced")
+        }
+    }
+
+    private static func unpack(_ input: FileHandle, into directory: String) throws -> BackupManifest {
+        var found: [String: BackupManifest.File] = [:]
+        var manifestData: Data?
+        while true {
+            let header = try input.read(upToCount: BackupTarHeader.block).map(Array.init) ?? []
+            guard let (name, size) = try BackupTarHeader.read(header) else { break }
+            guard manifestData == nil else { throw CloudStoreError.badRequest("a member follows the manifest") }
+            if name == BackupManifest.memberName {
+                guard size < 1 << 26 else { throw CloudStoreError.badRequest("the manifest is too large") }
+                manifestData = try readExactly(input, Int(size))
+                try skipPadding(input, size)
+                continue
+            }
+            let target = try safePath(name, in: directory)
+            guard found[name] == nil else { throw CloudStoreError.badRequest("\(name) is in it twice") }
+            try CloudStore.makePrivateDirectory(URL(fileURLWithPath: target).deletingLastPathComponent().path)
+            found[name] = try copy(input, size, to: target, as: name)
+            try skipPadding(input, size)
+        }
+        guard let trailer = try input.read(upToCount: BackupTarHeader.block), trailer.count == BackupTarHeader.block,
+            trailer.allSatisfy({ $0 == 0 })
+        else { throw CloudStoreError.badRequest("it is incomplete") }
+        guard let manifestData else { throw CloudStoreError.badRequest("it has no manifest") }
+        let manifest = try BackupManifest.decode(manifestData)
+        let listed = Dictionary(manifest.files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        for (name, file) in found where listed[name] != file {
+            throw CloudStoreError.badRequest(listed[name] == nil ? "\(name) is not in its manifest" : "\(name) does not match its checksum")
+        }
+        if let missing = listed.keys.sorted().first(where: { found[$0] == nil }) {
+            throw CloudStoreError.badRequest("\(missing), listed in its manifest, is missing")
+        }
+        return manifest
+    }
+
+    /// Where the member `name` goes under `directory`: refused when it would leave it.
+    private static func safePath(_ name: String, in directory: String) throws -> String {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        guard !name.hasPrefix("/"), !parts.isEmpty, parts.allSatisfy({ !$0.isEmpty && $0 != "." && $0 != ".." }) else {
+            throw CloudStoreError.badRequest("the member name \(name) is not allowed")
+        }
+        return directory + "/" + name
+    }
+
+    private static func copy(_ input: FileHandle, _ size: UInt64, to target: String, as name: String) throws -> BackupManifest.File {
+        let descriptor = open(target, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CloudStoreError.internalError("Cannot write \(target): \(String(cString: strerror(errno)))") }
+        let output = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        var hasher = SHA256()
+        var remaining = size
+        while remaining > 0 {
+            let chunk = try readExactly(input, Int(min(remaining, 1 << 20)))
+            hasher.update(data: chunk)
+            try output.write(contentsOf: chunk)
+            remaining -= UInt64(chunk.count)
+        }
+        try output.synchronize()
+        try output.close()
+        return BackupManifest.File(path: name, bytes: Int64(size), sha256: BackupManifest.hex(hasher.finalize()))
+    }
+
+    private static func readExactly(_ input: FileHandle, _ count: Int) throws -> Data {
+        let data = try input.read(upToCount: count) ?? Data()
+        guard data.count == count else { throw CloudStoreError.badRequest("it is incomplete") }
+        return data
+    }
+
+    /// Reads the zeros after a member's data; anything else is damage.
+    private static func skipPadding(_ input: FileHandle, _ size: UInt64) throws {
+        let rest = Int(size % UInt64(BackupTarHeader.block))
+        guard rest != 0 else { return }
+        guard try readExactly(input, BackupTarHeader.block - rest).allSatisfy({ $0 == 0 }) else {
+            throw CloudStoreError.badRequest("the padding after a member is not zero")
+        }
+    }
+}
