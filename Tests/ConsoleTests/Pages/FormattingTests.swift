@@ -31,4 +31,13 @@ import Testing
         #expect(Formatting.localInput(1_795_552_847_790, in: TimeZone(identifier: "UTC")!) == "2026-11-24T20:40:47")
         #expect(Formatting.time(-62_135_596_800_000, in: TimeZone(identifier: "UTC")!) == "0001-01-01 00:00:00")
     }
+
+    /// Sizes set in binary units read back in them: the default bound is `1 GiB`, not `1.1 GB`.
+    @Test func binarySizesNameTheUnitsSettingsAreWrittenIn() {
+        #expect(Formatting.binaryBytes(1 << 30) == "1 GiB")
+        #expect(Formatting.binaryBytes(64 << 10) == "64 KiB")
+        #expect(Formatting.binaryBytes(3 << 29) == "1.5 GiB")
+        #expect(Formatting.binaryBytes(1000) == "1000 bytes")
+        #expect(Formatting.binaryBytes(200 << 20) == "200 MiB")
+    }
 }

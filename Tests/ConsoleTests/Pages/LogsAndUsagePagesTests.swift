@@ -67,6 +67,8 @@ import Testing
         #expect(partial.contains("192.0.2.7 · API token web app"))
         let old = try #require(rows.first { $0.contains("req-old") })
         #expect(old.contains("192.0.2.7</span>") && !old.contains("Unknown record type"), "no credential, no reason")
+        // The page says what the log keeps: its age and the default size bound, in the bound's own units.
+        #expect(list.contains("Calls are kept 7 days, the oldest forgotten first past 1 GiB."), "\(list)")
     }
 
     @Test func aCallsDetailNamesTheReasonTheCredentialAndTheOutcomes() throws {

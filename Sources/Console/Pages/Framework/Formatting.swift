@@ -37,6 +37,21 @@ enum Formatting {
         return String(format: scaled < 10 ? "%.1f %@" : "%.0f %@", scaled, units[unit])
     }
 
+    /// `64 KiB`, `1 GiB`, `1.5 GiB` (powers of 1,024): a size as settings are written
+    /// (`--request-log-max-size 1GiB`), so the page names the bound the operator set.
+    static func binaryBytes(_ value: Int64) -> String {
+        if value < 1024 { return value == 1 ? "1 byte" : "\(value) bytes" }
+        let units = ["KiB", "MiB", "GiB", "TiB", "PiB"]
+        var scaled = Double(value) / 1024
+        var unit = 0
+        while scaled >= 1024, unit < units.count - 1 {
+            scaled /= 1024
+            unit += 1
+        }
+        if scaled == scaled.rounded() { return String(format: "%.0f %@", scaled, units[unit]) }
+        return String(format: scaled < 10 ? "%.1f %@" : "%.0f %@", scaled, units[unit])
+    }
+
     /// A duration in microseconds as milliseconds: `0.42 ms`, `12 ms`.
     static func milliseconds(_ microseconds: Int64) -> String {
         let value = Double(microseconds) / 1000

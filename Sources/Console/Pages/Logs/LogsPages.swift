@@ -58,7 +58,7 @@ struct LogsPages: Sendable {
             "retention": Formatting.span(actions.store.configuration.requestLogRetention),
         ]
         // Set only when bounded or sampled: the page's sentence names what applies.
-        context["maximumSize"] = actions.store.configuration.requestLogMaximumBytes.map(Formatting.bytes)
+        context["maximumSize"] = actions.store.configuration.requestLogMaximumBytes.map(Formatting.binaryBytes)
         context["sampledReads"] = actions.store.configuration.requestLogSampledReadsPerSecond
         let chosen = { (key: String) in request.query(key) ?? "" }
         context["databases"] = ["public", "private", "shared"].map { ["name": $0, "selected": $0 == chosen("database")] }
