@@ -228,12 +228,14 @@ public final class RequestLog: Sendable {
             return (Array(state.listeners), forget, measure)
         }
         guard !batch.isEmpty else { return }
-        let store = try open()
-        // Every call counts in the usage, sampled out or not: the transfer quota reads it.
-        let minutes = try usage.absorb(batch, storage: store)
         let kept = sampled(batch)
+        let store: any RequestLogStorage
         let ids: [Int64]
         do {
+            // Opening the log makes its files: on a full disk that fails like a write.
+            store = try open()
+            // Every call counts in the usage, sampled out or not: the transfer quota reads it.
+            let minutes = try usage.absorb(batch, storage: store)
             ids = try store.append(
                 kept, usage: minutes, forgetBefore: forget ? now - retention : nil,
                 forgetUsageBefore: forget ? now - Self.usageRetention : nil)
