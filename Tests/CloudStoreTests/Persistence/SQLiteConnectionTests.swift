@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 import TestSupport
 import Testing
 
@@ -17,6 +18,17 @@ import Testing
 
     /// With its memory statistics on, SQLite counts every allocation of every connection under
     /// one global mutex that all the workers contend for; they are off, so nothing is counted.
+    /// A full disk is a full store however SQLite meets it: as `SQLITE_FULL` on a write, or as an
+    /// I/O error whose system error is `ENOSPC` when it makes a file; other I/O errors stay internal.
+    @Test func aFullDiskIsAFullStoreWhicheverWaySQLiteReportsIt() {
+        let full = CloudStoreError.quotaExceeded("The database is full")
+        #expect(SQLiteError(code: SQLITE_FULL, extendedCode: SQLITE_FULL, message: "full").cloudStoreError == full)
+        let making = SQLiteError(code: SQLITE_IOERR, extendedCode: SQLITE_IOERR, message: "disk I/O error", systemErrno: ENOSPC)
+        #expect(making.cloudStoreError == full)
+        let other = SQLiteError(code: SQLITE_IOERR, extendedCode: SQLITE_IOERR, message: "disk I/O error", systemErrno: EIO)
+        #expect(other.cloudStoreError != full)
+    }
+
     @Test func sqliteCountsNoMemoryAcrossConnections() throws {
         let directory = try TemporaryDirectory()
         let connection = try Self.connection(in: directory)

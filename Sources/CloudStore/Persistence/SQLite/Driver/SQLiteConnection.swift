@@ -104,7 +104,7 @@ final class SQLiteConnection: @unchecked Sendable {
     func error(code: Int32, sql: String?) -> SQLiteError {
         SQLiteError(
             code: code & 0xFF, extendedCode: sqlite3_extended_errcode(handle),
-            message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+            message: String(cString: sqlite3_errmsg(handle)), sql: sql, systemErrno: sqlite3_system_errno(handle))
     }
 
     // MARK: - Executing
@@ -116,7 +116,7 @@ final class SQLiteConnection: @unchecked Sendable {
         guard code == SQLITE_OK else {
             let text = message.map { String(cString: $0) } ?? "error"
             sqlite3_free(message)
-            throw SQLiteError(code: code & 0xFF, extendedCode: code, message: text, sql: sql)
+            throw SQLiteError(code: code & 0xFF, extendedCode: code, message: text, sql: sql, systemErrno: sqlite3_system_errno(handle))
         }
     }
 

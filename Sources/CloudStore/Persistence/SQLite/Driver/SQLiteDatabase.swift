@@ -28,8 +28,9 @@ final class SQLiteDatabase: Sendable {
         self.path = path
         self.synchronous = synchronous
         self.maximumIdleReadersPerShard = maximumIdleReadersPerShard
-        let connection = try SQLiteConnection(path: path, synchronous: synchronous)
-        try migrator.migrate(connection)
+        // Opening makes the file and its write-ahead log: a full disk refuses it as a full store.
+        let connection = try Self.mapErrors { try SQLiteConnection(path: path, synchronous: synchronous) }
+        try Self.mapErrors { try migrator.migrate(connection) }
         (checkpointer ?? SQLiteCheckpointer(path: path, synchronous: synchronous)).attach(to: connection)
         writer = SQLiteWriteQueue(connection: connection, name: path, pin: SQLiteReadMarkPin(path: path, synchronous: synchronous))
         idleReaders = (0..<Self.shardCount).map { _ in ReaderShard() }
@@ -63,7 +64,7 @@ final class SQLiteDatabase: Sendable {
         let shard = shard
         let connection =
             try shard.idle.withLock { $0.popLast() }
-            ?? mapErrors {
+            ?? Self.mapErrors {
                 try SQLiteConnection(path: path, synchronous: synchronous)
             }
         defer {
@@ -71,11 +72,11 @@ final class SQLiteDatabase: Sendable {
                 if readers.count < maximumIdleReadersPerShard { readers.append(connection) }
             }
         }
-        return try mapErrors { try connection.transaction(immediate: false) { try body(connection) } }
+        return try Self.mapErrors { try connection.transaction(immediate: false) { try body(connection) } }
     }
 
     /// Turns SQLite's errors into CloudStore's.
-    private func mapErrors<T>(_ body: () throws -> T) throws -> T {
+    private static func mapErrors<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as SQLiteError {

@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 
 /// A failure reported by SQLite, with the statement that caused it.
 struct SQLiteError: Error, CustomStringConvertible {
@@ -10,6 +11,8 @@ struct SQLiteError: Error, CustomStringConvertible {
     var message: String
     /// The SQL being executed, when known.
     var sql: String?
+    /// The operating system's error behind an I/O failure (`ENOSPC`…), 0 when none is known.
+    var systemErrno: Int32 = 0
 
     var description: String {
         var text = "SQLite error \(code): \(message)"
@@ -27,8 +30,10 @@ struct SQLiteError: Error, CustomStringConvertible {
         extendedCode == SQLITE_CONSTRAINT | (8 << 8) || extendedCode == SQLITE_CONSTRAINT | (6 << 8)
     }
 
-    /// Whether the disk or the database's page limit is full.
-    var isFull: Bool { code == SQLITE_FULL }
+    /// Whether the disk or the database's page limit is full. A full disk met while SQLite
+    /// makes a file (the write-ahead log's index when a database is first opened) comes as an
+    /// I/O error whose system error says so.
+    var isFull: Bool { code == SQLITE_FULL || (code == SQLITE_IOERR && systemErrno == ENOSPC) }
 }
 
 extension SQLiteError {
