@@ -12,7 +12,7 @@ extension CloudStore {
         return AuditNote(
             entry: AuditEntry(
                 time: time, actor: actor.description, operatorName: actor.operatorName, container: container, environment: environment,
-                action: action, target: target),
+                action: action, target: target, clientAddress: actor.clientAddress),
             forgetBefore: time - configuration.auditRetention)
     }
 

@@ -157,7 +157,7 @@ extension CloudStore {
             throw CloudStoreError.accessDenied(
                 "A management token cannot create management tokens: sign in to the console, or run `cumulus operators token` on the server"
             )
-        case .session(let signedIn, _) where signedIn != operatorName:
+        case .session(let signedIn, _, _) where signedIn != operatorName:
             throw CloudStoreError.accessDenied("An operator creates management tokens for themselves only")
         case .session, .local:
             break

@@ -17,10 +17,14 @@ public struct AuditEntry: Hashable, Sendable {
     public var action: String
     /// What it was done to: a record name, a user, a field, a token's name.
     public var target: String
+    /// Where the operator acted from: the client's address, as the request log names it
+    /// (through a trusted proxy, the client behind it); `nil` for the local command line.
+    public var clientAddress: String?
 
     /// Creates an entry.
     public init(
-        time: Int64, actor: String, operatorName: String, container: String?, environment: String?, action: String, target: String
+        time: Int64, actor: String, operatorName: String, container: String?, environment: String?, action: String, target: String,
+        clientAddress: String? = nil
     ) {
         self.time = time
         self.actor = actor
@@ -29,6 +33,7 @@ public struct AuditEntry: Hashable, Sendable {
         self.environment = environment
         self.action = action
         self.target = target
+        self.clientAddress = clientAddress
     }
 }
 

@@ -66,26 +66,34 @@ public struct ManagementToken: Hashable, Sendable {
 /// names them.
 public enum OperatorIdentity: Hashable, Sendable, CustomStringConvertible {
     /// An operator signed in to the console, in the session with `sessionID` (the digest of its
-    /// secret, as ``OperatorSession/id``).
-    case session(operatorName: String, sessionID: String)
-    /// A script with a management token.
-    case token(operatorName: String, tokenID: String)
+    /// secret, as ``OperatorSession/id``), from `client` (the request's client address).
+    case session(operatorName: String, sessionID: String, client: String? = nil)
+    /// A script with a management token, from `client` (the request's client address).
+    case token(operatorName: String, tokenID: String, client: String? = nil)
     /// Someone with the data directory at hand: the local command line.
     case local
 
     /// The operator's name; `local` for the command line.
     public var operatorName: String {
         switch self {
-        case .session(let name, _), .token(let name, _): name
+        case .session(let name, _, _), .token(let name, _, _): name
         case .local: "local"
+        }
+    }
+
+    /// Where the operator acts from, as the audit trail records it; `nil` for the command line.
+    public var clientAddress: String? {
+        switch self {
+        case .session(_, _, let client), .token(_, _, let client): client
+        case .local: nil
         }
     }
 
     /// What the asset download URLs made for this operator stay valid with.
     public var assetCredential: AssetCredential {
         switch self {
-        case .session(_, let id): .operatorSession(id)
-        case .token(_, let id): .managementToken(id)
+        case .session(_, let id, _): .operatorSession(id)
+        case .token(_, let id, _): .managementToken(id)
         case .local: .none
         }
     }
@@ -93,8 +101,8 @@ public enum OperatorIdentity: Hashable, Sendable, CustomStringConvertible {
     /// `alice`, `alice (token 1f2e…)` or `local command line`.
     public var description: String {
         switch self {
-        case .session(let name, _): name
-        case .token(let name, let id): "\(name) (token \(id))"
+        case .session(let name, _, _): name
+        case .token(let name, let id, _): "\(name) (token \(id))"
         case .local: "local command line"
         }
     }

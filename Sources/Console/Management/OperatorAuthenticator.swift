@@ -32,7 +32,8 @@ struct OperatorAuthenticator: Sendable {
                 throw CloudStoreError.authenticationFailed("Send a management token as Authorization: Bearer cumulus_mt_…")
             }
             let token = try store.managementToken(text: String(authorization.dropFirst("Bearer ".count)))
-            return OperatorRequest(identity: .token(operatorName: token.operatorName, tokenID: token.id), csrfToken: nil)
+            return OperatorRequest(
+                identity: .token(operatorName: token.operatorName, tokenID: token.id, client: request.client.host), csrfToken: nil)
         }
         guard let secret = cookies.policy(for: request).value(of: Self.sessionCookie, in: request) else {
             throw CloudStoreError.authenticationFailed(
@@ -54,7 +55,9 @@ struct OperatorAuthenticator: Sendable {
                 throw CloudStoreError.accessDenied("The form's security token is missing or out of date; reload the page and try again")
             }
         }
-        return OperatorRequest(identity: .session(operatorName: session.operatorName, sessionID: session.id), csrfToken: session.csrfToken)
+        return OperatorRequest(
+            identity: .session(operatorName: session.operatorName, sessionID: session.id, client: request.client.host),
+            csrfToken: session.csrfToken)
     }
 
     /// Whether the credential `request` was authenticated with still holds: what a long-lived

@@ -5,8 +5,8 @@ import TestSupport
 import Testing
 
 /// The console behind a trusted proxy: sign-in throttling counts the client the proxy names,
-/// and cookies are `Secure` when the proxy says the client used TLS; the same headers from
-/// anyone else change nothing.
+/// cookies are `Secure` when the proxy says the client used TLS, and the audit trail names the
+/// client; the same headers from anyone else change nothing.
 @Suite struct ForwardedClientTests {
     static let operatorName = "root"
     static let password = "operator password"
@@ -62,5 +62,30 @@ import Testing
         }
         #expect(statuses.last == 429, "\(statuses)")
         #expect(try Self.logIn(server, password: Self.password, headers: [("X-Forwarded-For", "198.51.100.1")]) == 429)
+    }
+
+    /// The audit trail says where each action came from: the client a trusted proxy names, or the
+    /// peer itself when it is not a trusted proxy, whatever `X-Forwarded-For` it forged; through
+    /// the catalog (a container made) and through an environment's outbox (a zone made) alike.
+    @Test func theAuditTrailNamesTheClientATrustedProxyNamesAndNoForgedOne() throws {
+        let server = try Self.server(trusting: "127.0.0.1/32")
+        let user = try server.store.addUser(server.container, name: "alice", password: "a long passphrase").userRecordName
+        let auth = ("Authorization", "Bearer " + (try server.store.createManagementToken(for: Self.operatorName, name: "t").text))
+        let proxied = try server.post(
+            "/admin/v1/containers", body: #"{"identifier":"iCloud.com.example.Proxied"}"#,
+            headers: [auth, ("X-Forwarded-For", "198.51.100.1, 203.0.113.9")], from: "127.0.0.1")
+        #expect(proxied.status == 201)
+        let forged = try server.post(
+            "/admin/v1/containers/\(server.container.rawValue)/development/private/zones", body: #"{"zoneName":"Trips","user":"\#(user)"}"#,
+            headers: [auth, ("X-Forwarded-For", "203.0.113.66")], from: "127.0.0.2")
+        #expect(forged.status == 201)
+
+        let trail = try AuditTrailView(json: try server.get("/admin/v1/audit?limit=10", headers: [auth]).json()).entries
+        let container = try #require(trail.first { $0.action == "container.create" })
+        #expect(container.clientAddress == "203.0.113.9")
+        let zone = try #require(trail.first { $0.action.hasPrefix("zone.") })
+        #expect(zone.clientAddress == "127.0.0.2")
+        // The store's own reading agrees with the management answer.
+        #expect(try server.store.auditEntries(AuditFilter(limit: 10)).compactMap(\.clientAddress).sorted() == ["127.0.0.2", "203.0.113.9"])
     }
 }

@@ -66,6 +66,7 @@ enum MigrationTables {
             [
                 Column("id", .integer), Column("time", .integer), Column("actor", .text), Column("operator", .text),
                 Column("container", .text), Column("environment", .text), Column("action", .text), Column("target", .text),
+                Column("client", .text),
             ]),
         MigrationTable(
             "environment_limits", key: ["container", "environment"],

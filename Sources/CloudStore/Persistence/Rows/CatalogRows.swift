@@ -5,7 +5,7 @@ enum CatalogRows {
     static let keyColumns = "key_id, container, environment, public_key, user_record_name, name, created"
     static let userColumns = "user_record_name, container, name, email, first_name, last_name, created, password, discoverable"
     static let managementTokenColumns = "id, operator, name, created, last_used"
-    static let auditColumns = "time, actor, operator, container, environment, action, target, id"
+    static let auditColumns = "time, actor, operator, container, environment, action, target, id, client"
     static let limitColumns = "requests_per_second, burst, storage_bytes, transfer_bytes_per_month"
     static let sessionColumns = "id, container, user_record_name, token_lifetime, created, expires, last_seen, environment"
 
@@ -65,7 +65,7 @@ enum CatalogRows {
     static func auditEntry(from row: some StoredRow) -> AuditEntry {
         var entry = AuditEntry(
             time: row.integer(0), actor: row.text(1), operatorName: row.text(2), container: row.optionalText(3),
-            environment: row.optionalText(4), action: row.text(5), target: row.text(6))
+            environment: row.optionalText(4), action: row.text(5), target: row.text(6), clientAddress: row.optionalText(8))
         entry.id = row.integer(7)
         return entry
     }

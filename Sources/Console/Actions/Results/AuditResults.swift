@@ -22,6 +22,7 @@ public struct AuditTrailView: ManagementResult, Equatable {
                         "container": ManagementActions.optional(entry.container),
                         "environment": ManagementActions.optional(entry.environment),
                         "action": .string(entry.action), "target": .string(entry.target),
+                        "client": ManagementActions.optional(entry.clientAddress),
                     ]
                 })
         ]
@@ -36,7 +37,8 @@ public struct AuditTrailView: ManagementResult, Equatable {
             return AuditEntry(
                 time: try entry.int64("time"), actor: try entry.string("actor"), operatorName: try entry.string("operator"),
                 container: try entry.optionalString("container"), environment: try entry.optionalString("environment"),
-                action: try entry.string("action"), target: try entry.string("target"))
+                action: try entry.string("action"), target: try entry.string("target"),
+                clientAddress: try entry.optionalString("client"))
         }
         next = try fields.optionalString("next")
     }

@@ -40,6 +40,7 @@ struct AuditPages: Sendable {
             [
                 "time": Formatting.time(entry.time, in: timeZone), "actor": entry.actor, "action": entry.action,
                 "container": entry.container ?? "", "environment": entry.environment ?? "", "target": entry.target,
+                "client": entry.clientAddress ?? "",
             ]
         }
         let attacks = try actions.signInAttacks(as: request.identity).accounts.map { account -> [String: Any] in

@@ -194,5 +194,8 @@ enum PostgresCatalogMigrations {
         // When the courier was last polled with each push token: what the console's
         // Notifications view shows a device's last poll by. NULL until its first poll.
         "ALTER TABLE {schema}.push_tokens ADD COLUMN last_polled bigint;",
+        // Where each operator action came from (the client's address; through a trusted proxy,
+        // the client behind it). NULL for the command line and for actions recorded before.
+        "ALTER TABLE {schema}.audit_log ADD COLUMN client text;",
     ])
 }

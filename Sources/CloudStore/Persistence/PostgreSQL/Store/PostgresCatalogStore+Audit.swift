@@ -5,12 +5,12 @@ extension PostgresCatalogStore {
     static func insertAuditEntry(_ entry: AuditEntry, forgetBefore: Int64, on connection: PostgresConnection) throws {
         try connection.execute(
             """
-            INSERT INTO catalog.audit_log(time, actor, operator, container, environment, action, target)
-            VALUES ($1, $2, $3, $4, $5, $6, $7)
+            INSERT INTO catalog.audit_log(time, actor, operator, container, environment, action, target, client)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
             """,
             [
                 .integer(entry.time), .text(entry.actor), .text(entry.operatorName), .text(entry.container), .text(entry.environment),
-                .text(entry.action), .text(entry.target),
+                .text(entry.action), .text(entry.target), .text(entry.clientAddress),
             ])
         try connection.execute("DELETE FROM catalog.audit_log WHERE time < $1", [.integer(forgetBefore)])
     }

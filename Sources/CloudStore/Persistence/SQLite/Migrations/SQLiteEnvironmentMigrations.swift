@@ -319,6 +319,8 @@ enum SQLiteEnvironmentMigrations {
         ALTER TABLE subscriptions ADD COLUMN last_fired INTEGER;
         ALTER TABLE subscriptions ADD COLUMN queued INTEGER NOT NULL DEFAULT 0;
         """,
+        // Where an operator action waiting in the outbox came from, moved with it into the trail.
+        "ALTER TABLE audit_outbox ADD COLUMN client TEXT;",
     ])
 
     /// Record keys are taken as one more than the largest key, without `AUTOINCREMENT`:

@@ -3,10 +3,11 @@ extension SQLiteCatalogStore {
     /// (and the keys of moved ones) from before `forgetBefore`.
     static func insertAuditEntry(_ entry: AuditEntry, forgetBefore: Int64, on connection: SQLiteConnection) throws {
         try connection.statement(
-            "INSERT INTO audit_log(time, actor, operator, container, environment, action, target) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            "INSERT INTO audit_log(time, actor, operator, container, environment, action, target, client) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
         ).execute([
             .integer(entry.time), .text(entry.actor), .text(entry.operatorName), entry.container.map(SQLiteValue.text) ?? .null,
             entry.environment.map(SQLiteValue.text) ?? .null, .text(entry.action), .text(entry.target),
+            entry.clientAddress.map(SQLiteValue.text) ?? .null,
         ])
         try connection.statement("DELETE FROM audit_log WHERE time < ?").execute([.integer(forgetBefore)])
         try connection.statement("DELETE FROM audit_moves WHERE time < ?").execute([.integer(forgetBefore)])
