@@ -633,6 +633,8 @@ def test_10b_the_audit_trail_shows_who_did_what(pages, driver):
     pages.open("/console/audit")
     rows = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "table.audit tbody tr")]
     assert "environment.reset" in rows[0] and "admin" in rows[0], rows[:3]
+    # Each action says where it came from: the browser's address, as the server saw it.
+    assert "from 127.0.0.1" in rows[0], rows[:3]
     assert any("schema.deploy" in row for row in rows)
     assert any("record.delete" in row for row in rows) and any("token.revoke" in row for row in rows)
     pages.check("audit")
