@@ -194,5 +194,11 @@ enum PostgresCatalogMigrations {
         // When the courier was last polled with each push token: what the console's
         // Notifications view shows a device's last poll by. NULL until its first poll.
         "ALTER TABLE {schema}.push_tokens ADD COLUMN last_polled bigint;",
+        // Operators have a role and may be limited to some containers (their identifiers, separated
+        // by spaces; none for every container). Those made before roles are owners of every container.
+        """
+        ALTER TABLE {schema}.operators ADD COLUMN role text NOT NULL DEFAULT 'owner';
+        ALTER TABLE {schema}.operators ADD COLUMN containers text NOT NULL DEFAULT '';
+        """,
     ])
 }

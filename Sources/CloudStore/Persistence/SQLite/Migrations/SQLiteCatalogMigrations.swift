@@ -186,5 +186,11 @@ enum SQLiteCatalogMigrations {
         // When the courier was last polled with each push token: what the console's
         // Notifications view shows a device's last poll by. NULL until its first poll.
         "ALTER TABLE push_tokens ADD COLUMN last_polled INTEGER;",
+        // Operators have a role and may be limited to some containers (their identifiers, separated
+        // by spaces; none for every container). Those made before roles are owners of every container.
+        """
+        ALTER TABLE operators ADD COLUMN role TEXT NOT NULL DEFAULT 'owner';
+        ALTER TABLE operators ADD COLUMN containers TEXT NOT NULL DEFAULT '';
+        """,
     ])
 }
