@@ -124,7 +124,7 @@ struct ConsolePages: Sendable {
         bar["tabs"] = tabs.filter { tab in
             guard let section = (tab["section"] as? String).flatMap(ConsoleSection.init(rawValue:)) else { return true }
             var tabTarget = target ?? OperatorTarget()
-            if !section.usesDatabase { tabTarget.database = nil }
+            tabTarget.database = section.usesDatabase ? (tab["database"] as? String).flatMap(DatabaseScope.init(rawValue:)) : nil
             return access.allows(section.pages.needs(.get), on: tabTarget)
         }
         page.context["bar"] = bar
