@@ -54,9 +54,18 @@ extension CloudStore {
     }
 
     /// Removes an operator, ending their sessions and revoking their management tokens at once.
-    /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown operator.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown operator, ``CloudStoreError/accessDenied(_:)``
+    ///   when `actor` is no owner of every container, or (but for the local command line) would
+    ///   remove the last owner of every container.
     public func removeOperator(_ name: String, by actor: OperatorIdentity? = nil) throws {
         try authorize(actor, .changes(.operators))
+        if let actor, actor != .local {
+            // Someone with the data directory can always make another; a remote owner should not lock everyone out.
+            let owners = try operatorStorage.operators().filter { $0.role == .owner && $0.containers.isEmpty }
+            if owners.map({ $0.name.lowercased() }) == [name.lowercased()] {
+                throw CloudStoreError.accessDenied("\(owners[0].name) is the last owner of every container; make another owner first")
+            }
+        }
         guard
             try auditedCatalogChange(
                 actor, "operator.remove", container: nil, target: name, { try operatorStorage.deleteOperator(named: name) })
@@ -192,13 +201,21 @@ extension CloudStore {
     /// Every unrevoked management token.
     public func managementTokens() throws -> [ManagementToken] { try operatorStorage.managementTokens() }
 
+    /// The unrevoked management tokens `actor` may see: every one for an owner of every
+    /// container, else their own.
+    public func managementTokens(visibleTo actor: OperatorIdentity) throws -> [ManagementToken] {
+        let tokens = try operatorStorage.managementTokens()
+        guard try operatorAccess(of: actor) != .everything else { return tokens }
+        return tokens.filter { $0.operatorName.lowercased() == actor.operatorName.lowercased() }
+    }
+
     /// Revokes a management token: it is refused from the next request on.
     /// - Throws: ``CloudStoreError/notFound(_:)`` when there is no such token.
     public func revokeManagementToken(_ id: String, by actor: OperatorIdentity? = nil) throws {
-        if let actor, actor != .local, try operatorAccess(of: actor).role != .owner,
+        if let actor, actor != .local, try operatorAccess(of: actor) != .everything,
             let (token, _) = try operatorStorage.managementToken(id), token.operatorName.lowercased() != actor.operatorName.lowercased()
         {
-            throw CloudStoreError.accessDenied("Only an owner revokes another operator's management token")
+            throw CloudStoreError.accessDenied("Only an owner of every container revokes another operator's management token")
         }
         guard
             try auditedCatalogChange(

@@ -32,7 +32,10 @@ struct OperatorsCommand: ParsableCommand {
             body["name"] = .string(name)
             body["password"] = .string(try readPassword(for: "operators add"))
             let account = try management.client().result(OperatorView.self, .post, ManagementPath("operators"), body: .object(body))
-            print("Added operator \(account.name) as \(OperatorsCommand.describe(account)); sign in at /console/")
+            // An owner of every container, the default, is said as before roles.
+            let role =
+                account.role == OperatorRole.owner.rawValue && account.containers.isEmpty ? "" : " (\(OperatorsCommand.describe(account)))"
+            print("Added operator \(account.name)\(role); sign in at /console/")
         }
     }
 

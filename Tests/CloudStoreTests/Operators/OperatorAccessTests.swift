@@ -170,6 +170,9 @@ import Testing
         #expect(throws: CloudStoreError.accessDenied("root is the last owner of every container; make another owner first")) {
             try store.setOperatorRole(.owner, containers: [temporary.container], of: "root", by: .local)
         }
+        #expect(throws: CloudStoreError.accessDenied("root is the last owner of every container; make another owner first")) {
+            try store.removeOperator("root", by: .session(operatorName: "root", sessionID: "s"))
+        }
         try store.addOperator("second", password: "operator password")
         try store.setOperatorRole(.developer, of: "root", by: .local)
         #expect(try store.operatorAccess(of: .session(operatorName: "root", sessionID: "s")) == OperatorAccess(role: .developer))
@@ -183,10 +186,12 @@ import Testing
         let roots = try store.createManagementToken(for: "root", name: "root's").token
         let devs = try store.createManagementToken(for: "dev", name: "dev's").token
         let dev = OperatorIdentity.session(operatorName: "dev", sessionID: "s")
-        #expect(throws: CloudStoreError.accessDenied("Only an owner revokes another operator's management token")) {
+        #expect(throws: CloudStoreError.accessDenied("Only an owner of every container revokes another operator's management token")) {
             try store.revokeManagementToken(roots.id, by: dev)
         }
         #expect(try store.managementTokens().map(\.id).sorted() == [roots.id, devs.id].sorted())
+        #expect(try store.managementTokens(visibleTo: dev).map(\.id) == [devs.id])
+        #expect(try store.managementTokens(visibleTo: .local).count == 2)
         try store.revokeManagementToken(devs.id, by: dev)
         try store.revokeManagementToken(roots.id, by: .session(operatorName: "root", sessionID: "r"))
         #expect(try store.managementTokens().isEmpty)
