@@ -61,11 +61,13 @@ struct OperatorAuthenticator: Sendable {
         return OperatorRequest(identity: identity, csrfToken: session.csrfToken, access: try store.operatorAccess(of: identity))
     }
 
-    /// Whether the credential `request` was authenticated with still holds: what a long-lived
-    /// answer (a live tail) checks again, so it ends when its token is revoked, its session ends
-    /// or its operator is removed. The check does not count as the session's activity.
+    /// Whether the credential `request` was authenticated with still holds, and its operator may
+    /// still read the request log there: what a live tail checks again, so it ends when its token
+    /// is revoked, its session ends, its operator is removed or loses the right. The check does
+    /// not count as the session's activity.
     func stillAuthenticates(_ request: HTTPRequest) -> Bool {
-        (try? authenticate(request, countingUse: false)) != nil
+        guard let still = try? authenticate(request, countingUse: false), let target = try? OperatorTarget(request) else { return false }
+        return still.access.allows(.reads(.logs), on: target)
     }
 
     /// Whether a request of this method may change something (everything but GET and HEAD).
