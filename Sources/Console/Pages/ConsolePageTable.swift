@@ -70,9 +70,7 @@ extension SecurityPages: ConsolePageSet { static let area = OperatorArea.schema 
 extension UsersPages: ConsolePageSet {
     static let area = OperatorArea.appUsers
     /// The container's users are the same in both environments: a change reaches production.
-    static func needs(_ method: HTTPMethod) -> OperatorPermission {
-        method == .get ? .reads(area) : .changes(area, environment: .production)
-    }
+    static func needs(_ method: HTTPMethod) -> OperatorPermission { changingProduction(method) }
 }
 extension APITokensPages: ConsolePageSet { static let area = OperatorArea.credentials }
 extension ServerKeysPages: ConsolePageSet { static let area = OperatorArea.credentials }
@@ -81,9 +79,7 @@ extension UsagePages: ConsolePageSet { static let area = OperatorArea.usage }
 extension DeployPages: ConsolePageSet {
     static let area = OperatorArea.schema
     /// A deploy writes production, whichever environment's page asks.
-    static func needs(_ method: HTTPMethod) -> OperatorPermission {
-        method == .get ? .reads(area) : .changes(area, environment: .production)
-    }
+    static func needs(_ method: HTTPMethod) -> OperatorPermission { changingProduction(method) }
 }
 extension ResetPages: ConsolePageSet {
     static let area = OperatorArea.data

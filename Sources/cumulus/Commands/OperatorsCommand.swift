@@ -34,7 +34,7 @@ struct OperatorsCommand: ParsableCommand {
             let account = try management.client().result(OperatorView.self, .post, ManagementPath("operators"), body: .object(body))
             // An owner of every container, the default, is said as before roles.
             let role =
-                account.role == OperatorRole.owner.rawValue && account.containers.isEmpty ? "" : " (\(OperatorsCommand.describe(account)))"
+                account.role == OperatorRole.owner.rawValue && account.containers.isEmpty ? "" : " (\(account.access))"
             print("Added operator \(account.name)\(role); sign in at /console/")
         }
     }
@@ -54,7 +54,7 @@ struct OperatorsCommand: ParsableCommand {
         func run() throws {
             let account = try management.client().result(
                 OperatorView.self, .put, ManagementPath("operators", name, "role"), body: .object(access.body))
-            print("\(account.name) is now \(OperatorsCommand.describe(account))")
+            print("\(account.name) is now \(account.access)")
         }
     }
 
@@ -72,11 +72,6 @@ struct OperatorsCommand: ParsableCommand {
 
         /// The body of the management request.
         var body: JSONObject { ["role": .string(role), "containers": .array(containers.map(JSONValue.string))] }
-    }
-
-    /// `viewer of iCloud.a, iCloud.b` or `owner of every container`.
-    static func describe(_ account: OperatorView) -> String {
-        "\(account.role) of " + (account.containers.isEmpty ? "every container" : account.containers.joined(separator: ", "))
     }
 
     struct List: ParsableCommand {

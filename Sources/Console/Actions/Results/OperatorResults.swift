@@ -19,6 +19,9 @@ public struct OperatorView: ManagementResult, Equatable {
         containers = account.containers.map(\.rawValue)
     }
 
+    /// `viewer of iCloud.a, iCloud.b` or `owner of every container`.
+    public var access: String { "\(role) of " + (containers.isEmpty ? "every container" : containers.joined(separator: ", ")) }
+
     public var json: JSONValue {
         [
             "name": .string(name), "created": .integer(created), "role": .string(role),

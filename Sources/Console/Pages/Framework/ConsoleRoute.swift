@@ -59,4 +59,10 @@ extension ConsolePageSet {
     static func needs(_ method: HTTPMethod) -> OperatorPermission {
         OperatorPermission(area: area, changesState: method != .get && method != .head)
     }
+
+    /// Reading ``area`` on a GET; otherwise changing it in production, whichever environment
+    /// the path names: for pages whose changes reach production from any page.
+    static func changingProduction(_ method: HTTPMethod) -> OperatorPermission {
+        method == .get ? .reads(area) : .changes(area, environment: .production)
+    }
 }

@@ -53,7 +53,7 @@ struct OperatorsPages: Sendable {
             let account = try actions.addOperator(
                 (request.field("name") ?? "").trimmingCharacters(in: .whitespaces), password: request.field("password") ?? "",
                 role: try OperatorRole(parsing: request.field("role") ?? ""), containers: Self.containers(request), as: request.identity)
-            return "Operator \(account.name) added as \(Self.describe(account))."
+            return "Operator \(account.name) added as \(account.access)."
         }
     }
 
@@ -62,7 +62,7 @@ struct OperatorsPages: Sendable {
             let account = try actions.setOperatorRole(
                 try OperatorRole(parsing: request.field("role") ?? ""), containers: Self.containers(request), of: request.path("operator"),
                 as: request.identity)
-            return "\(account.name) is now \(Self.describe(account))."
+            return "\(account.name) is now \(account.access)."
         }
     }
 
@@ -89,10 +89,5 @@ struct OperatorsPages: Sendable {
     /// The role picker's options, `selected` chosen.
     private static func roles(selected: String) -> [[String: Any]] {
         OperatorRole.allCases.map { ["value": $0.rawValue, "label": $0.rawValue.capitalized, "selected": $0.rawValue == selected] }
-    }
-
-    /// `viewer of iCloud.a` or `owner of every container`.
-    private static func describe(_ account: OperatorView) -> String {
-        "\(account.role) of " + (account.containers.isEmpty ? "every container" : account.containers.joined(separator: ", "))
     }
 }
