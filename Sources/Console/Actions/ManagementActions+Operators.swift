@@ -2,7 +2,7 @@ import CloudKitWire
 import CloudStore
 
 extension ManagementActions {
-    // MARK: - Operators and the server secret (the command line's, on the data directory)
+    // MARK: - Operators, their roles, and the server secret
 
     /// Every console operator, with their role and containers.
     public func operators(as actor: OperatorIdentity) throws -> OperatorsView {
