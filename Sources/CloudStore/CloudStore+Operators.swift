@@ -4,12 +4,18 @@ import Foundation
 extension CloudStore {
     // MARK: - Operator accounts
 
-    /// Adds a console operator.
+    /// Adds a console operator with a role, limited to `containers` (none: every container).
     /// - Throws: ``CloudStoreError/exists(_:)`` when the name is taken, ``CloudStoreError/badRequest(_:)``
     ///   for an unusable name or a password shorter than
-    ///   ``CloudStoreConfiguration/minimumOperatorPasswordLength``.
+    ///   ``CloudStoreConfiguration/minimumOperatorPasswordLength``, ``CloudStoreError/notFound(_:)``
+    ///   for a container that does not exist, ``CloudStoreError/accessDenied(_:)`` when `actor` is
+    ///   no owner of every container.
     @discardableResult
-    public func addOperator(_ name: String, password: String, by actor: OperatorIdentity? = nil) throws -> OperatorAccount {
+    public func addOperator(
+        _ name: String, password: String, role: OperatorRole = .owner, containers: [ContainerIdentifier] = [],
+        by actor: OperatorIdentity? = nil
+    ) throws -> OperatorAccount {
+        try authorize(actor, .changes(.operators))
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty, trimmed.count <= 64,
             trimmed.unicodeScalars.allSatisfy({
@@ -19,7 +25,7 @@ extension CloudStore {
             throw CloudStoreError.badRequest("An operator name is 1 to 64 letters, digits, '.', '_', '-' or '@'")
         }
         try Self.checkOperatorPassword(password)
-        let account = OperatorAccount(name: trimmed, created: now)
+        let account = OperatorAccount(name: trimmed, created: now, role: role, containers: try existingContainers(containers))
         let hash = try hashPasswordOnPool(password)
         try auditedCatalogChange(actor, "operator.add", container: nil, target: name) {
             try operatorStorage.insertOperator(account, passwordHash: hash)
@@ -33,6 +39,7 @@ extension CloudStore {
     /// Sets an operator's password and ends their console sessions.
     /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown operator.
     public func setOperatorPassword(_ password: String, of name: String, by actor: OperatorIdentity? = nil) throws {
+        try authorize(actor, .changes(.operators))
         try Self.checkOperatorPassword(password)
         let hash = try hashPasswordOnPool(password)
         guard
@@ -47,8 +54,18 @@ extension CloudStore {
     }
 
     /// Removes an operator, ending their sessions and revoking their management tokens at once.
-    /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown operator.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` for an unknown operator, ``CloudStoreError/accessDenied(_:)``
+    ///   when `actor` is no owner of every container, or (but for the local command line) would
+    ///   remove the last owner of every container.
     public func removeOperator(_ name: String, by actor: OperatorIdentity? = nil) throws {
+        try authorize(actor, .changes(.operators))
+        if let actor, actor != .local {
+            // Someone with the data directory can always make another; a remote owner should not lock everyone out.
+            let owners = try operatorStorage.operators().filter { $0.role == .owner && $0.containers.isEmpty }
+            if owners.map({ $0.name.lowercased() }) == [name.lowercased()] {
+                throw CloudStoreError.accessDenied("\(owners[0].name) is the last owner of every container; make another owner first")
+            }
+        }
         guard
             try auditedCatalogChange(
                 actor, "operator.remove", container: nil, target: name, { try operatorStorage.deleteOperator(named: name) })
@@ -184,9 +201,22 @@ extension CloudStore {
     /// Every unrevoked management token.
     public func managementTokens() throws -> [ManagementToken] { try operatorStorage.managementTokens() }
 
+    /// The unrevoked management tokens `actor` may see: every one for an owner of every
+    /// container, else their own.
+    public func managementTokens(visibleTo actor: OperatorIdentity) throws -> [ManagementToken] {
+        let tokens = try operatorStorage.managementTokens()
+        guard try operatorAccess(of: actor) != .everything else { return tokens }
+        return tokens.filter { $0.operatorName.lowercased() == actor.operatorName.lowercased() }
+    }
+
     /// Revokes a management token: it is refused from the next request on.
     /// - Throws: ``CloudStoreError/notFound(_:)`` when there is no such token.
     public func revokeManagementToken(_ id: String, by actor: OperatorIdentity? = nil) throws {
+        if let actor, actor != .local, try operatorAccess(of: actor) != .everything,
+            let (token, _) = try operatorStorage.managementToken(id), token.operatorName.lowercased() != actor.operatorName.lowercased()
+        {
+            throw CloudStoreError.accessDenied("Only an owner of every container revokes another operator's management token")
+        }
         guard
             try auditedCatalogChange(
                 actor, "management-token.revoke", container: nil, target: id, { try operatorStorage.revokeManagementToken(id) })

@@ -11,7 +11,9 @@ import Testing
         "ContainersCommand.swift": ["containers create"],
         "TokensCommand.swift": ["tokens create", "tokens revoke"],
         "KeysCommand.swift": ["keys add", "keys revoke"],
-        "OperatorsCommand.swift": ["operators add", "operators password", "operators token", "operators revoke-token", "operators remove"],
+        "OperatorsCommand.swift": [
+            "operators add", "operators set-role", "operators password", "operators token", "operators revoke-token", "operators remove",
+        ],
         "SecretCommand.swift": ["secret rotate"],
         "LimitsCommand.swift": ["limits"],
         "UsersCommand.swift": ["users add", "users password", "users discoverable", "users sign-out", "users roles", "users remove"],
@@ -66,6 +68,7 @@ import Testing
             ("keys add", "key.add", { ["keys", "add", "--public-key", publicKey] + place }, nil),
             ("keys revoke", "key.revoke", { ["keys", "revoke", try store.serverKeys(fixture.fixture.container)[0].keyID] }, nil),
             ("operators add", "operator.add", { ["operators", "add", "temp"] }, "operator password\n"),
+            ("operators set-role", "operator.role", { ["operators", "set-role", "temp", "--role", "viewer", "--container", c] }, nil),
             ("operators password", "operator.password", { ["operators", "password", "temp"] }, "another password\n"),
             ("operators token", "management-token.create", { ["operators", "token", "temp"] }, nil),
             (

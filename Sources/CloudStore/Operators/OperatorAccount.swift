@@ -5,12 +5,21 @@ public struct OperatorAccount: Hashable, Sendable {
     public var name: String
     /// When the account was made, in milliseconds since 1970.
     public var created: Int64
+    /// What the operator may do (``OperatorAccess``); operators made before roles are owners.
+    public var role: OperatorRole
+    /// The containers the operator may act in, sorted; empty for every container.
+    public var containers: [ContainerIdentifier]
 
     /// Creates an account description.
-    public init(name: String, created: Int64) {
+    public init(name: String, created: Int64, role: OperatorRole = .owner, containers: [ContainerIdentifier] = []) {
         self.name = name
         self.created = created
+        self.role = role
+        self.containers = containers
     }
+
+    /// What the operator may do, as the store decides it.
+    public var access: OperatorAccess { OperatorAccess(role: role, containers: Set(containers)) }
 }
 
 /// An operator signed in to the console: who, the form token that must come with every change,

@@ -107,6 +107,8 @@ protocol OperatorStorage: Sendable {
     func setOperatorPasswordHash(_ hash: String, of name: String) throws -> Bool
     /// Removes an operator with their sessions and management tokens; `false` when there was none.
     func deleteOperator(named name: String) throws -> Bool
+    /// Sets an operator's role and containers (none: every container); `false` when there is no such operator.
+    func setOperatorAccess(role: OperatorRole, containers: [ContainerIdentifier], of name: String) throws -> Bool
 
     func insertOperatorSession(_ session: OperatorSession, lastSeen: Int64) throws
     /// The session with `id` and when it was last used, unless it was revoked.

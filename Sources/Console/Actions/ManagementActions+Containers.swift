@@ -5,7 +5,9 @@ extension ManagementActions {
     /// Every container, with records, record bytes and file bytes per environment (kept by the
     /// store as it writes: nothing is counted on the way).
     public func containers(as actor: OperatorIdentity) throws -> ContainersView {
-        let containers = try store.containers()
+        // An operator limited to some containers sees only those.
+        let access = try store.operatorAccess(of: actor)
+        let containers = try store.containers().filter { access.reaches($0.identifier) }
         return ContainersView(try containers.map { try containerView($0) })
     }
 

@@ -2,9 +2,10 @@ import CloudKitWire
 import CloudStore
 
 extension ManagementActions {
-    /// Every unrevoked management token (never its secret).
+    /// Every unrevoked management token (never its secret); an operator who is no owner of every
+    /// container sees their own.
     public func managementTokens(as actor: OperatorIdentity) throws -> ManagementTokensView {
-        ManagementTokensView(try store.managementTokens().map { ManagementTokenView($0) })
+        ManagementTokensView(try store.managementTokens(visibleTo: actor).map { ManagementTokenView($0) })
     }
 
     /// Creates a management token acting as `operatorName`, by default the operator who asks;

@@ -4,12 +4,14 @@ import HTTPServer
 extension ManagementAPI {
     /// Records, as the data API's query, lookup and modify bodies take them, and their export.
     static let recordRoutes: [ManagementRoute] = [
-        .json(.post, "/containers/:container/:environment/:database/records/query", "queryRecords") { actions, input, actor in
+        .json(.post, "/containers/:container/:environment/:database/records/query", "queryRecords", needs: .reads(.data)) {
+            actions, input, actor in
             try actions.queryRecords(
                 input.body, in: try input.container(), environment: try input.environment(), database: try input.database(),
                 user: input.query("user"), as: actor)
         },
-        .json(.get, "/containers/:container/:environment/:database/records/browse", "browseRecords") { actions, input, actor in
+        .json(.get, "/containers/:container/:environment/:database/records/browse", "browseRecords", needs: .reads(.data)) {
+            actions, input, actor in
             try actions.browseRecords(
                 zone: input.query("zone") ?? ZoneID.defaultZoneName, owner: input.query("owner"), recordType: input.query("type"),
                 after: input.query("after"),
@@ -18,7 +20,7 @@ extension ManagementAPI {
         },
         // A file for an ASSET field: the body is the file; the answer's receipt goes into a records/modify.
         .json(
-            .post, "/containers/:container/:environment/:database/records/assets", "uploadAsset", body: .raw,
+            .post, "/containers/:container/:environment/:database/records/assets", "uploadAsset", needs: .changes(.data), body: .raw,
             options: RouteOptions(maxBodyBytes: ConsolePages.maximumFormBytes)
         ) { actions, input, actor in
             guard let recordType = input.query("recordType"), let field = input.query("field") else {
@@ -30,13 +32,14 @@ extension ManagementAPI {
                 environment: try input.environment(), database: try input.database(), user: input.query("user"), as: actor
             ).json
         },
-        .json(.post, "/containers/:container/:environment/:database/records/lookup", "lookupRecords") { actions, input, actor in
+        .json(.post, "/containers/:container/:environment/:database/records/lookup", "lookupRecords", needs: .reads(.data)) {
+            actions, input, actor in
             try actions.lookupRecords(
                 input.body, in: try input.container(), environment: try input.environment(), database: try input.database(),
                 user: input.query("user"), as: actor)
         },
         .json(
-            .post, "/containers/:container/:environment/:database/records/modify", "modifyRecords",
+            .post, "/containers/:container/:environment/:database/records/modify", "modifyRecords", needs: .changes(.data),
             options: RouteOptions(maxBodyBytes: maximumSchemaBytes)
         ) { actions, input, actor in
             try actions.modifyRecords(
@@ -44,7 +47,8 @@ extension ManagementAPI {
                 user: input.query("user"), as: actor
             ).json
         },
-        .response(.post, "/containers/:container/:environment/:database/records/export", "exportRecords", body: .json) {
+        .response(.post, "/containers/:container/:environment/:database/records/export", "exportRecords", needs: .reads(.data), body: .json)
+        {
             api, input, actor in
             let formatName = input.query("format") ?? "json"
             guard let format = RecordExport.Format(rawValue: formatName) else {

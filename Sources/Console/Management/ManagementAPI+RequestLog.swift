@@ -5,10 +5,10 @@ extension ManagementAPI {
     /// A container's request log: read, one call looked up (by its `id` or its request id),
     /// exported and followed live.
     static let requestLogRoutes: [ManagementRoute] = [
-        .json(.get, "/containers/:container/logs", "requestLog") { actions, input, actor in
+        .json(.get, "/containers/:container/logs", "requestLog", needs: .reads(.logs)) { actions, input, actor in
             try actions.requestLog(try requestLogFilter(input, actions), as: actor).json
         },
-        .response(.get, "/containers/:container/logs/export", "exportRequestLog", body: .raw) { api, input, actor in
+        .response(.get, "/containers/:container/logs/export", "exportRequestLog", needs: .reads(.logs), body: .raw) { api, input, actor in
             let format = input.query("format") ?? "jsonl"
             guard format == "jsonl" || format == "csv" else {
                 throw CloudStoreError.badRequest("Unknown export format '\(format)': use jsonl or csv")
@@ -16,13 +16,13 @@ extension ManagementAPI {
             let export = try api.actions.exportRequestLog(try requestLogFilter(input, api.actions), csv: format == "csv", as: actor)
             return file(export.bytes, contentType: export.contentType)
         },
-        .json(.get, "/containers/:container/logs/requests/:request", "requestLogEntry") { actions, input, actor in
+        .json(.get, "/containers/:container/logs/requests/:request", "requestLogEntry", needs: .reads(.logs)) { actions, input, actor in
             let environment = try input.query("environment").flatMap { $0.isEmpty ? nil : try Environment(parsing: $0) }
             return try actions.requestLogEntry(
                 container: input.path("container"), environment: environment, request: input.path("request"), as: actor
             ).json
         },
-        .response(.get, "/containers/:container/logs/tail", "tailRequestLog", body: .raw) { api, input, _ in
+        .response(.get, "/containers/:container/logs/tail", "tailRequestLog", needs: .reads(.logs), body: .raw) { api, input, _ in
             RequestLogTail.response(
                 api.actions.store.requestLog, filter: try requestLogFilter(input, api.actions), heartbeat: api.tailHeartbeat
             ) {

@@ -4,7 +4,7 @@ import HTTPServer
 extension ManagementAPI {
     /// An environment's schema: read as JSON or `.ckdb` text, imported, validated and edited.
     static let schemaRoutes: [ManagementRoute] = [
-        .response(.get, "/containers/:container/:environment/schema", "schema", body: .raw) { api, input, actor in
+        .response(.get, "/containers/:container/:environment/schema", "schema", needs: .reads(.schema), body: .raw) { api, input, actor in
             if input.query("format") == "ckdb" {
                 return .text(try api.actions.schemaText(of: try input.container(), environment: try input.environment(), as: actor))
             }
@@ -13,7 +13,9 @@ extension ManagementAPI {
             let schema = try api.actions.schema(of: try input.container(), environment: try input.environment(), as: actor)
             return .json(schema.json.serialized())
         },
-        .json(.put, "/containers/:container/:environment/schema", "importSchema", body: .raw, options: schemaOptions) {
+        .json(
+            .put, "/containers/:container/:environment/schema", "importSchema", needs: .changes(.schema), body: .raw, options: schemaOptions
+        ) {
             actions, input, actor in
             let text = try input.text()
             // A dry run answers what the import would change, and changes nothing.
@@ -23,16 +25,22 @@ extension ManagementAPI {
             }
             return try actions.importSchema(text, into: try input.container(), environment: try input.environment(), as: actor).json
         },
-        .json(.post, "/containers/:container/:environment/schema/validate", "validateSchema", body: .raw, options: schemaOptions) {
+        .json(
+            .post, "/containers/:container/:environment/schema/validate", "validateSchema", needs: .reads(.schema), body: .raw,
+            options: schemaOptions
+        ) {
             actions, input, actor in
             let text = try input.text()
             return try actions.validateSchema(text, for: try input.container(), environment: try input.environment(), as: actor).json
         },
-        .json(.post, "/containers/:container/:environment/record-types", "createRecordType", status: .created) { actions, input, actor in
+        .json(.post, "/containers/:container/:environment/record-types", "createRecordType", needs: .changes(.schema), status: .created) {
+            actions, input, actor in
             let name = try input.string("name")
             return try actions.createRecordType(name, in: try input.container(), environment: try input.environment(), as: actor).json
         },
-        .json(.post, "/containers/:container/:environment/record-types/:type/fields", "addField", status: .created) {
+        .json(
+            .post, "/containers/:container/:environment/record-types/:type/fields", "addField", needs: .changes(.schema), status: .created
+        ) {
             actions, input, actor in
             let name = try input.string("name")
             let type = try input.string("type")
@@ -42,14 +50,16 @@ extension ManagementAPI {
                 as: actor
             ).json
         },
-        .json(.put, "/containers/:container/:environment/record-types/:type/fields/:field/indexes", "setIndexes") { actions, input, actor in
+        .json(.put, "/containers/:container/:environment/record-types/:type/fields/:field/indexes", "setIndexes", needs: .changes(.schema))
+        { actions, input, actor in
             let indexes = try input.strings("indexes")
             return try actions.setIndexes(
                 indexes, of: input.path("field"), recordType: input.path("type"), in: try input.container(),
                 environment: try input.environment(), as: actor
             ).json
         },
-        .json(.put, "/containers/:container/:environment/record-types/:type/indexes", "setTypeIndexes") { actions, input, actor in
+        .json(.put, "/containers/:container/:environment/record-types/:type/indexes", "setTypeIndexes", needs: .changes(.schema)) {
+            actions, input, actor in
             guard let object = input.body["indexes"]?.objectValue else {
                 throw CloudStoreError.badRequest("indexes must be an object of field names to lists of indexes")
             }
@@ -60,19 +70,22 @@ extension ManagementAPI {
             ).json
         },
         // What deleting the type (or, with `?field=`, one of its fields) would remove, counted first.
-        .json(.get, "/containers/:container/:environment/record-types/:type/deletion", "schemaDeletionImpact") { actions, input, actor in
+        .json(.get, "/containers/:container/:environment/record-types/:type/deletion", "schemaDeletionImpact", needs: .reads(.schema)) {
+            actions, input, actor in
             try actions.deleteFromSchema(
                 field: input.query("field"), of: input.path("type"), confirmed: false, in: try input.container(),
                 environment: try input.environment(), as: actor
             ).json
         },
-        .json(.delete, "/containers/:container/:environment/record-types/:type", "deleteRecordType") { actions, input, actor in
+        .json(.delete, "/containers/:container/:environment/record-types/:type", "deleteRecordType", needs: .changes(.schema)) {
+            actions, input, actor in
             try actions.deleteFromSchema(
                 field: nil, of: input.path("type"), confirmed: true, in: try input.container(), environment: try input.environment(),
                 as: actor
             ).json
         },
-        .json(.delete, "/containers/:container/:environment/record-types/:type/fields/:field", "deleteField") { actions, input, actor in
+        .json(.delete, "/containers/:container/:environment/record-types/:type/fields/:field", "deleteField", needs: .changes(.schema)) {
+            actions, input, actor in
             try actions.deleteFromSchema(
                 field: input.path("field"), of: input.path("type"), confirmed: true, in: try input.container(),
                 environment: try input.environment(), as: actor

@@ -3,10 +3,14 @@ import CloudStore
 extension ManagementAPI {
     /// Subscriptions, shares, push tokens, notification queues and change logs.
     static let syncRoutes: [ManagementRoute] = [
-        .json(.get, "/containers/:container/:environment/subscriptions", "subscriptions") { actions, input, actor in
+        .json(.get, "/containers/:container/:environment/subscriptions", "subscriptions", needs: .reads(.appUsers)) {
+            actions, input, actor in
             try actions.subscriptions(in: try input.container(), environment: try input.environment(), as: actor).json
         },
-        .json(.delete, "/containers/:container/:environment/:database/subscriptions/:user/:subscription", "deleteSubscription") {
+        .json(
+            .delete, "/containers/:container/:environment/:database/subscriptions/:user/:subscription", "deleteSubscription",
+            needs: .changes(.appUsers)
+        ) {
             actions, input, actor in
             let container = try input.container()
             let environment = try input.environment()
@@ -15,10 +19,11 @@ extension ManagementAPI {
                 in: container, environment: environment, as: actor
             ).json
         },
-        .json(.get, "/containers/:container/:environment/shares", "shares") { actions, input, actor in
+        .json(.get, "/containers/:container/:environment/shares", "shares", needs: .reads(.appUsers)) { actions, input, actor in
             try actions.shares(in: try input.container(), environment: try input.environment(), as: actor).json
         },
-        .json(.delete, "/containers/:container/:environment/shares/:owner/:zone/:share", "deleteShare") { actions, input, actor in
+        .json(.delete, "/containers/:container/:environment/shares/:owner/:zone/:share", "deleteShare", needs: .changes(.appUsers)) {
+            actions, input, actor in
             let container = try input.container()
             try input.requireUsers(input.path("owner"), in: container)
             return try actions.deleteShare(
@@ -26,7 +31,10 @@ extension ManagementAPI {
                 environment: try input.environment(), as: actor
             ).json
         },
-        .json(.delete, "/containers/:container/:environment/shares/:owner/:zone/:share/participants/:user", "removeShareParticipant") {
+        .json(
+            .delete, "/containers/:container/:environment/shares/:owner/:zone/:share/participants/:user", "removeShareParticipant",
+            needs: .changes(.appUsers)
+        ) {
             actions, input, actor in
             let container = try input.container()
             try input.requireUsers(input.path("owner"), input.path("user"), in: container)
@@ -35,18 +43,21 @@ extension ManagementAPI {
                 in: container, environment: try input.environment(), as: actor
             ).json
         },
-        .json(.get, "/containers/:container/:environment/push-tokens", "pushTokens") { actions, input, actor in
+        .json(.get, "/containers/:container/:environment/push-tokens", "pushTokens", needs: .reads(.appUsers)) { actions, input, actor in
             let container = try input.container()
             try input.requireUsers(input.query("user"), in: container)
             return try actions.pushTokens(in: container, environment: try input.environment(), user: input.query("user"), as: actor).json
         },
-        .json(.delete, "/containers/:container/:environment/push-tokens/:id", "revokePushToken") { actions, input, actor in
+        .json(.delete, "/containers/:container/:environment/push-tokens/:id", "revokePushToken", needs: .changes(.appUsers)) {
+            actions, input, actor in
             try actions.revokePushToken(input.path("id"), in: try input.container(), environment: try input.environment(), as: actor).json
         },
-        .json(.get, "/containers/:container/:environment/notifications", "notificationQueues") { actions, input, actor in
+        .json(.get, "/containers/:container/:environment/notifications", "notificationQueues", needs: .reads(.appUsers)) {
+            actions, input, actor in
             try actions.notificationQueues(in: try input.container(), environment: try input.environment(), as: actor).json
         },
-        .json(.get, "/containers/:container/:environment/:database/zones/:zone/changes", "changeLog") { actions, input, actor in
+        .json(.get, "/containers/:container/:environment/:database/zones/:zone/changes", "changeLog", needs: .reads(.data)) {
+            actions, input, actor in
             let range = ChangeLogRange(
                 after: try input.queryInteger("after"), before: try input.queryInteger("before"), since: try input.queryInteger("since"),
                 recordNamePrefix: input.query("recordName"),
@@ -56,7 +67,8 @@ extension ManagementAPI {
                 user: input.query("user"), zoneOwner: input.query("owner"), range: range, as: actor
             ).json
         },
-        .json(.get, "/containers/:container/:environment/:database/zones/:zone/changes/next", "nextChanges") { actions, input, actor in
+        .json(.get, "/containers/:container/:environment/:database/zones/:zone/changes/next", "nextChanges", needs: .reads(.data)) {
+            actions, input, actor in
             try actions.nextChanges(
                 zone: input.path("zone"), syncToken: input.query("syncToken"), in: try input.container(),
                 environment: try input.environment(),

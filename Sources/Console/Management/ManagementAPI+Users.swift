@@ -3,10 +3,10 @@ import CloudStore
 extension ManagementAPI {
     /// A container's app users.
     static let userRoutes: [ManagementRoute] = [
-        .json(.get, "/containers/:container/users", "users") { actions, input, actor in
+        .json(.get, "/containers/:container/users", "users", needs: .reads(.appUsers)) { actions, input, actor in
             try actions.users(in: try input.container(), search: input.query("search"), as: actor).json
         },
-        .json(.post, "/containers/:container/users", "addUser", status: .created) { actions, input, actor in
+        .json(.post, "/containers/:container/users", "addUser", needs: .changes(.appUsers), status: .created) { actions, input, actor in
             let name = try input.string("name")
             let password = try input.string("password")
             let emailAddress = try input.optionalString("emailAddress")
@@ -18,19 +18,21 @@ extension ManagementAPI {
                 lastName: lastName, discoverable: discoverable, as: actor
             ).json
         },
-        .json(.delete, "/containers/:container/users/:user", "removeUser") { actions, input, actor in
+        .json(.delete, "/containers/:container/users/:user", "removeUser", needs: .changes(.appUsers)) { actions, input, actor in
             try actions.removeUser(input.path("user"), in: try input.container(), as: actor).json
         },
-        .json(.post, "/containers/:container/users/:user/password", "setUserPassword") { actions, input, actor in
+        .json(.post, "/containers/:container/users/:user/password", "setUserPassword", needs: .changes(.appUsers)) {
+            actions, input, actor in
             let password = try input.string("password")
             return try actions.setUserPassword(input.path("user"), in: try input.container(), password: password, as: actor).json
         },
-        .json(.post, "/containers/:container/users/:user/discoverable", "setUserDiscoverable") { actions, input, actor in
+        .json(.post, "/containers/:container/users/:user/discoverable", "setUserDiscoverable", needs: .changes(.appUsers)) {
+            actions, input, actor in
             let discoverable = try input.bool("discoverable")
             return try actions.setUserDiscoverable(input.path("user"), in: try input.container(), discoverable: discoverable, as: actor)
                 .json
         },
-        .json(.post, "/containers/:container/users/:user/sign-out", "signOutUser") { actions, input, actor in
+        .json(.post, "/containers/:container/users/:user/sign-out", "signOutUser", needs: .changes(.appUsers)) { actions, input, actor in
             try actions.signOutUser(input.path("user"), in: try input.container(), as: actor).json
         },
     ]

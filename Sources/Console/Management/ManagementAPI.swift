@@ -20,7 +20,7 @@ struct ManagementAPI: Sendable {
 
     /// Every route, as data, in the order they are mounted.
     static let routes: [ManagementRoute] =
-        containerRoutes + credentialRoutes + userRoutes + schemaRoutes + zoneRoutes + recordRoutes + managementTokenRoutes
+        containerRoutes + operatorRoutes + credentialRoutes + userRoutes + schemaRoutes + zoneRoutes + recordRoutes + managementTokenRoutes
         + lifecycleRoutes + securityRoutes + requestLogRoutes + limitsRoutes + syncRoutes + notificationRoutes
 
     /// Adds the routes of ``routes`` under `/admin/v1`.
@@ -39,7 +39,9 @@ struct ManagementAPI: Sendable {
     /// own response, with the API's headers; an error as CloudKit's error JSON.
     private func respond(to request: HTTPRequest, by route: ManagementRoute) -> HTTPResponse {
         do {
-            let actor = try authenticator.authenticate(request).identity
+            let operatorRequest = try authenticator.authenticate(request)
+            try operatorRequest.access.check(route.needs, on: OperatorTarget(request))
+            let actor = operatorRequest.identity
             let input = try ManagementInput(request, jsonBody: route.body == .json, actions: actions)
             switch route.handler {
             case .json(let action):

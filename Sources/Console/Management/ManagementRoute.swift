@@ -29,6 +29,9 @@ struct ManagementRoute: Sendable {
     let pattern: String
     /// The operation's name: the action it runs.
     let operation: String
+    /// What the operator must be allowed (``OperatorAccess/check(_:on:)``), checked before the
+    /// action runs against the container, environment and database of the path.
+    let needs: OperatorPermission
     /// How the body is read.
     let body: Body
     /// The status of a success.
@@ -40,20 +43,23 @@ struct ManagementRoute: Sendable {
 
     /// A route answered by a JSON action.
     static func json(
-        _ method: HTTPMethod, _ pattern: String, _ operation: String, body: Body = .json, status: HTTPStatus = .ok,
+        _ method: HTTPMethod, _ pattern: String, _ operation: String, needs: OperatorPermission, body: Body = .json,
+        status: HTTPStatus = .ok,
         options: RouteOptions = .default,
         _ action: @escaping @Sendable (ManagementActions, ManagementInput, OperatorIdentity) throws -> JSONValue
     ) -> ManagementRoute {
         ManagementRoute(
-            method: method, pattern: pattern, operation: operation, body: body, status: status, options: options, handler: .json(action))
+            method: method, pattern: pattern, operation: operation, needs: needs, body: body, status: status, options: options,
+            handler: .json(action))
     }
 
     /// A route whose action makes its own response.
     static func response(
-        _ method: HTTPMethod, _ pattern: String, _ operation: String, body: Body,
+        _ method: HTTPMethod, _ pattern: String, _ operation: String, needs: OperatorPermission, body: Body,
         _ action: @escaping @Sendable (ManagementAPI, ManagementInput, OperatorIdentity) throws -> HTTPResponse
     ) -> ManagementRoute {
         ManagementRoute(
-            method: method, pattern: pattern, operation: operation, body: body, status: .ok, options: .default, handler: .response(action))
+            method: method, pattern: pattern, operation: operation, needs: needs, body: body, status: .ok, options: .default,
+            handler: .response(action))
     }
 }

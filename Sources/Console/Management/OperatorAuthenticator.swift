@@ -26,14 +26,16 @@ struct OperatorAuthenticator: Sendable {
     ///   expired credential; ``CloudStoreError/accessDenied(_:)`` for a state-changing session
     ///   request without its CSRF token.
     func authenticate(_ request: HTTPRequest, formToken: String? = nil, countingUse: Bool = true) throws -> OperatorRequest {
-        if let fixedIdentity { return OperatorRequest(identity: fixedIdentity, csrfToken: nil) }
+        if let fixedIdentity {
+            return OperatorRequest(identity: fixedIdentity, csrfToken: nil, access: try store.operatorAccess(of: fixedIdentity))
+        }
         if let authorization = request.headers["Authorization"] {
             guard authorization.hasPrefix("Bearer ") else {
                 throw CloudStoreError.authenticationFailed("Send a management token as Authorization: Bearer cumulus_mt_…")
             }
             let token = try store.managementToken(text: String(authorization.dropFirst("Bearer ".count)))
-            return OperatorRequest(
-                identity: .token(operatorName: token.operatorName, tokenID: token.id, client: request.client.host), csrfToken: nil)
+            let identity = OperatorIdentity.token(operatorName: token.operatorName, tokenID: token.id, client: request.client.host)
+            return OperatorRequest(identity: identity, csrfToken: nil, access: try store.operatorAccess(of: identity))
         }
         guard let secret = cookies.policy(for: request).value(of: Self.sessionCookie, in: request) else {
             throw CloudStoreError.authenticationFailed(
@@ -55,16 +57,17 @@ struct OperatorAuthenticator: Sendable {
                 throw CloudStoreError.accessDenied("The form's security token is missing or out of date; reload the page and try again")
             }
         }
-        return OperatorRequest(
-            identity: .session(operatorName: session.operatorName, sessionID: session.id, client: request.client.host),
-            csrfToken: session.csrfToken)
+        let identity = OperatorIdentity.session(operatorName: session.operatorName, sessionID: session.id, client: request.client.host)
+        return OperatorRequest(identity: identity, csrfToken: session.csrfToken, access: try store.operatorAccess(of: identity))
     }
 
-    /// Whether the credential `request` was authenticated with still holds: what a long-lived
-    /// answer (a live tail) checks again, so it ends when its token is revoked, its session ends
-    /// or its operator is removed. The check does not count as the session's activity.
+    /// Whether the credential `request` was authenticated with still holds, and its operator may
+    /// still read the request log there: what a live tail checks again, so it ends when its token
+    /// is revoked, its session ends, its operator is removed or loses the right. The check does
+    /// not count as the session's activity.
     func stillAuthenticates(_ request: HTTPRequest) -> Bool {
-        (try? authenticate(request, countingUse: false)) != nil
+        guard let still = try? authenticate(request, countingUse: false), let target = try? OperatorTarget(request) else { return false }
+        return still.access.allows(.reads(.logs), on: target)
     }
 
     /// Whether a request of this method may change something (everything but GET and HEAD).
@@ -73,10 +76,26 @@ struct OperatorAuthenticator: Sendable {
     }
 }
 
-/// An authenticated operator request: who, and the CSRF token pages put in their forms.
+/// An authenticated operator request: who, the CSRF token pages put in their forms, and what
+/// the operator may do, read once with the credential.
 struct OperatorRequest: Sendable {
     /// Who is acting.
     var identity: OperatorIdentity
     /// The session's CSRF token; `nil` for a management token.
     var csrfToken: String?
+    /// The operator's role and containers, as the store keeps them.
+    var access: OperatorAccess
+}
+
+extension OperatorTarget {
+    /// What a console or management request acts on, from its path's `:container`,
+    /// `:environment` and `:database`.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` for a malformed container identifier.
+    init(_ request: HTTPRequest) throws {
+        let parameters = request.pathParameters
+        self.init(
+            container: try parameters["container"].map { try ContainerIdentifier($0) },
+            environment: parameters["environment"].flatMap(Environment.init(rawValue:)),
+            database: parameters["database"].flatMap(DatabaseScope.init(rawValue:)))
+    }
 }

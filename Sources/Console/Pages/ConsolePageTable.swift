@@ -1,3 +1,4 @@
+import CloudStore
 import HTTPServer
 
 /// Every console page type, once: ``Console/mountPages`` mounts their routes and nothing else
@@ -9,7 +10,7 @@ enum ConsolePageTable {
     /// pages, then the pages outside a container.
     static let pageSets: [any ConsolePageSet.Type] =
         [LoginPage.self, ContainersPages.self] + ConsoleSection.allCases.map(\.pages) + [
-            NotificationsPage.self, ManagementTokensPages.self, AuditPages.self, ConsoleNotFoundPage.self,
+            NotificationsPage.self, ManagementTokensPages.self, OperatorsPages.self, AuditPages.self, ConsoleNotFoundPage.self,
         ]
 
     /// The templates of pages outside the table: the layout and error page, the start and
@@ -22,9 +23,15 @@ enum ConsolePageTable {
     /// Every template that must load at start.
     static let templates: [String] = frameworkTemplates + pageSets.flatMap { $0.templates }
 
-    /// Every route of the pages, run by `console`.
+    /// Every route of the pages, run by `console`, each with what its page type says it needs.
     static func routes(_ console: ConsolePages) -> [ConsoleRoute] {
-        pageSets.flatMap { $0.init(console: console).routes }
+        pageSets.flatMap { set in
+            set.init(console: console).routes.map { route in
+                var route = route
+                route.needs = (set.needs(route.method), set.needs(.post))
+                return route
+            }
+        }
     }
 }
 
@@ -49,21 +56,38 @@ extension ConsoleSection {
     }
 }
 
-extension LoginPage: ConsolePageSet {}
-extension ContainersPages: ConsolePageSet {}
-extension RecordsPages: ConsolePageSet {}
-extension ZonesPages: ConsolePageSet {}
-extension SyncPages: ConsolePageSet {}
-extension NotificationsPage: ConsolePageSet {}
-extension SharePages: ConsolePageSet {}
-extension SchemaPages: ConsolePageSet {}
-extension SecurityPages: ConsolePageSet {}
-extension UsersPages: ConsolePageSet {}
-extension APITokensPages: ConsolePageSet {}
-extension ServerKeysPages: ConsolePageSet {}
-extension LogsPages: ConsolePageSet {}
-extension UsagePages: ConsolePageSet {}
-extension DeployPages: ConsolePageSet {}
-extension ResetPages: ConsolePageSet {}
-extension ManagementTokensPages: ConsolePageSet {}
-extension AuditPages: ConsolePageSet {}
+// Each page type names the area its pages concern (``OperatorArea``): operators' roles are
+// decided by it, GET reading and a post changing, unless the type says otherwise.
+extension LoginPage: ConsolePageSet { static let area = OperatorArea.containers }
+extension ContainersPages: ConsolePageSet { static let area = OperatorArea.containers }
+extension RecordsPages: ConsolePageSet { static let area = OperatorArea.data }
+extension ZonesPages: ConsolePageSet { static let area = OperatorArea.data }
+extension SyncPages: ConsolePageSet { static let area = OperatorArea.data }
+extension NotificationsPage: ConsolePageSet { static let area = OperatorArea.appUsers }
+extension SharePages: ConsolePageSet { static let area = OperatorArea.appUsers }
+extension SchemaPages: ConsolePageSet { static let area = OperatorArea.schema }
+extension SecurityPages: ConsolePageSet { static let area = OperatorArea.schema }
+extension UsersPages: ConsolePageSet {
+    static let area = OperatorArea.appUsers
+    /// The container's users are the same in both environments: a change reaches production.
+    static func needs(_ method: HTTPMethod) -> OperatorPermission { changingProduction(method) }
+}
+extension APITokensPages: ConsolePageSet { static let area = OperatorArea.credentials }
+extension ServerKeysPages: ConsolePageSet { static let area = OperatorArea.credentials }
+extension LogsPages: ConsolePageSet { static let area = OperatorArea.logs }
+extension UsagePages: ConsolePageSet { static let area = OperatorArea.usage }
+extension DeployPages: ConsolePageSet {
+    static let area = OperatorArea.schema
+    /// A deploy writes production, whichever environment's page asks.
+    static func needs(_ method: HTTPMethod) -> OperatorPermission { changingProduction(method) }
+}
+extension ResetPages: ConsolePageSet {
+    static let area = OperatorArea.data
+    /// A reset empties development, whichever environment's page asks.
+    static func needs(_ method: HTTPMethod) -> OperatorPermission {
+        OperatorPermission(area: area, changesState: method != .get, environment: .development)
+    }
+}
+extension ManagementTokensPages: ConsolePageSet { static let area = OperatorArea.managementTokens }
+extension AuditPages: ConsolePageSet { static let area = OperatorArea.logs }
+extension OperatorsPages: ConsolePageSet { static let area = OperatorArea.operators }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CloudKitWire
 import CloudStore
 import Console
 import Foundation
@@ -10,35 +11,81 @@ import Foundation
 struct OperatorsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "operators", abstract: "Manage console operators and their management tokens.",
-        subcommands: [Add.self, List.self, Remove.self, Password.self, Token.self, Tokens.self, RevokeToken.self])
+        subcommands: [Add.self, List.self, SetRole.self, Remove.self, Password.self, Token.self, Tokens.self, RevokeToken.self])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Add an operator; the password is read from standard input (one line).",
-            discussion: "For example: printf '%s\\n' 'a long passphrase' | cumulus operators add alice")
+            discussion:
+                "For example: printf '%s\\n' 'a long passphrase' | cumulus operators add alice --role developer --container iCloud.com.example.Notes"
+        )
 
-        @OptionGroup var data: DataDirectoryOptions
+        @OptionGroup var management: ManagementOptions
 
         @Argument(help: "The name the operator signs in to the console with.")
         var name: String
 
+        @OptionGroup var access: AccessOptions
+
         func run() throws {
-            let password = try readPassword(for: "operators add")
-            let account = try data.actions().addOperator(name, password: password, as: .local)
-            print("Added operator \(account.name); sign in at /console/")
+            var body = access.body
+            body["name"] = .string(name)
+            body["password"] = .string(try readPassword(for: "operators add"))
+            let account = try management.client().result(OperatorView.self, .post, ManagementPath("operators"), body: .object(body))
+            // An owner of every container, the default, is said as before roles.
+            let role =
+                account.role == OperatorRole.owner.rawValue && account.containers.isEmpty ? "" : " (\(account.access))"
+            print("Added operator \(account.name)\(role); sign in at /console/")
         }
+    }
+
+    struct SetRole: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set-role", abstract: "Give an operator a role and the containers they are limited to (none: every container).",
+            discussion: "Their sessions and tokens act with the new role from their next request on.")
+
+        @OptionGroup var management: ManagementOptions
+
+        @Argument(help: "The operator's name.")
+        var name: String
+
+        @OptionGroup var access: AccessOptions
+
+        func run() throws {
+            let account = try management.client().result(
+                OperatorView.self, .put, ManagementPath("operators", name, "role"), body: .object(access.body))
+            print("\(account.name) is now \(account.access)")
+        }
+    }
+
+    /// `--role` and `--container`, as `add` and `set-role` take them.
+    struct AccessOptions: ParsableArguments {
+        @Option(
+            help:
+                "What the operator may do: owner (everything), developer (development, and reading production; no credentials or operators) or viewer (reads schema, logs, usage and the public database)."
+        )
+        var role = "owner"
+
+        @Option(
+            name: .customLong("container"), help: "A container the operator is limited to; repeat for several. [default: every container]")
+        var containers: [String] = []
+
+        /// The body of the management request.
+        var body: JSONObject { ["role": .string(role), "containers": .array(containers.map(JSONValue.string))] }
     }
 
     struct List: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the operators.")
 
-        @OptionGroup var data: DataDirectoryOptions
+        @OptionGroup var management: ManagementOptions
 
         func run() throws {
-            let operators = try data.openStore().operators()
+            let operators = try management.client().result(OperatorsView.self, .get, ManagementPath("operators")).operators
             if operators.isEmpty { print(OperatorsCommand.firstOperatorHint) }
             for account in operators {
-                print("\(account.name)\tadded \(Date(timeIntervalSince1970: Double(account.created) / 1000).formatted(.iso8601))")
+                let added = Date(timeIntervalSince1970: Double(account.created) / 1000).formatted(.iso8601)
+                let containers = account.containers.isEmpty ? "every container" : account.containers.joined(separator: " ")
+                print("\(account.name)\tadded \(added)\t\(account.role)\t\(containers)")
             }
         }
     }
@@ -47,13 +94,13 @@ struct OperatorsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Remove an operator: their console sessions end and their management tokens stop working at once.")
 
-        @OptionGroup var data: DataDirectoryOptions
+        @OptionGroup var management: ManagementOptions
 
         @Argument(help: "The operator's name.")
         var name: String
 
         func run() throws {
-            _ = try data.actions().removeOperator(name, as: .local)
+            _ = try management.client().result(OperatorChangeView.self, .delete, ManagementPath("operators", name))
             print("Removed operator \(name)")
         }
     }

@@ -11,7 +11,8 @@ import Testing
     /// The public actions that change state, each walked by ``everyChangingActionWritesExactlyOneAuditEntry()``.
     static let changing = [
         "createContainer", "createAPIToken", "revokeAPIToken", "addServerKey", "revokeServerKey", "createManagementToken",
-        "revokeManagementToken", "addOperator", "setOperatorPassword", "removeOperator", "rotateSecret", "setLimits", "addUser",
+        "revokeManagementToken", "addOperator", "setOperatorRole", "setOperatorPassword", "removeOperator", "rotateSecret", "setLimits",
+        "addUser",
         "setUserPassword", "setUserDiscoverable", "signOutUser", "removeUser", "importSchema", "createRecordType", "addField",
         "setIndexes", "deleteFromSchema", "createRole", "setGrants", "setUserRoles", "changeUserRole", "deleteRole", "createZone",
         "deleteZone", "modifyRecords", "uploadAsset", "deleteSubscription", "revokePushToken", "removeShareParticipant", "deleteShare",
@@ -21,7 +22,8 @@ import Testing
 
     /// The public actions that only read (a dry run such as `validateSchema` included).
     static let reading = [
-        "apiTokens", "auditTrail", "browseRecords", "changeLog", "container", "containers", "developmentContents", "exportRecords",
+        "operators", "apiTokens", "auditTrail", "browseRecords", "changeLog", "container", "containers", "developmentContents",
+        "exportRecords",
         "exportRequestLog", "limits", "lookupRecords", "managementTokens", "nextChanges", "notificationQueues", "notifications",
         "pushTokens", "queryRecords", "recordCounts", "recordReferrers", "requestLog", "requestLogEntry", "requestLogFilter", "schema",
         "schemaDeployments", "schemaDifference", "schemaText", "security", "serverKeys", "shares", "signInAttacks", "simulateAccess",
@@ -78,6 +80,10 @@ import Testing
             ),
             ("revokeManagementToken", "management-token.revoke", { _ = try actions.revokeManagementToken(managementToken, as: actor) }),
             ("addOperator", "operator.add", { _ = try actions.addOperator("temp", password: "operator password", as: actor) }),
+            (
+                "setOperatorRole", "operator.role",
+                { _ = try actions.setOperatorRole(.viewer, containers: [c.rawValue], of: "temp", as: actor) }
+            ),
             (
                 "setOperatorPassword", "operator.password",
                 { _ = try actions.setOperatorPassword("another password", of: "temp", as: actor) }

@@ -76,6 +76,19 @@ import Testing
         #expect(!rest.contains("event:"), "\(rest)")
     }
 
+    @Test func aTailEndsWhenItsOperatorIsLimitedToAnotherContainer() throws {
+        let server = try Self.server()
+        let other = try ContainerIdentifier("iCloud.com.example.Other")
+        try server.store.createContainer(other)
+        try server.store.addOperator("bob", password: "operator password", role: .viewer)
+        let token = try server.store.createManagementToken(for: "bob", name: "watcher")
+        let client = try Self.open(server, credential: ("Authorization", "Bearer " + token.text))
+        try server.store.setOperatorRole(.viewer, containers: [other], of: "bob")
+        try Self.call(server, "after-the-change")
+        let rest = try Self.readToEnd(client)
+        #expect(!rest.contains("after-the-change"), "\(rest)")
+    }
+
     @Test func aConsoleTailEndsWhenItsSessionSignsOut() throws {
         let server = try Self.server()
         let signedIn = try server.store.signInOperator("root", password: "operator password", clientAddress: nil)

@@ -97,6 +97,10 @@ import Testing
         ("GET", "/admin/v1/management-tokens", ""),
         ("POST", "/admin/v1/management-tokens", #"{"name":"more"}"#),
         ("DELETE", "/admin/v1/management-tokens/ID", ""),
+        ("GET", "/admin/v1/operators", ""),
+        ("POST", "/admin/v1/operators", #"{"name":"zed","password":"operator password","role":"viewer"}"#),
+        ("PUT", "/admin/v1/operators/root/role", #"{"role":"viewer"}"#),
+        ("DELETE", "/admin/v1/operators/root", ""),
     ]
 
     /// The push token alice holds, and its id, what a revocation names.
@@ -141,6 +145,7 @@ import Testing
             "\(try store.managementTokens().map(\.id))", try store.exportSchema(server.container, .production),
             "\(try store.roleAssignments(in: server.container, .development).mapValues { $0.sorted() }.sorted { $0.key < $1.key })",
             "\(try store.limits(of: server.container, .development))", "\(try store.pushTokens(server.container, .development).map(\.id))",
+            "\(try store.operators())",
         ].joined(separator: "|")
     }
 

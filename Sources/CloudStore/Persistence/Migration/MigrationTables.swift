@@ -42,7 +42,12 @@ enum MigrationTables {
                 Column("user_record_name", .text), Column("created", .integer), Column("session", .text), Column("bound", .integer),
                 Column("last_used", .integer),
             ]),
-        MigrationTable("operators", key: ["name"], [Column("name", .text), Column("password", .text), Column("created", .integer)]),
+        MigrationTable(
+            "operators", key: ["name"],
+            [
+                Column("name", .text), Column("password", .text), Column("created", .integer), Column("role", .text),
+                Column("containers", .text),
+            ]),
         MigrationTable(
             "operator_sessions", key: ["id"],
             [

@@ -33,6 +33,22 @@ enum CatalogRows {
             isDiscoverable: row.bool(8))
     }
 
+    /// The columns of an operator, as both backends read them.
+    static let operatorColumns = "name, created, role, containers"
+
+    /// An operator from a row of `operatorColumns`. A role or container the store no longer
+    /// knows reads as the least: a viewer, of the containers still named.
+    static func operatorAccount(from row: some StoredRow) -> OperatorAccount {
+        OperatorAccount(
+            name: row.text(0), created: row.integer(1), role: OperatorRole(rawValue: row.text(2)) ?? .viewer,
+            containers: row.text(3).split(separator: " ").compactMap { try? ContainerIdentifier(String($0)) })
+    }
+
+    /// An operator's containers as stored: their identifiers, separated by spaces (none: every container).
+    static func operatorContainers(_ containers: [ContainerIdentifier]) -> String {
+        containers.map(\.rawValue).joined(separator: " ")
+    }
+
     /// A management token from a row of `managementTokenColumns`.
     static func managementToken(from row: some StoredRow) -> ManagementToken {
         ManagementToken(

@@ -7,18 +7,50 @@ public struct OperatorView: ManagementResult, Equatable {
     public var name: String
     /// When they were added, in milliseconds since 1970.
     public var created: Int64
+    /// What they may do: `owner`, `developer` or `viewer`.
+    public var role: String
+    /// The containers they are limited to; empty for every container.
+    public var containers: [String]
 
-    init(name: String, created: Int64) {
-        self.name = name
-        self.created = created
+    init(_ account: OperatorAccount) {
+        name = account.name
+        created = account.created
+        role = account.role.rawValue
+        containers = account.containers.map(\.rawValue)
     }
 
-    public var json: JSONValue { ["name": .string(name), "created": .integer(created)] }
+    /// `viewer of iCloud.a, iCloud.b` or `owner of every container`.
+    public var access: String { "\(role) of " + (containers.isEmpty ? "every container" : containers.joined(separator: ", ")) }
+
+    public var json: JSONValue {
+        [
+            "name": .string(name), "created": .integer(created), "role": .string(role),
+            "containers": .array(containers.map(JSONValue.string)),
+        ]
+    }
 
     public init(json: JSONValue) throws {
         let fields = try AnswerFields(json)
         name = try fields.string("name")
         created = try fields.int64("created")
+        role = try fields.string("role")
+        containers = try fields.strings("containers")
+    }
+}
+
+/// Every console operator, by name, with their role and containers.
+public struct OperatorsView: ManagementResult, Equatable {
+    /// The operators.
+    public var operators: [OperatorView]
+
+    init(_ operators: [OperatorView]) {
+        self.operators = operators
+    }
+
+    public var json: JSONValue { ["operators": .array(operators.map(\.json))] }
+
+    public init(json: JSONValue) throws {
+        operators = try AnswerFields(json).array("operators") { try OperatorView(json: $0) }
     }
 }
 

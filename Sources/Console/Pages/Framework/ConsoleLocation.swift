@@ -133,7 +133,7 @@ struct ConsoleLocation {
                 ]
             },
             "tabs": ConsoleSection.allCases.map { tab -> [String: Any] in
-                ["label": tab.title, "url": path(tab), "current": tab == section]
+                ["label": tab.title, "url": path(tab), "current": tab == section, "section": tab.rawValue, "database": database.rawValue]
             },
             "isProduction": environment == .production,
             // On a page that is the same in both environments the switch would change nothing.

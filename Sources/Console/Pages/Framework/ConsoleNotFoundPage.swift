@@ -1,3 +1,4 @@
+import CloudStore
 import HTTPServer
 
 /// The console's answer to a path under `/console` that no page has: a 404 inside the console
@@ -21,4 +22,4 @@ struct ConsoleNotFoundPage: Sendable {
     }
 }
 
-extension ConsoleNotFoundPage: ConsolePageSet {}
+extension ConsoleNotFoundPage: ConsolePageSet { static let area = OperatorArea.containers }

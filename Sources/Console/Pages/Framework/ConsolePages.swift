@@ -28,13 +28,19 @@ struct ConsolePages: Sendable {
         switch route.handler {
         case .page(let handler):
             let pages = self
-            group.route([route.method], "/console" + route.path, options: options) { request in try pages.handle(request, handler) }
+            // A route its page type did not classify is for owners of every container.
+            let needs = route.needs ?? (.changes(.operators), .changes(.operators))
+            group.route([route.method], "/console" + route.path, options: options) { request in
+                try pages.handle(request, needs: needs, handler)
+            }
         case .open(let handler):
             group.route([route.method], "/console" + route.path, options: options, handler)
         }
     }
 
-    private func handle(_ request: HTTPRequest, _ handler: Handler) throws -> HTTPResponse {
+    private func handle(
+        _ request: HTTPRequest, needs: (route: OperatorPermission, post: OperatorPermission), _ handler: Handler
+    ) throws -> HTTPResponse {
         let form: FormData
         if request.method == .post {
             form = try FormData(request: request, multipartAllowed: true)
@@ -55,7 +61,12 @@ struct ConsolePages: Sendable {
         let console = ConsoleRequest(
             http: request, identity: operatorRequest.identity, csrfToken: operatorRequest.csrfToken, form: form, notice: notice)
         let answer: ConsoleAnswer
+        var target: OperatorTarget?
         do {
+            // The store's decision, before the page runs: a refusal is the console's error page.
+            let requested = try OperatorTarget(request)
+            target = requested
+            try operatorRequest.access.check(needs.route, on: requested)
             answer = try handler(console)
         } catch {
             let mapped = ConsoleError(error)
@@ -69,6 +80,7 @@ struct ConsolePages: Sendable {
         switch answer {
         case .page(var page):
             page.context["operatorName"] = operatorRequest.identity.operatorName
+            offerOnlyAllowed(on: &page, operatorRequest.access, posting: needs.post, target)
             page.context["csrfToken"] = operatorRequest.csrfToken ?? ""
             page.context["csrfField"] = Self.csrfField
             page.context["timeZoneCookie"] = Formatting.timeZoneCookie(cookies)
@@ -97,6 +109,25 @@ struct ConsolePages: Sendable {
         PageRenderer.addSecurityHeaders(to: &response, carriesTokens: false)
         response.headers["Cache-Control"] = "no-store"
         return response
+    }
+
+    /// Leaves out of `page` what the operator may not do: the bar's tabs they may not read, the
+    /// console's links they may not follow, and (by the frame's `readOnly`) the page's forms
+    /// that post, when they may not post here. The store refuses them all the same.
+    private func offerOnlyAllowed(on page: inout Page, _ access: OperatorAccess, posting: OperatorPermission, _ target: OperatorTarget?) {
+        guard access != .everything else { return }
+        page.context["readOnly"] = target.map { !access.allows(posting, on: $0) } ?? true
+        page.context["hidesOperators"] = !access.allows(.reads(.operators))
+        page.context["hidesManagementTokens"] = !access.allows(.reads(.managementTokens))
+        page.context["hidesAudit"] = !access.allows(.reads(.logs))
+        guard var bar = page.context["bar"] as? [String: Any], let tabs = bar["tabs"] as? [[String: Any]] else { return }
+        bar["tabs"] = tabs.filter { tab in
+            guard let section = (tab["section"] as? String).flatMap(ConsoleSection.init(rawValue:)) else { return true }
+            var tabTarget = target ?? OperatorTarget()
+            tabTarget.database = section.usesDatabase ? (tab["database"] as? String).flatMap(DatabaseScope.init(rawValue:)) : nil
+            return access.allows(section.pages.needs(.get), on: tabTarget)
+        }
+        page.context["bar"] = bar
     }
 
     /// The most users the bar's "act as user" box offers by name; more can still be typed.

@@ -1,3 +1,4 @@
+import CloudStore
 import HTTPServer
 
 /// One route of the console's pages, as data: its method, its path under `/console`, the
@@ -19,6 +20,10 @@ struct ConsoleRoute: Sendable {
     /// The largest body accepted; `nil` keeps the server's limit.
     let maxBodyBytes: Int?
     let handler: Handler
+    /// What the operator must be allowed to run it, and to post on its page (the page shows no
+    /// form the operator may not post): set by ``ConsolePageTable`` from the page type's
+    /// ``ConsolePageSet/needs(_:)``. A page route without one is for owners of every container.
+    var needs: (route: OperatorPermission, post: OperatorPermission)? = nil
 
     /// A page answering GET (and HEAD).
     static func get(_ path: String, _ handler: @escaping ConsolePages.Handler) -> ConsoleRoute {
@@ -42,4 +47,22 @@ protocol ConsolePageSet: Sendable {
     init(console: ConsolePages)
     /// Its routes.
     var routes: [ConsoleRoute] { get }
+    /// What its pages concern, as operators' roles tell areas apart.
+    static var area: OperatorArea { get }
+    /// What a request of `method` to its pages needs: by default reading ``area`` on a GET and
+    /// changing it on a post, in the environment of the path.
+    static func needs(_ method: HTTPMethod) -> OperatorPermission
+}
+
+extension ConsolePageSet {
+    /// Reading ``area`` on a GET, changing it otherwise.
+    static func needs(_ method: HTTPMethod) -> OperatorPermission {
+        OperatorPermission(area: area, changesState: method != .get && method != .head)
+    }
+
+    /// Reading ``area`` on a GET; otherwise changing it in production, whichever environment
+    /// the path names: for pages whose changes reach production from any page.
+    static func changingProduction(_ method: HTTPMethod) -> OperatorPermission {
+        method == .get ? .reads(area) : .changes(area, environment: .production)
+    }
 }

@@ -197,5 +197,11 @@ enum PostgresCatalogMigrations {
         // Where each operator action came from (the client's address; through a trusted proxy,
         // the client behind it). NULL for the command line and for actions recorded before.
         "ALTER TABLE {schema}.audit_log ADD COLUMN client text;",
+        // Operators have a role and may be limited to some containers (their identifiers, separated
+        // by spaces; none for every container). Those made before roles are owners of every container.
+        """
+        ALTER TABLE {schema}.operators ADD COLUMN role text NOT NULL DEFAULT 'owner';
+        ALTER TABLE {schema}.operators ADD COLUMN containers text NOT NULL DEFAULT '';
+        """,
     ])
 }

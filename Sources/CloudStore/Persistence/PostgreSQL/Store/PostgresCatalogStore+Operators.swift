@@ -9,8 +9,11 @@ extension PostgresCatalogStore: OperatorStorage {
         try write { connection in
             do {
                 try connection.execute(
-                    "INSERT INTO catalog.operators(name, password, created) VALUES ($1, $2, $3)",
-                    [.text(account.name), .text(passwordHash), .integer(account.created)])
+                    "INSERT INTO catalog.operators(name, password, created, role, containers) VALUES ($1, $2, $3, $4, $5)",
+                    [
+                        .text(account.name), .text(passwordHash), .integer(account.created), .text(account.role.rawValue),
+                        .text(CatalogRows.operatorContainers(account.containers)),
+                    ])
             } catch let error as PostgresError where error.isUniqueViolation {
                 throw CloudStoreError.exists("An operator named '\(account.name)' already exists")
             }
@@ -20,8 +23,8 @@ extension PostgresCatalogStore: OperatorStorage {
     /// Every operator, by name without regard to case.
     func operators() throws -> [OperatorAccount] {
         try read { connection in
-            try connection.execute("SELECT name, created FROM catalog.operators ORDER BY lower(name)").map { row in
-                OperatorAccount(name: row.text(0), created: row.integer(1))
+            try connection.execute("SELECT \(CatalogRows.operatorColumns) FROM catalog.operators ORDER BY lower(name)").map {
+                CatalogRows.operatorAccount(from: $0)
             }
         }
     }
@@ -30,9 +33,9 @@ extension PostgresCatalogStore: OperatorStorage {
     func operatorAccount(named name: String) throws -> (account: OperatorAccount, passwordHash: String)? {
         try read { connection in
             try connection.execute(
-                "SELECT name, created, password FROM catalog.operators WHERE lower(name) = lower($1::text COLLATE \"C\")",
+                "SELECT \(CatalogRows.operatorColumns), password FROM catalog.operators WHERE lower(name) = lower($1::text COLLATE \"C\")",
                 [.text(name)]
-            ).first { row in (OperatorAccount(name: row.text(0), created: row.integer(1)), row.text(2)) }
+            ).first { row in (CatalogRows.operatorAccount(from: row), row.text(4)) }
         }
     }
 
@@ -46,6 +49,16 @@ extension PostgresCatalogStore: OperatorStorage {
             guard updated > 0 else { return false }
             try Self.revokeOperatorSessions(of: name, on: connection)
             return true
+        }
+    }
+
+    /// Sets an operator's role and containers; `false` when there is no such operator.
+    func setOperatorAccess(role: OperatorRole, containers: [ContainerIdentifier], of name: String) throws -> Bool {
+        try write { connection in
+            try connection.execute(
+                "UPDATE catalog.operators SET role = $1, containers = $2 WHERE lower(name) = lower($3::text COLLATE \"C\")",
+                [.text(role.rawValue), .text(CatalogRows.operatorContainers(containers)), .text(name)]
+            ).affectedRows > 0
         }
     }
 

@@ -189,5 +189,11 @@ enum SQLiteCatalogMigrations {
         // Where each operator action came from (the client's address; through a trusted proxy,
         // the client behind it). NULL for the command line and for actions recorded before.
         "ALTER TABLE audit_log ADD COLUMN client TEXT;",
+        // Operators have a role and may be limited to some containers (their identifiers, separated
+        // by spaces; none for every container). Those made before roles are owners of every container.
+        """
+        ALTER TABLE operators ADD COLUMN role TEXT NOT NULL DEFAULT 'owner';
+        ALTER TABLE operators ADD COLUMN containers TEXT NOT NULL DEFAULT '';
+        """,
     ])
 }

@@ -4,8 +4,11 @@ extension SQLiteCatalogStore: OperatorStorage {
     func insertOperator(_ account: OperatorAccount, passwordHash: String) throws {
         try write { connection in
             do {
-                try connection.statement("INSERT INTO operators(name, password, created) VALUES (?, ?, ?)")
-                    .execute([.text(account.name), .text(passwordHash), .integer(account.created)])
+                try connection.statement("INSERT INTO operators(name, password, created, role, containers) VALUES (?, ?, ?, ?, ?)")
+                    .execute([
+                        .text(account.name), .text(passwordHash), .integer(account.created), .text(account.role.rawValue),
+                        .text(CatalogRows.operatorContainers(account.containers)),
+                    ])
             } catch let error as SQLiteError where error.isUniqueViolation {
                 throw CloudStoreError.exists("An operator named '\(account.name)' already exists")
             }
@@ -14,16 +17,17 @@ extension SQLiteCatalogStore: OperatorStorage {
 
     func operators() throws -> [OperatorAccount] {
         try read { connection in
-            try connection.statement("SELECT name, created FROM operators ORDER BY name").rows { row in
-                OperatorAccount(name: row.text(0), created: row.integer(1))
-            }
+            try connection.statement("SELECT \(CatalogRows.operatorColumns) FROM operators ORDER BY name").rows(
+                [], CatalogRows.operatorAccount)
         }
     }
 
     func operatorAccount(named name: String) throws -> (account: OperatorAccount, passwordHash: String)? {
         try read { connection in
-            try connection.statement("SELECT name, created, password FROM operators WHERE name = ?").firstRow([.text(name)]) { row in
-                (OperatorAccount(name: row.text(0), created: row.integer(1)), row.text(2))
+            try connection.statement("SELECT \(CatalogRows.operatorColumns), password FROM operators WHERE name = ?").firstRow([
+                .text(name)
+            ]) { row in
+                (CatalogRows.operatorAccount(from: row), row.text(4))
             }
         }
     }
@@ -34,6 +38,14 @@ extension SQLiteCatalogStore: OperatorStorage {
             guard connection.changes > 0 else { return false }
             try connection.statement("UPDATE operator_sessions SET revoked = 1 WHERE operator = ?").execute([.text(name)])
             return true
+        }
+    }
+
+    func setOperatorAccess(role: OperatorRole, containers: [ContainerIdentifier], of name: String) throws -> Bool {
+        try write { connection in
+            try connection.statement("UPDATE operators SET role = ?, containers = ? WHERE name = ?")
+                .execute([.text(role.rawValue), .text(CatalogRows.operatorContainers(containers)), .text(name)])
+            return connection.changes > 0
         }
     }
 
