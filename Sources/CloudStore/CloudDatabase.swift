@@ -87,11 +87,14 @@ public struct CloudDatabase: Sendable {
             let results = try modifier.apply(request, to: writer)
             try store.checkStorage(of: writer, limit: storageLimit, container: container, environment: environment)
             for note in audit?.notes(request, results) ?? [] { try writer.record(note) }
-            return (results, try notifier.flush(to: writer))
+            return (results, try notifier.flush(to: writer), notifier.queuedCount)
         }) { [self] result in
+            // Counted here, once the write has ended: a group's jobs may run twice.
+            if case .failure(CloudStoreError.quotaExceeded) = result { store.counters.refused(at: .storage) }
             let answer: @Sendable () -> Void = {
                 completion(
-                    result.map { results, woken in
+                    result.map { results, woken, queuedCount in
+                        store.counters.notificationsQueued.wrappingAdd(queuedCount, ordering: .relaxed)
                         store.notificationsQueued(woken)
                         return present(results)
                     })
@@ -329,6 +332,7 @@ public struct CloudDatabase: Sendable {
             return (results, try notifier.flush(to: writer))
         }
         if audit != nil { store.moveAuditOutbox(of: storage) }
+        store.counters.notificationsQueued.wrappingAdd(notifier.queuedCount, ordering: .relaxed)
         store.notificationsQueued(woken)
         return results
     }

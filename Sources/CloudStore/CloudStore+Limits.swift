@@ -53,6 +53,7 @@ extension CloudStore {
             EnvironmentKey(container: container, environment: environment), ratePerSecond: limits.requestsPerSecond,
             burst: Double(limits.burst), sharedBy: liveProcessCount, now: now)
         {
+            counters.refused(at: .requestRate)
             throw CloudStoreError.throttled(
                 "Too many requests: \(container) (\(environment)) allows \(Self.rate(limits.requestsPerSecond)) a second; retry in \(wait) s",
                 retryAfter: wait)
@@ -60,6 +61,7 @@ extension CloudStore {
         if let quota = limits.transferBytesPerMonth {
             let used = try requestLog.transferThisMonth(container, environment)
             guard used < quota else {
+                counters.refused(at: .transfer)
                 throw CloudStoreError.quotaExceeded(
                     "\(container) (\(environment)) has used its transfer for this month: \(used) of \(quota) bytes")
             }

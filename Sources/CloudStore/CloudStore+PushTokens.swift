@@ -155,12 +155,14 @@ extension CloudStore {
         let time = now
         if let user {
             if let wait = pushTokenLimiter.take("user \(container) \(user)", sharedBy: liveProcessCount, now: time) {
+                counters.refused(at: .pushTokens)
                 throw CloudStoreError.throttled("Too many push tokens requested for this user; try again later", retryAfter: wait)
             }
             return
         }
         // A client's requests may reach every process: each allows its share.
         if let wait = pushTokenLimiter.take(clientAddress ?? "-", sharedBy: liveProcessCount, now: time) {
+            counters.refused(at: .pushTokens)
             throw CloudStoreError.throttled("Too many push tokens requested from this address; try again later", retryAfter: wait)
         }
         var count = try credentials.unboundPushTokenCount(in: container, environment)
@@ -169,6 +171,7 @@ extension CloudStore {
                 in: container, environment, createdBefore: time - configuration.unboundPushTokenLifetime)
         }
         guard count < configuration.maximumUnboundPushTokens else {
+            counters.refused(at: .pushTokens)
             throw CloudStoreError.quotaExceeded(
                 "\(container) \(environment) holds \(count) push tokens no user has registered, the most it keeps; sign in to register one")
         }

@@ -51,6 +51,8 @@ public final class CloudStore: Sendable {
     let pushTokenLimiter = KeyedRateLimiter<String>(ratePerSecond: 10.0 / 60, burst: 20)
     /// Each environment's limits, as last read from the catalog.
     let limitsCache = LimitsCache()
+    /// What the store counts for its metrics.
+    let counters = StoreCounters()
     /// Each environment's request rate, at the rate of its limits (the defaults here are unused).
     let requestThrottle = KeyedRateLimiter<EnvironmentKey>(ratePerSecond: EnvironmentLimits.standard.requestsPerSecond, burst: 1)
     /// The environments opened so far, by container and environment.

@@ -33,6 +33,9 @@ public final class WebServices: Sendable {
     /// that reading it holds up no other connection.
     static let writeBodyBytesOnEventLoop = 8 * 1024
 
+    /// The web courier's waiting polls and streams and the notifications it handed out.
+    public var courierMetrics: CourierMetrics { courier.metrics }
+
     /// Adds the API's routes, those of ``routeTable``, to `router`.
     public func mount(on router: inout Router) {
         mountRouteTable(on: &router)

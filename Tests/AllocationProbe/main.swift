@@ -119,6 +119,8 @@ do {
 
     let api = WebServices(store: store, configuration: WebServicesConfiguration(signInURL: { base, _, _ in base + "/signin" }))
     var router = Router()
+    // Counted as `cumulus serve` counts every request, so the budget covers the metrics too.
+    router.metrics = HTTPMetrics()
     api.mount(on: &router)
     let server = HTTPServer(
         configuration: HTTPServerConfiguration(host: "127.0.0.1", port: 0), router: router, logger: Logger(label: "cumulus.http"))

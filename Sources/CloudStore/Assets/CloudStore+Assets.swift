@@ -114,6 +114,7 @@ extension CloudStore {
             }
         } catch {
             discard(staged, storage)
+            if case CloudStoreError.quotaExceeded = error { counters.refused(at: .storage) }
             throw error
         }
         if note != nil { moveAuditOutbox(of: storage) }

@@ -12,6 +12,8 @@ protocol EnvironmentStorage: Sendable {
         _ body: @escaping @Sendable (any EnvironmentWriter) throws -> T, completion: @escaping @Sendable (Result<T, any Error>) -> Void)
     /// How the environment's writer has grouped its jobs so far.
     var writeStatistics: WriteStatistics { get }
+    /// What the environment's own storage counts (its file's write-ahead log), for metrics.
+    var storageStatistics: StorageStatistics { get }
     /// Runs `body` alone in a transaction of its own: for changes to the schema's indexes.
     func writeSchema<T: Sendable>(_ body: (any EnvironmentWriter) throws -> T) throws -> T
     /// The schema as committed now: read before a request is decoded, so kept from the last

@@ -23,6 +23,8 @@ final class NotificationGenerator {
     /// Zone and database subscriptions fire once per transaction; fire-once ones once ever.
     private var fired: Set<SubscriptionKey> = []
     private var firedOnce: [SubscriptionKey] = []
+    /// Notifications queued by ``flush(to:)``, for metrics: counted once the transaction commits.
+    private(set) var queuedCount = 0
     /// Per subscriber and whether through shares, the readers deciding what they may learn of.
     private var access: [SubscriptionKey: TransactionAccess] = [:]
 
@@ -138,6 +140,7 @@ final class NotificationGenerator {
             // A subscriber with no token to take it would never be handed it.
             guard !tokens.isEmpty else { continue }
             try writer.enqueue(notification, expires: now + lifetime)
+            queuedCount += 1
             queued[firing, default: 0] += 1
             woken.formUnion(tokens)
         }

@@ -23,12 +23,17 @@ struct ManagementAPI: Sendable {
         containerRoutes + operatorRoutes + credentialRoutes + userRoutes + schemaRoutes + zoneRoutes + recordRoutes + managementTokenRoutes
         + lifecycleRoutes + securityRoutes + requestLogRoutes + limitsRoutes + syncRoutes + notificationRoutes
 
+    /// What the server's metrics call the management API, beside each route's operation.
+    static let metricsAPI = "management"
+
     /// Adds the routes of ``routes`` under `/admin/v1`.
     func mount(on router: inout Router) {
         let api = self
         router.group("/admin/v1") { group in
             for route in Self.routes {
-                group.route([route.method], route.pattern, options: route.options) { request in api.respond(to: request, by: route) }
+                var options = route.options
+                options.operation = RouteOperation(api: Self.metricsAPI, name: route.operation)
+                group.route([route.method], route.pattern, options: options) { request in api.respond(to: request, by: route) }
             }
         }
     }

@@ -13,12 +13,16 @@ public struct RouteOptions: Sendable {
     /// work grows with the body: a small request saves two thread hops, a large one holds up no
     /// other connection of its loop.
     public var eventLoopBodyLimit: Int?
+    /// What the server's ``HTTPMetrics`` count this route's requests as; `nil` counts them
+    /// with every other unnamed route's, as ``RouteOperation/other``.
+    public var operation: RouteOperation?
 
     /// Creates options.
-    public init(maxBodyBytes: Int? = nil, runsOnEventLoop: Bool = false, eventLoopBodyLimit: Int? = nil) {
+    public init(maxBodyBytes: Int? = nil, runsOnEventLoop: Bool = false, eventLoopBodyLimit: Int? = nil, operation: RouteOperation? = nil) {
         self.maxBodyBytes = maxBodyBytes
         self.runsOnEventLoop = runsOnEventLoop
         self.eventLoopBodyLimit = eventLoopBodyLimit
+        self.operation = operation
     }
 
     /// The server's limits, handler on the worker pool.

@@ -13,12 +13,16 @@ final class RouteTable: Sendable {
         var maxBodyBytes: Int?
         /// The captured path parameters.
         var parameters: PathParameters
+        /// The row of ``operations`` the request is counted in (0, ``RouteOperation/other``, for none).
+        var operation = 0
     }
 
     struct CompiledRoute: Sendable {
         var handler: HTTPHandler
         var options: RouteOptions
         var parameterNames: [String]
+        /// The route's row of ``RouteTable/operations``.
+        var operation: Int
     }
 
     struct Endpoint: Sendable {
@@ -71,9 +75,15 @@ final class RouteTable: Sendable {
     private let notFound: Resolution
     /// Renders errors the server makes itself.
     let errorResponder: ServerErrorResponder?
+    /// The operations the routes name, ``RouteOperation/other`` first and the rest in order:
+    /// the rows of the server's request counters.
+    let operations: [RouteOperation]
 
     init(_ router: Router) {
         errorResponder = router.errorResponder
+        let named = Set(router.definitions.compactMap(\.options.operation)).subtracting([.other]).sorted()
+        operations = [.other] + named
+        let rows = Dictionary(uniqueKeysWithValues: operations.enumerated().map { ($1, $0) })
         let notFoundHandler = router.notFoundHandler ?? { _ in .error(.notFound) }
         notFound = Resolution(
             handler: router.globalMiddleware.wrapping(notFoundHandler),
@@ -83,7 +93,9 @@ final class RouteTable: Sendable {
         )
         var root = NodeBuilder()
         for definition in router.definitions {
-            RouteTable.insert(definition, middleware: router.globalMiddleware + definition.middleware, into: &root)
+            RouteTable.insert(
+                definition, operation: definition.options.operation.flatMap { rows[$0] } ?? 0,
+                middleware: router.globalMiddleware + definition.middleware, into: &root)
         }
         RouteTable.finish(&root)
         var literals: [String: Endpoint] = [:]
@@ -102,7 +114,9 @@ final class RouteTable: Sendable {
 
     // MARK: - Building
 
-    private static func insert(_ definition: RouteDefinition, middleware: [any HTTPMiddleware], into root: inout NodeBuilder) {
+    private static func insert(
+        _ definition: RouteDefinition, operation: Int, middleware: [any HTTPMiddleware], into root: inout NodeBuilder
+    ) {
         let segments = RouteTable.patternSegments(definition.pattern)
         var names: [String] = []
         var isCatchAll = false
@@ -115,7 +129,8 @@ final class RouteTable: Sendable {
                 isCatchAll = true
             }
         }
-        let compiled = CompiledRoute(handler: middleware.wrapping(definition.handler), options: definition.options, parameterNames: names)
+        let compiled = CompiledRoute(
+            handler: middleware.wrapping(definition.handler), options: definition.options, parameterNames: names, operation: operation)
         insert(into: &root, segments: segments[...], isCatchAll: isCatchAll) { endpoint in
             for method in definition.methods {
                 endpoint.routes[method] = compiled
@@ -283,7 +298,8 @@ final class RouteTable: Sendable {
             }
             return Resolution(
                 handler: route.handler, runsOnEventLoop: route.options.runsOnEventLoop,
-                eventLoopBodyLimit: route.options.eventLoopBodyLimit, maxBodyBytes: route.options.maxBodyBytes, parameters: parameters
+                eventLoopBodyLimit: route.options.eventLoopBodyLimit, maxBodyBytes: route.options.maxBodyBytes, parameters: parameters,
+                operation: route.operation
             )
         }
         let allow = endpoint.allow

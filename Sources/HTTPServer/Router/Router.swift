@@ -18,6 +18,10 @@ public struct Router: RouteRegistrar, Sendable {
     /// own JSON when `nil` or when it returns `nil`.
     public var errorResponder: ServerErrorResponder?
 
+    /// Where the server counts its requests, by the routes' ``RouteOptions/operation``, and its
+    /// connections; nothing is counted when `nil`.
+    public var metrics: HTTPMetrics?
+
     /// Creates an empty router.
     public init() {}
 

@@ -92,6 +92,10 @@ extension Connection {
         out.append(contentsOf: Connection.crlf)
 
         exchange!.status = status.code
+        // Counted before a byte leaves: a client that has its answer finds it counted. A
+        // stream's time is that of its head.
+        loop.requestCounters?.record(
+            operation: exchange!.resolution.operation, status: status.code, nanoseconds: CLinux_monotonic_ns() &- exchange!.started)
         var sent = 0
         if sendsBody {
             exchange!.bodyBytes = length ?? 0

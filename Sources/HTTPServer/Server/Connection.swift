@@ -309,6 +309,7 @@ final class Connection {
             mailbox.post(.response(id, response))
         }
         if !submitted {
+            context.metrics?.refusedBusy.wrappingAdd(1, ordering: .relaxed)
             keepAlive = false
             var response = context.routes.errorResponse(
                 ServerError(

@@ -20,6 +20,8 @@ final class EventLoop {
     /// Scratch space every read on this loop goes through.
     let readBuffer: UnsafeMutableRawBufferPointer
     private(set) var draining = false
+    /// This loop's request counters, when the server counts requests.
+    let requestCounters: RequestCounterSlab?
 
     private var listener: Int32
     private let epoll: Int32
@@ -47,6 +49,7 @@ final class EventLoop {
         self.epoll = epoll
         now = CLinux_monotonic_coarse_ns()
         requestIDs = RequestIDGenerator(loopIndex: index)
+        requestCounters = context.requestCounters?.makeSlab()
         readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
         events = .allocate(byteCount: Int(CLinux_epoll_event_size()) * Int(EventLoop.maxEvents), alignment: 16)
         // Kept open so that, when the process runs out of descriptors, one can be freed to
@@ -144,6 +147,7 @@ final class EventLoop {
             let open = context.openConnections.wrappingAdd(1, ordering: .relaxed).newValue
             if open > context.configuration.maxConnections {
                 context.openConnections.wrappingSubtract(1, ordering: .relaxed)
+                context.metrics?.refusedAtServerCap.wrappingAdd(1, ordering: .relaxed)
                 refuse(fd, reason: "\(context.configuration.maxConnections) connections open")
                 continue
             }
@@ -155,6 +159,7 @@ final class EventLoop {
             let fromTrustedProxy = !context.trustedProxies.isEmpty && IPAddress(storage).map(context.trustedProxies.contains) == true
             guard fromTrustedProxy || context.admitConnection(from: client.host) else {
                 context.openConnections.wrappingSubtract(1, ordering: .relaxed)
+                context.metrics?.refusedAtClientCap.wrappingAdd(1, ordering: .relaxed)
                 refuse(fd, reason: "\(context.configuration.maxConnectionsPerClient) connections open from \(client.host)")
                 continue
             }

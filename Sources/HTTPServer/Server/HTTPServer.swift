@@ -37,7 +37,10 @@ public final class HTTPServer: Sendable {
     ///   - logger: Receives errors, and one access-log line per request at `info`.
     public init(configuration: HTTPServerConfiguration = HTTPServerConfiguration(), router: Router, logger: Logger) {
         self.configuration = configuration
-        context = ServerContext(configuration: configuration, routes: RouteTable(router), logger: logger)
+        context = ServerContext(configuration: configuration, routes: RouteTable(router), metrics: router.metrics, logger: logger)
+        if let counters = context.requestCounters {
+            router.metrics?.attach(counters) { [weak context] in context?.openConnections.load(ordering: .relaxed) ?? 0 }
+        }
     }
 
     /// The bound port once started.

@@ -21,6 +21,10 @@ final class ServerContext: Sendable {
     let redactedQueryParameters: RedactedNames
     /// Path prefixes whose next segment is redacted from logs.
     let redactedPathPrefixes: [String]
+    /// Where requests and refusals are counted, if anywhere (the router's).
+    let metrics: HTTPMetrics?
+    /// The request counters' rows, one per operation of `routes`, when `metrics` is set.
+    let requestCounters: RequestCounters?
 
     // Timeouts in nanoseconds, computed once.
     let headerReadTimeout: UInt64
@@ -33,9 +37,11 @@ final class ServerContext: Sendable {
     /// How often each loop checks its deadlines.
     let tick: UInt64
 
-    init(configuration: HTTPServerConfiguration, routes: RouteTable, logger: Logger) {
+    init(configuration: HTTPServerConfiguration, routes: RouteTable, metrics: HTTPMetrics?, logger: Logger) {
         self.configuration = configuration
         self.routes = routes
+        self.metrics = metrics
+        requestCounters = metrics.map { _ in RequestCounters(operations: routes.operations) }
         self.logger = logger
         var access = logger
         access[metadataKey: "category"] = nil

@@ -44,6 +44,8 @@ final class CourierEndpoint: Sendable {
     /// burst of polls arriving, or a change landing while they wait their turn, is then one
     /// read and one claim rather than one each.
     private let asked = Mutex<Set<String>?>(nil)
+    /// Notifications a waiter took, for metrics.
+    private let delivered = Atomic<Int>(0)
 
     init(store: CloudStore, timeout: Duration) {
         self.store = store
@@ -83,6 +85,18 @@ final class CourierEndpoint: Sendable {
 
     /// How many polls and streams wait on `token`.
     func waitingCount(for token: String) -> Int { waiting.withLock { $0[token]?.waiters.count ?? 0 } }
+
+    /// The polls and streams waiting now, and the notifications handed out so far.
+    var metrics: CourierMetrics {
+        let (polls, streams) = waiting.withLock { waiting in
+            waiting.values.reduce(into: (0, 0)) { counts, entry in
+                for waiter in entry.waiters {
+                    if case .poll = waiter { counts.0 += 1 } else { counts.1 += 1 }
+                }
+            }
+        }
+        return CourierMetrics(pollsWaiting: polls, streamsOpen: streams, delivered: delivered.load(ordering: .relaxed))
+    }
 
     /// Returns once every delivery already asked for has run: a poll's first look at its queue
     /// happens after it starts waiting, so a caller that needs the courier quiet waits for this.
@@ -185,6 +199,12 @@ final class CourierEndpoint: Sendable {
 
     /// Hands one notification to a waiter; whether it took it.
     private func give(_ next: NotificationDelivery, _ payload: [UInt8], to waiter: Waiter, token: String) -> Bool {
+        let taken = offer(next, payload, to: waiter, token: token)
+        if taken { delivered.wrappingAdd(1, ordering: .relaxed) }
+        return taken
+    }
+
+    private func offer(_ next: NotificationDelivery, _ payload: [UInt8], to waiter: Waiter, token: String) -> Bool {
         switch waiter {
         case .poll(let pending):
             // A poll answers once: it leaves the line whether it took this one or had ended.

@@ -68,7 +68,9 @@ struct APIRoute: Sendable {
             case .asset: maximumAssetBytes
             case .server: nil
             }
-        return RouteOptions(maxBodyBytes: maxBodyBytes, eventLoopBodyLimit: eventLoopBodyLimit)
+        return RouteOptions(
+            maxBodyBytes: maxBodyBytes, eventLoopBodyLimit: eventLoopBodyLimit,
+            operation: operation.map { RouteOperation(api: WebServices.metricsAPI, name: $0) })
     }
 
     /// `pattern` with its `:name` segments filled from `values`, after `base`: a link to this

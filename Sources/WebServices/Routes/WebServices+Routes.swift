@@ -64,6 +64,9 @@ extension WebServices {
         methods: [.post], pattern: "/assets/1/upload/:ticket", operation: "assets/file/upload",
         handler: .ownCredential { api, route, request in api.assets.receive(request, operation: route.operation) }, bodyLimit: .asset)
 
+    /// What the server's metrics call the API, beside each route's operation.
+    public static let metricsAPI = "cloudkit"
+
     /// Every operation the request log names calls by, from ``routeTable``, sorted and each once.
     public static let operations: [String] = Array(Set(routeTable.compactMap(\.operation))).sorted()
 

@@ -31,4 +31,7 @@ protocol StorageBackend: Sendable {
     /// This process's heartbeat among those sharing the database; `nil` when there is one
     /// process, or it serves no requests.
     var heartbeat: (any ProcessHeartbeat)? { get }
+
+    /// What the backend counts beside its environments (its connection pool), for metrics.
+    var storageStatistics: StorageStatistics { get }
 }

@@ -62,6 +62,18 @@ final class SignInThrottle: Sendable {
     /// - Throws: ``CloudStoreError/throttled(_:retryAfter:)`` saying how long to wait.
     func check(account: SignInAccount, address: String?, now: Int64) throws {
         let address = address.map(Self.client)
+        do {
+            try check(account: account, client: address, now: now)
+        } catch {
+            refusals.wrappingAdd(1, ordering: .relaxed)
+            throw error
+        }
+    }
+
+    /// Attempts refused so far, for metrics.
+    let refusals = Atomic<Int>(0)
+
+    private func check(account: SignInAccount, client address: String?, now: Int64) throws {
         try entries.withLock { entries in
             // Only an address that failed on this account waits for the account's failures.
             if let own = entries[.pair(account, address: address ?? "")], now - own.lastFailure < pairPolicy.refusal {

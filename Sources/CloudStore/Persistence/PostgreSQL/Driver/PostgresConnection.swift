@@ -19,6 +19,9 @@ final class PostgresConnection: @unchecked Sendable {
     private(set) var isBroken = false
     /// Whether a transaction is open.
     private(set) var inTransaction = false
+    /// Round trips to the server so far (a statement, a script, a pipeline, a prepare, a copy):
+    /// what the pool counts for metrics.
+    private(set) var roundTrips = 0
 
     /// Connects to the server a `postgres://` URL (or a libpq connection string) names.
     /// - Throws: ``PostgresError`` whose message never holds the URL's password.
@@ -53,6 +56,7 @@ final class PostgresConnection: @unchecked Sendable {
     @discardableResult
     func execute(_ sql: String, _ values: [PostgresValue] = []) throws(PostgresError) -> PostgresResult {
         let name = try prepare(sql, parameterCount: values.count)
+        roundTrips += 1
         let result = Self.withParameters(values) { count, pointers, lengths, formats in
             PQexecPrepared(handle, name, count, pointers, lengths, formats, 1)
         }
@@ -62,6 +66,7 @@ final class PostgresConnection: @unchecked Sendable {
     /// Runs `sql`, which may hold several statements and no parameters, by the simple protocol:
     /// for migrations and session settings.
     func executeScript(_ sql: String) throws(PostgresError) {
+        roundTrips += 1
         _ = try check(PQexec(handle, sql), sql: sql)
     }
 
@@ -84,6 +89,7 @@ final class PostgresConnection: @unchecked Sendable {
             guard sent == 1 else { throw failure(sql: statement.sql) }
         }
         guard PQpipelineSync(handle) == 1 else { throw failure(sql: nil) }
+        roundTrips += 1
         var results: [PostgresResult] = []
         var firstError: PostgresError?
         for statement in statements {
@@ -142,6 +148,7 @@ final class PostgresConnection: @unchecked Sendable {
     /// Rolls the open transaction back; never throws, since a broken connection has none left.
     func rollback() {
         guard !isBroken else { return }
+        roundTrips += 1
         if let result = PQexec(handle, "ROLLBACK") { PQclear(result) }
         updateTransactionState()
         if PQstatus(handle) != CONNECTION_OK { isBroken = true }
@@ -201,6 +208,7 @@ final class PostgresConnection: @unchecked Sendable {
     /// throws, the copy is abandoned and the server keeps none of its rows.
     @discardableResult
     func copyIn(_ sql: String, _ body: (PostgresCopyWriter) throws -> Void) throws -> Int {
+        roundTrips += 1
         guard let started = PQexec(handle, sql) else { throw failure(sql: sql) }
         guard PQresultStatus(started) == PGRES_COPY_IN else {
             _ = try check(started, sql: sql)
@@ -249,6 +257,7 @@ final class PostgresConnection: @unchecked Sendable {
     private func prepare(_ sql: String, parameterCount: Int) throws(PostgresError) -> String {
         if let name = prepared[sql] { return name }
         let name = "s\(prepared.count)"
+        roundTrips += 1
         try check(PQprepare(handle, name, sql, Int32(parameterCount), nil), sql: sql).ignore()
         prepared[sql] = name
         return name

@@ -111,6 +111,9 @@ final class PostgresEnvironmentStore: EnvironmentStorage {
 
     var writeStatistics: WriteStatistics { writer.statistics }
 
+    /// Nothing of its own: its connections are the backend's pool's.
+    var storageStatistics: StorageStatistics { StorageStatistics() }
+
     private func write<T: Sendable>(exclusive: Bool, _ body: (any EnvironmentWriter) throws -> T) throws -> T {
         let changedSchema = Atomic<Bool>(false)
         let result = try PostgresError.mapped {

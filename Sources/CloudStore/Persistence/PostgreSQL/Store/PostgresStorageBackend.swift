@@ -41,6 +41,8 @@ final class PostgresStorageBackend: StorageBackend, CrossProcessSignalling, Stor
 
     var catalog: any CatalogStorage & CredentialStorage & OperatorStorage & LifecycleStorage { catalogStore }
 
+    var storageStatistics: StorageStatistics { StorageStatistics(pool: pool.statistics) }
+
     func requestLog(retention: Int64, limits: RequestLogLimits, clock: @escaping @Sendable () -> Int64) throws -> RequestLog {
         RequestLog(storage: requestLogStore, retention: retention, limits: limits, clock: clock)
     }

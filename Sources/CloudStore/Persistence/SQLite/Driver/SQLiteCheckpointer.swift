@@ -27,6 +27,15 @@ final class SQLiteCheckpointer: Sendable {
     private let scheduled = Atomic<Bool>(false)
     /// How many of the log's pages the last checkpoint left copied into the file.
     private let backfilled = Atomic<Int32>(0)
+    /// The log's pages after the last commit, for metrics.
+    private let logPages = Atomic<Int32>(0)
+    /// Checkpoints run, in the background or by the writer, for metrics.
+    private let checkpoints = Atomic<Int>(0)
+
+    /// The log's size and the checkpoints run so far.
+    var statistics: StorageStatistics.Log {
+        StorageStatistics.Log(pages: Int(logPages.load(ordering: .relaxed)), checkpoints: checkpoints.load(ordering: .relaxed))
+    }
 
     /// One thread for the checkpoints of every database of the process: checkpoints are rare
     /// and mostly wait for the disk, and a thread per file would multiply with containers.
@@ -64,12 +73,14 @@ final class SQLiteCheckpointer: Sendable {
     /// steady load the log grows to the writer's threshold, where the writer copies the rest
     /// (little, the background having copied most) and the log restarts.
     private func committed(logPages: Int32, database: OpaquePointer?, schema: UnsafePointer<CChar>?) {
+        self.logPages.store(logPages, ordering: .relaxed)
         if logPages >= writerThreshold {
             // The same call SQLite's automatic checkpoint makes; a failure (another process
             // holding the checkpoint lock) leaves the log for a later commit to try again.
             var copied: Int32 = 0
             sqlite3_wal_checkpoint_v2(database, schema, SQLITE_CHECKPOINT_PASSIVE, nil, &copied)
             backfilled.store(max(copied, 0), ordering: .releasing)
+            checkpoints.wrappingAdd(1, ordering: .relaxed)
             return
         }
         var copied = backfilled.load(ordering: .acquiring)
@@ -101,7 +112,9 @@ final class SQLiteCheckpointer: Sendable {
             guard let connection else { return nil }
             var copied: Int32 = 0
             let code = sqlite3_wal_checkpoint_v2(connection.handle, nil, SQLITE_CHECKPOINT_PASSIVE, nil, &copied)
-            return code == SQLITE_OK ? copied : nil
+            guard code == SQLITE_OK else { return nil }
+            checkpoints.wrappingAdd(1, ordering: .relaxed)
+            return copied
         }
     }
 }

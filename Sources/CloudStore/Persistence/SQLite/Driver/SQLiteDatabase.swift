@@ -11,6 +11,8 @@ final class SQLiteDatabase: Sendable {
     let path: String
     private let synchronous: SynchronousMode
     private let writer: SQLiteWriteQueue
+    /// Keeps the write-ahead log short, and counts its size and checkpoints.
+    private let checkpointer: SQLiteCheckpointer
     /// Idle readers, in shards chosen by thread: each request thread mostly meets only itself at
     /// its shard's lock, where one shared pool made every reader queue behind the others.
     private let idleReaders: [ReaderShard]
@@ -31,7 +33,9 @@ final class SQLiteDatabase: Sendable {
         // Opening makes the file and its write-ahead log: a full disk refuses it as a full store.
         let connection = try Self.mapErrors { try SQLiteConnection(path: path, synchronous: synchronous) }
         try Self.mapErrors { try migrator.migrate(connection) }
-        (checkpointer ?? SQLiteCheckpointer(path: path, synchronous: synchronous)).attach(to: connection)
+        let checkpointer = checkpointer ?? SQLiteCheckpointer(path: path, synchronous: synchronous)
+        checkpointer.attach(to: connection)
+        self.checkpointer = checkpointer
         writer = SQLiteWriteQueue(connection: connection, name: path, pin: SQLiteReadMarkPin(path: path, synchronous: synchronous))
         idleReaders = (0..<Self.shardCount).map { _ in ReaderShard() }
     }
@@ -57,6 +61,9 @@ final class SQLiteDatabase: Sendable {
 
     /// How the writer has grouped its jobs so far.
     var writeStatistics: WriteStatistics { writer.statistics }
+
+    /// The write-ahead log's size and the checkpoints run so far.
+    var logStatistics: StorageStatistics.Log { checkpointer.statistics }
 
     /// Runs `body` on a reader connection inside one read transaction, so that everything it
     /// reads comes from the same snapshot.

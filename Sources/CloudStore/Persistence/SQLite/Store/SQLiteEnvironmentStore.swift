@@ -69,6 +69,8 @@ final class SQLiteEnvironmentStore: EnvironmentStorage {
 
     var writeStatistics: WriteStatistics { database.writeStatistics }
 
+    var storageStatistics: StorageStatistics { StorageStatistics(log: database.logStatistics) }
+
     private func write<T: Sendable>(exclusive: Bool, _ body: (any EnvironmentWriter) throws -> T) throws -> T {
         committed(try database.write(exclusive: exclusive) { connection in try run(body, on: connection) })
     }

@@ -6,6 +6,8 @@ import Foundation
 /// shared while open, so that a restore never replaces the files under it.
 final class SQLiteStorageBackend: StorageBackend {
     let catalog: any CatalogStorage & CredentialStorage & OperatorStorage & LifecycleStorage
+    /// The catalog's file, whose log metrics count with the environments'.
+    private let catalogDatabase: SQLiteDatabase
     private let dataDirectory: String
     private let synchronous: SynchronousMode
     private let lock: DataDirectoryLock
@@ -16,7 +18,9 @@ final class SQLiteStorageBackend: StorageBackend {
         dataDirectory = configuration.dataDirectory
         synchronous = configuration.synchronous
         lock = try DataDirectoryLock(dataDirectory, exclusive: false)
-        catalog = try SQLiteCatalogStore(path: dataDirectory + "/" + CloudStore.catalogFileName, synchronous: synchronous)
+        let catalogStore = try SQLiteCatalogStore(path: dataDirectory + "/" + CloudStore.catalogFileName, synchronous: synchronous)
+        catalog = catalogStore
+        catalogDatabase = catalogStore.database
     }
 
     func requestLog(retention: Int64, limits: RequestLogLimits, clock: @escaping @Sendable () -> Int64) throws -> RequestLog {
@@ -53,4 +57,5 @@ final class SQLiteStorageBackend: StorageBackend {
     var crossProcess: (any CrossProcessSignalling)? { nil }
     var readiness: (any StorageReadiness)? { nil }
     var heartbeat: (any ProcessHeartbeat)? { nil }
+    var storageStatistics: StorageStatistics { StorageStatistics(log: catalogDatabase.logStatistics) }
 }

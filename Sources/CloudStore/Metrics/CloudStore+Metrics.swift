@@ -1,0 +1,36 @@
+import Synchronization
+
+extension CloudStore {
+    // MARK: - Metrics
+
+    /// What the store counted so far, read from memory: the environments opened by this
+    /// process, the backend's own statistics and the store's counters. Nothing is queried.
+    public func metrics() -> StoreMetrics {
+        var metrics = StoreMetrics()
+        var storage = backend.storageStatistics
+        for environment in environments.read({ Array($0.values) }) {
+            let writes = environment.writeStatistics
+            metrics.writeGroups += writes.transactions
+            metrics.writeGroupWrites += writes.jobs
+            metrics.largestWriteGroup = max(metrics.largestWriteGroup, writes.largestGroup)
+            metrics.writesWaiting += writes.waiting
+            storage = storage.adding(environment.storageStatistics)
+        }
+        metrics.logPages = storage.log?.pages
+        metrics.checkpoints = storage.log?.checkpoints
+        metrics.poolConnections = storage.pool.map { ($0.connections, $0.inUse) }
+        metrics.roundTrips = storage.pool?.roundTrips
+        for limit in StoreLimit.allCases { metrics.refusals[limit] = counters.refusals(at: limit) }
+        metrics.refusals[.signIn] = signInThrottle.refusals.load(ordering: .relaxed)
+        metrics.notificationsQueued = counters.notificationsQueued.load(ordering: .relaxed)
+        let lastBackup = counters.lastBackup.load(ordering: .relaxed)
+        metrics.lastBackup = lastBackup > 0 ? lastBackup : nil
+        return metrics
+    }
+
+    /// Tells the store's metrics that a backup of it finished at `time` (milliseconds since
+    /// 1970): what the server's scheduled backups call, so that the backup's age can be watched.
+    public func backupFinished(at time: Int64) {
+        counters.lastBackup.store(time, ordering: .relaxed)
+    }
+}
