@@ -80,6 +80,25 @@ import Testing
         #expect(try fixture.get("/metrics", bearer: fixture.managementToken).text.contains("cumulus_http_requests_total"))
     }
 
+    /// Every role reads the metrics of the whole server, as it reads usage; an operator limited
+    /// to some containers does not, since the figures span every container.
+    @Test func everyRoleReadsTheMetricsButNotAnOperatorLimitedToSomeContainers() throws {
+        let fixture = try Fixture()
+        let store = fixture.temporary.store
+        for (name, role) in [("viewer", OperatorRole.viewer), ("developer", .developer)] {
+            _ = try store.addOperator(name, password: "a long operator passphrase", role: role)
+            let token = try store.createManagementToken(for: name, name: "prometheus").text
+            let answer = try fixture.get("/metrics", bearer: token)
+            #expect(answer.status == 200 && answer.text.contains("cumulus_http_requests_total"), "\(name)")
+        }
+        _ = try store.addOperator(
+            "limited", password: "a long operator passphrase", role: .owner, containers: [fixture.temporary.container])
+        let limited = try fixture.get("/metrics", bearer: try store.createManagementToken(for: "limited", name: "p").text)
+        #expect(limited.status == 403)
+        #expect(limited.text.contains("ACCESS_DENIED") && limited.text.contains("every container"), "\(limited.text)")
+        #expect(!limited.text.contains("cumulus_http"), "no metric in a refusal")
+    }
+
     @Test func countersMoveWithTheRequestsMade() throws {
         let fixture = try Fixture()
         let before = try fixture.scrape()

@@ -59,7 +59,9 @@ enum ServerRoutes {
         let scrape = MetricsEndpoint(http: metrics, store: store, api: api)
         router.get(
             "/metrics", options: RouteOptions(operation: MetricsEndpoint.operation),
-            Console.operatorsOnly(store: store, configuration: consoleConfiguration) { request in scrape.respond(to: request) })
+            Console.operatorsOnly(store: store, configuration: consoleConfiguration, needs: .reads(.usage)) { request in
+                scrape.respond(to: request)
+            })
         return router
     }
 }
