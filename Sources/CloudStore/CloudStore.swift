@@ -70,8 +70,11 @@ public final class CloudStore: Sendable {
     /// Opens the store in `configuration.dataDirectory`, creating the directory and catalog if needed.
     public convenience init(configuration: CloudStoreConfiguration) throws {
         try Self.makePrivateDirectory(configuration.dataDirectory)
+        // The backend first: opening it completes a restore that was killed before `containers/`
+        // was swapped in.
+        let backend = try StorageBackends.open(configuration)
         try Self.makePrivateDirectory(configuration.dataDirectory + "/containers")
-        try self.init(configuration: configuration, backend: StorageBackends.open(configuration))
+        try self.init(configuration: configuration, backend: backend)
     }
 
     /// Opens the store on `backend`, opened for `configuration`.

@@ -15,39 +15,12 @@ import tarfile
 import threading
 from pathlib import Path
 
+from backup_writers import wait_for, writer
 from cloudkit_client import CloudKitClient
 from cumulus_deployment import CONTAINER, SCHEMA, USER_NAME, USER_PASSWORD
 from cumulus_server import CumulusServer, run_cli
 
 CLIENTS = 4
-
-
-def writer(client: CloudKitClient, number: int, acknowledged: list[str], errors: list[str], stop: threading.Event) -> None:
-    """Creates records one by one until told to stop, noting each the server acknowledged."""
-    index = 0
-    while not stop.is_set():
-        name = f"c{number}-{index}"
-        try:
-            answer = client.modify(
-                "public", [{"operationType": "create", "record": {"recordName": name, "recordType": "Item", "fields": {"title": {"value": name}}}}]
-            )
-            if "serverErrorCode" in answer["records"][0]:
-                errors.append(f"{name}: {answer['records'][0]}")
-            else:
-                acknowledged.append(name)
-        except Exception as error:  # noqa: BLE001 - every failure is reported by the test
-            errors.append(f"{name}: {error}")
-        index += 1
-
-
-def wait_for(condition, what: str) -> None:
-    """Waits for a condition the writers bring about in their own time (no bound on speed)."""
-    event = threading.Event()
-    for _ in range(6000):
-        if condition():
-            return
-        event.wait(0.01)
-    raise AssertionError(f"never happened: {what}")
 
 
 def test_a_backup_taken_while_clients_write_restores_into_a_fresh_directory_that_serves(cumulus_binary: Path, tmp_path: Path) -> None:

@@ -44,7 +44,8 @@ struct RestoreCommand: ParsableCommand {
             On SQLite: stop the servers first (refused while any process has the data directory open). \
             The backup is unpacked inside the data directory and checked against its manifest (every file's \
             size and SHA-256) and with SQLite's integrity check before anything is replaced; then the catalog, \
-            the request log and containers/ are swapped in, each by one rename. \
+            the request log and containers/ are swapped in, each by one rename, recorded first in a marker file so that \
+            a restore killed during the swap is completed by the next restore or the next process opening the store. \
             On PostgreSQL: runs pg_restore and psql to replace the store's schemas in one transaction: when anything fails, \
             nothing changes. The restored store gets a new incarnation, so every change token issued before \
             the restore answers "change token expired" and devices fetch everything again instead of missing \
