@@ -57,6 +57,8 @@ public final class CloudStore: Sendable {
     let environments = ReadWriteLock<[EnvironmentKey: any EnvironmentStorage]>([:])
     /// Where the catalog, environments and request log are kept, and what else the database can do.
     let backend: any StorageBackend
+    /// The last backup this process took, for ``lastBackup``.
+    let lastBackupState = Mutex<LastBackup?>(nil)
     /// Told when notifications may have been missed, so that every waiter reads again.
     let recheckListeners = Mutex<[@Sendable () -> Void]>([])
     /// Told, after each commit that queued notifications, which push tokens got some.

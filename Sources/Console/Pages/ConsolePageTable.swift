@@ -9,7 +9,7 @@ enum ConsolePageTable {
     /// pages, then the pages outside a container.
     static let pageSets: [any ConsolePageSet.Type] =
         [LoginPage.self, ContainersPages.self] + ConsoleSection.allCases.map(\.pages) + [
-            NotificationsPage.self, ManagementTokensPages.self, AuditPages.self, ConsoleNotFoundPage.self,
+            NotificationsPage.self, ManagementTokensPages.self, AuditPages.self, BackupsPages.self, ConsoleNotFoundPage.self,
         ]
 
     /// The templates of pages outside the table: the layout and error page, the start and
@@ -67,3 +67,4 @@ extension DeployPages: ConsolePageSet {}
 extension ResetPages: ConsolePageSet {}
 extension ManagementTokensPages: ConsolePageSet {}
 extension AuditPages: ConsolePageSet {}
+extension BackupsPages: ConsolePageSet {}

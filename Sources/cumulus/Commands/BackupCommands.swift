@@ -20,17 +20,33 @@ struct BackupCommand: ParsableCommand {
 
     @OptionGroup var data: DataDirectoryOptions
 
-    @Option(name: .customLong("to"), help: "The new file to write the backup to.")
+    @Option(
+        name: .customLong("to"),
+        help: "The new file to write the backup to, or s3://BUCKET/KEY on the asset store's S3 server (--assets-endpoint) with its keys.")
     var file: String
 
     @Flag(name: .customLong("without-assets"), help: "Leave asset blobs out of a backup of a data directory.")
     var withoutAssets = false
 
     func run() throws {
-        let configuration = try data.configuration()
-        try CloudStore.backUp(
-            configuration, to: file, options: BackupOptions(includeAssets: !withoutAssets, programVersion: CumulusVersion.current))
-        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+        let configuration = try data.configuration(endpointServesBackups: file.lowercased().hasPrefix("s3://"))
+        let options = BackupOptions(includeAssets: !withoutAssets, programVersion: CumulusVersion.current)
+        let size: Int64
+        if file.lowercased().hasPrefix("s3://") {
+            let environment = ProcessInfo.processInfo.environment
+            let (bucket, key): (S3AssetConfiguration, String)
+            do {
+                (bucket, key) = try AssetStorageSetting.object(
+                    file, endpoint: data.assetsEndpoint ?? environment["CUMULUS_ASSETS_ENDPOINT"],
+                    region: data.assetsRegion ?? environment["CUMULUS_ASSETS_REGION"], environment: environment)
+            } catch {
+                throw ValidationError(error.description)
+            }
+            size = try CloudStore.backUp(configuration, toObject: key, in: bucket, options: options)
+        } else {
+            try CloudStore.backUp(configuration, to: file, options: options)
+            size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64) ?? 0
+        }
         print("Backed up \(configuration.database) to \(file) (\(size) bytes).")
     }
 }
