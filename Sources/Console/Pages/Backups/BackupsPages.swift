@@ -77,7 +77,8 @@ struct BackupsPages: Sendable {
         guard request.isConfirmed else {
             return .page(
                 ConfirmPage.page(
-                    title: "Delete backup \(name)?", message: "The file is removed from the backup location. It cannot be undone.",
+                    title: "Delete this backup?", message: "The file is removed from the backup location. It cannot be undone.",
+                    items: [name],
                     action: request.http.path, button: "Delete backup", fields: [], cancelURL: "/console/backups"))
         }
         return try console.attempt(back: "/console/backups") {
