@@ -79,6 +79,8 @@ def test_a_restore_killed_at_any_step_leaves_the_old_data_or_completes_to_the_ne
             found = present(CloudKitClient(server.base_url, CONTAINER, "development", api_token=api_token), kept + newer)
         finally:
             server.stop()
+        # It stopped as a server should on SIGTERM (with no backup schedule to stop).
+        assert server.process.returncode == 0, server.output()[-2000:]
         if LATER in containers:
             assert found == set(kept + newer), f"step {step}: the old catalog with {sorted(found)}"
             outcomes.append("old")

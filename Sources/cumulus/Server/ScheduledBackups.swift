@@ -7,18 +7,20 @@ import Logging
 final class ScheduledBackups {
     private let store: CloudStore
     private let logger: Logger
-    private let timer: any DispatchSourceTimer
+    /// Made only when there is a schedule: a dispatch source released without ever being
+    /// resumed stops the process.
+    private var timer: (any DispatchSourceTimer)?
 
     init(store: CloudStore, logger: Logger) {
         self.store = store
         self.logger = logger
-        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "cumulus.backups", qos: .utility))
     }
 
     /// Starts the schedule, the first backup one interval after start; does nothing without one.
     func start(every interval: Duration?) {
-        guard let interval else { return }
+        guard let interval, timer == nil else { return }
         let (store, logger) = (store, logger)
+        let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "cumulus.backups", qos: .utility))
         timer.setEventHandler {
             do {
                 let backup = try store.takeBackup()
@@ -30,8 +32,9 @@ final class ScheduledBackups {
         let seconds = Int(interval.components.seconds)
         timer.schedule(deadline: .now() + .seconds(seconds), repeating: .seconds(seconds), leeway: .seconds(max(1, seconds / 100)))
         timer.resume()
+        self.timer = timer
     }
 
     /// Stops the schedule.
-    func stop() { timer.cancel() }
+    func stop() { timer?.cancel() }
 }
