@@ -132,7 +132,9 @@ extension CloudStore {
 
     /// When the backup named `name` was taken, or `nil` when it is not a backup's name.
     static func backupDate(of name: String) -> Date? {
-        guard name.hasPrefix("cumulus-backup-"), let dot = name.lastIndex(of: "."), [".tar", ".dump"].contains(name[dot...]) else {
+        guard name.hasPrefix("cumulus-backup-"), !name.contains("/"), let dot = name.lastIndex(of: "."),
+            [".tar", ".dump"].contains(name[dot...])
+        else {
             return nil
         }
         return backupStamp.date(from: String(name[..<dot].dropFirst("cumulus-backup-".count)))

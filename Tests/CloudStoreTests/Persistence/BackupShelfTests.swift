@@ -39,6 +39,9 @@ import Testing
             try source.store.deleteBackup(named: taken[1].name)
         }
         #expect(throws: CloudStoreError.self) { try source.store.deleteBackup(named: "../cumulus.sqlite") }
+        #expect(throws: CloudStoreError.self) {
+            try source.store.deleteBackup(named: "cumulus-backup-\(newest.name.dropFirst(15))/../x.tar")
+        }
     }
 
     @Test(.enabled(if: TestBackend.isSQLite, "Checks the manifest of a backup of a data directory"))
