@@ -97,6 +97,10 @@ import Testing
         ("GET", "/admin/v1/management-tokens", ""),
         ("POST", "/admin/v1/management-tokens", #"{"name":"more"}"#),
         ("DELETE", "/admin/v1/management-tokens/ID", ""),
+        ("GET", "/admin/v1/backups", ""),
+        ("POST", "/admin/v1/backups", ""),
+        ("GET", "/admin/v1/backups/NAME", ""),
+        ("DELETE", "/admin/v1/backups/NAME", ""),
     ]
 
     /// The push token alice holds, and its id, what a revocation names.
