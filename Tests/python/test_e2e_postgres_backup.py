@@ -10,32 +10,13 @@ import subprocess
 import threading
 from pathlib import Path
 
-from backup_writers import wait_for, writer
+from backup_writers import found_of, start_writers, wait_for
 from cloudkit_client import CloudKitClient
 from cumulus_deployment import CONTAINER, SCHEMA, USER_NAME, USER_PASSWORD
 from cumulus_server import CumulusServer, run_cli
 from postgres_cluster import fresh_database
 
 CLIENTS = 4
-
-
-def found_of(client: CloudKitClient, names: list[str]) -> set[str]:
-    found: set[str] = set()
-    for start in range(0, len(names), 200):
-        answer = client.lookup("public", names[start : start + 200])
-        found |= {record["recordName"] for record in answer["records"] if "serverErrorCode" not in record}
-    return found
-
-
-def start_writers(live: CumulusServer, api_token: str, count: int, acknowledged: list[list[str]], errors: list[str], stop: threading.Event):
-    threads = []
-    for number in range(count):
-        token = live.cli("users", "token", "--container", CONTAINER, USER_NAME, stdin=USER_PASSWORD + "\n")
-        client = CloudKitClient(live.base_url, CONTAINER, "development", api_token=api_token, web_auth_token=token)
-        thread = threading.Thread(target=writer, args=(client, number, acknowledged[number], errors, stop))
-        thread.start()
-        threads.append(thread)
-    return threads
 
 
 def test_a_backup_taken_while_clients_write_restores_into_a_fresh_database_that_serves(cumulus_binary: Path, tmp_path: Path) -> None:
