@@ -59,6 +59,8 @@ public final class CloudStore: Sendable {
     let environments = ReadWriteLock<[EnvironmentKey: any EnvironmentStorage]>([:])
     /// Where the catalog, environments and request log are kept, and what else the database can do.
     let backend: any StorageBackend
+    /// The last backup this process took, for ``lastBackup``.
+    let lastBackupState = Mutex<LastBackup?>(nil)
     /// Told when notifications may have been missed, so that every waiter reads again.
     let recheckListeners = Mutex<[@Sendable () -> Void]>([])
     /// Told, after each commit that queued notifications, which push tokens got some.
@@ -72,8 +74,11 @@ public final class CloudStore: Sendable {
     /// Opens the store in `configuration.dataDirectory`, creating the directory and catalog if needed.
     public convenience init(configuration: CloudStoreConfiguration) throws {
         try Self.makePrivateDirectory(configuration.dataDirectory)
+        // The backend first: opening it completes a restore that was killed before `containers/`
+        // was swapped in.
+        let backend = try StorageBackends.open(configuration)
         try Self.makePrivateDirectory(configuration.dataDirectory + "/containers")
-        try self.init(configuration: configuration, backend: StorageBackends.open(configuration))
+        try self.init(configuration: configuration, backend: backend)
     }
 
     /// Opens the store on `backend`, opened for `configuration`.

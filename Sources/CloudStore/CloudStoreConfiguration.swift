@@ -70,6 +70,8 @@ public struct CloudStoreConfiguration: Sendable {
     /// Where asset blobs' bytes are kept: files in the data directory unless another directory
     /// or an S3-compatible bucket is chosen.
     public var assetStorage = AssetStorage.dataDirectory
+    /// Where the server keeps the backups it takes, how often and how many; `nil`: none.
+    public var backups: BackupSchedule?
     /// The largest asset file, in bytes (50 MB, CloudKit's limit); larger uploads are refused
     /// with QUOTA_EXCEEDED.
     public var maximumAssetBytes = 50 * 1024 * 1024

@@ -13,6 +13,7 @@ struct Cumulus: ParsableCommand {
             MigrateStoreCommand.self,
             BackupCommand.self,
             RestoreCommand.self,
+            BackupsCommand.self,
             ContainersCommand.self,
             ExportSchemaCommand.self,
             ValidateSchemaCommand.self,

@@ -25,6 +25,7 @@ import Testing
         "RecordsCommand.swift": ["records modify", "records upload-asset"],
         "RecordTypesCommand.swift": ["record-types create", "record-types add-field", "record-types indexes"],
         "SecurityCommand.swift": ["security grants", "security create-role", "security delete-role"],
+        "BackupsCommand.swift": ["backups take", "backups delete"],
     ]
 
     /// Requests that change nothing although sent as POST or PUT: dry runs (validate-schema,
@@ -142,6 +143,8 @@ import Testing
             ("security delete-role", "security.role.delete", { ["security", "delete-role", "Planner"] + place }, nil),
             ("deploy", "schema.deploy", { ["deploy", "--container", c] }, nil),
             ("reset", "environment.reset", { ["reset", "--container", c] }, nil),
+            ("backups take", "backup.take", { ["backups", "take"] }, nil),
+            ("backups delete", "backup.delete", { ["backups", "delete", try store.backups().first?.name ?? "none"] }, nil),
         ]
         #expect(steps.map(\.command).sorted() == Self.changing.values.flatMap { $0 }.sorted(), "every changing command is walked")
         for step in steps {

@@ -34,6 +34,37 @@ import Testing
         #expect(!listed.output.contains("iCloud.com.example.Later"))
     }
 
+    /// A backup written to a bucket with the asset store's S3 settings, listed, downloaded and
+    /// restored into a fresh data directory through the commands.
+    @Test(.enabled(if: TestBackend.isDefaultRun, "Backs up a data directory"))
+    func aBackupInABucketIsListedDownloadedAndRestored() throws {
+        let bucket = try S3TestServer.moto().makeBucket()
+        let directory = try TemporaryDirectory()
+        let data = ["--data-dir", directory.path + "/data"]
+        let s3 = ["--assets-endpoint", bucket.endpoint]
+        let keys = ["CUMULUS_ASSETS_ACCESS_KEY_ID": bucket.accessKeyID, "CUMULUS_ASSETS_SECRET_ACCESS_KEY": bucket.secretAccessKey]
+        #expect(try CumulusBinary.run(["containers", "create", "iCloud.com.example.Kept"] + data).status == 0)
+        let name = "cumulus-backup-20261129T061500.000Z.tar"
+        let backup = try CumulusBinary.run(
+            ["backup", "--to", "s3://\(bucket.bucket)/nightly/\(name)"] + data + s3, environment: keys)
+        #expect(backup.status == 0, "\(backup.error)")
+        #expect(!(backup.output + backup.error).contains(bucket.secretAccessKey))
+
+        let location = ["--backup-to", "s3://\(bucket.bucket)/nightly"]
+        let listed = try CumulusBinary.run(["backups", "list"] + location + data + s3, environment: keys)
+        #expect(listed.status == 0 && listed.output.contains(name), "\(listed.error)")
+        let file = directory.path + "/downloaded.tar"
+        let download = try CumulusBinary.run(["backups", "download", name, "--to", file] + location + data + s3, environment: keys)
+        #expect(download.status == 0, "\(download.error)")
+        let restored = ["--data-dir", directory.path + "/restored"]
+        #expect(try CumulusBinary.run(["restore", "--from", file] + restored).status == 0)
+        #expect(try CumulusBinary.run(["containers", "list"] + restored).output.contains("iCloud.com.example.Kept"))
+
+        // Without the keys, nothing is sent.
+        let keyless = try CumulusBinary.run(["backup", "--to", "s3://\(bucket.bucket)/other.tar"] + data + s3)
+        #expect(keyless.status != 0 && keyless.error.contains("CUMULUS_ASSETS_ACCESS_KEY_ID"))
+    }
+
     @Test func wrongArgumentsAreRefusedClearlyAndWithoutThePassword() throws {
         let directory = try TemporaryDirectory()
         let data = ["--data-dir", directory.path + "/data"]

@@ -1,3 +1,4 @@
+import CloudStore
 import Foundation
 import Testing
 
@@ -122,6 +123,30 @@ import Testing
         for arguments in [["--request-log-max-size", "1KiB"], ["--request-log-sample-reads", "-1"], ["--audit-retention", "1h"]] {
             #expect(throws: ServerSettings.InvalidSetting.self, "\(arguments)") {
                 try ServerSettings.resolve(arguments: arguments, environment: [:])
+            }
+        }
+    }
+
+    @Test func backupSettingsChooseWhereHowOftenAndHowMany() throws {
+        let defaults = try ServerSettings.resolve(arguments: ["--data-dir", "/srv/cumulus"], environment: [:])
+        #expect(defaults.backups == BackupSchedule(location: .directory("/srv/cumulus/backups"), interval: nil, keep: 7))
+        let set = try ServerSettings.resolve(
+            arguments: ["--backup-schedule", "6h", "--backup-keep", "3", "--backup-to", "/backups"], environment: [:])
+        #expect(set.backups == BackupSchedule(location: .directory("/backups"), interval: .seconds(6 * 3600), keep: 3))
+        let keys = ["CUMULUS_ASSETS_ACCESS_KEY_ID": "key", "CUMULUS_ASSETS_SECRET_ACCESS_KEY": "secret"]
+        let bucket = try ServerSettings.resolve(
+            arguments: ["--backup-to", "s3://cumulus-backups/nightly", "--assets-endpoint", "http://127.0.0.1:9000"], environment: keys)
+        guard case .bucket(let configuration, let prefix) = bucket.backups.location else {
+            Issue.record("not a bucket: \(bucket.backups.location)")
+            return
+        }
+        #expect(configuration.bucket == "cumulus-backups" && configuration.port == 9000 && prefix == "nightly/")
+        for (arguments, environment) in [
+            (["--backup-schedule", "10s"], [:]), (["--backup-keep", "0"], [:]), (["--backup-to", "s3://cumulus-backups/x"], keys),
+            (["--backup-to", "s3://cumulus-backups", "--assets-endpoint", "http://127.0.0.1:9000"], [:]),
+        ] as [([String], [String: String])] {
+            #expect(throws: ServerSettings.InvalidSetting.self, "\(arguments)") {
+                try ServerSettings.resolve(arguments: arguments, environment: environment)
             }
         }
     }

@@ -24,7 +24,8 @@ public final class AdminFixture {
 
     /// Sets the store up.
     public init() throws {
-        fixture = try TemporaryStore()
+        // Backups go where the command line looks by default: `backups` in the data directory.
+        fixture = try TemporaryStore { $0.backups = BackupSchedule(location: .directory($0.dataDirectory + "/backups")) }
         store = fixture.store
         container = fixture.container.rawValue
         let c = fixture.container

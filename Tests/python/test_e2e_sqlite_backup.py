@@ -15,39 +15,12 @@ import tarfile
 import threading
 from pathlib import Path
 
+from backup_writers import found_of, start_writers, wait_for, writer
 from cloudkit_client import CloudKitClient
 from cumulus_deployment import CONTAINER, SCHEMA, USER_NAME, USER_PASSWORD
 from cumulus_server import CumulusServer, run_cli
 
 CLIENTS = 4
-
-
-def writer(client: CloudKitClient, number: int, acknowledged: list[str], errors: list[str], stop: threading.Event) -> None:
-    """Creates records one by one until told to stop, noting each the server acknowledged."""
-    index = 0
-    while not stop.is_set():
-        name = f"c{number}-{index}"
-        try:
-            answer = client.modify(
-                "public", [{"operationType": "create", "record": {"recordName": name, "recordType": "Item", "fields": {"title": {"value": name}}}}]
-            )
-            if "serverErrorCode" in answer["records"][0]:
-                errors.append(f"{name}: {answer['records'][0]}")
-            else:
-                acknowledged.append(name)
-        except Exception as error:  # noqa: BLE001 - every failure is reported by the test
-            errors.append(f"{name}: {error}")
-        index += 1
-
-
-def wait_for(condition, what: str) -> None:
-    """Waits for a condition the writers bring about in their own time (no bound on speed)."""
-    event = threading.Event()
-    for _ in range(6000):
-        if condition():
-            return
-        event.wait(0.01)
-    raise AssertionError(f"never happened: {what}")
 
 
 def test_a_backup_taken_while_clients_write_restores_into_a_fresh_directory_that_serves(cumulus_binary: Path, tmp_path: Path) -> None:
@@ -60,13 +33,7 @@ def test_a_backup_taken_while_clients_write_restores_into_a_fresh_directory_that
         acknowledged: list[list[str]] = [[] for _ in range(CLIENTS)]
         errors: list[str] = []
         stop = threading.Event()
-        threads = []
-        for number in range(CLIENTS):
-            token = live.cli("users", "token", "--container", CONTAINER, USER_NAME, stdin=USER_PASSWORD + "\n")
-            client = CloudKitClient(live.base_url, CONTAINER, "development", api_token=api_token, web_auth_token=token)
-            thread = threading.Thread(target=writer, args=(client, number, acknowledged[number], errors, stop))
-            thread.start()
-            threads.append(thread)
+        threads = start_writers(live, api_token, CLIENTS, acknowledged, errors, stop)
         try:
             wait_for(lambda: all(len(names) >= 10 for names in acknowledged), "every client wrote")
             before = [list(names) for names in acknowledged]
@@ -119,11 +86,7 @@ def test_a_backup_taken_while_clients_write_restores_into_a_fresh_directory_that
         restored.start()
         reader = CloudKitClient(restored.base_url, CONTAINER, "development", api_token=api_token)
         wanted = [name for names in before for name in names]
-        found: set[str] = set()
-        for start in range(0, len(wanted), 200):
-            answer = reader.lookup("public", wanted[start : start + 200])
-            found |= {record["recordName"] for record in answer["records"] if "serverErrorCode" not in record}
-        assert set(wanted) - found == set()
+        assert set(wanted) - found_of(reader, wanted) == set()
     finally:
         restored.stop()
         live.stop()

@@ -23,14 +23,7 @@ extension CloudStore {
         for limit in StoreLimit.allCases { metrics.refusals[limit] = counters.refusals(at: limit) }
         metrics.refusals[.signIn] = signInThrottle.refusals.load(ordering: .relaxed)
         metrics.notificationsQueued = counters.notificationsQueued.load(ordering: .relaxed)
-        let lastBackup = counters.lastBackup.load(ordering: .relaxed)
-        metrics.lastBackup = lastBackup > 0 ? lastBackup : nil
+        metrics.lastBackup = lastBackup.map { Int64($0.finished.timeIntervalSince1970 * 1000) }
         return metrics
-    }
-
-    /// Tells the store's metrics that a backup of it finished at `time` (milliseconds since
-    /// 1970): what the server's scheduled backups call, so that the backup's age can be watched.
-    public func backupFinished(at time: Int64) {
-        counters.lastBackup.store(time, ordering: .relaxed)
     }
 }

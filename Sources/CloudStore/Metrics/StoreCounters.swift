@@ -1,7 +1,7 @@
 import Synchronization
 
 /// What a store counts as it serves, beside what its storage and its sign-in throttle count: the requests refused at
-/// each limit, the notifications queued, and when the last backup finished. Counted with
+/// each limit and the notifications queued. Counted with
 /// atomics only where a limit refuses or a commit queued something, never otherwise.
 final class StoreCounters: Sendable {
     private let requestRate = Atomic<Int>(0)
@@ -10,8 +10,6 @@ final class StoreCounters: Sendable {
     private let pushTokens = Atomic<Int>(0)
     /// Notifications committed to push tokens' queues.
     let notificationsQueued = Atomic<Int>(0)
-    /// When the last backup of the store finished, in milliseconds since 1970; 0 for none known.
-    let lastBackup = Atomic<Int64>(0)
 
     /// Counts one request refused at `limit`.
     func refused(at limit: StoreLimit) {

@@ -59,6 +59,8 @@ public struct OperatorAccess: Hashable, Sendable {
         switch permission.area {
         case .operators:
             throw CloudStoreError.accessDenied("A developer does not manage operators; ask an owner")
+        case .backups:
+            throw CloudStoreError.accessDenied("Backups hold every credential and the data of every user: only an owner handles them")
         case .credentials where permission.changesState:
             throw CloudStoreError.accessDenied("A developer does not manage credentials (API tokens, server keys); ask an owner")
         case .containers where permission.changesState:
@@ -84,7 +86,7 @@ public struct OperatorAccess: Hashable, Sendable {
             return
         case .data:
             throw CloudStoreError.accessDenied("A viewer does not read the records of private or shared databases")
-        case .appUsers, .credentials, .managementTokens, .operators:
+        case .appUsers, .credentials, .managementTokens, .operators, .backups:
             throw CloudStoreError.accessDenied("A viewer reads schema, logs, usage and the public database only")
         }
     }

@@ -19,6 +19,9 @@ public enum OperatorArea: String, Hashable, Sendable, CaseIterable {
     case managementTokens
     /// Operator accounts, and the sign-in attacks on accounts.
     case operators
+    /// The server's backups: each holds every container's data and every credential, so only an
+    /// owner of every container lists, takes, downloads or deletes them.
+    case backups
 }
 
 /// What an action needs of the operator who asks: its area, whether it changes state, and the

@@ -10,7 +10,7 @@ enum ConsolePageTable {
     /// pages, then the pages outside a container.
     static let pageSets: [any ConsolePageSet.Type] =
         [LoginPage.self, ContainersPages.self] + ConsoleSection.allCases.map(\.pages) + [
-            NotificationsPage.self, ManagementTokensPages.self, OperatorsPages.self, AuditPages.self, ConsoleNotFoundPage.self,
+            NotificationsPage.self, ManagementTokensPages.self, OperatorsPages.self, AuditPages.self, BackupsPages.self, ConsoleNotFoundPage.self,
         ]
 
     /// The templates of pages outside the table: the layout and error page, the start and
@@ -91,3 +91,4 @@ extension ResetPages: ConsolePageSet {
 extension ManagementTokensPages: ConsolePageSet { static let area = OperatorArea.managementTokens }
 extension AuditPages: ConsolePageSet { static let area = OperatorArea.logs }
 extension OperatorsPages: ConsolePageSet { static let area = OperatorArea.operators }
+extension BackupsPages: ConsolePageSet { static let area = OperatorArea.backups }

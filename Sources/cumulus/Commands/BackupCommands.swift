@@ -20,17 +20,33 @@ struct BackupCommand: ParsableCommand {
 
     @OptionGroup var data: DataDirectoryOptions
 
-    @Option(name: .customLong("to"), help: "The new file to write the backup to.")
+    @Option(
+        name: .customLong("to"),
+        help: "The new file to write the backup to, or s3://BUCKET/KEY on the asset store's S3 server (--assets-endpoint) with its keys.")
     var file: String
 
     @Flag(name: .customLong("without-assets"), help: "Leave asset blobs out of a backup of a data directory.")
     var withoutAssets = false
 
     func run() throws {
-        let configuration = try data.configuration()
-        try CloudStore.backUp(
-            configuration, to: file, options: BackupOptions(includeAssets: !withoutAssets, programVersion: CumulusVersion.current))
-        let size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0
+        let configuration = try data.configuration(endpointServesBackups: file.lowercased().hasPrefix("s3://"))
+        let options = BackupOptions(includeAssets: !withoutAssets, programVersion: CumulusVersion.current)
+        let size: Int64
+        if file.lowercased().hasPrefix("s3://") {
+            let environment = ProcessInfo.processInfo.environment
+            let (bucket, key): (S3AssetConfiguration, String)
+            do {
+                (bucket, key) = try AssetStorageSetting.object(
+                    file, endpoint: data.assetsEndpoint ?? environment["CUMULUS_ASSETS_ENDPOINT"],
+                    region: data.assetsRegion ?? environment["CUMULUS_ASSETS_REGION"], environment: environment)
+            } catch {
+                throw ValidationError(error.description)
+            }
+            size = try CloudStore.backUp(configuration, toObject: key, in: bucket, options: options)
+        } else {
+            try CloudStore.backUp(configuration, to: file, options: options)
+            size = (try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int64) ?? 0
+        }
         print("Backed up \(configuration.database) to \(file) (\(size) bytes).")
     }
 }
@@ -44,7 +60,8 @@ struct RestoreCommand: ParsableCommand {
             On SQLite: stop the servers first (refused while any process has the data directory open). \
             The backup is unpacked inside the data directory and checked against its manifest (every file's \
             size and SHA-256) and with SQLite's integrity check before anything is replaced; then the catalog, \
-            the request log and containers/ are swapped in, each by one rename. \
+            the request log and containers/ are swapped in, each by one rename, recorded first in a marker file so that \
+            a restore killed during the swap is completed by the next restore or the next process opening the store. \
             On PostgreSQL: runs pg_restore and psql to replace the store's schemas in one transaction: when anything fails, \
             nothing changes. The restored store gets a new incarnation, so every change token issued before \
             the restore answers "change token expired" and devices fetch everything again instead of missing \

@@ -55,6 +55,8 @@ struct ServeCommand: ParsableCommand {
         configuration.maximumAssetBytes = settings.maxAssetBytes
         configuration.assetStorage = settings.assetStorage
         configuration.database = settings.database
+        configuration.backups = settings.backups
+        configuration.backups?.programVersion = CumulusVersion.current
         #if CUMULUS_NEGATIVE_CONTROLS
             // Deliberately not a documented setting, and absent from release builds: it exists so
             // that the end-to-end checker can be shown to catch the skipped commits this numbering causes.
@@ -75,6 +77,9 @@ struct ServeCommand: ParsableCommand {
         let maintenance = Maintenance(store: store, logger: logger)
         maintenance.start()
         defer { maintenance.stop() }
+        let backups = ScheduledBackups(store: store, logger: logger)
+        backups.start(every: settings.backups.interval)
+        defer { backups.stop() }
         for warning in store.permissionWarnings() { logger.warning("\(warning)") }
         if let warning = settings.linkHostWarning { logger.warning("\(warning)") }
         let demo = settings.demo ? try DemoContainer.seedIfFirstStart(store) : nil

@@ -57,6 +57,12 @@ struct ManagementClient {
             as: UTF8.self)
     }
 
+    /// Sends a request without a body and answers the bytes of a successful response (a file
+    /// sent from the disk included).
+    func bytes(_ method: HTTPMethod, _ path: ManagementPath) throws -> [UInt8] {
+        try send(method, path, body: [], contentType: nil).body
+    }
+
     private func send(_ method: HTTPMethod, _ path: ManagementPath, body: [UInt8], contentType: String?) throws -> Answer {
         let answer: Answer
         switch transport {
@@ -64,17 +70,24 @@ struct ManagementClient {
             var headers = HTTPHeaders()
             if let contentType { headers.add(name: "Content-Type", value: contentType) }
             let response = responder.respond(to: HTTPRequest(method: method, target: path.target, headers: headers, body: body))
-            guard case .bytes(let bytes) = response.body else {
-                answer = Answer(status: Int(response.status.code), body: [])
-                break
+            switch response.body {
+            case .bytes(let bytes): answer = Answer(status: Int(response.status.code), body: bytes)
+            case .file(let region): answer = Answer(status: Int(response.status.code), body: try Self.read(region))
+            default: answer = Answer(status: Int(response.status.code), body: [])
             }
-            answer = Answer(status: Int(response.status.code), body: bytes)
         case .remote(let base, let token):
             answer = try RemoteManagement.send(
                 method.rawValue, base: base, target: path.target, token: token, body: body, contentType: contentType)
         }
         guard (200..<300).contains(answer.status) else { throw ManagementFailure(answer) }
         return answer
+    }
+
+    /// The bytes of a file region a local response sends.
+    private static func read(_ region: FileRegion) throws -> [UInt8] {
+        let handle = FileHandle(fileDescriptor: region.file.descriptor, closeOnDealloc: false)
+        try handle.seek(toOffset: UInt64(region.offset))
+        return Array(try handle.read(upToCount: Int(region.length)) ?? Data())
     }
 
     private static func parse(_ body: [UInt8], from path: ManagementPath) throws -> JSONValue {

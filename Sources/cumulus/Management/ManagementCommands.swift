@@ -21,6 +21,11 @@ enum ManagementCommands {
         "managementTokens": "operators tokens",
         "createManagementToken": "operators token",
         "revokeManagementToken": "operators revoke-token",
+        // Backups
+        "backups": "backups list",
+        "takeBackup": "backups take",
+        "downloadBackup": "backups download",
+        "deleteBackup": "backups delete",
         // Users
         "users": "users list",
         "addUser": "users add",

@@ -17,16 +17,22 @@ enum AssetStorageSetting {
     }
 
     /// The storage the values choose: the data directory when `location` is `nil` or empty.
+    /// An endpoint without a bucket is refused unless it serves the backups' bucket
+    /// (`endpointServesBackups`).
     /// - Throws: ``Problem`` saying what is missing or malformed.
-    static func resolve(location: String?, endpoint: String?, region: String?, environment: [String: String]) throws(Problem)
-        -> AssetStorage
-    {
+    static func resolve(
+        location: String?, endpoint: String?, region: String?, environment: [String: String], endpointServesBackups: Bool = false
+    ) throws(Problem) -> AssetStorage {
         guard let location, !location.isEmpty else {
-            guard endpoint == nil else { throw Problem(description: "--assets-endpoint is for --assets s3://BUCKET; give both") }
+            guard endpoint == nil || endpointServesBackups else {
+                throw Problem(description: "--assets-endpoint is for --assets s3://BUCKET; give both")
+            }
             return .dataDirectory
         }
         guard location.lowercased().hasPrefix("s3://") else {
-            guard endpoint == nil else { throw Problem(description: "--assets-endpoint is for --assets s3://BUCKET, not a directory") }
+            guard endpoint == nil || endpointServesBackups else {
+                throw Problem(description: "--assets-endpoint is for --assets s3://BUCKET, not a directory")
+            }
             return .directory(location)
         }
         let bucket = String(location.dropFirst("s3://".count))
@@ -51,5 +57,45 @@ enum AssetStorageSetting {
         } catch {
             throw Problem(description: (error as? CloudStoreError)?.reason ?? "invalid S3 asset store settings")
         }
+    }
+
+    /// Where backups go: a directory, or `s3://BUCKET/PREFIX` on the asset store's S3 server,
+    /// region and keys.
+    /// - Throws: ``Problem`` saying what is missing or malformed.
+    static func backupLocation(_ location: String, endpoint: String?, region: String?, environment: [String: String]) throws(Problem)
+        -> BackupLocation
+    {
+        guard location.lowercased().hasPrefix("s3://") else { return .directory(location) }
+        let (bucket, key) = try bucketAndKey(location)
+        let prefix = key.isEmpty || key.hasSuffix("/") ? key : key + "/"
+        return .bucket(try bucketConfiguration(bucket, endpoint: endpoint, region: region, environment: environment), prefix: prefix)
+    }
+
+    /// The bucket and object key of `s3://BUCKET/KEY`, reached with the asset store's S3 server,
+    /// region and keys.
+    /// - Throws: ``Problem`` saying what is missing or malformed.
+    static func object(_ location: String, endpoint: String?, region: String?, environment: [String: String]) throws(Problem)
+        -> (S3AssetConfiguration, key: String)
+    {
+        let (bucket, key) = try bucketAndKey(location)
+        guard !key.isEmpty, !key.hasSuffix("/") else { throw Problem(description: "\(location) names no object: give s3://BUCKET/KEY") }
+        return (try bucketConfiguration(bucket, endpoint: endpoint, region: region, environment: environment), key)
+    }
+
+    private static func bucketAndKey(_ location: String) throws(Problem) -> (String, String) {
+        let rest = location.dropFirst("s3://".count)
+        let bucket = String(rest.prefix { $0 != "/" })
+        guard !bucket.isEmpty else { throw Problem(description: "\(location) names no bucket: give s3://BUCKET/PREFIX") }
+        return (bucket, String(rest.dropFirst(bucket.count + 1)))
+    }
+
+    private static func bucketConfiguration(_ bucket: String, endpoint: String?, region: String?, environment: [String: String])
+        throws(Problem) -> S3AssetConfiguration
+    {
+        guard
+            case .s3(let configuration) = try resolve(
+                location: "s3://" + bucket, endpoint: endpoint, region: region, environment: environment)
+        else { throw Problem(description: "s3://\(bucket) is not a bucket") }
+        return configuration
     }
 }

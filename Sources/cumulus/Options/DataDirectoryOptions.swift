@@ -41,21 +41,23 @@ struct DataDirectoryOptions: ParsableArguments {
     }
 
     /// Where asset blobs are, from the flags, else the environment.
-    func assetStorage() throws -> AssetStorage {
+    func assetStorage(endpointServesBackups: Bool = false) throws -> AssetStorage {
         let environment = ProcessInfo.processInfo.environment
         do {
             return try AssetStorageSetting.resolve(
                 location: assets ?? environment["CUMULUS_ASSETS"], endpoint: assetsEndpoint ?? environment["CUMULUS_ASSETS_ENDPOINT"],
-                region: assetsRegion ?? environment["CUMULUS_ASSETS_REGION"], environment: environment)
+                region: assetsRegion ?? environment["CUMULUS_ASSETS_REGION"], environment: environment,
+                endpointServesBackups: endpointServesBackups)
         } catch {
             throw ValidationError(error.description)
         }
     }
 
     /// The store's configuration: the resolved directory, database and assets.
-    func configuration() throws -> CloudStoreConfiguration {
+    /// `endpointServesBackups`: the S3 endpoint may be given for a bucket of backups alone.
+    func configuration(endpointServesBackups: Bool = false) throws -> CloudStoreConfiguration {
         var configuration = CloudStoreConfiguration(dataDirectory: resolved)
-        configuration.assetStorage = try assetStorage()
+        configuration.assetStorage = try assetStorage(endpointServesBackups: endpointServesBackups)
         do {
             configuration.database = try DatabaseSetting.resolve(database ?? ProcessInfo.processInfo.environment["CUMULUS_DATABASE_URL"])
         } catch {

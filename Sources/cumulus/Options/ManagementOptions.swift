@@ -1,4 +1,5 @@
 import ArgumentParser
+import CloudStore
 import Console
 import Foundation
 
@@ -25,12 +26,17 @@ struct ManagementOptions: ParsableArguments {
         }
     }
 
-    /// The client for the chosen server or data directory.
-    func client() throws -> ManagementClient {
+    /// The client for the chosen server or data directory; `configure` makes last changes to
+    /// the configuration of a store opened here.
+    func client(endpointServesBackups: Bool = false, configure: (inout CloudStoreConfiguration) throws -> Void = { _ in }) throws
+        -> ManagementClient
+    {
         let environment = ProcessInfo.processInfo.environment
         guard let server = server ?? (data.dataDirectory == nil ? environment["CUMULUS_SERVER"].flatMap { $0.isEmpty ? nil : $0 } : nil)
         else {
-            return ManagementClient(transport: .local(Console.localManagementAPI(store: try data.openStore())))
+            var configuration = try data.configuration(endpointServesBackups: endpointServesBackups)
+            try configure(&configuration)
+            return ManagementClient(transport: .local(Console.localManagementAPI(store: try CloudStore(configuration: configuration))))
         }
         guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil
         else {

@@ -276,6 +276,30 @@ extension ServeSetting {
             value, settings, _ in
             settings.assetsRegion = value
         },
+        ServeSetting(
+            "backup-to",
+            "Where the server's backups go and the console lists them: a directory, or `s3://BUCKET/PREFIX` on the S3 server "
+                + "of `--assets-endpoint` with the asset store's keys.", default: "`backups` in the data directory",
+            .value(placeholder: "DIR-OR-S3-URL")
+        ) { value, settings, _ in
+            settings.backupTo = value
+        },
+        ServeSetting(
+            "backup-schedule", "How often the server backs itself up, such as `6h` or `30m` (at least a minute). `0`: never.",
+            default: "`0`", .value(placeholder: "DURATION")
+        ) { value, settings, source in
+            let interval = try duration(value, source)
+            guard interval == .zero || interval >= .seconds(60) else {
+                throw Invalid(name: source, value: value, expected: "0 or a duration of at least a minute, such as 6h")
+            }
+            settings.backupInterval = interval == .zero ? nil : interval
+        },
+        ServeSetting(
+            "backup-keep", "How many backups are kept; older ones are deleted after each new one.", default: "`7`",
+            .value(placeholder: "N")
+        ) {
+            $1.backupKeep = try integer($0, $2, in: 1...10_000)
+        },
         ServeSetting("header-read-timeout", "Time to receive a request head.", default: "`10s`", .value(placeholder: "DURATION")) {
             $1.http.headerReadTimeout = try duration($0, $2)
         },

@@ -57,6 +57,14 @@ struct ServerSettings: Sendable {
     var assetStorage = AssetStorage.dataDirectory
     /// `--database-url`: SQLite in the data directory, or a PostgreSQL database.
     var database = DatabaseLocation.dataDirectory
+    /// `--backup-to`: a directory or `s3://BUCKET/PREFIX`; `nil`: `backups` in the data directory.
+    var backupTo: String?
+    /// `--backup-schedule`: how long between two backups the server takes; `nil`: none.
+    var backupInterval: Duration?
+    /// `--backup-keep`: how many backups are kept.
+    var backupKeep = 7
+    /// Where backups go, how often and how many, resolved from the three above.
+    var backups = BackupSchedule(location: .directory("./data/backups"))
 
     /// A problem with a flag or an environment variable.
     struct InvalidSetting: Error, CustomStringConvertible {
@@ -85,9 +93,18 @@ struct ServerSettings: Sendable {
         }
         do {
             settings.assetStorage = try AssetStorageSetting.resolve(
-                location: settings.assets, endpoint: settings.assetsEndpoint, region: settings.assetsRegion, environment: environment)
+                location: settings.assets, endpoint: settings.assetsEndpoint, region: settings.assetsRegion, environment: environment,
+                endpointServesBackups: settings.backupTo?.lowercased().hasPrefix("s3://") == true)
         } catch {
             throw InvalidSetting(name: "--assets", value: settings.assets ?? "", expected: error.description)
+        }
+        do {
+            let location = try AssetStorageSetting.backupLocation(
+                settings.backupTo ?? settings.dataDirectory + "/backups", endpoint: settings.assetsEndpoint, region: settings.assetsRegion,
+                environment: environment)
+            settings.backups = BackupSchedule(location: location, interval: settings.backupInterval, keep: settings.backupKeep)
+        } catch {
+            throw InvalidSetting(name: "--backup-to", value: settings.backupTo ?? "", expected: error.description)
         }
         return settings
     }

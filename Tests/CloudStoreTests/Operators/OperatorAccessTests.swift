@@ -18,7 +18,8 @@ import Testing
         case .owner:
             return true
         case .developer:
-            if permission.area == .operators { return false }
+            // Backups hold every credential and every user's data: owners only.
+            if permission.area == .operators || permission.area == .backups { return false }
             if !permission.changesState { return true }
             switch permission.area {
             case .credentials, .containers: return false

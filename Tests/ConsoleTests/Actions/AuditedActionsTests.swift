@@ -17,7 +17,7 @@ import Testing
         "setIndexes", "deleteFromSchema", "createRole", "setGrants", "setUserRoles", "changeUserRole", "deleteRole", "createZone",
         "deleteZone", "modifyRecords", "uploadAsset", "deleteSubscription", "revokePushToken", "removeShareParticipant", "deleteShare",
         "leaveSharedZone", "deploySchema",
-        "resetDevelopment",
+        "resetDevelopment", "takeBackup", "downloadBackup", "deleteBackup",
     ]
 
     /// The public actions that only read (a dry run such as `validateSchema` included).
@@ -27,7 +27,7 @@ import Testing
         "exportRequestLog", "limits", "lookupRecords", "managementTokens", "nextChanges", "notificationQueues", "notifications",
         "pushTokens", "queryRecords", "recordCounts", "recordReferrers", "requestLog", "requestLogEntry", "requestLogFilter", "schema",
         "schemaDeployments", "schemaDifference", "schemaText", "security", "serverKeys", "shares", "signInAttacks", "simulateAccess",
-        "subscriptions", "usage", "usageOverview", "users", "validateSchema", "previewSchemaImport", "zones",
+        "subscriptions", "usage", "usageOverview", "users", "validateSchema", "previewSchemaImport", "zones", "backups",
     ]
 
     /// A public action added to `ManagementActions` must be listed above, as changing (and then
@@ -52,7 +52,7 @@ import Testing
     @Test func everyChangingActionWritesExactlyOneAuditEntry() throws {
         let fixture = try AdminFixture()
         let (store, actions, actor, c) = (fixture.store, ManagementActions(store: fixture.store), fixture.actor, fixture.fixture.container)
-        var apiToken = "", keyID = "", managementToken = ""
+        var apiToken = "", keyID = "", managementToken = "", backup = ""
         let dev = Environment.development
         let steps: [(name: String, action: String, run: () throws -> Void)] = [
             ("createContainer", "container.create", { _ = try actions.createContainer("iCloud.com.example.Second", as: actor) }),
@@ -213,6 +213,9 @@ import Testing
             ),
             ("deploySchema", "schema.deploy", { _ = try actions.deploySchema(of: c, as: actor) }),
             ("resetDevelopment", "environment.reset", { _ = try actions.resetDevelopment(of: c, confirmation: c.rawValue, as: actor) }),
+            ("takeBackup", "backup.take", { backup = try actions.takeBackup(as: actor).name }),
+            ("downloadBackup", "backup.download", { _ = try actions.downloadBackup(backup, as: actor) }),
+            ("deleteBackup", "backup.delete", { _ = try actions.deleteBackup(backup, as: actor) }),
         ]
         #expect(steps.map(\.name) == Self.changing, "every changing action is walked, in the listed order")
         for step in steps {

@@ -101,6 +101,10 @@ import Testing
         ("POST", "/admin/v1/operators", #"{"name":"zed","password":"operator password","role":"viewer"}"#),
         ("PUT", "/admin/v1/operators/root/role", #"{"role":"viewer"}"#),
         ("DELETE", "/admin/v1/operators/root", ""),
+        ("GET", "/admin/v1/backups", ""),
+        ("POST", "/admin/v1/backups", ""),
+        ("GET", "/admin/v1/backups/NAME", ""),
+        ("DELETE", "/admin/v1/backups/NAME", ""),
     ]
 
     /// The push token alice holds, and its id, what a revocation names.

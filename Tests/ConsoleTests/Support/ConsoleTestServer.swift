@@ -34,9 +34,12 @@ final class ConsoleTestServer {
     init(
         createContainer: Bool = true, publicURL: String? = nil, controlledClock: Bool = false,
         tailHeartbeat: Duration = ConsoleConfiguration.defaultTailHeartbeat, allowedHosts: [String] = [], apiOperations: [String] = [],
-        trustedProxies: TrustedProxies = TrustedProxies()
+        trustedProxies: TrustedProxies = TrustedProxies(), backups: Bool = false
     ) throws {
-        temporary = try TemporaryStore(createContainer: createContainer, controlledClock: controlledClock)
+        temporary = try TemporaryStore(createContainer: createContainer, controlledClock: controlledClock) {
+            // `backups`: a backup location, `backups` in the data directory.
+            if backups { $0.backups = BackupSchedule(location: .directory($0.dataDirectory + "/backups")) }
+        }
         directory = temporary.directory
         store = temporary.store
         container = temporary.container

@@ -103,17 +103,21 @@ struct S3AssetStore: AssetStore {
     }
 
     /// Sends one signed request for an object, or for the bucket when `key` is `nil`.
-    func send(_ method: String, key: String?, headers extra: [(name: String, value: String)] = [], body: [UInt8] = [])
-        throws -> HTTPClientResponse
-    {
+    func send(
+        _ method: String, key: String?, query: [(name: String, value: String)] = [], headers extra: [(name: String, value: String)] = [],
+        body: [UInt8] = []
+    ) throws -> HTTPClientResponse {
         let path = "/" + SigV4Signer.encode(bucket) + (key.map { "/" + SigV4Signer.encode($0, keepingSlashes: true) } ?? "")
         let timestamp = SigV4Signer.timestamp(Date())
         let payloadHash = body.isEmpty ? Self.emptyPayloadHash : SigV4Signer.payloadHash(body)
         let headers = extra + [("x-amz-content-sha256", payloadHash), ("x-amz-date", timestamp)]
         let signature = signer.sign(
-            method: method, path: path, headers: [("host", client.hostHeader)] + headers, payloadHash: payloadHash, timestamp: timestamp)
+            method: method, path: path, query: query, headers: [("host", client.hostHeader)] + headers, payloadHash: payloadHash,
+            timestamp: timestamp)
+        let queryText = query.map { "\(SigV4Signer.encode($0.name))=\(SigV4Signer.encode($0.value))" }.joined(separator: "&")
         let request = HTTPClientRequest(
-            method: method, target: path, headers: headers + [("Authorization", signature.authorization)], body: body)
+            method: method, target: path + (queryText.isEmpty ? "" : "?" + queryText),
+            headers: headers + [("Authorization", signature.authorization)], body: body)
         do {
             return try client.send(request)
         } catch {

@@ -120,6 +120,7 @@ struct ConsolePages: Sendable {
         page.context["hidesOperators"] = !access.allows(.reads(.operators))
         page.context["hidesManagementTokens"] = !access.allows(.reads(.managementTokens))
         page.context["hidesAudit"] = !access.allows(.reads(.logs))
+        page.context["hidesBackups"] = !access.allows(.reads(.backups))
         guard var bar = page.context["bar"] as? [String: Any], let tabs = bar["tabs"] as? [[String: Any]] else { return }
         bar["tabs"] = tabs.filter { tab in
             guard let section = (tab["section"] as? String).flatMap(ConsoleSection.init(rawValue:)) else { return true }

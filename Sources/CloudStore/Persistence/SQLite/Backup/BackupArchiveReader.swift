@@ -18,6 +18,33 @@ enum BackupArchiveReader {
         }
     }
 
+    /// Whether the archive at `path` ends with a readable manifest listing exactly its other
+    /// members with their sizes, read by skipping from header to header (no member is hashed:
+    /// a quick check for listings; a restore checks every checksum).
+    static func manifestMatches(_ path: String) -> Bool {
+        guard let input = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? input.close() }
+        var sizes: [String: Int64] = [:]
+        var offset: UInt64 = 0
+        do {
+            while true {
+                try input.seek(toOffset: offset)
+                let header = try input.read(upToCount: BackupTarHeader.block).map(Array.init) ?? []
+                guard let (name, size) = try BackupTarHeader.read(header) else { return false }
+                let padded = (size + UInt64(BackupTarHeader.block - 1)) / UInt64(BackupTarHeader.block) * UInt64(BackupTarHeader.block)
+                if name == BackupManifest.memberName {
+                    guard size < 1 << 26 else { return false }
+                    let manifest = try BackupManifest.decode(try readExactly(input, Int(size)))
+                    return Dictionary(manifest.files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { first, _ in first }) == sizes
+                }
+                sizes[name] = Int64(size)
+                offset += UInt64(BackupTarHeader.block) + padded
+            }
+        } catch {
+            return false
+        }
+    }
+
     private static func unpack(_ input: FileHandle, into directory: String) throws -> BackupManifest {
         var found: [String: BackupManifest.File] = [:]
         var manifestData: Data?

@@ -7,14 +7,14 @@ import Foundation
 /// so change tokens and continuation markers issued before the restore expire. Only then are
 /// the catalog, the request log and `containers/` swapped in, each by one rename, the old ones
 /// moved aside first and deleted at the end. A process killed before the swap leaves the live
-/// data untouched (the next restore clears what it left); one killed during the swap leaves the
-/// old files in a `.cumulus-replaced-*` directory beside the new ones.
+/// data untouched (the next restore clears what it left); one killed during the swap leaves it
+/// recorded, and the next restore or store open on the directory completes it (see ``RestoreSwap``).
 struct SQLiteRestore {
     let dataDirectory: String
     let assetStorage: AssetStorage
 
     /// The entries of a data directory a restore replaces; the lock file and anything else stay.
-    private static let replaced = [
+    static let replaced = [
         CloudStore.catalogFileName, CloudStore.requestLogFileName, "containers",
     ]
 
@@ -80,37 +80,43 @@ struct SQLiteRestore {
     }
 
     /// Moves the live entries aside and the restored ones into place, then deletes the old
-    /// (after moving their asset folders back, when `keepingAssets`).
+    /// (after moving their asset folders back, when `keepingAssets`). The swap is recorded in
+    /// ``RestoreSwap``'s marker before its first rename, so a process killed anywhere in it
+    /// leaves a directory the next restore or store open completes (``RestoreSwap/complete(in:)``).
     private func swap(in staging: String, keepingAssets: Bool) throws {
         let fileManager = FileManager.default
         let aside = try SQLiteBackup.privateDirectory(in: dataDirectory, "replaced")
-        for name in Self.replaced {
-            for entry in name.hasSuffix(".sqlite") ? [name, name + "-wal", name + "-shm"] : [name]
-            where fileManager.fileExists(atPath: "\(dataDirectory)/\(entry)") {
-                try fileManager.moveItem(atPath: "\(dataDirectory)/\(entry)", toPath: "\(aside)/\(entry)")
-            }
-        }
-        for name in Self.replaced where fileManager.fileExists(atPath: "\(staging)/\(name)") {
-            try fileManager.moveItem(atPath: "\(staging)/\(name)", toPath: "\(dataDirectory)/\(name)")
-        }
-        if keepingAssets {
-            for container in (try? fileManager.contentsOfDirectory(atPath: "\(dataDirectory)/containers")) ?? [] {
-                for environment in Environment.allCases {
-                    let folder = "containers/\(container)/\(environment.rawValue)-assets"
-                    guard fileManager.fileExists(atPath: "\(aside)/\(folder)") else { continue }
-                    try fileManager.moveItem(atPath: "\(aside)/\(folder)", toPath: "\(dataDirectory)/\(folder)")
-                }
-            }
-        }
-        try? fileManager.removeItem(atPath: aside)
+        let swap = RestoreSwap(
+            staging: URL(fileURLWithPath: staging).lastPathComponent, aside: URL(fileURLWithPath: aside).lastPathComponent,
+            incoming: Self.replaced.filter { fileManager.fileExists(atPath: "\(staging)/\($0)") }, keepingAssets: keepingAssets)
+        RestoreSwap.crashPoint()
+        try swap.record(in: dataDirectory)
+        try swap.complete(in: dataDirectory)
     }
 
-    /// Removes what an interrupted restore left unpacked (never a `.cumulus-replaced-*`
-    /// directory, which may hold the only copy of files a swap was moving).
+    /// Completes a swap a killed restore left recorded in `dataDirectory`, if any; the caller
+    /// holds the directory's lock exclusively.
+    static func completeInterruptedSwap(in dataDirectory: String) throws {
+        guard let swap = try RestoreSwap.recorded(in: dataDirectory) else { return }
+        try swap.complete(in: dataDirectory)
+    }
+
+    /// Whether a killed restore left a swap to complete in `dataDirectory`.
+    static func hasInterruptedSwap(in dataDirectory: String) -> Bool {
+        FileManager.default.fileExists(atPath: "\(dataDirectory)/\(RestoreSwap.markerName)")
+    }
+
+    /// Removes what an interrupted restore left unpacked, once any recorded swap is complete
+    /// (a `.cumulus-replaced-*` directory only when empty: one a restore of an older version left
+    /// may hold the only copy of the files it was moving).
     private func clearLeftovers() throws {
-        for entry in (try? FileManager.default.contentsOfDirectory(atPath: dataDirectory)) ?? []
-        where entry.hasPrefix(".cumulus-restore-") {
-            try? FileManager.default.removeItem(atPath: "\(dataDirectory)/\(entry)")
+        try Self.completeInterruptedSwap(in: dataDirectory)
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: dataDirectory)) ?? [] {
+            if entry.hasPrefix(".cumulus-restore-") {
+                try? FileManager.default.removeItem(atPath: "\(dataDirectory)/\(entry)")
+            } else if entry.hasPrefix(".cumulus-replaced-") {
+                rmdir("\(dataDirectory)/\(entry)")
+            }
         }
     }
 }

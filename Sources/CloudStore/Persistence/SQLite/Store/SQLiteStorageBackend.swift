@@ -3,7 +3,8 @@ import Foundation
 /// A store in SQLite files under the data directory: the catalog, the request log, and one file
 /// per container environment. Every process on the directory sees the others' commits in the
 /// files themselves, so it signals nothing and has no heartbeat. It holds the directory's lock
-/// shared while open, so that a restore never replaces the files under it.
+/// shared while open, so that a restore never replaces the files under it, and completes the swap
+/// of a restore that was killed in it before opening anything.
 final class SQLiteStorageBackend: StorageBackend {
     let catalog: any CatalogStorage & CredentialStorage & OperatorStorage & LifecycleStorage
     /// The catalog's file, whose log metrics count with the environments'.
@@ -15,8 +16,15 @@ final class SQLiteStorageBackend: StorageBackend {
     /// Opens (creating and migrating as needed) the catalog in `configuration.dataDirectory`,
     /// which exists.
     init(_ configuration: CloudStoreConfiguration) throws {
-        dataDirectory = configuration.dataDirectory
         synchronous = configuration.synchronous
+        let dataDirectory = configuration.dataDirectory
+        self.dataDirectory = dataDirectory
+        if SQLiteRestore.hasInterruptedSwap(in: dataDirectory) {
+            // A restore was killed while swapping the files in: it is completed before anything
+            // opens them, by whichever process comes first.
+            let exclusive = try DataDirectoryLock(dataDirectory, exclusive: true)
+            try withExtendedLifetime(exclusive) { try SQLiteRestore.completeInterruptedSwap(in: dataDirectory) }
+        }
         lock = try DataDirectoryLock(dataDirectory, exclusive: false)
         let catalogStore = try SQLiteCatalogStore(path: dataDirectory + "/" + CloudStore.catalogFileName, synchronous: synchronous)
         catalog = catalogStore

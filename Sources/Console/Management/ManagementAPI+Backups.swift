@@ -1,0 +1,39 @@
+import CloudStore
+import HTTPServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension ManagementAPI {
+    /// The server's backups in its backup location: listed, taken now, downloaded, deleted.
+    static let backupRoutes: [ManagementRoute] = [
+        .json(.get, "/backups", "backups", needs: .reads(.backups)) { actions, _, actor in try actions.backups(as: actor).json },
+        .json(.post, "/backups", "takeBackup", needs: .changes(.backups), status: .created) { actions, _, actor in try actions.takeBackup(as: actor).json },
+        .response(.get, "/backups/:backup", "downloadBackup", needs: .reads(.backups), body: .raw) { api, input, actor in
+            let name = input.path("backup")
+            return backupDownload(name, try api.actions.downloadBackup(name, as: actor))
+        },
+        .json(.delete, "/backups/:backup", "deleteBackup", needs: .changes(.backups)) { actions, input, actor in
+            try actions.deleteBackup(input.path("backup"), as: actor).json
+        },
+    ]
+
+    /// A backup as a download: its file sent from the disk as it is read, or a bucket's bytes.
+    static func backupDownload(_ name: String, _ content: BackupContent) -> HTTPResponse {
+        var response: HTTPResponse
+        switch content {
+        case .file(let path):
+            guard let file = OpenFile(path: path) else { return HTTPResponse(status: .notFound, bytes: []) }
+            var status = stat()
+            let size = fstat(file.descriptor, &status) == 0 ? Int64(status.st_size) : 0
+            response = HTTPResponse(status: .ok, body: .file(FileRegion(file: file, offset: 0, length: size)))
+        case .bytes(let bytes):
+            response = HTTPResponse(status: .ok, bytes: bytes)
+        }
+        response.headers["Content-Type"] = "application/octet-stream"
+        response.headers["Content-Disposition"] = "attachment; filename=\"\(name)\""
+        response.headers["Cache-Control"] = "no-store"
+        return response
+    }
+}

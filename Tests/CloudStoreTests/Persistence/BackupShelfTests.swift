@@ -1,0 +1,80 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import CloudStore
+
+/// The backups a server keeps in its backup location, a directory or a bucket: taken under
+/// names that say when, listed newest first with their sizes, the oldest beyond `keep` deleted,
+/// deleted on request, and the last one recorded for monitoring.
+@Suite struct BackupShelfTests {
+    private func store(in location: BackupLocation, keep: Int) throws -> TemporaryStore {
+        try TemporaryStore(controlledClock: false) { $0.backups = BackupSchedule(location: location, keep: keep) }
+    }
+
+    private func newDirectory() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("cumulus-backups-\(UUID().uuidString)").path
+    }
+
+    @Test func backupsInADirectoryAreTakenListedKeptToTheirNumberAndDeleted() throws {
+        let directory = newDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let source = try store(in: .directory(directory), keep: 2)
+        try source.database().create("Note", "first")
+        #expect(source.store.lastBackup == nil)
+        let taken = try (0..<3).map { _ in try source.store.takeBackup() }
+        let listed = try source.store.backups()
+        #expect(listed.map(\.name) == [taken[2].name, taken[1].name], "the oldest beyond two deleted")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == listed.map(\.name).sorted())
+        let newest = try #require(listed.first)
+        #expect(newest.bytes > 0 && newest.bytes == taken[2].bytes)
+        #expect(newest.name.hasSuffix(TestBackend.isSQLite ? ".tar" : ".dump"))
+        #expect(newest.manifestOK == (TestBackend.isSQLite ? true : nil))
+        #expect(source.store.lastBackup?.backup.name == taken[2].name)
+        #expect(source.store.lastBackup?.backup.bytes == taken[2].bytes)
+
+        try source.store.deleteBackup(named: taken[1].name)
+        #expect(try source.store.backups().map(\.name) == [taken[2].name])
+        #expect(throws: CloudStoreError.notFound("There is no backup \(taken[1].name)")) {
+            try source.store.deleteBackup(named: taken[1].name)
+        }
+        #expect(throws: CloudStoreError.self) { try source.store.deleteBackup(named: "../cumulus.sqlite") }
+        #expect(throws: CloudStoreError.self) {
+            try source.store.deleteBackup(named: "cumulus-backup-\(newest.name.dropFirst(15))/../x.tar")
+        }
+    }
+
+    @Test(.enabled(if: TestBackend.isSQLite, "Checks the manifest of a backup of a data directory"))
+    func aDamagedBackupIsListedAsNotMatchingItsManifest() throws {
+        let directory = newDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let source = try store(in: .directory(directory), keep: 5)
+        let backup = try source.store.takeBackup()
+        let file = try #require(FileHandle(forUpdatingAtPath: "\(directory)/\(backup.name)"))
+        try file.truncate(atOffset: UInt64(backup.bytes / 2))
+        try file.close()
+        #expect(try source.store.backups().map(\.manifestOK) == [false])
+    }
+
+    @Test func backupsInABucketAreTakenListedKeptToTheirNumberAndDeleted() throws {
+        let bucket = try S3TestServer.moto().makeBucket()
+        let source = try store(in: .bucket(bucket, prefix: "nightly/"), keep: 2)
+        try source.database().create("Note", "first")
+        let taken = try (0..<3).map { _ in try source.store.takeBackup() }
+        let listed = try source.store.backups()
+        #expect(listed.map(\.name) == [taken[2].name, taken[1].name])
+        #expect(listed.map(\.bytes) == [taken[2].bytes, taken[1].bytes])
+        let objects = try S3BackupBucket(bucket).list(prefix: "")
+        #expect(objects.map(\.key).sorted() == listed.map { "nightly/\($0.name)" }.sorted())
+        let bytes = try S3BackupBucket(bucket).read("nightly/\(taken[2].name)")
+        #expect(Int64(bytes.count) == taken[2].bytes)
+        try source.store.deleteBackup(named: taken[2].name)
+        #expect(try source.store.backups().map(\.name) == [taken[1].name])
+    }
+
+    @Test func aServerWithoutABackupLocationTakesNone() throws {
+        let source = try TemporaryStore()
+        #expect(throws: CloudStoreError.self) { try source.store.takeBackup() }
+        #expect(throws: CloudStoreError.self) { try source.store.backups() }
+    }
+}
