@@ -9,7 +9,9 @@ extension ManagementAPI {
     /// The server's backups in its backup location: listed, taken now, downloaded, deleted.
     static let backupRoutes: [ManagementRoute] = [
         .json(.get, "/backups", "backups", needs: .reads(.backups)) { actions, _, actor in try actions.backups(as: actor).json },
-        .json(.post, "/backups", "takeBackup", needs: .changes(.backups), status: .created) { actions, _, actor in try actions.takeBackup(as: actor).json },
+        .json(.post, "/backups", "takeBackup", needs: .changes(.backups), status: .created) { actions, _, actor in
+            try actions.takeBackup(as: actor).json
+        },
         .response(.get, "/backups/:backup", "downloadBackup", needs: .reads(.backups), body: .raw) { api, input, actor in
             let name = input.path("backup")
             return backupDownload(name, try api.actions.downloadBackup(name, as: actor))

@@ -10,7 +10,8 @@ enum ConsolePageTable {
     /// pages, then the pages outside a container.
     static let pageSets: [any ConsolePageSet.Type] =
         [LoginPage.self, ContainersPages.self] + ConsoleSection.allCases.map(\.pages) + [
-            NotificationsPage.self, ManagementTokensPages.self, OperatorsPages.self, AuditPages.self, BackupsPages.self, ConsoleNotFoundPage.self,
+            NotificationsPage.self, ManagementTokensPages.self, OperatorsPages.self, AuditPages.self, BackupsPages.self,
+            ConsoleNotFoundPage.self,
         ]
 
     /// The templates of pages outside the table: the layout and error page, the start and
