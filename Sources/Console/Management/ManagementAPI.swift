@@ -21,7 +21,7 @@ struct ManagementAPI: Sendable {
     /// Every route, as data, in the order they are mounted.
     static let routes: [ManagementRoute] =
         containerRoutes + credentialRoutes + userRoutes + schemaRoutes + zoneRoutes + recordRoutes + managementTokenRoutes
-        + lifecycleRoutes + securityRoutes + requestLogRoutes + limitsRoutes + syncRoutes + notificationRoutes
+        + lifecycleRoutes + securityRoutes + requestLogRoutes + limitsRoutes + syncRoutes + notificationRoutes + historyRoutes
 
     /// Adds the routes of ``routes`` under `/admin/v1`.
     func mount(on router: inout Router) {
