@@ -383,7 +383,8 @@ extension CloudStore {
                         time: now, modifier: Caller.operatorRecordName),
                     in: zone)
             case (let current, let old?):
-                if let current, current.record.changeTag == old.changeTag { continue }
+                // A record that holds what it held then (written back already) is left alone.
+                if let current, current.record.changeTag == old.changeTag || Self.sameContent(current.record, old) { continue }
                 guard schema.recordType(old.recordType) != nil else {
                     throw CloudStoreError.badRequest(
                         "Record \(name) is of type \(old.recordType), which the schema no longer has: it cannot be restored")
@@ -412,6 +413,11 @@ extension CloudStore {
                 try notifier?.recordChanged(stored, current == nil ? .create : .update, in: zone, reader: writer)
             }
         }
+    }
+
+    /// Whether two versions of a record hold the same: type, fields and parent.
+    private static func sameContent(_ one: Record, _ other: Record) -> Bool {
+        one.recordType == other.recordType && one.fields == other.fields && one.parent == other.parent
     }
 
     /// How the audit trail names a scope: `private(_u1) Notes, type Note, 2 records, since 1700000000000`.
