@@ -353,7 +353,7 @@ extension CloudStore {
             guard createZone else { throw CloudStoreError.zoneNotFound(ZoneID(zoneName: zoneName, ownerRecordName: database.owner)) }
             outcome.zonesRestored.append(zoneName)
             if dryRun { return }
-            zone = try writer.createZone(named: zoneName, in: database, created: now)
+            zone = try writer.restoreZone(named: zoneName, in: database, created: now)
             try notifier?.zoneChanged(reader: writer)
         }
         guard let zone else { return }

@@ -208,6 +208,9 @@ protocol EnvironmentWriter: EnvironmentReader {
     /// Keeps every record of `zone` in the history and the zone in the trash: called before the
     /// zone is deleted, in the deletion's transaction.
     func keepZone(_ zone: StoredZone, replacedBy replacement: VersionReplacement) throws
+    /// Creates a zone restored from the trash, with a key no zone in the trash had, so that a
+    /// sync token of the deleted zone is refused rather than read against the new zone's log.
+    func restoreZone(named name: String, in database: DatabaseID, created: Int64) throws -> StoredZone
     /// Forgets the versions and trashed zones replaced before `time`; how many went.
     func forgetVersions(before time: Int64) throws -> Int
     /// Sets how long the environment keeps replaced versions, in milliseconds; `nil` for the

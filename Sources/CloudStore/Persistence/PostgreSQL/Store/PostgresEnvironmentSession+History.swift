@@ -33,6 +33,11 @@ extension PostgresEnvironmentSession {
             ])
     }
 
+    /// Zone keys are never taken again here: a restored zone is an ordinary new zone.
+    func restoreZone(named name: String, in database: DatabaseID, created: Int64) throws -> StoredZone {
+        try createZone(named: name, in: database, created: created)
+    }
+
     func forgetVersions(before time: Int64) throws -> Int {
         let versions = try connection.execute("DELETE FROM \(table("record_history")) WHERE time < $1", [.integer(time)]).affectedRows
         return versions + (try connection.execute("DELETE FROM \(table("zone_trash")) WHERE time < $1", [.integer(time)]).affectedRows)

@@ -322,8 +322,8 @@ enum SQLiteEnvironmentMigrations {
         // The record history: each version a save or a deletion replaced, copied from its row
         // of `records` in the change's transaction and kept for the retention, by the zone's
         // name (a restored zone has a new key); a deleted record's last version is its place in
-        // the trash. A deleted zone is kept in `zone_trash`, with its key, which no zone
-        // created later takes: a token of the deleted zone never reads the log of another.
+        // the trash. A deleted zone is kept in `zone_trash`, with its key, which the zone restored
+        // in its place does not take: a token of the deleted zone never reads the new zone's log.
         """
         CREATE TABLE record_history(
             id INTEGER PRIMARY KEY,
