@@ -12,6 +12,15 @@ struct HistoryScopeOptions: ParsableArguments {
     var type: String?
 }
 
+/// The record a history command is about: its zone and name.
+struct RecordOptions: ParsableArguments {
+    @Option(help: "The record's zone.")
+    var zone = ZoneID.defaultZoneName
+
+    @Option(name: .customLong("record"), help: "The record's name.")
+    var name: String
+}
+
 /// `cumulus trash list|restore`: a database's deleted records and zones, and bringing them back.
 struct TrashCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -76,15 +85,12 @@ struct HistoryCommand: ParsableCommand {
         @OptionGroup var management: ManagementOptions
         @OptionGroup var target: ContainerOptions
         @OptionGroup var database: DatabaseOptions
-
-        @Option(help: "The record's zone.")
-        var zone = ZoneID.defaultZoneName
-
-        @Option(help: "The record's name.")
-        var record: String
+        @OptionGroup var record: RecordOptions
 
         func run() throws {
-            printJSON(try management.client().json(.get, database.path(target, ["history"], query: [("zone", zone), ("record", record)])))
+            printJSON(
+                try management.client().json(
+                    .get, database.path(target, ["history"], query: [("zone", record.zone), ("record", record.name)])))
         }
     }
 
@@ -95,12 +101,7 @@ struct HistoryCommand: ParsableCommand {
         @OptionGroup var management: ManagementOptions
         @OptionGroup var target: ContainerOptions
         @OptionGroup var database: DatabaseOptions
-
-        @Option(help: "The record's zone.")
-        var zone = ZoneID.defaultZoneName
-
-        @Option(help: "The record's name.")
-        var record: String
+        @OptionGroup var record: RecordOptions
 
         @Option(help: "The version to write back (from `cumulus history`).")
         var version: Int64
@@ -109,7 +110,9 @@ struct HistoryCommand: ParsableCommand {
         var changeTag: String?
 
         func run() throws {
-            var body: [(String, JSONValue)] = [("zone", .string(zone)), ("record", .string(record)), ("version", .integer(version))]
+            var body: [(String, JSONValue)] = [
+                ("zone", .string(record.zone)), ("record", .string(record.name)), ("version", .integer(version)),
+            ]
             if let changeTag { body.append(("recordChangeTag", .string(changeTag))) }
             printJSON(try management.client().json(.post, database.path(target, ["history", "revert"]), body: .object(JSONObject(body))))
         }
