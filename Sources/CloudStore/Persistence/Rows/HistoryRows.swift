@@ -14,10 +14,10 @@ enum HistoryRows {
         + "modified_device, size, payload, kind, time, replaced_by, replaced_via"
 
     /// What ``keptColumns`` are copied from: the stored record's row `r` of `records` and its
-    /// type's name `t.name`, with the zone and the replacement as parameters `p(1)`…`p(7)`
-    /// (scope, owner, zone name, kind, time, modifier, via).
-    static func copiedColumns(_ p: (Int) -> String) -> String {
-        "\(p(1)), \(p(2)), \(p(3)), r.name, t.name, r.tag, r.parent, r.created, r.created_by, r.created_device, r.modified, "
+    /// type's name (`typeName`, a column or a parameter), with the zone and the replacement as
+    /// parameters `p(1)`…`p(7)` (scope, owner, zone name, kind, time, modifier, via).
+    static func copiedColumns(typeName: String, _ p: (Int) -> String) -> String {
+        "\(p(1)), \(p(2)), \(p(3)), r.name, \(typeName), r.tag, r.parent, r.created, r.created_by, r.created_device, r.modified, "
             + "r.modified_by, r.modified_device, r.size, r.payload, \(p(4)), \(p(5)), \(p(6)), \(p(7))"
     }
 

@@ -6,17 +6,17 @@ extension PostgresEnvironmentSession {
         try connection.execute(
             """
             INSERT INTO \(table("record_history"))(\(HistoryRows.keptColumns))
-            SELECT \(HistoryRows.copiedColumns { "$\($0)" }) FROM \(table("records")) r JOIN \(table("record_types")) t ON t.type = r.type
-            WHERE r.rid = $8
+            SELECT \(HistoryRows.copiedColumns(typeName: "$8") { "$\($0)" }) FROM \(table("records")) r WHERE r.rid = $9
             """,
-            Self.values(HistoryRows.copiedParameters(zone, replacement)) + [.integer(stored.key)])
+            Self.values(HistoryRows.copiedParameters(zone, replacement)) + [.text(stored.record.recordType), .integer(stored.key)])
     }
 
     func keepZone(_ zone: StoredZone, replacedBy replacement: VersionReplacement) throws {
         let records = try connection.execute(
             """
             INSERT INTO \(table("record_history"))(\(HistoryRows.keptColumns))
-            SELECT \(HistoryRows.copiedColumns { "$\($0)" }) FROM \(table("records")) r JOIN \(table("record_types")) t ON t.type = r.type
+            SELECT \(HistoryRows.copiedColumns(typeName: "t.name") { "$\($0)" }) FROM \(table("records")) r
+            JOIN \(table("record_types")) t ON t.type = r.type
             WHERE r.zone = $8 ORDER BY r.rid
             """,
             Self.values(HistoryRows.copiedParameters(zone, replacement)) + [.integer(zone.key)]
@@ -39,7 +39,15 @@ extension PostgresEnvironmentSession {
     }
 
     func forgetVersions(before time: Int64) throws -> Int {
-        let versions = try connection.execute("DELETE FROM \(table("record_history")) WHERE time < $1", [.integer(time)]).affectedRows
+        // Versions are kept in the order of their time: the expired ones are those before the
+        // first that is not, found without an index on the time that every save would write.
+        let versions = try connection.execute(
+            """
+            DELETE FROM \(table("record_history")) WHERE id < coalesce(
+                (SELECT id FROM \(table("record_history")) WHERE time >= $1 ORDER BY id LIMIT 1),
+                (SELECT coalesce(max(id), 0) + 1 FROM \(table("record_history"))))
+            """, [.integer(time)]
+        ).affectedRows
         return versions + (try connection.execute("DELETE FROM \(table("zone_trash")) WHERE time < $1", [.integer(time)]).affectedRows)
     }
 

@@ -348,7 +348,6 @@ enum SQLiteEnvironmentMigrations {
             replaced_via TEXT
         );
         CREATE INDEX record_history_by_record ON record_history(scope, owner, zone_name, name, id);
-        CREATE INDEX record_history_by_time ON record_history(time);
         CREATE TABLE zone_trash(
             id INTEGER PRIMARY KEY,
             zone_key INTEGER NOT NULL,

@@ -2,16 +2,21 @@ extension SQLiteEnvironmentSession {
     // MARK: - Keeping versions
 
     func keepVersion(of stored: StoredRecord, in zone: StoredZone, replacedBy replacement: VersionReplacement) throws {
-        // Copied row to row: the payload is not decoded or encoded again.
-        try connection.statement(Self.keepVersionSQL)
-            .execute(Self.values(HistoryRows.copiedParameters(zone, replacement)) + [.integer(stored.key)])
+        // Copied row to row: the payload is not decoded or encoded again. On every save of an
+        // existing record, so its values are bound without building anything else.
+        try connection.statement(Self.keepVersionSQL).execute([
+            .integer(StoredCodes.scopeCode(zone.database.scope)), .text(zone.database.owner), .text(zone.zoneID.zoneName),
+            .text(stored.record.recordType), .integer(replacement.kind.rawValue), .integer(replacement.time), .text(replacement.modifier),
+            .text(replacement.via), .integer(stored.key),
+        ])
     }
 
     func keepZone(_ zone: StoredZone, replacedBy replacement: VersionReplacement) throws {
         try connection.statement(
             """
             INSERT INTO record_history(\(HistoryRows.keptColumns))
-            SELECT \(HistoryRows.copiedColumns { _ in "?" }) FROM records r JOIN record_types t ON t.type = r.type WHERE r.zone = ?
+            SELECT \(HistoryRows.copiedColumns(typeName: "t.name") { _ in "?" }) FROM records r JOIN record_types t ON t.type = r.type
+            WHERE r.zone = ?
             ORDER BY r.rid
             """
         ).execute(Self.values(HistoryRows.copiedParameters(zone, replacement)) + [.integer(zone.key)])
@@ -29,7 +34,14 @@ extension SQLiteEnvironmentSession {
     }
 
     func forgetVersions(before time: Int64) throws -> Int {
-        try connection.statement("DELETE FROM record_history WHERE time < ?").execute([.integer(time)])
+        // Versions are kept in the order of their time: the expired ones are those before the
+        // first that is not, found without an index on the time that every save would write.
+        try connection.statement(
+            """
+            DELETE FROM record_history WHERE id < coalesce(
+                (SELECT id FROM record_history WHERE time >= ? ORDER BY id LIMIT 1), (SELECT coalesce(max(id), 0) + 1 FROM record_history))
+            """
+        ).execute([.integer(time)])
         let versions = connection.changes
         try connection.statement("DELETE FROM zone_trash WHERE time < ?").execute([.integer(time)])
         return versions + connection.changes
@@ -84,7 +96,7 @@ extension SQLiteEnvironmentSession {
 
     private static let keepVersionSQL = """
         INSERT INTO record_history(\(HistoryRows.keptColumns))
-        SELECT \(HistoryRows.copiedColumns { _ in "?" }) FROM records r JOIN record_types t ON t.type = r.type WHERE r.rid = ?
+        SELECT \(HistoryRows.copiedColumns(typeName: "?") { _ in "?" }) FROM records r WHERE r.rid = ?
         """
 
     /// SQLite's values for history parameters: a list of names is one value per name.
