@@ -2,7 +2,8 @@
 # What one request costs the server, for /healthz, read (records/lookup of one record, as the
 # world), query (records/query on an indexed field with one result, as the world) and create
 # (records/modify of one record, as a signed-in user), and on request read-private (the same
-# lookup by a signed-in user in their private database), on `cumulus serve` (release build,
+# lookup by a signed-in user in their private database) and update (records/modify forceUpdate of one
+# record, as a signed-in user: each keeps the version it replaced), on `cumulus serve` (release build,
 # access log on), 127.0.0.1 only:
 #   - instructions, malloc calls and commits per request: the server under callgrind, counting
 #     only while one client makes COUNT requests of the case one after another (after WARMUP),
@@ -18,7 +19,7 @@
 #     run of creates.
 #
 # Usage: bench/profile.sh   (COUNT 2000, WARMUP 300, DURATION 5s, CONNECTIONS "16 64"; CUMULUS_BIN another build;
-#                            CASES="healthz read query create" a subset, or read-private)
+#                            CASES="healthz read query create" a subset, or read-private, update)
 set -euo pipefail
 cd "$(dirname "$0")"
 BENCH="$PWD"
@@ -40,6 +41,8 @@ FIELDS='"title":{"value":"A moderately long note title for benchmarking"},"body"
 printf '{"records":[{"recordName":"lookup-target"}]}' > "$WORK/read.json"
 printf '{"query":{"recordType":"Note","filterBy":[{"fieldName":"count","comparator":"EQUALS","fieldValue":{"value":7}}]}}' > "$WORK/query.json"
 printf '{"operations":[{"operationType":"create","record":{"recordType":"Note","fields":{%s}}}],"desiredKeys":[]}' "$FIELDS" > "$WORK/create.json"
+printf '{"operations":[{"operationType":"forceUpdate","record":{"recordName":"update-target","recordType":"Note","fields":{%s}}}],"desiredKeys":[]}' \
+    "$FIELDS" > "$WORK/update.json"
 
 # The server under test, plain or under a tool (`valgrind …`), with `synchronous` as asked.
 # Valgrind cannot read the debug information Swift 6 writes, so it runs a copy without it.
@@ -60,10 +63,11 @@ start_server() {  # synchronous [command prefix…]
         [0]="/healthz" [1]="$BASE/records/lookup?ckAPIToken=$TOKEN" [2]="$BASE/records/query?ckAPIToken=$TOKEN"
         [3]="$BASE/records/modify?ckAPIToken=$TOKEN&ckWebAuthToken=$WEB_QUERY"
         [4]="${BASE%/public}/private/records/lookup?ckAPIToken=$TOKEN&ckWebAuthToken=$WEB_QUERY"
+        [5]="$BASE/records/modify?ckAPIToken=$TOKEN&ckWebAuthToken=$WEB_QUERY"
     )
 }
 stop_server() { kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null || true; PID=""; }
-case_index() { case "$1" in healthz) echo 0 ;; read) echo 1 ;; query) echo 2 ;; create) echo 3 ;; read-private) echo 4 ;; esac; }
+case_index() { case "$1" in healthz) echo 0 ;; read) echo 1 ;; query) echo 2 ;; create) echo 3 ;; read-private) echo 4 ;; update) echo 5 ;; esac; }
 client() {  # case count [connections]
     local index method=POST body
     index="$(case_index "$1")"
@@ -89,6 +93,8 @@ for database in public private; do
     curl -sf "http://127.0.0.1:$PORT${BASE%/public}/$database/records/modify?ckAPIToken=$TOKEN&ckWebAuthToken=$WEB_QUERY" \
         -d "{\"operations\":[{\"operationType\":\"create\",\"record\":{\"recordName\":\"lookup-target\",\"recordType\":\"Note\",\"fields\":{$FIELDS}}}]}" >/dev/null
 done
+curl -sf "http://127.0.0.1:$PORT$BASE/records/modify?ckAPIToken=$TOKEN&ckWebAuthToken=$WEB_QUERY" \
+    -d "{\"operations\":[{\"operationType\":\"create\",\"record\":{\"recordName\":\"update-target\",\"recordType\":\"Note\",\"fields\":{$FIELDS}}}]}" >/dev/null
 python3 - "$FIELDS" "$WORK" <<'PY'
 import json, sys
 fields = json.loads("{" + sys.argv[1] + "}")

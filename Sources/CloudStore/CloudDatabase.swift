@@ -315,13 +315,15 @@ public struct CloudDatabase: Sendable {
         let now = store.now
         let notifier = store.notifier(container, environment, database)
         let audit = recordAudit(nil)
+        let deleter = VersionReplacement(
+            kind: .zoneDeleted, time: now, modifier: caller.userRecordName ?? Caller.operatorRecordName, via: credential?.packed)
         let (results, woken) = try storage.write { writer in
             let incarnation = try writer.incarnation()
             let results = try operations.map { operation -> ZoneResult in
                 let zoneID = ZoneID(zoneName: operation.zoneName, ownerRecordName: database.owner)
                 do {
                     return try writer.savepoint {
-                        try Self.apply(operation, zoneID, writer, database, now, incarnation, signer)
+                        try Self.apply(operation, zoneID, writer, database, now, incarnation, signer, deleter: deleter)
                     }
                 } catch let error as CloudStoreError where error.isPerItem {
                     return .failure(zoneID, error)
@@ -339,7 +341,7 @@ public struct CloudDatabase: Sendable {
 
     private static func apply(
         _ operation: ZoneOperation, _ zoneID: ZoneID, _ writer: any EnvironmentWriter, _ database: DatabaseID, _ now: Int64,
-        _ incarnation: String, _ signer: OpaqueTokenSigner
+        _ incarnation: String, _ signer: OpaqueTokenSigner, deleter: VersionReplacement
     ) throws -> ZoneResult {
         if zoneID.isDefaultZone {
             throw CloudStoreError.badRequest("The default zone cannot be \(operation.kind == .create ? "created" : "deleted")")
@@ -356,6 +358,8 @@ public struct CloudDatabase: Sendable {
             return .zone(try describe(zone, zoneID, writer, incarnation, signer))
         case .delete:
             guard let existing else { throw CloudStoreError.zoneNotFound(zoneID) }
+            // Its records and itself go to the trash, whence they can be restored.
+            try writer.keepZone(existing, replacedBy: deleter)
             try writer.deleteZone(existing, at: now)
             return .deleted(zoneID)
         }

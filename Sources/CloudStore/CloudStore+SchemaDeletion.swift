@@ -42,6 +42,8 @@ extension CloudStore {
             record.fields[field] = nil
             record.changeTag = ChangeTag.make()
             record.modified = RecordStamp(timestamp: now, userRecordName: Caller.operatorRecordName, deviceID: "cumulus")
+            try writer.keepVersion(
+                of: stored, in: zone, replacedBy: VersionReplacement(kind: .updated, time: now, modifier: Caller.operatorRecordName))
             _ = try writer.update(stored, to: record, in: zone)
             try writer.appendChange(
                 ChangeEntry(
@@ -65,6 +67,8 @@ extension CloudStore {
     ) throws -> SchemaDeletionImpact {
         try deleteFromSchema(field: nil, of: recordType, in: container, environment, action: "schema.record-type.delete", by: actor) {
             writer, zone, stored, now in
+            try writer.keepVersion(
+                of: stored, in: zone, replacedBy: VersionReplacement(kind: .deleted, time: now, modifier: Caller.operatorRecordName))
             try writer.delete(stored, in: zone)
             try writer.appendChange(
                 ChangeEntry(

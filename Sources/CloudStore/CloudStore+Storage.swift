@@ -12,10 +12,11 @@ extension CloudStore {
 
     /// How much one environment of a container holds.
     public func usage(of container: ContainerIdentifier, _ environment: Environment) throws -> EnvironmentUsage {
-        let zones = try self.environment(container, environment).read { try $0.zoneStats() }
+        let (zones, historyBytes) = try self.environment(container, environment).read { (try $0.zoneStats(), try $0.historyBytes()) }
         let fileBytes = backend.environmentFileBytes(container, environment)
         return EnvironmentUsage(
-            records: zones.reduce(0) { $0 + $1.records }, recordBytes: zones.reduce(0) { $0 + $1.bytes }, fileBytes: fileBytes)
+            records: zones.reduce(0) { $0 + $1.records }, recordBytes: zones.reduce(0) { $0 + $1.bytes }, fileBytes: fileBytes,
+            historyBytes: historyBytes)
     }
 
     /// How many records of each type an environment holds, in every zone of every database.

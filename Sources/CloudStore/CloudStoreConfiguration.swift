@@ -64,6 +64,9 @@ public struct CloudStoreConfiguration: Sendable {
     /// CHANGE_TOKEN_EXPIRED, so that its holder fetches everything again rather than keep a
     /// deleted record.
     public var tombstoneRetention: Int64 = 30 * 24 * 60 * 60 * 1000
+    /// How long an environment keeps the record versions changes replaced, and deleted records
+    /// and zones in its trash, in milliseconds (30 days), unless the environment sets its own.
+    public var historyRetention: Int64 = 30 * 24 * 60 * 60 * 1000
     /// How long a notification waits in its push token's queue for a poll to take it, in
     /// milliseconds (one day).
     public var notificationLifetime: Int64 = 24 * 60 * 60 * 1000

@@ -26,6 +26,7 @@ import Testing
         "RecordTypesCommand.swift": ["record-types create", "record-types add-field", "record-types indexes"],
         "SecurityCommand.swift": ["security grants", "security create-role", "security delete-role"],
         "BackupsCommand.swift": ["backups take", "backups delete"],
+        "HistoryCommands.swift": ["trash restore", "history revert", "restore-point", "history retention"],
     ]
 
     /// Requests that change nothing although sent as POST or PUT: dry runs (validate-schema,
@@ -141,6 +142,27 @@ import Testing
             ("security grants", "security.grants", { ["security", "grants", "Trip", "--grant", "_world=READ"] + place }, nil),
             ("security create-role", "security.role.create", { ["security", "create-role", "Planner"] + place }, nil),
             ("security delete-role", "security.role.delete", { ["security", "delete-role", "Planner"] + place }, nil),
+            (
+                "trash restore", "trash.restore",
+                { ["trash", "restore", "--database", "private", "--user", "alice", "--zone", "Scratch"] + place }, nil
+            ),
+            (
+                "history revert", "history.revert",
+                {
+                    // A version to go back to, made without an audit entry of its own.
+                    _ = try fixture.fixture.database().modify(
+                        ModifyRequest(operations: [
+                            RecordOperation(.forceUpdate, recordName: "from-cli", recordType: "Note", fields: ["title": .string("changed")])
+                        ]))
+                    let version = try store.history(
+                        ofRecord: "from-cli", zoneName: ZoneID.defaultZoneName, in: .public, fixture.fixture.container, .development,
+                        by: .local
+                    ).entries[0].version.id
+                    return ["history", "revert", "--record", "from-cli", "--version", String(version)] + place
+                }, nil
+            ),
+            ("restore-point", "history.restore-point", { ["restore-point", "--zone", ZoneID.defaultZoneName, "--at", "0"] + place }, nil),
+            ("history retention", "history.retention", { ["history", "retention", "--set", "90d"] + place }, nil),
             ("deploy", "schema.deploy", { ["deploy", "--container", c] }, nil),
             ("reset", "environment.reset", { ["reset", "--container", c] }, nil),
             ("backups take", "backup.take", { ["backups", "take"] }, nil),

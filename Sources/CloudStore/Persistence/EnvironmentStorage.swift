@@ -118,6 +118,16 @@ protocol EnvironmentReader {
     func recordCounts(in zones: [StoredZone]?) throws -> [String: Int64]
     /// Zones created in any database, default zones not counted.
     func createdZoneCount() throws -> Int
+    /// Up to `limit` kept versions of records `filter` keeps, in the order it asks.
+    func versions(matching filter: VersionFilter, limit: Int) throws -> [RecordVersion]
+    /// The kept version `id`.
+    func version(id: Int64) throws -> RecordVersion?
+    /// The deleted zones kept in the trash, of `database` (of every database when `nil`), newest first.
+    func trashedZones(in database: DatabaseID?) throws -> [TrashedZone]
+    /// Bytes of the record versions the history keeps.
+    func historyBytes() throws -> Int64
+    /// How long the environment keeps replaced versions, in milliseconds, when set for it.
+    func historyRetention() throws -> Int64?
 }
 
 /// What the domain writes to an environment's storage, inside one transaction.
@@ -194,6 +204,20 @@ protocol EnvironmentWriter: EnvironmentReader {
     /// Forgets record tombstones, and zone tombstones, made before `time`, moving each
     /// horizon past them. Returns how many went.
     func forgetTombstones(before time: Int64) throws -> Int
+    /// Keeps `stored`, as it is stored now, in the record history: called before the change
+    /// that replaces it, in that change's transaction.
+    func keepVersion(of stored: StoredRecord, in zone: StoredZone, replacedBy replacement: VersionReplacement) throws
+    /// Keeps every record of `zone` in the history and the zone in the trash: called before the
+    /// zone is deleted, in the deletion's transaction.
+    func keepZone(_ zone: StoredZone, replacedBy replacement: VersionReplacement) throws
+    /// Creates a zone restored from the trash, with a key no zone in the trash had, so that a
+    /// sync token of the deleted zone is refused rather than read against the new zone's log.
+    func restoreZone(named name: String, in database: DatabaseID, created: Int64) throws -> StoredZone
+    /// Forgets the versions and trashed zones replaced before `time`; how many went.
+    func forgetVersions(before time: Int64) throws -> Int
+    /// Sets how long the environment keeps replaced versions, in milliseconds; `nil` for the
+    /// server's default.
+    func setHistoryRetention(_ retention: Int64?) throws
     /// Gives `user` exactly `roles` (custom roles of the schema).
     func setRoles(_ roles: Set<String>, of user: String) throws
     /// Deletes every record, zone, change, role assignment and the whole schema, and gives the

@@ -276,6 +276,8 @@ struct RecordModifier {
         }
         let stored: StoredRecord
         if let existing {
+            try writer.keepVersion(
+                of: existing, in: zone, replacedBy: VersionReplacement(kind: .updated, time: now, modifier: stamp.userRecordName, via: via))
             stored = try writer.update(existing, to: record, in: zone)
         } else if let inserted = try writer.insert(record, in: zone) {
             stored = inserted
@@ -409,6 +411,10 @@ struct RecordModifier {
         for (victim, tree) in zip(doomed, trees) {
             // Asked while the record is still stored, so that a query subscription's filters see it.
             try notifier?.recordChanged(victim, .delete, in: zone, reader: writer)
+            try writer.keepVersion(
+                of: victim, in: zone,
+                replacedBy: VersionReplacement(
+                    kind: .deleted, time: now, modifier: caller.userRecordName ?? Caller.operatorRecordName, via: via))
             try writer.delete(victim, in: zone)
             try writer.appendChange(
                 ChangeEntry(

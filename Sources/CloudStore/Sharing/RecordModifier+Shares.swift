@@ -206,6 +206,8 @@ extension RecordModifier {
         var record = stored.record
         record.changeTag = ChangeTag.make()
         record.modified = stamp
+        try writer.keepVersion(
+            of: stored, in: zone, replacedBy: VersionReplacement(kind: .updated, time: now, modifier: stamp.userRecordName, via: via))
         let updated = try writer.update(stored, to: record, in: zone)
         try writer.appendChange(
             ChangeEntry(

@@ -7,12 +7,15 @@ public struct EnvironmentUsage: Hashable, Sendable {
     public var recordBytes: Int64
     /// The environment's database file on disk, with its write-ahead log, in bytes.
     public var fileBytes: Int64
+    /// The bytes of the record versions its history and trash keep (within `fileBytes`).
+    public var historyBytes: Int64
 
     /// Creates a usage figure.
-    public init(records: Int64, recordBytes: Int64, fileBytes: Int64) {
+    public init(records: Int64, recordBytes: Int64, fileBytes: Int64, historyBytes: Int64 = 0) {
         self.records = records
         self.recordBytes = recordBytes
         self.fileBytes = fileBytes
+        self.historyBytes = historyBytes
     }
 }
 

@@ -22,6 +22,7 @@ struct ManagementAPI: Sendable {
     static let routes: [ManagementRoute] =
         containerRoutes + operatorRoutes + credentialRoutes + userRoutes + schemaRoutes + zoneRoutes + recordRoutes + managementTokenRoutes
         + lifecycleRoutes + securityRoutes + requestLogRoutes + limitsRoutes + syncRoutes + notificationRoutes + backupRoutes
+        + historyRoutes
 
     /// What the server's metrics call the management API, beside each route's operation.
     static let metricsAPI = "management"

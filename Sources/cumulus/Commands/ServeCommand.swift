@@ -52,6 +52,7 @@ struct ServeCommand: ParsableCommand {
         configuration.requestLogSampledReadsPerSecond = settings.requestLogSampleReads
         configuration.requestLogWarning = { logger.warning("\($0)") }
         configuration.tombstoneRetention = Self.milliseconds(settings.tombstoneRetention)
+        configuration.historyRetention = Self.milliseconds(settings.historyRetention)
         configuration.maximumAssetBytes = settings.maxAssetBytes
         configuration.assetStorage = settings.assetStorage
         configuration.database = settings.database

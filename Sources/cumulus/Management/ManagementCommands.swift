@@ -91,5 +91,13 @@ enum ManagementCommands {
         "queuedNotifications": "notifications",
         "changeLog": "changes",
         "nextChanges": "changes",
+        // Trash and history
+        "trash": "trash list",
+        "restoreTrash": "trash restore",
+        "recordHistory": "history show",
+        "revertRecord": "history revert",
+        "restorePoint": "restore-point",
+        "historyRetention": "history retention",
+        "setHistoryRetention": "history retention",
     ]
 }

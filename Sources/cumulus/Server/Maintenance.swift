@@ -3,7 +3,7 @@ import Dispatch
 import Logging
 
 /// The server's periodic upkeep, off the request path, once an hour and once shortly after
-/// start: forgetting tombstones past their retention, removing notifications no poll took in
+/// start: forgetting tombstones and record versions past their retention, removing notifications no poll took in
 /// time, collecting asset blobs no record holds.
 final class Maintenance {
     private let store: CloudStore
@@ -25,6 +25,12 @@ final class Maintenance {
                 if forgotten > 0 { logger.info("forgot \(forgotten) tombstones past their retention") }
             } catch {
                 logger.error("forgetting expired tombstones failed: \(error)")
+            }
+            do {
+                let forgotten = try store.forgetExpiredVersions()
+                if forgotten > 0 { logger.info("forgot \(forgotten) record versions past their retention") }
+            } catch {
+                logger.error("forgetting expired record versions failed: \(error)")
             }
             do {
                 let expired = try store.removeExpiredNotifications()

@@ -204,6 +204,17 @@ extension ServeSetting {
             }
             settings.tombstoneRetention = retention
         },
+        ServeSetting(
+            "history-retention",
+            "How long replaced record versions and deleted records and zones stay in the history and trash (1h to 3650d), unless an environment sets its own.",
+            default: "`30d`", .value(placeholder: "DURATION")
+        ) { value, settings, source in
+            guard let retention = SettingReader.parseDuration(value), retention >= .seconds(3600), retention <= .seconds(3650 * 86_400)
+            else {
+                throw Invalid(name: source, value: value, expected: "a duration from 1h to 3650d, such as 30d or 36h")
+            }
+            settings.historyRetention = retention
+        },
         ServeSetting("demo", "Seed the demo container iCloud.com.example.Notes on first start.", default: "on", .switchable) {
             $1.demo = try boolean($0, $2)
         },

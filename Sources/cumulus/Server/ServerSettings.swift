@@ -43,6 +43,8 @@ struct ServerSettings: Sendable {
     var auditRetention = Duration.seconds(400 * 86_400)
     /// How long change feeds keep tombstones.
     var tombstoneRetention = Duration.seconds(30 * 86_400)
+    /// `--history-retention`: how long replaced record versions and the trash are kept.
+    var historyRetention = Duration.seconds(30 * 86_400)
     /// The largest body a CloudKit Web Services request may have.
     var maxAPIBodyBytes = 4 * 1024 * 1024
     /// The largest asset file.

@@ -16,7 +16,7 @@ import Testing
         "setUserPassword", "setUserDiscoverable", "signOutUser", "removeUser", "importSchema", "createRecordType", "addField",
         "setIndexes", "deleteFromSchema", "createRole", "setGrants", "setUserRoles", "changeUserRole", "deleteRole", "createZone",
         "deleteZone", "modifyRecords", "uploadAsset", "deleteSubscription", "revokePushToken", "removeShareParticipant", "deleteShare",
-        "leaveSharedZone", "deploySchema",
+        "leaveSharedZone", "restoreFromTrash", "revertRecord", "restorePoint", "setHistoryRetention", "deploySchema",
         "resetDevelopment", "takeBackup", "downloadBackup", "deleteBackup",
     ]
 
@@ -27,7 +27,8 @@ import Testing
         "exportRequestLog", "limits", "lookupRecords", "managementTokens", "nextChanges", "notificationQueues", "notifications",
         "pushTokens", "queryRecords", "recordCounts", "recordReferrers", "requestLog", "requestLogEntry", "requestLogFilter", "schema",
         "schemaDeployments", "schemaDifference", "schemaText", "security", "serverKeys", "shares", "signInAttacks", "simulateAccess",
-        "subscriptions", "usage", "usageOverview", "users", "validateSchema", "previewSchemaImport", "zones", "backups",
+        "subscriptions", "usage", "usageOverview", "users", "validateSchema", "previewSchemaImport", "zones", "backups", "trash",
+        "recordHistory", "historyRetention",
     ]
 
     /// A public action added to `ManagementActions` must be listed above, as changing (and then
@@ -210,6 +211,43 @@ import Testing
                     try fixture.shareWithBob("trip-2")
                     _ = try actions.leaveSharedZone("Work", owner: "alice", user: "bob", in: c, environment: dev, as: actor)
                 }
+            ),
+            (
+                "restoreFromTrash", "trash.restore",
+                {
+                    _ = try actions.restoreFromTrash(
+                        in: c, environment: dev, database: .private, user: "alice", zone: "Trips", type: nil, records: nil, since: nil,
+                        as: actor)
+                }
+            ),
+            (
+                "revertRecord", "history.revert",
+                {
+                    // A version to go back to, made without an audit entry of its own.
+                    let notes = try fixture.fixture.database()
+                    try notes.create("Note", "h1", ["title": .string("first")])
+                    _ = try notes.modify(
+                        ModifyRequest(operations: [
+                            RecordOperation(.forceUpdate, recordName: "h1", recordType: "Note", fields: ["title": .string("second")])
+                        ]))
+                    let history = try actions.recordHistory(
+                        "h1", zone: nil, in: c, environment: dev, database: .public, user: nil, as: actor)
+                    _ = try actions.revertRecord(
+                        "h1", zone: nil, toVersion: history.versions[0].version, changeTag: nil, in: c, environment: dev, database: .public,
+                        user: nil, as: actor)
+                }
+            ),
+            (
+                "restorePoint", "history.restore-point",
+                {
+                    _ = try actions.restorePoint(
+                        in: c, environment: dev, database: .public, user: nil, zone: ZoneID.defaultZoneName, type: nil, at: "0",
+                        dryRun: false, as: actor)
+                }
+            ),
+            (
+                "setHistoryRetention", "history.retention",
+                { _ = try actions.setHistoryRetention(seconds: 90 * 86_400, in: c, environment: dev, as: actor) }
             ),
             ("deploySchema", "schema.deploy", { _ = try actions.deploySchema(of: c, as: actor) }),
             ("resetDevelopment", "environment.reset", { _ = try actions.resetDevelopment(of: c, confirmation: c.rawValue, as: actor) }),

@@ -105,6 +105,16 @@ import Testing
         ("POST", "/admin/v1/backups", ""),
         ("GET", "/admin/v1/backups/NAME", ""),
         ("DELETE", "/admin/v1/backups/NAME", ""),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/private/trash?user=alice", ""),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/private/trash/restore?user=alice", "{}"),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/public/history?record=n", ""),
+        ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/public/history/revert", #"{"record":"n","version":1}"#),
+        (
+            "POST", "/admin/v1/containers/iCloud.com.example.Tests/development/private/restore-point?user=alice",
+            #"{"zone":"Work","at":"0"}"#
+        ),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/history-retention", ""),
+        ("PUT", "/admin/v1/containers/iCloud.com.example.Tests/development/history-retention", #"{"seconds":86400}"#),
     ]
 
     /// The push token alice holds, and its id, what a revocation names.
@@ -150,6 +160,7 @@ import Testing
             "\(try store.roleAssignments(in: server.container, .development).mapValues { $0.sorted() }.sorted { $0.key < $1.key })",
             "\(try store.limits(of: server.container, .development))", "\(try store.pushTokens(server.container, .development).map(\.id))",
             "\(try store.operators())",
+            "\(try store.historyRetention(server.container, .development))",
         ].joined(separator: "|")
     }
 
@@ -869,5 +880,57 @@ import Testing
         // Without a credential the tail is refused, like every route.
         let refused = try Self.send(server, "GET", "/admin/v1/containers/iCloud.com.example.Tests/logs/tail")
         #expect(refused.status == 401)
+    }
+
+    @Test func theTrashHistoryAndRestorePointsAsAScriptUsesThem() throws {
+        let server = try Self.server()
+        let token = try server.store.createManagementToken(for: "root", name: "t").text
+        func call(_ method: String, _ path: String, _ body: String = "") throws -> (Int, JSONValue) {
+            let response = try Self.send(
+                server, method, "/admin/v1/containers/iCloud.com.example.Tests/development" + path, body: body,
+                headers: [("Authorization", "Bearer " + token)])
+            return (response.status, try response.json())
+        }
+        let alice = try #require(try server.store.user(named: "alice", in: server.container)).userRecordName
+        let work = try server.store.database(server.container, .development, .private, as: .user(alice))
+        _ = try work.modify(
+            ModifyRequest(
+                operations: [RecordOperation(.create, recordName: "w1", recordType: "Note", fields: ["title": .string("one")])],
+                zoneName: "Work"))
+        _ = try work.modify(
+            ModifyRequest(
+                operations: [RecordOperation(.forceUpdate, recordName: "w1", recordType: "Note", fields: ["title": .string("two")])],
+                zoneName: "Work"))
+        let (historyStatus, history) = try call("GET", "/private/history?user=alice&zone=Work&record=w1")
+        #expect(historyStatus == 200)
+        #expect(history["versions"]?[0]?["changedFields"] == ["title"] && history["versions"]?[0]?["modifier"]?.stringValue == alice)
+        #expect(history["current"]?["fields"]?["title"]?["value"] == "two")
+        let version = try #require(history["versions"]?[0]?["version"]?.int64Value(acceptingNumericString: false))
+        let refused = try call(
+            "POST", "/private/history/revert?user=alice", #"{"zone":"Work","record":"w1","version":\#(version),"recordChangeTag":"old"}"#)
+        #expect(refused.0 == 409, "a revert is a conflict-checked save: \(refused.1)")
+        let (revertStatus, reverted) = try call(
+            "POST", "/private/history/revert?user=alice", #"{"zone":"Work","record":"w1","version":\#(version)}"#)
+        #expect(revertStatus == 200 && reverted["record"]?["fields"]?["title"]?["value"] == "one")
+
+        _ = try work.modifyZones([ZoneOperation(.delete, zoneName: "Work")])
+        let trash = try call("GET", "/private/trash?user=alice").1
+        #expect(trash["zones"]?[0]?["zoneName"] == "Work" && trash["records"]?.arrayValue?.count == 1)
+        let plan = try call("POST", "/private/trash/restore?user=alice", #"{"zone":"Work"}"#).1
+        #expect(plan["restored"] == 1 && plan["zonesRestored"] == ["Work"])
+        #expect(try work.lookup([RecordLookup("w1")], zoneName: "Work").first?.record?.fields["title"] == .string("one"))
+
+        let (dryStatus, dry) = try call(
+            "POST", "/private/restore-point?user=alice", #"{"zone":"Work","at":"1970-01-01T00:00:00Z","dryRun":true}"#)
+        #expect(dryStatus == 200 && dry["removed"] == 1 && dry["dryRun"] == true && dry["sample"] == ["Work/w1"])
+        #expect(try call("POST", "/private/restore-point?user=alice", #"{"at":"0"}"#).0 == 400, "a zone or a type is named")
+
+        #expect(try call("GET", "/history-retention").1["default"] == true)
+        let (setStatus, set) = try call("PUT", "/history-retention", #"{"seconds":604800}"#)
+        #expect(setStatus == 200 && set["seconds"] == 604_800 && set["default"] == false)
+        #expect(try call("PUT", "/history-retention", #"{"seconds":5}"#).0 == 400)
+        #expect(try call("PUT", "/history-retention", #"{"seconds":null}"#).1["default"] == true)
+        let actions = try server.store.auditEntries(AuditFilter(limit: 10)).map(\.action)
+        #expect(actions == ["history.retention", "history.retention", "trash.restore", "history.revert"])
     }
 }

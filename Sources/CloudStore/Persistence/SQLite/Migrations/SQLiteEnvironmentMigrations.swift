@@ -321,6 +321,49 @@ enum SQLiteEnvironmentMigrations {
         """,
         // Where an operator action waiting in the outbox came from, moved with it into the trail.
         "ALTER TABLE audit_outbox ADD COLUMN client TEXT;",
+        // The record history: each version a save or a deletion replaced, copied from its row
+        // of `records` in the change's transaction and kept for the retention, by the zone's
+        // name (a restored zone has a new key); a deleted record's last version is its place in
+        // the trash. A deleted zone is kept in `zone_trash`, with its key, which the zone restored
+        // in its place does not take: a token of the deleted zone never reads the new zone's log.
+        """
+        CREATE TABLE record_history(
+            id INTEGER PRIMARY KEY,
+            scope INTEGER NOT NULL,
+            owner TEXT NOT NULL,
+            zone_name TEXT NOT NULL,
+            name TEXT NOT NULL,
+            type_name TEXT NOT NULL,
+            tag TEXT NOT NULL,
+            parent TEXT,
+            created INTEGER NOT NULL,
+            created_by TEXT NOT NULL,
+            created_device TEXT NOT NULL,
+            modified INTEGER NOT NULL,
+            modified_by TEXT NOT NULL,
+            modified_device TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            payload BLOB NOT NULL,
+            kind INTEGER NOT NULL,
+            time INTEGER NOT NULL,
+            replaced_by TEXT,
+            replaced_via TEXT
+        );
+        CREATE INDEX record_history_by_record ON record_history(scope, owner, zone_name, name, id);
+        CREATE TABLE zone_trash(
+            id INTEGER PRIMARY KEY,
+            zone_key INTEGER NOT NULL,
+            scope INTEGER NOT NULL,
+            owner TEXT NOT NULL,
+            name TEXT NOT NULL,
+            created INTEGER NOT NULL,
+            time INTEGER NOT NULL,
+            replaced_by TEXT,
+            replaced_via TEXT,
+            records INTEGER NOT NULL
+        );
+        CREATE INDEX zone_trash_by_time ON zone_trash(time);
+        """,
     ])
 
     /// Record keys are taken as one more than the largest key, without `AUTOINCREMENT`:

@@ -169,7 +169,23 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     }
 
     func createZone(named name: String, in database: DatabaseID, created: Int64) throws -> StoredZone {
-        try connection.statement("INSERT INTO zones(scope, owner, name, created) VALUES (?, ?, ?, ?)")
+        try insertZone(
+            named: name, in: database, created: created, sql: "INSERT INTO zones(scope, owner, name, created) VALUES (?, ?, ?, ?)")
+    }
+
+    func restoreZone(named name: String, in database: DatabaseID, created: Int64) throws -> StoredZone {
+        // Past the key of every zone in the trash: the token of the deleted zone never reads the
+        // log of the zone made again in its place.
+        try insertZone(
+            named: name, in: database, created: created,
+            sql: """
+                INSERT INTO zones(zone, scope, owner, name, created)
+                VALUES (max((SELECT coalesce(max(zone), 0) FROM zones), (SELECT coalesce(max(zone_key), 0) FROM zone_trash)) + 1, ?, ?, ?, ?)
+                """)
+    }
+
+    private func insertZone(named name: String, in database: DatabaseID, created: Int64, sql: String) throws -> StoredZone {
+        try connection.statement(sql)
             .execute([.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner), .text(name), .integer(created)])
         let zone = StoredZone(
             key: connection.lastInsertRowID, zoneID: ZoneID(zoneName: name, ownerRecordName: database.owner),

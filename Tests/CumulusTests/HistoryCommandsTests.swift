@@ -1,0 +1,62 @@
+import CloudKitWire
+import CloudStore
+import Foundation
+import TestSupport
+import Testing
+
+/// `cumulus trash`, `cumulus history` and `cumulus restore-point` through the management actions,
+/// on the data directory.
+@Suite struct HistoryCommandsTests {
+    @Test func deletedRecordsAreListedRestoredRevertedAndAZoneBroughtBack() throws {
+        let fixture = try AdminFixture()
+        let store = fixture.store
+        let environment = fixture.fixture.postgresDatabase.map { ["CUMULUS_DATABASE_URL": $0.url] } ?? [:]
+        let place = ["--container", fixture.container, "--environment", "development", "--data-dir", fixture.fixture.directory]
+        let privately = ["--database", "private", "--user", "alice"]
+        func run(_ arguments: [String]) throws -> JSONValue {
+            let run = try CumulusBinary.run(arguments + place, environment: environment)
+            #expect(run.status == 0, "\(arguments): \(run.error)")
+            return try JSONValue.parse(run.output)
+        }
+        let alice = try #require(try store.user(named: "alice", in: fixture.fixture.container)).userRecordName
+        let work = try store.database(fixture.fixture.container, .development, .private, as: .user(alice))
+        _ = try work.modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(.create, recordName: "a", recordType: "Note", fields: ["title": .string("first")]),
+                    RecordOperation(.create, recordName: "b", recordType: "Note", fields: ["title": .string("b")]),
+                ], zoneName: "Work"))
+        let point = try #require(try work.lookup([RecordLookup("b")], zoneName: "Work").first?.record?.modified.timestamp)
+        _ = try work.modify(
+            ModifyRequest(
+                operations: [RecordOperation(.forceUpdate, recordName: "a", recordType: "Note", fields: ["title": .string("second")])],
+                zoneName: "Work"))
+        _ = try work.modify(ModifyRequest(operations: [RecordOperation(.forceDelete, recordName: "b")], zoneName: "Work"))
+
+        let trash = try run(["trash", "list", "--zone", "Work"] + privately)
+        #expect(trash["records"]?.arrayValue?.map { $0["recordName"] } == ["b"])
+        #expect(try run(["trash", "list", "--zone", "Work", "--type", "Other"] + privately)["records"] == [])
+
+        let history = try run(["history", "--zone", "Work", "--record", "a"] + privately)
+        #expect(history["versions"]?[0]?["changedFields"] == ["title"])
+        let version = try #require(history["versions"]?[0]?["version"]?.int64Value(acceptingNumericString: false))
+        let reverted = try run(["history", "revert", "--zone", "Work", "--record", "a", "--version", String(version)] + privately)
+        #expect(reverted["record"]?["fields"]?["title"]?["value"] == "first")
+
+        let restored = try run(["trash", "restore", "--zone", "Work", "--record", "b"] + privately)
+        #expect(restored["restored"] == 1)
+        #expect(try work.lookup([RecordLookup("b")], zoneName: "Work").first?.record?.fields["title"] == .string("b"))
+
+        let plan = try run(["restore-point", "--zone", "Work", "--at", String(point), "--dry-run"] + privately)
+        // The revert and the restore brought the zone back to what it held then.
+        #expect(plan["dryRun"] == true && plan["restored"] == 0 && plan["reverted"] == 0 && plan["removed"] == 0, "\(plan)")
+        let before = try run(["restore-point", "--zone", "Work", "--at", String(point - 1), "--dry-run"] + privately)
+        #expect(before["removed"] == 2 && before["reverted"] == 0, "a and b were made after that: \(before)")
+        let refused = try CumulusBinary.run(["restore-point", "--at", "0"] + privately + place, environment: environment)
+        #expect(refused.status != 0 && refused.error.contains("--zone"), "\(refused.error)")
+
+        #expect(try run(["history", "retention", "--set", "7d"])["seconds"] == 604_800)
+        #expect(try run(["history", "retention"])["default"] == false)
+        #expect(try run(["history", "retention", "--server-default"])["default"] == true)
+    }
+}
