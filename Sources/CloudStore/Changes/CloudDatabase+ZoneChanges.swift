@@ -31,8 +31,9 @@ extension CloudDatabase {
     /// during the follow comes with the changes after its last token.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` for a token that is forged, damaged or of
     ///   another zone; ``CloudStoreError/changeTokenExpired(_:)`` for one from before the
-    ///   environment was reset or restored, or from before deletions the tombstone retention
-    ///   has forgotten since; ``CloudStoreError/zoneNotFound(_:)``.
+    ///   environment was reset or restored, of the zone before it was deleted and made again,
+    ///   or from before deletions the tombstone retention has forgotten since;
+    ///   ``CloudStoreError/zoneNotFound(_:)``.
     public func zoneChanges(
         zoneName: String = ZoneID.defaultZoneName, syncToken: String?, resultsLimit: Int? = nil, desiredKeys: [String]? = nil,
         desiredRecordTypes: [String]? = nil, reverse: Bool = false
@@ -52,6 +53,15 @@ extension CloudDatabase {
                 guard token.incarnation == incarnation else { throw CloudStoreError.changeTokenExpired(Self.resetTokenReason) }
                 // A default zone's token from before its first record, when it had no log yet, starts from the beginning.
                 guard token.zoneKey == (stored?.key ?? 0) || (token.zoneKey == 0 && token.sequence == 0) else {
+                    // Zone keys are never given twice, and each new zone takes a larger one: an
+                    // older key no zone of the database holds now is this zone's before it was
+                    // deleted and made again. Its holder must fetch the zone again from the
+                    // start, as after a reset; a token of a zone that exists is a mix-up.
+                    if let stored, token.zoneKey < stored.key, try !reader.zones(in: database).contains(where: { $0.key == token.zoneKey })
+                    {
+                        throw CloudStoreError.changeTokenExpired(
+                            "The zone was deleted and made again since this sync token; fetch its changes again from the start")
+                    }
                     throw CloudStoreError.badRequest("The sync token belongs to another zone")
                 }
                 after = token.sequence

@@ -149,6 +149,36 @@ import Testing
         #expect(pages > 1, "the reader followed while the writers wrote")
     }
 
+    /// A zone deleted and made again under its name never hands its old holders the new zone's
+    /// log as if nothing happened (on SQLite its key was given again): their token has expired,
+    /// so they fetch the zone again and drop the records that went with the old one. On both
+    /// backends, also when the deleted zone held the largest key.
+    @Test func aTokenOfAZoneDeletedAndMadeAgainHasExpired() throws {
+        let store = try TemporaryStore()
+        try store.importSchema(Self.schema)
+        let alice = try store.store.addUser(store.container, name: "alice", password: "a long passphrase").userRecordName
+        let database = try store.privateDatabase(of: alice)
+        _ = try database.modifyZones([ZoneOperation(.create, zoneName: "Work"), ZoneOperation(.create, zoneName: "Trips")])
+        _ = try database.modify(
+            ModifyRequest(operations: [RecordOperation(.create, recordName: "n1", recordType: "Note", fields: [:])], zoneName: "Trips"))
+        let held = try database.zoneChanges(zoneName: "Trips", syncToken: nil).syncToken
+        let work = try database.zoneChanges(zoneName: "Work", syncToken: nil).syncToken
+        _ = try database.modifyZones([ZoneOperation(.delete, zoneName: "Trips")])
+        _ = try database.modifyZones([ZoneOperation(.create, zoneName: "Trips")])
+        _ = try database.modify(
+            ModifyRequest(operations: [RecordOperation(.create, recordName: "n2", recordType: "Note", fields: [:])], zoneName: "Trips"))
+        #expect(
+            throws: CloudStoreError.changeTokenExpired(
+                "The zone was deleted and made again since this sync token; fetch its changes again from the start")
+        ) { try database.zoneChanges(zoneName: "Trips", syncToken: held) }
+        // A token of another zone that exists stays a mix-up, not an expiry.
+        #expect(throws: CloudStoreError.badRequest("The sync token belongs to another zone")) {
+            try database.zoneChanges(zoneName: "Trips", syncToken: work)
+        }
+        // Fetched again from the start, the zone holds what it holds now.
+        #expect(try database.zoneChanges(zoneName: "Trips", syncToken: nil).records.compactMap(\.record?.recordName) == ["n2"])
+    }
+
     @Test func tokensThatCannotBeFollowedAreRefusedWithTheirReasons() throws {
         let store = try TemporaryStore()
         try store.importSchema(Self.schema)

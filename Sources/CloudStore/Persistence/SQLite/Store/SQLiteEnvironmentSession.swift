@@ -169,26 +169,31 @@ final class SQLiteEnvironmentSession: EnvironmentWriter {
     }
 
     func createZone(named name: String, in database: DatabaseID, created: Int64) throws -> StoredZone {
-        try insertZone(
-            named: name, in: database, created: created, sql: "INSERT INTO zones(scope, owner, name, created) VALUES (?, ?, ?, ?)")
+        try insertZone(named: name, in: database, created: created)
     }
 
     func restoreZone(named name: String, in database: DatabaseID, created: Int64) throws -> StoredZone {
-        // Past the key of every zone in the trash: the token of the deleted zone never reads the
-        // log of the zone made again in its place.
-        try insertZone(
-            named: name, in: database, created: created,
-            sql: """
-                INSERT INTO zones(zone, scope, owner, name, created)
-                VALUES (max((SELECT coalesce(max(zone), 0) FROM zones), (SELECT coalesce(max(zone_key), 0) FROM zone_trash)) + 1, ?, ?, ?, ?)
-                """)
+        try insertZone(named: name, in: database, created: created)
     }
 
-    private func insertZone(named name: String, in database: DatabaseID, created: Int64, sql: String) throws -> StoredZone {
-        try connection.statement(sql)
-            .execute([.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner), .text(name), .integer(created)])
+    /// Makes a zone with a key no zone ever had: past every zone's, every trashed zone's and the
+    /// largest ever given (kept in `meta`). A key given again would let a token of a deleted zone
+    /// read the log of a zone made later, silently, where it must be refused; zones are made
+    /// rarely, so the two statements cost nothing that matters.
+    private func insertZone(named name: String, in database: DatabaseID, created: Int64) throws -> StoredZone {
+        try connection.statement(
+            """
+            INSERT INTO zones(zone, scope, owner, name, created)
+            VALUES (max((SELECT coalesce(max(zone), 0) FROM zones), (SELECT coalesce(max(zone_key), 0) FROM zone_trash),
+                        (SELECT coalesce(max(CAST(value AS INTEGER)), 0) FROM meta WHERE key = 'largest_zone_key')) + 1, ?, ?, ?, ?)
+            """
+        ).execute([.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner), .text(name), .integer(created)])
+        let key = connection.lastInsertRowID
+        try connection.statement(
+            "INSERT INTO meta(key, value) VALUES ('largest_zone_key', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"
+        ).execute([.text(String(key))])
         let zone = StoredZone(
-            key: connection.lastInsertRowID, zoneID: ZoneID(zoneName: name, ownerRecordName: database.owner),
+            key: key, zoneID: ZoneID(zoneName: name, ownerRecordName: database.owner),
             database: database, created: created)
         touchZoneLog(zone, deleted: false, time: created)
         if writerMemo != nil {
