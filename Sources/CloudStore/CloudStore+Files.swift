@@ -14,6 +14,15 @@ extension CloudStore {
         }
     }
 
+    /// A new hidden directory private to its owner in `parent` (on its file system, for renames).
+    static func privateDirectory(in parent: String, _ purpose: String) throws -> String {
+        var template = Array("\(parent)/.cumulus-\(purpose)-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else {
+            throw CloudStoreError.internalError("Cannot make a directory in \(parent): \(String(cString: strerror(errno)))")
+        }
+        return String(cString: made)
+    }
+
     /// Replaces the server secret: every web auth token, continuation marker and sync token made
     /// with the old one stops opening (users sign in again; clients refetch). Sessions, API
     /// tokens, keys and data stay. A server running on this directory keeps the old secret until

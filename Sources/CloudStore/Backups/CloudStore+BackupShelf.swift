@@ -12,7 +12,7 @@ extension CloudStore {
         _ configuration: CloudStoreConfiguration, toObject key: String, in bucket: S3AssetConfiguration,
         options: BackupOptions = BackupOptions()
     ) throws -> Int64 {
-        let staging = try SQLiteBackup.privateDirectory(in: FileManager.default.temporaryDirectory.path, "upload")
+        let staging = try CloudStore.privateDirectory(in: FileManager.default.temporaryDirectory.path, "upload")
         defer { try? FileManager.default.removeItem(atPath: staging) }
         let file = "\(staging)/backup"
         try backUp(configuration, to: file, options: options)

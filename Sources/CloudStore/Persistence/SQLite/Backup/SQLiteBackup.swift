@@ -26,7 +26,7 @@ struct SQLiteBackup: StoreBackup {
         guard FileManager.default.fileExists(atPath: catalogPath) else {
             throw CloudStoreError.notFound("There is no cumulus data directory at \(dataDirectory) (no \(CloudStore.catalogFileName))")
         }
-        let staging = try Self.privateDirectory(in: URL(fileURLWithPath: path).deletingLastPathComponent().path, "backup")
+        let staging = try CloudStore.privateDirectory(in: URL(fileURLWithPath: path).deletingLastPathComponent().path, "backup")
         defer { try? FileManager.default.removeItem(atPath: staging) }
         let created = ISO8601DateFormatter().string(from: Date())
         let (snapshots, containers) = try pinSnapshots(catalogPath)
@@ -127,14 +127,6 @@ struct SQLiteBackup: StoreBackup {
         return found.sorted()
     }
 
-    /// A new hidden directory private to its owner in `parent` (on its file system, for renames).
-    static func privateDirectory(in parent: String, _ purpose: String) throws -> String {
-        var template = Array("\(parent)/.cumulus-\(purpose)-XXXXXX".utf8CString)
-        guard let made = mkdtemp(&template) else {
-            throw CloudStoreError.internalError("Cannot make a directory in \(parent): \(String(cString: strerror(errno)))")
-        }
-        return String(cString: made)
-    }
 }
 
 /// What a backup includes, and what it records of the program writing it.

@@ -23,7 +23,7 @@ struct SQLiteRestore {
         let lock = try DataDirectoryLock(dataDirectory, exclusive: true)
         defer { withExtendedLifetime(lock) {} }
         try clearLeftovers()
-        let staging = try SQLiteBackup.privateDirectory(in: dataDirectory, "restore")
+        let staging = try CloudStore.privateDirectory(in: dataDirectory, "restore")
         defer { try? FileManager.default.removeItem(atPath: staging) }
         let manifest = try BackupArchiveReader.unpack(path, into: staging)
         guard manifest.files.contains(where: { $0.path == CloudStore.catalogFileName }) else {
@@ -85,7 +85,7 @@ struct SQLiteRestore {
     /// leaves a directory the next restore or store open completes (``RestoreSwap/complete(in:)``).
     private func swap(in staging: String, keepingAssets: Bool) throws {
         let fileManager = FileManager.default
-        let aside = try SQLiteBackup.privateDirectory(in: dataDirectory, "replaced")
+        let aside = try CloudStore.privateDirectory(in: dataDirectory, "replaced")
         let swap = RestoreSwap(
             staging: URL(fileURLWithPath: staging).lastPathComponent, aside: URL(fileURLWithPath: aside).lastPathComponent,
             incoming: Self.replaced.filter { fileManager.fileExists(atPath: "\(staging)/\($0)") }, keepingAssets: keepingAssets)
