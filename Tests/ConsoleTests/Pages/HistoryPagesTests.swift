@@ -107,6 +107,24 @@ import Testing
         #expect(audit.filter { $0 == "trash.restore" }.count == 3)
     }
 
+    @Test func theTrashListsTheMostRecentlyDeletedAndSaysWhenThereAreMore() throws {
+        let fixture = try Fixture()
+        let names = (0...HistoryPages.shownRecords).map { "n\($0)" }
+        for start in stride(from: 0, to: names.count, by: 100) {
+            let batch = names[start..<min(start + 100, names.count)]
+            _ = try fixture.alice.modify(
+                ModifyRequest(
+                    operations: batch.map { RecordOperation(.create, recordName: $0, recordType: "Note", fields: [:]) }, zoneName: "Notes"))
+        }
+        try fixture.delete(["n0"])
+        try fixture.delete(Array(names[1...100]))
+        try fixture.delete(Array(names[101...]))
+        let page = try fixture.get("/trash?user=alice&zone=Notes").text
+        #expect(page.components(separatedBy: "name=\"record\"").count - 1 == HistoryPages.shownRecords)
+        #expect(page.contains("The \(HistoryPages.shownRecords) most recently deleted are shown"))
+        #expect(!page.contains("value=\"Notes/n0\""), "the first deleted is the one left out")
+    }
+
     @Test func aRecordsHistoryShowsEachChangeAndRevertsConflictChecked() throws {
         let fixture = try Fixture()
         try fixture.save("c", ["title": .string("<b>bold</b>"), "n": .int64(1)])

@@ -96,6 +96,10 @@ struct HistoryPages: Sendable {
 
     // MARK: - Trash
 
+    /// The most deleted records the trash lists, the most recently deleted first; a filter, or a
+    /// restore of everything deleted since a time, reaches the others.
+    static let shownRecords = 200
+
     private func trash(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
         var context = frame(location, request)
@@ -108,10 +112,12 @@ struct HistoryPages: Sendable {
         let timeZone = Formatting.timeZone(of: request.http)
         let trash = try actions.trash(
             in: try location.identifier, environment: location.environment, database: location.database, user: location.user,
-            zone: zone, type: type, as: request.identity)
+            zone: zone, type: type, limit: Self.shownRecords + 1, as: request.identity)
         let people = UserNames(try location.identifier, actions)
         context.merge(choices(location, request, zone: zone, type: type, trashed: trash.zones.map(\.zoneName))) { _, new in new }
-        context["records"] = trash.records.map { version -> [String: Any] in
+        context["moreRecords"] = trash.records.count > Self.shownRecords
+        context["shownRecords"] = String(Self.shownRecords)
+        context["records"] = trash.records.prefix(Self.shownRecords).map { version -> [String: Any] in
             var target = location
             target.zone = version.zoneName
             return [
@@ -123,13 +129,13 @@ struct HistoryPages: Sendable {
             ]
         }
         context["hasRecords"] = !trash.records.isEmpty
-        context["zones"] = trash.zones.map { zone -> [String: Any] in
+        context["deletedZones"] = trash.zones.map { zone -> [String: Any] in
             [
                 "zoneName": zone.zoneName, "deleted": Formatting.time(zone.deleted, in: timeZone), "by": people.context(zone.modifier),
                 "records": Formatting.counted(Int64(zone.records), "record"),
             ]
         }
-        context["hasZones"] = !trash.zones.isEmpty
+        context["hasDeletedZones"] = !trash.zones.isEmpty
         context["filterAction"] = location.containerPath + "/" + location.environment.rawValue + "/" + location.database.rawValue + "/trash"
         context["restoreAction"] = Self.path(location, "/trash/restore")
         context["filterFields"] = [["name": "zone", "value": zone ?? ""], ["name": "type", "value": type ?? ""]]
@@ -324,21 +330,22 @@ struct HistoryPages: Sendable {
                     zone: zone, type: type, at: at, dryRun: dryRun, as: request.identity)
             }
             let moment = Formatting.time(Int64(at) ?? 0, in: timeZone) + " (\(timeZone.identifier))"
-            let scope =
-                [zone.map { "zone \($0)" }, type.map { "the \($0) records" }].compactMap { $0 }.joined(separator: ", ")
-                + " of the \(location.environment.rawValue) \(location.database) database\(location.user.map { " of \($0)" } ?? "")"
+            let scope = [zone.map { "zone \($0)" }, type.map { "the \($0) records" }].compactMap { $0 }.joined(separator: ", ")
+            let database =
+                "the \(location.environment.rawValue) \(location.database) database\(location.user.map { " of \($0)" } ?? "")"
             guard request.isConfirmed else {
                 let preview = try run(dryRun: true)
                 let changes = preview.restored + preview.reverted + preview.removed
                 guard changes > 0 else {
                     return .redirect(
                         Self.path(location, "/restore-point", query: [("zone", zone), ("type", type)]),
-                        .success("Nothing in \(scope) changed since \(moment): there is nothing to restore."))
+                        .success("Nothing in \(scope) of \(database) changed since \(moment): there is nothing to restore."))
                 }
                 return .page(
                     ConfirmPage.page(
                         title: "Restore \(scope) to \(moment)?",
-                        message: "This undoes every change since then: \(Formatting.counted(Int64(preview.removed), "record")) "
+                        message:
+                            "This undoes every change to \(scope) of \(database) since then: \(Formatting.counted(Int64(preview.removed), "record")) "
                             + "created since will be deleted, \(Formatting.counted(Int64(preview.reverted), "record")) changed since "
                             + "will get back their earlier version, \(Formatting.counted(Int64(preview.restored), "record")) deleted "
                             + "since will be restored. Each is a new change that clients receive; the rest of the database is "
@@ -354,7 +361,7 @@ struct HistoryPages: Sendable {
             return .redirect(
                 location.path(.zones),
                 .success(
-                    "Restored \(scope) to \(moment): \(outcome.removed) deleted, \(outcome.reverted) reverted, "
+                    "Restored \(scope) of \(database) to \(moment): \(outcome.removed) deleted, \(outcome.reverted) reverted, "
                         + "\(outcome.restored) restored."))
         } catch {
             let mapped = ConsoleError(error)
