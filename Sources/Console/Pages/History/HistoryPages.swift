@@ -40,8 +40,12 @@ struct HistoryPages: Sendable {
     /// The address of one of these pages of `location`'s database (`/trash`, `/restore-point`),
     /// keeping its user, with `query` added.
     static func path(_ location: ConsoleLocation, _ page: String, query: [(String, String?)] = []) -> String {
+        formPath(location, page) + URLEncoding.query((location.database == .public ? [] : [("user", location.user)]) + query)
+    }
+
+    /// The address of one of these pages without a query: where its forms go, the user in ``userFields(_:)``.
+    static func formPath(_ location: ConsoleLocation, _ page: String) -> String {
         location.containerPath + "/" + location.environment.rawValue + "/" + location.database.rawValue + page
-            + URLEncoding.query((location.database == .public ? [] : [("user", location.user)]) + query)
     }
 
     /// The hidden fields keeping the user (and a shared zone's owner) on a post.
@@ -50,13 +54,7 @@ struct HistoryPages: Sendable {
     }
 
     /// Why the database's records cannot be shown, as the records page says it; `nil` when they can.
-    private static func blocked(_ location: ConsoleLocation) -> String? {
-        guard location.database != .public else { return nil }
-        if location.environment == .production {
-            return "In production a user's \(location.database) database belongs to them alone; act as a user in development."
-        }
-        return location.user == nil ? "Name the app user whose \(location.database) database to see (act as user)." : nil
-    }
+    private func blocked(_ location: ConsoleLocation) -> String? { RecordsPages(console: console).blocked(location) }
 
     /// The time the forms offer first: an hour ago.
     private static var anHourAgo: Int64 { Int64(Date().timeIntervalSince1970 * 1000) - 3_600_000 }
@@ -103,7 +101,7 @@ struct HistoryPages: Sendable {
     private func trash(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
         var context = frame(location, request)
-        if let reason = Self.blocked(location) {
+        if let reason = blocked(location) {
             context["blocked"] = reason
             return .page(Page("console.trash", context: context))
         }
@@ -136,7 +134,7 @@ struct HistoryPages: Sendable {
             ]
         }
         context["hasDeletedZones"] = !trash.zones.isEmpty
-        context["filterAction"] = location.containerPath + "/" + location.environment.rawValue + "/" + location.database.rawValue + "/trash"
+        context["filterAction"] = Self.formPath(location, "/trash")
         context["restoreAction"] = Self.path(location, "/trash/restore")
         context["filterFields"] = [["name": "zone", "value": zone ?? ""], ["name": "type", "value": type ?? ""]]
         context["scope"] =
@@ -147,7 +145,7 @@ struct HistoryPages: Sendable {
 
     private func restore(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
-        if let reason = Self.blocked(location) { throw ConsoleError.badRequest(reason) }
+        if let reason = blocked(location) { throw ConsoleError.badRequest(reason) }
         let zone = request.field("zone").flatMap { $0.isEmpty ? nil : $0 }
         let type = request.field("type").flatMap { $0.isEmpty ? nil : $0 }
         let back = Self.path(location, "/trash", query: [("zone", zone), ("type", type)])
@@ -197,7 +195,7 @@ struct HistoryPages: Sendable {
 
     private func history(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
-        if let reason = Self.blocked(location) { throw ConsoleError.badRequest(reason) }
+        if let reason = blocked(location) { throw ConsoleError.badRequest(reason) }
         return .page(try historyPage(location, request, error: nil))
     }
 
@@ -221,7 +219,7 @@ struct HistoryPages: Sendable {
         context["hiddenFields"] = location.hiddenFields
         let currentTag = history.current?["recordChangeTag"]?.stringValue ?? ""
         context["changeTag"] = currentTag
-        /// A field's value in a record as CloudKit carries it, as text.
+        // A field's value in a record as CloudKit carries it, as text.
         func text(_ record: JSONValue?, _ field: String) -> String {
             guard let record else { return "(deleted)" }
             if field == "(parent)" { return record["parent"]?["recordName"]?.stringValue ?? "(none)" }
@@ -270,7 +268,7 @@ struct HistoryPages: Sendable {
 
     private func revert(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
-        if let reason = Self.blocked(location) { throw ConsoleError.badRequest(reason) }
+        if let reason = blocked(location) { throw ConsoleError.badRequest(reason) }
         let name = request.path("record")
         guard let version = request.field("version").flatMap(Int64.init) else {
             throw ConsoleError.badRequest("Choose the version to revert to.")
@@ -303,9 +301,9 @@ struct HistoryPages: Sendable {
         _ location: ConsoleLocation, _ request: ConsoleRequest, zone: String?, type: String?, at: String?, error: ConsoleError?
     ) -> Page {
         var context = frame(location, request)
-        if let reason = Self.blocked(location) { context["blocked"] = reason }
+        if let reason = blocked(location) { context["blocked"] = reason }
         context.merge(choices(location, request, zone: zone, type: type)) { _, new in new }
-        context["action"] = Self.path(location, "/restore-point").split(separator: "?").first.map(String.init) ?? ""
+        context["action"] = Self.formPath(location, "/restore-point")
         context["trashURL"] = Self.path(location, "/trash")
         context["at"] = at ?? Formatting.localInput(Self.anHourAgo, in: Formatting.timeZone(of: request.http))
         var page = Page("console.restore-point", context: context)
@@ -322,7 +320,7 @@ struct HistoryPages: Sendable {
         let type = request.field("type").flatMap { $0.isEmpty ? nil : $0 }
         let timeZone = Formatting.timeZone(of: request.http)
         do {
-            if let reason = Self.blocked(location) { throw ConsoleError.badRequest(reason) }
+            if let reason = blocked(location) { throw ConsoleError.badRequest(reason) }
             let at = try Self.time(request.field("at"), "time to go back to", timeZone)
             func run(dryRun: Bool) throws -> RestoreView {
                 try actions.restorePoint(
@@ -344,9 +342,8 @@ struct HistoryPages: Sendable {
                 return .page(
                     ConfirmPage.page(
                         title: "Restore \(scope) to \(moment)?",
-                        message:
-                            "This undoes every change to \(scope) of \(database) since then: \(Formatting.counted(Int64(preview.removed), "record")) "
-                            + "created since will be deleted, \(Formatting.counted(Int64(preview.reverted), "record")) changed since "
+                        message: "This undoes every change to \(scope) of \(database) since then: "
+                            + "\(Formatting.counted(Int64(preview.removed), "record")) created since will be deleted, \(Formatting.counted(Int64(preview.reverted), "record")) changed since "
                             + "will get back their earlier version, \(Formatting.counted(Int64(preview.restored), "record")) deleted "
                             + "since will be restored. Each is a new change that clients receive; the rest of the database is "
                             + "untouched. It cannot be undone." + (preview.sample.isEmpty ? "" : " Some of the records:"),

@@ -64,8 +64,8 @@ struct RecordsPages: Sendable {
     }
 
     /// Whether the page can show records: a private or shared database needs its user, and is
-    /// shown in development only. Otherwise the reason, for the page to say.
-    private func blocked(_ location: ConsoleLocation) -> String? {
+    /// shown in development only. Otherwise the reason, for the page to say (the history's pages say it too).
+    func blocked(_ location: ConsoleLocation) -> String? {
         guard location.database != .public else { return nil }
         if location.environment == .production {
             return "In production a user's \(location.database) database belongs to them alone; act as a user in development."
