@@ -185,6 +185,11 @@ import Testing
         #expect(preview.text.contains("name=\"confirmed\" value=\"yes\"") && preview.text.contains("<code>Notes/d</code>"))
         #expect(try fixture.record("d") != nil && fixture.record("b") == nil, "the dry run changes nothing")
 
+        // A record type in every zone: the other zone's new record counts too.
+        let byType = try fixture.post("/restore-point", [("zone", ""), ("type", "Note"), ("at", at)])
+        #expect(byType.status == 200 && byType.text.contains("Restore the Note records to "))
+        #expect(byType.text.contains("2 records created since will be deleted") && byType.text.contains("<code>Trip/t2</code>"))
+
         let applied = try fixture.post("/restore-point", [("zone", "Notes"), ("at", String(point / 1000 * 1000)), ("confirmed", "yes")])
         #expect(applied.status == 303)
         #expect(try fixture.record("d") == nil)
