@@ -32,11 +32,16 @@ CONTAINER_PAGES = {
     "usage": "usage",
     "deploy": "deploy",
     "reset": "reset",
+    "trash": "public/trash",
+    "record-history": "public/records/note-0000/history",
+    "restore-point": "public/restore-point?type=Note",
 }
 #: The console's pages outside a container.
 SERVER_PAGES = {"containers": "/console/containers", "management-tokens": "/console/management-tokens", "audit": "/console/audit"}
 #: Heights at 390 px, at most half of what the review measured (records 19 k, logs 21 k, schema 22 k, sync 65 k).
 HEIGHT_BUDGETS = {"records": 9_500, "logs": 10_500, "schema": 11_000, "sync": 32_000}
+#: The history's pages, measured at about 3,000 (the trash's ten notes), 1,000 and 1,100 px.
+HEIGHT_BUDGETS.update({"trash": 4_000, "record-history": 2_000, "restore-point": 1_600})
 
 
 @pytest.fixture(scope="module")
@@ -206,6 +211,9 @@ def test_ctrl_enter_runs_the_query(pages, review, driver):
     "logs",
     "schema",
     "sync",
+    "trash",
+    "record-history",
+    "restore-point",
 ])
 def test_page_height_at_390_px_within_budget(pages, review, driver, name):
     pages.open(review.console(CONTAINER_PAGES[name]))

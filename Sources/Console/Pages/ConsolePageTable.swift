@@ -11,7 +11,7 @@ enum ConsolePageTable {
     static let pageSets: [any ConsolePageSet.Type] =
         [LoginPage.self, ContainersPages.self] + ConsoleSection.allCases.map(\.pages) + [
             NotificationsPage.self, ManagementTokensPages.self, OperatorsPages.self, AuditPages.self, BackupsPages.self,
-            ConsoleNotFoundPage.self,
+            HistoryPages.self, ConsoleNotFoundPage.self,
         ]
 
     /// The templates of pages outside the table: the layout and error page, the start and
@@ -93,3 +93,4 @@ extension ManagementTokensPages: ConsolePageSet { static let area = OperatorArea
 extension AuditPages: ConsolePageSet { static let area = OperatorArea.logs }
 extension OperatorsPages: ConsolePageSet { static let area = OperatorArea.operators }
 extension BackupsPages: ConsolePageSet { static let area = OperatorArea.backups }
+extension HistoryPages: ConsolePageSet { static let area = OperatorArea.data }

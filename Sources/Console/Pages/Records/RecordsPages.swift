@@ -64,8 +64,8 @@ struct RecordsPages: Sendable {
     }
 
     /// Whether the page can show records: a private or shared database needs its user, and is
-    /// shown in development only. Otherwise the reason, for the page to say.
-    private func blocked(_ location: ConsoleLocation) -> String? {
+    /// shown in development only. Otherwise the reason, for the page to say (the history's pages say it too).
+    func blocked(_ location: ConsoleLocation) -> String? {
         guard location.database != .public else { return nil }
         if location.environment == .production {
             return "In production a user's \(location.database) database belongs to them alone; act as a user in development."
@@ -109,6 +109,9 @@ struct RecordsPages: Sendable {
         context["newURL"] = location.path(.records, "/new", query: [("type", form.recordType)])
         context["exportJSON"] = location.path(.records, "/export", query: form.queryPairs + [("format", "json")])
         context["exportCSV"] = location.path(.records, "/export", query: form.queryPairs + [("format", "csv")])
+        context["trashURL"] = HistoryPages.path(location, "/trash", query: [("zone", location.zone)])
+        context["restorePointURL"] = HistoryPages.path(
+            location, "/restore-point", query: [("zone", location.zone), ("type", form.recordType)])
         context["headers"] = headers(form, schema, location)
         context["back"] = location.path(.records, query: form.pagePairs)
         let total = counts[form.recordType] ?? 0
@@ -345,6 +348,7 @@ struct RecordsPages: Sendable {
             "editURL": location.path(.records, "/" + URLEncoding.component(name) + "/edit"),
             "deleteAction": location.path(.records, "/" + URLEncoding.component(name) + "/delete"),
             "recordURL": path,
+            "historyURL": location.path(.records, "/" + URLEncoding.component(name) + "/history"),
             "queryURL": location.path(.records, query: [("type", typeName)]),
         ]
     }

@@ -54,6 +54,7 @@ struct ZonesPages: Sendable {
                     "name": zone.name, "records": Formatting.count(zone.records), "bytes": Formatting.bytes(zone.bytes),
                     "recordsURL": target.path(.records), "isDefault": zone.name == ZoneID.defaultZoneName,
                     "deleteAction": location.path(.zones, "/" + URLEncoding.component(zone.name) + "/delete"),
+                    "restorePointURL": HistoryPages.path(location, "/restore-point", query: [("zone", zone.name)]),
                 ]
                 if shared {
                     row["owner"] = names.context(zone.owner)
@@ -65,6 +66,7 @@ struct ZonesPages: Sendable {
             context["isShared"] = shared
             context["canCreate"] = location.database == .private
             context["storageDefinition"] = UsagePages.storageDefinition
+            context["trashURL"] = HistoryPages.path(location, "/trash")
         }
         return .page(Page("console.zones", context: context))
     }
