@@ -38,7 +38,8 @@ public struct RecordVersion: Hashable, Sendable {
     public var time: Int64
     /// The user the replacing change was made as; `nil` when unknown.
     public var modifier: String?
-    /// The API token or server key the replacing change's request carried; `nil` for operators.
+    /// The API token or server key the replacing change's request carried, in words
+    /// (`API token iOS app`); `nil` for operators.
     public var via: String?
 }
 
@@ -54,7 +55,7 @@ public struct TrashedZone: Hashable, Sendable {
     public var deleted: Int64
     /// The user it was deleted as; `nil` when unknown.
     public var modifier: String?
-    /// The API token or server key the deleting request carried; `nil` for operators.
+    /// The API token or server key the deleting request carried, in words; `nil` for operators.
     public var via: String?
     /// How many record versions it took to the trash.
     public var records: Int

@@ -162,6 +162,8 @@ import Testing
             ofRecord: "a", zoneName: "Notes", in: database, server.container, .development, by: .local)
         let version = try #require(history.entries.first?.version)
         #expect(history.entries.first?.changedFields == ["count", "title"])
+        // Who replaced it and through what, in words: the app's API token (named "API token").
+        #expect(version.via == "API token API token")
         _ = try server.store.revert(
             recordName: "a", zoneName: "Notes", in: database, toVersion: version.id, changeTag: tag, server.container, .development,
             by: .local)

@@ -86,7 +86,7 @@ enum HistoryRows {
         return RecordVersion(
             id: row.integer(offset), database: database, record: record, size: Int(row.integer(offset + 14)),
             replacement: RecordVersion.Replacement(rawValue: row.integer(offset + 16)) ?? .updated, time: row.integer(offset + 17),
-            modifier: row.optionalText(offset + 18), via: row.optionalText(offset + 19))
+            modifier: row.optionalText(offset + 18), via: Self.credential(row.optionalText(offset + 19)))
     }
 
     /// The columns of `zone_trash` a trashed zone is read from, in order.
@@ -98,7 +98,13 @@ enum HistoryRows {
         let owner = row.text(1)
         return TrashedZone(
             database: scope == .public ? DatabaseID.public : DatabaseID(scope: scope, owner: owner), zoneName: row.text(2),
-            created: row.integer(3), deleted: row.integer(4), modifier: row.optionalText(5), via: row.optionalText(6),
+            created: row.integer(3), deleted: row.integer(4), modifier: row.optionalText(5), via: Self.credential(row.optionalText(6)),
             records: Int(row.integer(7)))
+    }
+
+    /// The credential a change came through, in words (`API token iOS app`), from how the
+    /// columns keep it; a value of another form as it is.
+    static func credential(_ packed: String?) -> String? {
+        packed.map { RequestLogCredential(packed: $0)?.description ?? $0 }
     }
 }
