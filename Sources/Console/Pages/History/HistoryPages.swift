@@ -344,9 +344,11 @@ struct HistoryPages: Sendable {
                         title: "Restore \(scope) to \(moment)?",
                         message: "This undoes every change to \(scope) of \(database) since then: "
                             + "\(Formatting.counted(Int64(preview.removed), "record")) created since will be deleted, \(Formatting.counted(Int64(preview.reverted), "record")) changed since "
-                            + "will get back their earlier version, \(Formatting.counted(Int64(preview.restored), "record")) deleted "
+                            + "will get back \(preview.reverted == 1 ? "its" : "their") earlier version, "
+                            + "\(Formatting.counted(Int64(preview.restored), "record")) deleted "
                             + "since will be restored. Each is a new change that clients receive; the rest of the database is "
-                            + "untouched. It cannot be undone." + (preview.sample.isEmpty ? "" : " Some of the records:"),
+                            + "untouched. What it replaces is kept in the history, so a later restore point can undo it."
+                            + (preview.sample.isEmpty ? "" : " Some of the records:"),
                         items: preview.sample, action: request.http.path, button: "Restore \(Formatting.counted(Int64(changes), "record"))",
                         fields: Self.userFields(location) + [
                             ["name": "zone", "value": zone ?? ""], ["name": "type", "value": type ?? ""], ["name": "at", "value": at],
