@@ -226,10 +226,35 @@ import Testing
             ("/trash/restore", [("record", "Notes/a")]), ("/trash/restore", [("restoreZone", "Notes")]),
             ("/records/a/revert", [("zone", "Notes"), ("version", String(version))]),
             ("/restore-point", [("zone", "Notes"), ("at", at), ("confirmed", "yes")]),
+            ("/history-retention", [("days", "1")]),
         ] {
             #expect(try fixture.post(path, fields, as: vera).status == 403, "\(path)")
         }
         #expect(try fixture.record("a") == nil)
         #expect(try store.auditEntries(AuditFilter(limit: 1000)).count == audited)
+    }
+
+    /// The trash says how long the environment keeps it, and an operator changes that for the
+    /// environment (audited) or gives it back the server's default; a day count out of range is
+    /// refused with a reason and changes nothing.
+    @Test func theTrashSetsHowLongTheEnvironmentKeepsIt() throws {
+        let fixture = try Fixture()
+        let store = fixture.server.store
+        let container = fixture.server.container
+        let before = try fixture.get("/trash?user=alice").text
+        #expect(before.contains("are kept 30 days, the server's default"), "\(before.components(separatedBy: "How long").last ?? "")")
+
+        let saved = try fixture.post("/history-retention", [("days", "90")])
+        #expect(saved.status == 303)
+        #expect(try store.historyRetention(container, .development) == (90 * 86_400_000, false))
+        #expect(try store.auditEntries(AuditFilter(limit: 5)).first?.action.hasPrefix("history.retention") == true)
+        #expect(try fixture.get("/trash?user=alice").text.contains("are kept 90 days; they take"))
+
+        let refused = try fixture.post("/history-retention", [("days", "0")])
+        #expect(refused.status == 303 || refused.status == 400)
+        #expect(try store.historyRetention(container, .development) == (90 * 86_400_000, false))
+
+        _ = try fixture.post("/history-retention", [("days", "90"), ("serverDefault", "yes")])
+        #expect(try store.historyRetention(container, .development) == (30 * 86_400_000, true))
     }
 }

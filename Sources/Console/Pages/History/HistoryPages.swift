@@ -32,6 +32,7 @@ struct HistoryPages: Sendable {
             .post(base + "/records/:record/revert") { request in try pages.revert(request) },
             .get(base + "/restore-point") { request in try pages.restorePointForm(request) },
             .post(base + "/restore-point") { request in try pages.restorePoint(request) },
+            .post(base + "/history-retention") { request in try pages.setRetention(request) },
         ]
     }
 
@@ -140,7 +141,33 @@ struct HistoryPages: Sendable {
         context["scope"] =
             (zone.map { "zone \($0)" } ?? "every zone") + (type.map { ", type \($0)" } ?? "")
         context["sinceValue"] = Formatting.localInput(Self.anHourAgo, in: timeZone)
+        let retention = try actions.historyRetention(in: try location.identifier, environment: location.environment, as: request.identity)
+        context["retention"] = [
+            "days": String(max(retention.seconds / 86_400, 1)), "isDefault": retention.isDefault,
+            "historyBytes": Formatting.bytes(retention.historyBytes), "action": Self.path(location, "/history-retention"),
+        ]
         return .page(Page("console.trash", context: context))
+    }
+
+    /// Sets how long the environment keeps its history and trash, in whole days, or gives it
+    /// back the server's default; back to the trash with a notice.
+    private func setRetention(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        return try console.attempt(back: Self.path(location, "/trash")) {
+            let days: Int64?
+            if request.field("serverDefault") != nil {
+                days = nil
+            } else {
+                guard let text = request.field("days"), let value = Int64(text), (1...3650).contains(value) else {
+                    throw ConsoleError.badRequest("Keep the trash from 1 to 3,650 days")
+                }
+                days = value
+            }
+            let set = try actions.setHistoryRetention(
+                seconds: days.map { $0 * 86_400 }, in: try location.identifier, environment: location.environment, as: request.identity)
+            return "The \(location.environment.rawValue) environment keeps its history and trash \(set.seconds / 86_400) days"
+                + (set.isDefault ? ", the server's default." : ".")
+        }
     }
 
     private func restore(_ request: ConsoleRequest) throws -> ConsoleAnswer {
