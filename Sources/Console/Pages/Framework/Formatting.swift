@@ -26,30 +26,28 @@ enum Formatting {
 
     /// `0 bytes`, `512 bytes`, `1.5 KB`, `23.4 MB` (powers of 1,000, as storage is sold).
     static func bytes(_ value: Int64) -> String {
-        if value < 1000 { return value == 1 ? "1 byte" : "\(value) bytes" }
-        let units = ["KB", "MB", "GB", "TB", "PB"]
-        var scaled = Double(value) / 1000
-        var unit = 0
-        while scaled >= 1000, unit < units.count - 1 {
-            scaled /= 1000
-            unit += 1
-        }
-        return String(format: scaled < 10 ? "%.1f %@" : "%.0f %@", scaled, units[unit])
+        scaled(value, base: 1000, units: ["KB", "MB", "GB", "TB", "PB"], wholeAsWhole: false)
     }
 
     /// `64 KiB`, `1 GiB`, `1.5 GiB` (powers of 1,024): a size as settings are written
     /// (`--request-log-max-size 1GiB`), so the page names the bound the operator set.
     static func binaryBytes(_ value: Int64) -> String {
-        if value < 1024 { return value == 1 ? "1 byte" : "\(value) bytes" }
-        let units = ["KiB", "MiB", "GiB", "TiB", "PiB"]
-        var scaled = Double(value) / 1024
+        scaled(value, base: 1024, units: ["KiB", "MiB", "GiB", "TiB", "PiB"], wholeAsWhole: true)
+    }
+
+    /// `value` bytes in the largest of `units` (each `base` times the one before) under which
+    /// it stays below `base`: one decimal under 10, none above, and none for a whole number
+    /// when `wholeAsWhole`.
+    private static func scaled(_ value: Int64, base: Double, units: [String], wholeAsWhole: Bool) -> String {
+        if Double(value) < base { return value == 1 ? "1 byte" : "\(value) bytes" }
+        var scaled = Double(value) / base
         var unit = 0
-        while scaled >= 1024, unit < units.count - 1 {
-            scaled /= 1024
+        while scaled >= base, unit < units.count - 1 {
+            scaled /= base
             unit += 1
         }
-        if scaled == scaled.rounded() { return String(format: "%.0f %@", scaled, units[unit]) }
-        return String(format: scaled < 10 ? "%.1f %@" : "%.0f %@", scaled, units[unit])
+        let whole = wholeAsWhole && scaled == scaled.rounded()
+        return String(format: scaled < 10 && !whole ? "%.1f %@" : "%.0f %@", scaled, units[unit])
     }
 
     /// A duration in microseconds as milliseconds: `0.42 ms`, `12 ms`.
