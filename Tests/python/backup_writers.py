@@ -4,6 +4,7 @@ records one by one and notes the ones the server acknowledged."""
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 from cloudkit_client import CloudKitClient
 from cumulus_deployment import CONTAINER, USER_NAME, USER_PASSWORD
@@ -57,3 +58,29 @@ def start_writers(live: CumulusServer, api_token: str, count: int, acknowledged:
         thread.start()
         threads.append(thread)
     return threads
+
+
+def back_up_while_writing(live: CumulusServer, api_token: str, clients: int, backup: Path) -> tuple[list[str], list[list[str]]]:
+    """Runs `cumulus backup --to backup` while `clients` signed-in writers create records, and
+    goes on until each wrote again after it; returns the names acknowledged before the backup
+    began, and every name acknowledged, per client. Fails on any refused write and on a backup
+    file others may read (it holds the server secret)."""
+    acknowledged: list[list[str]] = [[] for _ in range(clients)]
+    errors: list[str] = []
+    stop = threading.Event()
+    threads = start_writers(live, api_token, clients, acknowledged, errors, stop)
+    try:
+        wait_for(lambda: all(len(names) >= 10 for names in acknowledged), "every client wrote")
+        before = [name for names in acknowledged for name in names]
+        said = live.cli("backup", "--to", str(backup))
+        assert str(backup) in said
+        # The clients write on after the backup, and nothing failed meanwhile.
+        counts = [len(names) for names in acknowledged]
+        wait_for(lambda: all(len(names) > count for names, count in zip(acknowledged, counts)), "clients wrote after the backup")
+    finally:
+        stop.set()
+        for thread in threads:
+            thread.join()
+    assert errors == []
+    assert backup.stat().st_mode & 0o777 == 0o600
+    return before, acknowledged

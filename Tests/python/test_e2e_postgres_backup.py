@@ -10,7 +10,7 @@ import subprocess
 import threading
 from pathlib import Path
 
-from backup_writers import found_of, start_writers, wait_for
+from backup_writers import back_up_while_writing, found_of, start_writers, wait_for
 from cloudkit_client import CloudKitClient
 from cumulus_deployment import CONTAINER, SCHEMA, USER_NAME, USER_PASSWORD
 from cumulus_server import CumulusServer, run_cli
@@ -26,24 +26,8 @@ def test_a_backup_taken_while_clients_write_restores_into_a_fresh_database_that_
     try:
         api_token = live.create_container(CONTAINER, SCHEMA, tmp_path / "schema.ckdb")
         live.cli("users", "add", "--container", CONTAINER, USER_NAME, stdin=USER_PASSWORD + "\n")
-        acknowledged: list[list[str]] = [[] for _ in range(CLIENTS)]
-        errors: list[str] = []
-        stop = threading.Event()
-        threads = start_writers(live, api_token, CLIENTS, acknowledged, errors, stop)
-        try:
-            wait_for(lambda: all(len(names) >= 10 for names in acknowledged), "every client wrote")
-            before = [name for names in acknowledged for name in names]
-            backup = tmp_path / "cumulus-backup.dump"
-            said = live.cli("backup", "--to", str(backup))
-            assert str(backup) in said
-            counts = [len(names) for names in acknowledged]
-            wait_for(lambda: all(len(names) > count for names, count in zip(acknowledged, counts)), "clients wrote after the backup")
-        finally:
-            stop.set()
-            for thread in threads:
-                thread.join()
-        assert errors == []
-        assert backup.stat().st_mode & 0o777 == 0o600
+        backup = tmp_path / "cumulus-backup.dump"
+        before, acknowledged = back_up_while_writing(live, api_token, CLIENTS, backup)
         assert backup.read_bytes()[:5] == b"PGDMP"
 
         said = run_cli(cumulus_binary, ["restore", "--from", str(backup), "--database-url", restored.database_url, "--data-dir", str(restored.data_dir)])

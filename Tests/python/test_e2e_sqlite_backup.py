@@ -15,7 +15,7 @@ import tarfile
 import threading
 from pathlib import Path
 
-from backup_writers import found_of, start_writers, wait_for, writer
+from backup_writers import back_up_while_writing, found_of, wait_for, writer
 from cloudkit_client import CloudKitClient
 from cumulus_deployment import CONTAINER, SCHEMA, USER_NAME, USER_PASSWORD
 from cumulus_server import CumulusServer, run_cli
@@ -30,25 +30,8 @@ def test_a_backup_taken_while_clients_write_restores_into_a_fresh_directory_that
     try:
         api_token = live.create_container(CONTAINER, SCHEMA, tmp_path / "schema.ckdb")
         live.cli("users", "add", "--container", CONTAINER, USER_NAME, stdin=USER_PASSWORD + "\n")
-        acknowledged: list[list[str]] = [[] for _ in range(CLIENTS)]
-        errors: list[str] = []
-        stop = threading.Event()
-        threads = start_writers(live, api_token, CLIENTS, acknowledged, errors, stop)
-        try:
-            wait_for(lambda: all(len(names) >= 10 for names in acknowledged), "every client wrote")
-            before = [list(names) for names in acknowledged]
-            backup = tmp_path / "cumulus-backup.tar"
-            said = live.cli("backup", "--to", str(backup))
-            assert str(backup) in said
-            # The clients write on after the backup, and nothing failed meanwhile.
-            counts = [len(names) for names in acknowledged]
-            wait_for(lambda: all(len(names) > count for names, count in zip(acknowledged, counts)), "clients wrote after the backup")
-        finally:
-            stop.set()
-            for thread in threads:
-                thread.join()
-        assert errors == []
-        assert backup.stat().st_mode & 0o777 == 0o600
+        backup = tmp_path / "cumulus-backup.tar"
+        before, acknowledged = back_up_while_writing(live, api_token, CLIENTS, backup)
 
         # Any tar reader checks the backup against its manifest, the last member.
         with tarfile.open(backup) as archive:
@@ -85,7 +68,7 @@ def test_a_backup_taken_while_clients_write_restores_into_a_fresh_directory_that
 
         restored.start()
         reader = CloudKitClient(restored.base_url, CONTAINER, "development", api_token=api_token)
-        wanted = [name for names in before for name in names]
+        wanted = before
         assert set(wanted) - found_of(reader, wanted) == set()
     finally:
         restored.stop()
