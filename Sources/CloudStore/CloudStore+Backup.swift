@@ -38,6 +38,8 @@ extension CloudStore {
         do {
             try fileManager.moveItem(atPath: partial, toPath: path)
         } catch {
+            // Another backup took the name meanwhile (a file is never replaced).
+            if fileManager.fileExists(atPath: path) { throw CloudStoreError.exists("A backup named \(path) exists already") }
             throw CloudStoreError.internalError("Cannot name the backup \(path): \(error)")
         }
     }

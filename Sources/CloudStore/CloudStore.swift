@@ -61,6 +61,10 @@ public final class CloudStore: Sendable {
     let backend: any StorageBackend
     /// The last backup this process took, for ``lastBackup``.
     let lastBackupState = Mutex<LastBackup?>(nil)
+    /// Held while this process takes a backup into its backup location: backups asked for at
+    /// once are taken one after the other, each under a name of its own (names say the
+    /// millisecond a backup began).
+    let backupTaking = Mutex<Void>(())
     /// Told when notifications may have been missed, so that every waiter reads again.
     let recheckListeners = Mutex<[@Sendable () -> Void]>([])
     /// Told, after each commit that queued notifications, which push tokens got some.

@@ -27,6 +27,11 @@ extension CloudStore {
     ///   else what the backup or the location throws.
     @discardableResult
     public func takeBackup(by actor: OperatorIdentity? = nil) throws -> StoredBackup {
+        try backupTaking.withLock { _ in try takeBackupAlone(by: actor) }
+    }
+
+    /// ``takeBackup(by:)``, with no other backup of this process being taken.
+    private func takeBackupAlone(by actor: OperatorIdentity?) throws -> StoredBackup {
         let schedule = try backupSchedule()
         let options = BackupOptions(programVersion: schedule.programVersion)
         let created = Date()

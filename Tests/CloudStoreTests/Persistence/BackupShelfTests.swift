@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -14,6 +15,23 @@ import Testing
 
     private func newDirectory() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("cumulus-backups-\(UUID().uuidString)").path
+    }
+
+    /// Backups asked for at once (several operators, a script beside the schedule) are each
+    /// taken, under names of their own, where two in one millisecond collided on the name.
+    @Test func backupsAskedForAtOnceAreEachTakenUnderANameOfTheirOwn() throws {
+        let directory = newDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let source = try store(in: .directory(directory), keep: 10)
+        try source.database().create("Note", "first")
+        let outcomes = Mutex<[Result<String, any Error>]>([])
+        DispatchQueue.concurrentPerform(iterations: 4) { _ in
+            let outcome = Result { try source.store.takeBackup().name }
+            outcomes.withLock { $0.append(outcome) }
+        }
+        let names = try outcomes.withLock { $0 }.map { try $0.get() }
+        #expect(Set(names).count == 4)
+        #expect(try source.store.backups().map(\.name).sorted() == names.sorted())
     }
 
     @Test func backupsInADirectoryAreTakenListedKeptToTheirNumberAndDeleted() throws {
