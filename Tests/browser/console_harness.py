@@ -11,6 +11,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -90,6 +91,12 @@ class Pages:
 
     def text(self):
         return self.driver.find_element(By.TAG_NAME, "body").text
+
+    def wait_for_text(self, text, timeout=15):
+        """Waits until the page shows `text`. A page replaced while it is read (a click's
+        navigation under way) is read again rather than failing the test."""
+        WebDriverWait(self.driver, timeout, ignored_exceptions=(StaleElementReferenceException, WebDriverException)).until(
+            lambda d: text in d.find_element(By.TAG_NAME, "body").text)
 
     def emulate(self, width, height, mobile):
         self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",

@@ -387,7 +387,7 @@ def test_08e_sync_inspector_subscriptions_and_queued_notifications(pages, driver
     token_id = held[0].find_element(By.CSS_SELECTOR, "input[name=pushTokenID]").get_attribute("value")
     pages.check("sync-push-tokens")
     held[0].find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    WebDriverWait(driver, 15).until(lambda d: f"Revoke push token {token_id}?" in d.find_element(By.TAG_NAME, "body").text)
+    pages.wait_for_text(f"Revoke push token {token_id}?")
     pages.submit("form button.danger")
     assert f"Push token {token_id} revoked." in pages.text()
     assert not driver.find_elements(By.XPATH, "//h2[text()='Push tokens']/following::table[1]//tbody/tr[contains(., 'syncer')]")
