@@ -112,6 +112,34 @@ struct SQLiteBackupTests {
         #expect(throws: Never.self) { _ = try notes.zoneChanges(syncToken: tokenBefore) }
     }
 
+    /// A container whose identifier is as long as may be (255 bytes) is backed up and restored:
+    /// its paths, past what a ustar header holds, go in pax extended headers, which `tar` reads.
+    @Test func aContainerWithTheLongestIdentifierIsBackedUpAndRestored() throws {
+        let identifier = "iCloud." + String(repeating: "a", count: 248)
+        let source = try TemporaryStore(container: identifier, controlledClock: false)
+        _ = try source.database().create("Note", "kept", ["title": .string("kept")])
+        let file = source.directory + "-backup.tar"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try CloudStore.backUp(source.store.configuration, to: file, options: BackupOptions(includeAssets: false))
+        #expect(BackupArchiveReader.manifestMatches(file))
+
+        let listing = Process()
+        listing.executableURL = URL(fileURLWithPath: "/usr/bin/tar")
+        listing.arguments = ["-tf", file]
+        let output = Pipe()
+        listing.standardOutput = output
+        try listing.run()
+        let names = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n")
+        listing.waitUntilExit()
+        #expect(names.contains { $0 == "containers/\(identifier)/development.sqlite" }, "\(names)")
+
+        let target = try TemporaryDirectory()
+        let configuration = CloudStoreConfiguration(dataDirectory: target.path)
+        try CloudStore.restore(configuration, from: file)
+        let restored = try CloudStore(configuration: configuration).database(source.container, .development, .public, as: .operator())
+        #expect(try restored.lookup([RecordLookup("kept")]).first?.record?.fields["title"] == .string("kept"))
+    }
+
     @Test func aDamagedBackupOrADirectoryInUseIsRefusedWithNothingReplaced() throws {
         let source = try TemporaryStore(controlledClock: false)
         _ = try source.database().create("Note", "kept", ["title": .string("kept")])

@@ -25,32 +25,48 @@ enum BackupArchiveReader {
         guard let input = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? input.close() }
         var sizes: [String: Int64] = [:]
-        var offset: UInt64 = 0
         do {
             while true {
-                try input.seek(toOffset: offset)
-                let header = try input.read(upToCount: BackupTarHeader.block).map(Array.init) ?? []
-                guard let (name, size) = try BackupTarHeader.read(header) else { return false }
-                let padded = (size + UInt64(BackupTarHeader.block - 1)) / UInt64(BackupTarHeader.block) * UInt64(BackupTarHeader.block)
+                guard let (name, size) = try nextMember(input) else { return false }
                 if name == BackupManifest.memberName {
                     guard size < 1 << 26 else { return false }
                     let manifest = try BackupManifest.decode(try readExactly(input, Int(size)))
                     return Dictionary(manifest.files.map { ($0.path, $0.bytes) }, uniquingKeysWith: { first, _ in first }) == sizes
                 }
                 sizes[name] = Int64(size)
-                offset += UInt64(BackupTarHeader.block) + padded
+                try input.seek(toOffset: try input.offset() + padded(size))
             }
         } catch {
             return false
         }
     }
 
+    /// The next member's path and size, the file positioned at its data; `nil` at the
+    /// archive's end. A pax extended header before it is read, and its path taken.
+    private static func nextMember(_ input: FileHandle) throws -> (name: String, size: UInt64)? {
+        let header = try input.read(upToCount: BackupTarHeader.block).map(Array.init) ?? []
+        guard let (name, size, extended) = try BackupTarHeader.read(header) else { return nil }
+        guard extended else { return (name, size) }
+        guard size < 1 << 20 else { throw CloudStoreError.badRequest("an extended header is too large") }
+        let path = try BackupTarHeader.paxPath(try readExactly(input, Int(size)))
+        try skipPadding(input, size)
+        let next = try input.read(upToCount: BackupTarHeader.block).map(Array.init) ?? []
+        guard let (fileName, fileSize, again) = try BackupTarHeader.read(next), !again else {
+            throw CloudStoreError.badRequest("an extended header is not followed by its member")
+        }
+        return (path ?? fileName, fileSize)
+    }
+
+    /// `size` rounded up to whole blocks: the member's data with its padding.
+    private static func padded(_ size: UInt64) -> UInt64 {
+        (size + UInt64(BackupTarHeader.block - 1)) / UInt64(BackupTarHeader.block) * UInt64(BackupTarHeader.block)
+    }
+
     private static func unpack(_ input: FileHandle, into directory: String) throws -> BackupManifest {
         var found: [String: BackupManifest.File] = [:]
         var manifestData: Data?
         while true {
-            let header = try input.read(upToCount: BackupTarHeader.block).map(Array.init) ?? []
-            guard let (name, size) = try BackupTarHeader.read(header) else { break }
+            guard let (name, size) = try nextMember(input) else { break }
             guard manifestData == nil else { throw CloudStoreError.badRequest("a member follows the manifest") }
             if name == BackupManifest.memberName {
                 guard size < 1 << 26 else { throw CloudStoreError.badRequest("the manifest is too large") }
