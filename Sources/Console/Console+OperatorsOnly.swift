@@ -1,6 +1,7 @@
 import CloudKitWire
 import CloudStore
 import HTTPServer
+import Logging
 
 extension Console {
     /// Wraps `handler`, a route of the server's own that only operators may read (the metrics),
@@ -13,26 +14,14 @@ extension Console {
         store: CloudStore, configuration: ConsoleConfiguration, needs permission: OperatorPermission, _ handler: @escaping HTTPHandler
     ) -> HTTPHandler {
         let authenticator = OperatorAuthenticator(store: store, cookies: configuration.cookies)
+        let logger = Logger(label: "cumulus.console")
         return { request in
-            let operatorRequest: OperatorRequest
             do {
-                operatorRequest = try authenticator.authenticate(request)
+                try authenticator.authenticate(request).access.check(permission, on: OperatorTarget())
             } catch {
-                let reason = CloudKitError(known: error)?.reason ?? "Send a management token as Authorization: Bearer cumulus_mt_…"
-                var response = HTTPResponse.json(
-                    CloudKitError("AUTHENTICATION_FAILED", 401, reason).body(uuid: request.requestID).serialized(), status: .unauthorized)
-                response.headers["WWW-Authenticate"] = "Bearer realm=\"cumulus\""
-                response.headers["Cache-Control"] = "no-store"
-                return response
-            }
-            do {
-                try operatorRequest.access.check(permission, on: OperatorTarget())
-            } catch {
-                let reason = CloudKitError(known: error)?.reason ?? "This operator may not read this"
-                var response = HTTPResponse.json(
-                    CloudKitError("ACCESS_DENIED", 403, reason).body(uuid: request.requestID).serialized(), status: .forbidden)
-                response.headers["Cache-Control"] = "no-store"
-                return response
+                // Answered as the management API answers a refusal: 401 for a missing or bad
+                // credential (with `WWW-Authenticate`), 403 for a role or container limit.
+                return ManagementAPI.failure(error, request, logger: logger)
             }
             return try handler(request)
         }

@@ -56,7 +56,7 @@ struct ManagementAPI: Sendable {
                 return Self.secured(try action(self, input, actor))
             }
         } catch {
-            return failure(error, request)
+            return Self.failure(error, request, logger: logger)
         }
     }
 
@@ -67,7 +67,9 @@ struct ManagementAPI: Sendable {
         return response
     }
 
-    private func failure(_ error: any Error, _ request: HTTPRequest) -> HTTPResponse {
+    /// The answer to a management request that failed with `error`: CloudKit's error JSON with
+    /// its status, an internal cause logged under the request's id and never sent.
+    static func failure(_ error: any Error, _ request: HTTPRequest, logger: Logger) -> HTTPResponse {
         var mapped = CloudKitError(known: error) ?? .unexpected
         if mapped.isInternal {
             logger.error("management request failed: \(error)", metadata: ["request-id": .string(request.requestID)])
