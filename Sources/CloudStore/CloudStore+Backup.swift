@@ -64,12 +64,7 @@ extension CloudStore {
         guard FileManager.default.fileExists(atPath: path) else {
             throw CloudStoreError.notFound("There is no backup at \(path)")
         }
-        guard let file = FileHandle(forReadingAtPath: path) else {
-            throw CloudStoreError.badRequest("Cannot read \(path)")
-        }
-        let header = (try? file.read(upToCount: 5)) ?? nil
-        try? file.close()
-        try backup.checkFormat(of: path, header: header.map(Array.init))
+        try checkFormat(of: path, for: backup)
         var template = Array((FileManager.default.temporaryDirectory.path + "/cumulus-restore-XXXXXX").utf8CString)
         guard let made = mkdtemp(&template) else {
             throw CloudStoreError.internalError("Cannot make a temporary directory: \(String(cString: strerror(errno)))")
@@ -78,5 +73,16 @@ extension CloudStore {
         defer { try? FileManager.default.removeItem(atPath: workDirectory) }
         try backup.restore(from: path, workDirectory: workDirectory)
         return try CloudStore(configuration: configuration).migrateEverything()
+    }
+
+    /// Checks that the file at `path` is a backup `backup` made, by its first bytes.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` when it is not, or cannot be read.
+    static func checkFormat(of path: String, for backup: any StoreBackup) throws {
+        guard let file = FileHandle(forReadingAtPath: path) else {
+            throw CloudStoreError.badRequest("Cannot read \(path)")
+        }
+        let header = (try? file.read(upToCount: 5)) ?? nil
+        try? file.close()
+        try backup.checkFormat(of: path, header: header.map(Array.init))
     }
 }

@@ -59,4 +59,44 @@ import Testing
         #expect(try run(["history", "retention"])["default"] == false)
         #expect(try run(["history", "retention", "--server-default"])["default"] == true)
     }
+
+    /// `cumulus restore-point --backup NAME` brings a zone back to what one of the server's
+    /// backups holds, after a dry run that counts it; a time and a backup together are refused.
+    @Test func aZoneIsBroughtBackToWhatABackupHolds() throws {
+        let fixture = try AdminFixture()
+        let store = fixture.store
+        let environment = fixture.fixture.postgresDatabase.map { ["CUMULUS_DATABASE_URL": $0.url] } ?? [:]
+        let place = ["--container", fixture.container, "--environment", "development", "--data-dir", fixture.fixture.directory]
+        let privately = ["--database", "private", "--user", "alice"]
+        func run(_ arguments: [String]) throws -> JSONValue {
+            let run = try CumulusBinary.run(arguments + place, environment: environment)
+            #expect(run.status == 0, "\(arguments): \(run.error)")
+            return try JSONValue.parse(run.output)
+        }
+        let alice = try #require(try store.user(named: "alice", in: fixture.fixture.container)).userRecordName
+        let work = try store.database(fixture.fixture.container, .development, .private, as: .user(alice))
+        _ = try work.modify(
+            ModifyRequest(
+                operations: ["a", "b"].map { RecordOperation(.create, recordName: $0, recordType: "Note", fields: ["title": .string($0)]) },
+                zoneName: "Work"))
+        let backup = try store.takeBackup().name
+        _ = try work.modify(
+            ModifyRequest(
+                operations: [
+                    RecordOperation(.forceDelete, recordName: "a"),
+                    RecordOperation(.create, recordName: "c", recordType: "Note", fields: ["title": .string("c")]),
+                ], zoneName: "Work"))
+
+        let plan = try run(["restore-point", "--zone", "Work", "--backup", backup, "--dry-run"] + privately)
+        #expect(plan["dryRun"] == true && plan["restored"] == 1 && plan["removed"] == 1 && plan["reverted"] == 0, "\(plan)")
+        #expect(try work.lookup([RecordLookup("a")], zoneName: "Work").first?.record == nil, "the dry run changes nothing")
+        let done = try run(["restore-point", "--zone", "Work", "--backup", backup] + privately)
+        #expect(done["dryRun"] == false && done["restored"] == 1 && done["removed"] == 1, "\(done)")
+        #expect(try work.lookup([RecordLookup("a")], zoneName: "Work").first?.record?.fields["title"] == .string("a"))
+        #expect(try work.lookup([RecordLookup("c")], zoneName: "Work").first?.record == nil)
+
+        let both = try CumulusBinary.run(
+            ["restore-point", "--zone", "Work", "--at", "0", "--backup", backup] + privately + place, environment: environment)
+        #expect(both.status != 0 && both.error.contains("--backup"), "\(both.error)")
+    }
 }

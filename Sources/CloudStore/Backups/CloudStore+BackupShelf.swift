@@ -108,6 +108,28 @@ extension CloudStore {
         return content
     }
 
+    /// The file of the backup `name`, checked to be one this store's backend made: in the
+    /// schedule's directory, or a bucket's object written into `workDirectory` (private).
+    /// - Throws: ``CloudStoreError/notFound(_:)`` when there is no such backup,
+    ///   ``CloudStoreError/badRequest(_:)`` when it is not a backup of this backend.
+    func backupFile(named name: String, into workDirectory: String) throws -> String {
+        guard Self.backupDate(of: name) != nil else { throw CloudStoreError.notFound("There is no backup \(name)") }
+        let path: String
+        switch try backupSchedule().location {
+        case .directory(let directory):
+            path = "\(directory)/\(name)"
+            guard FileManager.default.fileExists(atPath: path) else { throw CloudStoreError.notFound("There is no backup \(name)") }
+        case .bucket(let bucket, let prefix):
+            path = "\(workDirectory)/\(name)"
+            let bytes = try S3BackupBucket(bucket).read(prefix + name)
+            guard FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
+                throw CloudStoreError.internalError("Cannot write the backup \(name) in \(workDirectory)")
+            }
+        }
+        try Self.checkFormat(of: path, for: StorageBackends.backup(configuration, BackupOptions()))
+        return path
+    }
+
     /// Writes the audit entry of an action on a backup (files, not rows: no transaction to join).
     private func auditBackup(_ actor: OperatorIdentity?, _ action: String, _ name: String) throws {
         guard let actor else { return }

@@ -255,7 +255,7 @@ extension CloudStore {
 
     /// Runs `body` in one write transaction of the environment with the notifications of the
     /// databases it changes and its audit entry, then wakes the notified tokens.
-    private func writingHistory(
+    func writingHistory(
         _ container: ContainerIdentifier, _ environment: Environment, _ action: String, target: String, by actor: OperatorIdentity,
         _ body: (any EnvironmentWriter, (DatabaseID) -> NotificationGenerator?) throws -> RestoreOutcome
     ) throws -> RestoreOutcome {
@@ -327,17 +327,27 @@ extension CloudStore {
             order.append(name)
         }
         // Records made after `time` and never changed since left no version.
-        var after: String?
-        while true {
-            let page = try reader.records(in: zone, ofType: recordType, withinTrees: nil, after: after, limit: 1000)
-            for stored in page where stored.record.modified.timestamp > time && states[stored.record.recordName] == nil {
+        try eachRecord(in: zone, ofType: recordType, reader: reader) { stored in
+            if stored.record.modified.timestamp > time && states[stored.record.recordName] == nil {
                 states[stored.record.recordName] = Record?.none
                 order.append(stored.record.recordName)
             }
-            guard page.count == 1000, let last = page.last else { break }
-            after = last.record.recordName
         }
         return order.map { ($0, states[$0]!) }
+    }
+
+    /// Calls `body` with every record of `zone` (of `recordType`, when given), by name, read a
+    /// page at a time.
+    static func eachRecord(
+        in zone: StoredZone, ofType recordType: String?, reader: any EnvironmentReader, _ body: (StoredRecord) throws -> Void
+    ) throws {
+        var after: String?
+        while true {
+            let page = try reader.records(in: zone, ofType: recordType, withinTrees: nil, after: after, limit: 1000)
+            for stored in page { try body(stored) }
+            guard page.count == 1000, let last = page.last else { return }
+            after = last.record.recordName
+        }
     }
 
     /// Brings each record of `targets` to its state in one zone as new changes (see
@@ -352,7 +362,15 @@ extension CloudStore {
         if zone == nil {
             guard createZone else { throw CloudStoreError.zoneNotFound(ZoneID(zoneName: zoneName, ownerRecordName: database.owner)) }
             outcome.zonesRestored.append(zoneName)
-            if dryRun { return }
+            if dryRun {
+                // Every record given would be made in the zone made again.
+                var seen = Set<String>()
+                for (name, target) in targets where target != nil && seen.insert(name).inserted {
+                    outcome.restored += 1
+                    outcome.note(zoneName, name)
+                }
+                return
+            }
             zone = try writer.restoreZone(named: zoneName, in: database, created: now)
             try notifier?.zoneChanged(reader: writer)
         }

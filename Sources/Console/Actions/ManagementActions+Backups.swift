@@ -25,4 +25,17 @@ extension ManagementActions {
     public func downloadBackup(_ name: String, as actor: OperatorIdentity) throws -> BackupContent {
         try store.backupContent(named: name, by: actor)
     }
+
+    /// Brings a zone, or a record type, of a database back to what the backup `name` holds of
+    /// it, on the running server; with `dryRun` only says what it would change.
+    public func restoreFromBackup(
+        _ name: String, in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?,
+        zone: String?, type: String?, dryRun: Bool, as actor: OperatorIdentity
+    ) throws -> RestoreView {
+        let (identifier, environment, target) = try databaseID(container, environment, database, user)
+        return RestoreView(
+            try store.restoreFromBackup(
+                named: name, identifier, environment, in: HistoryScope(database: target, zoneName: zone, recordType: type), dryRun: dryRun,
+                by: actor))
+    }
 }

@@ -6,7 +6,8 @@ import HTTPServer
 #endif
 
 extension ManagementAPI {
-    /// The server's backups in its backup location: listed, taken now, downloaded, deleted.
+    /// The server's backups in its backup location: listed, taken now, downloaded, deleted; a zone
+    /// or a record type restored from one into the running server.
     static let backupRoutes: [ManagementRoute] = [
         .json(.get, "/backups", "backups", needs: .reads(.backups)) { actions, _, actor in try actions.backups(as: actor).json },
         .json(.post, "/backups", "takeBackup", needs: .changes(.backups), status: .created) { actions, _, actor in
@@ -18,6 +19,14 @@ extension ManagementAPI {
         },
         .json(.delete, "/backups/:backup", "deleteBackup", needs: .changes(.backups)) { actions, input, actor in
             try actions.deleteBackup(input.path("backup"), as: actor).json
+        },
+        .json(.post, "/containers/:container/:environment/:database/restore-from-backup", "restoreFromBackup", needs: .changes(.backups)) {
+            actions, input, actor in
+            try actions.restoreFromBackup(
+                try input.string("backup"), in: try input.container(), environment: try input.environment(), database: try input.database(),
+                user: try input.optionalString("user") ?? input.query("user"), zone: try input.optionalString("zone"),
+                type: try input.optionalString("type"), dryRun: try input.optionalBool("dryRun") ?? false, as: actor
+            ).json
         },
     ]
 

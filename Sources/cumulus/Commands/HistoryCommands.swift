@@ -149,11 +149,18 @@ struct HistoryCommand: ParsableCommand {
     }
 }
 
-/// `cumulus restore-point`: a zone or record type brought back to its state at a time.
+/// `cumulus restore-point`: a zone or record type brought back to its state at a time, or to
+/// what one of the server's backups holds of it.
 struct RestorePointCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "restore-point",
-        abstract: "Bring a zone or a record type back to its state at a time: creates, updates and deletes since are undone as new changes."
+        abstract:
+            "Bring a zone or a record type back to its state at a time, or to what a backup holds of it: the changes are new changes.",
+        discussion: """
+            With --at, creates, updates and deletes since that time are undone. With --backup (a name `cumulus backups list` \
+            gives), the zone or type becomes what the backup holds: records it holds are written back, records it lacks are \
+            deleted, on the running server (owners of every container only, as for backups).
+            """
     )
 
     @OptionGroup var management: ManagementOptions
@@ -162,19 +169,29 @@ struct RestorePointCommand: ParsableCommand {
     @OptionGroup var scope: HistoryScopeOptions
 
     @Option(help: "The time to go back to (ISO 8601, UTC unless it says otherwise, or milliseconds since 1970).")
-    var at: String
+    var at: String?
+
+    @Option(help: "The server's backup to restore from, instead of a time.")
+    var backup: String?
+
+    @OptionGroup var location: BackupsCommand.Location
 
     @Flag(help: "Only count what would change, with a sample of the records.")
     var dryRun = false
 
     func validate() throws {
         guard scope.zone != nil || scope.type != nil else { throw ValidationError("Name a --zone or a --type") }
+        guard (at == nil) != (backup == nil) else { throw ValidationError("Give either --at TIME or --backup NAME") }
     }
 
     func run() throws {
-        var body: [(String, JSONValue)] = [("at", .string(at)), ("dryRun", .bool(dryRun))]
+        var body: [(String, JSONValue)] = [("dryRun", .bool(dryRun))]
+        if let at { body.append(("at", .string(at))) }
+        if let backup { body.append(("backup", .string(backup))) }
         if let zone = scope.zone { body.append(("zone", .string(zone))) }
         if let type = scope.type { body.append(("type", .string(type))) }
-        printJSON(try management.client().json(.post, database.path(target, ["restore-point"]), body: .object(JSONObject(body))))
+        let client = backup == nil ? try management.client() : try location.client(management)
+        let route = backup == nil ? "restore-point" : "restore-from-backup"
+        printJSON(try client.json(.post, database.path(target, [route]), body: .object(JSONObject(body))))
     }
 }

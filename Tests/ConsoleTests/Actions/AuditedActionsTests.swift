@@ -17,7 +17,7 @@ import Testing
         "setIndexes", "deleteFromSchema", "createRole", "setGrants", "setUserRoles", "changeUserRole", "deleteRole", "createZone",
         "deleteZone", "modifyRecords", "uploadAsset", "deleteSubscription", "revokePushToken", "removeShareParticipant", "deleteShare",
         "leaveSharedZone", "restoreFromTrash", "revertRecord", "restorePoint", "setHistoryRetention", "deploySchema",
-        "resetDevelopment", "takeBackup", "downloadBackup", "deleteBackup",
+        "resetDevelopment", "takeBackup", "downloadBackup", "restoreFromBackup", "deleteBackup",
     ]
 
     /// The public actions that only read (a dry run such as `validateSchema` included).
@@ -253,6 +253,14 @@ import Testing
             ("resetDevelopment", "environment.reset", { _ = try actions.resetDevelopment(of: c, confirmation: c.rawValue, as: actor) }),
             ("takeBackup", "backup.take", { backup = try actions.takeBackup(as: actor).name }),
             ("downloadBackup", "backup.download", { _ = try actions.downloadBackup(backup, as: actor) }),
+            (
+                "restoreFromBackup", "history.restore-from-backup",
+                {
+                    _ = try actions.restoreFromBackup(
+                        backup, in: c, environment: dev, database: .public, user: nil, zone: ZoneID.defaultZoneName, type: nil,
+                        dryRun: false, as: actor)
+                }
+            ),
             ("deleteBackup", "backup.delete", { _ = try actions.deleteBackup(backup, as: actor) }),
         ]
         #expect(steps.map(\.name) == Self.changing, "every changing action is walked, in the listed order")

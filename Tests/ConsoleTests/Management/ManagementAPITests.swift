@@ -105,6 +105,10 @@ import Testing
         ("POST", "/admin/v1/backups", ""),
         ("GET", "/admin/v1/backups/NAME", ""),
         ("DELETE", "/admin/v1/backups/NAME", ""),
+        (
+            "POST", "/admin/v1/containers/iCloud.com.example.Tests/development/private/restore-from-backup?user=alice",
+            #"{"zone":"Work","backup":"NAME"}"#
+        ),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/private/trash?user=alice", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/private/trash/restore?user=alice", "{}"),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/public/history?record=n", ""),

@@ -22,8 +22,9 @@ import Testing
         let alice: CloudDatabase
         let aliceRecordName: String
 
-        init() throws {
-            server = try ConsoleTestServer(controlledClock: true)
+        /// - Parameter backups: Whether the server has a backup location.
+        init(backups: Bool = false) throws {
+            server = try ConsoleTestServer(controlledClock: true, backups: backups)
             let store = server.store
             (cookie, csrf) = try server.signedInOperator()
             let user = try store.addUser(server.container, name: "alice", password: "a long passphrase")
@@ -256,5 +257,53 @@ import Testing
 
         _ = try fixture.post("/history-retention", [("days", "90"), ("serverDefault", "yes")])
         #expect(try store.historyRetention(container, .development) == (30 * 86_400_000, true))
+    }
+
+    /// A zone restored from a backup from the console: the dialog lists the backups, the post
+    /// shows what would change, the confirmed post applies it; a developer neither sees the way
+    /// there nor gets through, with nothing changed.
+    @Test func aZoneRestoresFromABackupAfterThePreviewAndOnlyForAnOwner() throws {
+        let fixture = try Fixture(backups: true)
+        let store = fixture.server.store
+        let backup = try store.takeBackup().name
+        try fixture.save("a", ["title": .string("changed a")])
+        try fixture.delete(["b"])
+        try fixture.save("d", ["title": .string("new d")])
+
+        let pointDialog = try fixture.get("/restore-point?user=alice&zone=Notes")
+        #expect(
+            pointDialog.text.contains("From a backup instead")
+                && pointDialog.text.contains("/restore-from-backup?user=alice&amp;zone=Notes"))
+        let dialog = try fixture.get("/restore-from-backup?user=alice&zone=Notes")
+        #expect(dialog.status == 200 && dialog.text.contains("<option value=\"\(backup)\">"))
+        #expect(dialog.text.contains("<option value=\"Notes\" selected>"))
+
+        let preview = try fixture.post("/restore-from-backup", [("backup", backup), ("zone", "Notes")])
+        #expect(preview.status == 200)
+        for said in [
+            "1 record missing now will be restored", "1 record changed since will get back its version in the backup",
+            "1 record the backup does not hold will be deleted", "Restore 3 records", "<code>Notes/d</code>",
+        ] {
+            #expect(preview.text.contains(said), "\(said)")
+        }
+        #expect(try fixture.record("d") != nil && fixture.record("b") == nil, "the preview changes nothing")
+        #expect(try fixture.post("/restore-from-backup", [("zone", "Notes")]).status == 400, "a backup is chosen")
+
+        _ = try store.addOperator("dev", password: "operator password", role: .developer)
+        let session = try store.signInOperator("dev", password: "operator password", clientAddress: nil)
+        let developer = (cookie: ("Cookie", "cumulus_console=" + session.secret), csrf: session.session.csrfToken)
+        #expect(!(try fixture.get("/restore-point?user=alice&zone=Notes", as: developer.cookie).text.contains("From a backup instead")))
+        #expect(try fixture.get("/restore-from-backup?user=alice&zone=Notes", as: developer.cookie).status == 403)
+        let refused = try fixture.post(
+            "/restore-from-backup", [("backup", backup), ("zone", "Notes"), ("confirmed", "yes")], as: developer)
+        #expect(refused.status == 403)
+        #expect(try fixture.record("d") != nil && fixture.record("b") == nil, "nothing changed for the developer")
+
+        let applied = try fixture.post("/restore-from-backup", [("backup", backup), ("zone", "Notes"), ("confirmed", "yes")])
+        #expect(applied.status == 303)
+        #expect(try fixture.record("d") == nil)
+        #expect(try fixture.record("a")?.fields["title"] == .string("first a"))
+        #expect(try fixture.record("b")?.fields["title"] == .string("first b"))
+        #expect(try store.auditEntries(AuditFilter(limit: 1)).first?.action == "history.restore-from-backup")
     }
 }

@@ -205,6 +205,68 @@ import Testing
         #expect(client.zones["Notes"] == notesThen)
         #expect(client.zones["Trips"] == tripsNow)
     }
+
+    /// A zone, and then a record type, restored from a backup into the running server: the
+    /// preview counts what changes, the client following its feeds from before ends with what
+    /// the backup held, and another zone's newer writes stay.
+    @Test func aZoneRestoredFromABackupReachesAClientAndLeavesAnotherZone() throws {
+        let server = try APITestServer(configure: { configuration in
+            configuration.backups = BackupSchedule(location: .directory(configuration.dataDirectory + "/backups"))
+        })
+        let token = try server.signIn()
+        try Self.zones(server, token, "create", ["Notes", "Trips"])
+        _ = try Self.modify(server, token, zone: "Notes", (0..<20).map { Self.save("n\($0)", title: "note \($0)", count: Int64($0)) })
+        _ = try Self.modify(server, token, zone: "Trips", (0..<3).map { Self.save("t\($0)", title: "trip \($0)", count: Int64($0)) })
+        let client = SyncClient(server, token: token)
+        try client.sync()
+        let held = client.zones
+        let backup = try server.store.takeBackup().name
+
+        _ = try Self.modify(
+            server, token, zone: "Notes",
+            (0..<5).map { Self.save("n\($0)", title: "changed", count: 100) } + (5..<10).map { Self.delete("n\($0)") }
+                + [Self.save("new", title: "new", count: 0)])
+        _ = try Self.modify(server, token, zone: "Trips", [Self.save("t0", title: "trip, later", count: 9)])
+        try client.sync()
+        let tripsNow = client.zones["Trips"]
+
+        let database = try owner(server)
+        let notes = HistoryScope(database: database, zoneName: "Notes")
+        let plan = try server.store.restoreFromBackup(named: backup, server.container, .development, in: notes, dryRun: true, by: .local)
+        #expect((plan.restored, plan.reverted, plan.removed) == (5, 5, 1) && plan.dryRun)
+        #expect(plan.sample.contains("Notes/new") && plan.sample.contains("Notes/n5"))
+        let done = try server.store.restoreFromBackup(named: backup, server.container, .development, in: notes, dryRun: false, by: .local)
+        #expect(done.total == 11 && !done.dryRun)
+        try client.sync()
+        #expect(client.zones["Notes"] == held["Notes"])
+        #expect(client.zones["Trips"] == tripsNow, "another zone's newer writes stay")
+        // Written back already: a second restore changes nothing.
+        #expect(
+            try server.store.restoreFromBackup(named: backup, server.container, .development, in: notes, dryRun: true, by: .local).total
+                == 0)
+
+        // A zone deleted since is made again with what the backup holds; by type, every zone.
+        try Self.zones(server, token, "delete", ["Trips"])
+        let byType = HistoryScope(database: database, recordType: "Note")
+        let trips = try server.store.restoreFromBackup(named: backup, server.container, .development, in: byType, dryRun: false, by: .local)
+        #expect(trips.zonesRestored == ["Trips"] && trips.restored == 3 && trips.removed == 0)
+        try client.sync()
+        #expect(client.zones == held)
+
+        #expect(throws: CloudStoreError.notFound("There is no backup cumulus-backup-20200101T000000.000Z.tar")) {
+            try server.store.restoreFromBackup(
+                named: "cumulus-backup-20200101T000000.000Z.tar", server.container, .development, in: notes, dryRun: true, by: .local)
+        }
+        #expect(throws: CloudStoreError.notFound("The backup \(backup) holds no zone Later in the \(database) database")) {
+            try server.store.restoreFromBackup(
+                named: backup, server.container, .development, in: HistoryScope(database: database, zoneName: "Later"), dryRun: true,
+                by: .local)
+        }
+        #expect(throws: CloudStoreError.badRequest("A restore from a backup names a zone or a record type")) {
+            try server.store.restoreFromBackup(
+                named: backup, server.container, .development, in: HistoryScope(database: database), dryRun: true, by: .local)
+        }
+    }
 }
 
 extension JSONValue {

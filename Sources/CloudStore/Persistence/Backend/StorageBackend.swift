@@ -18,6 +18,14 @@ protocol StorageBackend: Sendable {
     /// Opens (creating and migrating as needed) the storage of a container's environment.
     func openEnvironment(_ container: ContainerIdentifier, _ environment: Environment) throws -> any EnvironmentStorage
 
+    /// Opens the container environment as the backup file at `path` holds it, to read it,
+    /// working in `workDirectory` (private; the caller removes it afterwards); `nil` when the
+    /// backup holds no such environment. The caller calls ``BackupEnvironment/close`` when done.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` when `path` is not a backup of this backend,
+    ///   or is damaged.
+    func openEnvironment(_ container: ContainerIdentifier, _ environment: Environment, inBackup path: String, workDirectory: String) throws
+        -> BackupEnvironment?
+
     /// Bytes the environment's files take in the data directory; 0 when it is kept elsewhere.
     func environmentFileBytes(_ container: ContainerIdentifier, _ environment: Environment) -> Int64
 

@@ -7,13 +7,14 @@ import HTTPServer
 /// confirmation).
 ///
 /// `GET /console/backups`, `POST` (take one), `GET /console/backups/B/download`,
-/// `POST /console/backups/B/delete`.
+/// `POST /console/backups/B/delete`; a zone or a type restored from a backup (see
+/// `BackupsPages+RestoreFromBackup.swift`).
 struct BackupsPages: Sendable {
     let console: ConsolePages
     var actions: ManagementActions { console.actions }
 
     /// The templates these pages render.
-    static let templates = ["console.backups"]
+    static let templates = ["console.backups", "console.restore-from-backup"]
 
     /// The routes of these pages, under `/console`.
     var routes: [ConsoleRoute] {
@@ -23,6 +24,10 @@ struct BackupsPages: Sendable {
             .post("/backups") { request in try pages.take(request) },
             .get("/backups/:backup/download") { request in try pages.download(request) },
             .post("/backups/:backup/delete") { request in try pages.delete(request) },
+            .get("/containers/:container/:environment/:database/restore-from-backup") { request in
+                try pages.restoreFromBackupForm(request)
+            },
+            .post("/containers/:container/:environment/:database/restore-from-backup") { request in try pages.restoreFromBackup(request) },
         ]
     }
 

@@ -50,12 +50,12 @@ struct HistoryPages: Sendable {
     }
 
     /// The hidden fields keeping the user (and a shared zone's owner) on a post.
-    private static func userFields(_ location: ConsoleLocation) -> [[String: String]] {
+    static func userFields(_ location: ConsoleLocation) -> [[String: String]] {
         location.hiddenFields.filter { $0["name"] != "zone" }
     }
 
     /// Why the database's records cannot be shown, as the records page says it; `nil` when they can.
-    private func blocked(_ location: ConsoleLocation) -> String? { RecordsPages(console: console).blocked(location) }
+    func blocked(_ location: ConsoleLocation) -> String? { RecordsPages(console: console).blocked(location) }
 
     /// The time the forms offer first: an hour ago.
     private static var anHourAgo: Int64 { Int64(Date().timeIntervalSince1970 * 1000) - 3_600_000 }
@@ -70,7 +70,7 @@ struct HistoryPages: Sendable {
 
     /// The base template values: the bar (the Zones tab's, whose database switch and user box
     /// these pages share), the user fields and the time zone.
-    private func frame(_ location: ConsoleLocation, _ request: ConsoleRequest) -> [String: Any] {
+    func frame(_ location: ConsoleLocation, _ request: ConsoleRequest) -> [String: Any] {
         [
             "bar": location.bar(.zones), "userFields": Self.userFields(location),
             "timeZone": Formatting.timeZone(of: request.http).identifier, "database": location.database.rawValue,
@@ -79,7 +79,7 @@ struct HistoryPages: Sendable {
     }
 
     /// The filter's choices: every zone of the database and of the trash, every type of the schema.
-    private func choices(
+    func choices(
         _ location: ConsoleLocation, _ request: ConsoleRequest, zone: String?, type: String?, trashed: [String] = []
     ) -> [String: Any] {
         let zones = console.zoneNames(location, request).map(\.name)
@@ -332,6 +332,7 @@ struct HistoryPages: Sendable {
         context.merge(choices(location, request, zone: zone, type: type)) { _, new in new }
         context["action"] = Self.formPath(location, "/restore-point")
         context["trashURL"] = Self.path(location, "/trash")
+        context["backupRestoreURL"] = Self.path(location, "/restore-from-backup", query: [("zone", zone), ("type", type)])
         context["at"] = at ?? Formatting.localInput(Self.anHourAgo, in: Formatting.timeZone(of: request.http))
         var page = Page("console.restore-point", context: context)
         if let error {

@@ -10,7 +10,7 @@ final class PostgresStorageBackend: StorageBackend, CrossProcessSignalling, Stor
     /// The database's connections.
     let pool: PostgresPool
     let heartbeat: (any ProcessHeartbeat)?
-    private let url: String
+    let url: String
     private let catalogStore: PostgresCatalogStore
     private let requestLogStore: PostgresRequestLogStore
     private let numbering: PostgresChangeLog.Numbering

@@ -8,11 +8,13 @@ enum BackupArchiveReader {
     /// once every member is present with its size and SHA-256 and nothing else is there.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` naming `path` when the file is not a backup,
     ///   is damaged or incomplete.
-    static func unpack(_ path: String, into directory: String) throws -> BackupManifest {
+    /// With `wanted`, only the members it accepts are unpacked (and hashed); the others are
+    /// skipped, checked against the manifest by their sizes alone.
+    static func unpack(_ path: String, into directory: String, only wanted: (String) -> Bool = { _ in true }) throws -> BackupManifest {
         guard let input = FileHandle(forReadingAtPath: path) else { throw CloudStoreError.badRequest("Cannot read \(path)") }
         defer { try? input.close() }
         do {
-            return try unpack(input, into: directory)
+            return try unpack(input, into: directory, only: wanted)
         } catch CloudStoreError.badRequest(let reason) {
             throw CloudStoreError.badRequest("\(path) is not a backup of a data directory, or is damaged: \(reason). Nothing was replaced")
         }
@@ -62,8 +64,9 @@ enum BackupArchiveReader {
         (size + UInt64(BackupTarHeader.block - 1)) / UInt64(BackupTarHeader.block) * UInt64(BackupTarHeader.block)
     }
 
-    private static func unpack(_ input: FileHandle, into directory: String) throws -> BackupManifest {
+    private static func unpack(_ input: FileHandle, into directory: String, only wanted: (String) -> Bool) throws -> BackupManifest {
         var found: [String: BackupManifest.File] = [:]
+        var skipped: [String: Int64] = [:]
         var manifestData: Data?
         while true {
             guard let (name, size) = try nextMember(input) else { break }
@@ -75,7 +78,12 @@ enum BackupArchiveReader {
                 continue
             }
             let target = try safePath(name, in: directory)
-            guard found[name] == nil else { throw CloudStoreError.badRequest("\(name) is in it twice") }
+            guard found[name] == nil, skipped[name] == nil else { throw CloudStoreError.badRequest("\(name) is in it twice") }
+            guard wanted(name) else {
+                skipped[name] = Int64(size)
+                try input.seek(toOffset: try input.offset() + padded(size))
+                continue
+            }
             try CloudStore.makePrivateDirectory(URL(fileURLWithPath: target).deletingLastPathComponent().path)
             found[name] = try copy(input, size, to: target, as: name)
             try skipPadding(input, size)
@@ -89,7 +97,10 @@ enum BackupArchiveReader {
         for (name, file) in found where listed[name] != file {
             throw CloudStoreError.badRequest(listed[name] == nil ? "\(name) is not in its manifest" : "\(name) does not match its checksum")
         }
-        if let missing = listed.keys.sorted().first(where: { found[$0] == nil }) {
+        for (name, bytes) in skipped where listed[name]?.bytes != bytes {
+            throw CloudStoreError.badRequest(listed[name] == nil ? "\(name) is not in its manifest" : "\(name) does not match its size")
+        }
+        if let missing = listed.keys.sorted().first(where: { found[$0] == nil && skipped[$0] == nil }) {
             throw CloudStoreError.badRequest("\(missing), listed in its manifest, is missing")
         }
         return manifest

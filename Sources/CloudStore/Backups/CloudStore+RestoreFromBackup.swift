@@ -1,0 +1,95 @@
+import Foundation
+
+extension CloudStore {
+    // MARK: - Restoring a zone or a type from a backup
+
+    /// Brings a zone, or the records of a type (in one zone, or in every zone of the database),
+    /// back to what the server's backup `name` holds of them, while the server runs: records the
+    /// backup holds are written back where they differ or are missing (their zone created again
+    /// when it was deleted), records it does not hold are deleted; everything else in the
+    /// environment is untouched. Each is a new change in the change log, notified like a save,
+    /// so clients holding older tokens receive it; what it replaces goes to the history and the
+    /// trash. With `dryRun`, only counts what it would do, with a sample. One transaction,
+    /// audited (not a dry run).
+    ///
+    /// Asset fields come back as the backup holds them; their blobs are the environment's own
+    /// (a blob no record or kept version holds any longer may have been collected).
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` without a database, without a zone or a type,
+    ///   or when the file is not a backup of this backend; ``CloudStoreError/notFound(_:)`` when
+    ///   there is no such backup, or it holds no such environment or zone.
+    public func restoreFromBackup(
+        named name: String, _ container: ContainerIdentifier, _ environment: Environment, in scope: HistoryScope, dryRun: Bool,
+        by actor: OperatorIdentity
+    ) throws -> RestoreOutcome {
+        guard let database = scope.database else { throw CloudStoreError.badRequest("A restore from a backup names a database") }
+        guard scope.zoneName != nil || scope.recordType != nil else {
+            throw CloudStoreError.badRequest("A restore from a backup names a zone or a record type")
+        }
+        let held = try recordsHeld(in: name, container, environment, database: database, scope: scope)
+        let now = now
+        let plan: (any EnvironmentWriter, (DatabaseID) -> NotificationGenerator?) throws -> RestoreOutcome = { writer, notifiers in
+            var outcome = RestoreOutcome()
+            outcome.dryRun = dryRun
+            var zoneNames = Set(held.keys)
+            if scope.zoneName == nil { zoneNames.formUnion(try writer.zones(in: database).map(\.zoneID.zoneName)) }
+            for zoneName in zoneNames.sorted() {
+                let records = held[zoneName] ?? []
+                var targets = records.map { (name: $0.recordName, record: Optional($0)) }
+                if let zone = try writer.zone(named: zoneName, in: database) {
+                    let names = Set(records.map(\.recordName))
+                    try Self.eachRecord(in: zone, ofType: scope.recordType, reader: writer) { stored in
+                        if !names.contains(stored.record.recordName) { targets.append((stored.record.recordName, nil)) }
+                    }
+                }
+                // A zone named is made again even when empty; a type's records make only theirs.
+                let createZone = scope.zoneName != nil || !records.isEmpty
+                if targets.isEmpty && !createZone { continue }
+                try Self.writeBack(
+                    targets, zoneName: zoneName, database: database, createZone: createZone, onlyMissing: false,
+                    writer: writer, now: now, notifier: dryRun ? nil : notifiers(database), outcome: &outcome, dryRun: dryRun)
+            }
+            return outcome
+        }
+        if dryRun {
+            // Counted in a transaction that writes nothing, on the writer's snapshot.
+            return try self.environment(container, environment).write { writer in try plan(writer, { _ in nil }) }
+        }
+        var target = database.description
+        if let zoneName = scope.zoneName { target += " \(zoneName)" }
+        if let recordType = scope.recordType { target += ", type \(recordType)" }
+        return try writingHistory(container, environment, "history.restore-from-backup", target: "\(target) from \(name)", by: actor, plan)
+    }
+
+    /// The records of the scope's zones (of its type, when it names one) as the backup `name`
+    /// holds them, by zone name; a zone of the scope the backup holds is listed even when empty.
+    private func recordsHeld(
+        in name: String, _ container: ContainerIdentifier, _ environment: Environment, database: DatabaseID, scope: HistoryScope
+    ) throws -> [String: [Record]] {
+        let workDirectory = try Self.privateDirectory(in: FileManager.default.temporaryDirectory.path, "backup-read")
+        defer { try? FileManager.default.removeItem(atPath: workDirectory) }
+        let file = try backupFile(named: name, into: workDirectory)
+        guard let backup = try backend.openEnvironment(container, environment, inBackup: file, workDirectory: workDirectory) else {
+            throw CloudStoreError.notFound("The backup \(name) holds no \(environment.rawValue) environment of \(container)")
+        }
+        defer { backup.close() }
+        return try backup.storage.read { reader in
+            let zones =
+                try scope.zoneName.map { zoneName in try reader.zone(named: zoneName, in: database).map { [$0] } ?? [] }
+                ?? reader.zones(in: database)
+            var held: [String: [Record]] = [:]
+            if let zoneName = scope.zoneName, zones.isEmpty {
+                // The default zone is there before its first record is: empty then.
+                guard zoneName == ZoneID.defaultZoneName else {
+                    throw CloudStoreError.notFound("The backup \(name) holds no zone \(zoneName) in the \(database) database")
+                }
+                held[zoneName] = []
+            }
+            for zone in zones {
+                var records: [Record] = []
+                try Self.eachRecord(in: zone, ofType: scope.recordType, reader: reader) { records.append($0.record) }
+                held[zone.zoneID.zoneName] = records
+            }
+            return held
+        }
+    }
+}
