@@ -25,11 +25,21 @@ extension CloudStore {
         guard scope.zoneName != nil || scope.recordType != nil else {
             throw CloudStoreError.badRequest("A restore from a backup names a zone or a record type")
         }
-        let held = try recordsHeld(in: name, container, environment, database: database, scope: scope)
+        let workDirectory = try Self.privateDirectory(in: FileManager.default.temporaryDirectory.path, "backup-read")
+        defer { try? FileManager.default.removeItem(atPath: workDirectory) }
+        let file = try backupFile(named: name, into: workDirectory)
+        guard let backup = try backend.openEnvironment(container, environment, inBackup: file, workDirectory: workDirectory) else {
+            throw CloudStoreError.notFound("The backup \(name) holds no \(environment.rawValue) environment of \(container)")
+        }
+        defer { backup.close() }
+        let held = try Self.recordsHeld(in: backup, named: name, database: database, scope: scope)
+        let blobs = dryRun ? [] : try stageBlobsMissing(from: held, in: backup, container, environment)
         let now = now
         let plan: (any EnvironmentWriter, (DatabaseID) -> NotificationGenerator?) throws -> RestoreOutcome = { writer, notifiers in
             var outcome = RestoreOutcome()
             outcome.dryRun = dryRun
+            // Rows first, files once every record is written: as an upload commits a blob.
+            let newBlobs = try blobs.filter { try writer.insertAssetBlob($0.row) }
             var zoneNames = Set(held.keys)
             if scope.zoneName == nil { zoneNames.formUnion(try writer.zones(in: database).map(\.zoneID.zoneName)) }
             for zoneName in zoneNames.sorted() {
@@ -48,6 +58,7 @@ extension CloudStore {
                     targets, zoneName: zoneName, database: database, createZone: createZone, onlyMissing: false,
                     writer: writer, now: now, notifier: dryRun ? nil : notifiers(database), outcome: &outcome, dryRun: dryRun)
             }
+            for blob in newBlobs { try self.assetStore.commit(blob.staged) }
             return outcome
         }
         if dryRun {
@@ -57,21 +68,37 @@ extension CloudStore {
         var target = database.description
         if let zoneName = scope.zoneName { target += " \(zoneName)" }
         if let recordType = scope.recordType { target += ", type \(recordType)" }
-        return try writingHistory(container, environment, "history.restore-from-backup", target: "\(target) from \(name)", by: actor, plan)
+        do {
+            return try writingHistory(
+                container, environment, "history.restore-from-backup", target: "\(target) from \(name)", by: actor, plan)
+        } catch {
+            try? self.environment(container, environment).write { writer in
+                for blob in blobs { assetStore.discard(blob.staged, blobIsHeld: try writer.assetBlob(blob.row.sha) != nil) }
+            }
+            throw error
+        }
+    }
+
+    /// The blobs the records held hold that the environment lacks (collected since the backup),
+    /// staged from the backup with their rows; none where the backup holds no blobs.
+    private func stageBlobsMissing(
+        from held: [String: [Record]], in backup: BackupEnvironment, _ container: ContainerIdentifier, _ environment: Environment
+    ) throws -> [(row: AssetBlob, staged: StagedBlob)] {
+        let hashes = Set(held.values.joined().flatMap { $0.fields.values.flatMap(\.assets).compactMap(\.contentHash) })
+        guard !hashes.isEmpty else { return [] }
+        let missing = try self.environment(container, environment).read { reader in try hashes.filter { try reader.assetBlob($0) == nil } }
+        guard !missing.isEmpty else { return [] }
+        let rows = try backup.storage.read { reader in try missing.sorted().compactMap { try reader.assetBlob($0) } }
+        let bytes = try backup.blobs(Set(rows.map(\.sha)))
+        let space = EnvironmentKey(container: container, environment: environment)
+        return try rows.compactMap { row in try bytes[row.sha].map { (row, try assetStore.stage(row.sha, $0, in: space)) } }
     }
 
     /// The records of the scope's zones (of its type, when it names one) as the backup `name`
     /// holds them, by zone name; a zone of the scope the backup holds is listed even when empty.
-    private func recordsHeld(
-        in name: String, _ container: ContainerIdentifier, _ environment: Environment, database: DatabaseID, scope: HistoryScope
-    ) throws -> [String: [Record]] {
-        let workDirectory = try Self.privateDirectory(in: FileManager.default.temporaryDirectory.path, "backup-read")
-        defer { try? FileManager.default.removeItem(atPath: workDirectory) }
-        let file = try backupFile(named: name, into: workDirectory)
-        guard let backup = try backend.openEnvironment(container, environment, inBackup: file, workDirectory: workDirectory) else {
-            throw CloudStoreError.notFound("The backup \(name) holds no \(environment.rawValue) environment of \(container)")
-        }
-        defer { backup.close() }
+    private static func recordsHeld(in backup: BackupEnvironment, named name: String, database: DatabaseID, scope: HistoryScope) throws
+        -> [String: [Record]]
+    {
         return try backup.storage.read { reader in
             let zones =
                 try scope.zoneName.map { zoneName in try reader.zone(named: zoneName, in: database).map { [$0] } ?? [] }
