@@ -61,6 +61,7 @@ public struct LastBackup: Sendable, Equatable {
 public enum BackupContent: Sendable {
     /// Its file, sent from the disk.
     case file(String)
-    /// Its bytes, read from a bucket.
-    case bytes([UInt8])
+    /// A private copy read from a bucket into a file of its own folder: whoever sends it removes
+    /// the folder once the file is open (the open file keeps its bytes until it is closed).
+    case copy(String)
 }

@@ -91,7 +91,7 @@ extension CloudStore {
     }
 
     /// The backup `name`'s content, for a download by `actor` (audited: it holds the server's
-    /// secret and every credential): its file, or a bucket's object read whole.
+    /// secret and every credential): its file, or a private copy of a bucket's object.
     /// - Throws: ``CloudStoreError/notFound(_:)`` when there is no such backup.
     public func backupContent(named name: String, by actor: OperatorIdentity) throws -> BackupContent {
         guard Self.backupDate(of: name) != nil else { throw CloudStoreError.notFound("There is no backup \(name)") }
@@ -102,7 +102,14 @@ extension CloudStore {
             guard FileManager.default.fileExists(atPath: path) else { throw CloudStoreError.notFound("There is no backup \(name)") }
             content = .file(path)
         case .bucket(let bucket, let prefix):
-            content = .bytes(try S3BackupBucket(bucket).read(prefix + name))
+            let folder = try Self.privateDirectory(in: FileManager.default.temporaryDirectory.path, "download")
+            do {
+                try S3BackupBucket(bucket).download(prefix + name, to: "\(folder)/\(name)")
+            } catch {
+                try? FileManager.default.removeItem(atPath: folder)
+                throw error
+            }
+            content = .copy("\(folder)/\(name)")
         }
         try auditBackup(actor, "backup.download", name)
         return content
@@ -121,10 +128,7 @@ extension CloudStore {
             guard FileManager.default.fileExists(atPath: path) else { throw CloudStoreError.notFound("There is no backup \(name)") }
         case .bucket(let bucket, let prefix):
             path = "\(workDirectory)/\(name)"
-            let bytes = try S3BackupBucket(bucket).read(prefix + name)
-            guard FileManager.default.createFile(atPath: path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
-                throw CloudStoreError.internalError("Cannot write the backup \(name) in \(workDirectory)")
-            }
+            try S3BackupBucket(bucket).download(prefix + name, to: path)
         }
         try Self.checkFormat(of: path, for: StorageBackends.backup(configuration, BackupOptions()))
         return path

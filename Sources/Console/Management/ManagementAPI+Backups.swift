@@ -1,4 +1,5 @@
 import CloudStore
+import Foundation
 import HTTPServer
 
 #if canImport(Glibc)
@@ -30,18 +31,23 @@ extension ManagementAPI {
         },
     ]
 
-    /// A backup as a download: its file sent from the disk as it is read, or a bucket's bytes.
+    /// A backup as a download: its file (or a bucket's object copied into a file) sent from
+    /// the disk as it is read.
     static func backupDownload(_ name: String, _ content: BackupContent) -> HTTPResponse {
-        var response: HTTPResponse
+        let path: String
         switch content {
-        case .file(let path):
-            guard let file = OpenFile(path: path) else { return HTTPResponse(status: .notFound, bytes: []) }
-            var status = stat()
-            let size = fstat(file.descriptor, &status) == 0 ? Int64(status.st_size) : 0
-            response = HTTPResponse(status: .ok, body: .file(FileRegion(file: file, offset: 0, length: size)))
-        case .bytes(let bytes):
-            response = HTTPResponse(status: .ok, bytes: bytes)
+        case .file(let file): path = file
+        case .copy(let file): path = file
         }
+        let file = OpenFile(path: path)
+        if case .copy(let copy) = content {
+            // Open already, or failed: the copy's folder goes either way.
+            try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: copy).deletingLastPathComponent().path)
+        }
+        guard let file else { return HTTPResponse(status: .notFound, bytes: []) }
+        var status = stat()
+        let size = fstat(file.descriptor, &status) == 0 ? Int64(status.st_size) : 0
+        var response = HTTPResponse(status: .ok, body: .file(FileRegion(file: file, offset: 0, length: size)))
         response.headers["Content-Type"] = "application/octet-stream"
         response.headers["Content-Disposition"] = "attachment; filename=\"\(name)\""
         response.headers["Cache-Control"] = "no-store"

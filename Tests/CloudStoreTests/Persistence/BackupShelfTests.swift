@@ -84,10 +84,34 @@ import Testing
         #expect(listed.map(\.bytes) == [taken[2].bytes, taken[1].bytes])
         let objects = try S3BackupBucket(bucket).list(prefix: "")
         #expect(objects.map(\.key).sorted() == listed.map { "nightly/\($0.name)" }.sorted())
-        let bytes = try S3BackupBucket(bucket).read("nightly/\(taken[2].name)")
-        #expect(Int64(bytes.count) == taken[2].bytes)
+        let copy = newDirectory()
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        try FileManager.default.createDirectory(atPath: copy, withIntermediateDirectories: true)
+        try S3BackupBucket(bucket).download("nightly/\(taken[2].name)", to: copy + "/backup")
+        #expect(Int64(FileManager.default.contents(atPath: copy + "/backup")?.count ?? -1) == taken[2].bytes)
         try source.store.deleteBackup(named: taken[2].name)
         #expect(try source.store.backups().map(\.name) == [taken[1].name])
+    }
+
+    /// A backup larger than a part goes up as a multipart upload and comes down a range at a
+    /// time, byte for byte; neither holds more than a part in memory.
+    @Test func aLargeBackupGoesUpInPartsAndComesDownInRanges() throws {
+        let bucket = try S3TestServer.moto().makeBucket()
+        let directory = newDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        // Twelve MiB and a bit: two parts of five MiB (S3's least) and a short last one.
+        var generator = SystemRandomNumberGenerator()
+        let content = Data((0..<(12 << 20) + 12_345).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        try content.write(to: URL(fileURLWithPath: directory + "/backup"))
+        let shelf = S3BackupBucket(bucket)
+        try shelf.upload(directory + "/backup", as: "large/backup", partBytes: 5 << 20)
+        #expect(try shelf.list(prefix: "large/").map(\.bytes) == [Int64(content.count)])
+        try shelf.download("large/backup", to: directory + "/copy", partBytes: 4 << 20)
+        #expect(FileManager.default.contents(atPath: directory + "/copy") == content)
+        #expect(throws: CloudStoreError.notFound("There is no backup large/none")) {
+            try shelf.download("large/none", to: directory + "/none")
+        }
     }
 
     @Test func aServerWithoutABackupLocationTakesNone() throws {
