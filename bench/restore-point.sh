@@ -6,6 +6,9 @@
 #   dry run      `cumulus restore-point --zone _defaultZone --at T --dry-run`: its time and its counts
 #   restore      the same without --dry-run: its time; then the zone is read back over the API and
 #                must hold exactly the RECORDS records of T with their titles of T
+#   from backup  a backup taken at T (`cumulus backups take`); the same changes made again, then
+#                `cumulus restore-point --zone _defaultZone --backup NAME [--dry-run]`: their times,
+#                and the zone read back as at T again
 #
 # Usage: bench/restore-point.sh   (RECORDS 100000, CHANGED 5000; CUMULUS_BIN another build)
 set -euo pipefail
@@ -53,11 +56,17 @@ write create 0 "$RECORDS" "Note"
 SEED_SECONDS=$(seconds_since "$STARTED")
 sleep 1.1
 AT=$(date -u +%Y-%m-%dT%H:%M:%S.%3NZ)
+STARTED=$(date +%s.%N)
+BACKUP=$("$CUMULUS" backups take --data-dir "$DATA" | grep -o 'cumulus-backup-[^ ]*\.tar' | head -1)
+BACKUP_SECONDS=$(seconds_since "$STARTED")
 sleep 1.1
-echo "changing $CHANGED updated, $CHANGED deleted, $CHANGED created after $AT…"
-write forceUpdate 0 "$CHANGED" "Changed"
-write forceDelete "$CHANGED" "$CHANGED" ""
-write create "$RECORDS" "$CHANGED" "New"
+change() {
+    echo "changing $CHANGED updated, $CHANGED deleted, $CHANGED created…"
+    write forceUpdate 0 "$CHANGED" "Changed"
+    write forceDelete "$CHANGED" "$CHANGED" ""
+    write create "$RECORDS" "$CHANGED" "New"
+}
+change
 
 point() { "$CUMULUS" restore-point --container "$CONTAINER" --zone _defaultZone --at "$AT" --data-dir "$DATA" "$@"; }
 STARTED=$(date +%s.%N)
@@ -67,7 +76,8 @@ STARTED=$(date +%s.%N)
 point > "$RESULTS/restore.txt"
 RESTORE_SECONDS=$(seconds_since "$STARTED")
 
-# The zone as a client reads it afterwards: exactly the records of T, with their titles of T.
+# The zone as a client reads it: exactly the records of T, with their titles of T.
+read_back() {
 python3 - "$BASE/records/query$AS_USER" "$RECORDS" <<'PY'
 import json, sys, urllib.request
 url, total = sys.argv[1], int(sys.argv[2])
@@ -88,6 +98,18 @@ expected = {f"note-{n:07d}": f"Note {n:07d}" for n in range(total)}
 assert seen == expected, f"{len(seen)} records read back, {sum(seen.get(k) == v for k, v in expected.items())} as at the restore point"
 print(f"read back: {len(seen)} records, every one as at the restore point")
 PY
+}
+read_back
+
+change
+from_backup() { "$CUMULUS" restore-point --container "$CONTAINER" --zone _defaultZone --backup "$BACKUP" --data-dir "$DATA" "$@"; }
+STARTED=$(date +%s.%N)
+from_backup --dry-run > "$RESULTS/backup-dry-run.txt"
+BACKUP_DRY_SECONDS=$(seconds_since "$STARTED")
+STARTED=$(date +%s.%N)
+from_backup > "$RESULTS/backup-restore.txt"
+BACKUP_RESTORE_SECONDS=$(seconds_since "$STARTED")
+read_back
 
 {
     echo "records $RECORDS, changed after the point: $CHANGED updated, $CHANGED deleted, $CHANGED created"
@@ -96,4 +118,9 @@ PY
     sed 's/^/  /' "$RESULTS/dry-run.txt" | head -12
     echo "restore-point ${RESTORE_SECONDS}s:"
     sed 's/^/  /' "$RESULTS/restore.txt" | head -6
+    echo "backup at the point ${BACKUP_SECONDS}s: $BACKUP"
+    echo "restore-point --backup --dry-run ${BACKUP_DRY_SECONDS}s:"
+    sed 's/^/  /' "$RESULTS/backup-dry-run.txt" | head -12
+    echo "restore-point --backup ${BACKUP_RESTORE_SECONDS}s:"
+    sed 's/^/  /' "$RESULTS/backup-restore.txt" | head -6
 } | tee "$RESULTS/summary.txt"

@@ -97,6 +97,7 @@ enum ManagementCommands {
         "recordHistory": "history show",
         "revertRecord": "history revert",
         "restorePoint": "restore-point",
+        "restoreFromBackup": "restore-point",
         "historyRetention": "history retention",
         "setHistoryRetention": "history retention",
     ]
