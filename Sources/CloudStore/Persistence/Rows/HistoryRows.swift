@@ -72,6 +72,7 @@ enum HistoryRows {
         if let zoneName = filter.zoneName { add(.text(zoneName)) { "h.zone_name = \($0)" } }
         if let recordType = filter.recordType { add(.text(recordType)) { "h.type_name = \($0)" } }
         if let since = filter.since { add(.integer(since)) { "h.time >= \($0)" } }
+        if let beforeID = filter.beforeID { add(.integer(beforeID)) { "h.id < \($0)" } }
         if let names = filter.recordNames {
             if names.isEmpty { conditions.append("0 = 1") } else { add(.texts(names)) { nameIn($0, names.count) } }
         }
