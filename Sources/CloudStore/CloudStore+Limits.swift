@@ -76,8 +76,8 @@ extension CloudStore {
         let held = try writer.storedBytes()
         guard held <= limit else {
             throw CloudStoreError.quotaExceeded(
-                "\(container) (\(environment)) may hold \(limit) bytes of records, their history and assets; this request would bring it to \(held)"
-            )
+                "\(container) (\(environment)) may hold \(limit) bytes of records, their history and assets; "
+                    + "this request would bring it to \(held)")
         }
     }
 

@@ -29,12 +29,14 @@ public struct ContainerView: ManagementResult, Equatable {
         /// Storage, as ``EnvironmentUsage/storageBytes`` counts it: the records' and their history's bytes.
         public var storageBytes: Int64 { EnvironmentUsage.storageBytes(ofRecordBytes: recordBytes) + historyBytes }
 
-        /// The figures as the management API answers them.
-        var json: JSONValue {
-            [
+        /// The figures as the management API answers them: the usage answer's with the
+        /// history's bytes, the containers answer's (as it always was) without.
+        func json(withHistory: Bool) -> JSONValue {
+            var object: JSONObject = [
                 "records": .integer(records), "recordBytes": .integer(recordBytes), "fileBytes": .integer(fileBytes),
-                "historyBytes": .integer(historyBytes),
             ]
+            if withHistory { object["historyBytes"] = .integer(historyBytes) }
+            return .object(object)
         }
 
         /// The figures from a management API answer (one without `historyBytes` counts none).
@@ -69,7 +71,7 @@ public struct ContainerView: ManagementResult, Equatable {
     public var json: JSONValue {
         var object = JSONObject()
         for environment in Environment.allCases {
-            object[environment.rawValue] = self[environment].json
+            object[environment.rawValue] = self[environment].json(withHistory: false)
         }
         return ["identifier": .string(identifier.rawValue), "created": .integer(created), "environments": .object(object)]
     }

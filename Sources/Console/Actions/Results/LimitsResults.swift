@@ -100,7 +100,7 @@ public struct UsageView: ManagementResult, Equatable {
         func optional(_ value: Int64?) -> JSONValue { value.map(JSONValue.integer) ?? .null }
         return [
             "range": .string(range), "bucketSeconds": .integer(bucketSeconds), "limits": limits.json,
-            "stored": stored.json,
+            "stored": stored.json(withHistory: true),
             "transferThisMonth": .integer(transferThisMonth), "monthStart": .integer(monthStart),
             "points": .array(
                 points.map { point in

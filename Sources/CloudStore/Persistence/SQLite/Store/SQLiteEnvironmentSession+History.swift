@@ -13,9 +13,8 @@ extension SQLiteEnvironmentSession {
     }
 
     func keepZone(_ zone: StoredZone, replacedBy replacement: VersionReplacement) throws {
-        let bytes = try connection.statement("SELECT coalesce(sum(size), 0) FROM records WHERE zone = ?").scalarInteger([.integer(zone.key)]
-        )
-        count(zone: HistoryRows.statsZone(of: zone), type: 0, records: 0, bytes: bytes ?? 0)
+        let sum = try connection.statement("SELECT coalesce(sum(size), 0) FROM records WHERE zone = ?")
+        count(zone: HistoryRows.statsZone(of: zone), type: 0, records: 0, bytes: try sum.scalarInteger([.integer(zone.key)]) ?? 0)
         try connection.statement(
             """
             INSERT INTO record_history(\(HistoryRows.keptColumns))
