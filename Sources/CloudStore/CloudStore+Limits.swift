@@ -69,13 +69,15 @@ extension CloudStore {
     }
 
     /// Refuses a write that leaves an environment over its storage limit, inside the write's
-    /// transaction, so that throwing undoes it all. Writes that free space always pass.
+    /// transaction, so that throwing undoes it all. Writes that free space always pass. The
+    /// storage is the records', the versions their history and trash keep, and the asset files'.
     func checkStorage(of writer: any EnvironmentWriter, limit: Int64?, container: ContainerIdentifier, environment: Environment) throws {
         guard let limit, writer.storedBytesChange > 0 else { return }
         let held = try writer.storedBytes()
         guard held <= limit else {
             throw CloudStoreError.quotaExceeded(
-                "\(container) (\(environment)) may hold \(limit) bytes of records; this request would bring it to \(held)")
+                "\(container) (\(environment)) may hold \(limit) bytes of records, their history and assets; "
+                    + "this request would bring it to \(held)")
         }
     }
 

@@ -60,6 +60,41 @@ import Testing
         #expect(try run(["history", "retention", "--server-default"])["default"] == true)
     }
 
+    @Test func theTrashIsListedAPageAtATimeOrWhole() throws {
+        let fixture = try AdminFixture()
+        let store = fixture.store
+        let environment = fixture.fixture.postgresDatabase.map { ["CUMULUS_DATABASE_URL": $0.url] } ?? [:]
+        let place = ["--container", fixture.container, "--environment", "development", "--data-dir", fixture.fixture.directory]
+        let privately = ["--database", "private", "--user", "alice", "--zone", "Work"]
+        func run(_ arguments: [String]) throws -> JSONValue {
+            let run = try CumulusBinary.run(["trash", "list"] + arguments + privately + place, environment: environment)
+            #expect(run.status == 0, "\(arguments): \(run.error)")
+            return try JSONValue.parse(run.output)
+        }
+        let alice = try #require(try store.user(named: "alice", in: fixture.fixture.container)).userRecordName
+        let work = try store.database(fixture.fixture.container, .development, .private, as: .user(alice))
+        let names = (0..<5).map { "d\($0)" }
+        _ = try work.modify(
+            ModifyRequest(
+                operations: names.map { RecordOperation(.create, recordName: $0, recordType: "Note", fields: [:]) }, zoneName: "Work"))
+        _ = try work.modify(ModifyRequest(operations: names.map { RecordOperation(.forceDelete, recordName: $0) }, zoneName: "Work"))
+
+        func listed(_ page: JSONValue) -> [String] { page["records"]?.arrayValue?.compactMap { $0["recordName"]?.stringValue } ?? [] }
+        var pages: [[String]] = []
+        var after: String?
+        repeat {
+            let page = try run(["--limit", "2"] + (after.map { ["--after", $0] } ?? []))
+            pages.append(listed(page))
+            after = page["next"]?.stringValue
+        } while after != nil && pages.count < 5
+        #expect(pages.map(\.count) == [2, 2, 1])
+        #expect(pages.flatMap { $0 }.sorted() == names, "each deleted record once")
+        let whole = try run(["--limit", "2", "--all"])
+        #expect(listed(whole) == pages.flatMap { $0 } && whole["next"] == .null)
+        let refused = try CumulusBinary.run(["trash", "list", "--after", "nowhere"] + privately + place, environment: environment)
+        #expect(refused.status != 0 && refused.error.contains("after"), "\(refused.error)")
+    }
+
     /// `cumulus restore-point --backup NAME` brings a zone back to what one of the server's
     /// backups holds, after a dry run that counts it; a time and a backup together are refused.
     @Test func aZoneIsBroughtBackToWhatABackupHolds() throws {

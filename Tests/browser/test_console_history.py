@@ -230,3 +230,36 @@ def test_a_zone_comes_back_from_a_backup_after_its_preview(pages, review, driver
     pages.open("/console/backups")
     pages.submit("table.list tbody tr form button.danger")
     pages.submit("form.actions button.danger")
+
+
+def test_the_trash_pages_on_past_its_first_page_without_script(pages, review, driver, alice):
+    created = alice.post("private", "zones/modify", {"operations": [{"operationType": "create", "zone": {"zoneID": {"zoneName": "Bulk"}}}]})
+    assert created.status_code == 200, created.text
+    names = [f"bulk-{index:03d}" for index in range(215)]
+    for start in range(0, len(names), 100):
+        batch = names[start:start + 100]
+        modify(alice, "private", [{"operationType": "create", "record": {"recordName": name, "recordType": "Entry",
+                                                                         "fields": {"text": {"value": name}}}} for name in batch], zone="Bulk")
+        modify(alice, "private", [{"operationType": "forceDelete", "record": {"recordName": name}} for name in batch], zone="Bulk")
+
+    def listed():
+        return [row.find_element(By.CSS_SELECTOR, "td[data-label='Record']").text for row in trash_rows(driver)]
+
+    pages.open(review.console("private/trash?user=alice&zone=Bulk"))
+    first = listed()
+    assert len(first) == 200 and first[0] == names[-1], "the most recently deleted first"
+    assert "The 200 most recently deleted are shown" in pages.text()
+    assert not driver.find_elements(By.LINK_TEXT, "First page")
+    pages.check("trash-first-page")
+
+    pages.submit("a[rel='next']")
+    assert "after=" in driver.current_url and "zone=Bulk" in driver.current_url and "user=alice" in driver.current_url
+    second = listed()
+    assert len(second) == 15
+    assert sorted(first + second) == names, "every deleted record, each on one page"
+    assert not driver.find_elements(By.CSS_SELECTOR, "a[rel='next']"), "the last page links to no next one"
+    assert "Deleted zones" not in pages.text(), "the deleted zones are on the first page"
+    pages.check("trash-next-page")
+
+    pages.submit("div.actions a.button:not([rel])")
+    assert listed() == first

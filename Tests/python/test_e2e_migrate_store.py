@@ -6,6 +6,7 @@ signed in.
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 from pathlib import Path
@@ -52,6 +53,8 @@ def test_a_token_from_the_sqlite_server_continues_on_postgresql(cumulus_binary: 
         names, token = zone_changes(client, first_token)
         assert names == ["item-5", "deleted item-0"]
         web_auth_token = client.web_auth_token
+        trash = json.loads(sqlite.cli("trash", "list", "--container", CONTAINER, "--database", "private", "--user", "alice"))
+        assert [record["recordName"] for record in trash["records"]] == ["item-0"]
 
     database = fresh_database()
     url = database.replace("cumulus@", "cumulus:pw-m0ving@")
@@ -80,3 +83,9 @@ def test_a_token_from_the_sqlite_server_continues_on_postgresql(cumulus_binary: 
         names, latest = zone_changes(client, token)
         assert names == ["item-6"]
         assert zone_changes(client, latest)[0] == []
+        # The trash came along, as it was listed on SQLite, and restores on PostgreSQL.
+        place = ["--container", CONTAINER, "--database", "private", "--user", "alice"]
+        assert json.loads(postgres.cli("trash", "list", *place)) == trash
+        restored = json.loads(postgres.cli("trash", "restore", *place, "--record", "item-0"))
+        assert restored["restored"] == 1, restored
+        assert zone_changes(client, latest)[0] == ["item-0"]

@@ -10,12 +10,20 @@ extension CloudStore {
 
     /// The trash of an environment in `scope`: deleted records (each at its last version) that
     /// were not restored or created again since, and deleted zones not created again since.
-    /// - Parameter limit: the most records listed, most recently deleted first.
+    /// Listed a page at a time: a page's ``Trash/next`` is the next one's `after`. A page
+    /// continues where the last ended whatever was deleted meanwhile (deletions come first),
+    /// so that following the pages lists once each record deleted before the first page (and
+    /// not deleted again meanwhile).
+    /// - Parameters:
+    ///   - limit: the most records listed, most recently deleted first.
+    ///   - after: where the page starts: the ``Trash/next`` of the page before; `nil` for the first.
     public func trash(
-        _ container: ContainerIdentifier, _ environment: Environment, in scope: HistoryScope, limit: Int = 1000,
+        _ container: ContainerIdentifier, _ environment: Environment, in scope: HistoryScope, limit: Int = 1000, after: Int64? = nil,
         by actor: OperatorIdentity
     ) throws -> Trash {
-        try self.environment(container, environment).read { reader in try Self.trash(in: scope, limit: limit, reader: reader) }
+        try self.environment(container, environment).read { reader in
+            try Self.trash(in: scope, limit: limit, after: after, reader: reader)
+        }
     }
 
     /// The kept versions of one record, newest first, each with the fields the change that
@@ -279,11 +287,13 @@ extension CloudStore {
         return outcome
     }
 
-    /// The trash in `scope`, read from `reader`.
-    static func trash(in scope: HistoryScope, limit: Int, reader: any EnvironmentReader) throws -> Trash {
+    /// A page of the trash in `scope`, read from `reader`: up to `limit` records older than
+    /// version `after`, and the deleted zones on the first page.
+    static func trash(in scope: HistoryScope, limit: Int, after: Int64? = nil, reader: any EnvironmentReader) throws -> Trash {
         var filter = scope.filter
         filter.replacements = [.deleted, .zoneDeleted]
         filter.newestOfEachRecord = true
+        filter.beforeID = after
         var zones: [PlaceKey: StoredZone?] = [:]
         func zone(_ database: DatabaseID, _ name: String) throws -> StoredZone? {
             let key = PlaceKey(database, name)
@@ -292,21 +302,33 @@ extension CloudStore {
             zones[key] = found
             return found
         }
-        // A record created again since its deletion is not in the trash.
-        let records = try reader.versions(matching: filter, limit: limit).filter { version in
-            try zone(version.database, version.record.zoneID.zoneName).flatMap {
-                try reader.record(named: version.record.recordName, in: $0)
+        // A record created again since its deletion is not in the trash: versions are read a
+        // batch at a time until the page (and one more, which tells that more follow) is full.
+        let limit = min(max(limit, 1), everyVersion - 1)
+        var records: [RecordVersion] = []
+        while records.count <= limit {
+            let wanted = limit + 1 - records.count
+            let batch = try reader.versions(matching: filter, limit: wanted)
+            for version in batch {
+                let current = try zone(version.database, version.record.zoneID.zoneName).flatMap {
+                    try reader.record(named: version.record.recordName, in: $0)
+                }
+                if current == nil { records.append(version) }
             }
-                == nil
+            guard batch.count == wanted, let last = batch.last else { break }
+            filter.beforeID = last.id
         }
+        var page = Trash(records: Array(records.prefix(limit)), zones: [])
+        if records.count > limit { page.next = page.records.last?.id }
+        guard after == nil else { return page }
         var seen = Set<PlaceKey>()
-        let trashed = try reader.trashedZones(in: scope.database).filter { trashed in
+        page.zones = try reader.trashedZones(in: scope.database).filter { trashed in
             guard scope.contains(zone: trashed.zoneName, of: trashed.database),
                 seen.insert(PlaceKey(trashed.database, trashed.zoneName)).inserted
             else { return false }
             return try zone(trashed.database, trashed.zoneName) == nil
         }
-        return Trash(records: records, zones: trashed)
+        return page
     }
 
     /// What each record of `zone` (of `recordType`, when given) changed after `time` was at

@@ -81,6 +81,8 @@ struct VersionFilter: Hashable, Sendable {
     var recordType: String?
     /// Only versions replaced at this time or later.
     var since: Int64?
+    /// Only versions older than this one (by identifier): the page after it, newest first.
+    var beforeID: Int64?
     /// Only versions replaced in these ways.
     var replacements: Set<RecordVersion.Replacement> = Set(RecordVersion.Replacement.allCases)
     /// Only the newest version of each record (before `replacements` is applied): the trash

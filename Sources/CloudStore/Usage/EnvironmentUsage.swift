@@ -7,7 +7,8 @@ public struct EnvironmentUsage: Hashable, Sendable {
     public var recordBytes: Int64
     /// The environment's database file on disk, with its write-ahead log, in bytes.
     public var fileBytes: Int64
-    /// The bytes of the record versions its history and trash keep (within `fileBytes`).
+    /// The bytes of the record versions its history and trash keep (within `fileBytes`),
+    /// counted in storage beside the records'.
     public var historyBytes: Int64
 
     /// Creates a usage figure.
@@ -46,8 +47,10 @@ extension EnvironmentUsage {
     /// is ``fileBytes``, and asset files live in the asset store.
     public static func storageBytes(ofRecordBytes recordBytes: Int64) -> Int64 { recordBytes }
 
-    /// What the environment's records take up, as ``storageBytes(ofRecordBytes:)`` defines it.
-    public var storageBytes: Int64 { Self.storageBytes(ofRecordBytes: recordBytes) }
+    /// What the environment's records and the versions its history and trash keep take up,
+    /// each as ``storageBytes(ofRecordBytes:)`` defines it: what the storage limit counts,
+    /// but for the asset files.
+    public var storageBytes: Int64 { Self.storageBytes(ofRecordBytes: recordBytes) + historyBytes }
 }
 
 extension ZoneUsage {

@@ -3,17 +3,24 @@ import Foundation
 
 extension ManagementActions {
     /// The trash of a database: its deleted records (at their last version) and zones, in a
-    /// zone or of a type when given.
+    /// zone or of a type when given, a page at a time.
+    /// - Parameter after: where the page starts: the `next` of the page before; `nil` for the first.
     public func trash(
         in container: ContainerIdentifier, environment: Environment, database: DatabaseScope, user: String?, zone: String?,
-        type: String?, limit: Int = 1000, as actor: OperatorIdentity
+        type: String?, limit: Int = 1000, after: String? = nil, as actor: OperatorIdentity
     ) throws -> TrashView {
         let (identifier, environment, target) = try databaseID(container, environment, database, user)
+        let start = try after.flatMap { text -> Int64? in
+            if text.isEmpty { return nil }
+            guard let value = Int64(text), value > 0 else {
+                throw CloudStoreError.badRequest("after is where a page of the trash starts: the `next` of the page before")
+            }
+            return value
+        }
         return TrashView(
             try store.trash(
                 identifier, environment, in: HistoryScope(database: target, zoneName: zone, recordType: type),
-                limit: min(max(limit, 1), 10_000),
-                by: actor))
+                limit: min(max(limit, 1), 10_000), after: start, by: actor))
     }
 
     /// Restores deleted records of a database from its trash (and their zones, when deleted):

@@ -6,7 +6,8 @@ extension ManagementAPI {
         .json(.get, "/containers/:container/:environment/:database/trash", "trash", needs: .reads(.data)) { actions, input, actor in
             try actions.trash(
                 in: try input.container(), environment: try input.environment(), database: try input.database(), user: input.query("user"),
-                zone: input.query("zone"), type: input.query("type"), limit: Int(input.query("limit") ?? "") ?? 1000, as: actor
+                zone: input.query("zone"), type: input.query("type"), limit: Int(input.query("limit") ?? "") ?? 1000,
+                after: input.query("after"), as: actor
             ).json
         },
         .json(.post, "/containers/:container/:environment/:database/trash/restore", "restoreTrash", needs: .changes(.data)) {

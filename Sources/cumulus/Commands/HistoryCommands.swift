@@ -35,14 +35,36 @@ struct TrashCommand: ParsableCommand {
         @OptionGroup var database: DatabaseOptions
         @OptionGroup var scope: HistoryScopeOptions
 
-        @Option(help: "The most records listed, most recently deleted first.")
+        @Option(help: "The most records listed in a page, most recently deleted first.")
         var limit = 1000
 
+        @Option(help: "Start after this point: the `next` of the page before.")
+        var after: String?
+
+        @Flag(help: "Follow every page: the records of all of them, in one answer.")
+        var all = false
+
         func run() throws {
-            printJSON(
-                try management.client().json(
+            let client = try management.client()
+            func page(after: String?) throws -> JSONValue {
+                try client.json(
                     .get,
-                    database.path(target, ["trash"], query: [("zone", scope.zone), ("type", scope.type), ("limit", String(limit))])))
+                    database.path(
+                        target, ["trash"],
+                        query: [("zone", scope.zone), ("type", scope.type), ("limit", String(limit)), ("after", after)]))
+            }
+            var answer = try page(after: after)
+            // Every page's records in one answer, its zones the first page's.
+            while all, case .object(var object) = answer, case .string(let next)? = object["next"] {
+                let more = try page(after: next)
+                guard case .array(let records)? = object["records"], case .object(let following) = more,
+                    case .array(let further)? = following["records"]
+                else { break }
+                object["records"] = .array(records + further)
+                object["next"] = following["next"] ?? .null
+                answer = .object(object)
+            }
+            printJSON(answer)
         }
     }
 

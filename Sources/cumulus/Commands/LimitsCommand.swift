@@ -62,6 +62,7 @@ struct LimitsCommand: ParsableCommand {
         print(
             "storage:   \(usage.stored.recordBytes) bytes in \(usage.stored.records) records, limit "
                 + (limits.storageBytes.map { "\($0) bytes" } ?? "none"))
+        print("history:   \(usage.stored.historyBytes) bytes of kept versions and trash, counted in storage")
         print(
             "transfer:  \(usage.transferThisMonth) bytes this month, limit "
                 + (limits.transferBytesPerMonth.map { "\($0) bytes" } ?? "none"))

@@ -6,16 +6,16 @@ import Testing
 /// The record history and the trash: versions kept by saves and deletions, restores and
 /// reverts as new changes, point-in-time restores, retention.
 @Suite struct RecordHistoryTests {
-    private let owner = "_owner"
-    private var database: DatabaseID { .private(owner) }
+    let owner = "_owner"
+    var database: DatabaseID { .private(owner) }
 
-    private func notes(_ store: TemporaryStore) throws -> CloudDatabase {
+    func notes(_ store: TemporaryStore) throws -> CloudDatabase {
         let notes = try store.privateDatabase(of: owner)
         _ = try notes.modifyZones([ZoneOperation(.create, zoneName: "Notes"), ZoneOperation(.create, zoneName: "Other")])
         return notes
     }
 
-    private func save(_ db: CloudDatabase, _ name: String, _ fields: [String: FieldValue], zone: String = "Notes") throws -> Record {
+    func save(_ db: CloudDatabase, _ name: String, _ fields: [String: FieldValue], zone: String = "Notes") throws -> Record {
         let current = try db.lookup([RecordLookup(name)], zoneName: zone).first?.record
         let operation = RecordOperation(
             current == nil ? .create : .update, recordName: name, recordType: "Note", recordChangeTag: current?.changeTag, fields: fields)
@@ -25,7 +25,7 @@ import Testing
         return record
     }
 
-    private func delete(_ db: CloudDatabase, _ names: [String], zone: String = "Notes") throws {
+    func delete(_ db: CloudDatabase, _ names: [String], zone: String = "Notes") throws {
         _ = try db.modify(ModifyRequest(operations: names.map { RecordOperation(.forceDelete, recordName: $0) }, zoneName: zone))
     }
 

@@ -66,8 +66,12 @@ import Testing
             try database.lookup([RecordLookup("second"), RecordLookup("third")]).allSatisfy { $0.record == nil },
             "a refused request writes nothing, not even its records that fit")
         #expect(try store.store.usage(of: store.container)[.development]?.recordBytes == held)
-        // Freeing space is always allowed, and then a write that fits goes in.
+        // Freeing space is always allowed, and then a write that fits goes in: once the deleted
+        // record's version leaves the trash, which counts in storage until its retention ends.
         _ = try database.modify(ModifyRequest(operations: [RecordOperation(.forceDelete, recordName: "first")]))
+        #expect(throws: CloudStoreError.self) { try database.create("Note", "fourth", ["title": .string("fits")]) }
+        store.clock.advance(by: store.store.configuration.historyRetention + 1)
+        try store.store.forgetExpiredVersions()
         try database.create("Note", "fourth", ["title": .string("fits")])
     }
 

@@ -139,6 +139,15 @@ import Testing
                    OR coalesce(s.bytes, 0) != (SELECT coalesce(sum(size), 0) FROM records r WHERE r.zone = z.zone)
                 """
             ).isEmpty)
+        // The history's bytes, counted beside them, agree with the versions kept.
+        #expect(
+            try rows(
+                """
+                SELECT (SELECT coalesce(sum(bytes), 0) FROM zone_stats WHERE zone <= 0) || ' '
+                    || (SELECT coalesce(sum(size), 0) FROM record_history)
+                """
+            ).map { Set($0.split(separator: " ")).count } == [1])
+        #expect(try rows("SELECT count(*) > 0 FROM record_history") == ["1"], "the writes kept versions")
         #expect(
             try rows(
                 """

@@ -304,6 +304,76 @@ struct StoreMigrationTests {
         #expect(try postgres.serverKeys(container).map(\.name) == ["backend"])
     }
 
+    @Test func theTrashAndTheHistoryComeAlongAndRestoreOnTheTarget() throws {
+        let source = try Self.makeSource()
+        let container = source.container
+        let alicePrivate = try source.alicePrivate()
+        let alice = DatabaseID.private(source.alice)
+        // A zone deleted with its records, whose token must never read a zone made after the move.
+        _ = try alicePrivate.modifyZones([ZoneOperation(.create, zoneName: "Old")])
+        _ = try alicePrivate.modify(
+            ModifyRequest(
+                operations: (0..<3).map {
+                    RecordOperation(.create, recordName: "old-\($0)", recordType: "Item", fields: ["title": .string("Old \($0)")])
+                }, zoneName: "Old"))
+        let oldToken = try alicePrivate.zoneChanges(zoneName: "Old", syncToken: nil).syncToken
+        _ = try alicePrivate.modifyZones([ZoneOperation(.delete, zoneName: "Old")])
+        try source.store.setHistoryRetention(9 * 86_400_000, container, .development, by: .local)
+
+        func trash(_ store: CloudStore, _ database: DatabaseID) throws -> Trash {
+            try store.trash(container, .development, in: HistoryScope(database: database), by: .local)
+        }
+        func history(_ store: CloudStore, _ name: String, _ zone: String, _ database: DatabaseID) throws -> RecordHistory {
+            try store.history(ofRecord: name, zoneName: zone, in: database, container, .development, by: .local)
+        }
+        let publicTrash = try trash(source.store, .public)
+        let aliceTrash = try trash(source.store, alice)
+        let noteHistory = try history(source.store, "note-1", ZoneID.defaultZoneName, .public)
+        let itemHistory = try history(source.store, "item-0", "Work", alice)
+        let historyBytes = try source.store.usage(of: container, .development).historyBytes
+        #expect(publicTrash.records.map(\.record.recordName).sorted() == ["note-2", "note-3"])
+        #expect(aliceTrash.zones.map(\.zoneName).sorted() == ["Home", "Old"] && aliceTrash.records.count == 3 + 1)
+        #expect(noteHistory.entries.count == 1 && itemHistory.entries.count == 1 && historyBytes > 0)
+
+        let database = try TestPostgres.makeDatabase()
+        let report = try StoreMigration(from: source.temporary.directory, to: database.url).run()
+        #expect(report.mismatches.isEmpty)
+        let development = "\(container.rawValue) development"
+        // note-1 updated, note-2 and note-3 deleted; item-0 updated, item-4 deleted, trip updated by
+        // its share, Old's three records deleted with it.
+        #expect(report.rows(development, "record_history") == 3 + 3 + 3)
+        #expect(report.rows(development, "zone_trash") == 2)
+
+        let postgres = try Self.openOnPostgres(database, source: source)
+        // The same versions, with who replaced them, when and through what; the same zones.
+        #expect(try trash(postgres, .public) == publicTrash)
+        #expect(try trash(postgres, alice) == aliceTrash)
+        #expect(try history(postgres, "note-1", ZoneID.defaultZoneName, .public) == noteHistory)
+        #expect(try history(postgres, "item-0", "Work", alice) == itemHistory)
+        #expect(try postgres.usage(of: container, .development).historyBytes == historyBytes)
+        #expect(try postgres.historyRetention(container, .development) == (9 * 86_400_000, false))
+
+        // A restore on the target brings the zone back with its records, and a deleted record.
+        let zone = try postgres.restoreFromTrash(container, .development, in: HistoryScope(database: alice, zoneName: "Old"), by: .local)
+        #expect(zone.zonesRestored == ["Old"] && zone.restored == 3)
+        let restored = try source.alicePrivate(postgres).lookup((0..<3).map { RecordLookup("old-\($0)") }, zoneName: "Old")
+        #expect(restored.map { $0.record?.fields["title"] } == (0..<3).map { .string("Old \($0)") })
+        #expect(throws: CloudStoreError.self) { try source.alicePrivate(postgres).zoneChanges(zoneName: "Old", syncToken: oldToken) }
+        let note = try postgres.restoreFromTrash(
+            container, .development, in: HistoryScope(database: .public), recordNames: ["note-2"], by: .local)
+        #expect(note.restored == 1)
+        #expect(
+            try source.publicDatabase(postgres).lookup([RecordLookup("note-2")]).first?.record?.fields
+                == publicTrash.records.first {
+                    $0.record.recordName == "note-2"
+                }?.record.fields)
+        // New versions are numbered after the copied ones.
+        #expect(try trash(postgres, .public).records.map(\.record.recordName) == ["note-3"])
+        _ = try source.publicDatabase(postgres).modify(ModifyRequest(operations: [RecordOperation(.forceDelete, recordName: "note-5")]))
+        let after = try trash(postgres, .public).records
+        #expect(after.map(\.record.recordName) == ["note-5", "note-3"] && after[0].id > publicTrash.records.map(\.id).max()!)
+    }
+
     @Test func aTargetHoldingAStoreIsRefusedAndLeftAsItWas() throws {
         let source = try Self.makeSource()
         let database = try TestPostgres.makeDatabase()

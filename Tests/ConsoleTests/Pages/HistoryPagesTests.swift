@@ -126,6 +126,38 @@ import Testing
         #expect(!page.contains("value=\"Notes/n0\""), "the first deleted is the one left out")
     }
 
+    @Test func theTrashsNextPageLinkListsTheOthersEachOnce() throws {
+        let fixture = try Fixture()
+        let names = (0..<(HistoryPages.shownRecords + 30)).map { "p\($0)" }
+        for start in stride(from: 0, to: names.count, by: 100) {
+            let batch = Array(names[start..<min(start + 100, names.count)])
+            _ = try fixture.alice.modify(
+                ModifyRequest(
+                    operations: batch.map { RecordOperation(.create, recordName: $0, recordType: "Note", fields: [:]) }, zoneName: "Notes"))
+            try fixture.delete(batch)
+        }
+        _ = try fixture.alice.modifyZones([ZoneOperation(.delete, zoneName: "Trip")])
+        func listed(_ page: String) -> [String] {
+            page.matches(of: /name="record" value="Notes\/(p[0-9]+)"/).map { String($0.1) }
+        }
+        let first = try fixture.get("/trash?user=alice&zone=Notes").text
+        #expect(listed(first).count == HistoryPages.shownRecords)
+        #expect(first.contains("Deleted zones"), "the deleted zones are on the first page")
+        #expect(try fixture.get("/trash?user=alice").text.contains("value=\"Trip\""), "the deleted zone Trip")
+        let next = try #require(first.firstMatch(of: /href="([^"]+)" rel="next">Next page</)?.1)
+        #expect(next.contains("zone=Notes") && next.contains("user=alice"), "the filter and the user are kept: \(next)")
+        // Deleted after the first page was shown: not on the next one (it is newer than the pages).
+        _ = try fixture.alice.modify(
+            ModifyRequest(operations: [RecordOperation(.create, recordName: "late", recordType: "Note", fields: [:])], zoneName: "Notes"))
+        try fixture.delete(["late"])
+        let second = try fixture.server.get(String(next).replacingOccurrences(of: "&amp;", with: "&"), headers: [fixture.cookie]).text
+        #expect(listed(second).count == 30)
+        #expect(Set(listed(first) + listed(second)) == Set(names), "every deleted record, each once")
+        #expect(!second.contains("rel=\"next\""), "the last page links to none after it")
+        #expect(second.contains(">First page</a>"))
+        #expect(!second.contains("Deleted zones"), "the zones are listed on the first page only")
+    }
+
     @Test func aRecordsHistoryShowsEachChangeAndRevertsConflictChecked() throws {
         let fixture = try Fixture()
         try fixture.save("c", ["title": .string("<b>bold</b>"), "n": .int64(1)])

@@ -225,6 +225,30 @@ import Testing
         }
     }
 
+    /// The trash and the kept versions are a figure of their own in the usage answer and on the
+    /// Usage page, within the storage shown against the limit.
+    @Test func theHistorysBytesAreAFigureOfTheUsageAnswerAndPage() throws {
+        let (server, cookie, _) = try Self.server()
+        let auth = try Self.authorization(server)
+        let path = "/admin/v1/containers/\(server.container.rawValue)/development/usage"
+        let before = try UsageView(json: try server.get(path, headers: auth).json())
+        #expect(before.stored.historyBytes == 0)
+        let database = try server.store.database(server.container, .development, .public, as: .operator())
+        _ = try database.modify(
+            ModifyRequest(operations: [
+                RecordOperation(
+                    .create, recordName: "kept", recordType: "Note", fields: ["title": .string(String(repeating: "k", count: 3000))])
+            ]))
+        _ = try database.modify(ModifyRequest(operations: [RecordOperation(.forceDelete, recordName: "kept")]))
+        let after = try UsageView(json: try server.get(path, headers: auth).json())
+        #expect(after.stored.historyBytes > 3000)
+        #expect(after.stored.recordBytes == before.stored.recordBytes, "the deleted record's bytes moved into the trash")
+        #expect(after.stored.storageBytes == after.stored.recordBytes + after.stored.historyBytes)
+        let page = Self.text(try server.get("/console/containers/\(server.container.rawValue)/development/usage", headers: [cookie]))
+        #expect(page.contains(" of history and trash"))
+        #expect(page.contains("with the versions the history and trash keep"))
+    }
+
     /// One view of the Usage page reads the usage minutes once, where it read them three times
     /// (the fitting range, the charts and the summary each read the week's or the range's).
     @Test func theUsagePageReadsTheUsageMinutesOnce() throws {

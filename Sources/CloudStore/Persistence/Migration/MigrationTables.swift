@@ -197,6 +197,32 @@ enum MigrationTables {
             ]),
     ]
 
+    /// The record history and the trash: every kept version with who replaced it, when and
+    /// through which credential, and the deleted zones, as a restore reads them. Their bytes are
+    /// counted in `zone_stats` (copied above), under keys of no zone.
+    static let history: [MigrationTable] = [
+        MigrationTable(
+            "record_history", key: ["id"],
+            [
+                Column("id", .integer), Column("scope", .integer), Column("owner", .text), Column("zone_name", .text),
+                Column("name", .text), Column("type_name", .text), Column("tag", .text), Column("parent", .text),
+                Column("created", .integer), Column("created_by", .text), Column("created_device", .text), Column("modified", .integer),
+                Column("modified_by", .text), Column("modified_device", .text), Column("size", .integer), Column("payload", .bytes),
+                Column("kind", .integer), Column("time", .integer), Column("replaced_by", .text), Column("replaced_via", .text),
+            ]),
+        MigrationTable(
+            "zone_trash", key: ["id"],
+            [
+                Column("id", .integer), Column("zone_key", .integer), Column("scope", .integer), Column("owner", .text),
+                Column("name", .text), Column("created", .integer), Column("time", .integer), Column("replaced_by", .text),
+                Column("replaced_via", .text), Column("records", .integer),
+            ]),
+    ]
+
+    /// How long the environment keeps its history, when it sets its own (a row of `meta`).
+    static let historyRetention = MigrationTable(
+        "meta", key: ["key"], readBackFilter: "key = 'history_retention'", [Column("key", .text), Column("value", .text)])
+
     /// Each database's zone log counter: its last sequence, or the newest zone tombstone
     /// forgotten (kept in SQLite's `meta`) when that is later. Rows are made by the copy.
     static let databaseCounters = MigrationTable(
@@ -212,6 +238,7 @@ enum MigrationTables {
     /// Environment tables whose keys PostgreSQL numbers itself, and so continues after the copied ones.
     static let environmentIdentities = [
         ("zones", "zone"), ("record_types", "type"), ("fields", "field"), ("records", "rid"), ("notifications", "id"),
+        ("record_history", "id"), ("zone_trash", "id"),
     ]
 
     // MARK: - Request log

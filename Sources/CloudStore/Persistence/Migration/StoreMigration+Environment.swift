@@ -1,7 +1,8 @@
 extension StoreMigration {
     /// Copies one container environment into its schema: its schema first, whose slots,
     /// indexes, list and search tables PostgreSQL then makes; then zones, records (with their
-    /// slot values), the change and zone logs, and everything else; then the list elements and
+    /// slot values), the change and zone logs, everything else, and the record history and
+    /// trash (with the environment's retention, when it sets one); then the list elements and
     /// words of indexed fields, made from the records; then counters and key sequences, so
     /// that the next write continues every numbering.
     func copyEnvironment(_ environment: SourceStore.EnvironmentFile, _ copier: MigrationCopier) throws {
@@ -20,7 +21,7 @@ extension StoreMigration {
 
             try copier.copy(MigrationTables.zones, from: sqlite, into: schema, scope: scope)
             try copyRecords(from: sqlite, into: schema, catalog: catalog, scope: scope, copier)
-            for table in MigrationTables.environment {
+            for table in MigrationTables.environment + MigrationTables.history {
                 try copier.copy(table, from: sqlite, into: schema, scope: scope)
             }
             try copier.copy(MigrationTables.databaseCounters, rows: try databaseCounters(sqlite), into: schema, scope: scope)
@@ -38,6 +39,10 @@ extension StoreMigration {
                 WHERE key IN ('incarnation', 'schema_version')
                 """, [.text(incarnation), .integer(Int64(meta["schema_version"] ?? "") ?? 0)])
             copier.expect(MigrationTables.incarnation, rows: [[.text("incarnation"), .text(incarnation)]], in: schema, scope: scope)
+            if let retention = meta["history_retention"] {
+                try copier.copy(
+                    MigrationTables.historyRetention, rows: [[.text("history_retention"), .text(retention)]], into: schema, scope: scope)
+            }
 
             for type in catalog.types.values.sorted(by: { $0.id < $1.id }) {
                 for field in type.listFields {
@@ -49,10 +54,16 @@ extension StoreMigration {
             }
 
             // Notifications were numbered by AUTOINCREMENT: ids handed out and deleted since are not taken again.
-            let notificationsFloor =
-                try sqlite.statement("SELECT seq FROM sqlite_sequence WHERE name = 'notifications'").scalarInteger() ?? 0
+            // Nor are the keys of deleted zones (kept in the trash, or the largest SQLite handed out):
+            // a token of a deleted zone never reads the log of a zone made after the move.
+            let floors = [
+                "notifications": try sqlite.statement("SELECT seq FROM sqlite_sequence WHERE name = 'notifications'").scalarInteger() ?? 0,
+                "zones": max(
+                    try sqlite.statement("SELECT max(zone_key) FROM zone_trash").scalarInteger() ?? 0,
+                    Int64(meta["largest_zone_key"] ?? "") ?? 0),
+            ]
             for (table, column) in MigrationTables.environmentIdentities {
-                try continueNumbering(table, column, in: schema, after: table == "notifications" ? notificationsFloor : 0, on: connection)
+                try continueNumbering(table, column, in: schema, after: floors[table] ?? 0, on: connection)
             }
         }
     }

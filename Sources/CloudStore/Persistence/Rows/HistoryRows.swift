@@ -2,6 +2,23 @@
 /// kept version is read from, its decoder, and the statements whose text is the same on both
 /// but for how parameters are written.
 enum HistoryRows {
+    // MARK: - Counted in storage
+
+    /// The `zone_stats` row a zone's kept versions are counted in: its key negated. The history's
+    /// bytes are kept with the records' in `zone_stats`, so that the storage total and the
+    /// quota check read both in the one sum they make, written by the counts every write
+    /// flushes; rows of no zone (zero or below) are never listed as a zone's (the zones' figures
+    /// join `zones`). Counted per zone rather than in one row, so writers of different zones do
+    /// not wait on one another's counts.
+    static func statsZone(of zone: StoredZone) -> Int64 { -zone.key }
+
+    /// The `zone_stats` row the bytes of versions forgotten at their retention's end are taken
+    /// from: what was kept and what was forgotten sum to what the history holds.
+    static let forgottenStatsZone: Int64 = 0
+
+    /// The condition on `zone_stats` (unqualified) of the rows that count the history.
+    static let statsCondition = "zone <= 0"
+
     /// The columns of `record_history` a kept version is read from, in order.
     static let selected =
         "h.id, h.scope, h.owner, h.zone_name, h.name, h.type_name, h.tag, h.parent, h.created, h.created_by, h.created_device, "
@@ -55,6 +72,7 @@ enum HistoryRows {
         if let zoneName = filter.zoneName { add(.text(zoneName)) { "h.zone_name = \($0)" } }
         if let recordType = filter.recordType { add(.text(recordType)) { "h.type_name = \($0)" } }
         if let since = filter.since { add(.integer(since)) { "h.time >= \($0)" } }
+        if let beforeID = filter.beforeID { add(.integer(beforeID)) { "h.id < \($0)" } }
         if let names = filter.recordNames {
             if names.isEmpty { conditions.append("0 = 1") } else { add(.texts(names)) { nameIn($0, names.count) } }
         }

@@ -11,6 +11,42 @@ public struct ContainerView: ManagementResult, Equatable {
         public var recordBytes: Int64
         /// The bytes of its files (assets).
         public var fileBytes: Int64
+        /// The bytes of the record versions its history and trash keep, counted in storage.
+        public var historyBytes: Int64 = 0
+
+        /// The figures of an environment's usage.
+        init(_ usage: EnvironmentUsage) {
+            self.init(records: usage.records, recordBytes: usage.recordBytes, fileBytes: usage.fileBytes, historyBytes: usage.historyBytes)
+        }
+
+        init(records: Int64, recordBytes: Int64, fileBytes: Int64, historyBytes: Int64 = 0) {
+            self.records = records
+            self.recordBytes = recordBytes
+            self.fileBytes = fileBytes
+            self.historyBytes = historyBytes
+        }
+
+        /// Storage, as ``EnvironmentUsage/storageBytes`` counts it: the records' and their history's bytes.
+        public var storageBytes: Int64 { EnvironmentUsage.storageBytes(ofRecordBytes: recordBytes) + historyBytes }
+
+        /// The figures as the management API answers them: the usage answer's with the
+        /// history's bytes, the containers answer's (as it always was) without.
+        func json(withHistory: Bool) -> JSONValue {
+            var object: JSONObject = [
+                "records": .integer(records), "recordBytes": .integer(recordBytes), "fileBytes": .integer(fileBytes),
+            ]
+            if withHistory { object["historyBytes"] = .integer(historyBytes) }
+            return .object(object)
+        }
+
+        /// The figures from a management API answer (one without `historyBytes` counts none).
+        init(json: JSONValue) throws {
+            let fields = try AnswerFields(json)
+            self.init(
+                records: try fields.int64("records"), recordBytes: try fields.int64("recordBytes"),
+                fileBytes: try fields.int64("fileBytes"),
+                historyBytes: try fields.optionalInt64("historyBytes") ?? 0)
+        }
     }
 
     /// The identifier.
@@ -25,8 +61,7 @@ public struct ContainerView: ManagementResult, Equatable {
         created = info.created
         environments = Dictionary(
             uniqueKeysWithValues: Environment.allCases.map { environment in
-                let figures = usage[environment] ?? EnvironmentUsage(records: 0, recordBytes: 0, fileBytes: 0)
-                return (environment, Figures(records: figures.records, recordBytes: figures.recordBytes, fileBytes: figures.fileBytes))
+                (environment, Figures(usage[environment] ?? EnvironmentUsage(records: 0, recordBytes: 0, fileBytes: 0)))
             })
     }
 
@@ -36,11 +71,7 @@ public struct ContainerView: ManagementResult, Equatable {
     public var json: JSONValue {
         var object = JSONObject()
         for environment in Environment.allCases {
-            let figures = self[environment]
-            object[environment.rawValue] = [
-                "records": .integer(figures.records), "recordBytes": .integer(figures.recordBytes),
-                "fileBytes": .integer(figures.fileBytes),
-            ]
+            object[environment.rawValue] = self[environment].json(withHistory: false)
         }
         return ["identifier": .string(identifier.rawValue), "created": .integer(created), "environments": .object(object)]
     }
@@ -55,9 +86,7 @@ public struct ContainerView: ManagementResult, Equatable {
         let figures = try AnswerFields(try fields.value("environments"))
         var environments: [Environment: Figures] = [:]
         for environment in Environment.allCases {
-            let one = try AnswerFields(try figures.value(environment.rawValue))
-            environments[environment] = Figures(
-                records: try one.int64("records"), recordBytes: try one.int64("recordBytes"), fileBytes: try one.int64("fileBytes"))
+            environments[environment] = try Figures(json: try figures.value(environment.rawValue))
         }
         self.environments = environments
     }

@@ -79,12 +79,15 @@ public struct TrashView: ManagementResult, Equatable {
 
     /// The deleted records, most recently deleted first.
     public var records: [RecordVersionView]
-    /// The deleted zones, most recently deleted first.
+    /// The deleted zones, most recently deleted first; on the first page only.
     public var zones: [Zone]
+    /// Where the next page starts (its `after`); `nil` on the last page.
+    public var next: String?
 
     init(_ trash: Trash) {
         records = trash.records.map { RecordVersionView($0) }
         zones = trash.zones.map { Zone(zoneName: $0.zoneName, deleted: $0.deleted, modifier: $0.modifier, records: $0.records) }
+        next = trash.next.map(String.init)
     }
 
     public var json: JSONValue {
@@ -98,11 +101,13 @@ public struct TrashView: ManagementResult, Equatable {
                         "records": .integer(Int64($0.records)),
                     ]
                 }),
+            "next": next.map(JSONValue.string) ?? .null,
         ]
     }
 
     public init(json: JSONValue) throws {
         let fields = try AnswerFields(json)
+        next = try fields.optionalString("next")
         records = try fields.array("records") { try RecordVersionView(json: $0) }
         zones = try fields.array("zones") { value in
             let zone = try AnswerFields(value)

@@ -90,8 +90,7 @@ public struct UsageView: ManagementResult, Equatable {
         self.range = range.rawValue
         bucketSeconds = range.bucketMinutes * 60
         limits = LimitsView(report.limits)
-        stored = ContainerView.Figures(
-            records: report.stored.records, recordBytes: report.stored.recordBytes, fileBytes: report.stored.fileBytes)
+        stored = ContainerView.Figures(report.stored)
         transferThisMonth = report.transferThisMonth
         monthStart = report.monthStart
         points = report.points
@@ -101,9 +100,7 @@ public struct UsageView: ManagementResult, Equatable {
         func optional(_ value: Int64?) -> JSONValue { value.map(JSONValue.integer) ?? .null }
         return [
             "range": .string(range), "bucketSeconds": .integer(bucketSeconds), "limits": limits.json,
-            "stored": [
-                "records": .integer(stored.records), "recordBytes": .integer(stored.recordBytes), "fileBytes": .integer(stored.fileBytes),
-            ],
+            "stored": stored.json(withHistory: true),
             "transferThisMonth": .integer(transferThisMonth), "monthStart": .integer(monthStart),
             "points": .array(
                 points.map { point in
@@ -122,9 +119,7 @@ public struct UsageView: ManagementResult, Equatable {
         range = try fields.string("range")
         bucketSeconds = try fields.int64("bucketSeconds")
         limits = try LimitsView(json: try fields.value("limits"))
-        let stored = try AnswerFields(try fields.value("stored"))
-        self.stored = ContainerView.Figures(
-            records: try stored.int64("records"), recordBytes: try stored.int64("recordBytes"), fileBytes: try stored.int64("fileBytes"))
+        stored = try ContainerView.Figures(json: try fields.value("stored"))
         transferThisMonth = try fields.int64("transferThisMonth")
         monthStart = try fields.int64("monthStart")
         points = try fields.array("points") { value in

@@ -30,7 +30,7 @@ struct ContainersPages: Sendable {
                 let figures = container[environment]
                 return [
                     "records": Formatting.count(figures.records),
-                    "storage": Formatting.bytes(EnvironmentUsage.storageBytes(ofRecordBytes: figures.recordBytes)),
+                    "storage": Formatting.bytes(figures.storageBytes),
                 ]
             }
             return [

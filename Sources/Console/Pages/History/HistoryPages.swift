@@ -95,8 +95,8 @@ struct HistoryPages: Sendable {
 
     // MARK: - Trash
 
-    /// The most deleted records the trash lists, the most recently deleted first; a filter, or a
-    /// restore of everything deleted since a time, reaches the others.
+    /// The most deleted records a page of the trash lists, the most recently deleted first; its
+    /// "next page" link lists the following ones.
     static let shownRecords = 200
 
     private func trash(_ request: ConsoleRequest) throws -> ConsoleAnswer {
@@ -109,14 +109,18 @@ struct HistoryPages: Sendable {
         let zone = request.query("zone")
         let type = request.query("type")
         let timeZone = Formatting.timeZone(of: request.http)
+        let after = request.query("after").flatMap { $0.isEmpty ? nil : $0 }
         let trash = try actions.trash(
             in: try location.identifier, environment: location.environment, database: location.database, user: location.user,
-            zone: zone, type: type, limit: Self.shownRecords + 1, as: request.identity)
+            zone: zone, type: type, limit: Self.shownRecords, after: after, as: request.identity)
         let people = UserNames(try location.identifier, actions)
         context.merge(choices(location, request, zone: zone, type: type, trashed: trash.zones.map(\.zoneName))) { _, new in new }
-        context["moreRecords"] = trash.records.count > Self.shownRecords
+        context["nextPage"] =
+            trash.next.map { Self.path(location, "/trash", query: [("zone", zone), ("type", type), ("after", $0)]) } ?? ""
+        context["firstPage"] = after == nil ? "" : Self.path(location, "/trash", query: [("zone", zone), ("type", type)])
+        context["paged"] = after != nil || trash.next != nil
         context["shownRecords"] = String(Self.shownRecords)
-        context["records"] = trash.records.prefix(Self.shownRecords).map { version -> [String: Any] in
+        context["records"] = trash.records.map { version -> [String: Any] in
             var target = location
             target.zone = version.zoneName
             return [

@@ -13,10 +13,10 @@ struct UsagePages: Sendable {
     var actions: ManagementActions { console.actions }
 
     /// What "storage" means on every page that shows it (Containers, Zones, Usage), in words:
-    /// the figure is ``EnvironmentUsage/storageBytes(ofRecordBytes:)``'s.
+    /// the figure is ``EnvironmentUsage/storageBytes``'s (a zone's, its records' alone).
     static let storageDefinition =
-        "Storage is the bytes of the records' fields, as the 1 MB record limit and the storage limit count them; "
-        + "the database file's indexes and history and the asset files are not counted."
+        "Storage is the bytes of the records' fields, as the 1 MB record limit and the storage limit count them, "
+        + "with the versions the history and trash keep; the database file's indexes and the asset files are not counted."
 
     /// The templates these pages render.
     static let templates = ["console.usage", "console.chart"]
@@ -47,7 +47,7 @@ struct UsagePages: Sendable {
         let burst = limits.burst
         let storageLimit = limits.storageBytes
         let transferLimit = limits.transferBytesPerMonth
-        let stored = EnvironmentUsage.storageBytes(ofRecordBytes: usage.stored.recordBytes)
+        let stored = usage.stored.storageBytes
         let records = usage.stored.records
         let transfer = usage.transferThisMonth
         let preset = limits.preset
@@ -58,6 +58,8 @@ struct UsagePages: Sendable {
             "presetName": preset.map { $0 == "cloudkit" ? "CloudKit's public database" : "the standard limits" } ?? "",
             "hasPreset": preset != nil,
             "storageUsed": Formatting.bytes(stored), "records": Formatting.count(records),
+            "recordBytes": Formatting.bytes(EnvironmentUsage.storageBytes(ofRecordBytes: usage.stored.recordBytes)),
+            "historyBytes": Formatting.bytes(usage.stored.historyBytes),
             "storageLimit": storageLimit.map(Formatting.bytes) ?? "", "hasStorageLimit": storageLimit != nil,
             "storagePercent": storageLimit.map { Self.percent(stored, of: $0) } ?? "",
             "storageMeter": min(stored, storageLimit ?? 0), "storageMax": storageLimit ?? 0,

@@ -320,5 +320,10 @@ enum PostgresEnvironmentMigrations {
         );
         CREATE INDEX zone_trash_by_time ON {schema}.zone_trash(time);
         """,
+        // The history's bytes count in storage, in `zone_stats` beside the records' (see
+        // HistoryRows.statsZone): what an environment kept before is counted once, here.
+        """
+        INSERT INTO {schema}.zone_stats(zone, records, bytes) SELECT 0, 0, sum(size) FROM {schema}.record_history HAVING count(*) > 0;
+        """,
     ])
 }

@@ -9,18 +9,24 @@ extension PostgresEnvironmentSession {
             SELECT \(HistoryRows.copiedColumns(typeName: "$8") { "$\($0)" }) FROM \(table("records")) r WHERE r.rid = $9
             """,
             Self.values(HistoryRows.copiedParameters(zone, replacement)) + [.text(stored.record.recordType), .integer(stored.key)])
+        count(zone: HistoryRows.statsZone(of: zone), type: 0, records: 0, bytes: Int64(stored.size))
     }
 
     func keepZone(_ zone: StoredZone, replacedBy replacement: VersionReplacement) throws {
-        let records = try connection.execute(
+        let kept = try connection.execute(
             """
-            INSERT INTO \(table("record_history"))(\(HistoryRows.keptColumns))
-            SELECT \(HistoryRows.copiedColumns(typeName: "t.name") { "$\($0)" }) FROM \(table("records")) r
-            JOIN \(table("record_types")) t ON t.type = r.type
-            WHERE r.zone = $8 ORDER BY r.rid
+            WITH kept AS (
+                INSERT INTO \(table("record_history"))(\(HistoryRows.keptColumns))
+                SELECT \(HistoryRows.copiedColumns(typeName: "t.name") { "$\($0)" }) FROM \(table("records")) r
+                JOIN \(table("record_types")) t ON t.type = r.type
+                WHERE r.zone = $8 ORDER BY r.rid
+                RETURNING size)
+            SELECT count(*)::bigint, coalesce(sum(size), 0)::bigint FROM kept
             """,
             Self.values(HistoryRows.copiedParameters(zone, replacement)) + [.integer(zone.key)]
-        ).affectedRows
+        ).first { ($0.integer(0), $0.integer(1)) }
+        let records = kept?.0 ?? 0
+        count(zone: HistoryRows.statsZone(of: zone), type: 0, records: 0, bytes: kept?.1 ?? 0)
         try connection.execute(
             """
             INSERT INTO \(table("zone_trash"))(zone_key, scope, owner, name, created, time, replaced_by, replaced_via, records)
@@ -41,13 +47,18 @@ extension PostgresEnvironmentSession {
     func forgetVersions(before time: Int64) throws -> Int {
         // Versions are kept in the order of their time: the expired ones are those before the
         // first that is not, found without an index on the time that every save would write.
-        let versions = try connection.execute(
+        let forgotten = try connection.execute(
             """
-            DELETE FROM \(table("record_history")) WHERE id < coalesce(
-                (SELECT id FROM \(table("record_history")) WHERE time >= $1 ORDER BY id LIMIT 1),
-                (SELECT coalesce(max(id), 0) + 1 FROM \(table("record_history"))))
+            WITH gone AS (
+                DELETE FROM \(table("record_history")) WHERE id < coalesce(
+                    (SELECT id FROM \(table("record_history")) WHERE time >= $1 ORDER BY id LIMIT 1),
+                    (SELECT coalesce(max(id), 0) + 1 FROM \(table("record_history"))))
+                RETURNING size)
+            SELECT count(*)::bigint, coalesce(sum(size), 0)::bigint FROM gone
             """, [.integer(time)]
-        ).affectedRows
+        ).first { ($0.integer(0), $0.integer(1)) }
+        count(zone: HistoryRows.forgottenStatsZone, type: 0, records: 0, bytes: -(forgotten?.1 ?? 0))
+        let versions = Int(forgotten?.0 ?? 0)
         return versions + (try connection.execute("DELETE FROM \(table("zone_trash")) WHERE time < $1", [.integer(time)]).affectedRows)
     }
 
@@ -95,7 +106,8 @@ extension PostgresEnvironmentSession {
     }
 
     func historyBytes() throws -> Int64 {
-        try connection.execute("SELECT coalesce(sum(size), 0)::bigint FROM \(table("record_history"))").scalarInteger() ?? 0
+        try connection.execute("SELECT coalesce(sum(bytes), 0)::bigint FROM \(table("zone_stats")) WHERE \(HistoryRows.statsCondition)")
+            .scalarInteger() ?? 0
     }
 
     func historyRetention() throws -> Int64? {

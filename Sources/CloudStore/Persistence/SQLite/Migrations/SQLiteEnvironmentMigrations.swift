@@ -364,6 +364,11 @@ enum SQLiteEnvironmentMigrations {
         );
         CREATE INDEX zone_trash_by_time ON zone_trash(time);
         """,
+        // The history's bytes count in storage, in `zone_stats` beside the records' (see
+        // HistoryRows.statsZone): what an environment kept before is counted once, here.
+        """
+        INSERT INTO zone_stats(zone, records, bytes) SELECT 0, 0, sum(size) FROM record_history HAVING count(*) > 0;
+        """,
     ])
 
     /// Record keys are taken as one more than the largest key, without `AUTOINCREMENT`:

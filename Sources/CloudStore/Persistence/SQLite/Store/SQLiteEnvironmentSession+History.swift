@@ -9,9 +9,12 @@ extension SQLiteEnvironmentSession {
             .text(stored.record.recordType), .integer(replacement.kind.rawValue), .integer(replacement.time), .text(replacement.modifier),
             .text(replacement.via), .integer(stored.key),
         ])
+        count(zone: HistoryRows.statsZone(of: zone), type: 0, records: 0, bytes: Int64(stored.size))
     }
 
     func keepZone(_ zone: StoredZone, replacedBy replacement: VersionReplacement) throws {
+        let sum = try connection.statement("SELECT coalesce(sum(size), 0) FROM records WHERE zone = ?")
+        count(zone: HistoryRows.statsZone(of: zone), type: 0, records: 0, bytes: try sum.scalarInteger([.integer(zone.key)]) ?? 0)
         try connection.statement(
             """
             INSERT INTO record_history(\(HistoryRows.keptColumns))
@@ -36,12 +39,18 @@ extension SQLiteEnvironmentSession {
     func forgetVersions(before time: Int64) throws -> Int {
         // Versions are kept in the order of their time: the expired ones are those before the
         // first that is not, found without an index on the time that every save would write.
-        try connection.statement(
-            """
-            DELETE FROM record_history WHERE id < coalesce(
-                (SELECT id FROM record_history WHERE time >= ? ORDER BY id LIMIT 1), (SELECT coalesce(max(id), 0) + 1 FROM record_history))
-            """
-        ).execute([.integer(time)])
+        let first =
+            try connection.statement(
+                """
+                SELECT coalesce((SELECT id FROM record_history WHERE time >= ? ORDER BY id LIMIT 1),
+                    (SELECT coalesce(max(id), 0) + 1 FROM record_history))
+                """
+            ).scalarInteger([.integer(time)]) ?? 0
+        let bytes = try connection.statement("SELECT coalesce(sum(size), 0) FROM record_history WHERE id < ?").scalarInteger([
+            .integer(first)
+        ])
+        count(zone: HistoryRows.forgottenStatsZone, type: 0, records: 0, bytes: -(bytes ?? 0))
+        try connection.statement("DELETE FROM record_history WHERE id < ?").execute([.integer(first)])
         let versions = connection.changes
         try connection.statement("DELETE FROM zone_trash WHERE time < ?").execute([.integer(time)])
         return versions + connection.changes
@@ -87,7 +96,7 @@ extension SQLiteEnvironmentSession {
     }
 
     func historyBytes() throws -> Int64 {
-        try connection.statement("SELECT coalesce(sum(size), 0) FROM record_history").scalarInteger() ?? 0
+        try connection.statement("SELECT coalesce(sum(bytes), 0) FROM zone_stats WHERE \(HistoryRows.statsCondition)").scalarInteger() ?? 0
     }
 
     func historyRetention() throws -> Int64? {
