@@ -9,9 +9,17 @@ extension SQLiteEnvironmentSession {
             .text(stored.record.recordType), .integer(replacement.kind.rawValue), .integer(replacement.time), .text(replacement.modifier),
             .text(replacement.via), .integer(stored.key),
         ])
+        // The blobs the version holds, known from the fields already read: nothing more to do
+        // for a record without assets, a row per blob for one with them.
+        let hashes = HistoryAssetRows.hashes(of: stored.record.fields)
+        guard !hashes.isEmpty, connection.changes == 1 else { return }
+        let id = connection.lastInsertRowID
+        let insert = try connection.statement("INSERT OR IGNORE INTO history_assets(id, sha) VALUES (?, ?)")
+        for sha in hashes { try insert.execute([.integer(id), .text(sha)]) }
     }
 
     func keepZone(_ zone: StoredZone, replacedBy replacement: VersionReplacement) throws {
+        let before = try connection.statement("SELECT coalesce(max(id), 0) FROM record_history").scalarInteger() ?? 0
         try connection.statement(
             """
             INSERT INTO record_history(\(HistoryRows.keptColumns))
@@ -21,6 +29,7 @@ extension SQLiteEnvironmentSession {
             """
         ).execute(Self.values(HistoryRows.copiedParameters(zone, replacement)) + [.integer(zone.key)])
         let records = connection.changes
+        try connection.statement(HistoryAssetRows.copyZoneReferences({ $0 }, { _ in "?" })).execute([.integer(zone.key), .integer(before)])
         try connection.statement(
             """
             INSERT INTO zone_trash(zone_key, scope, owner, name, created, time, replaced_by, replaced_via, records)
@@ -43,6 +52,7 @@ extension SQLiteEnvironmentSession {
             """
         ).execute([.integer(time)])
         let versions = connection.changes
+        try connection.statement(HistoryAssetRows.forgetReferences { $0 }).execute()
         try connection.statement("DELETE FROM zone_trash WHERE time < ?").execute([.integer(time)])
         return versions + connection.changes
     }
