@@ -13,30 +13,16 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import threading
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
+from backup_writers import wait_for
 from cloudkit_client import CloudKitClient
 from cumulus_deployment import CONTAINER, SCHEMA, USER_NAME, USER_PASSWORD
 from cumulus_server import CumulusServer, run_cli
-from postgres_cluster import fresh_database
+from postgres_cluster import fresh_database, psql_rows
 
 ZONE = {"zoneName": "Notes"}
-
-
-def psql(url: str, sql: str) -> list[str]:
-    completed = subprocess.run(["psql", url, "-qAt", "-c", sql], capture_output=True, text=True, check=True)
-    return [line for line in completed.stdout.splitlines() if line]
-
-
-def wait_until(condition: Callable[[], bool], what: str) -> None:
-    event = threading.Event()
-    for _ in range(6000):
-        if condition():
-            return
-        event.wait(0.01)
-    raise AssertionError(f"never happened: {what}")
 
 
 def children(pid: int, name: str) -> list[int]:
@@ -102,7 +88,7 @@ def test_a_restore_killed_while_psql_runs_its_script_leaves_the_live_store_as_it
         live.stop()
 
     restore_command = [str(cumulus_binary), "restore", "--from", str(backup), "--database-url", database, "--data-dir", str(live.data_dir)]
-    (schema,) = psql(database, "SELECT nspname FROM pg_namespace WHERE nspname ~ '^(development|production)_' ORDER BY oid DESC LIMIT 1")
+    (schema,) = psql_rows(database, "SELECT nspname FROM pg_namespace WHERE nspname ~ '^(development|production)_' ORDER BY oid DESC LIMIT 1")
     blocker = subprocess.Popen(["psql", database, "-qAt"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert blocker.stdin is not None and blocker.stdout is not None
@@ -111,10 +97,10 @@ def test_a_restore_killed_while_psql_runs_its_script_leaves_the_live_store_as_it
         assert blocker.stdout.readline().strip() == "locked"
 
         restore = subprocess.Popen(restore_command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_until(lambda: children(restore.pid, "psql") != [], "the restore ran psql")
+        wait_for(lambda: children(restore.pid, "psql") != [], "the restore ran psql")
         (script,) = children(restore.pid, "psql")
-        wait_until(
-            lambda: psql(database, "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'psql' AND wait_event_type = 'Lock'") == ["1"],
+        wait_for(
+            lambda: psql_rows(database, "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'psql' AND wait_event_type = 'Lock'") == ["1"],
             "the restore's script waited on the lock, its transaction under way",
         )
         os.kill(restore.pid, signal.SIGKILL)
@@ -127,7 +113,7 @@ def test_a_restore_killed_while_psql_runs_its_script_leaves_the_live_store_as_it
         if blocker.poll() is None:
             blocker.kill()
     # The killed script's session ends without committing, once it finds its client gone.
-    wait_until(lambda: psql(database, "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'psql' AND pid <> pg_backend_pid()") == ["0"], "the script's session ended")
+    wait_for(lambda: psql_rows(database, "SELECT count(*) FROM pg_stat_activity WHERE application_name = 'psql' AND pid <> pg_backend_pid()") == ["0"], "the script's session ended")
 
     live.start()
     try:

@@ -6,40 +6,25 @@ SIGKILL, the other takes the next backup."""
 
 from __future__ import annotations
 
-import subprocess
-import threading
 from pathlib import Path
-from typing import Callable
 
+from backup_writers import wait_for
 from cumulus_server import CumulusServer
-from postgres_cluster import fresh_database
+from postgres_cluster import fresh_database, psql_rows
 
-
-def psql(url: str, sql: str) -> list[str]:
-    """The rows `sql` returns, one line each."""
-    completed = subprocess.run(["psql", url, "-qAt", "-c", sql], capture_output=True, text=True, check=True)
-    return [line for line in completed.stdout.splitlines() if line]
-
-
-def wait_until(condition: Callable[[], bool], what: str) -> None:
-    """Waits for what a schedule brings about at its own time, a minute apart (bounded at five)."""
-    event = threading.Event()
-    for _ in range(3000):
-        if condition():
-            return
-        event.wait(0.1)
-    raise AssertionError(f"never happened: {what}")
+#: Waits for what a schedule a minute apart brings about: five minutes at least.
+SCHEDULE_POLLS = 30000
 
 
 def election_sessions(url: str) -> set[int]:
     """The processes (by pid) that took part in the election so far: one session each."""
-    names = psql(url, "SELECT application_name FROM pg_stat_activity WHERE application_name LIKE 'cumulus-backups %'")
+    names = psql_rows(url, "SELECT application_name FROM pg_stat_activity WHERE application_name LIKE 'cumulus-backups %'")
     return {int(name.split(" ")[1]) for name in names}
 
 
 def elected(url: str) -> set[int]:
     """The processes (by pid) holding the election's lock."""
-    names = psql(
+    names = psql_rows(
         url,
         """SELECT a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
            WHERE l.locktype = 'advisory' AND l.granted AND a.application_name LIKE 'cumulus-backups %'""",
@@ -66,8 +51,8 @@ def test_two_servers_on_one_database_take_one_scheduled_backup_a_period_and_the_
         servers = {first.process.pid: first, second.process.pid: second}
 
         # The first period: both servers' schedules came due (each asked the election), one backed up.
-        wait_until(lambda: election_sessions(database) == set(servers), "both servers' schedules came due")
-        wait_until(lambda: len(backups(shelf)) >= 1, "the elected server backed up")
+        wait_for(lambda: election_sessions(database) == set(servers), "both servers' schedules came due", polls=SCHEDULE_POLLS)
+        wait_for(lambda: len(backups(shelf)) >= 1, "the elected server backed up", polls=SCHEDULE_POLLS)
         holders = elected(database)
         assert len(holders) == 1 and holders <= set(servers), holders
         assert len(backups(shelf)) == 1, backups(shelf)
@@ -77,7 +62,7 @@ def test_two_servers_on_one_database_take_one_scheduled_backup_a_period_and_the_
         survivor = next(pid for pid in servers if pid != holder)
         servers[holder].process.kill()
         servers[holder].process.wait()
-        wait_until(lambda: len(backups(shelf)) >= 2, "the surviving server backed up")
+        wait_for(lambda: len(backups(shelf)) >= 2, "the surviving server backed up", polls=SCHEDULE_POLLS)
         assert elected(database) == {survivor}
         assert len(backups(shelf)) == 2, backups(shelf)
     finally:

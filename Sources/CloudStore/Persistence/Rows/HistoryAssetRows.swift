@@ -3,9 +3,11 @@
 /// restore or a revert gives back a record whose asset still downloads. The rows go when
 /// retention forgets their versions, and the blobs with the next collection.
 enum HistoryAssetRows {
-    /// The distinct blobs `fields` hold, in order.
+    /// The distinct blobs `fields` hold, in order; for fields without assets (most), found
+    /// without making an array.
     static func hashes(of fields: [String: FieldValue]) -> [String] {
-        Set(fields.values.flatMap(\.assets).compactMap(\.contentHash)).sorted()
+        guard fields.values.contains(where: \.holdsAssets) else { return [] }
+        return Set(fields.values.flatMap(\.assets).compactMap(\.contentHash)).sorted()
     }
 
     /// The blobs a stored payload holds: what a migration gives the versions kept before the
