@@ -35,6 +35,9 @@ public struct CloudDatabase: Sendable {
     public var auditPlace = ""
     /// One audit entry standing for a whole change instead of one per record: a share's change.
     var auditSummary: (action: String, target: String)?
+    /// Blobs a save may hold without an upload's receipt besides those the record holds: a
+    /// revert's, whose version in the history holds them.
+    var assetsHeldElsewhere: Set<String> = []
 
     var policy: AccessPolicy { AccessPolicy(caller: caller, database: database, viaShare: viaShare) }
 
@@ -73,7 +76,7 @@ public struct CloudDatabase: Sendable {
         }
         let (store, container, environment, database, caller, viaShare) = (store, container, environment, database, caller, viaShare)
         let via = credential?.packed
-        let receipts = AssetReceiptCheck(place: place, signer: store.assetSigner, now: now)
+        let receipts = AssetReceiptCheck(place: place, signer: store.assetSigner, now: now, heldElsewhere: assetsHeldElsewhere)
         let audit = recordAudit(request)
         storage.write({ [participantUsers] writer in
             // Made on the writer's thread, which alone uses them.

@@ -29,10 +29,11 @@ def writer(client: CloudKitClient, number: int, acknowledged: list[str], errors:
         index += 1
 
 
-def wait_for(condition, what: str) -> None:
-    """Waits for a condition the writers bring about in their own time (no bound on speed)."""
+def wait_for(condition, what: str, polls: int = 6000) -> None:
+    """Waits for a condition the writers (or a schedule) bring about in their own time (no
+    bound on speed), asking up to `polls` times, a hundredth of a second apart."""
     event = threading.Event()
-    for _ in range(6000):
+    for _ in range(polls):
         if condition():
             return
         event.wait(0.01)

@@ -37,6 +37,12 @@ def fresh_database() -> str:
     return base.rsplit("/", 1)[0] + "/" + name
 
 
+def psql_rows(url: str, sql: str) -> list[str]:
+    """The rows `sql` returns on the database at `url`, one line each, columns split by `|`."""
+    completed = subprocess.run(["psql", url, "-qAt", "-c", sql], capture_output=True, text=True, check=True)
+    return [line for line in completed.stdout.splitlines() if line]
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))

@@ -3,15 +3,18 @@ import Foundation
 /// What a record save does with the assets in its fields: a value with a receipt is accepted
 /// only if this server issued the receipt, for this database, for content it holds; a value
 /// without one only if the record already holds that content (a client saving back what it
-/// fetched). Either way the record keeps the content's checksum and size alone — never a
+/// fetched), or where the save says who else holds it (a revert to a version the history keeps).
+/// Either way the record keeps the content's checksum and size alone — never a
 /// `downloadURL` a client sent, which would be served to every reader.
 struct AssetReceiptCheck: Sendable {
     let place: AssetTickets.Place
     let signer: OpaqueTokenSigner
     let now: Int64
+    /// Content the save may hold without a receipt though the record does not.
+    var heldElsewhere: Set<String> = []
 
     func normalize(_ fields: [String: FieldValue], existing: Record?, reader: any EnvironmentReader) throws -> [String: FieldValue] {
-        let held = Set((existing?.fields.values ?? [:].values).flatMap(\.assets).compactMap(\.contentHash))
+        let held = heldElsewhere.union((existing?.fields.values ?? [:].values).flatMap(\.assets).compactMap(\.contentHash))
         var normalized = fields
         for (name, value) in fields where !value.assets.isEmpty {
             normalized[name] = try value.mappingAssets { try check($0, field: name, held: held, reader: reader) }

@@ -30,6 +30,15 @@ extension CloudStore {
         try backupTaking.withLock { _ in try takeBackupAlone(by: actor) }
     }
 
+    /// The backup a schedule takes: taken as ``takeBackup(by:)`` takes one when this process
+    /// is the one of those sharing the database that takes the scheduled backups (on SQLite, the
+    /// only one), else `nil`. A process takes over when the one that took them is gone.
+    /// - Throws: what ``takeBackup(by:)`` throws.
+    public func takeScheduledBackup() throws -> StoredBackup? {
+        guard backend.backupElection?.holdsScheduledBackups() ?? true else { return nil }
+        return try takeBackup()
+    }
+
     /// ``takeBackup(by:)``, with no other backup of this process being taken.
     private func takeBackupAlone(by actor: OperatorIdentity?) throws -> StoredBackup {
         let schedule = try backupSchedule()

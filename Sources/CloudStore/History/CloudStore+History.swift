@@ -145,6 +145,8 @@ extension CloudStore {
         var handle = try self.database(container, environment, database: database, as: .operator())
         handle.auditActor = actor
         handle.auditSummary = ("history.revert", "\(database) \(zoneName)/\(recordName) to version \(versionID)")
+        // The version's assets need no upload: the history holds their blobs.
+        handle.assetsHeldElsewhere = Set(HistoryAssetRows.hashes(of: version.record.fields))
         let current = try handle.lookup([RecordLookup(recordName)], zoneName: zoneName).first?.record
         let old = version.record
         let operation = RecordOperation(

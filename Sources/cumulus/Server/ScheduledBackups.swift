@@ -4,6 +4,7 @@ import Logging
 
 /// The backups the server takes of itself in the background (`--backup-schedule`), one every
 /// interval, off the request path; each deletes the oldest beyond `--backup-keep` once written.
+/// Of several servers on one PostgreSQL database, one at a time takes them.
 final class ScheduledBackups {
     private let store: CloudStore
     private let logger: Logger
@@ -23,7 +24,11 @@ final class ScheduledBackups {
         let timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "cumulus.backups", qos: .utility))
         timer.setEventHandler {
             do {
-                let backup = try store.takeBackup()
+                // With several servers on one PostgreSQL database, one takes each backup.
+                guard let backup = try store.takeScheduledBackup() else {
+                    logger.debug("another server on the database takes the scheduled backups")
+                    return
+                }
                 logger.info("backed up to \(backup.name) (\(backup.bytes) bytes)")
             } catch {
                 logger.error("the scheduled backup failed: \(error)")

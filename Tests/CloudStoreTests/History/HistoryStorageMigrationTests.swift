@@ -27,9 +27,9 @@ import Testing
                             """
                             INSERT INTO record_history(scope, owner, zone_name, name, type_name, tag, created, created_by, created_device,
                                 modified, modified_by, modified_device, size, payload, kind, time)
-                            VALUES (1, '_u', 'Z', 'r', 'T', 't', 0, '_u', '', 0, '_u', '', ?, x'00', 3, 0)
+                            VALUES (1, '_u', 'Z', 'r', 'T', 't', 0, '_u', '', 0, '_u', '', ?, ?, 3, 0)
                             """
-                        ).execute([.integer(Int64(size))])
+                        ).execute([.integer(Int64(size)), .blob(RecordPayloadCodec.encode(["title": .string("kept")]))])
                     }
                 }
             }

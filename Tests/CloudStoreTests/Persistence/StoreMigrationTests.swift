@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import TestSupport
 import Testing
@@ -372,6 +373,26 @@ struct StoreMigrationTests {
         _ = try source.publicDatabase(postgres).modify(ModifyRequest(operations: [RecordOperation(.forceDelete, recordName: "note-5")]))
         let after = try trash(postgres, .public).records
         #expect(after.map(\.record.recordName) == ["note-5", "note-3"] && after[0].id > publicTrash.records.map(\.id).max()!)
+    }
+
+    /// A deleted record's blob, held by its version in the trash, is held on the target too:
+    /// the copy's collection keeps it, and the record restored there downloads it.
+    @Test func aTrashedRecordsBlobIsHeldOnTheTarget() throws {
+        let source = try Self.makeSource()
+        _ = try source.publicDatabase().modify(ModifyRequest(operations: [RecordOperation(.forceDelete, recordName: "with-file")]))
+        let database = try TestPostgres.makeDatabase()
+        let report = try StoreMigration(from: source.temporary.directory, to: database.url).run()
+        #expect(report.mismatches.isEmpty)
+        #expect(report.rows("\(source.container.rawValue) development", "history_assets") == 1)
+
+        let postgres = try Self.openOnPostgres(database, source: source)
+        #expect(try postgres.collectUnreferencedAssets(source.container, .development, createdBefore: .max) == 0)
+        let restored = try postgres.restoreFromTrash(
+            source.container, .development, in: HistoryScope(database: .public), recordNames: ["with-file"], by: .local)
+        #expect(restored.restored == 1)
+        let sha = SHA256.hash(data: Array("the file's bytes".utf8)).map { String(format: "%02x", $0) }.joined()
+        let space = EnvironmentKey(container: source.container, environment: .development)
+        #expect(try postgres.assetStore.read(sha, in: space) == Array("the file's bytes".utf8), "the blob is still there")
     }
 
     @Test func aTargetHoldingAStoreIsRefusedAndLeftAsItWas() throws {

@@ -40,6 +40,10 @@ protocol StorageBackend: Sendable {
     /// process, or it serves no requests.
     var heartbeat: (any ProcessHeartbeat)? { get }
 
+    /// Which of the processes sharing the database takes the scheduled backups; `nil` when
+    /// there is one process (it takes them all).
+    var backupElection: (any BackupElection)? { get }
+
     /// What the backend counts beside its environments (its connection pool), for metrics.
     var storageStatistics: StorageStatistics { get }
 }

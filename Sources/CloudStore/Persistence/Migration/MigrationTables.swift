@@ -217,6 +217,9 @@ enum MigrationTables {
                 Column("name", .text), Column("created", .integer), Column("time", .integer), Column("replaced_by", .text),
                 Column("replaced_via", .text), Column("records", .integer),
             ]),
+        // Which blobs each kept version holds: without them the copy's trashed blobs would be
+        // collected.
+        MigrationTable("history_assets", key: ["id", "sha"], [Column("id", .integer), Column("sha", .text)]),
     ]
 
     /// How long the environment keeps its history, when it sets its own (a row of `meta`).

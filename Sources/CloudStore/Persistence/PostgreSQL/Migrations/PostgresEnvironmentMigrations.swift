@@ -325,5 +325,26 @@ enum PostgresEnvironmentMigrations {
         """
         INSERT INTO {schema}.zone_stats(zone, records, bytes) SELECT 0, 0, sum(size) FROM {schema}.record_history HAVING count(*) > 0;
         """,
+        // Which blobs each kept version holds (see ``HistoryAssetRows``), the versions kept
+        // before given theirs from their payloads.
+        .steps { connection, schema in
+            try connection.executeScript(
+                """
+                CREATE TABLE \(schema).history_assets(
+                    id bigint NOT NULL,
+                    sha text NOT NULL,
+                    PRIMARY KEY(id, sha)
+                );
+                CREATE INDEX history_assets_by_sha ON \(schema).history_assets(sha);
+                """)
+            let kept = try connection.execute("SELECT id, payload FROM \(schema).record_history").map {
+                ($0.integer(0), try HistoryAssetRows.hashes(ofPayload: $0.blob(1)))
+            }
+            for (id, hashes) in kept where !hashes.isEmpty {
+                try connection.execute(
+                    "INSERT INTO \(schema).history_assets(id, sha) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING",
+                    [.integer(id), .textArray(hashes)])
+            }
+        },
     ])
 }

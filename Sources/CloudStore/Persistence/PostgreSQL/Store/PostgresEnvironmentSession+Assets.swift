@@ -42,6 +42,7 @@ extension PostgresEnvironmentSession {
         try connection.execute(
             """
             DELETE FROM \(table("asset_blobs")) b WHERE created < $1 AND NOT EXISTS (SELECT 1 FROM \(table("asset_refs")) r WHERE r.sha = b.sha)
+                AND NOT EXISTS (SELECT 1 FROM \(table("history_assets")) h WHERE h.sha = b.sha)
             RETURNING sha, size, stored, compressed, created
             """,
             [.integer(time)]

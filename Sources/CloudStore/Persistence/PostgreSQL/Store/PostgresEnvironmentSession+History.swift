@@ -3,16 +3,30 @@ extension PostgresEnvironmentSession {
 
     func keepVersion(of stored: StoredRecord, in zone: StoredZone, replacedBy replacement: VersionReplacement) throws {
         // Copied row to row: the payload is not decoded or encoded again.
-        try connection.execute(
-            """
+        let copy = """
             INSERT INTO \(table("record_history"))(\(HistoryRows.keptColumns))
             SELECT \(HistoryRows.copiedColumns(typeName: "$8") { "$\($0)" }) FROM \(table("records")) r WHERE r.rid = $9
-            """,
-            Self.values(HistoryRows.copiedParameters(zone, replacement)) + [.text(stored.record.recordType), .integer(stored.key)])
+            """
+        let parameters =
+            Self.values(HistoryRows.copiedParameters(zone, replacement)) + [.text(stored.record.recordType), .integer(stored.key)]
+        // The blobs the version holds, known from the fields already read, go in the same
+        // statement: no round trip more for a record with assets, nothing more without.
+        let hashes = HistoryAssetRows.hashes(of: stored.record.fields)
         count(zone: HistoryRows.statsZone(of: zone), type: 0, records: 0, bytes: Int64(stored.size))
+        guard !hashes.isEmpty else {
+            try connection.execute(copy, parameters)
+            return
+        }
+        try connection.execute(
+            """
+            WITH kept AS (\(copy) RETURNING id)
+            INSERT INTO \(table("history_assets"))(id, sha) SELECT kept.id, sha FROM kept, unnest($10::text[]) AS sha
+            """,
+            parameters + [.textArray(hashes)])
     }
 
     func keepZone(_ zone: StoredZone, replacedBy replacement: VersionReplacement) throws {
+        let before = try connection.execute("SELECT coalesce(max(id), 0)::bigint FROM \(table("record_history"))").scalarInteger() ?? 0
         let kept = try connection.execute(
             """
             WITH kept AS (
@@ -27,6 +41,7 @@ extension PostgresEnvironmentSession {
         ).first { ($0.integer(0), $0.integer(1)) }
         let records = kept?.0 ?? 0
         count(zone: HistoryRows.statsZone(of: zone), type: 0, records: 0, bytes: kept?.1 ?? 0)
+        try connection.execute(HistoryAssetRows.copyZoneReferences(table, { "$\($0)" }), [.integer(zone.key), .integer(before)])
         try connection.execute(
             """
             INSERT INTO \(table("zone_trash"))(zone_key, scope, owner, name, created, time, replaced_by, replaced_via, records)
@@ -59,6 +74,7 @@ extension PostgresEnvironmentSession {
         ).first { ($0.integer(0), $0.integer(1)) }
         count(zone: HistoryRows.forgottenStatsZone, type: 0, records: 0, bytes: -(forgotten?.1 ?? 0))
         let versions = Int(forgotten?.0 ?? 0)
+        try connection.execute(HistoryAssetRows.forgetReferences(table))
         return versions + (try connection.execute("DELETE FROM \(table("zone_trash")) WHERE time < $1", [.integer(time)]).affectedRows)
     }
 

@@ -53,7 +53,7 @@ extension PostgresEnvironmentSession {
         for name in [
             "shares", "share_participants", "records", "changes", "zone_log", "database_counters", "subscriptions", "notifications",
             "notification_deliveries", "notification_cursors", "asset_refs", "refs", "zones", "zone_stats", "type_stats", "user_roles",
-            "grants", "fields", "record_types", "roles", "record_history", "zone_trash",
+            "grants", "fields", "record_types", "roles", "record_history", "zone_trash", "history_assets",
         ] {
             try connection.execute("DELETE FROM \(table(name))")
         }

@@ -227,8 +227,7 @@ enum PostgresProjections {
     private static func insertAssetReferences(key: Int64, fields: [String: FieldValue], on connection: PostgresConnection, schema: String)
         throws
     {
-        let hashes = Set(fields.values.flatMap(\.assets).compactMap(\.contentHash))
-        for sha in hashes.sorted() {
+        for sha in HistoryAssetRows.hashes(of: fields) {
             try connection.execute(
                 "INSERT INTO \(schema).asset_refs(rid, sha) VALUES ($1, $2) ON CONFLICT DO NOTHING", [.integer(key), .text(sha)])
         }

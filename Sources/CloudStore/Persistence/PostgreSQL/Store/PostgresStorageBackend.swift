@@ -5,11 +5,12 @@ import Synchronization
 /// in schemas of their own, one schema per container environment. The processes tell each
 /// other of their commits (``PostgresCrossProcess``), count each other by heartbeat
 /// (``PostgresHeartbeat``), and the store is backed up with PostgreSQL's programs
-/// (``PostgresBackup``).
+/// (``PostgresBackup``), on a schedule by one of them at a time (``PostgresBackupElection``).
 final class PostgresStorageBackend: StorageBackend, CrossProcessSignalling, StorageReadiness {
     /// The database's connections.
     let pool: PostgresPool
     let heartbeat: (any ProcessHeartbeat)?
+    let backupElection: (any BackupElection)?
     let url: String
     private let catalogStore: PostgresCatalogStore
     private let requestLogStore: PostgresRequestLogStore
@@ -32,6 +33,7 @@ final class PostgresStorageBackend: StorageBackend, CrossProcessSignalling, Stor
         #endif
         let pool = pool
         heartbeat = try configuration.heartbeatInterval.map { try PostgresHeartbeat(pool: pool, interval: $0) }
+        backupElection = PostgresBackupElection(url: url)
     }
 
     deinit {

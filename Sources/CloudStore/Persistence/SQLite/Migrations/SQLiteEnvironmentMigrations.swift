@@ -369,7 +369,29 @@ enum SQLiteEnvironmentMigrations {
         """
         INSERT INTO zone_stats(zone, records, bytes) SELECT 0, 0, sum(size) FROM record_history HAVING count(*) > 0;
         """,
+        // Which blobs each kept version holds (see ``HistoryAssetRows``), the versions kept
+        // before given theirs from their payloads.
+        .steps(withHistoryAssets),
     ])
+
+    @Sendable private static func withHistoryAssets(_ connection: SQLiteConnection) throws {
+        try connection.execute(
+            """
+            CREATE TABLE history_assets(
+                id INTEGER NOT NULL,
+                sha TEXT NOT NULL,
+                PRIMARY KEY(id, sha)
+            ) WITHOUT ROWID;
+            CREATE INDEX history_assets_by_sha ON history_assets(sha);
+            """)
+        let kept = try connection.statement("SELECT id, payload FROM record_history").rows {
+            ($0.integer(0), try HistoryAssetRows.hashes(ofPayload: $0.blob(1)))
+        }
+        let insert = try connection.statement("INSERT OR IGNORE INTO history_assets(id, sha) VALUES (?, ?)")
+        for (id, hashes) in kept {
+            for sha in hashes { try insert.execute([.integer(id), .text(sha)]) }
+        }
+    }
 
     /// Record keys are taken as one more than the largest key, without `AUTOINCREMENT`:
     /// `AUTOINCREMENT` read and wrote `sqlite_sequence` on every insert, a page more in every

@@ -31,6 +31,7 @@ extension SQLiteEnvironmentSession {
             """
             SELECT sha, size, stored, compressed, created FROM asset_blobs b
             WHERE created < ? AND NOT EXISTS (SELECT 1 FROM asset_refs r WHERE r.sha = b.sha)
+                AND NOT EXISTS (SELECT 1 FROM history_assets h WHERE h.sha = b.sha)
             """
         ).rows([.integer(time)]) {
             AssetBlob(sha: $0.text(0), size: $0.integer(1), stored: $0.integer(2), compressed: $0.integer(3) != 0, created: $0.integer(4))
@@ -58,7 +59,7 @@ extension SQLiteEnvironmentSession {
 
     /// Records which blobs a stored record holds.
     func insertAssetReferences(key: Int64, fields: [String: FieldValue]) throws {
-        let hashes = Set(fields.values.flatMap(\.assets).compactMap(\.contentHash))
+        let hashes = HistoryAssetRows.hashes(of: fields)
         guard !hashes.isEmpty else { return }
         let insert = try connection.statement("INSERT OR IGNORE INTO asset_refs(rid, sha) VALUES (?, ?)")
         for sha in hashes { try insert.execute([.integer(key), .text(sha)]) }

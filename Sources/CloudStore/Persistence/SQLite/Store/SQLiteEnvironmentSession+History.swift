@@ -10,11 +10,19 @@ extension SQLiteEnvironmentSession {
             .text(replacement.via), .integer(stored.key),
         ])
         count(zone: HistoryRows.statsZone(of: zone), type: 0, records: 0, bytes: Int64(stored.size))
+        // The blobs the version holds, known from the fields already read: nothing more to do
+        // for a record without assets, a row per blob for one with them.
+        let hashes = HistoryAssetRows.hashes(of: stored.record.fields)
+        guard !hashes.isEmpty, connection.changes == 1 else { return }
+        let id = connection.lastInsertRowID
+        let insert = try connection.statement("INSERT OR IGNORE INTO history_assets(id, sha) VALUES (?, ?)")
+        for sha in hashes { try insert.execute([.integer(id), .text(sha)]) }
     }
 
     func keepZone(_ zone: StoredZone, replacedBy replacement: VersionReplacement) throws {
         let sum = try connection.statement("SELECT coalesce(sum(size), 0) FROM records WHERE zone = ?")
         count(zone: HistoryRows.statsZone(of: zone), type: 0, records: 0, bytes: try sum.scalarInteger([.integer(zone.key)]) ?? 0)
+        let before = try connection.statement("SELECT coalesce(max(id), 0) FROM record_history").scalarInteger() ?? 0
         try connection.statement(
             """
             INSERT INTO record_history(\(HistoryRows.keptColumns))
@@ -24,6 +32,7 @@ extension SQLiteEnvironmentSession {
             """
         ).execute(Self.values(HistoryRows.copiedParameters(zone, replacement)) + [.integer(zone.key)])
         let records = connection.changes
+        try connection.statement(HistoryAssetRows.copyZoneReferences({ $0 }, { _ in "?" })).execute([.integer(zone.key), .integer(before)])
         try connection.statement(
             """
             INSERT INTO zone_trash(zone_key, scope, owner, name, created, time, replaced_by, replaced_via, records)
@@ -52,6 +61,7 @@ extension SQLiteEnvironmentSession {
         count(zone: HistoryRows.forgottenStatsZone, type: 0, records: 0, bytes: -(bytes ?? 0))
         try connection.statement("DELETE FROM record_history WHERE id < ?").execute([.integer(first)])
         let versions = connection.changes
+        try connection.statement(HistoryAssetRows.forgetReferences { $0 }).execute()
         try connection.statement("DELETE FROM zone_trash WHERE time < ?").execute([.integer(time)])
         return versions + connection.changes
     }

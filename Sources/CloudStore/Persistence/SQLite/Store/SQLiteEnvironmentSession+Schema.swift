@@ -124,7 +124,7 @@ extension SQLiteEnvironmentSession {
         for table in [
             "shares", "share_participants", "records", "changes", "zone_log", "subscriptions", "notifications", "notification_deliveries",
             "notification_cursors", "asset_refs", "refs", "zones", "zone_stats", "type_stats", "user_roles", "grants", "fields",
-            "record_types", "roles", "record_history", "zone_trash",
+            "record_types", "roles", "record_history", "zone_trash", "history_assets",
         ] {
             try connection.execute("DELETE FROM \(table)")
         }

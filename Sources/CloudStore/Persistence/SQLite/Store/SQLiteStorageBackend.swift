@@ -65,5 +65,6 @@ final class SQLiteStorageBackend: StorageBackend {
     var crossProcess: (any CrossProcessSignalling)? { nil }
     var readiness: (any StorageReadiness)? { nil }
     var heartbeat: (any ProcessHeartbeat)? { nil }
+    var backupElection: (any BackupElection)? { nil }
     var storageStatistics: StorageStatistics { StorageStatistics(log: catalogDatabase.logStatistics) }
 }
