@@ -7,19 +7,39 @@ import Testing
 /// `cumulus trash`, `cumulus history` and `cumulus restore-point` through the management actions,
 /// on the data directory.
 @Suite struct HistoryCommandsTests {
-    @Test func deletedRecordsAreListedRestoredRevertedAndAZoneBroughtBack() throws {
-        let fixture = try AdminFixture()
-        let store = fixture.store
-        let environment = fixture.fixture.postgresDatabase.map { ["CUMULUS_DATABASE_URL": $0.url] } ?? [:]
-        let place = ["--container", fixture.container, "--environment", "development", "--data-dir", fixture.fixture.directory]
+    /// The command line on the admin fixture's store, and alice's private database to change as
+    /// a client would.
+    private struct Commands {
+        let fixture: AdminFixture
+        let environment: [String: String]
+        let place: [String]
+        /// alice's private database, where the Work zone is.
+        let work: CloudDatabase
         let privately = ["--database", "private", "--user", "alice"]
+
+        init() throws {
+            fixture = try AdminFixture()
+            environment = fixture.fixture.postgresDatabase.map { ["CUMULUS_DATABASE_URL": $0.url] } ?? [:]
+            place = ["--container", fixture.container, "--environment", "development", "--data-dir", fixture.fixture.directory]
+            let alice = try #require(try fixture.store.user(named: "alice", in: fixture.fixture.container)).userRecordName
+            work = try fixture.store.database(fixture.fixture.container, .development, .private, as: .user(alice))
+        }
+
+        /// Runs `cumulus` with `arguments` on the store; its output as JSON, once it succeeded.
         func run(_ arguments: [String]) throws -> JSONValue {
             let run = try CumulusBinary.run(arguments + place, environment: environment)
             #expect(run.status == 0, "\(arguments): \(run.error)")
             return try JSONValue.parse(run.output)
         }
-        let alice = try #require(try store.user(named: "alice", in: fixture.fixture.container)).userRecordName
-        let work = try store.database(fixture.fixture.container, .development, .private, as: .user(alice))
+
+        /// Runs `cumulus` with `arguments` on the store, expecting nothing of it.
+        func attempt(_ arguments: [String]) throws -> CumulusBinary.Result {
+            try CumulusBinary.run(arguments + place, environment: environment)
+        }
+    }
+    @Test func deletedRecordsAreListedRestoredRevertedAndAZoneBroughtBack() throws {
+        let commands = try Commands()
+        let (work, privately, run) = (commands.work, commands.privately, commands.run)
         _ = try work.modify(
             ModifyRequest(
                 operations: [
@@ -52,7 +72,7 @@ import Testing
         #expect(plan["dryRun"] == true && plan["restored"] == 0 && plan["reverted"] == 0 && plan["removed"] == 0, "\(plan)")
         let before = try run(["restore-point", "--zone", "Work", "--at", String(point - 1), "--dry-run"] + privately)
         #expect(before["removed"] == 2 && before["reverted"] == 0, "a and b were made after that: \(before)")
-        let refused = try CumulusBinary.run(["restore-point", "--at", "0"] + privately + place, environment: environment)
+        let refused = try commands.attempt(["restore-point", "--at", "0"] + privately)
         #expect(refused.status != 0 && refused.error.contains("--zone"), "\(refused.error)")
 
         #expect(try run(["history", "retention", "--set", "7d"])["seconds"] == 604_800)
@@ -61,18 +81,10 @@ import Testing
     }
 
     @Test func theTrashIsListedAPageAtATimeOrWhole() throws {
-        let fixture = try AdminFixture()
-        let store = fixture.store
-        let environment = fixture.fixture.postgresDatabase.map { ["CUMULUS_DATABASE_URL": $0.url] } ?? [:]
-        let place = ["--container", fixture.container, "--environment", "development", "--data-dir", fixture.fixture.directory]
-        let privately = ["--database", "private", "--user", "alice", "--zone", "Work"]
-        func run(_ arguments: [String]) throws -> JSONValue {
-            let run = try CumulusBinary.run(["trash", "list"] + arguments + privately + place, environment: environment)
-            #expect(run.status == 0, "\(arguments): \(run.error)")
-            return try JSONValue.parse(run.output)
-        }
-        let alice = try #require(try store.user(named: "alice", in: fixture.fixture.container)).userRecordName
-        let work = try store.database(fixture.fixture.container, .development, .private, as: .user(alice))
+        let commands = try Commands()
+        let work = commands.work
+        let privately = commands.privately + ["--zone", "Work"]
+        func run(_ arguments: [String]) throws -> JSONValue { try commands.run(["trash", "list"] + arguments + privately) }
         let names = (0..<5).map { "d\($0)" }
         _ = try work.modify(
             ModifyRequest(
@@ -91,25 +103,15 @@ import Testing
         #expect(pages.flatMap { $0 }.sorted() == names, "each deleted record once")
         let whole = try run(["--limit", "2", "--all"])
         #expect(listed(whole) == pages.flatMap { $0 } && whole["next"] == .null)
-        let refused = try CumulusBinary.run(["trash", "list", "--after", "nowhere"] + privately + place, environment: environment)
+        let refused = try commands.attempt(["trash", "list", "--after", "nowhere"] + privately)
         #expect(refused.status != 0 && refused.error.contains("after"), "\(refused.error)")
     }
 
     /// `cumulus restore-point --backup NAME` brings a zone back to what one of the server's
     /// backups holds, after a dry run that counts it; a time and a backup together are refused.
     @Test func aZoneIsBroughtBackToWhatABackupHolds() throws {
-        let fixture = try AdminFixture()
-        let store = fixture.store
-        let environment = fixture.fixture.postgresDatabase.map { ["CUMULUS_DATABASE_URL": $0.url] } ?? [:]
-        let place = ["--container", fixture.container, "--environment", "development", "--data-dir", fixture.fixture.directory]
-        let privately = ["--database", "private", "--user", "alice"]
-        func run(_ arguments: [String]) throws -> JSONValue {
-            let run = try CumulusBinary.run(arguments + place, environment: environment)
-            #expect(run.status == 0, "\(arguments): \(run.error)")
-            return try JSONValue.parse(run.output)
-        }
-        let alice = try #require(try store.user(named: "alice", in: fixture.fixture.container)).userRecordName
-        let work = try store.database(fixture.fixture.container, .development, .private, as: .user(alice))
+        let commands = try Commands()
+        let (store, work, privately, run) = (commands.fixture.store, commands.work, commands.privately, commands.run)
         _ = try work.modify(
             ModifyRequest(
                 operations: ["a", "b"].map { RecordOperation(.create, recordName: $0, recordType: "Note", fields: ["title": .string($0)]) },
@@ -130,8 +132,7 @@ import Testing
         #expect(try work.lookup([RecordLookup("a")], zoneName: "Work").first?.record?.fields["title"] == .string("a"))
         #expect(try work.lookup([RecordLookup("c")], zoneName: "Work").first?.record == nil)
 
-        let both = try CumulusBinary.run(
-            ["restore-point", "--zone", "Work", "--at", "0", "--backup", backup] + privately + place, environment: environment)
+        let both = try commands.attempt(["restore-point", "--zone", "Work", "--at", "0", "--backup", backup] + privately)
         #expect(both.status != 0 && both.error.contains("--backup"), "\(both.error)")
     }
 }

@@ -21,10 +21,7 @@ extension CloudStore {
         named name: String, _ container: ContainerIdentifier, _ environment: Environment, in scope: HistoryScope, dryRun: Bool,
         by actor: OperatorIdentity
     ) throws -> RestoreOutcome {
-        guard let database = scope.database else { throw CloudStoreError.badRequest("A restore from a backup names a database") }
-        guard scope.zoneName != nil || scope.recordType != nil else {
-            throw CloudStoreError.badRequest("A restore from a backup names a zone or a record type")
-        }
+        let database = try scope.restoredDatabase("A restore from a backup")
         let workDirectory = try Self.privateDirectory(in: FileManager.default.temporaryDirectory.path, "backup-read")
         defer { try? FileManager.default.removeItem(atPath: workDirectory) }
         let file = try backupFile(named: name, into: workDirectory)
@@ -61,16 +58,10 @@ extension CloudStore {
             for blob in newBlobs { try self.assetStore.commit(blob.staged) }
             return outcome
         }
-        if dryRun {
-            // Counted in a transaction that writes nothing, on the writer's snapshot.
-            return try self.environment(container, environment).write { writer in try plan(writer, { _ in nil }) }
-        }
-        var target = database.description
-        if let zoneName = scope.zoneName { target += " \(zoneName)" }
-        if let recordType = scope.recordType { target += ", type \(recordType)" }
         do {
-            return try writingHistory(
-                container, environment, "history.restore-from-backup", target: "\(target) from \(name)", by: actor, plan)
+            return try restoring(
+                container, environment, dryRun: dryRun, "history.restore-from-backup",
+                target: "\(Self.describe(scope, names: nil, since: nil)) from \(name)", by: actor, plan)
         } catch {
             try? self.environment(container, environment).write { writer in
                 for blob in blobs { assetStore.discard(blob.staged, blobIsHeld: try writer.assetBlob(blob.row.sha) != nil) }

@@ -169,10 +169,7 @@ extension CloudStore {
         _ container: ContainerIdentifier, _ environment: Environment, in scope: HistoryScope, at time: Int64, dryRun: Bool,
         by actor: OperatorIdentity
     ) throws -> RestoreOutcome {
-        guard let database = scope.database else { throw CloudStoreError.badRequest("A restore point names a database") }
-        guard scope.zoneName != nil || scope.recordType != nil else {
-            throw CloudStoreError.badRequest("A restore point names a zone or a record type")
-        }
+        let database = try scope.restoredDatabase("A restore point")
         let now = now
         let plan: (any EnvironmentWriter, (DatabaseID) -> NotificationGenerator?) throws -> RestoreOutcome = { writer, notifiers in
             var outcome = RestoreOutcome()
@@ -191,13 +188,9 @@ extension CloudStore {
             }
             return outcome
         }
-        if dryRun {
-            // Counted in a transaction that writes nothing, on the writer's snapshot.
-            return try self.environment(container, environment).write { writer in try plan(writer, { _ in nil }) }
-        }
-        return try writingHistory(
-            container, environment, "history.restore-point", target: "\(Self.describe(scope, names: nil, since: nil)) at \(time)",
-            by: actor, plan)
+        return try restoring(
+            container, environment, dryRun: dryRun, "history.restore-point",
+            target: "\(Self.describe(scope, names: nil, since: nil)) at \(time)", by: actor, plan)
     }
 
     /// Writes records back into a zone as new changes, as a restore does: each record given is
@@ -261,6 +254,16 @@ extension CloudStore {
         static func < (lhs: PlaceKey, rhs: PlaceKey) -> Bool {
             (lhs.database.description, lhs.zoneName) < (rhs.database.description, rhs.zoneName)
         }
+    }
+
+    /// Runs a restore's `plan`: with `dryRun`, in a transaction that writes nothing (counted on
+    /// the writer's snapshot); else as ``writingHistory(_:_:_:target:by:_:)`` runs it, audited.
+    func restoring(
+        _ container: ContainerIdentifier, _ environment: Environment, dryRun: Bool, _ action: String, target: String,
+        by actor: OperatorIdentity, _ plan: (any EnvironmentWriter, (DatabaseID) -> NotificationGenerator?) throws -> RestoreOutcome
+    ) throws -> RestoreOutcome {
+        if dryRun { return try self.environment(container, environment).write { writer in try plan(writer, { _ in nil }) } }
+        return try writingHistory(container, environment, action, target: target, by: actor, plan)
     }
 
     /// Runs `body` in one write transaction of the environment with the notifications of the
@@ -463,7 +466,7 @@ extension CloudStore {
     }
 
     /// How the audit trail names a scope: `private(_u1) Notes, type Note, 2 records, since 1700000000000`.
-    private static func describe(_ scope: HistoryScope, names: [String]?, since: Int64?) -> String {
+    static func describe(_ scope: HistoryScope, names: [String]?, since: Int64?) -> String {
         var parts = [scope.database?.description ?? "every database"]
         if let zone = scope.zoneName { parts[0] += " \(zone)" }
         if let type = scope.recordType { parts.append("type \(type)") }

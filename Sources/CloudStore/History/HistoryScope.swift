@@ -22,4 +22,12 @@ public struct HistoryScope: Hashable, Sendable {
     func contains(zone: String, of database: DatabaseID) -> Bool {
         (self.database == nil || self.database == database) && (zoneName == nil || zoneName == zone)
     }
+
+    /// The database a restore of a zone or a type (`what`: "A restore point") acts on.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` without a database, or without a zone or a type.
+    func restoredDatabase(_ what: String) throws -> DatabaseID {
+        guard let database else { throw CloudStoreError.badRequest("\(what) names a database") }
+        guard zoneName != nil || recordType != nil else { throw CloudStoreError.badRequest("\(what) names a zone or a record type") }
+        return database
+    }
 }

@@ -20,10 +20,7 @@ extension BackupsPages {
     private func restoreFromBackupPage(
         _ location: ConsoleLocation, _ request: ConsoleRequest, backup: String?, zone: String?, type: String?, error: ConsoleError?
     ) -> Page {
-        let history = HistoryPages(console: console)
-        var context = history.frame(location, request)
-        if let reason = history.blocked(location) { context["blocked"] = reason }
-        context.merge(history.choices(location, request, zone: zone, type: type)) { _, new in new }
+        var context = HistoryPages(console: console).restoreDialog(location, request, zone: zone, type: type)
         context["action"] = HistoryPages.formPath(location, "/restore-from-backup")
         context["restorePointURL"] = HistoryPages.path(location, "/restore-point", query: [("zone", zone), ("type", type)])
         do {
@@ -33,12 +30,7 @@ extension BackupsPages {
         } catch {
             context["noBackups"] = ConsoleError(error).description
         }
-        var page = Page("console.restore-from-backup", context: context)
-        if let error {
-            page.context["error"] = error.description
-            page.status = error.status
-        }
-        return page
+        return HistoryPages.dialogPage("console.restore-from-backup", context, error: error)
     }
 
     func restoreFromBackup(_ request: ConsoleRequest) throws -> ConsoleAnswer {

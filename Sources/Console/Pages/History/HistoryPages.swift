@@ -70,7 +70,7 @@ struct HistoryPages: Sendable {
 
     /// The base template values: the bar (the Zones tab's, whose database switch and user box
     /// these pages share), the user fields and the time zone.
-    func frame(_ location: ConsoleLocation, _ request: ConsoleRequest) -> [String: Any] {
+    private func frame(_ location: ConsoleLocation, _ request: ConsoleRequest) -> [String: Any] {
         [
             "bar": location.bar(.zones), "userFields": Self.userFields(location),
             "timeZone": Formatting.timeZone(of: request.http).identifier, "database": location.database.rawValue,
@@ -79,7 +79,7 @@ struct HistoryPages: Sendable {
     }
 
     /// The filter's choices: every zone of the database and of the trash, every type of the schema.
-    func choices(
+    private func choices(
         _ location: ConsoleLocation, _ request: ConsoleRequest, zone: String?, type: String?, trashed: [String] = []
     ) -> [String: Any] {
         let zones = console.zoneNames(location, request).map(\.name)
@@ -331,14 +331,26 @@ struct HistoryPages: Sendable {
     private func restorePointPage(
         _ location: ConsoleLocation, _ request: ConsoleRequest, zone: String?, type: String?, at: String?, error: ConsoleError?
     ) -> Page {
-        var context = frame(location, request)
-        if let reason = blocked(location) { context["blocked"] = reason }
-        context.merge(choices(location, request, zone: zone, type: type)) { _, new in new }
+        var context = restoreDialog(location, request, zone: zone, type: type)
         context["action"] = Self.formPath(location, "/restore-point")
         context["trashURL"] = Self.path(location, "/trash")
         context["backupRestoreURL"] = Self.path(location, "/restore-from-backup", query: [("zone", zone), ("type", type)])
         context["at"] = at ?? Formatting.localInput(Self.anHourAgo, in: Formatting.timeZone(of: request.http))
-        var page = Page("console.restore-point", context: context)
+        return Self.dialogPage("console.restore-point", context, error: error)
+    }
+
+    /// What a dialog restoring a zone or a type shows first: the frame, why the database's
+    /// records cannot be shown (when they cannot), and the zones and types to choose from.
+    func restoreDialog(_ location: ConsoleLocation, _ request: ConsoleRequest, zone: String?, type: String?) -> [String: Any] {
+        var context = frame(location, request)
+        if let reason = blocked(location) { context["blocked"] = reason }
+        context.merge(choices(location, request, zone: zone, type: type)) { _, new in new }
+        return context
+    }
+
+    /// A dialog's page, with `error` and its status when the last try was refused.
+    static func dialogPage(_ template: String, _ context: [String: Any], error: ConsoleError?) -> Page {
+        var page = Page(template, context: context)
         if let error {
             page.context["error"] = error.description
             page.status = error.status
