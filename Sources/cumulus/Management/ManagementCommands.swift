@@ -26,6 +26,7 @@ enum ManagementCommands {
         "takeBackup": "backups take",
         "downloadBackup": "backups download",
         "deleteBackup": "backups delete",
+        "restoreFromBackup": "restore-point",
         // Users
         "users": "users list",
         "addUser": "users add",
