@@ -98,9 +98,10 @@ struct LogsCommand: ParsableCommand {
                 ManagementPath(
                     segments: ["containers", container, "logs", "requests", request], query: [("environment", environment?.rawValue)])
             ).entry
-            // The user by name first, as the console names them.
-            let name = try entry.user.flatMap { user in
-                try client.result(
+            // The user by name first, as the console names them; by record name to an operator who
+            // may not read the users (a viewer), who may still read the call.
+            let name = entry.user.flatMap { user in
+                try? client.result(
                     UsersView.self, .get, ManagementPath(segments: ["containers", container, "users"], query: [("search", user)])
                 ).users.first { $0.userRecordName == user }?.name
             }

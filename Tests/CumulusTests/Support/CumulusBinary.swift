@@ -16,9 +16,13 @@ enum CumulusBinary {
         var error: String
     }
 
-    /// Runs `cumulus` with `arguments` and optional standard input, and waits for it.
+    /// Runs `cumulus` with `arguments` and optional standard input, and waits for it. With
+    /// `meanwhile`, calls it while the command runs (what a command that follows a stream waits
+    /// for), and ends the command if it still runs after a few hundred calls.
     @discardableResult
-    static func run(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Result {
+    static func run(
+        _ arguments: [String], input: String? = nil, environment: [String: String] = [:], meanwhile: (() throws -> Void)? = nil
+    ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
@@ -27,13 +31,44 @@ enum CumulusBinary {
         process.standardOutput = output
         process.standardError = error
         process.standardInput = stdin
+        // Read on their own threads, so that a command writing much never waits for this one.
+        let out = Drained(output), err = Drained(error)
         try process.run()
         if let input { stdin.fileHandleForWriting.write(Data(input.utf8)) }
         try stdin.fileHandleForWriting.close()
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = error.fileHandleForReading.readDataToEndOfFile()
+        if let meanwhile {
+            var calls = 0
+            while process.isRunning {
+                guard calls < 600 else {
+                    process.terminate()
+                    break
+                }
+                try meanwhile()
+                calls += 1
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
         process.waitUntilExit()
-        return Result(
-            status: process.terminationStatus, output: String(decoding: out, as: UTF8.self), error: String(decoding: err, as: UTF8.self))
+        return Result(status: process.terminationStatus, output: out.text(), error: err.text())
+    }
+
+    /// A pipe read to its end on a thread of its own.
+    private final class Drained: @unchecked Sendable {
+        // Safe: `data` is written once, before `done` is signalled, and read only after waiting for it.
+        private var data = Data()
+        private let done = DispatchSemaphore(value: 0)
+
+        init(_ pipe: Pipe) {
+            let handle = pipe.fileHandleForReading
+            Thread.detachNewThread { [self] in
+                data = handle.readDataToEndOfFile()
+                done.signal()
+            }
+        }
+
+        func text() -> String {
+            done.wait()
+            return String(decoding: data, as: UTF8.self)
+        }
     }
 }
