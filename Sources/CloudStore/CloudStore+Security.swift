@@ -105,6 +105,16 @@ extension CloudStore {
         _ permission: Permission, recordType: String, recordName: String?, as subject: AccessSubject, in container: ContainerIdentifier,
         _ environment: Environment
     ) throws -> AccessDecision {
+        try explainAccess(permission, recordType: recordType, recordName: recordName, as: subject, in: container, environment).decision
+    }
+
+    /// ``simulateAccess(_:recordType:recordName:as:in:_:)`` with every grant and rule weighed,
+    /// each with what it gave the subject and why: the decision is the one enforcement takes.
+    /// - Throws: what ``simulateAccess(_:recordType:recordName:as:in:_:)`` throws.
+    public func explainAccess(
+        _ permission: Permission, recordType: String, recordName: String?, as subject: AccessSubject, in container: ContainerIdentifier,
+        _ environment: Environment
+    ) throws -> AccessExplanation {
         let caller: Caller
         switch subject {
         case .world: caller = .world
@@ -133,7 +143,7 @@ extension CloudStore {
                 creator = stored.record.created.userRecordName
             }
             let policy = AccessPolicy(caller: caller, database: .public)
-            return try policy.decide(permission, on: type, creator: creator) {
+            return try policy.explain(permission, on: type, creator: creator, recordName: permission == .create ? nil : recordName) {
                 guard case .user(let userRecordName, _) = caller, userRecordName != Self.anySignedInUser else { return [] }
                 return try reader.roles(of: userRecordName)
             }

@@ -472,6 +472,13 @@ def test_08b_security_roles_and_the_simulator(pages, driver):
     assert "Grants of Book saved." in pages.text()
     answer = ask_simulator(pages, "signedIn", "CREATE", "Book")
     assert answer.startswith("Denied") and "no grant gives CREATE on Book" in answer, answer
+    # Every grant weighed, with whether it gives CREATE and why: none does.
+    weighed = {row.find_element(By.CSS_SELECTOR, "td[data-label='Grant or rule'] code").text:
+               (row.find_element(By.CSS_SELECTOR, "td[data-label='Gives it']").text,
+                row.find_element(By.CSS_SELECTOR, "td[data-label='Why']").text)
+               for row in driver.find_elements(By.CSS_SELECTOR, "#simulator table.checks tbody tr")}
+    assert weighed and all(gives == "no" for gives, _ in weighed.values()), weighed
+    assert any("not CREATE" in why for _, why in weighed.values()), weighed
     pages.check("security-denied")
     # A custom role, given to a user, and CREATE granted to it.
     pages.find("#role-name").send_keys("Author")
@@ -484,6 +491,9 @@ def test_08b_security_roles_and_the_simulator(pages, driver):
     pages.submit("form#grants-Book button[type=submit]")
     pages.open(f"{BASE}/security?subject=user&user=reader&permission=CREATE&type=Book#simulator")
     assert 'GRANT CREATE TO "Author" (the user holds the role)' in pages.find("p.answer").text
+    giving = [row.text for row in driver.find_elements(By.CSS_SELECTOR, "#simulator table.checks tbody tr")
+              if row.find_element(By.CSS_SELECTOR, "td[data-label='Gives it']").text == "yes"]
+    assert len(giving) == 1 and 'GRANT CREATE TO "Author"' in giving[0] and "holds the role Author" in giving[0], giving
     assert ask_simulator(pages, "signedIn", "CREATE", "Book").startswith("Denied")
     # Signed-in users create again, as before.
     pages.find("input[name='g._icloud.CREATE'][form='grants-Book']").click()

@@ -80,8 +80,8 @@ extension ManagementActions {
 
     /// The permission simulator: whether `subject` (`world`, `signedIn`, or a user's name or user
     /// record name) may `permission` (CREATE a record of `recordType`, READ or WRITE the record
-    /// `recordName`) in the public database, and the grant or rule that decides, from the code
-    /// that enforces it.
+    /// `recordName`) in the public database, the grant or rule that decides, from the code that
+    /// enforces it, and every grant or rule weighed.
     public func simulateAccess(
         subject: String, permission: String, recordType: String, recordName: String?, in container: ContainerIdentifier,
         environment: Environment, as actor: OperatorIdentity
@@ -96,9 +96,9 @@ extension ManagementActions {
         case "signedIn", SystemRole.authenticated: who = .anySignedInUser
         default: who = .user(try existingUser(subject, in: container).1.userRecordName)
         }
-        let decision = try store.simulateAccess(
+        let explanation = try store.explainAccess(
             permissionValue, recordType: recordType, recordName: recordName.flatMap { $0.isEmpty ? nil : $0 }, as: who, in: identifier,
             environment)
-        return AccessDecisionView(decision)
+        return AccessDecisionView(explanation)
     }
 }

@@ -84,6 +84,58 @@ import Testing
         #expect(allowed > 20 && allowed < cells - 20, "the matrix holds both answers")
     }
 
+    /// Every cell's explanation weighs each grant of the type, says of each whether it gives the
+    /// permission and why, and decides as the simulator (and so enforcement) does: the first grant
+    /// that gives it is the deciding rule, and a denial has no grant giving it.
+    @Test func everyGrantWeighedSaysWhetherItGivesThePermission() throws {
+        let store = try TemporaryStore()
+        try store.importSchema(Self.schema())
+        let container = store.container
+        let creator = try store.store.addUser(container, name: "creator", password: "a long passphrase").userRecordName
+        let editor = try store.store.addUser(container, name: "editor", password: "a long passphrase").userRecordName
+        try store.store.setRoles(["Editor"], of: editor, in: container, .development)
+        let schema = try store.store.schema(container, .development)
+        for type in schema.recordTypes {
+            _ = try store.database(as: .operator(creator)).create(type.name, "r-\(type.name)", ["title": .string("x")])
+        }
+        let subjects: [CloudStore.AccessSubject] = [.world, .anySignedInUser, .user(editor), .user(creator)]
+        for type in schema.recordTypes {
+            for subject in subjects {
+                for permission in Permission.allCases {
+                    let record = permission == .create ? nil : "r-\(type.name)"
+                    let explanation = try store.store.explainAccess(
+                        permission, recordType: type.name, recordName: record, as: subject, in: container, .development)
+                    let decision = try store.store.simulateAccess(
+                        permission, recordType: type.name, recordName: record, as: subject, in: container, .development)
+                    let label = "\(permission) on \(type.name) for \(subject)"
+                    #expect(explanation.decision == decision, "\(label)")
+                    #expect(explanation.recordType == type.name && explanation.recordName == record && explanation.database == "public")
+                    let grants = explanation.checks.filter { $0.rule.hasPrefix("GRANT ") }
+                    #expect(grants.map(\.rule).count == type.grants.count, "each grant weighed once: \(label)")
+                    let giving = explanation.checks.filter(\.gives)
+                    if decision.isAllowed {
+                        let first = try #require(giving.first, "\(label)")
+                        #expect(decision.rule.hasPrefix(first.rule), "\(label): \(decision.rule) is \(first.rule)")
+                    } else {
+                        #expect(giving.isEmpty, "\(label): nothing gives a denied permission, yet \(giving)")
+                    }
+                }
+            }
+        }
+        let held = try store.store.explainAccess(
+            .read, recordType: "T3READ", recordName: "r-T3READ", as: .user(editor), in: container, .development)
+        #expect(held.checks == [.init(rule: #"GRANT READ TO "Editor""#, gives: true, why: "the caller holds the role Editor")])
+        let missing = try store.store.explainAccess(
+            .read, recordType: "T3READ", recordName: "r-T3READ", as: .anySignedInUser, in: container, .development)
+        #expect(missing.checks == [.init(rule: #"GRANT READ TO "Editor""#, gives: false, why: "the caller does not hold the role Editor")])
+        let world = try store.store.explainAccess(.create, recordType: "Defaults", recordName: nil, as: .world, in: container, .development)
+        #expect(world.checks.first == .init(rule: "the world only reads", gives: false, why: "CREATE needs a signed-in user"))
+        #expect(world.checks.contains(.init(rule: #"GRANT READ TO "_world""#, gives: false, why: "it gives READ, not CREATE")))
+        let nothing = try store.store.explainAccess(
+            .write, recordType: "Nothing", recordName: "r-Nothing", as: .user(creator), in: container, .development)
+        #expect(nothing.checks.map(\.rule) == ["no grant of Nothing gives WRITE"] && !nothing.decision.isAllowed)
+    }
+
     @Test func theSimulatorNamesTheRuleThatDecided() throws {
         let store = try TemporaryStore()
         try store.importSchema(Self.schema())

@@ -159,27 +159,50 @@ public struct UserRolesView: ManagementResult, Equatable {
     }
 }
 
-/// The permission simulator's answer: whether it is allowed, and the grant or rule that decides.
+/// The permission simulator's answer: whether it is allowed, the grant or rule that decides,
+/// and every grant or rule weighed with what it gave the subject.
 public struct AccessDecisionView: ManagementResult, Equatable {
+    /// One grant or rule weighed.
+    public struct Check: Equatable, Sendable {
+        /// The grant or rule.
+        public var rule: String
+        /// Whether it gives the subject the permission.
+        public var gives: Bool
+        /// Why it does or does not.
+        public var why: String
+    }
+
     /// Whether the subject may.
     public var allowed: Bool
     /// The grant or rule that decides.
     public var rule: String
     /// The decision in a sentence.
     public var description: String
+    /// Every grant or rule weighed, in the order the policy weighs them.
+    public var checks: [Check]
 
-    init(_ decision: AccessDecision) {
-        allowed = decision.isAllowed
-        rule = decision.rule
-        description = decision.description
+    init(_ explanation: AccessExplanation) {
+        allowed = explanation.decision.isAllowed
+        rule = explanation.decision.rule
+        description = explanation.decision.description
+        checks = explanation.checks.map { Check(rule: $0.rule, gives: $0.gives, why: $0.why) }
     }
 
-    public var json: JSONValue { ["allowed": .bool(allowed), "rule": .string(rule), "description": .string(description)] }
+    public var json: JSONValue {
+        [
+            "allowed": .bool(allowed), "rule": .string(rule), "description": .string(description),
+            "checks": .array(checks.map { ["rule": .string($0.rule), "gives": .bool($0.gives), "why": .string($0.why)] }),
+        ]
+    }
 
     public init(json: JSONValue) throws {
         let fields = try AnswerFields(json)
         allowed = try fields.bool("allowed")
         rule = try fields.string("rule")
         description = try fields.string("description")
+        checks = try (json["checks"]?.arrayValue ?? []).map { check in
+            let fields = try AnswerFields(check)
+            return Check(rule: try fields.string("rule"), gives: try fields.bool("gives"), why: try fields.string("why"))
+        }
     }
 }

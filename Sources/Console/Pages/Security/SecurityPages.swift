@@ -95,7 +95,10 @@ struct SecurityPages: Sendable {
             let answer = try actions.simulateAccess(
                 subject: who, permission: permission, recordType: type, recordName: record, in: try location.identifier,
                 environment: location.environment, as: request.identity)
-            context["answer"] = ["allowed": answer.allowed, "rule": answer.rule]
+            context["answer"] = [
+                "allowed": answer.allowed, "rule": answer.rule, "hasChecks": !answer.checks.isEmpty,
+                "checks": answer.checks.map { ["rule": $0.rule, "gives": $0.gives, "why": $0.why] },
+            ]
         } catch {
             let mapped = ConsoleError(error)
             guard mapped.isShown else { throw mapped }
