@@ -406,6 +406,13 @@ import Testing
             #expect(
                 result.status != 0 && result.error.contains("--server"),
                 "cumulus \(command.joined(separator: " ")) takes --server now: give \(operation) samples and take it out of the exclusions")
+            // With CUMULUS_SERVER set and no store named, refused too, rather than acting on ./data.
+            let directory = try TemporaryDirectory()
+            let arguments = command + (command.last == "token" ? ["root"] : command.last == "revoke-token" ? ["ID"] : [])
+            let meant = try CumulusBinary.run(
+                arguments, environment: ["CUMULUS_SERVER": "http://127.0.0.1:9", "CUMULUS_DATA_DIR": ""], directory: directory.path)
+            #expect(meant.status != 0 && meant.error.contains("CUMULUS_SERVER is set"), "\(arguments): \(meant.error)")
+            #expect(!FileManager.default.fileExists(atPath: directory.path + "/data"), "no store made in ./data")
         }
     }
 }

@@ -136,6 +136,8 @@ struct OperatorsCommand: ParsableCommand {
         @Option(help: "A label for the token, such as the script or machine that uses it.")
         var name = "management token"
 
+        func validate() throws { try data.requireStoreHere(for: "operators token") }
+
         func run() throws {
             print(try data.actions().createManagementToken(for: operatorName, name: name, as: .local).secret ?? "")
         }
@@ -145,6 +147,8 @@ struct OperatorsCommand: ParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the management tokens (not their secrets).")
 
         @OptionGroup var data: DataDirectoryOptions
+
+        func validate() throws { try data.requireStoreHere(for: "operators tokens") }
 
         func run() throws {
             let tokens = try data.openStore().managementTokens()
@@ -164,6 +168,8 @@ struct OperatorsCommand: ParsableCommand {
 
         @Argument(help: "The token's id, as `cumulus operators tokens` prints it.")
         var id: String
+
+        func validate() throws { try data.requireStoreHere(for: "operators revoke-token") }
 
         func run() throws {
             _ = try data.actions().revokeManagementToken(id, as: .local)

@@ -35,6 +35,18 @@ struct DataDirectoryOptions: ParsableArguments {
     )
     var database: String?
 
+    /// Refuses `command`, which works on the store here and never through a server, when
+    /// `CUMULUS_SERVER` is set and nothing names the store: it would act on `./data` while its
+    /// user meant the server.
+    func requireStoreHere(for command: String) throws {
+        let set = { (name: String) in ProcessInfo.processInfo.environment[name].map { !$0.isEmpty } == true }
+        guard set("CUMULUS_SERVER"), dataDirectory == nil, database == nil, !set("CUMULUS_DATA_DIR"), !set("CUMULUS_DATABASE_URL")
+        else { return }
+        throw ValidationError(
+            "`cumulus \(command)` works on the store on this machine, not through a server, and CUMULUS_SERVER is set: name the store "
+                + "with --data-dir (or $CUMULUS_DATA_DIR) or --database-url, or use the console's Management tokens page")
+    }
+
     /// The directory to use.
     var resolved: String {
         dataDirectory ?? ProcessInfo.processInfo.environment["CUMULUS_DATA_DIR"] ?? "./data"

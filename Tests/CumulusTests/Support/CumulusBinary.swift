@@ -16,17 +16,19 @@ enum CumulusBinary {
         var error: String
     }
 
-    /// Runs `cumulus` with `arguments` and optional standard input, and waits for it. With
-    /// `meanwhile`, calls it while the command runs (what a command that follows a stream waits
-    /// for), and ends the command if it still runs after a few hundred calls.
+    /// Runs `cumulus` with `arguments` and optional standard input (in `directory` when given),
+    /// and waits for it. With `meanwhile`, calls it while the command runs (what a command that
+    /// follows a stream waits for), and ends the command if it still runs after a few hundred calls.
     @discardableResult
     static func run(
-        _ arguments: [String], input: String? = nil, environment: [String: String] = [:], meanwhile: (() throws -> Void)? = nil
+        _ arguments: [String], input: String? = nil, environment: [String: String] = [:], directory: String? = nil,
+        meanwhile: (() throws -> Void)? = nil
     ) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        if let directory { process.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let output = Pipe(), error = Pipe(), stdin = Pipe()
         process.standardOutput = output
         process.standardError = error
