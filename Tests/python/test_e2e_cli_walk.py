@@ -85,8 +85,9 @@ def test_zones_and_records_of_a_users_private_database(walk, tmp_path: Path) -> 
     assert sorted(record["recordName"] for record in found["records"]) == ["n0", "n1", "n2"]
     looked = as_json(ok(server, "records", "lookup", *scope, "--zone", "Trips", "n1", token=token))
     assert looked["records"][0]["fields"]["title"]["value"] == "note 1"
-    browsed = json.dumps(as_json(ok(server, "records", "browse", *scope, "--zone", "Trips", "--limit", "2", token=token)))
-    assert "n0" in browsed and "n1" in browsed and "n2" not in browsed
+    browsed = as_json(ok(server, "records", "browse", *scope, "--zone", "Trips", "--limit", "2", token=token))
+    # By name: a random change tag may hold "n2" too.
+    assert [record["recordName"] for record in browsed["records"]] == ["n0", "n1"], browsed
     exported = ok(server, "records", "export", *scope, "--zone", "Trips", "--record-type", "Note", "--format", "csv", token=token)
     assert exported.splitlines()[0].startswith("\"recordName\"") and len(exported.splitlines()) == 4, exported
 
