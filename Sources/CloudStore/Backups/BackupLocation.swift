@@ -44,8 +44,9 @@ public struct StoredBackup: Sendable, Codable, Equatable {
     public var created: Date
     /// Its size in bytes.
     public var bytes: Int64
-    /// Whether its manifest was read and every member it lists is in the file with its size
-    /// (a backup of a data directory); `nil` when not checked (a bucket's, or a PostgreSQL dump).
+    /// Whether its manifest was read and every member it lists is in the file with its size (a
+    /// backup of a data directory; in a bucket, the members' sizes add up to the object's); `nil`
+    /// for a PostgreSQL dump, which has none.
     public var manifestOK: Bool?
 }
 

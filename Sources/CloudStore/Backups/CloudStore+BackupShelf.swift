@@ -74,12 +74,24 @@ extension CloudStore {
                     manifestOK: name.hasSuffix(".tar") ? BackupArchiveReader.manifestMatches(path) : nil)
             }.sorted { $0.created > $1.created }
         case .bucket(let bucket, let prefix):
-            return try S3BackupBucket(bucket).list(prefix: prefix).compactMap { object in
+            let shelf = S3BackupBucket(bucket)
+            return try shelf.list(prefix: prefix).compactMap { object in
                 let name = String(object.key.dropFirst(prefix.count))
                 guard let created = Self.backupDate(of: name) else { return nil }
-                return StoredBackup(name: name, created: created, bytes: object.bytes, manifestOK: nil)
+                // The archive's end holds its manifest: one ranged read checks the sizes add up.
+                let manifestOK =
+                    name.hasSuffix(".tar")
+                    ? (try? shelf.tail(object.key, count: Self.manifestTailBytes(of: object.bytes)))
+                        .map { BackupArchiveReader.manifestMatches(tail: $0, totalBytes: object.bytes) } ?? false : nil
+                return StoredBackup(name: name, created: created, bytes: object.bytes, manifestOK: manifestOK)
             }.sorted { $0.created > $1.created }
         }
+    }
+
+    /// How much of a bucket's archive of `bytes` is read to find its manifest: up to 4 MiB, in
+    /// whole blocks (a manifest lists every member, blobs included, at about 150 bytes each).
+    private static func manifestTailBytes(of bytes: Int64) -> Int {
+        Int(min(bytes - bytes % Int64(BackupTarHeader.block), 4 << 20))
     }
 
     /// Deletes the backup `name` from the schedule's location, audited as `actor`'s.

@@ -82,6 +82,7 @@ import Testing
         let listed = try source.store.backups()
         #expect(listed.map(\.name) == [taken[2].name, taken[1].name])
         #expect(listed.map(\.bytes) == [taken[2].bytes, taken[1].bytes])
+        #expect(listed.map(\.manifestOK) == [TestBackend.isSQLite ? true : nil, TestBackend.isSQLite ? true : nil])
         let objects = try S3BackupBucket(bucket).list(prefix: "")
         #expect(objects.map(\.key).sorted() == listed.map { "nightly/\($0.name)" }.sorted())
         let copy = newDirectory()
@@ -91,6 +92,31 @@ import Testing
         #expect(Int64(FileManager.default.contents(atPath: copy + "/backup")?.count ?? -1) == taken[2].bytes)
         try source.store.deleteBackup(named: taken[2].name)
         #expect(try source.store.backups().map(\.name) == [taken[1].name])
+    }
+
+    /// A bucket's backup is listed as matching its manifest only when its members' sizes add up
+    /// to the object's: one cut short, or with bytes added, does not.
+    @Test(.enabled(if: TestBackend.isSQLite, "Checks the manifest of a backup of a data directory"))
+    func aDamagedBackupInABucketIsListedAsNotMatchingItsManifest() throws {
+        let bucket = try S3TestServer.moto().makeBucket()
+        let source = try store(in: .bucket(bucket, prefix: "nightly/"), keep: 5)
+        try source.database().create("Note", "first")
+        let taken = try source.store.takeBackup()
+        let directory = newDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let shelf = S3BackupBucket(bucket)
+        try shelf.download("nightly/\(taken.name)", to: directory + "/whole")
+        let whole = try #require(FileManager.default.contents(atPath: directory + "/whole"))
+        #expect(BackupArchiveReader.manifestMatches(tail: whole, totalBytes: Int64(whole.count)))
+        // Another backup's name, cut short before its manifest; and one with a block added in front.
+        let later = "cumulus-backup-20991231T000000.000Z.tar", longer = "cumulus-backup-20991230T000000.000Z.tar"
+        try Data(whole.prefix(whole.count - 4096)).write(to: URL(fileURLWithPath: directory + "/cut"))
+        try shelf.upload(directory + "/cut", as: "nightly/\(later)")
+        try (Data(count: BackupTarHeader.block) + whole).write(to: URL(fileURLWithPath: directory + "/longer"))
+        try shelf.upload(directory + "/longer", as: "nightly/\(longer)")
+        let listed = Dictionary(uniqueKeysWithValues: try source.store.backups().map { ($0.name, $0.manifestOK) })
+        #expect(listed[taken.name] == true && listed[later] == false && listed[longer] == false, "\(listed)")
     }
 
     /// A backup larger than a part goes up as a multipart upload and comes down a range at a

@@ -108,6 +108,13 @@ struct S3BackupBucket {
         }
     }
 
+    /// The object `key`'s last `count` bytes (all of it when shorter).
+    func tail(_ key: String, count: Int) throws -> Data {
+        let response = try store.send("GET", key: key, headers: [("Range", "bytes=-\(count)")])
+        guard response.status == 206 || response.status == 200 else { throw failure(response, "reading the end of the backup \(key)") }
+        return Data(response.body.suffix(count))
+    }
+
     /// Deletes the object `key`.
     func delete(_ key: String) throws {
         let response = try store.send("DELETE", key: key)

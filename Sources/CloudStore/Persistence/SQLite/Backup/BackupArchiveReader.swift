@@ -43,6 +43,34 @@ enum BackupArchiveReader {
         }
     }
 
+    /// Whether an archive of `totalBytes` whose last bytes are `tail` ends with a readable
+    /// manifest whose members, laid out as ``BackupArchiveWriter`` writes them, make exactly
+    /// that size: the check of a backup kept where only its ends can be read cheaply (a bucket).
+    /// `false` when `tail` does not reach back to the manifest's header.
+    static func manifestMatches(tail: Data, totalBytes: Int64) -> Bool {
+        let block = BackupTarHeader.block
+        let bytes = Array(tail)
+        // The archive ends with two zero blocks; the manifest is the member before them.
+        guard bytes.count % block == 0, bytes.count >= 3 * block, Int64(bytes.count) <= totalBytes else { return false }
+        let end = bytes.count - 2 * block
+        var offset = end - block
+        while offset >= 0 {
+            if let (name, size, extended) = try? BackupTarHeader.read(Array(bytes[offset..<offset + block])), !extended,
+                name == BackupManifest.memberName, offset + block + Int(size) <= end,
+                let manifest = try? BackupManifest.decode(Data(bytes[(offset + block)..<(offset + block + Int(size))]))
+            {
+                var expected = Int64(2 * block)
+                for (path, size) in manifest.files.map({ ($0.path, UInt64($0.bytes)) }) + [(BackupManifest.memberName, size)] {
+                    guard let header = try? BackupTarHeader.make(name: path, size: size) else { return false }
+                    expected += Int64(header.count) + Int64(padded(size))
+                }
+                return expected == totalBytes
+            }
+            offset -= block
+        }
+        return false
+    }
+
     /// The next member's path and size, the file positioned at its data; `nil` at the
     /// archive's end. A pax extended header before it is read, and its path taken.
     private static func nextMember(_ input: FileHandle) throws -> (name: String, size: UInt64)? {
