@@ -12,8 +12,9 @@ extension CloudStore {
     /// trash. With `dryRun`, only counts what it would do, with a sample. One transaction,
     /// audited (not a dry run).
     ///
-    /// Asset fields come back as the backup holds them; their blobs are the environment's own
-    /// (a blob no record or kept version holds any longer may have been collected).
+    /// Asset fields come back as the backup holds them. A blob the environment lost since (once
+    /// no record or kept version held it) comes back from the backup where the backup holds
+    /// blobs (a data directory's); a PostgreSQL backup leaves them where they are kept.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` without a database, without a zone or a type,
     ///   or when the file is not a backup of this backend; ``CloudStoreError/notFound(_:)`` when
     ///   there is no such backup, or it holds no such environment or zone.
