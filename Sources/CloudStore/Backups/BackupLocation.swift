@@ -65,4 +65,11 @@ public enum BackupContent: Sendable {
     /// A private copy read from a bucket into a file of its own folder: whoever sends it removes
     /// the folder once the file is open (the open file keeps its bytes until it is closed).
     case copy(String)
+
+    /// The file to send.
+    public var path: String {
+        switch self {
+        case .file(let path), .copy(let path): path
+        }
+    }
 }

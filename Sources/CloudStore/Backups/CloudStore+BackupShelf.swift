@@ -115,22 +115,17 @@ extension CloudStore {
     /// secret and every credential): its file, or a private copy of a bucket's object.
     /// - Throws: ``CloudStoreError/notFound(_:)`` when there is no such backup.
     public func backupContent(named name: String, by actor: OperatorIdentity) throws -> BackupContent {
-        guard Self.backupDate(of: name) != nil else { throw CloudStoreError.notFound("There is no backup \(name)") }
+        var folder: String?
         let content: BackupContent
-        switch try backupSchedule().location {
-        case .directory(let directory):
-            let path = "\(directory)/\(name)"
-            guard FileManager.default.fileExists(atPath: path) else { throw CloudStoreError.notFound("There is no backup \(name)") }
-            content = .file(path)
-        case .bucket(let bucket, let prefix):
-            let folder = try Self.privateDirectory(in: FileManager.default.temporaryDirectory.path, "download")
-            do {
-                try S3BackupBucket(bucket).download(prefix + name, to: "\(folder)/\(name)")
-            } catch {
-                try? FileManager.default.removeItem(atPath: folder)
-                throw error
+        do {
+            content = try locateBackup(named: name) {
+                let made = try Self.privateDirectory(in: FileManager.default.temporaryDirectory.path, "download")
+                folder = made
+                return made
             }
-            content = .copy("\(folder)/\(name)")
+        } catch {
+            if let folder { try? FileManager.default.removeItem(atPath: folder) }
+            throw error
         }
         try auditBackup(actor, "backup.download", name)
         return content
@@ -141,18 +136,26 @@ extension CloudStore {
     /// - Throws: ``CloudStoreError/notFound(_:)`` when there is no such backup,
     ///   ``CloudStoreError/badRequest(_:)`` when it is not a backup of this backend.
     func backupFile(named name: String, into workDirectory: String) throws -> String {
-        guard Self.backupDate(of: name) != nil else { throw CloudStoreError.notFound("There is no backup \(name)") }
-        let path: String
-        switch try backupSchedule().location {
-        case .directory(let directory):
-            path = "\(directory)/\(name)"
-            guard FileManager.default.fileExists(atPath: path) else { throw CloudStoreError.notFound("There is no backup \(name)") }
-        case .bucket(let bucket, let prefix):
-            path = "\(workDirectory)/\(name)"
-            try S3BackupBucket(bucket).download(prefix + name, to: path)
-        }
+        let path = try locateBackup(named: name) { workDirectory }.path
         try Self.checkFormat(of: path, for: StorageBackends.backup(configuration, BackupOptions()))
         return path
+    }
+
+    /// The backup `name` to read: its file in the schedule's directory, or a bucket's object
+    /// copied, a range at a time, into the private folder `copyFolder` gives.
+    /// - Throws: ``CloudStoreError/notFound(_:)`` when there is no such backup.
+    private func locateBackup(named name: String, copyFolder: () throws -> String) throws -> BackupContent {
+        guard Self.backupDate(of: name) != nil else { throw CloudStoreError.notFound("There is no backup \(name)") }
+        switch try backupSchedule().location {
+        case .directory(let directory):
+            let path = "\(directory)/\(name)"
+            guard FileManager.default.fileExists(atPath: path) else { throw CloudStoreError.notFound("There is no backup \(name)") }
+            return .file(path)
+        case .bucket(let bucket, let prefix):
+            let path = "\(try copyFolder())/\(name)"
+            try S3BackupBucket(bucket).download(prefix + name, to: path)
+            return .copy(path)
+        }
     }
 
     /// Writes the audit entry of an action on a backup (files, not rows: no transaction to join).

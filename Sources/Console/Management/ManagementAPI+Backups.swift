@@ -34,12 +34,7 @@ extension ManagementAPI {
     /// A backup as a download: its file (or a bucket's object copied into a file) sent from
     /// the disk as it is read.
     static func backupDownload(_ name: String, _ content: BackupContent) -> HTTPResponse {
-        let path: String
-        switch content {
-        case .file(let file): path = file
-        case .copy(let file): path = file
-        }
-        let file = OpenFile(path: path)
+        let file = OpenFile(path: content.path)
         if case .copy(let copy) = content {
             // Open already, or failed: the copy's folder goes either way.
             try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: copy).deletingLastPathComponent().path)
