@@ -38,8 +38,10 @@ public struct CloudDatabase: Sendable {
     /// Blobs a save may hold without an upload's receipt besides those the record holds: a
     /// revert's, whose version in the history holds them.
     var assetsHeldElsewhere: Set<String> = []
+    /// Where this handle's access decisions are recorded: a request's, for the request log.
+    public var accessTrace: AccessTrace?
 
-    var policy: AccessPolicy { AccessPolicy(caller: caller, database: database, viaShare: viaShare) }
+    var policy: AccessPolicy { AccessPolicy(caller: caller, database: database, viaShare: viaShare, trace: accessTrace) }
 
     // MARK: - Records
 
@@ -75,6 +77,7 @@ public struct CloudDatabase: Sendable {
             return completion(.failure(error))
         }
         let (store, container, environment, database, caller, viaShare) = (store, container, environment, database, caller, viaShare)
+        let trace = accessTrace
         let via = credential?.packed
         let receipts = AssetReceiptCheck(place: place, signer: store.assetSigner, now: now, heldElsewhere: assetsHeldElsewhere)
         let audit = recordAudit(request)
@@ -87,6 +90,7 @@ public struct CloudDatabase: Sendable {
             modifier.viaShare = viaShare
             modifier.participantUsers = participantUsers
             modifier.via = via
+            modifier.trace = trace
             let results = try modifier.apply(request, to: writer)
             try store.checkStorage(of: writer, limit: storageLimit, container: container, environment: environment)
             for note in audit?.notes(request, results) ?? [] { try writer.record(note) }
@@ -211,7 +215,9 @@ public struct CloudDatabase: Sendable {
             switch try access.readScope(of: type) {
             case .all: break
             case .createdBy(let user): plan.createdBy = user
-            case .none: throw CloudStoreError.accessDenied("READ operation not permitted on record type \(plan.recordType)")
+            case .none:
+                access.recordRefusedRead(of: type, zone: request.zoneName)
+                throw CloudStoreError.accessDenied("READ operation not permitted on record type \(plan.recordType)")
             }
             if let marker = request.continuationMarker {
                 plan.after = try ContinuationMarker.decode(marker, for: plan, incarnation: { try reader.incarnation() }, with: signer)

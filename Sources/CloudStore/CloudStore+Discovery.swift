@@ -29,8 +29,11 @@ extension CloudStore {
     /// Phone numbers are not kept, so they find no one.
     /// - Throws: ``CloudStoreError/authenticationRequired(_:)`` unless a user or an operator asks:
     ///   discovery is for signed-in users, as in CloudKit.
-    public func discoverUsers(_ lookups: [UserLookup], in container: ContainerIdentifier, as caller: Caller) throws -> [AppUser] {
-        try requireDiscoverer(caller)
+    /// - Parameter trace: where a refusal is recorded.
+    public func discoverUsers(
+        _ lookups: [UserLookup], in container: ContainerIdentifier, as caller: Caller, trace: AccessTrace? = nil
+    ) throws -> [AppUser] {
+        try requireDiscoverer(caller, trace: trace)
         var found: [AppUser] = []
         for lookup in lookups {
             let user: AppUser?
@@ -46,15 +49,20 @@ extension CloudStore {
 
     /// Every user of a container who chose to be discoverable: what `users/discover` without
     /// lookups and `users/lookup/contacts` answer, since the server holds no address books.
-    public func discoverableUsers(in container: ContainerIdentifier, as caller: Caller) throws -> [AppUser] {
-        try requireDiscoverer(caller)
+    /// - Parameter trace: where a refusal is recorded.
+    public func discoverableUsers(in container: ContainerIdentifier, as caller: Caller, trace: AccessTrace? = nil) throws -> [AppUser] {
+        try requireDiscoverer(caller, trace: trace)
         return try credentials.users(in: container).filter(\.isDiscoverable)
     }
 
-    private func requireDiscoverer(_ caller: Caller) throws {
+    private func requireDiscoverer(_ caller: Caller, trace: AccessTrace?) throws {
         switch caller {
         case .user, .operator: return
-        case .world, .server: throw CloudStoreError.authenticationRequired("Discovering users needs a signed-in user")
+        case .world, .server:
+            trace?.recordRefusal(
+                caller: caller.description, database: "", rule: "discovering users needs a signed-in user",
+                why: caller.isWorld ? "the caller is not signed in" : "a server-to-server key is no user")
+            throw CloudStoreError.authenticationRequired("Discovering users needs a signed-in user")
         }
     }
 }

@@ -36,10 +36,11 @@ extension CloudStore {
     ///   container; ``CloudStoreError/accessDenied(_:)`` for a token another user holds — nobody
     ///   may take over someone else's notifications; the limits of
     ///   ``createPushToken(_:_:apnsEnvironment:caller:session:clientAddress:)``.
+    /// - Parameter trace: where a refusal is recorded.
     @discardableResult
     public func registerPushToken(
         _ value: String, _ container: ContainerIdentifier, _ environment: Environment, apnsEnvironment: String, caller: Caller,
-        session: String? = nil, clientAddress: String? = nil
+        session: String? = nil, clientAddress: String? = nil, trace: AccessTrace? = nil
     ) throws -> PushToken {
         guard !value.isEmpty, value.utf8.count <= 256,
             value.unicodeScalars.allSatisfy({
@@ -54,6 +55,9 @@ extension CloudStore {
                 throw CloudStoreError.badRequest("The apnsToken belongs to another container or environment")
             }
             if let holder = existing.userRecordName, holder != user {
+                trace?.recordRefusal(
+                    caller: caller.description, database: "", rule: "a push token is registered by the user who holds it",
+                    why: "another user holds this token")
                 throw CloudStoreError.accessDenied("The apnsToken is registered to another user")
             }
             guard let user else { return existing }

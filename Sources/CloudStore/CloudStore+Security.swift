@@ -143,7 +143,9 @@ extension CloudStore {
                 creator = stored.record.created.userRecordName
             }
             let policy = AccessPolicy(caller: caller, database: .public)
-            return try policy.explain(permission, on: type, creator: creator, recordName: permission == .create ? nil : recordName) {
+            return try policy.explain(
+                permission, on: type, creator: creator, recordName: permission == .create ? nil : recordName, zone: ZoneID.defaultZoneName
+            ) {
                 guard case .user(let userRecordName, _) = caller, userRecordName != Self.anySignedInUser else { return [] }
                 return try reader.roles(of: userRecordName)
             }

@@ -180,36 +180,42 @@ public final class CloudStore: Sendable {
     // MARK: - Databases
 
     /// A database of a container's environment, as `caller` sees it.
+    /// - Parameter trace: where the handle's access decisions are recorded, from this check on.
     public func database(
-        _ container: ContainerIdentifier, _ environment: Environment, database: DatabaseID, as caller: Caller
+        _ container: ContainerIdentifier, _ environment: Environment, database: DatabaseID, as caller: Caller,
+        trace: AccessTrace? = nil
     ) throws -> CloudDatabase {
-        let policy = AccessPolicy(caller: caller, database: database)
+        let policy = AccessPolicy(caller: caller, database: database, trace: trace)
         try policy.checkAccess()
         // An operator acts as a user only to develop: in production a user's data is theirs alone.
-        if case .operator = caller, environment == .production, database.scope != .public {
-            throw CloudStoreError.accessDenied(
-                "Operators see users' \(database.scope) databases in development only; in production they belong to their users")
-        }
-        return CloudDatabase(
+        try policy.checkOperatorActsInDevelopment(environment)
+        var handle = CloudDatabase(
             store: self, storage: try self.environment(container, environment), container: container,
             environment: environment, database: database, caller: caller)
+        handle.accessTrace = trace
+        return handle
     }
 
     /// The caller's own database of `scope`: the public database, or the caller's private or
     /// shared database.
     /// - Throws: ``CloudStoreError/authenticationRequired(_:)`` when a private or shared database is
     ///   asked for without a user.
+    /// - Parameter trace: where the handle's access decisions are recorded, from this check on.
     public func database(
-        _ container: ContainerIdentifier, _ environment: Environment, _ scope: DatabaseScope, as caller: Caller
+        _ container: ContainerIdentifier, _ environment: Environment, _ scope: DatabaseScope, as caller: Caller,
+        trace: AccessTrace? = nil
     ) throws -> CloudDatabase {
         switch scope {
         case .public:
-            return try self.database(container, environment, database: .public, as: caller)
+            return try self.database(container, environment, database: .public, as: caller, trace: trace)
         case .private, .shared:
             guard let user = caller.userRecordName else {
+                // Whose database is unknown without a user: the refusal names the scope alone.
+                let policy = AccessPolicy(caller: caller, database: DatabaseID(scope: scope, owner: ""), trace: trace)
+                try policy.checkAccess()
                 throw CloudStoreError.authenticationRequired("The \(scope) database needs a signed-in user")
             }
-            return try self.database(container, environment, database: DatabaseID(scope: scope, owner: user), as: caller)
+            return try self.database(container, environment, database: DatabaseID(scope: scope, owner: user), as: caller, trace: trace)
         }
     }
 

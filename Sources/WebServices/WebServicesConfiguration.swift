@@ -1,3 +1,4 @@
+import CloudStore
 import Logging
 
 /// How the CloudKit Web Services API is served.
@@ -19,6 +20,9 @@ public struct WebServicesConfiguration: Sendable {
     /// The sign-in page's URL for a base URL, an API token and the calling page's origin; the
     /// `redirectURL` of AUTHENTICATION_REQUIRED answers.
     public var signInURL: @Sendable (_ base: String, _ apiToken: String, _ origin: String?) -> String
+    /// Which requests keep their allowed access decisions in the request log, besides the
+    /// refusals every request keeps (`--trace-sample`).
+    public var traceSampler = AccessTraceSampler()
 
     /// Creates a configuration.
     public init(

@@ -123,3 +123,34 @@ def test_usage_shows_totals_a_breakdown_by_operation_and_an_empty_state_in_words
     assert "No traffic yet" in pages.find("#usage-empty").text
     assert not driver.find_elements(By.CSS_SELECTOR, "#usage-operations")
     pages.check("usage-empty")
+
+
+def _checks(table) -> list[tuple[str, str, str]]:
+    return [tuple(cell.text for cell in row.find_elements(By.TAG_NAME, "td")) for row in table.find_elements(By.CSS_SELECTOR, "tbody tr")]
+
+
+def test_a_refused_calls_trace_names_the_deciding_rule_and_equals_the_simulators_answer(review, driver):
+    """The per-record refusals of bob's write keep the decision the store took, at the time of the
+    call: the rule that refused and every grant weighed. Asked of the permission simulator, the same
+    question gets the same answer, rule for rule."""
+    pages = review.log_in(driver)
+    pages.open(review.console("logs?errors=1&operation=records/modify"))
+    flagged = [row for row in _rows(pages) if "ACCESS_DENIED" in row.text]
+    assert flagged, pages.text()
+    pages.open(flagged[0].find_element(By.CSS_SELECTOR, "a[href*='/logs/requests/']").get_attribute("href").replace(review.server.url, ""))
+    decision = pages.find("#trace article.decision")
+    heading = decision.find_element(By.TAG_NAME, "h3").text
+    assert heading.startswith("Denied — no grant gives WRITE on "), heading
+    rule = decision.find_element(By.CSS_SELECTOR, ".rule").text
+    traced = _checks(decision.find_element(By.CSS_SELECTOR, "table.checks"))
+    assert traced and any(check[1] == "no" for check in traced), traced
+    assert any('"_creator"' in check[0] and "created the record" in check[2] for check in traced), traced
+    assert review.users["bob"].record_name in decision.text
+    pages.check("log-detail-trace")
+
+    pages.open(decision.find_element(By.LINK_TEXT, "Ask the permission simulator the same question").get_attribute("href")
+               .replace(review.server.url, ""))
+    answer = pages.find("#simulator .answer").text
+    assert answer == f"Denied — {rule}", answer
+    assert _checks(pages.find("#simulator table.checks")) == traced
+    pages.check("log-trace-simulator")

@@ -91,6 +91,7 @@ def test_logs_show_says_why_a_call_failed_by_request_id(logged) -> None:
     assert lines["credential"].strip() == "API token web"
     assert lines["user agent"].strip() == AGENT
     assert lines["operation"].strip() == "records/query" and lines["database"].strip() == "public"
+    assert lines["access"].strip() == "- (no decision recorded)", "a malformed query is refused before any access check"
     # The same call locally, by its place in the log, which `logs list` gives.
     listed = server.cli("logs", "list", "--container", CONTAINER, "--errors").splitlines()
     refused_line = next(line for line in listed if line.endswith(calls["refused"])).split("\t")
@@ -111,6 +112,12 @@ def test_a_200_with_failed_records_is_found_by_errors_only_and_shown_with_its_ou
     assert shown["results"].strip() == f"1 succeeded, 1 {code} (of 2)"
     assert shown["record types"].strip() == "Note" and shown["zones"].strip() == "_defaultZone"
     assert shown["user"].strip().startswith("bob (_"), shown["user"]
+    # The refusal's decision, as the store took it when bob called: the rule and every grant weighed.
+    assert shown["access"].strip() == "denied — no grant gives WRITE on Note to _world, _icloud", shown
+    assert shown["  asked"].strip().endswith("WRITE a Note record first in zone _defaultZone of the public database"), shown
+    weighed = [line.split(":", 1)[1].strip() for line in remote(server, token, "logs", "show", "--container", CONTAINER,
+                                                                 calls["partial"]).splitlines() if line.startswith("  weighed:")]
+    assert any(line.startswith('no    GRANT WRITE TO "_creator"') and line.endswith("created the record") for line in weighed), weighed
     missing = subprocess.run([str(server.binary), "logs", "show", "--container", CONTAINER, "no-such-request", "--data-dir",
                               str(server.data_dir)], capture_output=True, text=True, timeout=60)
     assert missing.returncode != 0 and "holds no call 'no-such-request'" in missing.stderr

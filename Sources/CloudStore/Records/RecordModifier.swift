@@ -24,8 +24,10 @@ struct RecordModifier {
     var participantUsers = ShareParticipants()
     /// The API token or server key the request carried, packed once for every change it logs.
     var via: String?
+    /// Where the request's access decisions are recorded, when it keeps them.
+    var trace: AccessTrace?
 
-    private var policy: AccessPolicy { AccessPolicy(caller: caller, database: database, viaShare: viaShare) }
+    private var policy: AccessPolicy { AccessPolicy(caller: caller, database: database, viaShare: viaShare, trace: trace) }
 
     /// Thrown out of an atomic batch's savepoint to undo it.
     private struct AtomicAbort: Error {
@@ -179,7 +181,12 @@ struct RecordModifier {
         guard let type = try writer.schema().recordType(record.recordType) else {
             throw CloudStoreError.internalError("Record type \(record.recordType) of a stored record is not in the schema")
         }
-        guard try access.decide(.write, on: type, creator: record.created.userRecordName).isAllowed else {
+        guard
+            try access.decide(
+                .write, on: type, creator: record.created.userRecordName, record: record.recordName, zone: record.zoneID.zoneName
+            )
+            .isAllowed
+        else {
             throw CloudStoreError.accessDenied("WRITE operation not permitted")
         }
     }
@@ -190,12 +197,21 @@ struct RecordModifier {
     /// hierarchy is deleted by its owner only.
     private func requireSharedWrite(_ record: Record, _ kind: RecordOperation.Kind, in zone: StoredZone, access: TransactionAccess) throws {
         let given = try access.sharePermission(on: record, in: zone)
+        func refused(_ reason: AccessDecision.Reason) {
+            access.recordSharedRefusal(
+                .write, reason, recordName: record.recordName, recordType: record.recordType, zone: zone, given: given)
+        }
         if given == .none {
+            refused(.notShared(.write))
             if kind.isForced, !kind.isDelete { throw Self.notSharedForWriting }
             throw CloudStoreError.notFound("Record not found")
         }
-        guard given == .readWrite else { throw Self.notSharedForWriting }
+        guard given == .readWrite else {
+            refused(.notShared(.write))
+            throw Self.notSharedForWriting
+        }
         if kind.isDelete, try access.shares(in: zone).contains(where: { $0.rootRecordName == record.recordName }) {
+            refused(.shareRootDeletedByOwner)
             throw CloudStoreError.accessDenied("The root of a shared hierarchy is deleted by its owner only")
         }
     }
@@ -233,6 +249,9 @@ struct RecordModifier {
                 let parent: String? = operation.parent ?? existing?.record.parent
                 let permission = try access.shareScope(in: zone).permission(on: name, parent: parent, in: zone, reader: writer)
                 guard permission == .readWrite else {
+                    let asked: Permission = existing == nil ? .create : .write
+                    access.recordSharedRefusal(
+                        asked, .notShared(asked), recordName: name, recordType: recordType, zone: zone, given: permission)
                     throw CloudStoreError.accessDenied(
                         "\(existing == nil ? "CREATE" : "WRITE") operation not permitted: the record's parent must be in a hierarchy shared with the caller read-write"
                     )
@@ -241,7 +260,7 @@ struct RecordModifier {
         } else if existing == nil {
             // A type created just in time has CloudKit's default grants.
             guard let type = evolved ?? schema.recordType(recordType),
-                try access.decide(.create, on: type, creator: nil).isAllowed
+                try access.decide(.create, on: type, creator: nil, record: name, zone: zone.zoneID.zoneName).isAllowed
             else { throw CloudStoreError.accessDenied("CREATE operation not permitted") }
         }
         try checkReferences(in: operationFields, of: name, zone: zone, writer: writer, access: access)

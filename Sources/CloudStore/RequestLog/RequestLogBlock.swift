@@ -13,9 +13,10 @@ struct RequestLogBlock {
     /// are forgotten) on time.
     static let span: Int64 = 10 * 60_000
     /// The layout blocks are written in: 2 adds each entry's reason, credential, user agent,
-    /// record types, zones and per-result outcomes after its request id. Blocks of format 1
-    /// are still read, their entries without those.
-    private static let format: UInt64 = 2
+    /// record types, zones and per-result outcomes after its request id; 3 adds the call's
+    /// access trace after those. Blocks of formats 1 and 2 are still read, their entries
+    /// without what came later.
+    private static let format: UInt64 = 3
 
     /// The id of the first entry; the others follow one by one.
     let firstID: Int64
@@ -56,7 +57,7 @@ struct RequestLogBlock {
     /// The fields whose strings an entry refers to by index.
     private enum Field: Int, CaseIterable {
         case container, environment, database, operation, user, client, errorCode, reason, credential, userAgent, recordTypes, zones
-        case resultError
+        case resultError, trace
 
         var term: Term? {
             switch self {
@@ -65,7 +66,7 @@ struct RequestLogBlock {
             case .database: .database
             case .operation: .operation
             case .user: .user
-            case .client, .errorCode, .reason, .credential, .userAgent, .recordTypes, .zones, .resultError: nil
+            case .client, .errorCode, .reason, .credential, .userAgent, .recordTypes, .zones, .resultError, .trace: nil
             }
         }
     }
@@ -117,6 +118,7 @@ struct RequestLogBlock {
             records.varint(UInt64(index(code, .resultError)))
             records.varint(UInt64(count))
         }
+        optional(entry.packedTrace, .trace)
     }
 
     /// An optional string as its index plus one, 0 for none.
@@ -175,7 +177,7 @@ struct RequestLogBlock {
     ) throws -> [RequestLogEntry] {
         var reader = BinaryReader(bytes: bytes, damaged: .internalError("A request log block is damaged"))
         let version = try reader.varint()
-        guard version == 1 || version == format else {
+        guard (1...format).contains(version) else {
             throw CloudStoreError.internalError("A request log block has an unknown format")
         }
         let stringCount = try reader.count()
@@ -226,6 +228,7 @@ struct RequestLogBlock {
                 for _ in 0..<errorCount * 2 { _ = try reader.varint() }
                 failedResults = errorCount > 0
             }
+            if version >= 3 { _ = try reader.varint() }
             let id = firstID + Int64(position)
             guard container.map({ $0 == containerIndex }) ?? true, environment.map({ $0 == environmentIndex }) ?? true,
                 database.map({ $0 == databaseIndex }) ?? true, operation.map({ $0 == operationIndex }) ?? true,
@@ -275,6 +278,10 @@ struct RequestLogBlock {
                     let code = try string(try reader.varint())
                     entry.resultErrors[code] = Int(try reader.varint())
                 }
+            }
+            if version >= 3 {
+                let index = try reader.varint()
+                if index > 0 { entry.trace = RequestLogTrace.unpacked(try string(index - 1)) }
             }
             entry.id = match.id
             entries.append(entry)

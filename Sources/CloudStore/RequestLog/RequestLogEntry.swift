@@ -47,6 +47,10 @@ public struct RequestLogEntry: Hashable, Sendable {
     /// The per-result failures of the answer by `serverErrorCode`: a `200` whose records
     /// failed one by one (`ACCESS_DENIED`, `CONFLICT`…).
     public var resultErrors: [String: Int] = [:]
+    /// The access decisions the call's checks recorded at the time of the call: every refusal,
+    /// and what was allowed when the call was sampled (``AccessTraceSampling``). Empty for
+    /// calls without, and calls logged before traces were kept.
+    public var trace: [AccessExplanation] = []
 
     /// Creates an entry.
     public init(
@@ -94,6 +98,9 @@ public struct RequestLogEntry: Hashable, Sendable {
         guard !resultErrors.isEmpty else { return nil }
         return resultErrors.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
     }
+
+    /// The trace as both backends keep it (JSON text); `nil` for none.
+    var packedTrace: String? { RequestLogTrace.packed(trace) }
 
     /// Per-result failures from their packed form (``packedResultErrors``); what cannot be read is left out.
     static func resultErrors(packed: String?) -> [String: Int] {

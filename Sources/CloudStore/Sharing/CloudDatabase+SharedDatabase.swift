@@ -19,6 +19,7 @@ extension CloudDatabase {
         reached.auditActor = auditActor
         reached.auditPlace = auditPlace
         reached.auditSummary = auditSummary
+        reached.accessTrace = accessTrace
         return reached
     }
 

@@ -8,10 +8,12 @@ extension CloudStore {
     /// their participants (removed ones included, who learn that they were), and, when the share
     /// has a public permission, to any signed-in user. Anyone else learns nothing, not even that
     /// the share exists.
+    /// - Parameter trace: where a refusal is recorded.
     public func resolveShares(
-        _ requests: [ShareLookup], _ container: ContainerIdentifier, _ environment: Environment, as caller: Caller
+        _ requests: [ShareLookup], _ container: ContainerIdentifier, _ environment: Environment, as caller: Caller,
+        trace: AccessTrace? = nil
     ) throws -> [ShareResolution] {
-        let user = try shareUser(caller)
+        let user = try shareUser(caller, trace: trace)
         let address = try self.user(user, in: container)?.emailAddress
         let storage = try self.environment(container, environment)
         let found = try storage.read { reader in try requests.map { try Self.share(named: $0.shortGUID, reader: reader) } }
@@ -28,10 +30,12 @@ extension CloudStore {
     /// becomes theirs); any signed-in user joins a share with a public permission; a removed
     /// participant and anyone else are refused. The share's zone then appears in the caller's
     /// shared database.
+    /// - Parameter trace: where a refusal is recorded.
     public func acceptShares(
-        _ requests: [ShareLookup], _ container: ContainerIdentifier, _ environment: Environment, as caller: Caller
+        _ requests: [ShareLookup], _ container: ContainerIdentifier, _ environment: Environment, as caller: Caller,
+        trace: AccessTrace? = nil
     ) throws -> [ShareResolution] {
-        let user = try shareUser(caller)
+        let user = try shareUser(caller, trace: trace)
         let address = try self.user(user, in: container)?.emailAddress
         let storage = try self.environment(container, environment)
         let now = now
@@ -47,6 +51,10 @@ extension CloudStore {
                 if let index = share.participants.firstIndex(where: { $0.userRecordName == user }) ?? share.pendingInvitation(for: address)
                 {
                     guard share.participants[index].acceptanceStatus != .removed else {
+                        trace?.recordRefusal(
+                            caller: caller.description, database: "shared(\(user))",
+                            rule: "a participant the owner removed may not accept again",
+                            why: "the owner of share \(request.shortGUID) removed the caller")
                         return .failure(.accessDenied("The share's owner removed you from this share"))
                     }
                     guard share.participants[index].acceptanceStatus != .accepted else { return .success(share) }
@@ -82,8 +90,11 @@ extension CloudStore {
         try self.environment(container, environment).read { try $0.allShares() }
     }
 
-    private func shareUser(_ caller: Caller) throws -> String {
+    private func shareUser(_ caller: Caller, trace: AccessTrace?) throws -> String {
         guard let user = caller.signedInUser else {
+            trace?.recordRefusal(
+                caller: caller.description, database: "", rule: "resolving and accepting shares needs a signed-in user",
+                why: caller.isWorld ? "the caller is not signed in" : "a server-to-server key is no user")
             throw CloudStoreError.authenticationRequired("Resolving and accepting shares needs a signed-in user")
         }
         return user

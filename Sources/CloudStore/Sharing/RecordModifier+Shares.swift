@@ -21,6 +21,9 @@ extension RecordModifier {
 
         if viaShare {
             guard operation.kind.isDelete, var left = existing, let user = caller.signedInUser, left.participant(user) != nil else {
+                access.recordSharedRefusal(
+                    .write, .shareChangedByOwner, recordName: name, recordType: Share.recordType, zone: zone,
+                    given: existing.map { $0.permission(of: caller.signedInUser ?? "") } ?? SharePermission.none)
                 throw CloudStoreError.accessDenied("Only the share's owner changes a share; a participant may only leave it by deleting it")
             }
             left.participants = left.participants.map { participant in

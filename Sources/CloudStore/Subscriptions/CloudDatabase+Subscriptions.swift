@@ -110,6 +110,7 @@ extension CloudDatabase {
             }
             if !query.filters.isEmpty { _ = try QueryPlanner(schema: schema).plan(query, zones: [], limit: 1) }
             if case .none = try access.readScope(of: type) {
+                access.recordRefusedRead(of: type, zone: zoneName)
                 throw CloudStoreError.accessDenied("READ operation not permitted on record type \(query.recordType)")
             }
         case .zone(let zoneName):

@@ -122,7 +122,7 @@ extension ManagementActions {
             case .serverKey(let name): ["kind": "serverKey", "name": .string(name)]
             case nil: .null
             }
-        return [
+        let json: JSONValue = [
             "id": .integer(entry.id), "time": .integer(entry.time), "container": .string(entry.container),
             "environment": .string(entry.environment),
             "database": .string(entry.database), "operation": .string(entry.operation), "user": optional(entry.user),
@@ -137,5 +137,37 @@ extension ManagementActions {
             "resultErrors": .object(JSONObject(entry.resultErrorsByCount.map { ($0.code, JSONValue.integer(Int64($0.count))) })),
             "resultFailures": optional(entry.resultFailureSummary),
         ]
+        // Only calls with access decisions recorded carry the member, so that others read as before.
+        if !entry.trace.isEmpty, case .object(var object) = json {
+            object["trace"] = .array(entry.trace.map(accessExplanationJSON))
+            return .object(object)
+        }
+        return json
+    }
+
+    /// An access decision as the management API answers it: who asked what, where, every grant
+    /// or rule weighed with whether it gave the permission and why, and the decision.
+    static func accessExplanationJSON(_ explanation: AccessExplanation) -> JSONValue {
+        [
+            "caller": .string(explanation.caller), "permission": optional(explanation.permission?.rawValue),
+            "database": .string(explanation.database), "recordType": optional(explanation.recordType),
+            "recordName": optional(explanation.recordName), "zone": optional(explanation.zone),
+            "allowed": .bool(explanation.decision.isAllowed), "rule": .string(explanation.decision.rule),
+            "checks": .array(explanation.checks.map { ["rule": .string($0.rule), "gives": .bool($0.gives), "why": .string($0.why)] }),
+        ]
+    }
+
+    /// An access decision from its JSON (``accessExplanationJSON(_:)``).
+    static func accessExplanation(_ value: JSONValue) throws -> AccessExplanation {
+        let fields = try AnswerFields(value)
+        let permission = try fields.optionalString("permission")
+        return AccessExplanation(
+            caller: try fields.string("caller"), permission: permission.flatMap(Permission.init(rawValue:)),
+            database: try fields.string("database"), recordType: try fields.optionalString("recordType"),
+            recordName: try fields.optionalString("recordName"), zone: try fields.optionalString("zone"),
+            checks: try fields.array("checks") { check in
+                let check = try AnswerFields(check)
+                return AccessExplanation.Check(rule: try check.string("rule"), gives: try check.bool("gives"), why: try check.string("why"))
+            }, decision: .recorded(isAllowed: try fields.bool("allowed"), rule: try fields.string("rule")))
     }
 }

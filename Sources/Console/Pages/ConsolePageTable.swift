@@ -18,7 +18,7 @@ enum ConsolePageTable {
     /// sign-in pages, and what every console page shares (its frame, bar and confirmations).
     static let frameworkTemplates = [
         "layout", "error", "start", "signin", "signin-complete", "console.frame", "console.bar", "console.confirm",
-        "console.user",
+        "console.user", "console.access-checks",
     ]
 
     /// Every template that must load at start.

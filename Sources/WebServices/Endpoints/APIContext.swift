@@ -20,6 +20,9 @@ struct APIContext {
     /// `Host` values links may be built on besides the listen address's.
     let allowedHosts: [String]
 
+    /// Where the request's access decisions are recorded, for the request log.
+    let trace: AccessTrace
+
     /// Whether numbers in the response go as strings (`numbersAsStrings`; `changes/zone` spells it `numberAsStrings`).
     func numbersAsStrings() throws(WireError) -> Bool {
         try body.first("numbersAsStrings", "numberAsStrings").bool() ?? false
@@ -40,7 +43,7 @@ struct APIContext {
     /// on this server. In the shared database, the owner the body's `zoneID` names says whose
     /// zone the request reaches.
     func database() throws -> CloudDatabase {
-        var database = try store.database(container, environment, scope.database ?? .public, as: caller)
+        var database = try store.database(container, environment, scope.database ?? .public, as: caller, trace: trace)
         database.assetBaseURL = baseURL
         if let session = authentication.session { database.assetCredential = .webSession(session.id) }
         database.credential = authentication.loggedCredential
@@ -51,6 +54,9 @@ struct APIContext {
     /// - Throws: AUTHENTICATION_REQUIRED for the world.
     func requireUser() throws -> String {
         guard let user = caller.userRecordName else {
+            trace.recordRefusal(
+                caller: caller.description, database: scope.database?.rawValue ?? "", rule: "this request needs a signed-in user",
+                why: "the caller is not signed in")
             throw CloudStoreError.authenticationRequired("This request needs a signed-in user")
         }
         return user

@@ -30,12 +30,13 @@ struct APIEndpoint: Sendable {
         { request in
             let started = ContinuousClock.now
             var authentication: Authentication?
+            let trace = configuration.traceSampler.trace()
             do {
-                let context = try admit(request, scan: scan, authentication: &authentication)
+                let context = try admit(request, scan: scan, trace: trace, authentication: &authentication)
                 switch body {
                 case .now(let body):
                     let outcome = success(try body(context), operation, request: request, authentication: context.authentication)
-                    return logged(outcome, request, operation, started)
+                    return logged(outcome, request, operation, started, trace: trace)
                 case .later(let body):
                     let pending = PendingResponse(timeout: Self.deferredTimeout, waitsThroughShutdown: true) { [self] in
                         let timedOut = CloudKitError(
@@ -49,29 +50,31 @@ struct APIEndpoint: Sendable {
                             case .success(let json): success(json, operation, request: request, authentication: authenticated)
                             case .failure(let error): failure(error, request: request, authentication: authenticated)
                             }
-                        pending.complete(logged(outcome, request, operation, started))
+                        pending.complete(logged(outcome, request, operation, started, trace: trace))
                     }
                     return .deferred(pending)
                 }
             } catch {
-                return logged(failure(error, request: request, authentication: authentication), request, operation, started)
+                return logged(failure(error, request: request, authentication: authentication), request, operation, started, trace: trace)
             }
         }
     }
 
     /// Adds the call to the request log (recording only appends to a buffer) and returns its answer.
-    private func logged(_ outcome: Outcome, _ request: HTTPRequest, _ operation: String, _ started: ContinuousClock.Instant) -> HTTPResponse
-    {
+    private func logged(
+        _ outcome: Outcome, _ request: HTTPRequest, _ operation: String, _ started: ContinuousClock.Instant, trace: AccessTrace
+    ) -> HTTPResponse {
         record(
             outcome, request, operation, started, container: request.pathParameters["container"] ?? "",
-            environment: request.pathParameters["environment"] ?? "", database: request.pathParameters["database"] ?? "")
+            environment: request.pathParameters["environment"] ?? "", database: request.pathParameters["database"] ?? "", trace: trace)
         return outcome.response
     }
 
-    /// Adds a call to the request log, whose bytes count toward its environment's monthly transfer.
+    /// Adds a call to the request log, whose bytes count toward its environment's monthly
+    /// transfer, with the access decisions `trace` recorded.
     func record(
         _ outcome: Outcome, _ request: HTTPRequest, _ operation: String, _ started: ContinuousClock.Instant, container: String,
-        environment: String, database: String
+        environment: String, database: String, trace: AccessTrace? = nil
     ) {
         let elapsed = ContinuousClock.now - started
         var entry = RequestLogEntry(
@@ -83,6 +86,7 @@ struct APIEndpoint: Sendable {
         entry.reason = outcome.reason
         entry.credential = outcome.credential
         entry.userAgent = request.headers["User-Agent"]
+        if let trace { entry.trace = trace.explanations }
         if let answer = outcome.answer {
             entry.recordTypes = answer.recordTypes
             entry.zones = answer.zones
@@ -110,7 +114,9 @@ struct APIEndpoint: Sendable {
 
     /// Reads the path and the body, authenticates and applies the limits: the context an
     /// endpoint runs in. `authentication` is set as soon as it is known, for the error answer.
-    private func admit(_ request: HTTPRequest, scan: BodyScan?, authentication: inout Authentication?) throws -> APIContext {
+    private func admit(_ request: HTTPRequest, scan: BodyScan?, trace: AccessTrace, authentication: inout Authentication?) throws
+        -> APIContext
+    {
         let scope = try APIScope(request.pathParameters)
         // The body is JSON whatever the Content-Type says; no body reads as an empty object. A
         // scan reads only bodies the tree reads alike, so any error comes from the tree.
@@ -118,15 +124,32 @@ struct APIEndpoint: Sendable {
         let json: JSONValue =
             if let scanned { scanned.envelope } else if request.body.isEmpty { .object([:]) } else { try JSONValue.parse(request.body) }
         guard json.objectValue != nil else { throw WebServicesError.badRequest("The request body must be a JSON object") }
-        let authenticated = try authenticator.authenticate(request, container: scope.container, environment: scope.environment)
+        let database = scope.database?.rawValue ?? ""
+        let authenticated: Authentication
+        do {
+            authenticated = try authenticator.authenticate(request, container: scope.container, environment: scope.environment)
+        } catch {
+            trace.recordRefusal(
+                caller: "unknown", database: database,
+                rule: "a request carries a known API token (with a live session) or a valid server-to-server signature",
+                why: CloudKitError(any: error).reason)
+            throw error
+        }
         authentication = authenticated
         // Limits apply to callers who got this far, as CloudKit's do: a request without
         // credentials is refused before any limit counts it.
-        try store.admitRequest(to: scope.container, scope.environment)
+        do {
+            try store.admitRequest(to: scope.container, scope.environment)
+        } catch {
+            trace.recordRefusal(
+                caller: authenticated.caller.description, database: database, rule: "the container's limits admit the request",
+                why: CloudKitError(any: error).reason)
+            throw error
+        }
         return APIContext(
             request: request, store: store, scope: scope,
             authentication: authenticated, body: .body(json), scanned: scanned, publicURL: configuration.publicURL,
-            allowedHosts: configuration.allowedHosts)
+            allowedHosts: configuration.allowedHosts, trace: trace)
     }
 
     private func success(_ json: JSONValue, _ operation: String, request: HTTPRequest, authentication: Authentication) -> Outcome {

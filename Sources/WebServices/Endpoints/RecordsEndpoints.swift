@@ -61,14 +61,14 @@ enum RecordsEndpoints {
     /// `{results: [ShortGUID Result | ShortGUID Fetch Error]}`.
     static func resolve(_ context: APIContext) throws -> JSONValue {
         let results = try context.store.resolveShares(
-            try ShareWire.lookups(context.body), context.container, context.environment, as: context.caller)
+            try ShareWire.lookups(context.body), context.container, context.environment, as: context.caller, trace: context.trace)
         return shareResults(results, context)
     }
 
     /// `records/accept`: as `records/resolve`, accepting each share for the caller.
     static func accept(_ context: APIContext) throws -> JSONValue {
         let results = try context.store.acceptShares(
-            try ShareWire.lookups(context.body), context.container, context.environment, as: context.caller)
+            try ShareWire.lookups(context.body), context.container, context.environment, as: context.caller, trace: context.trace)
         return shareResults(results, context)
     }
 

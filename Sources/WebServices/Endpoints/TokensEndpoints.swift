@@ -33,7 +33,7 @@ enum TokensEndpoints {
         let value = try context.body["apnsToken"].requiredString()
         let token = try context.store.registerPushToken(
             value, context.container, context.environment, apnsEnvironment: environment, caller: context.caller,
-            session: context.authentication.session?.id, clientAddress: context.clientAddress)
+            session: context.authentication.session?.id, clientAddress: context.clientAddress, trace: context.trace)
         return json(token, apnsEnvironment: environment, context)
     }
 

@@ -26,9 +26,9 @@ enum UsersEndpoints {
                 if let name = try info["userRecordName"].string() { return .userRecordName(name) }
                 throw CloudStoreError.badRequest("A lookup info needs an emailAddress, phoneNumber or userRecordName")
             }
-            users = try context.store.discoverUsers(lookups, in: context.container, as: context.caller)
+            users = try context.store.discoverUsers(lookups, in: context.container, as: context.caller, trace: context.trace)
         } else {
-            users = try context.store.discoverableUsers(in: context.container, as: context.caller)
+            users = try context.store.discoverableUsers(in: context.container, as: context.caller, trace: context.trace)
         }
         return ["users": .array(users.map { .object(Self.identity(userRecordName: $0.userRecordName, $0)) })]
     }
@@ -38,7 +38,7 @@ enum UsersEndpoints {
         let lookups = try context.body["users"].requiredArray().map {
             CloudStore.UserLookup.emailAddress(try $0["emailAddress"].requiredString())
         }
-        let users = try context.store.discoverUsers(lookups, in: context.container, as: context.caller)
+        let users = try context.store.discoverUsers(lookups, in: context.container, as: context.caller, trace: context.trace)
         return ["users": .array(users.map { Self.userDictionary($0, withEmail: true) })]
     }
 
@@ -47,13 +47,13 @@ enum UsersEndpoints {
         let lookups = try context.body["users"].requiredArray().map {
             CloudStore.UserLookup.userRecordName(try $0["userRecordName"].requiredString())
         }
-        let users = try context.store.discoverUsers(lookups, in: context.container, as: context.caller)
+        let users = try context.store.discoverUsers(lookups, in: context.container, as: context.caller, trace: context.trace)
         return ["users": .array(users.map { Self.userDictionary($0, withEmail: false) })]
     }
 
     /// `users/lookup/contacts`: the discoverable users, as the server keeps no address books.
     static func lookupContacts(_ context: APIContext) throws -> JSONValue {
-        let users = try context.store.discoverableUsers(in: context.container, as: context.caller)
+        let users = try context.store.discoverableUsers(in: context.container, as: context.caller, trace: context.trace)
         return ["users": .array(users.map { Self.userDictionary($0, withEmail: false) })]
     }
 

@@ -134,6 +134,29 @@ struct LogsCommand: ParsableCommand {
                 ("client", entry.clientAddress),
             ]
             return fields.map { label, value in (label + ":").padding(toLength: 14, withPad: " ", startingAt: 0) + (value ?? "-") }
+                + traceLines(entry.trace)
+        }
+
+        /// The call's access decisions, each with every grant or rule weighed: what refused it,
+        /// or, for a sampled call, what allowed it. Labelled lines, as the call's other fields.
+        static func traceLines(_ trace: [AccessExplanation]) -> [String] {
+            func line(_ label: String, _ value: String) -> String {
+                (label + ":").padding(toLength: 14, withPad: " ", startingAt: 0) + value
+            }
+            guard !trace.isEmpty else { return [line("access", "- (no decision recorded)")] }
+            return trace.enumerated().flatMap { index, explanation in
+                let asked = [
+                    explanation.caller, explanation.permission?.rawValue ?? "reach", explanation.recordType.map { "a \($0)" },
+                    explanation.recordName.map { "record \($0)" }, explanation.zone.map { "in zone \($0)" },
+                    explanation.database.isEmpty ? nil : "of the \(explanation.database) database",
+                ].compactMap { $0 }.joined(separator: " ")
+                return [
+                    line(
+                        trace.count == 1 ? "access" : "access \(index + 1)",
+                        "\(explanation.decision.isAllowed ? "allowed" : "denied") — \(explanation.decision.rule)"),
+                    line("  asked", asked),
+                ] + explanation.checks.map { line("  weighed", "\($0.gives ? "gives" : "no   ") \($0.rule): \($0.why)") }
+            }
         }
     }
 

@@ -185,6 +185,16 @@ extension ServeSetting {
             settings.requestLogSampleReads = rate == 0 ? nil : rate
         },
         ServeSetting(
+            "trace-sample",
+            "The share of API requests (0 to 1) whose allowed access decisions the request log keeps; every refusal's is kept.",
+            default: "`0.01`", .value(placeholder: "RATE")
+        ) { value, settings, source in
+            guard let rate = Double(value), rate >= 0, rate <= 1 else {
+                throw Invalid(name: source, value: value, expected: "a share of requests from 0 to 1, such as 0.01")
+            }
+            settings.traceSample = rate
+        },
+        ServeSetting(
             "audit-retention", "How long the audit trail keeps an operator action (1d to 3650d); apart from the request log's.",
             default: "`400d`", .value(placeholder: "DURATION")
         ) { value, settings, source in

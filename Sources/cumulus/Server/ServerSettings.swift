@@ -39,6 +39,9 @@ struct ServerSettings: Sendable {
     var requestLogMaxSize: Int64? = 1 << 30
     /// `--request-log-sample-reads`: successful reads kept per second; `nil` keeps every call.
     var requestLogSampleReads: Int?
+    /// `--trace-sample`: the share of API requests whose allowed access decisions the request
+    /// log keeps, besides every refusal's.
+    var traceSample = AccessTraceSampler.defaultRate
     /// `--audit-retention`: how long the audit trail keeps an operator action.
     var auditRetention = Duration.seconds(400 * 86_400)
     /// How long change feeds keep tombstones.

@@ -255,7 +255,7 @@ enum MigrationTables {
             Column("status", .integer), Column("error_code", .text), Column("duration_us", .integer), Column("bytes_in", .integer),
             Column("bytes_out", .integer), Column("request_id", .text), Column("reason", .text), Column("credential", .text),
             Column("user_agent", .text), Column("record_types", .text), Column("zones", .text), Column("results", .integer),
-            Column("result_errors", .text), Column("failed_results", .integer),
+            Column("result_errors", .text), Column("failed_results", .integer), Column("trace", .text),
         ])
 
     /// The usage minutes; the latency histogram is a blob on SQLite and an array of packed

@@ -10,6 +10,11 @@ public struct AccessDecision: Hashable, Sendable, CustomStringConvertible {
     /// The grant or rule that decided.
     public var rule: String { reason.description }
 
+    /// A decision as the request log kept it: whether it allowed, and its rule in words.
+    public static func recorded(isAllowed: Bool, rule: String) -> AccessDecision {
+        AccessDecision(isAllowed: isAllowed, reason: .recorded(rule))
+    }
+
     /// An allowing decision.
     static func allowed(_ reason: Reason) -> AccessDecision { AccessDecision(isAllowed: true, reason: reason) }
     /// A denying decision.
@@ -29,6 +34,14 @@ public struct AccessDecision: Hashable, Sendable, CustomStringConvertible {
         case grant(Grant, Permission, creatorIsCaller: Bool)
         case customRole(role: String, Permission)
         case noGrant(Permission, recordType: String, held: [String])
+        case signInNeeded(DatabaseScope)
+        case anotherUsersDatabase(DatabaseScope)
+        case operatorDevelopmentOnly(DatabaseScope)
+        case shareRootDeletedByOwner
+        case shareChangedByOwner
+        case callerRule(String)
+        /// A decision read back from the request log: its rule as it was recorded.
+        case recorded(String)
 
         var description: String {
             switch self {
@@ -51,6 +64,13 @@ public struct AccessDecision: Hashable, Sendable, CustomStringConvertible {
                 // READ is given by READ grants alone: WRITE lets a caller change a record, not read it.
                 "no grant gives \(permission) on \(recordType) to \(held.joined(separator: ", "))"
                     + (permission == .read ? " (WRITE does not give READ)" : "")
+            case .signInNeeded(let scope): "the \(scope) database needs a signed-in user"
+            case .anotherUsersDatabase(let scope): "the \(scope) database belongs to another user"
+            case .operatorDevelopmentOnly(let scope): "operators see users' \(scope) databases in development only"
+            case .shareRootDeletedByOwner: "the root of a shared hierarchy is deleted by its owner only"
+            case .shareChangedByOwner: "only the share's owner changes a share; a participant may only leave it"
+            case .callerRule(let rule): rule
+            case .recorded(let rule): rule
             }
         }
     }

@@ -10,6 +10,8 @@ struct AccessPolicy {
     /// Whether the caller reaches `database`, another user's private database, through shares
     /// (their shared database) rather than as its owner.
     var viaShare = false
+    /// Where the request's decisions are recorded, when it keeps them.
+    var trace: AccessTrace? = nil
 
     /// Whether the caller administers the database: the operator everywhere, a
     /// server-to-server key in the public database.
@@ -21,23 +23,25 @@ struct AccessPolicy {
         }
     }
 
-    /// Refuses callers who may not touch the database at all.
+    /// Refuses callers who may not touch the database at all, recording the refusal in the trace.
     func checkAccess() throws {
         guard database.scope != .public else { return }
+        let refusal: (AccessDecision.Reason, CloudStoreError)
         switch caller {
         case .operator:
             return
         case .world:
-            throw CloudStoreError.authenticationRequired("The \(database.scope) database needs a signed-in user")
+            refusal = (.signInNeeded(database.scope), .authenticationRequired("The \(database.scope) database needs a signed-in user"))
         case .server:
-            throw CloudStoreError.accessDenied("Server-to-server keys can use the public database only")
+            refusal = (.serverUsesPublicDatabaseOnly, .accessDenied("Server-to-server keys can use the public database only"))
         case .user(let user, _):
             // Each zone's shares decide, zone by zone and record by record.
             if viaShare, database.scope == .private, user != database.owner { return }
-            guard user == database.owner else {
-                throw CloudStoreError.accessDenied("The \(database.scope) database belongs to another user")
-            }
+            guard user != database.owner else { return }
+            refusal = (.anotherUsersDatabase(database.scope), .accessDenied("The \(database.scope) database belongs to another user"))
         }
+        trace?.record(explainDatabase(.denied(refusal.0)))
+        throw refusal.1
     }
 
     /// Refuses callers who may not change anything: the world, which has no user to stamp
@@ -45,8 +49,18 @@ struct AccessPolicy {
     func checkCanModify() throws {
         try checkAccess()
         if caller.isWorld {
+            trace?.record(explainDatabase(.denied(.worldOnlyReads(.write)), permission: .write))
             throw CloudStoreError.authenticationRequired("Changing records needs a signed-in user")
         }
+    }
+
+    /// Refuses an operator who would act as a user in production, recording the refusal: a
+    /// user's data there is theirs alone.
+    func checkOperatorActsInDevelopment(_ environment: Environment) throws {
+        guard case .operator = caller, environment == .production, database.scope != .public else { return }
+        trace?.record(explainDatabase(.denied(.operatorDevelopmentOnly(database.scope))))
+        throw CloudStoreError.accessDenied(
+            "Operators see users' \(database.scope) databases in development only; in production they belong to their users")
     }
 
     /// Decides `permission` on a record of `type`.

@@ -17,9 +17,48 @@ final class TransactionAccess {
         return read
     }
 
-    /// Decides `permission` on a record of `type` created by `creator` (`nil` for a new record).
-    func decide(_ permission: Permission, on type: RecordTypeDefinition, creator: String?) throws -> AccessDecision {
-        try policy.decide(permission, on: type, creator: creator, roles: heldRoles)
+    /// Decides `permission` on a record of `type` created by `creator` (`nil` for a new record),
+    /// recording the decision in the request's trace when it refuses, or the request is sampled.
+    /// - Parameters:
+    ///   - record: the record's name, for the trace.
+    ///   - zone: the record's zone, for the trace.
+    @inline(__always)
+    func decide(
+        _ permission: Permission, on type: RecordTypeDefinition, creator: String?, record: String? = nil, zone: String? = nil
+    ) throws -> AccessDecision {
+        let decision = try policy.decide(permission, on: type, creator: creator, roles: heldRoles)
+        if let trace = policy.trace, trace.wants(decision, permission, recordType: type.name) {
+            try recordExplanation(permission, on: type, creator: creator, record: record, zone: zone, in: trace)
+        }
+        return decision
+    }
+
+    /// Kept out of ``decide(_:on:creator:record:zone:)``, which runs for every record of a page.
+    @inline(never)
+    private func recordExplanation(
+        _ permission: Permission, on type: RecordTypeDefinition, creator: String?, record: String?, zone: String?, in trace: AccessTrace
+    ) throws {
+        trace.record(try policy.explain(permission, on: type, creator: creator, recordName: record, zone: zone, roles: heldRoles))
+    }
+
+    /// Records that no record of `type` is readable to the caller, which refuses a query or a
+    /// query subscription: explained for a record the caller created, since even those are not.
+    func recordRefusedRead(of type: RecordTypeDefinition, zone: String?) {
+        guard let trace = policy.trace else { return }
+        let creator = policy.caller.signedInUser ?? ""
+        if let explanation = try? policy.explain(.read, on: type, creator: creator, recordName: nil, zone: zone, roles: heldRoles) {
+            trace.record(explanation)
+        }
+    }
+
+    /// Records a refusal the caller's shares decide: `given` is what they give on the record.
+    func recordSharedRefusal(
+        _ permission: Permission, _ reason: AccessDecision.Reason, recordName: String, recordType: String?, zone: StoredZone,
+        given: SharePermission
+    ) {
+        policy.trace?.record(
+            policy.explainShared(
+                permission, reason, recordName: recordName, recordType: recordType, zone: zone.zoneID.zoneName, given: given.rawValue))
     }
 
     // MARK: - Shares
@@ -124,7 +163,8 @@ final class TransactionAccess {
         if policy.viaShare { return try canReadShared(record) }
         if policy.isAdministrator || policy.database.scope != .public { return true }
         guard let type = type() else { return false }
-        return try decide(.read, on: type, creator: record.created.userRecordName).isAllowed
+        return try decide(.read, on: type, creator: record.created.userRecordName, record: record.recordName, zone: record.zoneID.zoneName)
+            .isAllowed
     }
 
     /// Whether the caller may learn of a change to a record of `recordType` created by

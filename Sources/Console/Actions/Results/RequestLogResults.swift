@@ -73,6 +73,9 @@ public struct RequestLogEntryView: ManagementResult, Equatable {
             }
             read.resultErrors[code] = Int(count)
         }
+        if let trace = value["trace"], !trace.isNull {
+            read.trace = try entry.array("trace", ManagementActions.accessExplanation)
+        }
         return read
     }
 }

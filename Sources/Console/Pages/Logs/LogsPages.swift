@@ -125,7 +125,38 @@ struct LogsPages: Sendable {
             (succeeded.map { $0 > 0 ? [["code": "succeeded", "count": Formatting.count(Int64($0))]] : [] } ?? [])
             + entry.resultErrorsByCount.map { ["code": $0.code, "count": Formatting.count(Int64($0.count))] }
         context["results"] = entry.results.map { Formatting.count(Int64($0)) } ?? ""
+        context["hasTrace"] = !entry.trace.isEmpty
+        context["trace"] = entry.trace.enumerated().map { index, explanation in
+            [
+                "number": index + 1, "allowed": explanation.decision.isAllowed, "rule": explanation.decision.rule,
+                "caller": explanation.caller, "database": explanation.database, "permission": explanation.permission?.rawValue ?? "",
+                "recordType": explanation.recordType ?? "", "recordName": explanation.recordName ?? "", "zone": explanation.zone ?? "",
+                "hasChecks": !explanation.checks.isEmpty, "caption": "Every grant and rule weighed, in order",
+                "checks": explanation.checks.map { ["rule": $0.rule, "gives": $0.gives, "why": $0.why] },
+                "simulateURL": Self.simulatorURL(explanation, location: location) ?? "",
+            ] as [String: Any]
+        }
         return .page(Page("console.log-entry", context: context))
+    }
+
+    /// The permission simulator asked the same question, when it can be: a decision on a type's
+    /// grants in the public database, which is what the simulator answers.
+    private static func simulatorURL(_ explanation: AccessExplanation, location: ConsoleLocation) -> String? {
+        guard explanation.database == "public", let permission = explanation.permission, let type = explanation.recordType else {
+            return nil
+        }
+        let subject: [(String, String)] =
+            switch explanation.caller {
+            case "world": [("subject", "world")]
+            case let caller where caller.hasPrefix("user(") && caller.hasSuffix(")"):
+                [("subject", "user"), ("user", String(caller.dropFirst(5).dropLast()))]
+            default: []
+            }
+        guard !subject.isEmpty else { return nil }
+        let query: [(String, String?)] =
+            subject + [("permission", permission.rawValue), ("type", type)]
+            + (permission == .create ? [] : [("record", explanation.recordName ?? "")])
+        return location.path(.security, query: query) + "#simulator"
     }
 
     private func export(_ request: ConsoleRequest) throws -> ConsoleAnswer {

@@ -97,6 +97,7 @@ struct SecurityPages: Sendable {
                 environment: location.environment, as: request.identity)
             context["answer"] = [
                 "allowed": answer.allowed, "rule": answer.rule, "hasChecks": !answer.checks.isEmpty,
+                "caption": "Every grant and rule weighed, in order",
                 "checks": answer.checks.map { ["rule": $0.rule, "gives": $0.gives, "why": $0.why] },
             ]
         } catch {

@@ -82,5 +82,10 @@ enum PostgresRequestLogMigrations {
             ADD COLUMN failed_results integer NOT NULL DEFAULT 0;
         CREATE INDEX requests_with_failed_results ON {schema}.requests(container, id) WHERE failed_results > 0;
         """,
+        // The call's access decisions (RequestLogEntry.trace) as JSON text: refusals, and what
+        // a sampled call was allowed. Calls logged before have none.
+        """
+        ALTER TABLE {schema}.requests ADD COLUMN trace text;
+        """,
     ])
 }

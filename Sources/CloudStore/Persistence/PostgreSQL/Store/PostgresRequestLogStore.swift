@@ -37,16 +37,16 @@ final class PostgresRequestLogStore: RequestLogStorage {
     private static let insertEntries = """
         INSERT INTO requestlog.requests(time, container, environment, database, operation, user_name, client, status, error_code,
                                         duration_us, bytes_in, bytes_out, request_id, reason, credential, user_agent, record_types,
-                                        zones, results, result_errors, failed_results)
+                                        zones, results, result_errors, failed_results, trace)
         SELECT time, container, environment, database, operation, user_name, client, status::integer, error_code, duration_us,
                bytes_in, bytes_out, request_id, reason, credential, user_agent, record_types, zones, results::integer, result_errors,
-               failed_results::integer
+               failed_results::integer, trace
         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[],
                     $10::bigint[], $11::bigint[], $12::bigint[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[],
-                    $18::text[], $19::text[], $20::text[], $21::bigint[])
+                    $18::text[], $19::text[], $20::text[], $21::bigint[], $22::text[])
              WITH ORDINALITY AS batch(time, container, environment, database, operation, user_name, client, status, error_code,
                                       duration_us, bytes_in, bytes_out, request_id, reason, credential, user_agent, record_types,
-                                      zones, results, result_errors, failed_results, position)
+                                      zones, results, result_errors, failed_results, trace, position)
         ORDER BY position
         RETURNING id
         """
@@ -108,7 +108,7 @@ final class PostgresRequestLogStore: RequestLogStorage {
             .textArray(batch.map(\.requestID)), .textArray(batch.map(\.reason)), .textArray(batch.map { $0.credential?.packed }),
             .textArray(batch.map(\.userAgent)), .textArray(batch.map(\.recordTypes)), .textArray(batch.map(\.zones)),
             .textArray(batch.map { $0.results.map(String.init) }), .textArray(batch.map(\.packedResultErrors)),
-            .integerArray(batch.map { Int64($0.failedResults) }),
+            .integerArray(batch.map { Int64($0.failedResults) }), .textArray(batch.map(\.packedTrace)),
         ]
     }
 
@@ -149,7 +149,8 @@ final class PostgresRequestLogStore: RequestLogStorage {
             try connection.execute(
                 """
                 SELECT id, time, container, environment, database, operation, user_name, client, status, error_code, duration_us,
-                       bytes_in, bytes_out, request_id, reason, credential, user_agent, record_types, zones, results, result_errors
+                       bytes_in, bytes_out, request_id, reason, credential, user_agent, record_types, zones, results, result_errors,
+                       trace
                 FROM requestlog.requests\(clause) ORDER BY id DESC LIMIT $\(values.count)
                 """, values
             ).map { row in
@@ -165,6 +166,7 @@ final class PostgresRequestLogStore: RequestLogStorage {
                 entry.zones = row.optionalText(18)
                 entry.results = row.optionalInteger(19).map { Int($0) }
                 entry.resultErrors = RequestLogEntry.resultErrors(packed: row.optionalText(20))
+                entry.trace = RequestLogTrace.unpacked(row.optionalText(21))
                 entry.id = row.integer(0)
                 return entry
             }
