@@ -45,6 +45,36 @@ import Testing
         #expect(readPlain.reason == nil && readPlain.credential == nil && readPlain.results == nil && readPlain.resultErrors.isEmpty)
     }
 
+    /// A call's access decisions are kept whole, each check in order, and read back as recorded;
+    /// calls without any read back none.
+    @Test func aCallsAccessTraceIsKeptAndReadBack() throws {
+        let store = try TemporaryStore()
+        let log = store.store.requestLog
+        let refusal = AccessExplanation(
+            caller: "user(_bob)", permission: .write, database: "public", recordType: "Note", recordName: "n1", zone: "_defaultZone",
+            checks: [
+                .init(rule: #"GRANT WRITE TO "_creator""#, gives: false, why: "_alice created the record"),
+                .init(rule: #"GRANT READ TO "_world""#, gives: false, why: "it gives READ, not WRITE"),
+            ], decision: .denied(.noGrant(.write, recordType: "Note", held: ["_world", "_icloud"])))
+        let credentials = AccessExplanation.refusal(
+            caller: "unknown", database: "private", rule: "a request carries a known API token", why: "Unknown API token \"ü\" \n")
+        var traced = Self.call(0, time: store.clock.tick())
+        traced.trace = [refusal, credentials]
+        for call in [traced, Self.call(1, time: store.clock.tick())] { log.record(call) }
+        try log.flush()
+        let read = try log.entries(RequestLogFilter(container: "iCloud.com.example.A"))
+        let readTraced = try #require(read.first { $0.requestID == "r0" })
+        #expect(readTraced.trace.count == 2)
+        for (kept, recorded) in zip(readTraced.trace, [refusal, credentials]) {
+            #expect(kept.caller == recorded.caller && kept.permission == recorded.permission && kept.database == recorded.database)
+            #expect(kept.recordType == recorded.recordType && kept.recordName == recorded.recordName && kept.zone == recorded.zone)
+            #expect(kept.checks == recorded.checks)
+            #expect(kept.decision.isAllowed == recorded.decision.isAllowed && kept.decision.rule == recorded.decision.rule)
+        }
+        #expect(readTraced.trace[0].decision.rule == "no grant gives WRITE on Note to _world, _icloud")
+        #expect(read.first { $0.requestID == "r1" }?.trace.isEmpty == true)
+    }
+
     @Test func aSuccessWithFailedRecordsIsFoundByFailuresOnly() throws {
         let store = try TemporaryStore()
         let log = store.store.requestLog
