@@ -39,7 +39,7 @@ public struct CloudDatabase: Sendable {
     /// revert's, whose version in the history holds them.
     var assetsHeldElsewhere: Set<String> = []
     /// Where this handle's access decisions are recorded: a request's, for the request log.
-    public var accessTrace: AccessTrace?
+    public var accessTrace: RequestTrace?
 
     var policy: AccessPolicy { AccessPolicy(caller: caller, database: database, viaShare: viaShare, trace: accessTrace) }
 
@@ -85,7 +85,8 @@ public struct CloudDatabase: Sendable {
             // Made on the writer's thread, which alone uses them.
             let notifier = store.notifier(container, environment, database)
             var modifier = RecordModifier(
-                database: database, caller: caller, evolution: SchemaEvolution(environment: environment), now: now, notifier: notifier,
+                database: database, caller: caller, evolution: SchemaEvolution(environment: environment, trace: trace), now: now,
+                notifier: notifier,
                 receipts: receipts)
             modifier.viaShare = viaShare
             modifier.participantUsers = participantUsers
@@ -124,6 +125,20 @@ public struct CloudDatabase: Sendable {
             request.operations[index].recordName = RecordModifier.name(of: request.operations[index], at: now)
         }
         return request
+    }
+
+    /// What `plan` makes of `query`; in production, a refusal for want of a type, field or index
+    /// the schema lacks is recorded in the request's trace, for the schema guard.
+    func recordingSchemaGap<T>(of query: Query, in schema: Schema, _ plan: () throws -> T) throws -> T {
+        do {
+            return try plan()
+        } catch let error as CloudStoreError {
+            if environment == .production, let trace = accessTrace {
+                let missing: MissingIndex? = if case .missingIndex(let missing) = error { missing } else { nil }
+                if let gap = SchemaGap.of(query, in: schema, missingIndex: missing) { trace.recordSchemaGap(gap) }
+            }
+            throw error
+        }
     }
 
     /// The most operations of a modify whose answer the writer's thread makes itself.
@@ -201,7 +216,9 @@ public struct CloudDatabase: Sendable {
             }
 
             let schema = try reader.schema()
-            var plan = try QueryPlanner(schema: schema).plan(request.query, zones: zones, limit: limit + 1)
+            var plan = try recordingSchemaGap(of: request.query, in: schema) {
+                try QueryPlanner(schema: schema).plan(request.query, zones: zones, limit: limit + 1)
+            }
             // Records the caller may not read are left out by the query itself, so they are
             // neither returned nor counted against the page.
             guard let type = schema.recordType(plan.recordType) else {

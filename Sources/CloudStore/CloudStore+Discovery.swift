@@ -31,7 +31,7 @@ extension CloudStore {
     ///   discovery is for signed-in users, as in CloudKit.
     /// - Parameter trace: where a refusal is recorded.
     public func discoverUsers(
-        _ lookups: [UserLookup], in container: ContainerIdentifier, as caller: Caller, trace: AccessTrace? = nil
+        _ lookups: [UserLookup], in container: ContainerIdentifier, as caller: Caller, trace: RequestTrace? = nil
     ) throws -> [AppUser] {
         try requireDiscoverer(caller, trace: trace)
         var found: [AppUser] = []
@@ -50,12 +50,12 @@ extension CloudStore {
     /// Every user of a container who chose to be discoverable: what `users/discover` without
     /// lookups and `users/lookup/contacts` answer, since the server holds no address books.
     /// - Parameter trace: where a refusal is recorded.
-    public func discoverableUsers(in container: ContainerIdentifier, as caller: Caller, trace: AccessTrace? = nil) throws -> [AppUser] {
+    public func discoverableUsers(in container: ContainerIdentifier, as caller: Caller, trace: RequestTrace? = nil) throws -> [AppUser] {
         try requireDiscoverer(caller, trace: trace)
         return try credentials.users(in: container).filter(\.isDiscoverable)
     }
 
-    private func requireDiscoverer(_ caller: Caller, trace: AccessTrace?) throws {
+    private func requireDiscoverer(_ caller: Caller, trace: RequestTrace?) throws {
         switch caller {
         case .user, .operator: return
         case .world, .server:

@@ -5,10 +5,26 @@ extension CloudStore {
 
     /// What deploying development's schema to production would change, with the production
     /// records each change touches, and what it would refuse.
-    public func schemaDifference(_ container: ContainerIdentifier) throws -> SchemaDifference {
+    /// - Parameter gaps: when given, the difference of a deployment of only what fills them
+    ///   (``deploySchema(_:filling:deployedBy:by:)``).
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` for a gap development's schema does not fill.
+    public func schemaDifference(_ container: ContainerIdentifier, filling gaps: [SchemaGap]? = nil) throws -> SchemaDifference {
         let production = try environment(container, .production)
         let (schema, records) = try production.read { reader in (try reader.schema(), try reader.recordCounts(in: nil)) }
-        return SchemaDifference(production: schema, development: try self.schema(container, .development), productionRecords: records)
+        let development = try self.schema(container, .development)
+        let target = try gaps.map { try Self.schema(schema, filling: $0, from: development) } ?? development
+        return SchemaDifference(production: schema, development: target, productionRecords: records)
+    }
+
+    /// `production` with each of `gaps` filled from `development`.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` for a gap development does not fill.
+    static func schema(_ production: Schema, filling gaps: [SchemaGap], from development: Schema) throws -> Schema {
+        try gaps.reduce(production) { target, gap in
+            guard let filled = gap.filling(target, from: development) else {
+                throw CloudStoreError.badRequest("Development's schema does not have the \(gap) to deploy")
+            }
+            return filled
+        }
     }
 
     /// Deploys development's schema to production in one transaction: record types, fields,
@@ -18,17 +34,21 @@ extension CloudStore {
     /// - Returns: the deployment made.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` when development would remove or change
     ///   something production has (with every reason), or when there is nothing to deploy.
+    /// - Parameter gaps: when given, only what fills these gaps of production's schema (see
+    ///   ``SchemaGap/filling(_:from:)``) rather than all of development's.
     @discardableResult
-    public func deploySchema(_ container: ContainerIdentifier, deployedBy: String, by actor: OperatorIdentity? = nil) throws
-        -> SchemaDeployment
-    {
+    public func deploySchema(
+        _ container: ContainerIdentifier, filling gaps: [SchemaGap]? = nil, deployedBy: String, by actor: OperatorIdentity? = nil
+    ) throws -> SchemaDeployment {
         let development = try schema(container, .development)
         let production = try environment(container, .production)
         // The difference is worked out again inside the transaction, so what is applied is
         // exactly what was checked, whatever changed in between.
         let difference = try production.writeSchema { writer -> SchemaDifference in
+            let deployed = try writer.schema()
+            let target = try gaps.map { try Self.schema(deployed, filling: $0, from: development) } ?? development
             let difference = SchemaDifference(
-                production: try writer.schema(), development: development, productionRecords: try writer.recordCounts(in: nil))
+                production: deployed, development: target, productionRecords: try writer.recordCounts(in: nil))
             guard difference.refusals.isEmpty else {
                 throw CloudStoreError.badRequest(
                     "The schema cannot be deployed: " + difference.refusals.map(\.reason).joined(separator: "; "))
@@ -36,7 +56,7 @@ extension CloudStore {
             guard !difference.changes.isEmpty else {
                 throw CloudStoreError.badRequest("Production's schema is already development's: there is nothing to deploy")
             }
-            try writer.replaceSchema(development)
+            try writer.replaceSchema(target)
             let count = difference.changes.count
             try writer.record(auditNote(actor, "schema.deploy", container, .production, target: "\(count) change\(count == 1 ? "" : "s")"))
             return difference

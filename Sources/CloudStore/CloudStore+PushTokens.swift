@@ -40,7 +40,7 @@ extension CloudStore {
     @discardableResult
     public func registerPushToken(
         _ value: String, _ container: ContainerIdentifier, _ environment: Environment, apnsEnvironment: String, caller: Caller,
-        session: String? = nil, clientAddress: String? = nil, trace: AccessTrace? = nil
+        session: String? = nil, clientAddress: String? = nil, trace: RequestTrace? = nil
     ) throws -> PushToken {
         guard !value.isEmpty, value.utf8.count <= 256,
             value.unicodeScalars.allSatisfy({

@@ -183,7 +183,7 @@ public final class CloudStore: Sendable {
     /// - Parameter trace: where the handle's access decisions are recorded, from this check on.
     public func database(
         _ container: ContainerIdentifier, _ environment: Environment, database: DatabaseID, as caller: Caller,
-        trace: AccessTrace? = nil
+        trace: RequestTrace? = nil
     ) throws -> CloudDatabase {
         let policy = AccessPolicy(caller: caller, database: database, trace: trace)
         try policy.checkAccess()
@@ -203,7 +203,7 @@ public final class CloudStore: Sendable {
     /// - Parameter trace: where the handle's access decisions are recorded, from this check on.
     public func database(
         _ container: ContainerIdentifier, _ environment: Environment, _ scope: DatabaseScope, as caller: Caller,
-        trace: AccessTrace? = nil
+        trace: RequestTrace? = nil
     ) throws -> CloudDatabase {
         switch scope {
         case .public:

@@ -22,7 +22,7 @@ public struct WebServicesConfiguration: Sendable {
     public var signInURL: @Sendable (_ base: String, _ apiToken: String, _ origin: String?) -> String
     /// Which requests keep their allowed access decisions in the request log, besides the
     /// refusals every request keeps (`--trace-sample`).
-    public var traceSampler = AccessTraceSampler()
+    public var traceSampler = RequestTraceSampler()
 
     /// Creates a configuration.
     public init(

@@ -196,10 +196,15 @@ import Testing
                 operation: "setTypeIndexes", arguments: ["record-types", "indexes"] + dev + ["Note", "--set", "extra=QUERYABLE"],
                 target: env()),
             Sample(operation: "schemaDeletionImpact", arguments: ["delete-schema"] + dev + ["--record-type", "Note"], target: env()),
-            Sample(operation: "schemaDifference", arguments: ["deploy", "--container", container, "--dry-run"], target: one),
+            Sample(
+                operation: "schemaDifference", arguments: ["deploy", "--container", container, "--dry-run"], target: one,
+                calls: [("schemaGuard", one), ("schemaDifference", one)]),
+            Sample(
+                operation: "schemaGuard", arguments: ["deploy", "--container", container, "--dry-run", "--only-refused"], target: one,
+                calls: [("schemaGuard", one)]),
             Sample(
                 operation: "deploySchema", arguments: ["deploy", "--container", container], target: one,
-                calls: [("schemaDifference", one), ("deploySchema", one)]),
+                calls: [("schemaGuard", one), ("schemaDifference", one), ("deploySchema", one)]),
             Sample(operation: "schemaDeployments", arguments: ["deployments", "--container", container], target: one),
             Sample(operation: "developmentContents", arguments: ["reset", "--container", container, "--dry-run"], target: one),
             Sample(operation: "auditTrail", arguments: ["audit"], target: all),

@@ -25,7 +25,7 @@ struct RecordModifier {
     /// The API token or server key the request carried, packed once for every change it logs.
     var via: String?
     /// Where the request's access decisions are recorded, when it keeps them.
-    var trace: AccessTrace?
+    var trace: RequestTrace?
 
     private var policy: AccessPolicy { AccessPolicy(caller: caller, database: database, viaShare: viaShare, trace: trace) }
 

@@ -14,9 +14,9 @@ struct RequestLogBlock {
     static let span: Int64 = 10 * 60_000
     /// The layout blocks are written in: 2 adds each entry's reason, credential, user agent,
     /// record types, zones and per-result outcomes after its request id; 3 adds the call's
-    /// access trace after those. Blocks of formats 1 and 2 are still read, their entries
-    /// without what came later.
-    private static let format: UInt64 = 3
+    /// access trace after those; 4 its schema gap after that. Blocks of earlier formats are
+    /// still read, their entries without what came later.
+    private static let format: UInt64 = 4
 
     /// The id of the first entry; the others follow one by one.
     let firstID: Int64
@@ -33,6 +33,9 @@ struct RequestLogBlock {
     /// with the one before costs less than hashing.
     private var previous = [(string: String, index: Int)?](repeating: nil, count: Field.allCases.count)
     private var previousStatus: Int?
+    /// Whether an entry was refused for want of production's schema: a term of its own, so
+    /// that the schema guard passes by the blocks without.
+    private var hasSchemaRefusals = false
     private var records = BinaryWriter()
 
     /// What a block's terms name, and the prefix each has in ``termsText``.
@@ -57,7 +60,7 @@ struct RequestLogBlock {
     /// The fields whose strings an entry refers to by index.
     private enum Field: Int, CaseIterable {
         case container, environment, database, operation, user, client, errorCode, reason, credential, userAgent, recordTypes, zones
-        case resultError, trace
+        case resultError, trace, schemaGap
 
         var term: Term? {
             switch self {
@@ -66,7 +69,7 @@ struct RequestLogBlock {
             case .database: .database
             case .operation: .operation
             case .user: .user
-            case .client, .errorCode, .reason, .credential, .userAgent, .recordTypes, .zones, .resultError, .trace: nil
+            case .client, .errorCode, .reason, .credential, .userAgent, .recordTypes, .zones, .resultError, .trace, .schemaGap: nil
             }
         }
     }
@@ -119,6 +122,8 @@ struct RequestLogBlock {
             records.varint(UInt64(count))
         }
         optional(entry.packedTrace, .trace)
+        optional(entry.schemaGap?.packed, .schemaGap)
+        if entry.schemaGap != nil { hasSchemaRefusals = true }
     }
 
     /// An optional string as its index plus one, 0 for none.
@@ -156,8 +161,12 @@ struct RequestLogBlock {
                 lines.append(kind.prefix + strings[term / 8])
             }
         }
+        if hasSchemaRefusals { lines.append(Self.schemaRefusalTerm) }
         return "\n" + lines.sorted().joined(separator: "\n") + "\n"
     }
+
+    /// The line of ``termsText`` a block with a call refused for want of production's schema has.
+    static let schemaRefusalTerm = "g:1"
 
     /// The entries as stored: the strings once each, then every entry referring to them.
     func encoded() -> [UInt8] {
@@ -229,13 +238,14 @@ struct RequestLogBlock {
                 failedResults = errorCount > 0
             }
             if version >= 3 { _ = try reader.varint() }
+            let schemaRefusal = version >= 4 ? try reader.varint() > 0 : false
             let id = firstID + Int64(position)
             guard container.map({ $0 == containerIndex }) ?? true, environment.map({ $0 == environmentIndex }) ?? true,
                 database.map({ $0 == databaseIndex }) ?? true, operation.map({ $0 == operationIndex }) ?? true,
                 user.map({ $0 + 1 == userIndex }) ?? true, filter.status.map({ $0 == status }) ?? true,
                 !filter.errorsOnly || status >= 400 || failedResults, filter.from.map({ time >= $0 }) ?? true,
                 filter.to.map({ time < $0 }) ?? true,
-                filter.before.map({ id < $0 }) ?? true, requestIDMatches
+                filter.before.map({ id < $0 }) ?? true, requestIDMatches, !filter.schemaRefusalsOnly || schemaRefusal
             else { continue }
             matches.append((id, start))
         }
@@ -282,6 +292,10 @@ struct RequestLogBlock {
             if version >= 3 {
                 let index = try reader.varint()
                 if index > 0 { entry.trace = RequestLogTrace.unpacked(try string(index - 1)) }
+            }
+            if version >= 4 {
+                let index = try reader.varint()
+                if index > 0 { entry.schemaGap = SchemaGap(packed: try string(index - 1)) }
             }
             entry.id = match.id
             entries.append(entry)

@@ -51,6 +51,9 @@ public struct RequestLogEntry: Hashable, Sendable {
     /// and what was allowed when the call was sampled (``AccessTraceSampling``). Empty for
     /// calls without, and calls logged before traces were kept.
     public var trace: [AccessExplanation] = []
+    /// In production, the record type, field or index the schema lacked when that refused the
+    /// call; what the schema guard counts.
+    public var schemaGap: SchemaGap?
 
     /// Creates an entry.
     public init(
@@ -71,6 +74,9 @@ public struct RequestLogEntry: Hashable, Sendable {
         self.bytesOut = bytesOut
         self.requestID = requestID
     }
+
+    /// Whether the call was refused for want of something production's schema lacks.
+    public var isSchemaRefusal: Bool { schemaGap != nil }
 
     /// Results of the answer that failed one by one.
     public var failedResults: Int { resultErrors.values.reduce(0, +) }
@@ -176,6 +182,8 @@ public struct RequestLogFilter: Hashable, Sendable {
     public var before: Int64?
     /// The call with this request id (as in `X-Apple-Request-UUID`).
     public var requestID: String?
+    /// Only calls refused for want of something production's schema lacks (``RequestLogEntry/schemaGap``).
+    public var schemaRefusalsOnly = false
     /// At most this many.
     public var limit: Int
 
@@ -183,7 +191,7 @@ public struct RequestLogFilter: Hashable, Sendable {
     public init(
         container: String? = nil, environment: String? = nil, database: String? = nil, operation: String? = nil, user: String? = nil,
         status: Int? = nil, errorsOnly: Bool = false, from: Int64? = nil, to: Int64? = nil, before: Int64? = nil,
-        requestID: String? = nil, limit: Int = 100
+        requestID: String? = nil, limit: Int = 100, schemaRefusalsOnly: Bool = false
     ) {
         self.container = container
         self.environment = environment
@@ -197,6 +205,7 @@ public struct RequestLogFilter: Hashable, Sendable {
         self.before = before
         self.requestID = requestID
         self.limit = limit
+        self.schemaRefusalsOnly = schemaRefusalsOnly
     }
 
     /// Whether an entry passes the filter (for the live tail, which sees entries as they come).
@@ -205,6 +214,6 @@ public struct RequestLogFilter: Hashable, Sendable {
             && (database == nil || database == entry.database) && (operation == nil || operation == entry.operation)
             && (user == nil || user == entry.user) && (status == nil || status == entry.status) && (!errorsOnly || entry.isFailure)
             && (from.map { entry.time >= $0 } ?? true) && (to.map { entry.time < $0 } ?? true)
-            && (requestID == nil || requestID == entry.requestID)
+            && (requestID == nil || requestID == entry.requestID) && (!schemaRefusalsOnly || entry.isSchemaRefusal)
     }
 }

@@ -3,6 +3,8 @@
 /// must have its field's type.
 struct SchemaEvolution {
     let environment: Environment
+    /// Where a production refusal for want of a deployed type or field is recorded.
+    var trace: RequestTrace? = nil
 
     /// The most bytes a record type or field name may have.
     static let maximumNameLength = 255
@@ -30,6 +32,7 @@ struct SchemaEvolution {
                     "Invalid record type name '\(recordType)': use a letter followed by letters, digits or '_' (at most 255 bytes)")
             }
             guard environment == .development else {
+                trace?.recordSchemaGap(SchemaGap(.recordType, recordType: recordType))
                 throw CloudStoreError.badRequest("Cannot create new type \(recordType) in production schema")
             }
             definition = RecordTypeDefinition(name: recordType, grants: Grant.defaults)
@@ -56,6 +59,7 @@ struct SchemaEvolution {
                     "Invalid field name '\(name)': use a letter followed by letters, digits or '_' (at most 255 bytes)")
             }
             guard environment == .development else {
+                trace?.recordSchemaGap(SchemaGap(.field, recordType: recordType, field: name))
                 throw CloudStoreError.badRequest("Cannot create or modify field '\(name)' in record '\(recordType)' in production schema")
             }
             definition.upsert(FieldDefinition(name: name, type: value.type))

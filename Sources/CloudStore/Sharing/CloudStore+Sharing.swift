@@ -11,7 +11,7 @@ extension CloudStore {
     /// - Parameter trace: where a refusal is recorded.
     public func resolveShares(
         _ requests: [ShareLookup], _ container: ContainerIdentifier, _ environment: Environment, as caller: Caller,
-        trace: AccessTrace? = nil
+        trace: RequestTrace? = nil
     ) throws -> [ShareResolution] {
         let user = try shareUser(caller, trace: trace)
         let address = try self.user(user, in: container)?.emailAddress
@@ -33,7 +33,7 @@ extension CloudStore {
     /// - Parameter trace: where a refusal is recorded.
     public func acceptShares(
         _ requests: [ShareLookup], _ container: ContainerIdentifier, _ environment: Environment, as caller: Caller,
-        trace: AccessTrace? = nil
+        trace: RequestTrace? = nil
     ) throws -> [ShareResolution] {
         let user = try shareUser(caller, trace: trace)
         let address = try self.user(user, in: container)?.emailAddress
@@ -90,7 +90,7 @@ extension CloudStore {
         try self.environment(container, environment).read { try $0.allShares() }
     }
 
-    private func shareUser(_ caller: Caller, trace: AccessTrace?) throws -> String {
+    private func shareUser(_ caller: Caller, trace: RequestTrace?) throws -> String {
         guard let user = caller.signedInUser else {
             trace?.recordRefusal(
                 caller: caller.description, database: "", rule: "resolving and accepting shares needs a signed-in user",

@@ -70,7 +70,7 @@ extension CloudDatabase {
                             throw CloudStoreError.quotaExceeded(
                                 "A user may hold at most \(Self.maximumSubscriptions) subscriptions in a database")
                         }
-                        try Self.validate(operation.subscription, database: database, reader: writer, access: access)
+                        try validate(operation.subscription, database: database, reader: writer, access: access)
                         try writer.saveSubscription(operation.subscription, of: user, in: database, at: now)
                         held.insert(id)
                         return .subscription(operation.subscription)
@@ -83,7 +83,7 @@ extension CloudDatabase {
     }
 
     /// Refuses a subscription that could never fire or would tell its user what they may not read.
-    private static func validate(
+    private func validate(
         _ subscription: Subscription, database: DatabaseID, reader: any EnvironmentReader, access: TransactionAccess
     ) throws {
         guard RecordModifier.isValidRecordName(subscription.subscriptionID) else {
@@ -105,10 +105,13 @@ extension CloudDatabase {
             guard !firesOn.isEmpty else { throw CloudStoreError.badRequest("A query subscription must fire on create, update or delete") }
             if let zoneName { try requireZone(zoneName) }
             let schema = try reader.schema()
-            guard let type = schema.recordType(query.recordType) else {
-                throw CloudStoreError.badRequest("Did not find record type: \(query.recordType)")
+            let type = try recordingSchemaGap(of: query, in: schema) {
+                guard let type = schema.recordType(query.recordType) else {
+                    throw CloudStoreError.badRequest("Did not find record type: \(query.recordType)")
+                }
+                if !query.filters.isEmpty { _ = try QueryPlanner(schema: schema).plan(query, zones: [], limit: 1) }
+                return type
             }
-            if !query.filters.isEmpty { _ = try QueryPlanner(schema: schema).plan(query, zones: [], limit: 1) }
             if case .none = try access.readScope(of: type) {
                 access.recordRefusedRead(of: type, zone: zoneName)
                 throw CloudStoreError.accessDenied("READ operation not permitted on record type \(query.recordType)")

@@ -6,16 +6,43 @@ extension ManagementActions {
 
     /// What deploying development's schema to production would change, with the production
     /// records each change touches, and what it would refuse and why.
-    public func schemaDifference(of container: ContainerIdentifier, as actor: OperatorIdentity) throws -> SchemaDifferenceView {
-        SchemaDifferenceView(try store.schemaDifference(try existingContainer(container)))
+    /// - Parameter filling: gaps of production's schema (``SchemaGap/packed``): only what fills
+    ///   them, as the schema guard's pre-filled deployment.
+    public func schemaDifference(of container: ContainerIdentifier, filling: [String]? = nil, as actor: OperatorIdentity) throws
+        -> SchemaDifferenceView
+    {
+        SchemaDifferenceView(try store.schemaDifference(try existingContainer(container), filling: try Self.gaps(filling)))
     }
 
-    /// Deploys development's schema to production, additively, in one transaction.
+    /// Deploys development's schema to production, additively, in one transaction; with
+    /// `filling`, only what fills those gaps of production's schema.
     /// - Throws: ``CloudStoreError/badRequest(_:)`` with every reason when it would remove or
     ///   change something production has, or when there is nothing to deploy.
-    public func deploySchema(of container: ContainerIdentifier, as actor: OperatorIdentity) throws -> SchemaDeploymentView {
-        let deployment = try store.deploySchema(try existingContainer(container), deployedBy: actor.description, by: actor)
+    public func deploySchema(of container: ContainerIdentifier, filling: [String]? = nil, as actor: OperatorIdentity) throws
+        -> SchemaDeploymentView
+    {
+        let deployment = try store.deploySchema(
+            try existingContainer(container), filling: try Self.gaps(filling), deployedBy: actor.description, by: actor)
         return SchemaDeploymentView(deployment)
+    }
+
+    /// What production refused in the last day for want of a record type, field or index that
+    /// development has, gap by gap, with the latest request ids and the changes that fill each.
+    public func schemaGuard(of container: ContainerIdentifier, as actor: OperatorIdentity) throws -> SchemaGuardView {
+        SchemaGuardView(try store.productionSchemaGuard(try existingContainer(container)))
+    }
+
+    /// Gaps from their packed forms; `nil` for none given.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` naming one that is not a gap.
+    static func gaps(_ packed: [String]?) throws -> [SchemaGap]? {
+        guard let packed, !packed.isEmpty else { return nil }
+        return try packed.map { text in
+            guard let gap = SchemaGap(packed: text) else {
+                throw CloudStoreError.badRequest(
+                    "'\(text)' names no gap of the schema: use type:T, field:T:F or index:T:F:QUERYABLE|SORTABLE|SEARCHABLE")
+            }
+            return gap
+        }
     }
 
     /// Production's schema history, the latest deployment first.

@@ -4,12 +4,17 @@ extension ManagementAPI {
     /// Deploying the schema, resetting development, and the audit trail and sign-in attacks.
     static let lifecycleRoutes: [ManagementRoute] = [
         .json(.get, "/containers/:container/deployment", "schemaDifference", needs: .reads(.schema)) { actions, input, actor in
-            try actions.schemaDifference(of: try input.container(), as: actor).json
+            try actions.schemaDifference(
+                of: try input.container(), filling: input.query("filling")?.split(separator: ",").map(String.init), as: actor
+            ).json
         },
         .json(
             .post, "/containers/:container/deployment", "deploySchema", needs: .changes(.schema, environment: .production), status: .created
         ) { actions, input, actor in
-            try actions.deploySchema(of: try input.container(), as: actor).json
+            try actions.deploySchema(of: try input.container(), filling: try input.strings("filling"), as: actor).json
+        },
+        .json(.get, "/containers/:container/schema-guard", "schemaGuard", needs: .reads(.schema)) { actions, input, actor in
+            try actions.schemaGuard(of: try input.container(), as: actor).json
         },
         .json(.get, "/containers/:container/deployments", "schemaDeployments", needs: .reads(.schema)) { actions, input, actor in
             try actions.schemaDeployments(of: try input.container(), as: actor).json

@@ -21,7 +21,7 @@ struct APIContext {
     let allowedHosts: [String]
 
     /// Where the request's access decisions are recorded, for the request log.
-    let trace: AccessTrace
+    let trace: RequestTrace
 
     /// Whether numbers in the response go as strings (`numbersAsStrings`; `changes/zone` spells it `numberAsStrings`).
     func numbersAsStrings() throws(WireError) -> Bool {

@@ -62,7 +62,7 @@ struct APIEndpoint: Sendable {
 
     /// Adds the call to the request log (recording only appends to a buffer) and returns its answer.
     private func logged(
-        _ outcome: Outcome, _ request: HTTPRequest, _ operation: String, _ started: ContinuousClock.Instant, trace: AccessTrace
+        _ outcome: Outcome, _ request: HTTPRequest, _ operation: String, _ started: ContinuousClock.Instant, trace: RequestTrace
     ) -> HTTPResponse {
         record(
             outcome, request, operation, started, container: request.pathParameters["container"] ?? "",
@@ -74,7 +74,7 @@ struct APIEndpoint: Sendable {
     /// transfer, with the access decisions `trace` recorded.
     func record(
         _ outcome: Outcome, _ request: HTTPRequest, _ operation: String, _ started: ContinuousClock.Instant, container: String,
-        environment: String, database: String, trace: AccessTrace? = nil
+        environment: String, database: String, trace: RequestTrace? = nil
     ) {
         let elapsed = ContinuousClock.now - started
         var entry = RequestLogEntry(
@@ -86,7 +86,10 @@ struct APIEndpoint: Sendable {
         entry.reason = outcome.reason
         entry.credential = outcome.credential
         entry.userAgent = request.headers["User-Agent"]
-        if let trace { entry.trace = trace.explanations }
+        if let trace {
+            entry.trace = trace.explanations
+            entry.schemaGap = trace.schemaGap
+        }
         if let answer = outcome.answer {
             entry.recordTypes = answer.recordTypes
             entry.zones = answer.zones
@@ -114,7 +117,7 @@ struct APIEndpoint: Sendable {
 
     /// Reads the path and the body, authenticates and applies the limits: the context an
     /// endpoint runs in. `authentication` is set as soon as it is known, for the error answer.
-    private func admit(_ request: HTTPRequest, scan: BodyScan?, trace: AccessTrace, authentication: inout Authentication?) throws
+    private func admit(_ request: HTTPRequest, scan: BodyScan?, trace: RequestTrace, authentication: inout Authentication?) throws
         -> APIContext
     {
         let scope = try APIScope(request.pathParameters)

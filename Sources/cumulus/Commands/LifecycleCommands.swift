@@ -21,16 +21,39 @@ struct DeployCommand: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print what would change, and change nothing.")
     var dryRun = false
 
+    @Flag(
+        name: .customLong("only-refused"),
+        help: "Deploy only what production refused calls for in the last day (the schema guard), not all of development's schema.")
+    var onlyRefused = false
+
     func run() throws {
         let client = try management.client()
-        let difference = try client.result(SchemaDifferenceView.self, .get, ManagementPath("containers", container, "deployment"))
+        let guarded = try client.result(SchemaGuardView.self, .get, ManagementPath("containers", container, "schema-guard"))
+        let filling = onlyRefused ? guarded.findings.map(\.gap) : nil
+        if onlyRefused, filling?.isEmpty != false {
+            print("Production refused no call in the last day for want of what development has: nothing to deploy.")
+            return
+        }
+        let difference = try client.result(
+            SchemaDifferenceView.self, .get,
+            ManagementPath(
+                segments: ["containers", container, "deployment"], query: filling.map { [("filling", $0.joined(separator: ","))] } ?? []))
         let changes = difference.changes.map(\.description)
         let refusals = difference.refusals.map(\.reason)
         if changes.isEmpty, refusals.isEmpty {
             print("Production's schema is already development's: nothing to deploy.")
             return
         }
-        for change in changes { print("  \(change)") }
+        for change in changes {
+            // The production calls refused in the last day that this change would have let through.
+            let cured = guarded.findings.filter { $0.changes.contains(change) }
+            let count = cured.reduce(0) { $0 + $1.refusals }
+            let latest = cured.flatMap(\.latestRequestIDs).prefix(3).joined(separator: ", ")
+            print(
+                "  \(change)"
+                    + (count > 0
+                        ? " — would have let through \(count) refused production call\(count == 1 ? "" : "s") (latest: \(latest))" : ""))
+        }
         for refusal in refusals { print("  refused: \(refusal)") }
         guard refusals.isEmpty else {
             throw ManagementFailure(
@@ -42,7 +65,9 @@ struct DeployCommand: ParsableCommand {
             print("Dry run: \(changes.count) change\(changes.count == 1 ? "" : "s") to deploy; nothing was changed.")
             return
         }
-        let deployment = try client.result(SchemaDeploymentView.self, .post, ManagementPath("containers", container, "deployment"))
+        let deployment = try client.result(
+            SchemaDeploymentView.self, .post, ManagementPath("containers", container, "deployment"),
+            body: ["filling": .array((filling ?? []).map(JSONValue.string))])
         print("Deployed \(deployment.changes.count) changes to production of \(container).")
     }
 }

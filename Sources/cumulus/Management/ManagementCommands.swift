@@ -47,6 +47,7 @@ enum ManagementCommands {
         "deleteField": "delete-schema",
         // Lifecycle
         "schemaDifference": "deploy",
+        "schemaGuard": "deploy",
         "deploySchema": "deploy",
         "schemaDeployments": "deployments",
         "developmentContents": "reset",

@@ -37,7 +37,7 @@ enum ServerRoutes {
             signInURL: { base, token, origin in Console.signInURL(base: base, apiToken: token, origin: origin) })
         apiConfiguration.maxRequestBytes = settings.maxAPIBodyBytes
         apiConfiguration.allowedHosts = settings.allowedHosts
-        apiConfiguration.traceSampler = AccessTraceSampler(rate: settings.traceSample)
+        apiConfiguration.traceSampler = RequestTraceSampler(rate: settings.traceSample)
         let api = WebServices(store: store, configuration: apiConfiguration)
         api.mount(on: &router)
         let health = HealthCheck(started: started)

@@ -41,7 +41,7 @@ struct ServerSettings: Sendable {
     var requestLogSampleReads: Int?
     /// `--trace-sample`: the share of API requests whose allowed access decisions the request
     /// log keeps, besides every refusal's.
-    var traceSample = AccessTraceSampler.defaultRate
+    var traceSample = RequestTraceSampler.defaultRate
     /// `--audit-retention`: how long the audit trail keeps an operator action.
     var auditRetention = Duration.seconds(400 * 86_400)
     /// How long change feeds keep tombstones.

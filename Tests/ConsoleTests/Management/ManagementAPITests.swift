@@ -72,6 +72,7 @@ import Testing
         ),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/deployment", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/deployment", ""),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/schema-guard", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/deployments", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/reset", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/reset", #"{"confirm":"iCloud.com.example.Tests"}"#),

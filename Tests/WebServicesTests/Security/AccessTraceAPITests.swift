@@ -147,7 +147,7 @@ import Testing
     /// A sampled call keeps what it was allowed, and why; an unsampled one keeps nothing.
     @Test func sampledCallsKeepTheirAllowedDecisions() throws {
         for rate in [1.0, 0.0] {
-            let server = try APITestServer(configureAPI: { $0.traceSampler = AccessTraceSampler(rate: rate) })
+            let server = try APITestServer(configureAPI: { $0.traceSampler = RequestTraceSampler(rate: rate) })
             try server.defineNote(#""title" STRING"#)
             let alice = try server.signIn()
             let create = #"{"operations":[{"operationType":"create","record":{"recordName":"n1","recordType":"Note","fields":{}}}]}"#

@@ -256,6 +256,7 @@ enum MigrationTables {
             Column("bytes_out", .integer), Column("request_id", .text), Column("reason", .text), Column("credential", .text),
             Column("user_agent", .text), Column("record_types", .text), Column("zones", .text), Column("results", .integer),
             Column("result_errors", .text), Column("failed_results", .integer), Column("trace", .text),
+            Column("schema_gap", .text),
         ])
 
     /// The usage minutes; the latency histogram is a blob on SQLite and an array of packed

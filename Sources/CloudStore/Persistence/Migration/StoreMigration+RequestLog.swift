@@ -22,7 +22,7 @@ extension StoreMigration {
                             entry.userAgent.map(MigrationValue.text) ?? .null, entry.recordTypes.map(MigrationValue.text) ?? .null,
                             entry.zones.map(MigrationValue.text) ?? .null, entry.results.map { .integer(Int64($0)) } ?? .null,
                             entry.packedResultErrors.map(MigrationValue.text) ?? .null, .integer(Int64(entry.failedResults)),
-                            entry.packedTrace.map(MigrationValue.text) ?? .null,
+                            entry.packedTrace.map(MigrationValue.text) ?? .null, entry.schemaGap.map { .text($0.packed) } ?? .null,
                         ])
                     }
                     return true

@@ -11,7 +11,7 @@ struct AccessPolicy {
     /// (their shared database) rather than as its owner.
     var viaShare = false
     /// Where the request's decisions are recorded, when it keeps them.
-    var trace: AccessTrace? = nil
+    var trace: RequestTrace? = nil
 
     /// Whether the caller administers the database: the operator everywhere, a
     /// server-to-server key in the public database.

@@ -36,7 +36,7 @@ final class TransactionAccess {
     /// Kept out of ``decide(_:on:creator:record:zone:)``, which runs for every record of a page.
     @inline(never)
     private func recordExplanation(
-        _ permission: Permission, on type: RecordTypeDefinition, creator: String?, record: String?, zone: String?, in trace: AccessTrace
+        _ permission: Permission, on type: RecordTypeDefinition, creator: String?, record: String?, zone: String?, in trace: RequestTrace
     ) throws {
         trace.record(try policy.explain(permission, on: type, creator: creator, recordName: record, zone: zone, roles: heldRoles))
     }

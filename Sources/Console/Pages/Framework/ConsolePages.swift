@@ -85,6 +85,7 @@ struct ConsolePages: Sendable {
             page.context["csrfField"] = Self.csrfField
             page.context["timeZoneCookie"] = Formatting.timeZoneCookie(cookies)
             offerUsers(on: &page)
+            warnOfSchemaRefusals(on: &page, as: operatorRequest.identity)
             if let notice {
                 // A page that shows the notice beside what changed says so (`noticePlaced`).
                 if page.context["noticePlaced"] == nil { page.context["notice"] = notice.context }

@@ -27,7 +27,15 @@ struct DeployPages: Sendable {
     private func show(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
         let timeZone = Formatting.timeZone(of: request.http)
-        let difference = try actions.schemaDifference(of: try location.identifier, as: request.identity)
+        let filling = Self.filling(request.query("filling"))
+        let difference = try actions.schemaDifference(of: try location.identifier, filling: filling, as: request.identity)
+        let guarded = try actions.schemaGuard(of: try location.identifier, as: request.identity)
+        let findings = guarded.findings.map { finding -> [String: Any] in
+            [
+                "description": finding.description, "refusals": Formatting.count(Int64(finding.refusals)),
+                "latest": finding.latestRequestIDs.map { ["requestID": $0] }, "changes": finding.changes.map { ["change": $0] },
+            ]
+        }
         let changes = difference.changes.map { change -> [String: Any] in
             [
                 "description": change.description, "kind": Self.label(change.kind),
@@ -50,15 +58,27 @@ struct DeployPages: Sendable {
                     "hasRefusals": !refusals.isEmpty, "canDeploy": difference.canDeploy, "action": location.path(.deploy),
                     "history": history, "hasHistory": !history.isEmpty, "timeZone": timeZone.identifier,
                     "schemaURL": ConsoleLocation(container: location.container).path(.schema),
+                    "findings": findings, "hasFindings": !findings.isEmpty,
+                    "fillingURL": location.path(.deploy, query: [("filling", guarded.findings.map(\.gap).joined(separator: ","))]),
+                    "filling": filling?.joined(separator: ",") ?? "", "isFilling": filling != nil,
+                    "wholeURL": location.path(.deploy),
                 ]))
     }
 
     private func deploy(_ request: ConsoleRequest) throws -> ConsoleAnswer {
         let location = try ConsoleLocation(request)
         return try console.attempt(back: location.path(.deploy)) {
-            let deployment = try actions.deploySchema(of: try location.identifier, as: request.identity)
+            let deployment = try actions.deploySchema(
+                of: try location.identifier, filling: Self.filling(request.field("filling")), as: request.identity)
             return "Deployed \(Formatting.counted(Int64(deployment.changes.count), "change")) to production."
         }
+    }
+
+    /// The gaps a pre-filled deployment fills, comma-separated in the query or the form; `nil`
+    /// for a deployment of all of development's schema.
+    private static func filling(_ text: String?) -> [String]? {
+        let gaps = (text ?? "").split(separator: ",").map(String.init)
+        return gaps.isEmpty ? nil : gaps
     }
 
     private static func label(_ kind: String) -> String {

@@ -87,5 +87,11 @@ enum PostgresRequestLogMigrations {
         """
         ALTER TABLE {schema}.requests ADD COLUMN trace text;
         """,
+        // What production's schema lacked when that refused the call (SchemaGap, packed), and
+        // an index on the few such calls, which the schema guard reads by container.
+        """
+        ALTER TABLE {schema}.requests ADD COLUMN schema_gap text;
+        CREATE INDEX requests_with_schema_gaps ON {schema}.requests(container, id) WHERE schema_gap IS NOT NULL;
+        """,
     ])
 }

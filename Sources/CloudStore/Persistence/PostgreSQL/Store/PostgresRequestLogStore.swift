@@ -37,16 +37,16 @@ final class PostgresRequestLogStore: RequestLogStorage {
     private static let insertEntries = """
         INSERT INTO requestlog.requests(time, container, environment, database, operation, user_name, client, status, error_code,
                                         duration_us, bytes_in, bytes_out, request_id, reason, credential, user_agent, record_types,
-                                        zones, results, result_errors, failed_results, trace)
+                                        zones, results, result_errors, failed_results, trace, schema_gap)
         SELECT time, container, environment, database, operation, user_name, client, status::integer, error_code, duration_us,
                bytes_in, bytes_out, request_id, reason, credential, user_agent, record_types, zones, results::integer, result_errors,
-               failed_results::integer, trace
+               failed_results::integer, trace, schema_gap
         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::bigint[], $9::text[],
                     $10::bigint[], $11::bigint[], $12::bigint[], $13::text[], $14::text[], $15::text[], $16::text[], $17::text[],
-                    $18::text[], $19::text[], $20::text[], $21::bigint[], $22::text[])
+                    $18::text[], $19::text[], $20::text[], $21::bigint[], $22::text[], $23::text[])
              WITH ORDINALITY AS batch(time, container, environment, database, operation, user_name, client, status, error_code,
                                       duration_us, bytes_in, bytes_out, request_id, reason, credential, user_agent, record_types,
-                                      zones, results, result_errors, failed_results, trace, position)
+                                      zones, results, result_errors, failed_results, trace, schema_gap, position)
         ORDER BY position
         RETURNING id
         """
@@ -109,6 +109,7 @@ final class PostgresRequestLogStore: RequestLogStorage {
             .textArray(batch.map(\.userAgent)), .textArray(batch.map(\.recordTypes)), .textArray(batch.map(\.zones)),
             .textArray(batch.map { $0.results.map(String.init) }), .textArray(batch.map(\.packedResultErrors)),
             .integerArray(batch.map { Int64($0.failedResults) }), .textArray(batch.map(\.packedTrace)),
+            .textArray(batch.map { $0.schemaGap?.packed }),
         ]
     }
 
@@ -143,6 +144,7 @@ final class PostgresRequestLogStore: RequestLogStorage {
         if let before = filter.before { add({ "id < \($0)" }, .integer(before)) }
         // A lookup by request id, rare and by an operator, reads the retention's rows: no index is kept for it.
         if let requestID = filter.requestID { add({ "request_id = \($0)" }, .text(requestID)) }
+        if filter.schemaRefusalsOnly { conditions.append("schema_gap IS NOT NULL") }
         let clause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         values.append(.integer(max(1, min(filter.limit, 10_000))))
         return try read { connection in
@@ -150,7 +152,7 @@ final class PostgresRequestLogStore: RequestLogStorage {
                 """
                 SELECT id, time, container, environment, database, operation, user_name, client, status, error_code, duration_us,
                        bytes_in, bytes_out, request_id, reason, credential, user_agent, record_types, zones, results, result_errors,
-                       trace
+                       trace, schema_gap
                 FROM requestlog.requests\(clause) ORDER BY id DESC LIMIT $\(values.count)
                 """, values
             ).map { row in
@@ -167,6 +169,7 @@ final class PostgresRequestLogStore: RequestLogStorage {
                 entry.results = row.optionalInteger(19).map { Int($0) }
                 entry.resultErrors = RequestLogEntry.resultErrors(packed: row.optionalText(20))
                 entry.trace = RequestLogTrace.unpacked(row.optionalText(21))
+                entry.schemaGap = SchemaGap(packed: row.optionalText(22))
                 entry.id = row.integer(0)
                 return entry
             }

@@ -250,6 +250,7 @@ final class SQLiteRequestLogStore: RequestLogStorage {
         ]
         for case (let term, let value?) in terms { add("instr(terms, ?) > 0", .text(term.text(value))) }
         if filter.errorsOnly { conditions.append("errors > 0") }
+        if filter.schemaRefusalsOnly { add("instr(terms, ?) > 0", .text("\n" + RequestLogBlock.schemaRefusalTerm + "\n")) }
         if let from = filter.from { add("last_time >= ?", .integer(from)) }
         if let to = filter.to { add("first_time < ?", .integer(to)) }
         if let before = filter.before { add("first_id < ?", .integer(before)) }

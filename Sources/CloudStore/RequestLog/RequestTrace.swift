@@ -1,15 +1,17 @@
 import Synchronization
 
-/// The access decisions of one request, recorded by the code that enforces them at the time of
-/// the call: every refusal and, for a sampled request, what was allowed too. The request log
-/// keeps them with the call, so that an operator reads why it was refused.
+/// What the checks of one request decided, recorded by the code that enforces them at the time
+/// of the call: every access refusal and, for a sampled request, what was allowed too; and, in
+/// production, the record type, field or index the schema lacked when that refused the request.
+/// The request log keeps them with the call, so that an operator reads why it was refused.
 ///
 /// A request's decisions may be taken on the environment's writer thread, so the trace travels
 /// with the database handle rather than as a task-local value.
-public final class AccessTrace: Sendable {
+public final class RequestTrace: Sendable {
     /// Whether allowed decisions are recorded too, not only refusals: a sampled request.
     public let recordsAllowed: Bool
     private let recorded = Mutex<[AccessExplanation]>([])
+    private let gap = Mutex<SchemaGap?>(nil)
 
     /// Explanations kept for one request at most: a batch refused record by record repeats one
     /// decision, and the first few say why.
@@ -46,13 +48,21 @@ public final class AccessTrace: Sendable {
         record(.refusal(caller: caller, database: database, rule: rule, why: why))
     }
 
+    /// Records that production's schema lacked `gap`, which refused the request; the first is kept.
+    func recordSchemaGap(_ gap: SchemaGap) {
+        self.gap.withLock { kept in kept = kept ?? gap }
+    }
+
+    /// What production's schema lacked when that refused the request.
+    public var schemaGap: SchemaGap? { gap.withLock { $0 } }
+
     /// The decisions recorded, in the order they were taken.
     public var explanations: [AccessExplanation] { recorded.withLock { $0 } }
 }
 
 /// Which requests record their allowed access decisions too: one in every so many, so that an
 /// operator sees why calls succeed at a cost the rate bounds. Refusals are always recorded.
-public final class AccessTraceSampler: Sendable {
+public final class RequestTraceSampler: Sendable {
     /// The share of requests sampled, from 0 (none) to 1 (every one).
     public let rate: Double
     /// Every how many requests one is sampled; 0 for none.
@@ -65,7 +75,7 @@ public final class AccessTraceSampler: Sendable {
     public static let defaultRate = 0.01
 
     /// A sampler of `rate`, clamped to 0…1.
-    public init(rate: Double = AccessTraceSampler.defaultRate) {
+    public init(rate: Double = RequestTraceSampler.defaultRate) {
         let rate = rate.isNaN ? 0 : min(max(rate, 0), 1)
         self.rate = rate
         period = rate > 0 ? UInt64((1 / rate).rounded()) : 0
@@ -73,9 +83,9 @@ public final class AccessTraceSampler: Sendable {
 
     /// A new request's trace, sampled or not: counted rather than drawn, since a draw from the
     /// system's generator costs a system call a request.
-    public func trace() -> AccessTrace {
-        guard period > 0 else { return AccessTrace() }
+    public func trace() -> RequestTrace {
+        guard period > 0 else { return RequestTrace() }
         let index = count.wrappingAdd(1, ordering: .relaxed).oldValue
-        return AccessTrace(recordsAllowed: index % period == 0)
+        return RequestTrace(recordsAllowed: index % period == 0)
     }
 }
