@@ -26,7 +26,8 @@ import Testing
         "exportRecords",
         "exportRequestLog", "limits", "lookupRecords", "managementTokens", "nextChanges", "notificationQueues", "notifications",
         "pushTokens", "queryRecords", "recordCounts", "recordReferrers", "requestLog", "requestLogEntry", "requestLogFilter", "schema",
-        "schemaDeployments", "schemaDifference", "schemaGuard", "schemaText", "security", "serverKeys", "shares", "signInAttacks", "simulateAccess",
+        "schemaDeployments", "schemaDifference", "schemaGuard", "schemaText", "security", "serverKeys", "shares", "signInAttacks",
+        "simulateAccess",
         "subscriptions", "usage", "usageOverview", "users", "validateSchema", "previewSchemaImport", "zones", "backups", "trash",
         "recordHistory", "historyRetention",
     ]
