@@ -35,4 +35,15 @@ enum SeedRows {
             parent: parent, changeTag: "", created: created, modified: created)
         return SeedRecord(zoneName: zoneName, record: record)
     }
+    /// The columns of `seeds` a summary is read from, in order.
+    static let summaryColumns = "name, created, created_by, scope, owner, selection, record_types, records, blobs, blob_bytes"
+
+    /// A seed's summary from the columns of ``summaryColumns``.
+    static func summary(_ row: some StoredRow, _ container: ContainerIdentifier) -> SeedSummary {
+        SeedSummary(
+            container: container, name: row.text(0), created: row.integer(1), createdBy: row.text(2),
+            database: DatabaseID(scope: StoredCodes.scope(ofCode: row.integer(3)), owner: row.text(4)), selection: row.text(5),
+            recordTypes: row.text(6).split(separator: "\n").map(String.init), records: Int(row.integer(7)), blobs: Int(row.integer(8)),
+            blobBytes: row.integer(9))
+    }
 }

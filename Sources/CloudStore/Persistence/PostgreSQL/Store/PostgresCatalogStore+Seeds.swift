@@ -40,8 +40,8 @@ extension PostgresCatalogStore: SeedStorage {
     func seeds(in container: ContainerIdentifier) throws -> [SeedSummary] {
         try read { connection in
             try connection.execute(
-                "SELECT \(Self.seedColumns) FROM catalog.seeds WHERE container = $1 ORDER BY name", [.text(container.rawValue)]
-            ).map { row in Self.seedSummary(row, container) }
+                "SELECT \(SeedRows.summaryColumns) FROM catalog.seeds WHERE container = $1 ORDER BY name", [.text(container.rawValue)]
+            ).map { row in SeedRows.summary(row, container) }
         }
     }
 
@@ -51,8 +51,8 @@ extension PostgresCatalogStore: SeedStorage {
         return try write { connection -> SeedContent? in
             guard
                 let (summary, schema) = try connection.execute(
-                    "SELECT \(Self.seedColumns), schema FROM catalog.seeds WHERE container = $1 AND name = $2", key
-                ).first({ row in (Self.seedSummary(row, container), row.text(10)) })
+                    "SELECT \(SeedRows.summaryColumns), schema FROM catalog.seeds WHERE container = $1 AND name = $2", key
+                ).first({ row in (SeedRows.summary(row, container), row.text(10)) })
             else { return nil }
             let records = try connection.execute(
                 "SELECT data FROM catalog.seed_records WHERE container = $1 AND seed = $2 ORDER BY position", key
@@ -102,16 +102,5 @@ extension PostgresCatalogStore: SeedStorage {
                 [.text(container.rawValue), .text(field.recordType), .text(field.field)]
             ).affectedRows > 0
         }
-    }
-
-    private static let seedColumns =
-        "name, created, created_by, scope, owner, selection, record_types, records, blobs, blob_bytes"
-
-    private static func seedSummary(_ row: PostgresRow, _ container: ContainerIdentifier) -> SeedSummary {
-        SeedSummary(
-            container: container, name: row.text(0), created: row.integer(1), createdBy: row.text(2),
-            database: DatabaseID(scope: StoredCodes.scope(ofCode: row.integer(3)), owner: row.text(4)), selection: row.text(5),
-            recordTypes: row.text(6).split(separator: "\n").map(String.init), records: Int(row.integer(7)), blobs: Int(row.integer(8)),
-            blobBytes: row.integer(9))
     }
 }

@@ -40,9 +40,9 @@ extension SQLiteCatalogStore: SeedStorage {
 
     func seeds(in container: ContainerIdentifier) throws -> [SeedSummary] {
         try read { connection in
-            try connection.statement("SELECT \(Self.seedColumns) FROM seeds WHERE container = ? ORDER BY name").rows(
+            try connection.statement("SELECT \(SeedRows.summaryColumns) FROM seeds WHERE container = ? ORDER BY name").rows(
                 [.text(container.rawValue)]
-            ) { row in Self.seedSummary(row, container) }
+            ) { row in SeedRows.summary(row, container) }
         }
     }
 
@@ -51,8 +51,8 @@ extension SQLiteCatalogStore: SeedStorage {
         return try read { connection -> SeedContent? in
             guard
                 let (summary, schema) = try connection.statement(
-                    "SELECT \(Self.seedColumns), schema FROM seeds WHERE container = ? AND name = ?"
-                ).firstRow(key, { row in (Self.seedSummary(row, container), row.text(10)) })
+                    "SELECT \(SeedRows.summaryColumns), schema FROM seeds WHERE container = ? AND name = ?"
+                ).firstRow(key, { row in (SeedRows.summary(row, container), row.text(10)) })
             else { return nil }
             let records = try connection.statement("SELECT data FROM seed_records WHERE container = ? AND seed = ? ORDER BY position")
                 .rows(key) { row in try SeedRows.decode(row.blob(0), database: summary.database) }
@@ -99,16 +99,5 @@ extension SQLiteCatalogStore: SeedStorage {
             ).execute([.text(container.rawValue), .text(field.recordType), .text(field.field)])
             return connection.changes > 0
         }
-    }
-
-    private static let seedColumns =
-        "name, created, created_by, scope, owner, selection, record_types, records, blobs, blob_bytes"
-
-    private static func seedSummary(_ row: SQLiteRow, _ container: ContainerIdentifier) -> SeedSummary {
-        SeedSummary(
-            container: container, name: row.text(0), created: row.integer(1), createdBy: row.text(2),
-            database: DatabaseID(scope: StoredCodes.scope(ofCode: row.integer(3)), owner: row.text(4)), selection: row.text(5),
-            recordTypes: row.text(6).split(separator: "\n").map(String.init), records: Int(row.integer(7)), blobs: Int(row.integer(8)),
-            blobBytes: row.integer(9))
     }
 }
