@@ -98,9 +98,31 @@ extension CloudStore {
         // Sessions live in the catalog, apart from the environment's file: they end first, so
         // that a failure between the two leaves users signed out of intact data rather than
         // signed in to a reset one.
-        let sessions = try credentials.revokeSessionsForReset(of: container, .development)
         let now = now
-        let committed = try movingAuditOutbox(of: container, .development) {
+        let committed: (DevelopmentReset, Set<String>)
+        do {
+            let sessions = try credentials.revokeSessionsForReset(of: container, .development)
+            committed = try resetting(container, production, seedSchema, seed, staged, sessions: sessions, now: now, by: actor)
+        } catch {
+            // Nothing of the seed was kept: what staging left goes (a blob a row names stays).
+            for blob in staged { assetStore.discard(blob.staged, blobIsHeld: true) }
+            throw error
+        }
+        // A blob a row already named was not committed: what staging left of it goes.
+        for blob in staged where !committed.1.contains(blob.row.sha) { assetStore.discard(blob.staged, blobIsHeld: true) }
+        // No record holds an asset any more, but those of the seed: every other blob goes,
+        // uploads not yet saved included.
+        _ = try collectUnreferencedAssets(container, .development, createdBefore: .max)
+        return committed.0
+    }
+
+    /// The transaction of a reset: erases development, sets its schema and writes the seed
+    /// back, audited; answers what it did and the blobs it committed.
+    private func resetting(
+        _ container: ContainerIdentifier, _ production: Schema, _ seedSchema: Schema?, _ seed: SeedContent?,
+        _ staged: [(row: AssetBlob, staged: StagedBlob)], sessions: Int, now: Int64, by actor: OperatorIdentity?
+    ) throws -> (DevelopmentReset, Set<String>) {
+        try movingAuditOutbox(of: container, .development) {
             try environment(container, .development).writeSchema { writer in
                 let deleted = try Self.contents(of: writer, productionRecordTypes: production.recordTypes.count, sessions: sessions)
                 try writer.eraseEverything()
@@ -126,12 +148,6 @@ extension CloudStore {
                 return (DevelopmentReset(deleted: deleted, seed: seed?.summary, restored: outcome.restored), Set(newBlobs.map(\.row.sha)))
             }
         }
-        // A blob a row already named was not committed: what staging left of it goes.
-        for blob in staged where !committed.1.contains(blob.row.sha) { assetStore.discard(blob.staged, blobIsHeld: true) }
-        // No record holds an asset any more, but those of the seed: every other blob goes,
-        // uploads not yet saved included.
-        _ = try collectUnreferencedAssets(container, .development, createdBefore: .max)
-        return committed.0
     }
 
     /// `base` with the record types of `added` it lacks, and the fields of `added`'s types its
