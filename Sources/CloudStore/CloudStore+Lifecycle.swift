@@ -101,26 +101,89 @@ extension CloudStore {
     /// - Returns: what was deleted.
     @discardableResult
     public func resetDevelopment(_ container: ContainerIdentifier, by actor: OperatorIdentity? = nil) throws -> DevelopmentContents {
+        try resetDevelopment(container, restoring: nil, by: actor).deleted
+    }
+
+    /// Resets development as ``resetDevelopment(_:by:)`` does and, in the same transaction,
+    /// writes `seed`'s records back (with the blobs of their assets, and their types where
+    /// production's schema lacks them); `nil` leaves development empty.
+    func resetDevelopment(_ container: ContainerIdentifier, restoring seed: SeedContent?, by actor: OperatorIdentity?) throws
+        -> DevelopmentReset
+    {
         let production = try schema(container, .production)
+        let seedSchema = try seed.map { try SchemaLanguage.parse($0.schema) }
+        let space = EnvironmentKey(container: container, environment: .development)
+        // Staged outside the transaction, the slow part, as an upload stages its bytes.
+        let staged = try (seed?.blobs ?? []).map { (row: $0.row, staged: try assetStore.stage($0.row.sha, $0.bytes, in: space)) }
         // Sessions live in the catalog, apart from the environment's file: they end first, so
         // that a failure between the two leaves users signed out of intact data rather than
         // signed in to a reset one.
-        let sessions = try credentials.revokeSessionsForReset(of: container, .development)
-        let deleted = try movingAuditOutbox(of: container, .development) {
+        let now = now
+        let committed: (DevelopmentReset, Set<String>)
+        do {
+            let sessions = try credentials.revokeSessionsForReset(of: container, .development)
+            committed = try resetting(container, production, seedSchema, seed, staged, sessions: sessions, now: now, by: actor)
+        } catch {
+            // Nothing of the seed was kept: what staging left goes (a blob a row names stays).
+            for blob in staged { assetStore.discard(blob.staged, blobIsHeld: true) }
+            throw error
+        }
+        // A blob a row already named was not committed: what staging left of it goes.
+        for blob in staged where !committed.1.contains(blob.row.sha) { assetStore.discard(blob.staged, blobIsHeld: true) }
+        // No record holds an asset any more, but those of the seed: every other blob goes,
+        // uploads not yet saved included.
+        _ = try collectUnreferencedAssets(container, .development, createdBefore: .max)
+        return committed.0
+    }
+
+    /// The transaction of a reset: erases development, sets its schema and writes the seed
+    /// back, audited; answers what it did and the blobs it committed.
+    private func resetting(
+        _ container: ContainerIdentifier, _ production: Schema, _ seedSchema: Schema?, _ seed: SeedContent?,
+        _ staged: [(row: AssetBlob, staged: StagedBlob)], sessions: Int, now: Int64, by actor: OperatorIdentity?
+    ) throws -> (DevelopmentReset, Set<String>) {
+        try movingAuditOutbox(of: container, .development) {
             try environment(container, .development).writeSchema { writer in
                 let deleted = try Self.contents(of: writer, productionRecordTypes: production.recordTypes.count, sessions: sessions)
                 try writer.eraseEverything()
-                try writer.replaceSchema(production)
+                try writer.replaceSchema(seedSchema.map { Self.merging($0, into: production) } ?? production)
+                var outcome = RestoreOutcome()
+                var newBlobs: [(row: AssetBlob, staged: StagedBlob)] = []
+                if let seed {
+                    // Rows first, files once every record is written: as an upload commits a blob.
+                    newBlobs = try staged.filter { try writer.insertAssetBlob($0.row) }
+                    for (zoneName, records) in Dictionary(grouping: seed.records, by: \.zoneName).sorted(by: { $0.key < $1.key }) {
+                        try Self.writeBack(
+                            records.map { ($0.record.recordName, Optional($0.record)) }, zoneName: zoneName,
+                            database: seed.summary.database, createZone: true, onlyMissing: false, writer: writer, now: now, notifier: nil,
+                            outcome: &outcome)
+                    }
+                    for blob in newBlobs { try assetStore.commit(blob.staged) }
+                }
+                let restored = seed.map { "; seed \($0.summary.name): \(outcome.restored) records restored" } ?? ""
                 try writer.record(
                     auditNote(
                         actor, "environment.reset", container, .development,
-                        target: "\(deleted.records) records, \(deleted.zones) zones, \(deleted.sessions) sessions"))
-                return deleted
+                        target: "\(deleted.records) records, \(deleted.zones) zones, \(deleted.sessions) sessions" + restored))
+                return (DevelopmentReset(deleted: deleted, seed: seed?.summary, restored: outcome.restored), Set(newBlobs.map(\.row.sha)))
             }
         }
-        // No record holds an asset any more: every blob goes, uploads not yet saved included.
-        _ = try collectUnreferencedAssets(container, .development, createdBefore: .max)
-        return deleted
+    }
+
+    /// `base` with the record types of `added` it lacks, and the fields of `added`'s types its
+    /// own types lack: production's schema with what a seed's records need.
+    static func merging(_ added: Schema, into base: Schema) -> Schema {
+        var merged = base
+        for role in added.roles where !merged.roles.contains(role) { merged.roles.append(role) }
+        for type in added.recordTypes {
+            guard var existing = merged.recordType(type.name) else {
+                merged.recordTypes.append(type)
+                continue
+            }
+            for field in type.userFields where existing.field(field.name) == nil { existing.upsert(field) }
+            merged.recordTypes = merged.recordTypes.map { $0.name == type.name ? existing : $0 }
+        }
+        return merged
     }
 }
 

@@ -24,6 +24,8 @@ public final class CloudStore: Sendable {
     let credentials: any CredentialStorage
     let operatorStorage: any OperatorStorage
     let lifecycleStorage: any LifecycleStorage
+    /// Seeds and personal fields.
+    let seedStorage: any SeedStorage
     /// Every API call, in the backend's request log (`requests.sqlite` of the data directory on SQLite).
     public let requestLog: RequestLog
     let credentialCache = CredentialCache()
@@ -96,6 +98,7 @@ public final class CloudStore: Sendable {
         self.credentials = catalog
         self.operatorStorage = catalog
         self.lifecycleStorage = catalog
+        self.seedStorage = catalog
         self.requestLog = try backend.requestLog(
             retention: configuration.requestLogRetention,
             limits: RequestLogLimits(

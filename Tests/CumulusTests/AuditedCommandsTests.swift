@@ -27,6 +27,7 @@ import Testing
         "SecurityCommand.swift": ["security grants", "security create-role", "security delete-role"],
         "BackupsCommand.swift": ["backups take", "backups delete"],
         "HistoryCommands.swift": ["trash restore", "history revert", "restore-point", "history retention"],
+        "SeedsCommands.swift": ["seeds save", "seeds delete", "personal-fields set", "copy-to-development"],
     ]
 
     /// Requests that change nothing although sent as POST or PUT: dry runs (validate-schema,
@@ -163,8 +164,15 @@ import Testing
             ),
             ("restore-point", "history.restore-point", { ["restore-point", "--zone", ZoneID.defaultZoneName, "--at", "0"] + place }, nil),
             ("history retention", "history.retention", { ["history", "retention", "--set", "90d"] + place }, nil),
+            ("seeds save", "seed.save", { ["seeds", "save", "--container", c, "--type", "Note", "notes"] }, nil),
+            (
+                "personal-fields set", "schema.field.personal",
+                { ["personal-fields", "set", "--container", c, "--type", "Note", "--field", "title"] }, nil
+            ),
             ("deploy", "schema.deploy", { ["deploy", "--container", c] }, nil),
+            ("copy-to-development", "data.copy-to-development", { ["copy-to-development", "--container", c, "--type", "Note"] }, nil),
             ("reset", "environment.reset", { ["reset", "--container", c] }, nil),
+            ("seeds delete", "seed.delete", { ["seeds", "delete", "--container", c, "notes"] }, nil),
             ("backups take", "backup.take", { ["backups", "take"] }, nil),
             ("backups delete", "backup.delete", { ["backups", "delete", try store.backups().first?.name ?? "none"] }, nil),
         ]

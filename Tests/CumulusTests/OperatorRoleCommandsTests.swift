@@ -304,6 +304,16 @@ import Testing
             Sample(
                 operation: "notificationQueues", arguments: ["notifications"] + dev, target: env(), calls: [("queuedNotifications", env())]),
             Sample(operation: "queuedNotifications", arguments: ["notifications"] + dev, target: env()),
+            // Seeds, personal fields and masked copies
+            Sample(operation: "seeds", arguments: ["seeds", "list"] + inContainer, target: one),
+            Sample(operation: "saveSeed", arguments: ["seeds", "save"] + inContainer + ["--type", "Note", "walk"], target: one),
+            Sample(operation: "personalFields", arguments: ["personal-fields", "list"] + inContainer, target: one),
+            Sample(
+                operation: "setPersonalField",
+                arguments: ["personal-fields", "set"] + inContainer + ["--type", "Note", "--field", "title"],
+                target: one),
+            Sample(operation: "copyToDevelopment", arguments: ["copy-to-development"] + inContainer + ["--type", "Note"], target: one),
+            Sample(operation: "deleteSeed", arguments: ["seeds", "delete"] + inContainer + ["walk"], target: one),
             // Last, what deletes what others use
             Sample(operation: "deleteZone", arguments: ["zones", "delete"] + alice + dev + ["Trips"], target: db(.private)),
             Sample(

@@ -59,17 +59,23 @@ extension ManagementActions {
 
     /// Resets the container's development environment: every record and zone deleted, the
     /// schema returned to production's. Production is untouched.
-    /// - Parameter confirmation: the container identifier typed again, as a guard against
-    ///   resetting the wrong container.
-    /// - Throws: ``CloudStoreError/badRequest(_:)`` when the confirmation is not the identifier.
-    public func resetDevelopment(of container: ContainerIdentifier, confirmation: String, as actor: OperatorIdentity) throws -> ResetOutcome
-    {
+    /// - Parameters:
+    ///   - confirmation: the container identifier typed again, as a guard against resetting
+    ///     the wrong container.
+    ///   - seed: a seed to restore in the same transaction; `nil` leaves development empty.
+    /// - Throws: ``CloudStoreError/badRequest(_:)`` when the confirmation is not the identifier;
+    ///   ``CloudStoreError/notFound(_:)`` when there is no such seed.
+    public func resetDevelopment(
+        of container: ContainerIdentifier, confirmation: String, seed: String? = nil, as actor: OperatorIdentity
+    ) throws -> ResetOutcome {
         let identifier = try existingContainer(container)
         guard confirmation.trimmingCharacters(in: .whitespaces) == identifier.rawValue else {
             throw CloudStoreError.badRequest("To reset development, type the container identifier \(identifier) exactly")
         }
-        let deleted = try store.resetDevelopment(identifier, by: actor)
-        return ResetOutcome(deleted: DevelopmentContentsView(deleted))
+        let seed = seed.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+        let reset = try store.resetDevelopment(identifier, toSeed: seed, by: actor)
+        return ResetOutcome(
+            deleted: DevelopmentContentsView(reset.deleted), seed: reset.seed?.name, restored: seed == nil ? nil : Int64(reset.restored))
     }
 }
 

@@ -35,7 +35,9 @@ extension ManagementAPI {
         .json(.post, "/containers/:container/reset", "resetDevelopment", needs: .changes(.data, environment: .development)) {
             actions, input, actor in
             let confirmation = try input.string("confirm")
-            return try actions.resetDevelopment(of: try input.container(), confirmation: confirmation, as: actor).json
+            return try actions.resetDevelopment(
+                of: try input.container(), confirmation: confirmation, seed: try input.optionalString("seed"), as: actor
+            ).json
         },
     ]
 }

@@ -21,7 +21,7 @@ struct ManagementAPI: Sendable {
     /// Every route, as data, in the order they are mounted.
     static let routes: [ManagementRoute] =
         containerRoutes + operatorRoutes + credentialRoutes + userRoutes + schemaRoutes + zoneRoutes + recordRoutes + managementTokenRoutes
-        + lifecycleRoutes + securityRoutes + requestLogRoutes + limitsRoutes + syncRoutes + notificationRoutes + backupRoutes
+        + lifecycleRoutes + seedRoutes + securityRoutes + requestLogRoutes + limitsRoutes + syncRoutes + notificationRoutes + backupRoutes
         + historyRoutes
 
     /// What the server's metrics call the management API, beside each route's operation.

@@ -87,17 +87,23 @@ struct ResetCommand: ParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "Print what the reset would delete, as JSON, and change nothing.")
     var dryRun = false
 
+    @Option(help: "Restore this seed (cumulus seeds save) instead of leaving development empty.")
+    var seed: String?
+
     func run() throws {
         if dryRun {
             printJSON(try management.client().json(.get, ManagementPath("containers", container, "reset")))
             return
         }
-        let deleted = try management.client().result(
-            ResetOutcome.self, .post, ManagementPath("containers", container, "reset"), body: ["confirm": .string(container)]
-        ).deleted
+        var body: JSONObject = ["confirm": .string(container)]
+        if let seed { body["seed"] = .string(seed) }
+        let outcome = try management.client().result(
+            ResetOutcome.self, .post, ManagementPath("containers", container, "reset"), body: .object(body))
+        let deleted = outcome.deleted
         print(
             "Reset development of \(container): \(deleted.records) records and \(deleted.zones) zones deleted, "
-                + "\(deleted.sessions) sessions ended; \(deleted.productionRecordTypes) record types, as in production.")
+                + "\(deleted.sessions) sessions ended; \(deleted.productionRecordTypes) record types, as in production"
+                + (outcome.seed.map { "; seed \($0) restored: \(outcome.restored ?? 0) records." } ?? "."))
     }
 }
 

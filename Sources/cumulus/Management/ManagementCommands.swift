@@ -52,6 +52,12 @@ enum ManagementCommands {
         "schemaDeployments": "deployments",
         "developmentContents": "reset",
         "resetDevelopment": "reset",
+        "seeds": "seeds list",
+        "saveSeed": "seeds save",
+        "deleteSeed": "seeds delete",
+        "personalFields": "personal-fields list",
+        "setPersonalField": "personal-fields set",
+        "copyToDevelopment": "copy-to-development",
         "auditTrail": "audit",
         "signInAttacks": "sign-in-attacks",
         // Zones and records

@@ -16,8 +16,9 @@ import Testing
         "setUserPassword", "setUserDiscoverable", "signOutUser", "removeUser", "importSchema", "createRecordType", "addField",
         "setIndexes", "deleteFromSchema", "createRole", "setGrants", "setUserRoles", "changeUserRole", "deleteRole", "createZone",
         "deleteZone", "modifyRecords", "uploadAsset", "deleteSubscription", "revokePushToken", "removeShareParticipant", "deleteShare",
-        "leaveSharedZone", "restoreFromTrash", "revertRecord", "restorePoint", "setHistoryRetention", "deploySchema",
-        "resetDevelopment", "takeBackup", "downloadBackup", "restoreFromBackup", "deleteBackup",
+        "leaveSharedZone", "restoreFromTrash", "revertRecord", "restorePoint", "setHistoryRetention", "saveSeed", "setPersonal",
+        "deploySchema", "copyToDevelopment", "resetDevelopment", "deleteSeed", "takeBackup", "downloadBackup", "restoreFromBackup",
+        "deleteBackup",
     ]
 
     /// The public actions that only read (a dry run such as `validateSchema` included).
@@ -29,7 +30,7 @@ import Testing
         "schemaDeployments", "schemaDifference", "schemaGuard", "schemaText", "security", "serverKeys", "shares", "signInAttacks",
         "simulateAccess",
         "subscriptions", "usage", "usageOverview", "users", "validateSchema", "previewSchemaImport", "zones", "backups", "trash",
-        "recordHistory", "historyRetention",
+        "recordHistory", "historyRetention", "seeds", "personalFields",
     ]
 
     /// A public action added to `ManagementActions` must be listed above, as changing (and then
@@ -250,8 +251,21 @@ import Testing
                 "setHistoryRetention", "history.retention",
                 { _ = try actions.setHistoryRetention(seconds: 90 * 86_400, in: c, environment: dev, as: actor) }
             ),
+            ("saveSeed", "seed.save", { _ = try actions.saveSeed(named: "notes", of: c, recordTypes: ["Note"], query: nil, as: actor) }),
+            (
+                "setPersonal", "schema.field.personal",
+                { _ = try actions.setPersonal(true, field: "title", recordType: "Note", of: c, as: actor) }
+            ),
             ("deploySchema", "schema.deploy", { _ = try actions.deploySchema(of: c, as: actor) }),
-            ("resetDevelopment", "environment.reset", { _ = try actions.resetDevelopment(of: c, confirmation: c.rawValue, as: actor) }),
+            (
+                "copyToDevelopment", "data.copy-to-development",
+                { _ = try actions.copyToDevelopment(of: c, recordTypes: ["Note"], query: nil, as: actor) }
+            ),
+            (
+                "resetDevelopment", "environment.reset",
+                { _ = try actions.resetDevelopment(of: c, confirmation: c.rawValue, seed: "notes", as: actor) }
+            ),
+            ("deleteSeed", "seed.delete", { _ = try actions.deleteSeed(named: "notes", of: c, as: actor) }),
             ("takeBackup", "backup.take", { backup = try actions.takeBackup(as: actor).name }),
             ("downloadBackup", "backup.download", { _ = try actions.downloadBackup(backup, as: actor) }),
             (

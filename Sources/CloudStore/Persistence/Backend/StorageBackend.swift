@@ -6,7 +6,7 @@
 /// it always has for a single process on files (see ``StorageBackends``, which picks one).
 protocol StorageBackend: Sendable {
     /// The catalog: containers, credentials, operators and server-wide settings.
-    var catalog: any CatalogStorage & CredentialStorage & OperatorStorage & LifecycleStorage { get }
+    var catalog: any CatalogStorage & CredentialStorage & OperatorStorage & LifecycleStorage & SeedStorage { get }
 
     /// The request log, keeping entries for `retention` milliseconds as `clock` tells the time,
     /// within `limits`.

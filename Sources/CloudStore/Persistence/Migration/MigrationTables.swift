@@ -79,6 +79,26 @@ enum MigrationTables {
                 Column("container", .text), Column("environment", .text), Column("requests_per_second", .real), Column("burst", .integer),
                 Column("storage_bytes", .integer), Column("transfer_bytes_per_month", .integer),
             ]),
+        MigrationTable(
+            "seeds", key: ["container", "name"],
+            [
+                Column("container", .text), Column("name", .text), Column("created", .integer), Column("created_by", .text),
+                Column("scope", .integer), Column("owner", .text), Column("selection", .text), Column("record_types", .text),
+                Column("schema", .text), Column("records", .integer), Column("blobs", .integer), Column("blob_bytes", .integer),
+            ]),
+        MigrationTable(
+            "seed_records", key: ["container", "seed", "position"],
+            [Column("container", .text), Column("seed", .text), Column("position", .integer), Column("data", .bytes)]),
+        MigrationTable(
+            "seed_blobs", key: ["container", "seed", "sha"],
+            [
+                Column("container", .text), Column("seed", .text), Column("sha", .text), Column("size", .integer),
+                Column("stored", .integer),
+                Column("compressed", .bool), Column("created", .integer), Column("content_type", .text), Column("bytes", .bytes),
+            ]),
+        MigrationTable(
+            "personal_fields", key: ["container", "record_type", "field"],
+            [Column("container", .text), Column("record_type", .text), Column("field", .text)]),
     ]
 
     /// The catalog's settings row as both sides keep it: the secret that seals every token and

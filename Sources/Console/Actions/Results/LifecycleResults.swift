@@ -178,12 +178,29 @@ public struct DevelopmentContentsView: ManagementResult, Equatable {
 public struct ResetOutcome: ManagementResult, Equatable {
     /// What was deleted.
     public var deleted: DevelopmentContentsView
+    /// The seed restored; `nil` when development was left empty.
+    public var seed: String?
+    /// How many of the seed's records were written back.
+    public var restored: Int64?
 
-    init(deleted: DevelopmentContentsView) { self.deleted = deleted }
+    init(deleted: DevelopmentContentsView, seed: String? = nil, restored: Int64? = nil) {
+        self.deleted = deleted
+        self.seed = seed
+        self.restored = restored
+    }
 
-    public var json: JSONValue { ["reset": true, "deleted": deleted.json] }
+    public var json: JSONValue {
+        var object: JSONObject = ["reset": true, "deleted": deleted.json]
+        // Only a reset to a seed says which: a plain reset answers as it always has.
+        if let seed { object["seed"] = .string(seed) }
+        if let restored { object["restored"] = .integer(restored) }
+        return .object(object)
+    }
 
     public init(json: JSONValue) throws {
-        deleted = try DevelopmentContentsView(json: try AnswerFields(json).value("deleted"))
+        let fields = try AnswerFields(json)
+        deleted = try DevelopmentContentsView(json: try fields.value("deleted"))
+        seed = try fields.optionalString("seed")
+        restored = try fields.optionalInt64("restored")
     }
 }

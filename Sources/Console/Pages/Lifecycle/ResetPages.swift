@@ -3,9 +3,12 @@ import CloudStore
 import HTTPServer
 
 /// Resetting development, as CloudKit Console's "Reset Environment": what will be deleted,
-/// counted, and the container identifier typed to confirm. Production is never reset.
+/// counted, and the container identifier typed to confirm, with a seed to restore instead of
+/// leaving development empty. Beside it, the seeds (saved, listed, deleted) and a copy of
+/// production's records into development with personal fields masked. Production is never reset.
 ///
-/// Under `/console/containers/C/ENV/reset`: `GET`, `POST` (reset, development only).
+/// Under `/console/containers/C/ENV/reset`: `GET`, `POST` (reset, development only),
+/// `POST /seeds`, `POST /seeds/S/delete`, `POST /copy`.
 struct ResetPages: Sendable {
     let console: ConsolePages
     var actions: ManagementActions { console.actions }
@@ -20,6 +23,9 @@ struct ResetPages: Sendable {
         return [
             .get(base) { request in try pages.show(request) },
             .post(base) { request in try pages.reset(request) },
+            .post(base + "/seeds") { request in try pages.saveSeed(request) },
+            .post(base + "/seeds/:seed/delete") { request in try pages.deleteSeed(request) },
+            .post(base + "/copy") { request in try pages.copy(request) },
         ]
     }
 
@@ -42,6 +48,7 @@ struct ResetPages: Sendable {
             context[key + "Noun"] = Formatting.noun(count, noun)
         }
         context["action"] = location.path(.reset)
+        try addSeedsAndCopy(to: &context, location, request)
         return .page(Page("console.reset", context: context))
     }
 
@@ -53,12 +60,14 @@ struct ResetPages: Sendable {
         var records = location
         records.database = .public
         return try console.attempt(back: location.path(.reset), success: records.path(.records)) {
-            let deleted = try actions.resetDevelopment(
-                of: try location.identifier, confirmation: request.field("confirm") ?? "", as: request.identity
-            ).deleted
+            let outcome = try actions.resetDevelopment(
+                of: try location.identifier, confirmation: request.field("confirm") ?? "", seed: request.field("seed"), as: request.identity
+            )
+            let deleted = outcome.deleted
             return
                 "Development was reset: \(Formatting.counted(deleted.records, "record")) and \(Formatting.counted(deleted.zones, "zone")) deleted, "
-                + "\(Formatting.counted(deleted.sessions, "signed-in session")) ended; its schema is production's."
+                + "\(Formatting.counted(deleted.sessions, "signed-in session")) ended; its schema is production's"
+                + (outcome.seed.map { "; seed \($0) restored: \(Formatting.counted(outcome.restored ?? 0, "record"))." } ?? ".")
         }
     }
 }

@@ -12,7 +12,8 @@ import HTTPServer
 ///
 /// Under `/console/containers/C/ENV/schema`: `GET`, `GET /download` (`.ckdb`), `POST /types`,
 /// `POST /types/T/fields`, `POST /types/T/indexes`, `POST /types/T/fields/F/indexes`,
-/// `POST /types/T/delete`, `POST /types/T/fields/F/delete`, `POST /upload`.
+/// `POST /types/T/delete`, `POST /types/T/fields/F/delete`, `POST /types/T/fields/F/personal`,
+/// `POST /upload`.
 struct SchemaPages: Sendable {
     let console: ConsolePages
     var actions: ManagementActions { console.actions }
@@ -38,6 +39,7 @@ struct SchemaPages: Sendable {
             .post(base + "/types/:type/indexes") { request in try pages.setTypeIndexes(request) },
             .post(base + "/types/:type/delete") { request in try pages.delete(request) },
             .post(base + "/types/:type/fields/:field/delete") { request in try pages.delete(request) },
+            .post(base + "/types/:type/fields/:field/personal") { request in try pages.setPersonal(request) },
             .post(base + "/upload", maxBodyBytes: ConsolePages.maximumFormBytes) { request in try pages.upload(request) },
         ]
     }
@@ -53,6 +55,7 @@ struct SchemaPages: Sendable {
     ) throws -> Page {
         let schema = SchemaView(try actions.schema(of: try location.identifier, environment: location.environment, as: request.identity))
         let counts = try actions.recordCounts(of: try location.identifier, environment: location.environment, as: request.identity)
+        let personal = try actions.personalFields(of: try location.identifier, as: request.identity)
         let base = location.path(.schema)
         // The notice of a change to one type is shown in that type's section, where the page opens.
         let placed = request.notice.flatMap { notice in request.query("saved").map { ($0, notice) } }
@@ -73,6 +76,9 @@ struct SchemaPages: Sendable {
                     },
                     "indexable": !allowed.isEmpty,
                     "deleteAction": typePath + "/fields/" + URLEncoding.component(field.name) + "/delete",
+                    "personal": personal.contains(field.name, of: type.name),
+                    "maskable": ![.reference, .asset].contains(field.type.scalar),
+                    "personalAction": typePath + "/fields/" + URLEncoding.component(field.name) + "/personal",
                 ]
             }
             let count = counts[type.name] ?? 0
@@ -157,6 +163,21 @@ struct SchemaPages: Sendable {
             _ = try actions.setIndexes(
                 indexes, of: field, recordType: type, in: try location.identifier, environment: location.environment, as: request.identity)
             return indexes.isEmpty ? "\(type).\(field) has no indexes now." : "\(type).\(field) is now \(indexes.joined(separator: ", "))."
+        }
+    }
+
+    /// Marks a field personal, or takes the mark off (`personal=yes` or `no`): the container's
+    /// mark, which a masked copy from production to development reads.
+    private func setPersonal(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let location = try ConsoleLocation(request)
+        let type = request.path("type")
+        let field = request.path("field")
+        let personal = request.field("personal") == "yes"
+        return try console.attempt(back: Self.typeURL(location, type)) {
+            _ = try actions.setPersonal(personal, field: field, recordType: type, of: try location.identifier, as: request.identity)
+            return personal
+                ? "\(type).\(field) is personal: a copy from production to development replaces its values with fakes."
+                : "\(type).\(field) is not personal any more: a copy from production takes its values as they are."
         }
     }
 

@@ -203,5 +203,50 @@ enum PostgresCatalogMigrations {
         ALTER TABLE {schema}.operators ADD COLUMN role text NOT NULL DEFAULT 'owner';
         ALTER TABLE {schema}.operators ADD COLUMN containers text NOT NULL DEFAULT '';
         """,
+        // Seeds: records of development kept apart from the environment (a record as one value,
+        // with the blobs of its assets and its types' definitions), which a reset of development
+        // restores. Personal fields: the fields whose values a copy from production masks.
+        """
+        CREATE TABLE {schema}.seeds(
+            container text NOT NULL,
+            name text NOT NULL,
+            created bigint NOT NULL,
+            created_by text NOT NULL,
+            scope bigint NOT NULL,
+            owner text NOT NULL,
+            selection text NOT NULL,
+            record_types text NOT NULL,
+            schema text NOT NULL,
+            records bigint NOT NULL,
+            blobs bigint NOT NULL,
+            blob_bytes bigint NOT NULL,
+            PRIMARY KEY(container, name)
+        );
+        CREATE TABLE {schema}.seed_records(
+            container text NOT NULL,
+            seed text NOT NULL,
+            position bigint NOT NULL,
+            data bytea NOT NULL,
+            PRIMARY KEY(container, seed, position)
+        );
+        CREATE TABLE {schema}.seed_blobs(
+            container text NOT NULL,
+            seed text NOT NULL,
+            sha text NOT NULL,
+            size bigint NOT NULL,
+            stored bigint NOT NULL,
+            compressed boolean NOT NULL,
+            created bigint NOT NULL,
+            content_type text NOT NULL,
+            bytes bytea NOT NULL,
+            PRIMARY KEY(container, seed, sha)
+        );
+        CREATE TABLE {schema}.personal_fields(
+            container text NOT NULL,
+            record_type text NOT NULL,
+            field text NOT NULL,
+            PRIMARY KEY(container, record_type, field)
+        );
+        """,
     ])
 }

@@ -41,7 +41,7 @@ final class PostgresStorageBackend: StorageBackend, CrossProcessSignalling, Stor
         stop()
     }
 
-    var catalog: any CatalogStorage & CredentialStorage & OperatorStorage & LifecycleStorage { catalogStore }
+    var catalog: any CatalogStorage & CredentialStorage & OperatorStorage & LifecycleStorage & SeedStorage { catalogStore }
 
     var storageStatistics: StorageStatistics { StorageStatistics(pool: pool.statistics) }
 

@@ -195,5 +195,50 @@ enum SQLiteCatalogMigrations {
         ALTER TABLE operators ADD COLUMN role TEXT NOT NULL DEFAULT 'owner';
         ALTER TABLE operators ADD COLUMN containers TEXT NOT NULL DEFAULT '';
         """,
+        // Seeds: records of development kept apart from the environment (a record as one value,
+        // with the blobs of its assets and its types' definitions), which a reset of development
+        // restores. Personal fields: the fields whose values a copy from production masks.
+        """
+        CREATE TABLE seeds(
+            container TEXT NOT NULL,
+            name TEXT NOT NULL,
+            created INTEGER NOT NULL,
+            created_by TEXT NOT NULL,
+            scope INTEGER NOT NULL,
+            owner TEXT NOT NULL,
+            selection TEXT NOT NULL,
+            record_types TEXT NOT NULL,
+            schema TEXT NOT NULL,
+            records INTEGER NOT NULL,
+            blobs INTEGER NOT NULL,
+            blob_bytes INTEGER NOT NULL,
+            PRIMARY KEY(container, name)
+        ) WITHOUT ROWID;
+        CREATE TABLE seed_records(
+            container TEXT NOT NULL,
+            seed TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            data BLOB NOT NULL,
+            PRIMARY KEY(container, seed, position)
+        ) WITHOUT ROWID;
+        CREATE TABLE seed_blobs(
+            container TEXT NOT NULL,
+            seed TEXT NOT NULL,
+            sha TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            stored INTEGER NOT NULL,
+            compressed INTEGER NOT NULL,
+            created INTEGER NOT NULL,
+            content_type TEXT NOT NULL,
+            bytes BLOB NOT NULL,
+            PRIMARY KEY(container, seed, sha)
+        );
+        CREATE TABLE personal_fields(
+            container TEXT NOT NULL,
+            record_type TEXT NOT NULL,
+            field TEXT NOT NULL,
+            PRIMARY KEY(container, record_type, field)
+        ) WITHOUT ROWID;
+        """,
     ])
 }

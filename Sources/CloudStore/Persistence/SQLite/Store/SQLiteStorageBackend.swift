@@ -6,7 +6,7 @@ import Foundation
 /// shared while open, so that a restore never replaces the files under it, and completes the swap
 /// of a restore that was killed in it before opening anything.
 final class SQLiteStorageBackend: StorageBackend {
-    let catalog: any CatalogStorage & CredentialStorage & OperatorStorage & LifecycleStorage
+    let catalog: any CatalogStorage & CredentialStorage & OperatorStorage & LifecycleStorage & SeedStorage
     /// The catalog's file, whose log metrics count with the environments'.
     private let catalogDatabase: SQLiteDatabase
     private let dataDirectory: String
