@@ -299,6 +299,7 @@ import Testing
             Sample(
                 operation: "notificationQueues", arguments: ["notifications"] + dev, target: env(), calls: [("queuedNotifications", env())]),
             Sample(operation: "queuedNotifications", arguments: ["notifications"] + dev, target: env()),
+            Sample(operation: "traceDelivery", arguments: ["notifications", "trace"] + dev + ["--record", "n2"], target: db()),
             // Last, what deletes what others use
             Sample(operation: "deleteZone", arguments: ["zones", "delete"] + alice + dev + ["Trips"], target: db(.private)),
             Sample(
