@@ -98,7 +98,8 @@ final class NotificationGenerator {
             + sharedSubscriptions(in: zone, reader: reader).map {
                 SubscriptionCandidate(user: $0.user, subscription: $0.subscription, viaShare: true)
             }
-        candidatesByZone[zone.key] = made
+        // Nothing to weigh is not kept: a transaction in a database without subscriptions allocates nothing here.
+        if !made.isEmpty { candidatesByZone[zone.key] = made }
         return made
     }
 
