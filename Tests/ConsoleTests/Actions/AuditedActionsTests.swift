@@ -28,7 +28,7 @@ import Testing
         "pushTokens", "queryRecords", "recordCounts", "recordReferrers", "requestLog", "requestLogEntry", "requestLogFilter", "schema",
         "schemaDeployments", "schemaDifference", "schemaText", "security", "serverKeys", "shares", "signInAttacks", "simulateAccess",
         "subscriptions", "usage", "usageOverview", "users", "validateSchema", "previewSchemaImport", "zones", "backups", "trash",
-        "recordHistory", "historyRetention",
+        "recordHistory", "historyRetention", "traceDelivery",
     ]
 
     /// A public action added to `ManagementActions` must be listed above, as changing (and then
