@@ -28,9 +28,7 @@ extension CloudStore {
         return try self.environment(container, environment).read { reader in
             let zoneID = ZoneID(zoneName: zoneName, ownerRecordName: database.owner)
             guard let zone = try reader.zone(named: zoneName, in: database) else { throw CloudStoreError.zoneNotFound(zoneID) }
-            let entries = try reader.changes(
-                in: zone, matching: ChangeLogFilter(namePrefix: recordName, newestFirst: true, byName: true), limit: 16)
-            guard let entry = entries.first(where: { $0.recordName == recordName }) else {
+            guard let entry = try Self.latestChange(of: recordName, in: zone, reader: reader) else {
                 throw CloudStoreError.notFound("The change log of zone \(zoneName) holds no change of record \(recordName)")
             }
             let kind: Subscription.FiresOn =
@@ -69,6 +67,18 @@ extension CloudStore {
                         match: match, access: access, fate: fate, why: why, notifications: notifications))
             }
             return DeliveryTrace(change: change, subscriptions: traced)
+        }
+    }
+
+    /// The latest entry of `zone`'s change log for `recordName`: the newest of the records whose
+    /// names begin with it, page by page (by the log's name index), until one is its own.
+    private static func latestChange(of recordName: String, in zone: StoredZone, reader: any EnvironmentReader) throws -> ChangeEntry? {
+        var filter = ChangeLogFilter(namePrefix: recordName, newestFirst: true, byName: true)
+        while true {
+            let page = try reader.changes(in: zone, matching: filter, limit: 256)
+            if let entry = page.first(where: { $0.recordName == recordName }) { return entry }
+            guard page.count == 256, let oldest = page.last else { return nil }
+            filter.before = oldest.sequence
         }
     }
 

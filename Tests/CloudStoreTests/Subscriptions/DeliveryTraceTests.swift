@@ -121,6 +121,22 @@ import Testing
         #expect(try Self.traced(trace, "notes").fate == .delivered, "the fetched one stays delivered after its removal")
     }
 
+    @Test func aRecordIsFoundBehindManyNewerChangesOfRecordsNamedAfterIt() throws {
+        let fixture = try Fixture()
+        let asBob = try fixture.database(fixture.bob)
+        _ = try asBob.modify(ModifyRequest(operations: [RecordOperation(.create, recordName: "p", recordType: "Note", fields: [:])]))
+        // More than a page of the log's name index, newer than it and named after it.
+        for batch in 0..<2 {
+            _ = try asBob.modify(
+                ModifyRequest(
+                    operations: (0..<150).map {
+                        RecordOperation(.create, recordName: "p-\(batch)-\($0)", recordType: "Note", fields: [:])
+                    }))
+        }
+        let trace = try Self.trace(fixture, "p")
+        #expect(trace.change.recordName == "p" && trace.change.kind == .create && trace.change.sequence == 1)
+    }
+
     @Test func anOperatorWithoutAccessToTheContainerIsRefused() throws {
         let fixture = try Fixture()
         let store = fixture.store.store
