@@ -83,7 +83,7 @@ public struct CloudDatabase: Sendable {
         let audit = recordAudit(request)
         storage.write({ [participantUsers] writer in
             // Made on the writer's thread, which alone uses them.
-            let notifier = store.notifier(container, environment, database)
+            let notifier = store.notifier(container, environment, database, at: now)
             var modifier = RecordModifier(
                 database: database, caller: caller, evolution: SchemaEvolution(environment: environment, trace: trace), now: now,
                 notifier: notifier,

@@ -49,10 +49,15 @@ extension CloudStore {
     }
 
     /// The generator of one write transaction's notifications in `database`.
-    func notifier(_ container: ContainerIdentifier, _ environment: Environment, _ database: DatabaseID) -> NotificationGenerator {
+    /// `time` is the transaction's, which its change log entries carry too (by default, now):
+    /// the delivery tracer finds a change's notifications by it.
+    func notifier(_ container: ContainerIdentifier, _ environment: Environment, _ database: DatabaseID, at time: Int64? = nil)
+        -> NotificationGenerator
+    {
         let credentials = credentials
         return NotificationGenerator(
-            container: container, environment: environment, database: database, now: now, lifetime: configuration.notificationLifetime,
+            container: container, environment: environment, database: database, now: time ?? now,
+            lifetime: configuration.notificationLifetime,
             pushTokens: { user in try credentials.pushTokens(of: user, in: container, environment).map(\.token) })
     }
 
@@ -87,14 +92,24 @@ extension CloudStore {
     /// revoked (or gone idle) since the caller looked it up gets nothing: a poll or stream
     /// opened before a sign-out receives nothing after it.
     /// - Returns: the claimed notification of each token that had one, by token.
-    public func claimNotifications(for tokens: [PushToken]) throws -> [String: NotificationDelivery] {
+    /// - Parameter channels: how the caller hands each token's notification out (by token),
+    ///   noted with the claim for the delivery tracer.
+    public func claimNotifications(for tokens: [PushToken], channels: [String: NotificationChannel] = [:]) throws -> [String:
+        NotificationDelivery]
+    {
         let time = now
         var claimed: [String: NotificationDelivery] = [:]
         // As stored now, not as the caller found them; one that idled out is handed nothing.
         let live = try credentials.pushTokens(among: Array(Set(tokens.map(\.token)))).filter { !isIdle($0, at: time) }
         for (key, group) in Dictionary(grouping: live, by: \.environmentKey) {
             let byToken = Dictionary(group.map { ($0.token, $0) }, uniquingKeysWith: { first, _ in first })
-            let queues = byToken.values.compactMap(\.queue)
+            let queues = byToken.values.compactMap { token in
+                token.queue.map { queue in
+                    var queue = queue
+                    queue.channel = channels[token.token]
+                    return queue
+                }
+            }
             guard !queues.isEmpty else { continue }
             let entries = try environment(key.container, key.environment).write { writer in
                 try writer.claimNotifications(for: queues, now: time)
@@ -131,8 +146,13 @@ extension CloudStore {
         return removed
     }
 
+    /// How long what became of a notification removed at its expiry is kept for the delivery
+    /// tracer, in milliseconds: a week.
+    public static let notificationOutcomeRetention: Int64 = 7 * 86_400_000
+
     /// Removes, in every container's environments, the notifications whose lifetime ended with
-    /// no poll taking them (a token nobody polls any more). The server runs it periodically.
+    /// no poll taking them (a token nobody polls any more), keeping what became of each for
+    /// ``notificationOutcomeRetention``. The server runs it periodically.
     /// - Returns: how many went.
     @discardableResult
     public func removeExpiredNotifications() throws -> Int {
@@ -140,7 +160,9 @@ extension CloudStore {
         var removed = 0
         for container in try containers() {
             for environment in Environment.allCases {
-                removed += try self.environment(container.identifier, environment).write { try $0.removeExpiredNotifications(before: time) }
+                removed += try self.environment(container.identifier, environment).write {
+                    try $0.removeExpiredNotifications(before: time, forgettingTrailsBefore: time - Self.notificationOutcomeRetention)
+                }
             }
         }
         return removed

@@ -314,6 +314,7 @@ import Testing
                 target: one),
             Sample(operation: "copyToDevelopment", arguments: ["copy-to-development"] + inContainer + ["--type", "Note"], target: one),
             Sample(operation: "deleteSeed", arguments: ["seeds", "delete"] + inContainer + ["walk"], target: one),
+            Sample(operation: "traceDelivery", arguments: ["notifications", "trace"] + dev + ["--record", "n2"], target: db()),
             // Last, what deletes what others use
             Sample(operation: "deleteZone", arguments: ["zones", "delete"] + alice + dev + ["Trips"], target: db(.private)),
             Sample(

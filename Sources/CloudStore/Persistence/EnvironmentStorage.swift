@@ -88,6 +88,10 @@ protocol EnvironmentReader {
     /// Where the token's queue starts: every entry before this key was handed to it; `nil`
     /// before its first claim.
     func notificationCursor(of token: String) throws -> Int64?
+    /// The notifications queued for `user` by the transaction that committed at `time`, queued
+    /// still or removed at their expiry (kept as ``NotificationTrail`` for
+    /// ``CloudStore/notificationOutcomeRetention``), each with the tokens it was handed to.
+    func notificationTrails(of user: String, createdAt time: Int64) throws -> [NotificationTrail]
     /// The stored blob with this content hash.
     func assetBlob(_ sha: String) throws -> AssetBlob?
     /// Up to `limit` records of `zone` in record-name order, after `name` when given, only of
@@ -177,15 +181,15 @@ protocol EnvironmentWriter: EnvironmentReader {
     /// Deletes `user`'s subscription; whether there was one.
     func deleteSubscription(_ id: String, of user: String, in database: DatabaseID) throws -> Bool
     /// Queues `notification` once for its subscriber, until `expires`: each push token the
-    /// subscriber holds takes it from there.
-    func enqueue(_ notification: QueuedNotification, expires: Int64) throws
+    /// subscriber holds takes it from there. `subject` is the record whose change made it.
+    func enqueue(_ notification: QueuedNotification, expires: Int64, subject: String?) throws
     /// Notes that `user`'s subscription in `database` fired at `time`, queuing `queued`
     /// notifications (none when the subscriber held no push token).
     func noteSubscriptionFired(_ id: String, of user: String, in database: DatabaseID, at time: Int64, queued: Int) throws
     /// Marks entries as handed to their tokens; how many had not been.
     func removeNotifications(_ entries: [StoredNotification]) throws -> Int
     /// Takes, for each token's queue, the oldest notification not handed to that token and not
-    /// expired at `now`, and marks it handed out: a caller claiming the same token at the same
+    /// expired at `now`, and marks it handed out, at `now` through the queue's channel: a caller claiming the same token at the same
     /// time (another process's, on PostgreSQL) waits for this one and takes the next entry.
     func claimNotifications(for queues: [PushTokenQueue], now: Int64) throws -> [StoredNotification]
     /// Puts claimed notifications back in their tokens' queues, each in the place it had.
@@ -199,8 +203,10 @@ protocol EnvironmentWriter: EnvironmentReader {
     func insertUsedUploadTicket(_ id: String, expires: Int64) throws -> Bool
     /// Forgets used upload tickets that expired before `time`: they are refused as expired.
     func removeUsedUploadTickets(expiredBefore time: Int64) throws
-    /// Removes the notifications that expired before `now` with no poll taking them; how many.
-    func removeExpiredNotifications(before now: Int64) throws -> Int
+    /// Removes the notifications that expired before `now`; how many. What became of each (its
+    /// subscription, the tokens it was handed to) is kept as a trail, and the trails of those
+    /// removed before `forgetting` are forgotten.
+    func removeExpiredNotifications(before now: Int64, forgettingTrailsBefore forgetting: Int64) throws -> Int
     /// Forgets record tombstones, and zone tombstones, made before `time`, moving each
     /// horizon past them. Returns how many went.
     func forgetTombstones(before time: Int64) throws -> Int
@@ -227,4 +233,11 @@ protocol EnvironmentWriter: EnvironmentReader {
     /// into the audit trail where the transaction reaches it, else into the environment's outbox
     /// (``EnvironmentStorage/auditOutbox()``); entries from before `forgetBefore` are forgotten.
     func insertAuditEntry(_ entry: AuditEntry, forgetBefore: Int64) throws
+}
+
+extension EnvironmentWriter {
+    /// Queues `notification` with no record named as its subject.
+    func enqueue(_ notification: QueuedNotification, expires: Int64) throws {
+        try enqueue(notification, expires: expires, subject: nil)
+    }
 }

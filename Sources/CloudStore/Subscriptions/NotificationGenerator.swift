@@ -18,8 +18,11 @@ final class NotificationGenerator {
     private var subscriptions: [(user: String, subscription: Subscription)]?
     /// The shared-database subscriptions of each zone's participants, by zone key.
     private var participantSubscriptions: [Int64: [(user: String, subscription: Subscription)]] = [:]
-    /// The notifications made, each with the database of the subscription that fired.
-    private var pending: [(notification: QueuedNotification, subscriptionDatabase: DatabaseID)] = []
+    /// What a change in each zone is weighed against, by zone key.
+    private var candidatesByZone: [Int64: [SubscriptionCandidate]] = [:]
+    /// The notifications made, each with the database of the subscription that fired and the
+    /// record whose change made it (none for a zone's).
+    private var pending: [(notification: QueuedNotification, subscriptionDatabase: DatabaseID, subject: String?)] = []
     /// Zone and database subscriptions fire once per transaction; fire-once ones once ever.
     private var fired: Set<SubscriptionKey> = []
     private var firedOnce: [SubscriptionKey] = []
@@ -57,47 +60,82 @@ final class NotificationGenerator {
     /// A record was created or updated (it is stored as it is now), or is about to be deleted
     /// (it is still stored).
     func recordChanged(_ stored: StoredRecord, _ change: Subscription.FiresOn, in zone: StoredZone, reader: any EnvironmentReader) throws {
-        let own = try loadedSubscriptions(reader)
-        let shared = try sharedSubscriptions(in: zone, reader: reader)
-        guard !own.isEmpty || !shared.isEmpty else { return }
+        let candidates = try self.candidates(in: zone, reader: reader)
+        guard !candidates.isEmpty else { return }
         let record = stored.record
         let schema = try reader.schema()
         let notificationID = SecureToken.recordName(at: now)
-        let all = own.lazy.map { ($0.user, $0.subscription, false) } + shared.lazy.map { ($0.user, $0.subscription, true) }
-        for (user, subscription, viaShare) in all {
-            let key = SubscriptionKey(user: user, id: subscription.subscriptionID, viaShare: viaShare)
+        for candidate in candidates {
+            let key = SubscriptionKey(user: candidate.user, id: candidate.subscription.subscriptionID, viaShare: candidate.viaShare)
             guard !fired.contains(key) else { continue }
-            let reason: QueuedNotification.Reason
-            switch subscription.kind {
-            case .query(let query, let zoneName, let firesOn, let firesOnce):
-                guard query.recordType == record.recordType, zoneName == nil || zoneName == zone.zoneID.zoneName, firesOn.contains(change)
-                else { continue }
-                guard try canRead(record, subscriber: key, schema: schema, reader: reader),
-                    try Self.matches(stored, query: query, zone: zone, schema: schema, reader: reader)
-                else { continue }
-                var fields: [String: FieldValue] = [:]
-                for name in subscription.notificationInfo?.additionalFields ?? [] { fields[name] = record.fields[name] }
-                reason = .query(recordName: record.recordName, firesOn: change, zoneID: zone.zoneID, fields: fields)
+            let match = try self.match(candidate, stored, change, in: zone, schema: schema, reader: reader)
+            guard case .matched(let reason) = match else { continue }
+            switch candidate.subscription.kind {
+            case .query(_, _, _, let firesOnce):
                 if firesOnce {
                     fired.insert(key)
                     firedOnce.append(key)
                 }
-            case .zone(let zoneName):
-                guard zoneName == zone.zoneID.zoneName, try canRead(record, subscriber: key, schema: schema, reader: reader) else {
-                    continue
-                }
-                reason = .zone(zone.zoneID)
-                fired.insert(key)
-            case .database:
-                guard try canRead(record, subscriber: key, schema: schema, reader: reader) else { continue }
-                reason = .database
+            case .zone, .database:
                 fired.insert(key)
             }
             pending.append(
                 (
-                    notification(subscription, user: user, id: notificationID, reason: reason, scope: viaShare ? .shared : database.scope),
-                    viaShare ? .shared(user) : database
+                    notification(
+                        candidate.subscription, user: candidate.user, id: notificationID, reason: reason,
+                        scope: candidate.viaShare ? .shared : database.scope),
+                    candidate.viaShare ? .shared(candidate.user) : database, record.recordName
                 ))
+        }
+    }
+
+    /// The subscriptions a change of a record in `zone` is weighed against: the database's, and
+    /// in a private database those its participants hold in their shared databases.
+    func candidates(in zone: StoredZone, reader: any EnvironmentReader) throws -> [SubscriptionCandidate] {
+        if let known = candidatesByZone[zone.key] { return known }
+        let made =
+            try loadedSubscriptions(reader).map { SubscriptionCandidate(user: $0.user, subscription: $0.subscription, viaShare: false) }
+            + sharedSubscriptions(in: zone, reader: reader).map {
+                SubscriptionCandidate(user: $0.user, subscription: $0.subscription, viaShare: true)
+            }
+        // Nothing to weigh is not kept: a transaction in a database without subscriptions allocates nothing here.
+        if !made.isEmpty { candidatesByZone[zone.key] = made }
+        return made
+    }
+
+    /// Whether a change of `stored` fires `candidate`, and if not, the first rule that keeps it
+    /// from firing, weighed in the order delivery weighs them: the record's type, its zone, the
+    /// change's kind, the subscriber's READ permission, then the query's filters. What real
+    /// delivery and the delivery tracer both ask. `filters` false leaves the filters unweighed
+    /// (a deleted record is no longer stored for the query engine to test).
+    func match(
+        _ candidate: SubscriptionCandidate, _ stored: StoredRecord, _ change: Subscription.FiresOn, in zone: StoredZone, schema: Schema,
+        reader: any EnvironmentReader, filters: Bool = true
+    ) throws -> SubscriptionMatch {
+        let record = stored.record
+        let key = SubscriptionKey(user: candidate.user, id: candidate.subscription.subscriptionID, viaShare: candidate.viaShare)
+        switch candidate.subscription.kind {
+        case .query(let query, let zoneName, let firesOn, _):
+            guard query.recordType == record.recordType else { return .otherRecordType(query.recordType) }
+            if let zoneName, zoneName != zone.zoneID.zoneName { return .otherZone(zoneName) }
+            guard firesOn.contains(change) else { return .firesOnExcludes(change, firesOn: firesOn) }
+            guard try canRead(record, subscriber: key, schema: schema, reader: reader) else { return .subscriberCannotRead }
+            guard filters || query.filters.isEmpty else { return .filtersNotWeighed }
+            switch try Self.matches(stored, query: query, zone: zone, schema: schema, reader: reader) {
+            case nil: return .queryNoLongerRuns
+            case false?: return .filtersNotMatched
+            case true?: break
+            }
+            var fields: [String: FieldValue] = [:]
+            for name in candidate.subscription.notificationInfo?.additionalFields ?? [] { fields[name] = record.fields[name] }
+            return .matched(.query(recordName: record.recordName, firesOn: change, zoneID: zone.zoneID, fields: fields))
+        case .zone(let zoneName):
+            guard zoneName == zone.zoneID.zoneName else { return .otherZone(zoneName) }
+            guard try canRead(record, subscriber: key, schema: schema, reader: reader) else { return .subscriberCannotRead }
+            return .matched(.zone(zone.zoneID))
+        case .database:
+            guard try canRead(record, subscriber: key, schema: schema, reader: reader) else { return .subscriberCannotRead }
+            return .matched(.database)
         }
     }
 
@@ -108,7 +146,8 @@ final class NotificationGenerator {
             let key = SubscriptionKey(user: user, id: subscription.subscriptionID)
             guard case .database = subscription.kind, !fired.contains(key) else { continue }
             fired.insert(key)
-            pending.append((notification(subscription, user: user, id: notificationID, reason: .database, scope: database.scope), database))
+            pending.append(
+                (notification(subscription, user: user, id: notificationID, reason: .database, scope: database.scope), database, nil))
         }
     }
 
@@ -128,7 +167,7 @@ final class NotificationGenerator {
         var woken: Set<String> = []
         var queued: [Firing: Int] = [:]
         var firings: [Firing] = []
-        for (notification, subscriptionDatabase) in pending {
+        for (notification, subscriptionDatabase, subject) in pending {
             let user = notification.userRecordName
             let firing = Firing(user: user, id: notification.subscriptionID, database: subscriptionDatabase)
             if queued[firing] == nil {
@@ -139,7 +178,7 @@ final class NotificationGenerator {
             let tokens = tokensOf[user] ?? []
             // A subscriber with no token to take it would never be handed it.
             guard !tokens.isEmpty else { continue }
-            try writer.enqueue(notification, expires: now + lifetime)
+            try writer.enqueue(notification, expires: now + lifetime, subject: subject)
             queuedCount += 1
             queued[firing, default: 0] += 1
             woken.formUnion(tokens)
@@ -198,15 +237,16 @@ final class NotificationGenerator {
         return try decider.canRead(record, in: schema)
     }
 
-    /// Whether the stored record passes the query's filters, decided by the query engine itself.
+    /// Whether the stored record passes the query's filters, decided by the query engine itself;
+    /// `nil` when the query no longer runs.
     private static func matches(_ stored: StoredRecord, query: Query, zone: StoredZone, schema: Schema, reader: any EnvironmentReader)
         throws
-        -> Bool
+        -> Bool?
     {
         guard !query.filters.isEmpty else { return true }
         // The schema may have lost an index the subscription's query needs since it was saved:
         // such a subscription fires no more, as its query would no longer run.
-        guard var plan = try? QueryPlanner(schema: schema).plan(query, zones: [zone], limit: 1) else { return false }
+        guard var plan = try? QueryPlanner(schema: schema).plan(query, zones: [zone], limit: 1) else { return nil }
         plan.onlyKey = stored.key
         return try !reader.query(plan).isEmpty
     }

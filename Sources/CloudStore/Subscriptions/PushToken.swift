@@ -35,7 +35,10 @@ public struct PushToken: Hashable, Sendable {
 
     /// A name for the token that does not reveal it (the courier's only credential): the first
     /// 16 hex digits of its SHA-256, what operators list and revoke it by.
-    public var id: String { String(SecureToken.hexString(Array(SHA256.hash(data: Data(token.utf8)))).prefix(16)) }
+    public var id: String { Self.id(of: token) }
+
+    /// The ``id`` of the token `token`.
+    static func id(of token: String) -> String { String(SecureToken.hexString(Array(SHA256.hash(data: Data(token.utf8)))).prefix(16)) }
 
     /// Creates a push token description.
     public init(

@@ -104,7 +104,7 @@ extension ManagementActions {
     /// The owner's private database holding `zone` of a shared database, once the store has
     /// said the zone is shared with the database's user; `nil` outside the shared database.
     /// - Throws: ``CloudStoreError/zoneNotFound(_:)`` for a zone not shared with them.
-    private func sharedZoneHolder(
+    func sharedZoneHolder(
         _ zone: String, owner: String?, _ container: ContainerIdentifier, _ environment: Environment, _ target: DatabaseID,
         _ actor: OperatorIdentity
     ) throws -> DatabaseID? {

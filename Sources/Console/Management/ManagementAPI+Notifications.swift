@@ -1,7 +1,8 @@
 import CloudStore
 
 extension ManagementAPI {
-    /// The Notifications view: subscriptions with their firings, push tokens with their queues.
+    /// The Notifications view: subscriptions with their firings, push tokens with their queues;
+    /// the delivery tracer.
     static let notificationRoutes: [ManagementRoute] = [
         .json(.get, "/containers/:container/:environment/notifications/queued", "queuedNotifications", needs: .reads(.appUsers)) {
             actions, input, actor in
@@ -10,6 +11,17 @@ extension ManagementAPI {
                 in: try input.container(), environment: try input.environment(), pushTokenID: input.query("pushToken"), limit: limit,
                 as: actor
             ).json
-        }
+        },
+        .json(
+            .get, "/containers/:container/:environment/:database/zones/:zone/records/:record/delivery", "traceDelivery",
+            needs: .reads(.appUsers)
+        ) {
+            actions, input, actor in
+            try actions.traceDelivery(
+                record: input.path("record"), zone: input.path("zone"), in: try input.container(), environment: try input.environment(),
+                database: try input.database(), user: input.query("user"), zoneOwner: input.query("owner"),
+                subscriptionID: input.query("subscription"), as: actor
+            ).json
+        },
     ]
 }

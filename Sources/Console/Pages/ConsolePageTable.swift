@@ -10,7 +10,8 @@ enum ConsolePageTable {
     /// pages, then the pages outside a container.
     static let pageSets: [any ConsolePageSet.Type] =
         [LoginPage.self, ContainersPages.self] + ConsoleSection.allCases.map(\.pages) + [
-            NotificationsPage.self, ManagementTokensPages.self, OperatorsPages.self, AuditPages.self, BackupsPages.self,
+            NotificationsPage.self, DeliveryTracePage.self, ManagementTokensPages.self, OperatorsPages.self, AuditPages.self,
+            BackupsPages.self,
             HistoryPages.self, ConsoleNotFoundPage.self,
         ]
 
@@ -65,6 +66,7 @@ extension RecordsPages: ConsolePageSet { static let area = OperatorArea.data }
 extension ZonesPages: ConsolePageSet { static let area = OperatorArea.data }
 extension SyncPages: ConsolePageSet { static let area = OperatorArea.data }
 extension NotificationsPage: ConsolePageSet { static let area = OperatorArea.appUsers }
+extension DeliveryTracePage: ConsolePageSet { static let area = OperatorArea.appUsers }
 extension SharePages: ConsolePageSet { static let area = OperatorArea.appUsers }
 extension SchemaPages: ConsolePageSet { static let area = OperatorArea.schema }
 extension SecurityPages: ConsolePageSet { static let area = OperatorArea.schema }

@@ -21,6 +21,13 @@ final class CourierEndpoint: Sendable {
         case poll(PendingResponse)
         case stream(EventStream)
 
+        var channel: NotificationChannel {
+            switch self {
+            case .poll: .longPoll
+            case .stream: .eventStream
+            }
+        }
+
         var identity: ObjectIdentifier {
             switch self {
             case .poll(let pending): ObjectIdentifier(pending)
@@ -170,7 +177,9 @@ final class CourierEndpoint: Sendable {
             do {
                 let queued = try store.oldestNotifications(for: heads.map(\.0))
                 let pending = heads.map(\.0).filter { queued[$0.token] != nil }
-                next = pending.isEmpty ? [:] : try store.claimNotifications(for: pending)
+                // How each is handed out is noted with its claim: what the delivery tracer reports.
+                let channels = Dictionary(heads.map { ($0.0.token, $0.1.channel) }, uniquingKeysWith: { first, _ in first })
+                next = pending.isEmpty ? [:] : try store.claimNotifications(for: pending, channels: channels)
             } catch {
                 logger.error("reading the notification queue failed: \(error)")
                 return

@@ -96,6 +96,7 @@ enum ManagementCommands {
         "revokePushToken": "push-tokens revoke",
         "notificationQueues": "notifications",
         "queuedNotifications": "notifications",
+        "traceDelivery": "notifications trace",
         "changeLog": "changes",
         "nextChanges": "changes",
         // Trash and history

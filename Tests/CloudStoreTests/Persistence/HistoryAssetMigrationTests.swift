@@ -16,6 +16,9 @@ struct HistoryAssetMigrationTests {
         ]),
         without: RecordPayloadCodec.encode(["title": .string("y")])
     )
+    /// How many migrations come before the one giving kept versions their blobs (later ones follow it).
+    static let sqliteStepsBeforeHistoryAssets = 25
+    static let postgresStepsBeforeHistoryAssets = 13
     static let keptColumns =
         "scope, owner, zone_name, name, type_name, tag, created, created_by, created_device, modified, modified_by, modified_device, size, payload, kind, time"
 
@@ -23,7 +26,7 @@ struct HistoryAssetMigrationTests {
         let directory = try TemporaryDirectory()
         let path = directory.path + "/development.sqlite"
         let migrations = SQLiteEnvironmentMigrations.migrator.migrations
-        let previous = SQLiteMigrator(migrations: Array(migrations.dropLast()))
+        let previous = SQLiteMigrator(migrations: Array(migrations.prefix(Self.sqliteStepsBeforeHistoryAssets)))
         let sha = Self.sha
         do {
             let database = try SQLiteDatabase(path: path, synchronous: .normal, migrator: previous)
@@ -59,7 +62,8 @@ struct HistoryAssetMigrationTests {
         let connection = try PostgresConnection(url: database.url)
         let schema = "development_0123456789abcdef0123"
         let migrations = PostgresEnvironmentMigrations.migrator.migrations
-        try PostgresMigrator(migrations: Array(migrations.dropLast())).migrate(connection, schema: schema)
+        try PostgresMigrator(migrations: Array(migrations.prefix(Self.postgresStepsBeforeHistoryAssets))).migrate(
+            connection, schema: schema)
         for (name, payload) in [("with", Self.payloads.with), ("without", Self.payloads.without)] {
             try connection.execute(
                 """
@@ -67,7 +71,9 @@ struct HistoryAssetMigrationTests {
                 VALUES (0, '', '_defaultZone', $1, 'Note', 't', 0, '_u', '', 0, '_u', '', 3, $2, 1, 0)
                 """, [.text(name), .bytes(payload)])
         }
-        #expect(try PostgresEnvironmentMigrations.migrator.migrate(connection, schema: schema) == 1)
+        #expect(
+            try PostgresEnvironmentMigrations.migrator.migrate(connection, schema: schema) == migrations.count
+                - Self.postgresStepsBeforeHistoryAssets)
         let held = try connection.execute(
             "SELECT h.name, a.sha FROM \(schema).history_assets a JOIN \(schema).record_history h ON h.id = a.id"
         )

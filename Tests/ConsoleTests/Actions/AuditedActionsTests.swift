@@ -30,7 +30,7 @@ import Testing
         "schemaDeployments", "schemaDifference", "schemaGuard", "schemaText", "security", "serverKeys", "shares", "signInAttacks",
         "simulateAccess",
         "subscriptions", "usage", "usageOverview", "users", "validateSchema", "previewSchemaImport", "zones", "backups", "trash",
-        "recordHistory", "historyRetention", "seeds", "personalFields",
+        "recordHistory", "historyRetention", "seeds", "personalFields", "traceDelivery",
     ]
 
     /// A public action added to `ManagementActions` must be listed above, as changing (and then

@@ -57,6 +57,7 @@ import Testing
         ("DELETE", "/admin/v1/containers/iCloud.com.example.Tests/development/shares/alice/Trips/share-trip/participants/bob", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/public/zones/_defaultZone/changes?after=0", ""),
         ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/public/zones/_defaultZone/changes/next", ""),
+        ("GET", "/admin/v1/containers/iCloud.com.example.Tests/development/public/zones/_defaultZone/records/n/delivery", ""),
         ("POST", "/admin/v1/containers/iCloud.com.example.Tests/development/public/records/query", #"{"query":{"recordType":"Note"}}"#),
         (
             "POST", "/admin/v1/containers/iCloud.com.example.Tests/development/private/records/lookup?user=alice",

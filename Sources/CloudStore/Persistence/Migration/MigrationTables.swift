@@ -184,9 +184,17 @@ enum MigrationTables {
             "notifications", key: ["id"],
             [
                 Column("id", .integer), Column("user", .text), Column("created", .integer), Column("expires", .integer),
-                Column("body", .bytes),
+                Column("body", .bytes), Column("subscription", .text), Column("subject", .text),
             ]),
-        MigrationTable("notification_deliveries", key: ["token", "id"], [Column("token", .text), Column("id", .integer)]),
+        MigrationTable(
+            "notification_deliveries", key: ["token", "id"],
+            [Column("token", .text), Column("id", .integer), Column("channel", .integer), Column("at", .integer)]),
+        MigrationTable(
+            "notification_outcomes", key: ["id"],
+            [
+                Column("id", .integer), Column("user", .text), Column("subscription", .text), Column("subject", .text),
+                Column("created", .integer), Column("expires", .integer), Column("removed", .integer),
+            ]),
         MigrationTable(
             "notification_cursors", key: ["token"],
             [

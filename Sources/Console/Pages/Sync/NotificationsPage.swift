@@ -32,11 +32,12 @@ struct NotificationsPage: Sendable {
         ]
     }
 
-    /// The sub-navigation between the Sync tab's two views, for both templates.
+    /// The sub-navigation between the Sync tab's views, for their templates.
     static func views(_ location: ConsoleLocation, current: String) -> [[String: Any]] {
         [
             ["label": "Change feed", "url": location.path(.sync), "current": current == "feed"],
             ["label": "Notifications", "url": location.path(.sync, suffix), "current": current == "notifications"],
+            ["label": "Delivery trace", "url": location.path(.sync, DeliveryTracePage.suffix), "current": current == "delivery"],
         ]
     }
 
@@ -72,6 +73,8 @@ struct NotificationsPage: Sendable {
                 "id": entry.subscriptionID, "type": entry.subscriptionType, "what": entry.watches,
                 "lastFired": time(held.lastFired), "logsURL": held.lastFired.map(logsAround) ?? "",
                 "queued": Formatting.count(held.queued),
+                "traceURL": DeliveryTracePage.url(
+                    subscriptionLocation(location, held.entry), record: nil, subscription: entry.subscriptionID),
                 "fields": [
                     ["name": "subscriptionID", "value": entry.subscriptionID],
                     ["name": "subscriber", "value": entry.userRecordName],
@@ -115,6 +118,15 @@ struct NotificationsPage: Sendable {
             return token
         }
         return .page(Page("console.sync-notifications", context: context))
+    }
+
+    /// Where a subscription's database is, for its trace: the public database, or its owner's.
+    private func subscriptionLocation(_ location: ConsoleLocation, _ entry: SubscriptionsView.Entry) -> ConsoleLocation {
+        var place = location
+        place.database = (try? DatabaseScope(parsing: entry.database)) ?? .public
+        place.user = place.database == .public ? nil : entry.owner
+        (place.zone, place.zoneOwner) = (ZoneID.defaultZoneName, nil)
+        return place
     }
 
     private func revokePushToken(_ request: ConsoleRequest) throws -> ConsoleAnswer {

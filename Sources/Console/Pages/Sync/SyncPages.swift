@@ -106,6 +106,7 @@ struct SyncPages: Sendable {
                 "changedBy": entry.modifiedBy == Caller.operatorRecordName
                     ? "an operator" : entry.modifiedByName ?? entry.modifiedBy ?? "—",
                 "via": entry.via ?? "",
+                "traceURL": entry.recordName.isEmpty ? "" : DeliveryTracePage.url(location, record: entry.recordName),
             ]
         }
         // The pager keeps the search, the held token and the reader.

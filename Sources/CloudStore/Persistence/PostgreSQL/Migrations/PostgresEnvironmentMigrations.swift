@@ -346,5 +346,25 @@ enum PostgresEnvironmentMigrations {
                     [.integer(id), .textArray(hashes)])
             }
         },
+        // What became of each notification, for the delivery tracer: the subscription and the
+        // record whose change made it, how and when each token took it, and, once removed at its
+        // expiry, its trail (the deliveries naming it stay as long).
+        """
+        ALTER TABLE {schema}.notifications ADD COLUMN subscription text;
+        ALTER TABLE {schema}.notifications ADD COLUMN subject text;
+        ALTER TABLE {schema}.notification_deliveries ADD COLUMN channel bigint;
+        ALTER TABLE {schema}.notification_deliveries ADD COLUMN at bigint;
+        CREATE TABLE {schema}.notification_outcomes(
+            id bigint PRIMARY KEY,
+            "user" text NOT NULL,
+            subscription text,
+            subject text,
+            created bigint NOT NULL,
+            expires bigint NOT NULL,
+            removed bigint NOT NULL
+        );
+        CREATE INDEX notification_outcomes_by_user ON {schema}.notification_outcomes("user", created);
+        CREATE INDEX notification_outcomes_by_removal ON {schema}.notification_outcomes(removed);
+        """,
     ])
 }

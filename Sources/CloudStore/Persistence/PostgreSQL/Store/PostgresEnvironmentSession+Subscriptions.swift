@@ -64,19 +64,38 @@ extension PostgresEnvironmentSession {
         ).affectedRows > 0
     }
 
-    func enqueue(_ notification: QueuedNotification, expires: Int64) throws {
+    func enqueue(_ notification: QueuedNotification, expires: Int64, subject: String?) throws {
         // Entries of one subscriber are queued one transaction after the other, from the lock to
         // the commit, so that they become visible in the order of their keys: a token's cursor,
         // moved past the entry it took, never passes one committed later with a smaller key.
         try connection.execute(
             """
-            INSERT INTO \(table("notifications"))("user", created, expires, body)
-            SELECT $1, $2, $3, $4 FROM (SELECT pg_advisory_xact_lock(hashtextextended('cumulus.notify:' || $1, 0))) AS queued
+            INSERT INTO \(table("notifications"))("user", created, expires, body, subscription, subject)
+            SELECT $1, $2, $3, $4, $5, $6 FROM (SELECT pg_advisory_xact_lock(hashtextextended('cumulus.notify:' || $1, 0))) AS queued
             """,
             [
                 .text(notification.userRecordName), .integer(notification.created), .integer(expires),
-                .bytes(SubscriptionCodec.encode(notification)),
+                .bytes(SubscriptionCodec.encode(notification)), .text(notification.subscriptionID), subject.map { .text($0) } ?? .null,
             ])
+    }
+
+    func notificationTrails(of user: String, createdAt time: Int64) throws -> [NotificationTrail] {
+        let rows = try connection.execute(
+            """
+            SELECT \(NotificationTrail.queuedColumns) FROM \(table("notifications")) WHERE "user" = $1 AND created = $2
+            UNION ALL
+            SELECT \(NotificationTrail.removedColumns) FROM \(table("notification_outcomes")) WHERE "user" = $1 AND created = $2
+            ORDER BY 1
+            """,
+            [.text(user), .integer(time)])
+        return try rows.map { row in
+            try NotificationTrail(row: row, user: user) { key in
+                try connection.execute(
+                    "SELECT \(NotificationHandover.columns) FROM \(table("notification_deliveries")) WHERE id = $1 ORDER BY at, token",
+                    [.integer(key)]
+                ).map { NotificationHandover(row: $0) }
+            }
+        }
     }
 
     /// The entries of the token `token`'s queue not handed to it: `user`'s since `since`, not
@@ -146,10 +165,12 @@ extension PostgresEnvironmentSession {
         let claimed = try connection.execute(
             """
             WITH picked AS (
-                SELECT q.token, oldest.id FROM unnest($1::text[], $2::text[], $3::bigint[]) AS q(token, usr, since) CROSS JOIN LATERAL (
+                SELECT q.token, q.channel, oldest.id
+                FROM unnest($1::text[], $2::text[], $3::bigint[], $5::bigint[]) AS q(token, usr, since, channel) CROSS JOIN LATERAL (
                     SELECT n.id \(pending(token: "q.token", user: "q.usr", since: "q.since", now: "$4")) ORDER BY n.id LIMIT 1) AS oldest
             ), handed AS (
-                INSERT INTO \(table("notification_deliveries"))(token, id) SELECT token, id FROM picked ON CONFLICT DO NOTHING RETURNING token, id
+                INSERT INTO \(table("notification_deliveries"))(token, id, channel, at)
+                SELECT token, id, nullif(channel, 0), $4 FROM picked ON CONFLICT DO NOTHING RETURNING token, id
             ), advanced AS (
                 -- The entry taken is the oldest not handed out: every one before it now was.
                 INSERT INTO \(table("notification_cursors"))(token, "user", since, next_id)
@@ -159,7 +180,10 @@ extension PostgresEnvironmentSession {
             )
             SELECT h.token, n.id, n.expires, n.body FROM handed h JOIN \(table("notifications")) n ON n.id = h.id ORDER BY n.id
             """,
-            [.textArray(queues.map(\.token)), .textArray(queues.map(\.user)), .integerArray(queues.map(\.since)), .integer(now)]
+            [
+                .textArray(queues.map(\.token)), .textArray(queues.map(\.user)), .integerArray(queues.map(\.since)), .integer(now),
+                .integerArray(queues.map { $0.channel?.rawValue ?? 0 }),
+            ]
         )
         return try claimed.map { try StoredNotification(row: $0, token: $0.text(0), offset: 1) }
     }
@@ -195,11 +219,20 @@ extension PostgresEnvironmentSession {
             [.textArray(tokens)])
     }
 
-    func removeExpiredNotifications(before now: Int64) throws -> Int {
+    func removeExpiredNotifications(before now: Int64, forgettingTrailsBefore forgetting: Int64) throws -> Int {
+        // What became of each stays as its trail, with the deliveries that name it, for a while.
         try connection.execute(
             """
             DELETE FROM \(table("notification_deliveries")) WHERE id IN (
-                SELECT id FROM \(table("notifications")) WHERE expires <= $1)
+                SELECT id FROM \(table("notification_outcomes")) WHERE removed < $1)
+            """,
+            [.integer(forgetting)])
+        try connection.execute("DELETE FROM \(table("notification_outcomes")) WHERE removed < $1", [.integer(forgetting)])
+        try connection.execute(
+            """
+            INSERT INTO \(table("notification_outcomes"))(id, "user", subscription, subject, created, expires, removed)
+            SELECT id, "user", subscription, subject, created, expires, $1 FROM \(table("notifications")) WHERE expires <= $1
+            ON CONFLICT (id) DO NOTHING
             """,
             [.integer(now)])
         let removed = try connection.execute("DELETE FROM \(table("notifications")) WHERE expires <= $1", [.integer(now)]).affectedRows

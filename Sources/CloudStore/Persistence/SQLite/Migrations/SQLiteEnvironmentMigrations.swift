@@ -372,6 +372,26 @@ enum SQLiteEnvironmentMigrations {
         // Which blobs each kept version holds (see ``HistoryAssetRows``), the versions kept
         // before given theirs from their payloads.
         .steps(withHistoryAssets),
+        // What became of each notification, for the delivery tracer: the subscription and the
+        // record whose change made it, how and when each token took it, and, once removed at its
+        // expiry, its trail (the deliveries naming it stay as long).
+        """
+        ALTER TABLE notifications ADD COLUMN subscription TEXT;
+        ALTER TABLE notifications ADD COLUMN subject TEXT;
+        ALTER TABLE notification_deliveries ADD COLUMN channel INTEGER;
+        ALTER TABLE notification_deliveries ADD COLUMN at INTEGER;
+        CREATE TABLE notification_outcomes(
+            id INTEGER PRIMARY KEY,
+            user TEXT NOT NULL,
+            subscription TEXT,
+            subject TEXT,
+            created INTEGER NOT NULL,
+            expires INTEGER NOT NULL,
+            removed INTEGER NOT NULL
+        );
+        CREATE INDEX notification_outcomes_by_user ON notification_outcomes(user, created);
+        CREATE INDEX notification_outcomes_by_removal ON notification_outcomes(removed);
+        """,
     ])
 
     @Sendable private static func withHistoryAssets(_ connection: SQLiteConnection) throws {

@@ -68,11 +68,28 @@ extension SQLiteEnvironmentSession {
         return connection.changes > 0
     }
 
-    func enqueue(_ notification: QueuedNotification, expires: Int64) throws {
-        try connection.statement("INSERT INTO notifications(user, created, expires, body) VALUES (?, ?, ?, ?)").execute([
+    func enqueue(_ notification: QueuedNotification, expires: Int64, subject: String?) throws {
+        try connection.statement(
+            "INSERT INTO notifications(user, created, expires, body, subscription, subject) VALUES (?, ?, ?, ?, ?, ?)"
+        ).execute([
             .text(notification.userRecordName), .integer(notification.created), .integer(expires),
-            .blob(SubscriptionCodec.encode(notification)),
+            .blob(SubscriptionCodec.encode(notification)), .text(notification.subscriptionID), subject.map { .text($0) } ?? .null,
         ])
+    }
+
+    func notificationTrails(of user: String, createdAt time: Int64) throws -> [NotificationTrail] {
+        let handovers = try connection.statement(
+            "SELECT \(NotificationHandover.columns) FROM notification_deliveries WHERE id = ? ORDER BY at, token")
+        return try connection.statement(
+            """
+            SELECT \(NotificationTrail.queuedColumns) FROM notifications WHERE user = ?1 AND created = ?2
+            UNION ALL
+            SELECT \(NotificationTrail.removedColumns) FROM notification_outcomes WHERE user = ?1 AND created = ?2
+            ORDER BY 1
+            """
+        ).rows([.text(user), .integer(time)]) { row in
+            try NotificationTrail(row: row, user: user) { key in try handovers.rows([.integer(key)]) { NotificationHandover(row: $0) } }
+        }
     }
 
     /// The entries of a token's queue not handed to it, oldest first: past its cursor, before
@@ -123,7 +140,7 @@ extension SQLiteEnvironmentSession {
 
     func claimNotifications(for queues: [PushTokenQueue], now: Int64) throws -> [StoredNotification] {
         // One writer: what this transaction reads, no other takes before it commits.
-        let deliver = try connection.statement("INSERT INTO notification_deliveries(token, id) VALUES (?, ?)")
+        let deliver = try connection.statement("INSERT INTO notification_deliveries(token, id, channel, at) VALUES (?, ?, ?, ?)")
         // The entry taken is the oldest not handed out: every one before it now was.
         let advance = try connection.statement(
             """
@@ -133,7 +150,9 @@ extension SQLiteEnvironmentSession {
         var claimed: [StoredNotification] = []
         for queue in Set(queues) {
             guard let oldest = try oldestNotification(for: queue, now: now) else { continue }
-            try deliver.execute([.text(queue.token), .integer(oldest.key)])
+            try deliver.execute([
+                .text(queue.token), .integer(oldest.key), queue.channel.map { .integer($0.rawValue) } ?? .null, .integer(now),
+            ])
             try advance.execute([.text(queue.token), .text(queue.user), .integer(queue.since), .integer(oldest.key + 1)])
             claimed.append(oldest)
         }
@@ -150,9 +169,18 @@ extension SQLiteEnvironmentSession {
         }
     }
 
-    func removeExpiredNotifications(before now: Int64) throws -> Int {
-        try connection.statement("DELETE FROM notification_deliveries WHERE id IN (SELECT id FROM notifications WHERE expires <= ?)")
-            .execute([.integer(now)])
+    func removeExpiredNotifications(before now: Int64, forgettingTrailsBefore forgetting: Int64) throws -> Int {
+        // What became of each stays as its trail, with the deliveries that name it, for a while.
+        try connection.statement(
+            "DELETE FROM notification_deliveries WHERE id IN (SELECT id FROM notification_outcomes WHERE removed < ?)"
+        ).execute([.integer(forgetting)])
+        try connection.statement("DELETE FROM notification_outcomes WHERE removed < ?").execute([.integer(forgetting)])
+        try connection.statement(
+            """
+            INSERT OR REPLACE INTO notification_outcomes(id, user, subscription, subject, created, expires, removed)
+            SELECT id, user, subscription, subject, created, expires, ?1 FROM notifications WHERE expires <= ?1
+            """
+        ).execute([.integer(now)])
         try connection.statement("DELETE FROM notifications WHERE expires <= ?").execute([.integer(now)])
         let removed = connection.changes
         // A cursor with nothing left before it skips nothing: its token's gone, or took it all a day ago.
