@@ -92,7 +92,8 @@ extension CloudStore {
                 if zone.zoneID.zoneName == ZoneID.defaultZoneName { found.defaultZoneRecords = names + shares.map(\.recordName) }
             }
             found.participations = try reader.allShares().filter { share in
-                share.owner != user && share.participants.contains { $0.userRecordName == user && $0.acceptanceStatus != .removed }
+                // Those they were removed from too: a removed participant stays listed.
+                share.owner != user && share.participants.contains { $0.userRecordName == user }
             }
             for (zone, place) in try UserData.zonesCreatedIn(by: user, reader) {
                 var names: [String] = []
@@ -129,7 +130,7 @@ extension CloudStore {
                     user, fromShare: share.recordName, zoneName: share.zoneID.zoneName, owner: share.owner, container, environment,
                     as: .user(share.owner))
             } catch CloudStoreError.notFound {
-                // Gone meanwhile.
+                // Removed before, or the share is gone: there is nothing they could lose.
             }
         }
         // A removed participant stays listed, so that they learn of it: an erased user is not kept.

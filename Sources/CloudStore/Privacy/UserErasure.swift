@@ -9,7 +9,8 @@ public struct UserErasure: Hashable, Sendable {
         public var privateRecords = 0
         /// Shares the user owns (counted among the private records too).
         public var shares = 0
-        /// Shares of other users the user was a participant of, left.
+        /// Shares of other users listing the user as a participant (invited, accepted or removed),
+        /// which no longer do.
         public var participations = 0
         /// Public records the user created, deleted.
         public var publicRecordsDeleted = 0
