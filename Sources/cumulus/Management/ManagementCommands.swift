@@ -33,6 +33,8 @@ enum ManagementCommands {
         "setUserPassword": "users password",
         "setUserDiscoverable": "users discoverable",
         "signOutUser": "users sign-out",
+        "exportUser": "users export",
+        "eraseUser": "users erase",
         "setUserRoles": "users roles",
         // Schema
         "schema": "export-schema",
@@ -52,6 +54,7 @@ enum ManagementCommands {
         "developmentContents": "reset",
         "resetDevelopment": "reset",
         "auditTrail": "audit",
+        "exportAuditTrail": "audit",
         "signInAttacks": "sign-in-attacks",
         // Zones and records
         "zones": "zones list",
