@@ -174,6 +174,36 @@ import Testing
         #expect(audit.count == 1 && audit.first?.target.hasPrefix("alice (\(a))") == true)
     }
 
+    @Test func theExportCarriesTheFilesOfTheUsersAssetsAndNoOneElses() throws {
+        let store = try TemporaryStore()
+        try store.importSchema(
+            """
+            DEFINE SCHEMA
+                RECORD TYPE Photo ("___recordID" REFERENCE QUERYABLE, file ASSET, GRANT READ, CREATE, WRITE TO "_creator");
+            """)
+        var users: [String] = []
+        for (name, content) in [("alice", "alice's photo"), ("bob", "bob's photo")] {
+            let user = try store.store.addUser(store.container, name: name, password: "a long passphrase").userRecordName
+            users.append(user)
+            let database = try store.privateDatabase(of: user)
+            let ticket = try #require(
+                try database.assetUploadTickets([AssetUploadRequest(recordName: "\(name)-photo", recordType: "Photo", fieldName: "file")])
+                    .first)
+            let uploaded = try store.store.uploadAsset(ticket: ticket.ticket, content: Array(content.utf8))
+            _ = try database.create(
+                "Photo", "\(name)-photo",
+                ["file": .asset(Asset(fileChecksum: uploaded.fileChecksum, size: uploaded.size, receipt: uploaded.receipt))])
+        }
+        let directory = try TemporaryDirectory()
+        let path = directory.path + "/alice.tar"
+        let summary = try store.store.exportUser(users[0], in: store.container, to: path, encoder: NamesEncoder(), by: .local)
+        let members = try Self.members(of: path)
+        let assets = members.filter { $0.key.hasPrefix("assets/") }
+        #expect(assets.count == 1 && assets.first?.value == "alice's photo", "\(members.keys.sorted())")
+        #expect(summary.assets == 1 && summary.records == 1)
+        #expect(members["development/private/_defaultZone.jsonl"] == "record alice-photo by \(users[0])\n")
+    }
+
     @Test func theEraseLeavesNoneOfTheUsersDataAndOtherUsersFeedsShowTheDeletions() throws {
         let fixture = try Fixture()
         let (store, c, a, b) = (fixture.store.store, fixture.store.container, fixture.alice, fixture.bob)
