@@ -154,7 +154,7 @@ public struct CloudDatabase: Sendable {
         }
         let database = database
         let policy = policy
-        return present(
+        let results = present(
             try storage.read { reader in
                 let access = TransactionAccess(policy: policy, reader: reader)
                 let zone = try access.visibleZone(named: zoneName)
@@ -183,6 +183,10 @@ public struct CloudDatabase: Sendable {
                     return .record(try access.markingShare(stored.record, in: zone).keeping(lookup.desiredKeys ?? desiredKeys))
                 }
             })
+        // A lookup asking for no field (a change finding a record's type) reads no content.
+        let read = zip(lookups, results).filter { ($0.0.desiredKeys ?? desiredKeys) != [] }.compactMap { $0.1.record?.recordName }
+        try auditRead(of: read, zoneName: zoneName)
+        return results
     }
 
     /// Runs a query as `records/query` does: one page of matching records, and a marker for the next.
@@ -269,6 +273,8 @@ public struct CloudDatabase: Sendable {
             return QueryResult(records: records, continuationMarker: marker)
         }
         result.records = present(result.records)
+        try auditRead(
+            of: result.records.map(\.recordName), zoneName: request.zoneName ?? (request.zoneWide ? "every zone" : ZoneID.defaultZoneName))
         return result
     }
 

@@ -16,7 +16,9 @@ import Testing
         ],
         "SecretCommand.swift": ["secret rotate"],
         "LimitsCommand.swift": ["limits"],
-        "UsersCommand.swift": ["users add", "users password", "users discoverable", "users sign-out", "users roles", "users remove"],
+        "UsersCommand.swift": [
+            "users add", "users password", "users discoverable", "users sign-out", "users roles", "users erase", "users remove",
+        ],
         "SchemaCommands.swift": ["import-schema", "delete-schema"],
         "SyncCommands.swift": ["subscriptions delete", "push-tokens revoke"],
         "SharesCommand.swift": ["shares remove-participant", "shares delete", "shares leave"],
@@ -86,6 +88,7 @@ import Testing
             ("users discoverable", "user.discoverable", { ["users", "discoverable", "--container", c, "carol"] }, nil),
             ("users sign-out", "user.sign-out", { ["users", "sign-out", "--container", c, "carol"] }, nil),
             ("users roles", "security.user-roles", { ["users", "roles", "alice", "--add", "editor"] + place }, nil),
+            ("users erase", "user.erase", { ["users", "erase", "--container", c, "carol", "--environment", "development"] }, nil),
             ("users remove", "user.remove", { ["users", "remove", "--container", c, "carol"] }, nil),
             ("import-schema", "schema.import", { ["import-schema", "--file", schemaFile] + place }, nil),
             (

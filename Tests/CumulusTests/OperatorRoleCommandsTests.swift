@@ -173,6 +173,9 @@ import Testing
             Sample(operation: "setUserPassword", arguments: ["users", "password"] + inContainer + ["alice"], target: one, input: password),
             Sample(operation: "setUserDiscoverable", arguments: ["users", "discoverable"] + inContainer + ["alice"], target: one),
             Sample(operation: "signOutUser", arguments: ["users", "sign-out"] + inContainer + ["alice"], target: one),
+            Sample(
+                operation: "exportUser", arguments: ["users", "export"] + inContainer + ["alice", "--to", file("alice.tar")], target: one),
+            Sample(operation: "eraseUser", arguments: ["users", "erase"] + inContainer + ["alice", "--dry-run"], target: one),
             // It finds the user first.
             Sample(
                 operation: "setUserRoles", arguments: ["users", "roles"] + dev + ["alice", "--add", "Moderator"], target: env(),
@@ -208,6 +211,7 @@ import Testing
             Sample(operation: "schemaDeployments", arguments: ["deployments", "--container", container], target: one),
             Sample(operation: "developmentContents", arguments: ["reset", "--container", container, "--dry-run"], target: one),
             Sample(operation: "auditTrail", arguments: ["audit"], target: all),
+            Sample(operation: "exportAuditTrail", arguments: ["audit", "--reads", "--export"], target: all),
             Sample(operation: "signInAttacks", arguments: ["sign-in-attacks"], target: all),
             // Security
             Sample(operation: "security", arguments: ["security", "show"] + dev, target: env()),

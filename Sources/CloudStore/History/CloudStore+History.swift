@@ -21,9 +21,11 @@ extension CloudStore {
         _ container: ContainerIdentifier, _ environment: Environment, in scope: HistoryScope, limit: Int = 1000, after: Int64? = nil,
         by actor: OperatorIdentity
     ) throws -> Trash {
-        try self.environment(container, environment).read { reader in
+        let trash = try self.environment(container, environment).read { reader in
             try Self.trash(in: scope, limit: limit, after: after, reader: reader)
         }
+        try auditReadOfVersions(trash.records, by: actor, container, environment, what: "trash of ")
+        return trash
     }
 
     /// The kept versions of one record, newest first, each with the fields the change that
@@ -32,7 +34,7 @@ extension CloudStore {
         ofRecord recordName: String, zoneName: String, in database: DatabaseID, _ container: ContainerIdentifier,
         _ environment: Environment, limit: Int = 1000, by actor: OperatorIdentity
     ) throws -> RecordHistory {
-        try self.environment(container, environment).read { reader in
+        let history = try self.environment(container, environment).read { reader in
             var filter = VersionFilter(database: database, zoneName: zoneName, recordNames: [recordName])
             filter.newestFirst = true
             let versions = try reader.versions(matching: filter, limit: limit)
@@ -52,6 +54,11 @@ extension CloudStore {
                 recordName: recordName, zoneID: ZoneID(zoneName: zoneName, ownerRecordName: database.owner), current: current,
                 entries: entries)
         }
+        if database.scope != .public, history.current != nil || !history.entries.isEmpty {
+            try auditRead(
+                by: actor, container, environment, target: "history of \(database.scope) of \(database.owner) \(zoneName): \(recordName)")
+        }
+        return history
     }
 
     /// How long the environment keeps replaced versions and its trash, in milliseconds, and
@@ -143,11 +150,12 @@ extension CloudStore {
             throw CloudStoreError.notFound("Record \(recordName) has no version \(versionID) in zone \(zoneName)")
         }
         var handle = try self.database(container, environment, database: database, as: .operator())
+        // Read before the operator is named: the revert's own entry records it, not a read's.
+        let current = try handle.lookup([RecordLookup(recordName)], zoneName: zoneName).first?.record
         handle.auditActor = actor
         handle.auditSummary = ("history.revert", "\(database) \(zoneName)/\(recordName) to version \(versionID)")
         // The version's assets need no upload: the history holds their blobs.
         handle.assetsHeldElsewhere = Set(HistoryAssetRows.hashes(of: version.record.fields))
-        let current = try handle.lookup([RecordLookup(recordName)], zoneName: zoneName).first?.record
         let old = version.record
         let operation = RecordOperation(
             current == nil ? .create : .replace, recordName: recordName, recordType: old.recordType,

@@ -221,6 +221,10 @@ protocol EnvironmentWriter: EnvironmentReader {
     func restoreZone(named name: String, in database: DatabaseID, created: Int64) throws -> StoredZone
     /// Forgets the versions and trashed zones replaced before `time`; how many went.
     func forgetVersions(before time: Int64) throws -> Int
+    /// Forgets every kept version of `database` (only of the records named, when given) and, for
+    /// a whole database, its zones in the trash: what an erased user's data leaves behind. How
+    /// many versions and zones went.
+    func forgetHistory(of database: DatabaseID, recordNames: [String]?) throws -> Int
     /// Sets how long the environment keeps replaced versions, in milliseconds; `nil` for the
     /// server's default.
     func setHistoryRetention(_ retention: Int64?) throws

@@ -27,6 +27,10 @@ protocol RequestLogStorage: Sendable {
     /// The entries `filter` selects, newest first, at most `filter.limit` (kept within 1…10,000).
     func entries(_ filter: RequestLogFilter) throws -> [RequestLogEntry]
 
+    /// Replaces `user` by `replacement` in every entry of `container` that names them: what an
+    /// erased user's calls keep of them. How many entries changed.
+    func anonymiseUser(_ user: String, in container: String, as replacement: String) throws -> Int
+
     /// One environment's minutes from `fromMinute` up to (not including) `toMinute`, oldest first.
     func usageMinutes(_ key: UsageMeter.Key, fromMinute: Int64, toMinute: Int64) throws -> [UsageMinute]
 

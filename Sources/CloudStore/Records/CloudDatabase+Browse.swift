@@ -51,6 +51,7 @@ extension CloudDatabase {
             return try reader.records(in: zone, ofType: recordType, withinTrees: roots, after: after, limit: limit + 1)
         }
         let page = stored.prefix(limit).map(\.record)
+        try auditRead(of: page.map(\.recordName), zoneName: zoneName)
         return RecordListing(records: present(Array(page)), continuation: stored.count > limit ? page.last?.recordName : nil)
     }
 
@@ -61,7 +62,7 @@ extension CloudDatabase {
     /// - Throws: ``CloudStoreError/accessDenied(_:)`` for any caller but an operator.
     public func referrers(of recordName: String, zoneName: String) throws -> RecordReferrers {
         try requireOperator("list the records referring to a record")
-        return try storage.read { reader in
+        let found = try storage.read { reader in
             guard let (zone, roots) = try reachedZone(named: zoneName, reader) else {
                 return RecordReferrers(referrers: [], complete: true)
             }
@@ -89,6 +90,8 @@ extension CloudDatabase {
             }
             return RecordReferrers(referrers: found, complete: false)
         }
+        try auditRead(of: found.referrers.map(\.recordName), zoneName: zoneName, what: "referrers of \(recordName) in ")
+        return found
     }
 
     /// The stored zone called `name` and, reached through shares, the roots of the hierarchies

@@ -171,6 +171,13 @@ public final class RequestLog: Sendable {
         return try open().entries(filter)
     }
 
+    /// Replaces `user` by `replacement` in every call of `container` the log holds (those
+    /// still buffered written first): how many calls named them.
+    func anonymiseUser(_ user: String, in container: ContainerIdentifier, as replacement: String) throws -> Int {
+        try flush()
+        return try queue.sync { try open().anonymiseUser(user, in: container.rawValue, as: replacement) }
+    }
+
     /// The bytes of requests and answers an environment's API carried this calendar month
     /// (UTC), as of the last written batch; with a shared storage, other processes' calls as of
     /// at most the transfer lifetime (``sharedTransferLifetime`` unless set) ago.

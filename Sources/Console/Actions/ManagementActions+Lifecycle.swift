@@ -107,6 +107,28 @@ extension ManagementActions {
         return AuditTrailView(entries: entries, next: next)
     }
 
+    /// The most entries one export of the audit trail holds.
+    public static let maximumAuditExport = 100_000
+
+    /// The audit trail as JSON lines, newest first, filtered as ``auditTrail(operatorName:container:action:before:limit:as:)``
+    /// filters it (`record.read` for the operators' reads of users' records), up to ``maximumAuditExport`` entries.
+    public func exportAuditTrail(operatorName: String?, container: String?, action: String?, as actor: OperatorIdentity) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var before: String?
+        var exported = 0
+        repeat {
+            let page = try auditTrail(
+                operatorName: operatorName, container: container, action: action, before: before, limit: 500, as: actor)
+            for entry in page.entries.prefix(Self.maximumAuditExport - exported) {
+                bytes += AuditTrailView.json(entry).serialized()
+                bytes.append(UInt8(ascii: "\n"))
+            }
+            exported += page.entries.count
+            before = page.next
+        } while before != nil && exported < Self.maximumAuditExport
+        return bytes
+    }
+
     private static func nonBlank(_ text: String?) -> String? {
         guard let trimmed = text?.trimmingCharacters(in: .whitespaces), !trimmed.isEmpty else { return nil }
         return trimmed

@@ -25,6 +25,11 @@ extension ManagementAPI {
                 before: input.query("before"), limit: Int(input.query("limit") ?? "") ?? 50, as: actor
             ).json
         },
+        .response(.get, "/audit/export", "exportAuditTrail", needs: .reads(.logs), body: .raw) { api, input, actor in
+            let bytes = try api.actions.exportAuditTrail(
+                operatorName: input.query("operator"), container: input.query("container"), action: input.query("action"), as: actor)
+            return file(bytes, contentType: "application/x-ndjson; charset=utf-8")
+        },
         .json(.get, "/sign-in-attacks", "signInAttacks", needs: .reads(.operators)) { actions, _, actor in
             try actions.signInAttacks(as: actor).json
         },

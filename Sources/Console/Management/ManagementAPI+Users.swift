@@ -1,4 +1,5 @@
 import CloudStore
+import Foundation
 
 extension ManagementAPI {
     /// A container's app users.
@@ -34,6 +35,19 @@ extension ManagementAPI {
         },
         .json(.post, "/containers/:container/users/:user/sign-out", "signOutUser", needs: .changes(.appUsers)) { actions, input, actor in
             try actions.signOutUser(input.path("user"), in: try input.container(), as: actor).json
+        },
+        .response(.get, "/containers/:container/users/:user/export", "exportUser", needs: .reads(.appUsers), body: .raw) {
+            api, input, actor in
+            let export = try api.actions.exportUser(
+                input.path("user"), in: try input.container(), environment: input.query("environment"), as: actor)
+            return backupDownload(URL(fileURLWithPath: export.path).lastPathComponent, .copy(export.path))
+        },
+        .json(.post, "/containers/:container/users/:user/erase", "eraseUser", needs: .changes(.appUsers)) { actions, input, actor in
+            let reassign = try input.stringMap("reassign")
+            return try actions.eraseUser(
+                input.path("user"), in: try input.container(), environment: try input.optionalString("environment"), reassign: reassign,
+                dryRun: try input.optionalBool("dryRun") ?? false, as: actor
+            ).json
         },
     ]
 }

@@ -107,6 +107,21 @@ struct ManagementInput {
         }
     }
 
+    /// An object of strings in the body (`{"Note": "bob"}`); empty when absent.
+    func stringMap(_ key: String) throws -> [String: String] {
+        switch object[key] {
+        case nil, .null?: return [:]
+        case .object(let members)?:
+            var map: [String: String] = [:]
+            for (name, value) in members {
+                guard let string = value.stringValue else { throw CloudStoreError.badRequest("\"\(key)\" must map names to strings") }
+                map[name] = string
+            }
+            return map
+        default: throw CloudStoreError.badRequest("\"\(key)\" must map names to strings")
+        }
+    }
+
     /// An array of strings in the body; empty when absent.
     func strings(_ key: String) throws -> [String] {
         switch object[key] {

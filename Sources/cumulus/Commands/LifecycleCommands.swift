@@ -142,7 +142,19 @@ struct AuditCommand: ParsableCommand {
     @Option(help: "At most this many entries. [default: 50]")
     var limit: Int?
 
+    @Flag(help: "Only operators' reads of records in users' private and shared databases (the action record.read).")
+    var reads = false
+
+    @Flag(help: "Print every matching entry (up to 100,000) as JSON lines, instead of a page as JSON.")
+    var export = false
+
     func run() throws {
+        let action = reads ? "record.read" : self.action
+        if export {
+            let query = [("operator", operatorName), ("container", container), ("action", action)]
+            print(try management.client().text(.get, ManagementPath(segments: ["audit", "export"], query: query)), terminator: "")
+            return
+        }
         let query = [
             ("operator", operatorName), ("container", container), ("action", action), ("before", before), ("limit", limit.map(String.init)),
         ]

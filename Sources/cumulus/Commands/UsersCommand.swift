@@ -4,12 +4,15 @@ import CloudStore
 import Console
 import Foundation
 
-/// `cumulus users add|list|remove|password|discoverable|sign-out|roles|token`: the users who sign in to a
+/// `cumulus users add|list|remove|password|discoverable|sign-out|roles|token|export|erase`: the users who sign in to a
 /// container's apps. Passwords are read from standard input, never from the command line.
 struct UsersCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "users", abstract: "Manage the users who sign in to a container's apps.",
-        subcommands: [Add.self, List.self, Remove.self, Password.self, Discoverable.self, SignOut.self, Roles.self, Token.self])
+        subcommands: [
+            Add.self, List.self, Remove.self, Password.self, Discoverable.self, SignOut.self, Roles.self, Token.self, Export.self,
+            Erase.self,
+        ])
 
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
@@ -151,6 +154,74 @@ struct UsersCommand: ParsableCommand {
                 SignOutOutcome.self, .post, ManagementPath("containers", container, "users", user, "sign-out")
             ).endedSessions
             print("Signed \(user) out: \(ended) session\(ended == 1 ? "" : "s") ended")
+        }
+    }
+
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Write everything a user created or owns (records of every database, subscriptions, asset files) to a tar archive.")
+
+        @OptionGroup var management: ManagementOptions
+
+        @Option(help: "The container identifier.")
+        var container: String
+
+        @Argument(help: "The name the user signs in with, or their user record name.")
+        var user: String
+
+        @Option(help: "Only this environment (development or production). [default: both]")
+        var environment: String?
+
+        @Option(help: "The archive to write.")
+        var to: String
+
+        func run() throws {
+            let path = ManagementPath(
+                segments: ["containers", container, "users", user, "export"], query: [("environment", environment)])
+            let bytes = try management.client().bytes(.get, path)
+            guard FileManager.default.createFile(atPath: to, contents: Data(bytes)) else {
+                throw ValidationError("Cannot write \(to)")
+            }
+            print("Wrote \(bytes.count) bytes to \(to)")
+        }
+    }
+
+    struct Erase: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Erase a user: their private database, shares, public records, subscriptions, push tokens, sessions and account.",
+            discussion: """
+                Run with --dry-run first to see what would go. Their request log entries keep an anonymous id. For example:
+                cumulus users erase --container iCloud.com.example.Notes alice --dry-run
+                """)
+
+        @OptionGroup var management: ManagementOptions
+
+        @Option(help: "The container identifier.")
+        var container: String
+
+        @Argument(help: "The name the user signs in with, or their user record name.")
+        var user: String
+
+        @Option(help: "Only this environment (development or production); the account stays. [default: both]")
+        var environment: String?
+
+        @Option(help: "Give the user's public records of a type to another user instead of deleting them: TYPE=USER (repeatable).")
+        var reassign: [String] = []
+
+        @Flag(name: .customLong("dry-run"), help: "Only count what would go; change nothing.")
+        var dryRun = false
+
+        func run() throws {
+            var map = JSONObject()
+            for pair in reassign {
+                let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2 else { throw ValidationError("--reassign takes TYPE=USER, not '\(pair)'") }
+                map[parts[0]] = .string(parts[1])
+            }
+            var body: JSONObject = ["dryRun": .bool(dryRun), "reassign": .object(map)]
+            if let environment { body["environment"] = .string(environment) }
+            printJSON(
+                try management.client().json(.post, ManagementPath("containers", container, "users", user, "erase"), body: .object(body)))
         }
     }
 

@@ -33,6 +33,8 @@ enum ManagementCommands {
         "setUserPassword": "users password",
         "setUserDiscoverable": "users discoverable",
         "signOutUser": "users sign-out",
+        "exportUser": "users export",
+        "eraseUser": "users erase",
         "setUserRoles": "users roles",
         // Schema
         "schema": "export-schema",
@@ -59,6 +61,7 @@ enum ManagementCommands {
         "setPersonalField": "personal-fields set",
         "copyToDevelopment": "copy-to-development",
         "auditTrail": "audit",
+        "exportAuditTrail": "audit",
         "signInAttacks": "sign-in-attacks",
         // Zones and records
         "zones": "zones list",

@@ -13,7 +13,8 @@ import Testing
         "createContainer", "createAPIToken", "revokeAPIToken", "addServerKey", "revokeServerKey", "createManagementToken",
         "revokeManagementToken", "addOperator", "setOperatorRole", "setOperatorPassword", "removeOperator", "rotateSecret", "setLimits",
         "addUser",
-        "setUserPassword", "setUserDiscoverable", "signOutUser", "removeUser", "importSchema", "createRecordType", "addField",
+        "setUserPassword", "setUserDiscoverable", "signOutUser", "exportUser", "eraseUser", "removeUser", "importSchema",
+        "createRecordType", "addField",
         "setIndexes", "deleteFromSchema", "createRole", "setGrants", "setUserRoles", "changeUserRole", "deleteRole", "createZone",
         "deleteZone", "modifyRecords", "uploadAsset", "deleteSubscription", "revokePushToken", "removeShareParticipant", "deleteShare",
         "leaveSharedZone", "restoreFromTrash", "revertRecord", "restorePoint", "setHistoryRetention", "saveSeed", "setPersonal",
@@ -30,7 +31,7 @@ import Testing
         "schemaDeployments", "schemaDifference", "schemaGuard", "schemaText", "security", "serverKeys", "shares", "signInAttacks",
         "simulateAccess",
         "subscriptions", "usage", "usageOverview", "users", "validateSchema", "previewSchemaImport", "zones", "backups", "trash",
-        "recordHistory", "historyRetention", "seeds", "personalFields", "traceDelivery",
+        "recordHistory", "historyRetention", "seeds", "personalFields", "traceDelivery", "exportAuditTrail",
     ]
 
     /// A public action added to `ManagementActions` must be listed above, as changing (and then
@@ -110,6 +111,17 @@ import Testing
                 { _ = try actions.setUserDiscoverable("carol", in: c, discoverable: true, as: actor) }
             ),
             ("signOutUser", "user.sign-out", { _ = try actions.signOutUser("carol", in: c, as: actor) }),
+            (
+                "exportUser", "user.export",
+                {
+                    let export = try actions.exportUser("carol", in: c, environment: nil, as: actor)
+                    try FileManager.default.removeItem(atPath: URL(fileURLWithPath: export.path).deletingLastPathComponent().path)
+                }
+            ),
+            (
+                "eraseUser", "user.erase",
+                { _ = try actions.eraseUser("carol", in: c, environment: "development", dryRun: false, as: actor) }
+            ),
             ("removeUser", "user.remove", { _ = try actions.removeUser("carol", in: c, as: actor) }),
             ("importSchema", "schema.import", { _ = try actions.importSchema(AdminFixture.schema, into: c, environment: dev, as: actor) }),
             (

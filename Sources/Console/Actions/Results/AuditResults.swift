@@ -15,19 +15,19 @@ public struct AuditTrailView: ManagementResult, Equatable {
 
     public var json: JSONValue {
         var object: JSONObject = [
-            "entries": .array(
-                entries.map { entry in
-                    [
-                        "time": .integer(entry.time), "actor": .string(entry.actor), "operator": .string(entry.operatorName),
-                        "container": ManagementActions.optional(entry.container),
-                        "environment": ManagementActions.optional(entry.environment),
-                        "action": .string(entry.action), "target": .string(entry.target),
-                        "client": ManagementActions.optional(entry.clientAddress),
-                    ]
-                })
+            "entries": .array(entries.map(Self.json))
         ]
         if let next { object["next"] = .string(next) }
         return .object(object)
+    }
+
+    /// One entry as the trail's answer and its export give it.
+    static func json(_ entry: AuditEntry) -> JSONValue {
+        [
+            "time": .integer(entry.time), "actor": .string(entry.actor), "operator": .string(entry.operatorName),
+            "container": ManagementActions.optional(entry.container), "environment": ManagementActions.optional(entry.environment),
+            "action": .string(entry.action), "target": .string(entry.target), "client": ManagementActions.optional(entry.clientAddress),
+        ]
     }
 
     public init(json: JSONValue) throws {

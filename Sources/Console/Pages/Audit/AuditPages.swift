@@ -13,7 +13,8 @@ struct AuditPages: Sendable {
 
     /// The kinds of action the filter offers, as action prefixes with their labels.
     static let kinds: [(prefix: String, label: String)] = [
-        ("record.", "Records"), ("zone.", "Zones"), ("schema.", "Schema and deployments"), ("environment.", "Resets"),
+        ("record.", "Records"), ("record.read", "Reads of users' records"), ("zone.", "Zones"), ("schema.", "Schema and deployments"),
+        ("environment.", "Resets"),
         ("user.", "App users"), ("token.", "API tokens"), ("key.", "Server keys"), ("container.", "Containers"),
         ("management-token.", "Management tokens"), ("operator.", "Operators"), ("secret.", "Server secret"),
     ]
@@ -25,8 +26,19 @@ struct AuditPages: Sendable {
     var routes: [ConsoleRoute] {
         let pages = self
         return [
-            .get("/audit") { request in try pages.list(request) }
+            .get("/audit") { request in try pages.list(request) },
+            .get("/audit/export") { request in try pages.export(request) },
         ]
+    }
+
+    /// The filtered trail as JSON lines, as the management API exports it.
+    private func export(_ request: ConsoleRequest) throws -> ConsoleAnswer {
+        let bytes = try actions.exportAuditTrail(
+            operatorName: request.query("operator"), container: request.query("container"), action: request.query("action"),
+            as: request.identity)
+        var response = ManagementAPI.file(bytes, contentType: "application/x-ndjson; charset=utf-8")
+        response.headers["Content-Disposition"] = "attachment; filename=\"audit.jsonl\""
+        return .response(response)
     }
 
     private func list(_ request: ConsoleRequest) throws -> ConsoleAnswer {
@@ -58,6 +70,7 @@ struct AuditPages: Sendable {
             "kinds": Self.kinds.map { ["prefix": $0.prefix, "label": $0.label, "selected": $0.prefix == action] },
             "isFiltered": !(operatorName.isEmpty && container.isEmpty && action.isEmpty),
         ]
+        context["exportURL"] = "/console/audit/export" + URLEncoding.query(filters.filter { !($0.1 ?? "").isEmpty })
         if let next = answer.next {
             context["olderURL"] = "/console/audit" + URLEncoding.query(filters.filter { !($0.1 ?? "").isEmpty } + [("before", next)])
         }

@@ -78,6 +78,29 @@ extension PostgresEnvironmentSession {
         return versions + (try connection.execute("DELETE FROM \(table("zone_trash")) WHERE time < $1", [.integer(time)]).affectedRows)
     }
 
+    func forgetHistory(of database: DatabaseID, recordNames: [String]?) throws -> Int {
+        let filter = VersionFilter(database: database, recordNames: recordNames)
+        let (condition, parameters) = HistoryRows.condition(of: filter, table: table("record_history"), first: 1, { "$\($0)" }) {
+            parameter, _ in "h.name = ANY(\(parameter)::text[])"
+        }
+        let values = Self.values(parameters)
+        let chosen = "SELECT h.id FROM \(table("record_history")) h WHERE \(condition)"
+        try connection.execute("DELETE FROM \(table("history_assets")) WHERE id IN (\(chosen))", values)
+        let forgotten = try connection.execute(
+            "WITH gone AS (DELETE FROM \(table("record_history")) WHERE id IN (\(chosen)) RETURNING size) "
+                + "SELECT count(*)::bigint, coalesce(sum(size), 0)::bigint FROM gone", values
+        ).first { ($0.integer(0), $0.integer(1)) }
+        count(zone: HistoryRows.forgottenStatsZone, type: 0, records: 0, bytes: -(forgotten?.1 ?? 0))
+        var total = Int(forgotten?.0 ?? 0)
+        if recordNames == nil {
+            total += try connection.execute(
+                "DELETE FROM \(table("zone_trash")) WHERE scope = $1 AND owner = $2",
+                [.integer(StoredCodes.scopeCode(database.scope)), .text(database.owner)]
+            ).affectedRows
+        }
+        return total
+    }
+
     func setHistoryRetention(_ retention: Int64?) throws {
         if let retention {
             try connection.execute(

@@ -125,6 +125,15 @@ final class PostgresRequestLogStore: RequestLogStorage {
     }
 
     /// The entries `filter` selects, newest first.
+    func anonymiseUser(_ user: String, in container: String, as replacement: String) throws -> Int {
+        try read { connection in
+            try connection.execute(
+                "UPDATE requestlog.requests SET user_name = $1 WHERE container = $2 AND user_name = $3",
+                [.text(replacement), .text(container), .text(user)]
+            ).affectedRows
+        }
+    }
+
     func entries(_ filter: RequestLogFilter) throws -> [RequestLogEntry] {
         var conditions: [String] = []
         var values: [PostgresValue] = []

@@ -66,6 +66,28 @@ extension SQLiteEnvironmentSession {
         return versions + connection.changes
     }
 
+    func forgetHistory(of database: DatabaseID, recordNames: [String]?) throws -> Int {
+        let filter = VersionFilter(database: database, recordNames: recordNames)
+        let (condition, parameters) = HistoryRows.condition(of: filter, table: "record_history", first: 1, { _ in "?" }) { _, count in
+            "h.name IN (\(Array(repeating: "?", count: count).joined(separator: ", ")))"
+        }
+        let values = Self.values(parameters)
+        let chosen = "SELECT h.id FROM record_history h WHERE \(condition)"
+        let bytes = try connection.statement("SELECT coalesce(sum(h.size), 0) FROM record_history h WHERE \(condition)").scalarInteger(
+            values)
+        count(zone: HistoryRows.forgottenStatsZone, type: 0, records: 0, bytes: -(bytes ?? 0))
+        try connection.statement("DELETE FROM history_assets WHERE id IN (\(chosen))").execute(values)
+        try connection.statement("DELETE FROM record_history WHERE id IN (\(chosen))").execute(values)
+        var forgotten = connection.changes
+        if recordNames == nil {
+            try connection.statement("DELETE FROM zone_trash WHERE scope = ? AND owner = ?").execute([
+                .integer(StoredCodes.scopeCode(database.scope)), .text(database.owner),
+            ])
+            forgotten += connection.changes
+        }
+        return forgotten
+    }
+
     func setHistoryRetention(_ retention: Int64?) throws {
         if let retention {
             try connection.statement(

@@ -267,6 +267,37 @@ final class SQLiteRequestLogStore: RequestLogStorage {
         }
     }
 
+    /// Rewrites each block holding `user`'s calls in `container` with `replacement` in their place,
+    /// in one transaction; the open block is closed, so that the next batch starts a new one.
+    func anonymiseUser(_ user: String, in container: String, as replacement: String) throws -> Int {
+        try openBlock.withLock { open in
+            open = nil
+            return try database.write { connection in
+                var changed = 0
+                var rewritten: [RequestLogBlock] = []
+                try connection.statement("SELECT first_id, entries FROM request_blocks WHERE instr(terms, ?) > 0 AND instr(terms, ?) > 0")
+                    .each([.text(RequestLogBlock.Term.user.text(user)), .text(RequestLogBlock.Term.container.text(container))]) { row in
+                        let firstID = row.integer(0)
+                        let entries = try RequestLogBlock.entries(
+                            firstID: firstID, encoded: row.blob(1), matching: RequestLogFilter(), limit: Int.max
+                        ).sorted { $0.id < $1.id }
+                        var block = RequestLogBlock(firstID: firstID)
+                        for var entry in entries {
+                            if entry.container == container, entry.user == user {
+                                entry.user = replacement
+                                changed += 1
+                            }
+                            block.append(entry)
+                        }
+                        rewritten.append(block)
+                        return true
+                    }
+                for block in rewritten { try Self.insert(block, connection) }
+                return changed
+            }
+        }
+    }
+
     /// Moves the rows of the log's first layout, one per call, into blocks, once.
     private func convertRowsToBlocks() throws {
         try database.write { connection in
