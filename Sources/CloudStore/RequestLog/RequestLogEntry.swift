@@ -105,6 +105,18 @@ public struct RequestLogEntry: Hashable, Sendable {
         return resultErrors.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ",")
     }
 
+    /// Replaces `user` by `replacement` wherever the entry names them: as its caller, and in its
+    /// access trace (a caller, a database's owner, a record's creator).
+    /// - Returns: whether the call was the user's own.
+    mutating func anonymise(_ user: String, as replacement: String) -> Bool {
+        if let packed = packedTrace, packed.contains(user) {
+            trace = RequestLogTrace.unpacked(packed.replacingOccurrences(of: user, with: replacement))
+        }
+        guard self.user == user else { return false }
+        self.user = replacement
+        return true
+    }
+
     /// The trace as both backends keep it (JSON text); `nil` for none.
     var packedTrace: String? { RequestLogTrace.packed(trace) }
 

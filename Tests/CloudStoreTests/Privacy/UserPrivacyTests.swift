@@ -213,6 +213,15 @@ import Testing
                 user: a,
                 clientAddress: "127.0.0.1", status: 200, serverErrorCode: nil, durationMicroseconds: 1, bytesIn: 1, bytesOut: 1,
                 requestID: "r1"))
+        // Bob's refused write, whose access trace names alice as the record's creator.
+        var refused = RequestLogEntry(
+            time: store.now, container: c.rawValue, environment: "development", database: "public", operation: "records/modify", user: b,
+            clientAddress: "127.0.0.1", status: 200, serverErrorCode: nil, durationMicroseconds: 1, bytesIn: 1, bytesOut: 1,
+            requestID: "r2")
+        refused.trace = [
+            .refusal(caller: "user(\(b))", database: "public", rule: #"GRANT WRITE TO "_creator""#, why: "\(a) created the record")
+        ]
+        store.requestLog.record(refused)
         let bobsPublicToken = try fixture.publicDatabase(b).zoneChanges(syncToken: nil).syncToken
         let bobsShared = try store.database(c, .development, .shared, as: .user(b))
         let bobsSharedBefore = try bobsShared.databaseChanges(syncToken: nil)
@@ -253,6 +262,10 @@ import Testing
         #expect(try store.requestLog.entries(RequestLogFilter(container: c.rawValue, user: a)).isEmpty)
         #expect(
             try store.requestLog.entries(RequestLogFilter(container: c.rawValue, user: erased.anonymousName)).map(\.requestID) == ["r1"])
+        let bobsCall = try #require(try store.requestLog.entries(RequestLogFilter(container: c.rawValue, requestID: "r2")).first)
+        #expect(bobsCall.user == b, "another user's call stays theirs")
+        let anonymous = try #require(erased.anonymousName)
+        #expect(bobsCall.trace.first?.checks.first?.why == "\(anonymous) created the record", "and its trace no longer names alice")
         // Other users' devices learn of the deletions: tombstones in bob's public and shared feeds.
         let publicFeed = try fixture.publicDatabase(b).zoneChanges(syncToken: bobsPublicToken)
         #expect(

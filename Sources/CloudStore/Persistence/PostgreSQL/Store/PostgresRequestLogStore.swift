@@ -128,9 +128,15 @@ final class PostgresRequestLogStore: RequestLogStorage {
     func anonymiseUser(_ user: String, in container: String, as replacement: String) throws -> Int {
         try read { connection in
             try connection.execute(
-                "UPDATE requestlog.requests SET user_name = $1 WHERE container = $2 AND user_name = $3",
+                """
+                UPDATE requestlog.requests
+                SET user_name = CASE WHEN user_name = $3 THEN $1 ELSE user_name END, trace = replace(trace, $3, $1)
+                WHERE container = $2 AND (user_name = $3 OR strpos(trace, $3) > 0)
+                RETURNING user_name
+                """,
                 [.text(replacement), .text(container), .text(user)]
-            ).affectedRows
+                // Calls of others whose trace named the user are rewritten too, and not counted.
+            ).map { $0.optionalText(0) == replacement }.filter { $0 }.count
         }
     }
 

@@ -275,23 +275,29 @@ final class SQLiteRequestLogStore: RequestLogStorage {
             return try database.write { connection in
                 var changed = 0
                 var rewritten: [RequestLogBlock] = []
-                try connection.statement("SELECT first_id, entries FROM request_blocks WHERE instr(terms, ?) > 0 AND instr(terms, ?) > 0")
-                    .each([.text(RequestLogBlock.Term.user.text(user)), .text(RequestLogBlock.Term.container.text(container))]) { row in
-                        let firstID = row.integer(0)
-                        let entries = try RequestLogBlock.entries(
-                            firstID: firstID, encoded: row.blob(1), matching: RequestLogFilter(), limit: Int.max
-                        ).sorted { $0.id < $1.id }
-                        var block = RequestLogBlock(firstID: firstID)
-                        for var entry in entries {
-                            if entry.container == container, entry.user == user {
-                                entry.user = replacement
-                                changed += 1
-                            }
-                            block.append(entry)
-                        }
-                        rewritten.append(block)
-                        return true
+                // The user's own calls, and others' whose access trace names them (as a record's creator).
+                try connection.statement(
+                    """
+                    SELECT first_id, entries FROM request_blocks
+                    WHERE instr(terms, ?) > 0 AND (instr(terms, ?) > 0 OR instr(entries, CAST(? AS BLOB)) > 0)
+                    """
+                )
+                .each([
+                    .text(RequestLogBlock.Term.container.text(container)), .text(RequestLogBlock.Term.user.text(user)),
+                    .blob(Array(user.utf8)),
+                ]) { row in
+                    let firstID = row.integer(0)
+                    let entries = try RequestLogBlock.entries(
+                        firstID: firstID, encoded: row.blob(1), matching: RequestLogFilter(), limit: Int.max
+                    ).sorted { $0.id < $1.id }
+                    var block = RequestLogBlock(firstID: firstID)
+                    for var entry in entries {
+                        if entry.container == container, entry.anonymise(user, as: replacement) { changed += 1 }
+                        block.append(entry)
                     }
+                    rewritten.append(block)
+                    return true
+                }
                 for block in rewritten { try Self.insert(block, connection) }
                 return changed
             }
