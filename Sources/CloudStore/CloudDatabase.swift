@@ -184,8 +184,9 @@ public struct CloudDatabase: Sendable {
                 }
             })
         // A lookup asking for no field (a change finding a record's type) reads no content.
-        let read = zip(lookups, results).filter { ($0.0.desiredKeys ?? desiredKeys) != [] }.compactMap { $0.1.record?.recordName }
-        try auditRead(of: read, zoneName: zoneName)
+        try auditRead(
+            of: zip(lookups, results).filter { ($0.0.desiredKeys ?? desiredKeys) != [] }.compactMap { $0.1.record?.recordName },
+            zoneName: zoneName)
         return results
     }
 

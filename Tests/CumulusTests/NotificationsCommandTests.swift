@@ -8,18 +8,7 @@ import Testing
     /// then each push token with its last poll and its waiting notifications, payload included.
     @Test func subscriptionsAndQueuesArePrintedWithTheCouriersPayload() throws {
         let fixture = try AdminFixture()
-        let store = fixture.store
-        let c = fixture.fixture.container
-        let bob = try #require(try store.user(named: "bob", in: c)).userRecordName
-        let alice = try #require(try store.user(named: "alice", in: c)).userRecordName
-        // The command reads the real time: the store's clock moves to it, and alice's device
-        // registers again, or its token would have idled out by the command's clock.
-        fixture.fixture.clock.advance(by: Int64(Date().timeIntervalSince1970 * 1000) - fixture.fixture.clock.tick())
-        try store.registerPushToken("alicedevicetoken", c, .development, apnsEnvironment: "development", caller: .user(alice))
-        _ = try store.database(c, .development, .public, as: .user(bob)).modify(
-            ModifyRequest(operations: [RecordOperation(.create, recordName: "by-bob", recordType: "Note", fields: ["title": .string("Hi")])]
-            ))
-        let environment = fixture.fixture.postgresDatabase.map { ["CUMULUS_DATABASE_URL": $0.url] } ?? [:]
+        let environment = try fixture.bobNotesWithAlicesDeviceAwake()
         let run = try CumulusBinary.run(
             ["notifications", "--container", fixture.container, "--data-dir", fixture.fixture.directory], environment: environment)
         #expect(run.status == 0, "\(run.error)")

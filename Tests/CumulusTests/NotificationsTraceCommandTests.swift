@@ -8,19 +8,10 @@ import Testing
     /// fate and why, and each push token's part in what it queued.
     @Test func aTracePrintsWhySubscribersWereOrWereNotNotified() throws {
         let fixture = try AdminFixture()
-        let store = fixture.store
+        let environment = try fixture.bobNotesWithAlicesDeviceAwake()
         let c = fixture.fixture.container
-        let bob = try #require(try store.user(named: "bob", in: c)).userRecordName
-        let alice = try #require(try store.user(named: "alice", in: c)).userRecordName
-        // The command reads the real time: the store's clock moves to it, and alice's device
-        // registers again, or its token would have idled out by the command's clock.
-        fixture.fixture.clock.advance(by: Int64(Date().timeIntervalSince1970 * 1000) - fixture.fixture.clock.tick())
-        try store.registerPushToken("alicedevicetoken", c, .development, apnsEnvironment: "development", caller: .user(alice))
-        let asBob = try store.database(c, .development, .public, as: .user(bob))
-        _ = try asBob.modify(
-            ModifyRequest(operations: [RecordOperation(.create, recordName: "by-bob", recordType: "Note", fields: ["title": .string("Hi")])]
-            ))
-        let environment = fixture.fixture.postgresDatabase.map { ["CUMULUS_DATABASE_URL": $0.url] } ?? [:]
+        let bob = try #require(try fixture.store.user(named: "bob", in: c)).userRecordName
+        let asBob = try fixture.store.database(c, .development, .public, as: .user(bob))
         func trace() throws -> [[String]] {
             let run = try CumulusBinary.run(
                 [

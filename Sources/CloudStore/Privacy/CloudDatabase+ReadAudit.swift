@@ -8,10 +8,14 @@ extension CloudDatabase {
     /// clients (no ``auditActor``) and the public database are not audited; nor is a read that
     /// found nothing. A read whose entry cannot be written fails, so that no private record is
     /// shown unrecorded.
-    func auditRead(of recordNames: [String], zoneName: String, what: String = "") throws {
-        guard let auditActor, database.scope != .public || viaShare, !recordNames.isEmpty else { return }
+    /// The names and the zone are worked out only for an audited read: CloudKit's clients read
+    /// through here too, and a lookup or query of theirs makes no list for nothing.
+    func auditRead(of recordNames: @autoclosure () -> [String], zoneName: @autoclosure () -> String, what: String = "") throws {
+        guard let auditActor, database.scope != .public || viaShare else { return }
+        let names = recordNames()
+        guard !names.isEmpty else { return }
         try store.auditRead(
-            by: auditActor, container, environment, target: "\(what)\(auditPlace) \(zoneName): " + recordNames.joined(separator: ", "))
+            by: auditActor, container, environment, target: "\(what)\(auditPlace) \(zoneName()): " + names.joined(separator: ", "))
     }
 }
 
