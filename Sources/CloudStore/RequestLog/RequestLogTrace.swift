@@ -22,20 +22,51 @@ enum RequestLogTrace {
         var why: String
     }
 
-    /// `trace` as stored; `nil` for none.
+    /// `trace` as stored; `nil` for none. Written by hand, members in the order
+    /// `JSONEncoder`'s sorted keys would give, which reads it back: the log's writer encodes every
+    /// refusal's trace, and a general encoder costs it many times more.
     static func packed(_ trace: [AccessExplanation]) -> String? {
         guard !trace.isEmpty else { return nil }
-        let stored = trace.map { explanation in
-            Stored(
-                caller: explanation.caller, permission: explanation.permission?.rawValue, database: explanation.database,
-                recordType: explanation.recordType, recordName: explanation.recordName, zone: explanation.zone,
-                allowed: explanation.decision.isAllowed, rule: explanation.decision.rule,
-                checks: explanation.checks.map { StoredCheck(rule: $0.rule, gives: $0.gives, why: $0.why) })
+        var text = "["
+        for (index, explanation) in trace.enumerated() {
+            if index > 0 { text += "," }
+            text += #"{"allowed":"# + (explanation.decision.isAllowed ? "true" : "false")
+            text += #","caller":"# + quoted(explanation.caller)
+            text += #","checks":["#
+            for (position, check) in explanation.checks.enumerated() {
+                if position > 0 { text += "," }
+                text +=
+                    #"{"gives":"# + (check.gives ? "true" : "false") + #","rule":"# + quoted(check.rule) + #","why":"#
+                    + quoted(check.why) + "}"
+            }
+            text += #"],"database":"# + quoted(explanation.database)
+            if let permission = explanation.permission { text += #","permission":"# + quoted(permission.rawValue) }
+            if let recordName = explanation.recordName { text += #","recordName":"# + quoted(recordName) }
+            if let recordType = explanation.recordType { text += #","recordType":"# + quoted(recordType) }
+            text += #","rule":"# + quoted(explanation.decision.rule)
+            if let zone = explanation.zone { text += #","zone":"# + quoted(zone) }
+            text += "}"
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        guard let data = try? encoder.encode(stored) else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        return text + "]"
+    }
+
+    /// `string` as a JSON string: quotes, backslashes and control characters escaped.
+    static func quoted(_ string: String) -> String {
+        var text = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": text += "\\\""
+            case "\\": text += "\\\\"
+            case "\n": text += "\\n"
+            case "\r": text += "\\r"
+            case "\t": text += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                text += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: text.unicodeScalars.append(scalar)
+            }
+        }
+        return text + "\""
     }
 
     /// The decisions `text` holds; none for `nil` or for text this program did not write.

@@ -57,7 +57,8 @@ import Testing
                 .init(rule: #"GRANT READ TO "_world""#, gives: false, why: "it gives READ, not WRITE"),
             ], decision: .denied(.noGrant(.write, recordType: "Note", held: ["_world", "_icloud"])))
         let credentials = AccessExplanation.refusal(
-            caller: "unknown", database: "private", rule: "a request carries a known API token", why: "Unknown API token \"ü\" \n")
+            caller: "unknown", database: "private", rule: "a request carries a known API token",
+            why: "Unknown API token \"ü\" \n\t\u{1}\\ 🙂")
         var traced = Self.call(0, time: store.clock.tick())
         traced.trace = [refusal, credentials]
         for call in [traced, Self.call(1, time: store.clock.tick())] { log.record(call) }
