@@ -48,12 +48,21 @@ public struct RequestLogEntry: Hashable, Sendable {
     /// failed one by one (`ACCESS_DENIED`, `CONFLICT`…).
     public var resultErrors: [String: Int] = [:]
     /// The access decisions the call's checks recorded at the time of the call: every refusal,
-    /// and what was allowed when the call was sampled (``AccessTraceSampling``). Empty for
+    /// and what was allowed when the call was sampled (``RequestTraceSampler``). Empty for
     /// calls without, and calls logged before traces were kept.
-    public var trace: [AccessExplanation] = []
+    public var trace: [AccessExplanation] {
+        get { decisions?.trace ?? [] }
+        set { decisions = Decisions(trace: newValue, schemaGap: schemaGap) }
+    }
     /// In production, the record type, field or index the schema lacked when that refused the
     /// call; what the schema guard counts.
-    public var schemaGap: SchemaGap?
+    public var schemaGap: SchemaGap? {
+        get { decisions?.schemaGap }
+        set { decisions = Decisions(trace: trace, schemaGap: newValue) }
+    }
+    /// Both of the above, kept apart from the entry's own fields: most calls have neither, and an
+    /// entry is copied several times on its way to the log, each copy retaining what it holds.
+    private var decisions: Decisions?
 
     /// Creates an entry.
     public init(
@@ -227,5 +236,31 @@ public struct RequestLogFilter: Hashable, Sendable {
             && (user == nil || user == entry.user) && (status == nil || status == entry.status) && (!errorsOnly || entry.isFailure)
             && (from.map { entry.time >= $0 } ?? true) && (to.map { entry.time < $0 } ?? true)
             && (requestID == nil || requestID == entry.requestID) && (!schemaRefusalsOnly || entry.isSchemaRefusal)
+    }
+}
+
+extension RequestLogEntry {
+    /// A call's recorded decisions, never changed once made (an entry's setters make a new one).
+    final class Decisions: Hashable, Sendable {
+        let trace: [AccessExplanation]
+        let schemaGap: SchemaGap?
+
+        /// `nil` for nothing recorded, so that an entry without holds no reference.
+        convenience init?(trace: [AccessExplanation], schemaGap: SchemaGap?) {
+            guard !trace.isEmpty || schemaGap != nil else { return nil }
+            self.init(holding: trace, schemaGap)
+        }
+
+        private init(holding trace: [AccessExplanation], _ schemaGap: SchemaGap?) {
+            self.trace = trace
+            self.schemaGap = schemaGap
+        }
+
+        static func == (lhs: Decisions, rhs: Decisions) -> Bool { lhs.trace == rhs.trace && lhs.schemaGap == rhs.schemaGap }
+
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(trace)
+            hasher.combine(schemaGap)
+        }
     }
 }
