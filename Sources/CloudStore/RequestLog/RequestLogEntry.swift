@@ -60,6 +60,12 @@ public struct RequestLogEntry: Hashable, Sendable {
         get { decisions?.schemaGap }
         set { decisions = Decisions(trace: trace, schemaGap: newValue) }
     }
+    /// Keeps what `trace` recorded of the call: its access decisions and schema gap, read at once.
+    public mutating func keep(_ trace: RequestTrace) {
+        let recorded = trace.contents
+        decisions = Decisions(trace: recorded.explanations, schemaGap: recorded.schemaGap)
+    }
+
     /// Both of the above, kept apart from the entry's own fields: most calls have neither, and an
     /// entry is copied several times on its way to the log, each copy retaining what it holds.
     private var decisions: Decisions?

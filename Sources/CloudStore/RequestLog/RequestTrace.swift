@@ -10,8 +10,15 @@ import Synchronization
 public final class RequestTrace: Sendable {
     /// Whether allowed decisions are recorded too, not only refusals: a sampled request.
     public let recordsAllowed: Bool
-    private let recorded = Mutex<[AccessExplanation]>([])
-    private let gap = Mutex<SchemaGap?>(nil)
+    private let recorded = Mutex(Recorded())
+
+    /// What the checks recorded, under one lock.
+    struct Recorded {
+        /// The decisions explained, in the order they were taken.
+        var explanations: [AccessExplanation] = []
+        /// The first gap of production's schema that refused the request.
+        var schemaGap: SchemaGap?
+    }
 
     /// Explanations kept for one request at most: a batch refused record by record repeats one
     /// decision, and the first few say why.
@@ -29,16 +36,16 @@ public final class RequestTrace: Sendable {
     func wants(_ decision: AccessDecision, _ permission: Permission?, recordType: String?) -> Bool {
         if decision.isAllowed, !recordsAllowed { return false }
         return recorded.withLock { kept in
-            kept.count < Self.capacity
-                && !kept.contains { $0.decision == decision && $0.permission == permission && $0.recordType == recordType }
+            kept.explanations.count < Self.capacity
+                && !kept.explanations.contains { $0.decision == decision && $0.permission == permission && $0.recordType == recordType }
         }
     }
 
     /// Keeps `explanation`, unless one alike but for the record is kept or the trace is full.
     func record(_ explanation: AccessExplanation) {
         recorded.withLock { kept in
-            guard kept.count < Self.capacity, !kept.contains(where: { $0.isAlike(explanation) }) else { return }
-            kept.append(explanation)
+            guard kept.explanations.count < Self.capacity, !kept.explanations.contains(where: { $0.isAlike(explanation) }) else { return }
+            kept.explanations.append(explanation)
         }
     }
 
@@ -50,14 +57,11 @@ public final class RequestTrace: Sendable {
 
     /// Records that production's schema lacked `gap`, which refused the request; the first is kept.
     func recordSchemaGap(_ gap: SchemaGap) {
-        self.gap.withLock { kept in kept = kept ?? gap }
+        recorded.withLock { kept in kept.schemaGap = kept.schemaGap ?? gap }
     }
 
-    /// What production's schema lacked when that refused the request.
-    public var schemaGap: SchemaGap? { gap.withLock { $0 } }
-
-    /// The decisions recorded, in the order they were taken.
-    public var explanations: [AccessExplanation] { recorded.withLock { $0 } }
+    /// What was recorded, read at once, for the request log.
+    var contents: Recorded { recorded.withLock { $0 } }
 }
 
 /// Which requests record their allowed access decisions too: one in every so many, so that an

@@ -86,10 +86,7 @@ struct APIEndpoint: Sendable {
         entry.reason = outcome.reason
         entry.credential = outcome.credential
         entry.userAgent = request.headers["User-Agent"]
-        if let trace {
-            entry.trace = trace.explanations
-            entry.schemaGap = trace.schemaGap
-        }
+        if let trace { entry.keep(trace) }
         if let answer = outcome.answer {
             entry.recordTypes = answer.recordTypes
             entry.zones = answer.zones

@@ -177,9 +177,13 @@ final class CourierEndpoint: Sendable {
             do {
                 let queued = try store.oldestNotifications(for: heads.map(\.0))
                 let pending = heads.map(\.0).filter { queued[$0.token] != nil }
-                // How each is handed out is noted with its claim: what the delivery tracer reports.
-                let channels = Dictionary(heads.map { ($0.0.token, $0.1.channel) }, uniquingKeysWith: { first, _ in first })
-                next = pending.isEmpty ? [:] : try store.claimNotifications(for: pending, channels: channels)
+                if pending.isEmpty {
+                    next = [:]
+                } else {
+                    // How each is handed out is noted with its claim: what the delivery tracer reports.
+                    let channels = Dictionary(heads.map { ($0.0.token, $0.1.channel) }, uniquingKeysWith: { first, _ in first })
+                    next = try store.claimNotifications(for: pending, channels: channels)
+                }
             } catch {
                 logger.error("reading the notification queue failed: \(error)")
                 return
